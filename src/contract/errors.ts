@@ -1,0 +1,56 @@
+// The error model of the service (spec: Errors). Plain data, no zod: both the
+// sandbox (which status to send) and the CLI (exit code, hint, retry) read it.
+
+export const ISSUE_LOCATIONS = ['body', 'query', 'params', 'headers', 'cookie'] as const;
+export type IssueLocation = (typeof ISSUE_LOCATIONS)[number];
+
+/** One entry of `issues` on a 400 invalid_request. `path` is a JSON Pointer; '' is the whole part. */
+export interface Issue {
+  in: IssueLocation;
+  path: string;
+  message: string;
+}
+
+/** Every failure body: `error` is stable (branch on it), `message` is for people. */
+export interface ErrorBody {
+  error: string;
+  message: string;
+  [added: string]: unknown;
+}
+
+export interface ErrorCodeInfo {
+  status: number;
+  /** The action the spec's table suggests, phrased for a person. */
+  action?: string;
+  /** Whether sending the same request again may succeed. */
+  retryable: boolean;
+}
+
+/** Codes the spec names, with their status. Operation-specific codes we designed are marked in docs/decisions.md. */
+export const ERROR_CODES = {
+  invalid_request: { status: 400, retryable: false, action: 'Correct the request: the issues name the fields.' },
+  invalid_cursor: { status: 400, retryable: false, action: 'Send the previous nextCursor unchanged with the same filters, or omit it.' },
+  unauthorized: { status: 401, retryable: false, action: 'Check the API key: it is missing, revoked, expired, or its creator deleted their account.' },
+  organization_unentitled: { status: 402, retryable: false, action: 'An owner subscribes at paywallUrl, then retry.' },
+  forbidden: { status: 403, retryable: false, action: 'The key lacks the permission this operation needs, or its creator left the organization.' },
+  missing_write_access: { status: 403, retryable: false, action: "A person must reconnect the advertiser and grant write access." },
+  not_found: { status: 404, retryable: false, action: 'Do not retry: it does not exist in this organization.' },
+  revision_mismatch: { status: 409, retryable: false, action: 'Somebody wrote first: read again, reapply your change, resend with currentRevision.' },
+  slug_conflict: { status: 409, retryable: false, action: 'Choose another slug.' },
+  provider_not_connected: { status: 409, retryable: false, action: 'A person reconnects the advertiser. The stored read still answers.' },
+  too_large: { status: 413, retryable: false, action: 'Upload a smaller file.' },
+  unsupported_type: { status: 415, retryable: false, action: 'Upload an accepted type.' },
+  type_mismatch: { status: 415, retryable: false, action: 'Upload again with the real Content-Type.' },
+  unreadable: { status: 415, retryable: false, action: 'Upload an intact file of an accepted type.' },
+  advertiser_not_owned: { status: 422, retryable: false, action: 'Use an advertiserId your organization owns.' },
+  invalid_amount: { status: 422, retryable: false, action: 'Send an amount the service accepts (whole units of the currency).' },
+  invalid_slug: { status: 422, retryable: false, action: 'Use a slug of lowercase letters, digits and hyphens.' },
+  live_read_unsupported: { status: 501, retryable: false, action: 'Read the stored copy: the same resource without the advertiser in the path, with advertiserId as a filter.' },
+  provider_error: { status: 502, retryable: true, action: 'The provider refused or did not answer; often temporary: retry.' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type KnownErrorCode = keyof typeof ERROR_CODES;
+
+export function errorInfo(code: string): ErrorCodeInfo | undefined {
+  return (ERROR_CODES as Record<string, ErrorCodeInfo>)[code];
+}

@@ -1,0 +1,21 @@
+// Every table of the sandbox's store, in creation order. Each domain owns its
+// own schema file; this list only orders them. Applied once per database in a
+// transaction, recorded in the `migrations` table (see db.ts).
+import { PLATFORM_SCHEMA } from './schema/platform.js';
+import { OBSERVE_SCHEMA } from './schema/observe.js';
+import { MUTATIONS_SCHEMA } from './schema/mutations.js';
+import { CONTEXT_SCHEMA } from './schema/context.js';
+import { ASSETS_SCHEMA } from './schema/assets.js';
+
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { name: '001_platform', sql: PLATFORM_SCHEMA },
+  { name: '002_observe', sql: OBSERVE_SCHEMA },
+  { name: '003_mutations', sql: MUTATIONS_SCHEMA },
+  { name: '004_context', sql: CONTEXT_SCHEMA },
+  { name: '005_assets', sql: ASSETS_SCHEMA },
+];

@@ -1,0 +1,3 @@
+// Tables of the sandbox's assets domain.
+export const ASSETS_SCHEMA = `
+`;

@@ -1,0 +1,3 @@
+// Tables of the sandbox's context domain.
+export const CONTEXT_SCHEMA = `
+`;

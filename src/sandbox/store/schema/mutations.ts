@@ -1,0 +1,3 @@
+// Tables of the sandbox's mutations domain.
+export const MUTATIONS_SCHEMA = `
+`;

@@ -1,0 +1,3 @@
+// Tables of the sandbox's observe domain.
+export const OBSERVE_SCHEMA = `
+`;

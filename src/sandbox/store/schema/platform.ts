@@ -1,0 +1,3 @@
+// Tables of the sandbox's platform domain.
+export const PLATFORM_SCHEMA = `
+`;

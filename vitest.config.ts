@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run the TypeScript sources directly; e2e tests run the built binary
+// (npm test builds first). Two cores here: keep the worker count modest.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
