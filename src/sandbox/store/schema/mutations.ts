@@ -1,3 +1,36 @@
-// Tables of the sandbox's mutations domain.
+// Tables of the sandbox's mutations domain: the changes started on advertisers
+// (a state machine driven by the worker in models/mutations-worker.ts) and the
+// Idempotency-Key records of POST /mutations.
 export const MUTATIONS_SCHEMA = `
+CREATE TABLE mutations (
+  seq           INTEGER PRIMARY KEY AUTOINCREMENT, -- newest-first paging
+  id            TEXT NOT NULL UNIQUE,              -- mut_…
+  org_id        TEXT NOT NULL,
+  member_id     TEXT NOT NULL,                     -- the starter: only they may poll it
+  advertiser_id TEXT NOT NULL,
+  provider      TEXT NOT NULL,
+  target_type   TEXT NOT NULL CHECK (target_type IN ('campaign', 'ad_group')),
+  target_id     TEXT NOT NULL,
+  action        TEXT NOT NULL,
+  request       TEXT NOT NULL,                     -- JSON: the accepted body
+  state         TEXT NOT NULL CHECK (state IN ('pending', 'running', 'succeeded', 'failed')),
+  error         TEXT,                              -- JSON error body when failed
+  result        TEXT,                              -- JSON: the entity as the provider answered
+  created_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL,
+  started_at    INTEGER,
+  completed_at  INTEGER
+);
+CREATE INDEX mutations_org ON mutations(org_id, seq);
+CREATE INDEX mutations_org_adv ON mutations(org_id, advertiser_id, seq);
+CREATE INDEX mutations_open ON mutations(state, seq) WHERE state IN ('pending', 'running');
+
+CREATE TABLE mutation_idempotency (
+  org_id       TEXT NOT NULL,
+  key          TEXT NOT NULL,
+  request_hash TEXT NOT NULL,                      -- sha256 of the canonical body
+  mutation_id  TEXT NOT NULL,
+  created_at   INTEGER NOT NULL,                   -- kept 24 h, then the key may start a new mutation
+  PRIMARY KEY (org_id, key)
+);
 `;

@@ -1,0 +1,88 @@
+// Shapes of the Assets API (left open by the spec; choices recorded in
+// docs/decisions/mutations-assets.md). Upload: reserve → PUT bytes to uploadUrl
+// (no API key) → finalize, which judges the bytes by their signature.
+import { z } from 'zod';
+import { advertiserIdSchema, pageQueryShape, pageSchema } from './common.js';
+
+export const ASSET_STATES = ['reserved', 'uploaded', 'ready'] as const;
+export type AssetState = (typeof ASSET_STATES)[number];
+
+/** Accepted media types (mirrors DEFAULT_ASSET_LIMITS in the sandbox's upload limits). */
+export const ASSET_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm'] as const;
+
+const epochMs = z.number().int().meta({ description: 'Epoch milliseconds.' });
+
+export const assetRegistrationSchema = z
+  .object({
+    id: z.string().meta({ example: 'areg_5d1c0e3b7a' }),
+    assetId: z.string(),
+    advertiserId: z.string(),
+    provider: z.string(),
+    providerAssetId: z.string().meta({ description: "The id the advertiser's provider library gave the asset (image hash, video id, asset resource name)." }),
+    createdAt: epochMs,
+  })
+  .meta({ id: 'AssetRegistration' });
+
+export const assetSchema = z
+  .object({
+    id: z.string().meta({ example: 'ast_9b2e4f6a8c0d1e3f5a7b' }),
+    filename: z.string(),
+    state: z.enum(ASSET_STATES).meta({ description: 'reserved (no bytes yet) → uploaded (bytes landed, not yet judged) → ready (finalized). A finalize that refuses the bytes deletes the asset.' }),
+    kind: z.enum(['image', 'video']).nullable().meta({ description: 'Null until ready.' }),
+    mimeType: z.string().nullable().meta({ description: 'Sniffed from the bytes at finalize; null until ready.' }),
+    sizeBytes: z.number().int().nullable(),
+    width: z.number().int().nullable().meta({ description: 'Pixels, from an image header; null for videos and until ready.' }),
+    height: z.number().int().nullable(),
+    revision: z.number().int().min(1).meta({ description: 'Starts at 1; grows by 1 per write (finalize, rename).' }),
+    registrations: z.array(assetRegistrationSchema),
+    createdAt: epochMs,
+    updatedAt: epochMs,
+    finalizedAt: epochMs.nullable(),
+  })
+  .meta({ id: 'Asset' });
+export type Asset = z.infer<typeof assetSchema>;
+
+export const reservedAssetSchema = z
+  .object({
+    ...assetSchema.shape,
+    uploadUrl: z.string().meta({ description: 'PUT the bytes here with their Content-Type; no API key (an Authorization header is refused). Good for one complete upload.' }),
+    uploadExpiresAt: epochMs.meta({ description: 'After this time the URL cannot start an upload.' }),
+  })
+  .meta({ id: 'ReservedAsset' });
+
+export const reserveAssetBody = z
+  .strictObject({
+    filename: z.string().min(1).max(255).meta({ example: 'hero.jpg' }),
+    contentType: z.enum(ASSET_CONTENT_TYPES).optional().meta({ description: 'Expected type; informational except that sizeBytes is checked against its limit.' }),
+    sizeBytes: z.number().int().min(0).optional().meta({ description: 'Expected size; over the limit of contentType (or of every type) answers 413 too_large at once.' }),
+  })
+  .meta({ id: 'ReserveAsset' });
+
+export const renameAssetBody = z
+  .strictObject({
+    filename: z.string().min(1).max(255),
+    revision: z.number().int().min(1).meta({ description: 'The revision you read; a stale one answers 409 revision_mismatch with currentRevision and changes nothing.' }),
+  })
+  .meta({ id: 'RenameAsset' });
+
+export const registerAssetBody = z.strictObject({ advertiserId: advertiserIdSchema }).meta({ id: 'RegisterAsset' });
+
+export const assetParams = z.object({ id: z.string().min(1).max(200) });
+
+export const listAssetsQuery = z.object({
+  ...pageQueryShape,
+  state: z.enum(ASSET_STATES).optional(),
+  kind: z.enum(['image', 'video']).optional(),
+});
+
+export const deleteAssetQuery = z.object({
+  revision: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, { message: 'must be a positive integer' })
+    .transform(Number)
+    .optional()
+    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.' }),
+});
+
+export const assetPageSchema = pageSchema(assetSchema).meta({ id: 'AssetPage' });
+export const assetDeletedSchema = z.object({ deleted: z.literal(true), id: z.string() }).meta({ id: 'AssetDeleted' });

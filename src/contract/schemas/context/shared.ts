@@ -1,0 +1,66 @@
+// Pieces every Context schema shares: handles, revisions, times, list paging.
+// Plain zod with `.meta()` (no @hono/zod-openapi import) so the CLI can load
+// these without the sandbox's HTTP stack; @hono/zod-openapi reads `.meta()`.
+import { z } from 'zod';
+import { pageQueryShape } from '../common.js';
+
+/**
+ * A handle as sent. Only the type is checked here (wrong type → 400); the slug
+ * rule itself is content (→ 422 invalid_slug), checked by the service.
+ */
+export const slugInput = z.string().max(200).meta({
+  description: 'Handle: 1–64 lowercase letters, digits and single hyphens, not at either end (else 422 invalid_slug).',
+  example: 'spring-sale',
+});
+
+export const slugOut = z.string().meta({ description: 'Handle, unique in its scope.', example: 'spring-sale' });
+
+export const revision = z.number().int().min(1).meta({
+  description: 'Row revision: starts at 1 and grows by 1 per write.',
+  example: 3,
+});
+
+/** `revision` named in an update body: the revision the writer read. */
+export const readRevision = z.number().int().min(1).meta({
+  description: 'The revision you read. A stale one answers 409 revision_mismatch with currentRevision; nothing changes.',
+  example: 3,
+});
+
+export const epochMs = z.number().int().meta({ description: 'Epoch milliseconds.', example: 1_790_000_000_000 });
+
+/** Calendar date; impossible dates (2026-02-30) are a wrong shape. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'not a calendar date')
+  .meta({ description: 'Calendar date YYYY-MM-DD.', example: '2026-10-01' });
+
+export const markdown = (max: number, description: string) => z.string().max(max).meta({ description });
+
+/** limit/cursor of every Context list (spec: limit 1..500, default 100): the common paging query. */
+export const pageQuery = pageQueryShape;
+
+export function pageOf<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({
+      data: z.array(item),
+      nextCursor: z.string().optional().meta({ description: 'Present only when more rows exist.' }),
+    })
+    .meta({ id });
+}
+
+/** Optional `?revision=` on DELETE: when given and stale, 409 revision_mismatch. */
+export const deleteQuery = z.object({
+  revision: z
+    .string()
+    .regex(/^[1-9][0-9]{0,14}$/, { message: 'must be a positive integer' })
+    .transform(Number)
+    .optional()
+    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.' }),
+});
+
+export const deleted = (fields: z.ZodRawShape, id: string) =>
+  z.object({ deleted: z.literal(true), ...fields }).meta({ id, description: 'What was deleted.' });

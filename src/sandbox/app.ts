@@ -1,0 +1,156 @@
+// The sandbox's HTTP app: services and CORS on every request, one
+// OpenAPIHono per API (its OpenAPI document comes from its routes), admin
+// routes, the 404 for unknown paths and the one place failures are rendered.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ApiName } from '../contract/operations.js';
+import type { AppEnv, SandboxServices } from './http/context.js';
+import { ApiError, fail, invalidRequest } from './http/errors.js';
+import { cors, DEFAULT_CONSOLE_ORIGIN } from './http/cors.js';
+import { BEARER_SCHEME } from './http/route.js';
+import { validationHook } from './http/validation.js';
+import { registerAdminRoutes } from './routes/admin.js';
+import { registerObserveRoutes } from './routes/observe.js';
+import { registerMutationsRoutes } from './routes/mutations.js';
+import { registerContextRoutes } from './routes/context.js';
+import { registerAssetsRoutes } from './routes/assets.js';
+import { registerStorageRoutes } from './routes/storage.js';
+
+export interface AppOptions {
+  /** The one browser origin allowed (spec: Authentication 2). */
+  consoleOrigin?: string;
+  /** Where unexpected errors are reported (default: stderr); the client only sees `internal`. */
+  logError?: (err: unknown) => void;
+  /** Extra routes outside the OpenAPI documents (tests mount probe operations here). */
+  extraRoutes?: (app: OpenAPIHono<AppEnv>) => void;
+}
+
+export const API_NAMES: readonly ApiName[] = ['observe', 'mutations', 'context', 'assets'];
+
+const API_TITLES: Record<ApiName, string> = {
+  observe: 'Observe API: campaigns, ad groups, ads, creatives, asset groups and Insights',
+  mutations: 'Mutations API: changes started on an advertiser',
+  context: 'Context API: Skills, Brands, Personas, Documents, Campaign Plans and Line Items',
+  assets: "Assets API: the organization's source images and videos",
+};
+
+const REGISTER: Record<ApiName, (app: OpenAPIHono<AppEnv>) => void> = {
+  observe: registerObserveRoutes,
+  mutations: registerMutationsRoutes,
+  context: registerContextRoutes,
+  assets: registerAssetsRoutes,
+};
+
+export function newApiApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key starting acr_, sent as "Authorization: Bearer <key>".',
+  });
+  return app;
+}
+
+/** Render any thrown value as the spec's failure body. */
+export function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException) {
+    // @hono/zod-openapi's media-type gate: a body with a missing or non-JSON Content-Type.
+    if (err.status === 415) {
+      return invalidRequest([{ in: 'headers', path: '/content-type', message: 'must be application/json' }]);
+    }
+    // hono's json validator on an empty body (a non-empty unparseable one was caught by jsonBody).
+    if (err.status === 400) return invalidRequest([{ in: 'body', path: '', message: 'a JSON body is required' }]);
+    // Any other framework refusal keeps its status with the code that status means.
+    if (err.status < 500) {
+      const code = ({ 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'too_large' } as Record<number, string>)[err.status] ?? 'invalid_request';
+      return code === 'invalid_request'
+        ? invalidRequest([{ in: 'body', path: '', message: 'is not acceptable' }])
+        : fail(code, 'The request was refused.', {}, err.status);
+    }
+    return null;
+  }
+  return null;
+}
+
+export interface BuiltApp {
+  app: Hono<AppEnv>;
+  /** OpenAPI 3.1 documents by API, plus 'combined'. Built on first use. */
+  openapi(name: ApiName | 'combined'): Record<string, unknown>;
+}
+
+export function buildApp(services: SandboxServices, options: AppOptions = {}): BuiltApp {
+  const logError = options.logError ?? ((err: unknown) => console.error('adops sandbox: unexpected error:', err));
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('sandbox', services);
+    await next();
+  });
+  app.use('*', cors(options.consoleOrigin ?? DEFAULT_CONSOLE_ORIGIN));
+
+  const apis = {} as Record<ApiName, OpenAPIHono<AppEnv>>;
+  for (const name of API_NAMES) {
+    const sub = newApiApp();
+    REGISTER[name](sub);
+    apis[name] = sub;
+    app.route('/', sub);
+  }
+  const storage = newApiApp();
+  registerStorageRoutes(storage);
+  app.route('/', storage);
+  if (options.extraRoutes) {
+    const extra = newApiApp();
+    options.extraRoutes(extra);
+    app.route('/', extra);
+  }
+  registerAdminRoutes(app);
+
+  const cache = new Map<string, Record<string, unknown>>();
+  const info = (title: string) => ({
+    openapi: '3.1.0',
+    info: { title, version: '1.0.0', description: 'Advertising Operations service interface, as served by the adops sandbox.' },
+  });
+  const openapi = (name: ApiName | 'combined'): Record<string, unknown> => {
+    let doc = cache.get(name);
+    if (!doc) {
+      if (name === 'combined') {
+        // A throwaway app that only gathers the four registries (route() copies them).
+        const all = newApiApp();
+        for (const n of API_NAMES) all.route('/', apis[n]);
+        doc = all.getOpenAPI31Document(info('Advertising Operations service: Observe, Mutations, Context and Assets')) as unknown as Record<string, unknown>;
+      } else {
+        doc = apis[name].getOpenAPI31Document(info(API_TITLES[name])) as unknown as Record<string, unknown>;
+      }
+      cache.set(name, doc);
+    }
+    return doc;
+  };
+
+  // Reading the descriptions needs no key (docs/decisions/platform.md).
+  app.get('/openapi.json', (c) => c.json(openapi('combined'), 200));
+  app.get('/openapi/:file', (c) => {
+    const name = /^(observe|mutations|context|assets)\.json$/.exec(c.req.param('file'))?.[1] as ApiName | undefined;
+    if (!name) return c.notFound();
+    return c.json(openapi(name), 200);
+  });
+
+  app.notFound((c) => notFound(c));
+  app.onError((err, c) => {
+    const apiError = toApiError(err) ?? internal(err, logError);
+    return c.json(apiError.toBody(), apiError.status as never);
+  });
+  return { app, openapi };
+}
+
+function notFound(c: Context): Response {
+  const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
+  return c.json({ error: 'not_found', message: `No operation answers ${c.req.method} ${path}.` }, 404);
+}
+
+function internal(err: unknown, log: (err: unknown) => void): ApiError {
+  log(err);
+  return fail('internal', 'The sandbox failed unexpectedly; this is a bug in the sandbox.', {}, 500);
+}

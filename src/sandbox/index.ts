@@ -1,0 +1,189 @@
+// Programmatic entry of the sandbox; the CLI's `adops sandbox serve|keys`
+// commands call only this file (lazily), so nothing here prints to stdout.
+import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import envPaths from 'env-paths';
+import { buildApp } from './app.js';
+import type { AppOptions } from './app.js';
+import { systemClock } from './http/context.js';
+import type { Clock, SandboxServices } from './http/context.js';
+import { listen } from './server.js';
+import { isWorldLoaded, openDatabase, storeSecret } from './store/db.js';
+import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
+import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
+import type { World, WorldInput } from './fixtures/schema.js';
+import { listKeys } from './routes/admin.js';
+import { ensureMutationWorker } from './routes/mutations.js';
+
+export { FixtureError } from './fixtures/load.js';
+export type { World, WorldInput } from './fixtures/schema.js';
+
+export interface DemoKeyInfo {
+  key: string;
+  /** Organization id, e.g. org_acme. */
+  organization: string;
+  label: string;
+  description: string;
+}
+
+export interface StartOptions {
+  host?: string;
+  port?: number;
+  /** SQLite file, or ':memory:'. Default: defaultDataPath(). */
+  data?: string;
+  /** JSON world file (docs/fixtures.md); used only when the store is new or reset. */
+  fixtures?: string;
+  /** In-code world (tests); wins over `fixtures`. */
+  world?: WorldInput;
+  /** Delete the store (and its uploaded files) first. */
+  reset?: boolean;
+  clock?: Clock;
+  /** No notes on stderr (unexpected errors are still reported). */
+  quiet?: boolean;
+  /** The browser origin allowed by CORS (default https://console.adops.example). */
+  consoleOrigin?: string;
+  /** For tests: routes mounted outside the OpenAPI documents (see AppOptions). */
+  extraRoutes?: AppOptions['extraRoutes'];
+  /** Where unexpected errors (answered 500 internal) are reported; default stderr. */
+  logError?: AppOptions['logError'];
+}
+
+export interface RunningSandbox {
+  url: string;
+  host: string;
+  port: number;
+  dataPath: string;
+  keys: DemoKeyInfo[];
+  services: SandboxServices;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4010;
+
+/** ADOPS_SANDBOX_DATA if set, else `<user data dir>/sandbox.db` (env-paths('adops').data). */
+export function defaultDataPath(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.ADOPS_SANDBOX_DATA;
+  if (fromEnv) return fromEnv;
+  return join(envPaths('adops').data, 'sandbox.db');
+}
+
+function filesDirFor(dataPath: string): string {
+  return join(dirname(dataPath), `${basename(dataPath)}-files`);
+}
+
+function removeStore(dataPath: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(dataPath + suffix, { force: true });
+  rmSync(filesDirFor(dataPath), { recursive: true, force: true });
+}
+
+function urlOf(host: string, port: number): string {
+  // A wildcard address is where we listen, not where a client can reach us.
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+const toInfo = (k: DemoKeyInfo): DemoKeyInfo => ({ key: k.key, organization: k.organization, label: k.label, description: k.description });
+
+export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
+  const host = opts.host ?? DEFAULT_HOST;
+  const port = opts.port ?? DEFAULT_PORT;
+  const dataPath = opts.data ?? defaultDataPath();
+  const memory = dataPath === ':memory:';
+  const note = (msg: string) => {
+    if (!opts.quiet) process.stderr.write(`${msg}\n`);
+  };
+
+  // A bad fixture file stops the start before the store is touched.
+  const given: World | undefined = opts.world ? parseWorld(opts.world) : opts.fixtures ? readWorldFile(opts.fixtures) : undefined;
+
+  if (opts.reset && !memory) removeStore(dataPath);
+  const db = openDatabase(dataPath);
+  const timers = new Set<NodeJS.Timeout>();
+  let publicUrl = '';
+  let filesDir: string;
+  if (memory) {
+    filesDir = mkdtempSync(join(tmpdir(), 'adops-sandbox-'));
+  } else {
+    filesDir = filesDirFor(dataPath);
+    mkdirSync(filesDir, { recursive: true });
+  }
+  const services: SandboxServices = {
+    db,
+    clock: opts.clock ?? systemClock,
+    secret: storeSecret(db),
+    dataDir: memory ? null : dirname(dataPath),
+    filesDir,
+    publicUrl: () => publicUrl,
+    every(ms, fn) {
+      const t = setInterval(() => {
+        try {
+          fn();
+        } catch (err) {
+          console.error('adops sandbox: background task failed:', err);
+        }
+      }, ms);
+      t.unref();
+      timers.add(t);
+    },
+  };
+  const cleanup = () => {
+    for (const t of timers) clearInterval(t);
+    timers.clear();
+    if (db.open) db.close();
+    if (memory) rmSync(filesDir, { recursive: true, force: true });
+  };
+
+  try {
+    if (!isWorldLoaded(db)) {
+      await loadWorld(services, given ?? demoWorld());
+    } else if (given) {
+      note(`adops sandbox: ${dataPath} already holds a world; it is kept (start with --reset to load the fixtures).`);
+    }
+    const appOptions: AppOptions = {};
+    if (opts.consoleOrigin) appOptions.consoleOrigin = opts.consoleOrigin;
+    if (opts.extraRoutes) appOptions.extraRoutes = opts.extraRoutes;
+    if (opts.logError) appOptions.logError = opts.logError;
+    const { app } = buildApp(services, appOptions);
+    // Mutations accepted before a restart resume without waiting for a request.
+    ensureMutationWorker(services);
+    const server = await listen(app, host, port);
+    publicUrl = urlOf(host, server.port);
+    let closing: Promise<void> | null = null;
+    return {
+      url: publicUrl,
+      host,
+      port: server.port,
+      dataPath,
+      keys: listKeys(db).map(toInfo),
+      services,
+      close() {
+        closing ??= server.close().finally(cleanup);
+        return closing;
+      },
+    };
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+}
+
+/** Keys for `adops sandbox keys`: from the store if it holds a world, else from the world it would load. */
+export function readKeys(opts: { data?: string; fixtures?: string } = {}): DemoKeyInfo[] {
+  const dataPath = opts.data ?? defaultDataPath();
+  if (dataPath !== ':memory:' && existsSync(dataPath)) {
+    const db = new Database(dataPath, { readonly: true, fileMustExist: true });
+    try {
+      const loaded = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sandbox_meta'`).get() !== undefined && isWorldLoaded(db);
+      if (loaded) return listKeys(db).map(toInfo);
+    } finally {
+      db.close();
+    }
+  }
+  // The demo's keys do not depend on its (slow to generate) provider entities.
+  const world = opts.fixtures ? readWorldFile(opts.fixtures) : parseWorld(demoPlatformInput(), 'the demo world');
+  const orgOf = new Map(world.members.map((m) => [m.id, m.organization]));
+  return world.apiKeys.map((k) => ({ key: k.key, organization: orgOf.get(k.member) ?? '', label: k.label, description: k.description }));
+}

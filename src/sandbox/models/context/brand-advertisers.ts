@@ -1,0 +1,62 @@
+// Advertisers attached to a Brand. Only the organization's own advertisers can
+// be attached (422 advertiser_not_owned otherwise, the same answer for one that
+// does not exist). Attaching twice is idempotent: 200 with the attachment.
+import type { BrandAdvertiser } from '../../../contract/schemas/context.js';
+import { fail } from '../../http/errors.js';
+import type { BrandRow } from './brands.js';
+import type { ContextScope } from './scope.js';
+
+export type AdvertiserRow = {
+  id: string;
+  org_id: string;
+  provider: string;
+  name: string;
+  currency: string | null;
+  connection: 'connected' | 'not_connected' | 'no_write_access';
+}
+
+export type AttachmentRow = {
+  seq: number;
+  advertiser_id: string;
+  attached_at: number;
+  provider: string;
+  name: string;
+  currency: string | null;
+}
+
+export const ATTACHMENTS_FROM = 'context_brand_advertisers ba JOIN advertisers a ON a.id = ba.advertiser_id';
+export const ATTACHMENT_COLUMNS = 'ba.seq AS seq, ba.advertiser_id, ba.attached_at, a.provider, a.name, a.currency';
+
+export function toBrandAdvertiser(r: AttachmentRow): BrandAdvertiser {
+  return { advertiserId: r.advertiser_id, provider: r.provider, name: r.name, currency: r.currency, attachedAt: r.attached_at };
+}
+
+/** The organization's advertiser, or null (not owned and nonexistent look the same). */
+export function ownedAdvertiser(s: ContextScope, advertiserId: string): AdvertiserRow | null {
+  return (s.db.prepare('SELECT id, org_id, provider, name, currency, connection FROM advertisers WHERE id = ? AND org_id = ?').get(advertiserId, s.orgId) as
+    | AdvertiserRow
+    | undefined) ?? null;
+}
+
+function attachment(s: ContextScope, brand: BrandRow, advertiserId: string): AttachmentRow | null {
+  return (s.db.prepare(`SELECT ${ATTACHMENT_COLUMNS} FROM ${ATTACHMENTS_FROM} WHERE ba.brand_seq = ? AND ba.advertiser_id = ?`).get(brand.seq, advertiserId) as
+    | AttachmentRow
+    | undefined) ?? null;
+}
+
+export function attachAdvertiser(s: ContextScope, brand: BrandRow, advertiserId: string): { row: AttachmentRow; created: boolean } {
+  return s.db.transaction(() => {
+    if (!ownedAdvertiser(s, advertiserId)) {
+      throw fail('advertiser_not_owned', 'This advertiser is not one of your organization’s.');
+    }
+    const existing = attachment(s, brand, advertiserId);
+    if (existing) return { row: existing, created: false };
+    s.db.prepare('INSERT INTO context_brand_advertisers (brand_seq, advertiser_id, attached_at) VALUES (?, ?, ?)').run(brand.seq, advertiserId, s.now());
+    return { row: attachment(s, brand, advertiserId)!, created: true };
+  })();
+}
+
+export function detachAdvertiser(s: ContextScope, brand: BrandRow, advertiserId: string): void {
+  const result = s.db.prepare('DELETE FROM context_brand_advertisers WHERE brand_seq = ? AND advertiser_id = ?').run(brand.seq, advertiserId);
+  if (result.changes === 0) throw fail('not_found', 'This advertiser is not attached to the Brand.');
+}

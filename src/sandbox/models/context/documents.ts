@@ -1,0 +1,141 @@
+// Brand Documents: reference files attached to a Brand. The bytes never pass
+// through the API: reserve (a row in `pending_upload` and a one-upload URL on
+// the sandbox's storage endpoint, shared with Assets: models/uploads), PUT the
+// bytes there, then finalize, which judges what landed:
+//   nothing yet            → 409 upload_incomplete (document stays pending_upload)
+//   over the type's limit  → 413 too_large {sizeBytes, limitBytes}; file and document deleted
+//   not the reserved type  → 415 unsupported_type; file and document deleted
+//   otherwise              → ready (finalizing a ready document again answers it unchanged)
+import type { Document, ReserveDocument } from '../../../contract/schemas/context.js';
+import { fail } from '../../http/errors.js';
+import { discardUpload, essenceOf, getUpload, inspectUpload, reserveUpload } from '../uploads/index.js';
+import type { FileStore, MediaLimits } from '../uploads/index.js';
+import type { BrandRow } from './brands.js';
+import { DOCUMENT_HEAD_BYTES, bytesMatchDocumentType } from './document-types.js';
+import { mintId } from './scope.js';
+import type { ContextScope } from './scope.js';
+
+export type DocumentRow = {
+  seq: number;
+  id: string;
+  brand_seq: number;
+  filename: string;
+  content_type: string;
+  declared_size: number | null;
+  size_bytes: number | null;
+  state: 'pending_upload' | 'ready';
+  file_key: string;
+  created_at: number;
+  updated_at: number;
+  finalized_at: number | null;
+}
+
+export const DOCUMENTS_TABLE = 'context_documents';
+
+/** What documents need beyond the scope: the byte store and what mints upload URLs. */
+export interface DocumentDeps {
+  files: FileStore;
+  secret: Buffer;
+  publicUrl: string;
+  limits: MediaLimits;
+}
+
+export function toDocument(r: DocumentRow, brandSlug: string): Document {
+  return {
+    documentId: r.id,
+    brandSlug,
+    filename: r.filename,
+    contentType: r.content_type,
+    sizeBytes: r.size_bytes,
+    state: r.state,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    finalizedAt: r.finalized_at,
+  };
+}
+
+export function getDocument(s: ContextScope, brand: BrandRow, documentId: string): DocumentRow {
+  const row = s.db.prepare(`SELECT * FROM ${DOCUMENTS_TABLE} WHERE brand_seq = ? AND id = ?`).get(brand.seq, documentId) as DocumentRow | undefined;
+  if (!row) throw fail('not_found', 'No document with this id in the Brand.');
+  return row;
+}
+
+export function reserveDocument(
+  s: ContextScope,
+  deps: DocumentDeps,
+  brand: BrandRow,
+  body: ReserveDocument,
+): { row: DocumentRow; uploadUrl: string; uploadExpiresAt: number } {
+  const allowed = Object.keys(deps.limits);
+  const type = essenceOf(body.contentType);
+  if (type === null || !allowed.includes(type)) {
+    throw fail('unsupported_type', 'Documents of this media type are not accepted.', { allowed });
+  }
+  return s.db.transaction(() => {
+    const now = s.now();
+    const upload = reserveUpload(s.db, { orgId: s.orgId, purpose: 'document', limits: deps.limits, now, secret: deps.secret, publicUrl: deps.publicUrl });
+    const id = mintId('doc');
+    s.db
+      .prepare(
+        `INSERT INTO ${DOCUMENTS_TABLE} (id, brand_seq, filename, content_type, declared_size, size_bytes, state, file_key, created_at, updated_at, finalized_at)
+         VALUES (?, ?, ?, ?, ?, NULL, 'pending_upload', ?, ?, ?, NULL)`,
+      )
+      .run(id, brand.seq, body.filename, type, body.sizeBytes ?? null, upload.uploadId, now, now);
+    return { row: getDocument(s, brand, id), uploadUrl: upload.uploadUrl, uploadExpiresAt: upload.expiresAt };
+  })();
+}
+
+async function refuse(s: ContextScope, deps: DocumentDeps, row: DocumentRow, error: ReturnType<typeof fail>): Promise<never> {
+  s.db.prepare(`DELETE FROM ${DOCUMENTS_TABLE} WHERE seq = ?`).run(row.seq);
+  await discardUpload(s.db, deps.files, row.file_key);
+  throw error;
+}
+
+export async function finalizeDocument(s: ContextScope, deps: DocumentDeps, brand: BrandRow, documentId: string): Promise<DocumentRow> {
+  const row = getDocument(s, brand, documentId);
+  if (row.state === 'ready') return row;
+  const upload = getUpload(s.db, row.file_key);
+  const inspection = upload ? await inspectUpload(s.db, deps.files, upload) : ({ state: 'awaiting_bytes' } as const);
+  // The limits in force when the upload was reserved (they ride on the upload row).
+  const limitBytes = (upload?.limits ?? deps.limits)[row.content_type] ?? 0;
+
+  if (inspection.state === 'awaiting_bytes') {
+    const expired = upload !== null && upload.expiresAt <= s.now();
+    throw fail(
+      'upload_incomplete',
+      expired
+        ? 'No bytes arrived before the upload URL expired; delete this document and reserve a new one.'
+        : 'No bytes have arrived yet: PUT the file to the uploadUrl first, then finalize.',
+      {},
+      409,
+    );
+  }
+  if (inspection.state === 'too_large' || inspection.sizeBytes > limitBytes) {
+    // A PUT cut off while streaming reports the cap that cut it (the size counted so far).
+    const limit = inspection.state === 'too_large' ? inspection.limitBytes : limitBytes;
+    await refuse(s, deps, row, fail('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
+      sizeBytes: inspection.sizeBytes,
+      limitBytes: limit,
+    }));
+  }
+  const head = await deps.files.readHead(row.file_key, DOCUMENT_HEAD_BYTES);
+  if (!bytesMatchDocumentType(row.content_type, head, inspection.sizeBytes)) {
+    await refuse(s, deps, row, fail('unsupported_type', `The stored file is not a ${row.content_type} file; it was deleted.`));
+  }
+  const now = s.now();
+  s.db
+    .prepare(`UPDATE ${DOCUMENTS_TABLE} SET state = 'ready', size_bytes = ?, finalized_at = ?, updated_at = ? WHERE seq = ? AND state = 'pending_upload'`)
+    .run(inspection.sizeBytes, now, now, row.seq);
+  return getDocument(s, brand, documentId);
+}
+
+export async function deleteDocument(s: ContextScope, deps: DocumentDeps, brand: BrandRow, documentId: string): Promise<void> {
+  const row = getDocument(s, brand, documentId);
+  s.db.prepare(`DELETE FROM ${DOCUMENTS_TABLE} WHERE seq = ?`).run(row.seq);
+  await discardUpload(s.db, deps.files, row.file_key);
+}
+
+/** Files of a deleted Brand's documents (their rows went with the Brand). */
+export async function discardDocumentFiles(s: ContextScope, deps: Pick<DocumentDeps, 'files'>, uploadIds: readonly string[]): Promise<void> {
+  for (const id of uploadIds) await discardUpload(s.db, deps.files, id);
+}

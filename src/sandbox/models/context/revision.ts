@@ -1,0 +1,47 @@
+// The revision rule: every editable row carries an integer `revision` (1 on
+// create, +1 per write). A write names the revision it read; the check and the
+// write are ONE conditional statement (`… WHERE seq = ? AND revision = ?`), so
+// of two writers racing with the same revision exactly one changes the row and
+// the other gets 409 revision_mismatch with currentRevision, nothing changed.
+import type { Database } from 'better-sqlite3';
+import { fail } from '../../http/errors.js';
+
+export const revisionMismatch = (currentRevision: number) =>
+  fail('revision_mismatch', 'Somebody changed this first: read it again, reapply your change and resend with the current revision.', {
+    currentRevision,
+  });
+
+export interface RevisionedWrite {
+  db: Database;
+  table: string;
+  /** Primary key (`seq`) of the row, already resolved within the organization. */
+  seq: number;
+  /** The revision the writer read; undefined skips the check (allowed only where the decision says so). */
+  expected: number | undefined;
+  /** `col = @col` assignments; revision and updated_at are added here. */
+  set: Record<string, unknown>;
+  now: number;
+}
+
+/**
+ * Apply `set` if the row still has `expected`, bumping revision. Throws 409
+ * revision_mismatch (with the row's current revision) otherwise. Returns the
+ * new revision. Run inside the caller's transaction when other checks precede it.
+ */
+export function writeWithRevision(w: RevisionedWrite): number {
+  const columns = Object.keys(w.set);
+  const assignments = [...columns.map((c) => `${c} = @${c}`), 'revision = revision + 1', 'updated_at = @__now'];
+  const guard = w.expected === undefined ? '' : ' AND revision = @__expected';
+  const params: Record<string, unknown> = { ...w.set, __seq: w.seq, __now: w.now };
+  if (w.expected !== undefined) params.__expected = w.expected;
+  const result = w.db.prepare(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE seq = @__seq${guard}`).run(params);
+  const current = w.db.prepare(`SELECT revision FROM ${w.table} WHERE seq = ?`).get(w.seq) as { revision: number } | undefined;
+  if (!current) throw fail('not_found', 'It was deleted meanwhile.');
+  if (result.changes !== 1) throw revisionMismatch(current.revision);
+  return current.revision;
+}
+
+/** For deletes and state actions that take an optional revision: check it without writing. */
+export function checkRevision(current: number, expected: number | undefined): void {
+  if (expected !== undefined && expected !== current) throw revisionMismatch(current);
+}

@@ -1,0 +1,147 @@
+// Skills: an organization's playbooks, by slug. A Skill is `custom` (written
+// here) or `catalog` (imported from the Skill Catalog, remembering which entry
+// and version); re-import refreshes a catalog Skill to the entry's current
+// version, overwriting local edits.
+import type { CatalogSkill, CreateSkill, Skill, SkillSummary, UpdateSkill } from '../../../contract/schemas/context.js';
+import { fail } from '../../http/errors.js';
+import { findCatalogSkill } from './catalog.js';
+import { checkRevision, writeWithRevision } from './revision.js';
+import type { ContextScope } from './scope.js';
+import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
+
+export type SkillRow = {
+  seq: number;
+  org_id: string;
+  slug: string;
+  name: string;
+  description: string;
+  body: string;
+  source: 'custom' | 'catalog';
+  catalog_slug: string | null;
+  catalog_version: string | null;
+  imported_at: number | null;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export const SKILLS_TABLE = 'context_skills';
+
+export function toSkillSummary(r: SkillRow): SkillSummary {
+  return {
+    slug: r.slug,
+    name: r.name,
+    description: r.description,
+    source: r.source,
+    catalogSlug: r.catalog_slug,
+    catalogVersion: r.catalog_version,
+    importedAt: r.imported_at,
+    revision: r.revision,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export const toSkill = (r: SkillRow): Skill => ({ ...toSkillSummary(r), body: r.body });
+
+const notFound = () => fail('not_found', 'No Skill with this slug in your organization.');
+
+export function findSkill(s: ContextScope, slug: string): SkillRow | null {
+  return (s.db.prepare(`SELECT * FROM ${SKILLS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as SkillRow | undefined) ?? null;
+}
+
+export function getSkill(s: ContextScope, slug: string): SkillRow {
+  return findSkill(s, slug) ?? (() => { throw notFound(); })();
+}
+
+function insertSkill(s: ContextScope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision' | 'created_at' | 'updated_at'>): SkillRow {
+  assertSlug(row.slug);
+  if (findSkill(s, row.slug)) throw slugConflict(row.slug, 'Skill');
+  const now = s.now();
+  try {
+    s.db
+      .prepare(
+        `INSERT INTO ${SKILLS_TABLE} (org_id, slug, name, description, body, source, catalog_slug, catalog_version, imported_at, revision, created_at, updated_at)
+         VALUES (@org, @slug, @name, @description, @body, @source, @catalog_slug, @catalog_version, @imported_at, 1, @now, @now)`,
+      )
+      .run({ ...row, org: s.orgId, now });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugConflict(row.slug, 'Skill');
+    throw error;
+  }
+  return getSkill(s, row.slug);
+}
+
+export function createSkill(s: ContextScope, body: CreateSkill): SkillRow {
+  return insertSkill(s, {
+    slug: body.slug,
+    name: body.name,
+    description: body.description ?? '',
+    body: body.body ?? '',
+    source: 'custom',
+    catalog_slug: null,
+    catalog_version: null,
+    imported_at: null,
+  });
+}
+
+export function updateSkill(s: ContextScope, slug: string, body: UpdateSkill): SkillRow {
+  const row = getSkill(s, slug);
+  const set: Record<string, unknown> = {};
+  if (body.name !== undefined) set.name = body.name;
+  if (body.description !== undefined) set.description = body.description;
+  if (body.body !== undefined) set.body = body.body;
+  writeWithRevision({ db: s.db, table: SKILLS_TABLE, seq: row.seq, expected: body.revision, set, now: s.now() });
+  return getSkill(s, slug);
+}
+
+export function deleteSkill(s: ContextScope, slug: string, revision: number | undefined): void {
+  s.db.transaction(() => {
+    const row = getSkill(s, slug);
+    checkRevision(row.revision, revision);
+    s.db.prepare(`DELETE FROM ${SKILLS_TABLE} WHERE seq = ?`).run(row.seq);
+  })();
+}
+
+export function importCatalogSkill(s: ContextScope, catalog: readonly CatalogSkill[], catalogSlug: string, slug: string | undefined): SkillRow {
+  const entry = findCatalogSkill(catalog, catalogSlug);
+  if (!entry) throw fail('not_found', 'No Skill Catalog entry with this catalogSlug.');
+  return insertSkill(s, {
+    slug: slug ?? entry.catalogSlug,
+    name: entry.name,
+    description: entry.description,
+    body: entry.body,
+    source: 'catalog',
+    catalog_slug: entry.catalogSlug,
+    catalog_version: entry.version,
+    imported_at: s.now(),
+  });
+}
+
+/**
+ * Refresh a catalog Skill from its entry's current version. Overwrites name,
+ * description and body (local edits are lost, hence the optional revision) and
+ * bumps the revision even when the version is unchanged: the content was
+ * rewritten from the catalog, which is a write.
+ */
+export function reimportSkill(s: ContextScope, catalog: readonly CatalogSkill[], slug: string, revision: number | undefined): SkillRow {
+  return s.db.transaction(() => {
+    const row = getSkill(s, slug);
+    if (row.source !== 'catalog' || row.catalog_slug === null) {
+      throw fail('not_imported', 'This Skill was written here, not imported from the Skill Catalog; there is nothing to re-import.', {}, 422);
+    }
+    const entry = findCatalogSkill(catalog, row.catalog_slug);
+    if (!entry) {
+      throw fail('catalog_entry_missing', 'The Skill Catalog no longer offers the entry this Skill was imported from.', {}, 422);
+    }
+    writeWithRevision({
+      db: s.db,
+      table: SKILLS_TABLE,
+      seq: row.seq,
+      expected: revision,
+      set: { name: entry.name, description: entry.description, body: entry.body, catalog_version: entry.version, imported_at: s.now() },
+      now: s.now(),
+    });
+    return getSkill(s, slug);
+  })();
+}

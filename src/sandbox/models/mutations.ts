@@ -1,0 +1,231 @@
+// Mutations: a change started on an advertiser, applied later by the worker
+// (mutations-worker.ts). This file holds what happens when one is started (the
+// checks after the request schema, in the order we chose: idempotency replay →
+// advertiser owned → connection → write access → amounts), and how a stored row
+// reads back. No HTTP here: failures are ApiErrors the route lets through.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import type { AuthContext } from '../http/context.js';
+import { fail } from '../http/errors.js';
+import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
+import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
+import { checkWholeAmount } from '../providers/units.js';
+import { keysetPage } from '../store/cursor.js';
+import type { Page } from '../store/cursor.js';
+
+/** How long an Idempotency-Key is remembered (per organization). */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+const STATUS_OF_ACTION = { pause: 'PAUSED', activate: 'ACTIVE', delete: 'DELETED', archive: 'ARCHIVED' } as const;
+
+/** The request, as the provider change it asks for (whole units, the service's status words). */
+export function changeOf(body: CreateMutation): ProviderChange {
+  const change: ProviderChange = { entityType: body.target.type, entityId: body.target.id };
+  switch (body.action) {
+    case 'pause':
+    case 'activate':
+    case 'delete':
+    case 'archive':
+      change.status = STATUS_OF_ACTION[body.action];
+      break;
+    case 'rename':
+      change.name = body.name;
+      break;
+    case 'set_budget':
+      change.budget = body.budget.type ? { amount: body.budget.amount, type: body.budget.type } : { amount: body.budget.amount };
+      break;
+    case 'set_bid':
+      if (body.bidStrategy !== undefined) change.bidStrategy = body.bidStrategy;
+      if (body.bidAmount !== undefined) change.bidAmount = body.bidAmount;
+      break;
+  }
+  return change;
+}
+
+/** JSON with sorted keys, so equal bodies hash equal whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const hashBody = (body: CreateMutation) => createHash('sha256').update(canonicalJson(body)).digest('hex');
+
+interface AdvertiserDbRow {
+  id: string;
+  org_id: string;
+  provider: AdvertiserRecord['provider'];
+  name: string;
+  currency: string | null;
+  connection: AdvertiserRecord['connection'];
+}
+
+export function ownedAdvertiser(db: Database, orgId: string, advertiserId: string): AdvertiserRecord | null {
+  const r = db.prepare('SELECT id, org_id, provider, name, currency, connection FROM advertisers WHERE id = ? AND org_id = ?').get(advertiserId, orgId) as
+    | AdvertiserDbRow
+    | undefined;
+  return r ? { id: r.id, orgId: r.org_id, provider: r.provider, name: r.name, currency: r.currency, connection: r.connection } : null;
+}
+
+/** The amounts a mutation writes must be positive and fit the currency's decimals (else 422 invalid_amount at once). */
+function checkAmounts(change: ProviderChange, advertiser: AdvertiserRecord): void {
+  const amounts: Array<[string, number | undefined]> = [
+    ['budget.amount', change.budget?.amount],
+    ['bidAmount', change.bidAmount],
+  ];
+  for (const [field, amount] of amounts) {
+    if (amount === undefined) continue;
+    const check = checkWholeAmount(amount, advertiser.currency);
+    if (!check.ok) throw fail('invalid_amount', `${field}: ${check.reason}`);
+    if (amount <= 0) throw fail('invalid_amount', `${field}: the amount must be greater than zero.`);
+    if (amount > 1e12) throw fail('invalid_amount', `${field}: the amount is larger than any provider accepts.`);
+  }
+}
+
+export interface StartResult {
+  mutation: Mutation;
+  /** False when an Idempotency-Key replay answered an existing mutation. */
+  created: boolean;
+}
+
+/** Start a mutation (one transaction: a racing duplicate key cannot start two). */
+export function startMutation(
+  db: Database,
+  auth: AuthContext,
+  body: CreateMutation,
+  opts: { now: number; idempotencyKey?: string | undefined },
+): StartResult {
+  return db.transaction((): StartResult => {
+    const { now, idempotencyKey } = opts;
+    const hash = idempotencyKey === undefined ? null : hashBody(body);
+    if (idempotencyKey !== undefined) {
+      const seen = db
+        .prepare('SELECT request_hash, mutation_id, created_at FROM mutation_idempotency WHERE org_id = ? AND key = ?')
+        .get(auth.orgId, idempotencyKey) as { request_hash: string; mutation_id: string; created_at: number } | undefined;
+      if (seen && seen.created_at + IDEMPOTENCY_RETENTION_MS > now) {
+        if (seen.request_hash !== hash) {
+          throw fail(
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used with a different request body; use a new key for a different change.',
+            {},
+            422,
+          );
+        }
+        const existing = getMutationRow(db, auth.orgId, seen.mutation_id);
+        if (existing) return { mutation: existing.mutation, created: false };
+      }
+    }
+
+    const advertiser = ownedAdvertiser(db, auth.orgId, body.advertiserId);
+    if (!advertiser) throw fail('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
+    if (advertiser.connection === 'not_connected') {
+      throw fail('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', { provider: advertiser.provider });
+    }
+    if (advertiser.connection === 'no_write_access') {
+      throw fail('missing_write_access', "The advertiser's connection has no write access; a person must reconnect it and grant write access.");
+    }
+    const change = changeOf(body);
+    checkAmounts(change, advertiser);
+
+    const id = `mut_${randomBytes(10).toString('hex')}`;
+    db.prepare(
+      `INSERT INTO mutations (id, org_id, member_id, advertiser_id, provider, target_type, target_id, action, request, state, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    ).run(id, auth.orgId, auth.memberId, advertiser.id, advertiser.provider, body.target.type, body.target.id, body.action, JSON.stringify(body), now, now);
+    if (idempotencyKey !== undefined) {
+      db.prepare('INSERT OR REPLACE INTO mutation_idempotency (org_id, key, request_hash, mutation_id, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        auth.orgId,
+        idempotencyKey,
+        hash,
+        id,
+        now,
+      );
+    }
+    return { mutation: getMutationRow(db, auth.orgId, id)!.mutation, created: true };
+  })();
+}
+
+export interface MutationDbRow {
+  id: string;
+  org_id: string;
+  member_id: string;
+  advertiser_id: string;
+  provider: string;
+  target_type: 'campaign' | 'ad_group';
+  target_id: string;
+  action: Mutation['action'];
+  request: string;
+  state: MutationState;
+  error: string | null;
+  result: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+}
+
+export function toMutation(r: MutationDbRow): Mutation {
+  const { entityType: _t, entityId: _i, ...changes } = changeOf(JSON.parse(r.request) as CreateMutation);
+  return {
+    id: r.id,
+    advertiserId: r.advertiser_id,
+    provider: r.provider,
+    target: { type: r.target_type, id: r.target_id },
+    action: r.action,
+    changes,
+    state: r.state,
+    error: r.error === null ? null : (JSON.parse(r.error) as Mutation['error']),
+    entity: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    startedAt: r.started_at,
+    completedAt: r.completed_at,
+  };
+}
+
+function getMutationRow(db: Database, orgId: string, id: string): { mutation: Mutation; starter: string } | null {
+  const r = db.prepare('SELECT * FROM mutations WHERE id = ? AND org_id = ?').get(id, orgId) as MutationDbRow | undefined;
+  return r ? { mutation: toMutation(r), starter: r.member_id } : null;
+}
+
+/**
+ * GET /mutations/{id}: another organization's mutation is 404 (as if it never
+ * existed); a mutation of the same organization started by another member is
+ * 403 forbidden, since the spec puts "the poller must be the starter" in the
+ * permission table.
+ */
+export function readMutationAsStarter(db: Database, auth: AuthContext, id: string): Mutation {
+  const found = getMutationRow(db, auth.orgId, id);
+  if (!found) throw fail('not_found', 'No mutation with this id exists in your organization.');
+  if (found.starter !== auth.memberId) {
+    throw fail('forbidden', 'Only the member who started a mutation may read it; list the history with GET /mutations (mutation:read).');
+  }
+  return found.mutation;
+}
+
+export function listMutations(
+  db: Database,
+  secret: Buffer,
+  orgId: string,
+  q: { cursor?: string | undefined; limit: number; advertiserId?: string | undefined; state?: MutationState | undefined },
+): Page<Mutation> {
+  const { cursor, limit, ...filters } = q;
+  return keysetPage<MutationDbRow & Record<string, unknown>, Mutation>({
+    db,
+    secret,
+    scope: 'listMutations',
+    filters,
+    cursor,
+    limit,
+    select: '*',
+    from: 'mutations',
+    seq: 'seq',
+    where: ['org_id = @org', filters.advertiserId ? 'advertiser_id = @advertiserId' : null, filters.state ? 'state = @state' : null],
+    params: { org: orgId, advertiserId: filters.advertiserId, state: filters.state },
+    map: toMutation,
+  });
+}

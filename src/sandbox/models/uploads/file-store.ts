@@ -1,0 +1,131 @@
+// The byte store beside the database: one file per upload, named by an opaque key.
+// Bytes arrive as a stream and go to a temp file, counted as they pass, and only a
+// complete upload is renamed into place. So memory stays flat whatever the size,
+// an aborted or oversized upload leaves nothing behind, and a finished file is
+// never half-written.
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export type ByteSource = NodeJS.ReadableStream | AsyncIterable<Uint8Array>;
+
+export interface WriteOptions {
+  /** Bytes allowed; one more byte stops the upload and deletes what was written. */
+  maxBytes: number;
+  /**
+   * Called once every byte has landed, before the file becomes visible. Returning
+   * false refuses it (e.g. another upload to the same row finished first).
+   */
+  commit(sizeBytes: number): boolean | Promise<boolean>;
+}
+
+export type WriteResult =
+  | { ok: true; sizeBytes: number }
+  | { ok: false; reason: 'too_large'; sizeBytes: number }
+  | { ok: false; reason: 'aborted'; error: unknown }
+  | { ok: false; reason: 'refused'; sizeBytes: number };
+
+export interface FileStore {
+  readonly dir: string;
+  write(key: string, source: ByteSource, options: WriteOptions): Promise<WriteResult>;
+  /** Size of a stored file, or null when none is stored under the key. */
+  size(key: string): Promise<number | null>;
+  /** Up to `bytes` leading bytes of a stored file. */
+  readHead(key: string, bytes: number): Promise<Buffer>;
+  remove(key: string): Promise<void>;
+  /** Deletes temp files left by a process that died mid-upload (older than this store object). */
+  sweepTemp(): Promise<void>;
+}
+
+class TooLarge extends Error {
+  constructor(readonly sizeBytes: number) {
+    super('upload exceeds its limit');
+  }
+}
+
+const KEY = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function createFileStore(dir: string): FileStore {
+  const tmpDir = join(dir, '.tmp');
+  // Temp files older than this store belong to a dead process; newer ones to a live upload.
+  const createdAt = Date.now();
+  const pathOf = (key: string) => {
+    // Keys come from our own ids, but never let one name a path outside the store.
+    if (!KEY.test(key)) throw new Error(`invalid file key: ${key}`);
+    return join(dir, key);
+  };
+
+  return {
+    dir,
+
+    async write(key, source, { maxBytes, commit }) {
+      const finalPath = pathOf(key);
+      await mkdir(tmpDir, { recursive: true });
+      const tmpPath = join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
+      let sizeBytes = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          sizeBytes += chunk.length;
+          if (sizeBytes > maxBytes) done(new TooLarge(sizeBytes));
+          else done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(source, counter, createWriteStream(tmpPath, { flags: 'wx' }));
+      } catch (error) {
+        await rm(tmpPath, { force: true });
+        if (error instanceof TooLarge) return { ok: false, reason: 'too_large', sizeBytes: error.sizeBytes };
+        return { ok: false, reason: 'aborted', error };
+      }
+      let accepted = false;
+      try {
+        accepted = await commit(sizeBytes);
+        if (accepted) await rename(tmpPath, finalPath);
+      } finally {
+        if (!accepted) await rm(tmpPath, { force: true });
+      }
+      return accepted ? { ok: true, sizeBytes } : { ok: false, reason: 'refused', sizeBytes };
+    },
+
+    async size(key) {
+      try {
+        return (await stat(pathOf(key))).size;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+
+    async readHead(key, bytes) {
+      const handle = await open(pathOf(key), 'r');
+      try {
+        const buffer = Buffer.alloc(bytes);
+        const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
+    },
+
+    async remove(key) {
+      await rm(pathOf(key), { force: true });
+    },
+
+    async sweepTemp() {
+      let names: string[];
+      try {
+        names = await readdir(tmpDir);
+      } catch {
+        return;
+      }
+      for (const name of names.filter((n) => n.endsWith('.part'))) {
+        const path = join(tmpDir, name);
+        const info = await stat(path).catch(() => null);
+        if (info && info.mtimeMs < createdAt) await rm(path, { force: true });
+      }
+    },
+  };
+}

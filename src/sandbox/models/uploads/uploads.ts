@@ -1,0 +1,172 @@
+// The upload row: one reserved slot for bytes, shared by Assets and Brand
+// Documents. Its life: `awaiting_bytes` → `received` (a complete PUT landed) or
+// `too_large` (the PUT passed the limit and was cut off; nothing is kept). The
+// row's state, not the token, makes a token good for one upload only: the
+// first complete PUT moves it out of `awaiting_bytes`, and every later PUT
+// finds it consumed.
+//
+// Owners (assets, documents) keep the upload id; the file is stored under it.
+import { randomBytes } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import type { FileStore, ByteSource } from './file-store.js';
+import { mintUploadToken } from './tokens.js';
+import { essenceOf, streamingCap } from './limits.js';
+import type { MediaLimits } from './limits.js';
+import { SNIFF_HEAD_BYTES, sniffMedia } from './sniff.js';
+import type { SniffResult } from './sniff.js';
+
+export type UploadPurpose = 'asset' | 'document';
+export type UploadState = 'awaiting_bytes' | 'received' | 'too_large';
+
+/** How long an upload URL can start an upload (checked when the PUT begins, not when it ends). */
+export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
+
+/** Path of the storage endpoint; the token is the last segment. Not an operation. */
+export const STORAGE_PATH_PREFIX = '/_storage/uploads/';
+
+export interface UploadRow {
+  id: string;
+  orgId: string;
+  purpose: UploadPurpose;
+  state: UploadState;
+  /** Content-Type as the PUT sent it (null before any bytes, or when none was sent). */
+  contentType: string | null;
+  sizeBytes: number | null;
+  limits: MediaLimits;
+  expiresAt: number;
+  createdAt: number;
+  receivedAt: number | null;
+}
+
+interface DbRow {
+  id: string;
+  org_id: string;
+  purpose: UploadPurpose;
+  state: UploadState;
+  content_type: string | null;
+  size_bytes: number | null;
+  limits: string;
+  expires_at: number;
+  created_at: number;
+  received_at: number | null;
+}
+
+const fromDb = (r: DbRow): UploadRow => ({
+  id: r.id,
+  orgId: r.org_id,
+  purpose: r.purpose,
+  state: r.state,
+  contentType: r.content_type,
+  sizeBytes: r.size_bytes,
+  limits: JSON.parse(r.limits) as MediaLimits,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+  receivedAt: r.received_at,
+});
+
+export const newUploadId = () => `upl_${randomBytes(12).toString('hex')}`;
+
+export interface ReservedUpload {
+  uploadId: string;
+  uploadUrl: string;
+  expiresAt: number;
+}
+
+/** Insert an upload row and mint its URL. Call inside the owner's transaction. */
+export function reserveUpload(
+  db: Database,
+  opts: { orgId: string; purpose: UploadPurpose; limits: MediaLimits; now: number; secret: Buffer; publicUrl: string; ttlMs?: number },
+): ReservedUpload {
+  const uploadId = newUploadId();
+  const expiresAt = opts.now + (opts.ttlMs ?? UPLOAD_URL_TTL_MS);
+  db.prepare(
+    `INSERT INTO uploads (id, org_id, purpose, state, limits, expires_at, created_at)
+     VALUES (?, ?, ?, 'awaiting_bytes', ?, ?, ?)`,
+  ).run(uploadId, opts.orgId, opts.purpose, JSON.stringify(opts.limits), expiresAt, opts.now);
+  const token = mintUploadToken(opts.secret, { uploadId, expiresAt });
+  return { uploadId, uploadUrl: `${opts.publicUrl.replace(/\/+$/, '')}${STORAGE_PATH_PREFIX}${token}`, expiresAt };
+}
+
+export function getUpload(db: Database, id: string): UploadRow | null {
+  const row = db.prepare('SELECT * FROM uploads WHERE id = ?').get(id) as DbRow | undefined;
+  return row ? fromDb(row) : null;
+}
+
+export type ReceiveResult =
+  | { ok: true; sizeBytes: number }
+  | { ok: false; reason: 'not_found' | 'already_received' | 'aborted' }
+  | { ok: false; reason: 'too_large'; sizeBytes: number; limitBytes: number };
+
+/**
+ * Stream one PUT's bytes into the store. The row is claimed only once every byte
+ * has landed, by a conditional update, so two racing PUTs cannot both succeed and
+ * an aborted one never consumes the token.
+ */
+export async function receiveUpload(
+  db: Database,
+  files: FileStore,
+  uploadId: string,
+  body: ByteSource,
+  contentType: string | null,
+  now: () => number,
+  /** Content-Length when the client declared one: over the limit, refused before a byte is read. */
+  declaredLength?: number,
+): Promise<ReceiveResult> {
+  const upload = getUpload(db, uploadId);
+  if (!upload) return { ok: false, reason: 'not_found' };
+  if (upload.state !== 'awaiting_bytes') return { ok: false, reason: 'already_received' };
+  const limitBytes = streamingCap(upload.limits, contentType);
+  const claim = db.prepare(
+    `UPDATE uploads SET state = ?, content_type = ?, size_bytes = ?, received_at = ?
+     WHERE id = ? AND state = 'awaiting_bytes'`,
+  );
+  if (declaredLength !== undefined && declaredLength > limitBytes) {
+    claim.run('too_large', contentType, declaredLength, now(), uploadId);
+    return { ok: false, reason: 'too_large', sizeBytes: declaredLength, limitBytes };
+  }
+  const result = await files.write(uploadId, body, {
+    maxBytes: limitBytes,
+    commit: (size) => claim.run('received', contentType, size, now(), uploadId).changes === 1,
+  });
+  if (result.ok) return { ok: true, sizeBytes: result.sizeBytes };
+  switch (result.reason) {
+    case 'too_large':
+      // Remember the refusal so finalize can answer 413 too_large (the spec's code for it).
+      claim.run('too_large', contentType, result.sizeBytes, now(), uploadId);
+      return { ok: false, reason: 'too_large', sizeBytes: result.sizeBytes, limitBytes };
+    case 'refused':
+      return { ok: false, reason: 'already_received' };
+    case 'aborted':
+      return { ok: false, reason: 'aborted' };
+  }
+}
+
+/** What finalize needs to judge an upload; the owner maps it to its own errors. */
+export type Inspection =
+  | { state: 'awaiting_bytes' }
+  | { state: 'too_large'; contentType: string | null; sizeBytes: number; limitBytes: number }
+  | { state: 'received'; contentType: string | null; sizeBytes: number; limitBytes: number | null; sniffed: SniffResult };
+
+export async function inspectUpload(db: Database, files: FileStore, upload: UploadRow): Promise<Inspection> {
+  const essence = essenceOf(upload.contentType);
+  const limitOf = (type: string | null) => (type === null ? null : upload.limits[type] ?? null);
+  if (upload.state === 'too_large') {
+    return { state: 'too_large', contentType: essence, sizeBytes: upload.sizeBytes ?? 0, limitBytes: streamingCap(upload.limits, essence) };
+  }
+  const size = upload.state === 'received' ? await files.size(upload.id) : null;
+  if (size === null) {
+    // Never arrived, or the file vanished after the claim (a crash between claim and rename).
+    if (upload.state === 'received') {
+      db.prepare(`UPDATE uploads SET state = 'awaiting_bytes', content_type = NULL, size_bytes = NULL, received_at = NULL WHERE id = ?`).run(upload.id);
+    }
+    return { state: 'awaiting_bytes' };
+  }
+  const sniffed = sniffMedia(await files.readHead(upload.id, SNIFF_HEAD_BYTES), size);
+  return { state: 'received', contentType: essence, sizeBytes: size, limitBytes: limitOf(sniffed.ok ? sniffed.mimeType : essence), sniffed };
+}
+
+/** Forget an upload and its bytes (finalize refused it, or its owner was deleted). */
+export async function discardUpload(db: Database, files: FileStore, uploadId: string): Promise<void> {
+  db.prepare('DELETE FROM uploads WHERE id = ?').run(uploadId);
+  await files.remove(uploadId);
+}

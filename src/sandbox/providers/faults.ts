@@ -1,0 +1,115 @@
+// Per-provider faults and rate limits of the simulated providers. Every live
+// request and every provider change goes through `callProvider`, which counts
+// the call, adds the configured latency, answers the provider's throttling
+// error once the per-minute limit is used up (each call counts, refused or
+// not, as at the platforms), and refuses a seeded share of calls with the
+// provider's own error object. The seeded draw makes an error rate replay the
+// same way in tests. Configuration lives in SQLite (survives restarts); the
+// call counters live in memory, per database.
+import type { Database } from 'better-sqlite3';
+import { ENTITY_PROVIDERS } from '../../contract/ids.js';
+import type { EntityProvider } from '../../contract/ids.js';
+import { fail, invalidRequest } from '../http/errors.js';
+import { zodIssuesToIssues } from '../http/validation.js';
+import { providerFaultsSchema } from './fixture-schema.js';
+import type { ProviderFaults } from './fixture-schema.js';
+import { adapterFor } from './registry.js';
+import type { ProviderServices } from './types.js';
+
+const NO_FAULTS: ProviderFaults = { errorRate: 0, latencyMs: 0, rateLimitPerMinute: null, seed: 1 };
+const WINDOW_MS = 60_000;
+
+interface CallState {
+  calls: number;
+  /** Times (ms) of calls inside the last minute. */
+  recent: number[];
+  rng: () => number;
+}
+
+const stateByDb = new WeakMap<Database, Map<string, CallState>>();
+
+/** mulberry32: a small seeded PRNG, enough for a reproducible error draw. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function callState(db: Database, provider: string, seed: number): CallState {
+  let byProvider = stateByDb.get(db);
+  if (!byProvider) stateByDb.set(db, (byProvider = new Map()));
+  let s = byProvider.get(provider);
+  if (!s) byProvider.set(provider, (s = { calls: 0, recent: [], rng: seededRandom(seed) }));
+  return s;
+}
+
+export function readFaults(services: ProviderServices, provider: string): ProviderFaults {
+  const row = services.db
+    .prepare('SELECT error_rate, latency_ms, rate_limit_per_minute, seed FROM provider_faults WHERE provider = ?')
+    .get(provider) as { error_rate: number; latency_ms: number; rate_limit_per_minute: number | null; seed: number } | undefined;
+  return row ? { errorRate: row.error_rate, latencyMs: row.latency_ms, rateLimitPerMinute: row.rate_limit_per_minute, seed: row.seed } : NO_FAULTS;
+}
+
+/** Store a provider's faults and restart its error draw and rate window (calls stay counted). */
+export function writeFaults(services: ProviderServices, provider: EntityProvider, faults: ProviderFaults): void {
+  services.db
+    .prepare(
+      `INSERT INTO provider_faults (provider, error_rate, latency_ms, rate_limit_per_minute, seed) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (provider) DO UPDATE SET error_rate = excluded.error_rate, latency_ms = excluded.latency_ms,
+         rate_limit_per_minute = excluded.rate_limit_per_minute, seed = excluded.seed`,
+    )
+    .run(provider, faults.errorRate, faults.latencyMs, faults.rateLimitPerMinute, faults.seed);
+  const s = callState(services.db, provider, faults.seed);
+  s.rng = seededRandom(faults.seed);
+  s.recent = [];
+}
+
+/** PUT /_sandbox/faults/{provider}; a bad body answers 400 invalid_request. */
+export function setProviderFaults(services: ProviderServices, provider: string, faults: unknown): void {
+  if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw fail('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
+  const parsed = providerFaultsSchema.safeParse(faults);
+  if (!parsed.success) throw invalidRequest(zodIssuesToIssues(parsed.error, 'body', faults));
+  writeFaults(services, provider as EntityProvider, parsed.data);
+}
+
+/** How many requests the service has sent this provider since the sandbox started. */
+export function providerCallCount(services: ProviderServices, provider: EntityProvider): number {
+  return stateByDb.get(services.db)?.get(provider)?.calls ?? 0;
+}
+
+export type ProviderRefusal = { provider: EntityProvider; platformError: Record<string, unknown>; message: string };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One request to a provider. Resolves null when the provider answers, or with
+ * the provider's refusal (its own error object, never the request we sent).
+ */
+export async function callProvider(services: ProviderServices, provider: EntityProvider): Promise<ProviderRefusal | null> {
+  const faults = readFaults(services, provider);
+  const s = callState(services.db, provider, faults.seed);
+  const now = services.clock.now();
+  s.calls += 1;
+  s.recent = s.recent.filter((t) => t > now - WINDOW_MS);
+  s.recent.push(now);
+  if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+  const adapter = adapterFor(provider);
+  if (faults.rateLimitPerMinute !== null && s.recent.length > faults.rateLimitPerMinute) {
+    return { provider, platformError: adapter.platformError('throttled'), message: `${provider} throttled the request: its rate limit is used up. Retry in a minute.` };
+  }
+  if (faults.errorRate > 0 && s.rng() < faults.errorRate) {
+    return { provider, platformError: adapter.platformError('error'), message: `${provider} refused the request or did not answer. Retry.` };
+  }
+  return null;
+}
+
+/** callProvider for live reads: a refusal becomes 502 provider_error with `provider` and `platformError`. */
+export async function askProvider(services: ProviderServices, provider: EntityProvider): Promise<void> {
+  const refused = await callProvider(services, provider);
+  if (refused) throw fail('provider_error', refused.message, { provider, platformError: refused.platformError });
+}

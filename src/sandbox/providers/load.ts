@@ -1,0 +1,55 @@
+// Writes each advertiser's provider-side world (validated against its
+// provider's payload schemas) into the provider tables, and the world's
+// faults. Runs inside the platform's world-loading transaction, so a bad
+// fixture leaves nothing behind and the server does not start.
+import type { EntityProvider } from '../../contract/ids.js';
+import type { World } from '../fixtures/schema.js';
+import { FixtureError } from '../fixtures/load.js';
+import { writeFaults } from './faults.js';
+import { parseAdvertiserEntities, ProviderFixtureError } from './fixture-schema.js';
+import type { ParsedEntities, ProviderFaults } from './fixture-schema.js';
+import { adapterFor } from './registry.js';
+import type { ProviderServices, StoredKind } from './types.js';
+
+/** Parents before children, so positions follow the provider's natural listing. */
+const KIND_ORDER: readonly StoredKind[] = ['shared_budget', 'campaign', 'ad_group', 'ad', 'creative', 'asset_group'];
+
+export function loadProviderWorld(services: ProviderServices, world: World): void {
+  const parsed: Array<{ advertiserId: string; provider: EntityProvider; entities: ParsedEntities }> = [];
+  const issues: string[] = [];
+  world.advertisers.forEach((a, i) => {
+    try {
+      parsed.push({ advertiserId: a.id, provider: a.provider, entities: parseAdvertiserEntities(a.provider, a as Record<string, unknown>, ['advertisers', i]) });
+    } catch (err) {
+      if (err instanceof ProviderFixtureError) issues.push(...err.issues);
+      else throw err;
+    }
+  });
+  if (issues.length) throw new FixtureError(`the world's provider entities are not valid:\n${issues.slice(0, 20).map((i) => `  ${i}`).join('\n')}`);
+  for (const p of parsed) writeAdvertiserEntities(services, p.advertiserId, p.provider, p.entities);
+  for (const [provider, faults] of Object.entries(world.faults ?? {})) {
+    if (faults) writeFaults(services, provider as EntityProvider, faults as ProviderFaults);
+  }
+}
+
+/** Insert one advertiser's parsed entities and insight rows (appending to what it has). */
+export function writeAdvertiserEntities(services: ProviderServices, advertiserId: string, provider: EntityProvider, entities: ParsedEntities): void {
+  const { db } = services;
+  const adapter = adapterFor(provider);
+  const insert = db.prepare('INSERT INTO provider_entities (advertiser_id, kind, id, position, payload, stamp) VALUES (?, ?, ?, ?, ?, ?)');
+  const start = db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM provider_entities WHERE advertiser_id = ? AND kind = ?');
+  for (const kind of KIND_ORDER) {
+    const items = entities.byKind.get(kind) ?? [];
+    let position = (start.get(advertiserId, kind) as { p: number }).p;
+    for (const payload of items) {
+      insert.run(advertiserId, kind, adapter.idOf(kind, payload), ++position, JSON.stringify(payload), adapter.editTimeOf(payload) ?? 0);
+    }
+  }
+  const insight = db.prepare(
+    `INSERT INTO provider_insights (advertiser_id, date, campaign_id, ad_group_id, ad_id, spend, impressions, clicks, reach, conversions)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const r of entities.insights) {
+    insight.run(advertiserId, r.date, r.campaignId, r.adGroupId ?? null, r.adId ?? null, r.spend, r.impressions, r.clicks, r.reach, r.conversions);
+  }
+}

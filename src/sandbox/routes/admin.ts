@@ -1,0 +1,61 @@
+// Sandbox-only controls under /_sandbox/ (not part of the service interface,
+// not in the OpenAPI documents, never used by the CLI). No key needed: the
+// sandbox listens on loopback and these exist for tests and demos.
+import type { Hono } from 'hono';
+import { ENTITY_PROVIDERS } from '../../contract/ids.js';
+import type { AppEnv, SandboxServices } from '../http/context.js';
+import { fail, invalidRequest } from '../http/errors.js';
+import { notJsonIssue } from '../http/json-body.js';
+import { zodIssuesToIssues } from '../http/validation.js';
+import { ingestAll } from '../ingest/index.js';
+import { providerFaultsSchema } from '../providers/fixture-schema.js';
+import { setProviderFaults } from '../providers/faults.js';
+
+export interface KeyListing {
+  key: string;
+  organization: string;
+  label: string;
+  description: string;
+  state: string;
+  permissions: 'all' | string[];
+}
+
+/** Every key of the store with what it shows, oldest first (the order of the world). */
+export function listKeys(db: SandboxServices['db']): KeyListing[] {
+  const rows = db
+    .prepare(
+      `SELECT k.key, m.org_id AS organization, k.label, k.description, k.state, k.permissions
+       FROM api_keys k JOIN members m ON m.id = k.member_id ORDER BY k.seq`,
+    )
+    .all() as Array<Omit<KeyListing, 'permissions'> & { permissions: string }>;
+  return rows.map((r) => ({ ...r, permissions: JSON.parse(r.permissions) as KeyListing['permissions'] }));
+}
+
+export function registerAdminRoutes(app: Hono<AppEnv>): void {
+  app.get('/_sandbox/health', (c) => c.json({ status: 'ok', time: c.var.sandbox.clock.now() }, 200));
+
+  app.get('/_sandbox/keys', (c) => c.json({ data: listKeys(c.var.sandbox.db) }, 200));
+
+  app.post('/_sandbox/ingest', async (c) => {
+    const started = c.var.sandbox.clock.now();
+    await ingestAll(c.var.sandbox);
+    return c.json({ ingested: true, at: started }, 200);
+  });
+
+  app.put('/_sandbox/faults/:provider', async (c) => {
+    const provider = c.req.param('provider');
+    if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) {
+      throw fail('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      throw invalidRequest([notJsonIssue], 'The body is not valid JSON.');
+    }
+    const parsed = providerFaultsSchema.safeParse(body);
+    if (!parsed.success) throw invalidRequest(zodIssuesToIssues(parsed.error, 'body', body));
+    setProviderFaults(c.var.sandbox, provider, parsed.data);
+    return c.json({ provider, faults: parsed.data }, 200);
+  });
+}

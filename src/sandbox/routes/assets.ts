@@ -1,0 +1,103 @@
+// Routes of the Assets API (thin: parse, call the model, answer). The bytes do
+// not pass here: they go to the uploadUrl served by routes/storage.ts.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  assetDeletedSchema,
+  assetPageSchema,
+  assetParams,
+  assetRegistrationSchema,
+  assetSchema,
+  deleteAssetQuery,
+  listAssetsQuery,
+  registerAssetBody,
+  renameAssetBody,
+  reserveAssetBody,
+  reservedAssetSchema,
+} from '../../contract/schemas/assets.js';
+import type { AppEnv } from '../http/context.js';
+import { operationRoute } from '../http/route.js';
+import { deleteAsset, finalizeAsset, getAsset, listAssets, renameAsset, reserveAsset } from '../models/assets.js';
+import { registerAsset } from '../models/assets-registrations.js';
+
+export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(
+    operationRoute('listAssets', {
+      request: { query: listAssetsQuery },
+      responses: { 200: { description: "A page of the organization's assets, newest first.", schema: assetPageSchema } },
+      errors: ['invalid_cursor'],
+    }),
+    (c) => {
+      const { db, secret } = c.var.sandbox;
+      return c.json(listAssets(db, secret, c.var.auth.orgId, c.req.valid('query')), 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('reserveAssetUpload', {
+      request: { body: reserveAssetBody },
+      responses: {
+        201: {
+          description: 'The asset, reserved, with the URL to PUT its bytes to (no API key there) and when that URL expires.',
+          schema: reservedAssetSchema,
+        },
+      },
+      errors: ['too_large'],
+    }),
+    (c) => c.json(reserveAsset(c.var.sandbox, c.var.auth, c.req.valid('json')), 201),
+  );
+
+  app.openapi(
+    operationRoute('finalizeAsset', {
+      request: { params: assetParams },
+      responses: { 200: { description: 'The asset, ready: kind, mimeType, sizeBytes and image dimensions from its bytes.', schema: assetSchema } },
+      errors: ['not_found', 'upload_incomplete', 'too_large', 'type_mismatch', 'unreadable'],
+    }),
+    async (c) => c.json(await finalizeAsset(c.var.sandbox, c.var.auth, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    operationRoute('getAsset', {
+      request: { params: assetParams },
+      responses: { 200: { description: 'The asset.', schema: assetSchema } },
+      errors: ['not_found'],
+    }),
+    (c) => c.json(getAsset(c.var.sandbox.db, c.var.auth.orgId, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    operationRoute('renameAsset', {
+      request: { params: assetParams, body: renameAssetBody },
+      responses: { 200: { description: 'The asset as written, revision + 1.', schema: assetSchema } },
+      errors: ['not_found', 'revision_mismatch'],
+    }),
+    (c) => c.json(renameAsset(c.var.sandbox, c.var.auth, c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    operationRoute('deleteAsset', {
+      request: { params: assetParams, query: deleteAssetQuery },
+      responses: { 200: { description: 'Deleted, with its file and registrations.', schema: assetDeletedSchema } },
+      errors: ['not_found', 'revision_mismatch'],
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await deleteAsset(c.var.sandbox, c.var.auth, id, c.req.valid('query').revision);
+      return c.json({ deleted: true as const, id }, 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('registerAsset', {
+      request: { params: assetParams, body: registerAssetBody },
+      responses: {
+        201: { description: 'Registered: the record with the id the provider gave the asset.', schema: assetRegistrationSchema },
+        200: { description: 'Already registered to this advertiser: the existing record.', schema: assetRegistrationSchema },
+      },
+      errors: ['not_found', 'advertiser_not_owned', 'asset_not_ready'],
+    }),
+    (c) => {
+      const { registration, created } = registerAsset(c.var.sandbox, c.var.auth, c.req.valid('param').id, c.req.valid('json').advertiserId);
+      return created ? c.json(registration, 201) : c.json(registration, 200);
+    },
+  );
+}

@@ -1,0 +1,149 @@
+// Routes of Brands and the advertisers attached to them.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  advertiserDetachedSchema,
+  attachAdvertiserBody,
+  brandAdvertiserPageSchema,
+  brandAdvertiserParams,
+  brandAdvertiserSchema,
+  brandDeletedSchema,
+  brandPageSchema,
+  brandParams,
+  brandSchema,
+  createBrandBody,
+  deleteQuery,
+  listBrandAdvertisersQuery,
+  listBrandsQuery,
+  updateBrandBody,
+} from '../../../contract/schemas/context.js';
+import type { AppEnv } from '../../http/context.js';
+import { operationRoute } from '../../http/route.js';
+import { attachAdvertiser, ATTACHMENT_COLUMNS, ATTACHMENTS_FROM, detachAdvertiser, toBrandAdvertiser } from '../../models/context/brand-advertisers.js';
+import type { AttachmentRow } from '../../models/context/brand-advertisers.js';
+import { BRANDS_TABLE, createBrand, deleteBrand, getBrand, toBrand, toBrandSummary, updateBrand } from '../../models/context/brands.js';
+import type { BrandRow } from '../../models/context/brands.js';
+import { discardDocumentFiles } from '../../models/context/documents.js';
+import { keysetPage } from '../../store/cursor.js';
+import { documentDepsOf, scopeOf } from './scope.js';
+
+const brandJson = (description: string) => ({ description, schema: brandSchema });
+
+export function registerBrandRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(
+    operationRoute('listBrands', {
+      request: { query: listBrandsQuery },
+      responses: { 200: { description: 'A page of Brands, newest first: name, description, logo and which sections carry prose.', schema: brandPageSchema } },
+      errors: ['invalid_cursor'],
+    }),
+    (c) => {
+      const { cursor, limit, ...filters } = c.req.valid('query');
+      const { db, secret } = c.var.sandbox;
+      return c.json(
+        keysetPage<BrandRow, ReturnType<typeof toBrandSummary>>({
+          db, secret, scope: 'listBrands', filters, cursor, limit,
+          select: '*', from: BRANDS_TABLE, seq: 'seq',
+          where: ['org_id = @org'], params: { org: c.var.auth.orgId },
+          map: toBrandSummary,
+        }),
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    operationRoute('createBrand', {
+      request: { body: createBrandBody },
+      responses: { 201: brandJson('The Brand, revision 1.') },
+      errors: ['invalid_slug', 'slug_conflict'],
+    }),
+    (c) => c.json(toBrand(createBrand(scopeOf(c), c.req.valid('json'))), 201),
+  );
+
+  app.openapi(
+    operationRoute('getBrand', {
+      request: { params: brandParams },
+      responses: { 200: brandJson('The Brand with all four sections.') },
+      errors: ['not_found'],
+    }),
+    (c) => c.json(toBrand(getBrand(scopeOf(c), c.req.valid('param').slug)), 200),
+  );
+
+  app.openapi(
+    operationRoute('updateBrand', {
+      request: { params: brandParams, body: updateBrandBody },
+      responses: { 200: brandJson('The Brand as written, revision + 1.') },
+      errors: ['not_found', 'revision_mismatch'],
+    }),
+    (c) => c.json(toBrand(updateBrand(scopeOf(c), c.req.valid('param').slug, c.req.valid('json'))), 200),
+  );
+
+  app.openapi(
+    operationRoute('deleteBrand', {
+      request: { params: brandParams, query: deleteQuery },
+      responses: { 200: { description: 'Deleted, with its Personas, Documents (and their files) and advertiser attachments.', schema: brandDeletedSchema } },
+      errors: ['not_found', 'revision_mismatch'],
+    }),
+    async (c) => {
+      const { slug } = c.req.valid('param');
+      const s = scopeOf(c);
+      const gone = deleteBrand(s, slug, c.req.valid('query').revision);
+      await discardDocumentFiles(s, documentDepsOf(c), gone.documentUploads);
+      return c.json({ deleted: true as const, slug, personasDeleted: gone.personasDeleted, documentsDeleted: gone.documentsDeleted }, 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('listBrandAdvertisers', {
+      request: { params: brandParams, query: listBrandAdvertisersQuery },
+      responses: { 200: { description: 'Advertisers attached to the Brand, last attached first.', schema: brandAdvertiserPageSchema } },
+      errors: ['not_found', 'invalid_cursor'],
+    }),
+    (c) => {
+      const { slug } = c.req.valid('param');
+      const brand = getBrand(scopeOf(c), slug);
+      const { cursor, limit, ...rest } = c.req.valid('query');
+      const filters = { ...rest, brand: slug }; // a cursor of one Brand's list is no good on another's
+      const { db, secret } = c.var.sandbox;
+      return c.json(
+        keysetPage<AttachmentRow, ReturnType<typeof toBrandAdvertiser>>({
+          db, secret, scope: 'listBrandAdvertisers', filters, cursor, limit,
+          select: ATTACHMENT_COLUMNS, from: ATTACHMENTS_FROM, seq: 'ba.seq',
+          where: ['ba.brand_seq = @brand'], params: { brand: brand.seq },
+          map: toBrandAdvertiser,
+        }),
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    operationRoute('attachBrandAdvertiser', {
+      request: { params: brandParams, body: attachAdvertiserBody },
+      responses: {
+        201: { description: 'Attached.', schema: brandAdvertiserSchema },
+        200: { description: 'Already attached: the existing attachment, unchanged.', schema: brandAdvertiserSchema },
+      },
+      errors: ['not_found', 'advertiser_not_owned'],
+    }),
+    (c) => {
+      const s = scopeOf(c);
+      const brand = getBrand(s, c.req.valid('param').slug);
+      const { row, created } = attachAdvertiser(s, brand, c.req.valid('json').advertiserId);
+      return created ? c.json(toBrandAdvertiser(row), 201) : c.json(toBrandAdvertiser(row), 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('detachBrandAdvertiser', {
+      request: { params: brandAdvertiserParams },
+      responses: { 200: { description: 'Detached.', schema: advertiserDetachedSchema } },
+      errors: ['not_found'],
+    }),
+    (c) => {
+      const { slug, advertiserId } = c.req.valid('param');
+      const s = scopeOf(c);
+      detachAdvertiser(s, getBrand(s, slug), advertiserId);
+      return c.json({ deleted: true as const, slug, advertiserId }, 200);
+    },
+  );
+}

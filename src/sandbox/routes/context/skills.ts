@@ -1,0 +1,135 @@
+// Routes of Skills and the Skill Catalog (thin: parse, call the model, answer).
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  catalogPageSchema,
+  catalogParams,
+  createSkillBody,
+  deleteQuery,
+  importCatalogSkillBody,
+  listCatalogQuery,
+  listSkillsQuery,
+  reimportSkillBody,
+  skillDeletedSchema,
+  skillPageSchema,
+  skillParams,
+  skillSchema,
+  updateSkillBody,
+} from '../../../contract/schemas/context.js';
+import type { AppEnv } from '../../http/context.js';
+import { fail } from '../../http/errors.js';
+import { operationRoute } from '../../http/route.js';
+import { createSkill, deleteSkill, getSkill, importCatalogSkill, reimportSkill, SKILLS_TABLE, toSkill, toSkillSummary, updateSkill } from '../../models/context/skills.js';
+import type { SkillRow } from '../../models/context/skills.js';
+import { decodeCursor, encodeCursor, keysetPage } from '../../store/cursor.js';
+import { catalogOf, scopeOf } from './scope.js';
+
+const skillJson = (description: string) => ({ description, schema: skillSchema });
+
+export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(
+    operationRoute('listSkills', {
+      request: { query: listSkillsQuery },
+      responses: { 200: { description: 'A page of Skills, newest first (no bodies).', schema: skillPageSchema } },
+      errors: ['invalid_cursor'],
+    }),
+    (c) => {
+      const { cursor, limit, ...filters } = c.req.valid('query');
+      const { db, secret } = c.var.sandbox;
+      const page = keysetPage<SkillRow, ReturnType<typeof toSkillSummary>>({
+        db, secret, scope: 'listSkills', filters, cursor, limit,
+        select: '*', from: SKILLS_TABLE, seq: 'seq',
+        where: ['org_id = @org', filters.source ? 'source = @source' : null],
+        params: { org: c.var.auth.orgId, source: filters.source },
+        map: toSkillSummary,
+      });
+      return c.json(page, 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('createSkill', {
+      request: { body: createSkillBody },
+      responses: { 201: skillJson('The Skill, revision 1.') },
+      errors: ['invalid_slug', 'slug_conflict'],
+    }),
+    (c) => c.json(toSkill(createSkill(scopeOf(c), c.req.valid('json'))), 201),
+  );
+
+  app.openapi(
+    operationRoute('getSkill', {
+      request: { params: skillParams },
+      responses: { 200: skillJson('The Skill.') },
+      errors: ['not_found'],
+    }),
+    (c) => c.json(toSkill(getSkill(scopeOf(c), c.req.valid('param').slug)), 200),
+  );
+
+  app.openapi(
+    operationRoute('updateSkill', {
+      request: { params: skillParams, body: updateSkillBody },
+      responses: { 200: skillJson('The Skill as written, revision + 1.') },
+      errors: ['not_found', 'revision_mismatch'],
+    }),
+    (c) => c.json(toSkill(updateSkill(scopeOf(c), c.req.valid('param').slug, c.req.valid('json'))), 200),
+  );
+
+  app.openapi(
+    operationRoute('deleteSkill', {
+      request: { params: skillParams, query: deleteQuery },
+      responses: { 200: { description: 'Deleted.', schema: skillDeletedSchema } },
+      errors: ['not_found', 'revision_mismatch'],
+    }),
+    (c) => {
+      const { slug } = c.req.valid('param');
+      deleteSkill(scopeOf(c), slug, c.req.valid('query').revision);
+      return c.json({ deleted: true as const, slug }, 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('reimportSkill', {
+      request: { params: skillParams, body: reimportSkillBody, bodyRequired: false },
+      responses: { 200: skillJson('The Skill refreshed to the catalog entry’s current version.') },
+      errors: ['not_found', 'revision_mismatch', 'not_imported', 'catalog_entry_missing'],
+    }),
+    (c) => {
+      const body = c.req.valid('json') ?? {};
+      return c.json(toSkill(reimportSkill(scopeOf(c), catalogOf(c), c.req.valid('param').slug, body.revision)), 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('listSkillCatalog', {
+      request: { query: listCatalogQuery },
+      responses: { 200: { description: 'The Skill Catalog, in the service’s order.', schema: catalogPageSchema } },
+      errors: ['invalid_cursor'],
+    }),
+    (c) => {
+      const { cursor, limit, ...filters } = c.req.valid('query');
+      const { secret } = c.var.sandbox;
+      const catalog = catalogOf(c);
+      // A fixed, short list: the position is an index into it.
+      let from = 0;
+      if (cursor !== undefined) {
+        const p = decodeCursor(secret, 'listSkillCatalog', filters, cursor);
+        if (typeof p !== 'number' || !Number.isSafeInteger(p) || p < 0) throw fail('invalid_cursor', 'The cursor cannot be read.');
+        from = p;
+      }
+      const data = catalog.slice(from, from + limit);
+      const next = from + limit;
+      return c.json(next < catalog.length ? { data, nextCursor: encodeCursor(secret, 'listSkillCatalog', filters, next) } : { data }, 200);
+    },
+  );
+
+  app.openapi(
+    operationRoute('importCatalogSkill', {
+      request: { params: catalogParams, body: importCatalogSkillBody, bodyRequired: false },
+      responses: { 201: skillJson('The new Skill, source catalog.') },
+      errors: ['not_found', 'invalid_slug', 'slug_conflict'],
+    }),
+    (c) => {
+      const body = c.req.valid('json') ?? {};
+      return c.json(toSkill(importCatalogSkill(scopeOf(c), catalogOf(c), c.req.valid('param').catalogSlug, body.slug)), 201);
+    },
+  );
+}

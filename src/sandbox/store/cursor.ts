@@ -1,0 +1,162 @@
+// Opaque paging cursors, bound to their query (spec: Limits, "cursor bound to its query").
+//
+// A cursor is `base64url(payload).base64url(hmac)`, where the HMAC covers the
+// scope (the operation id), a canonical form of the query's filters (every
+// query parameter except `cursor` and `limit`) and the payload. So a cursor
+// replayed on another operation, with other filters, edited, or made up,
+// fails to decode with 400 `invalid_cursor`. `limit` may change between pages.
+//
+// Usage, stored list (newest first by a per-table increasing `seq`):
+//
+//   const { cursor, limit, ...filters } = c.req.valid('query');
+//   return c.json(keysetPage({
+//     db, secret, scope: 'listCampaigns', filters, cursor, limit,
+//     select: 'c.*', from: 'campaigns c', seq: 'c.seq',
+//     where: ['c.org_id = @org', filters.status ? 'c.status = @status' : null],
+//     params: { org: auth.orgId, status: filters.status },
+//     map: toCampaignRow,
+//   }), 200);
+//
+// Live reads keep any position they like (a provider page token, an offset in
+// the provider's list): `encodeCursor(secret, 'listLiveCampaigns', filters, { token })`
+// and `decodeCursor(...)` gives it back (validate its shape: it is yours, but
+// treat it as unknown).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Database, Statement } from 'better-sqlite3';
+import { fail } from '../http/errors.js';
+
+/** Longest cursor we try to read; anything longer is garbage by construction. */
+const MAX_CURSOR_LENGTH = 4096;
+
+/** JSON with object keys sorted, undefined dropped: equal filters give equal text. */
+export function canonicalFilters(filters: Record<string, unknown>): string {
+  const norm = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(norm);
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined) out[k] = norm(x);
+      }
+      return out;
+    }
+    return v;
+  };
+  const { cursor: _c, limit: _l, ...rest } = filters;
+  return JSON.stringify(norm(rest));
+}
+
+function sign(secret: Buffer, scope: string, filters: Record<string, unknown>, payload: string): Buffer {
+  return createHmac('sha256', secret)
+    .update(scope)
+    .update('\0')
+    .update(canonicalFilters(filters))
+    .update('\0')
+    .update(payload)
+    .digest()
+    .subarray(0, 16);
+}
+
+export function encodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, position: unknown): string {
+  const payload = Buffer.from(JSON.stringify({ p: position }), 'utf8').toString('base64url');
+  return `${payload}.${sign(secret, scope, filters, payload).toString('base64url')}`;
+}
+
+const invalid = () =>
+  fail('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
+
+export function decodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): unknown {
+  if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
+  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
+  if (!m) throw invalid();
+  const [, payload, mac] = m as unknown as [string, string, string];
+  // Compare the text, not decoded bytes: base64 has several spellings of the same
+  // bytes (the last character's spare bits), and only ours is the cursor.
+  const given = Buffer.from(mac, 'utf8');
+  const expected = Buffer.from(sign(secret, scope, filters, payload).toString('base64url'), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  try {
+    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { p?: unknown };
+    if (parsed === null || typeof parsed !== 'object' || !('p' in parsed)) throw invalid();
+    return parsed.p;
+  } catch {
+    throw invalid();
+  }
+}
+
+/** decodeCursor for keyset positions: a positive safe integer, or invalid_cursor. */
+export function decodeSeqCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): number {
+  const p = decodeCursor(secret, scope, filters, cursor);
+  if (typeof p !== 'number' || !Number.isSafeInteger(p) || p < 0) throw invalid();
+  return p;
+}
+
+export interface Page<T> {
+  data: T[];
+  nextCursor?: string;
+}
+
+export interface KeysetQuery<Row, T> {
+  db: Database;
+  secret: Buffer;
+  /** Operation id the cursor is bound to. */
+  scope: string;
+  /** Every query parameter except cursor and limit (extra keys are harmless: they only bind the cursor tighter). */
+  filters: Record<string, unknown>;
+  cursor?: string | undefined;
+  limit: number;
+  select: string;
+  from: string;
+  /** The increasing integer column; rows come back with larger values first. */
+  seq: string;
+  /** Conditions joined with AND; null/false entries are skipped so callers can inline optional filters. */
+  where?: ReadonlyArray<string | null | false | undefined>;
+  /** Named parameters (@name) used in `where`. Must not use @__after or @__limit. */
+  params?: Record<string, unknown>;
+  map: (row: Row) => T;
+}
+
+const statementCache = new WeakMap<Database, Map<string, Statement>>();
+
+function prepared(db: Database, sql: string): Statement {
+  let cache = statementCache.get(db);
+  if (!cache) statementCache.set(db, (cache = new Map()));
+  let stmt = cache.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    if (cache.size > 500) cache.clear();
+    cache.set(sql, stmt);
+  }
+  return stmt;
+}
+
+/**
+ * One page newest first: `WHERE … AND seq < :after ORDER BY seq DESC LIMIT :limit+1`.
+ * Never OFFSET, so page 1,000 costs what page 1 costs (with an index on the filter
+ * columns and seq). nextCursor is set only when a further row exists.
+ */
+export function keysetPage<Row extends Record<string, unknown>, T>(q: KeysetQuery<Row, T>): Page<T> {
+  const after = q.cursor === undefined ? null : decodeSeqCursor(q.secret, q.scope, q.filters, q.cursor);
+  const conditions = (q.where ?? []).filter((w): w is string => typeof w === 'string' && w.length > 0);
+  if (after !== null) conditions.push(`${q.seq} < @__after`);
+  const sql =
+    `SELECT ${q.select}, ${q.seq} AS __seq FROM ${q.from}` +
+    (conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : '') +
+    ` ORDER BY ${q.seq} DESC LIMIT @__limit`;
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(q.params ?? {})) {
+    if (v === undefined) continue;
+    params[k] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  }
+  params.__limit = q.limit + 1;
+  if (after !== null) params.__after = after;
+  const rows = prepared(q.db, sql).all(params) as Array<Row & { __seq: number }>;
+  const more = rows.length > q.limit;
+  const pageRows = more ? rows.slice(0, q.limit) : rows;
+  const data = pageRows.map((r) => {
+    const { __seq: _s, ...rest } = r;
+    return q.map(rest as unknown as Row);
+  });
+  const last = pageRows[pageRows.length - 1];
+  return more && last ? { data, nextCursor: encodeCursor(q.secret, q.scope, q.filters, last.__seq) } : { data };
+}

@@ -1,0 +1,63 @@
+// Opens the sandbox's SQLite store and brings its schema up to date. Each
+// migration runs in its own transaction together with its record in
+// `migrations`, so a crash leaves either the old or the new schema, never half.
+import Database from 'better-sqlite3';
+import type { Database as DatabaseType } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { MIGRATIONS } from './migrations.js';
+import type { Migration } from './migrations.js';
+
+export type { DatabaseType as Database };
+
+export function openDatabase(path: string | ':memory:', migrations: readonly Migration[] = MIGRATIONS): DatabaseType {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    migrate(db, migrations);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+function migrate(db: DatabaseType, migrations: readonly Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
+  const applied = new Set(db.prepare('SELECT name FROM migrations').pluck().all() as string[]);
+  const record = db.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)');
+  for (const m of migrations) {
+    if (applied.has(m.name)) continue;
+    db.transaction(() => {
+      if (m.sql.trim()) db.exec(m.sql);
+      record.run(m.name, Date.now());
+    })();
+  }
+}
+
+/** A value of `sandbox_meta`, created with `init()` the first time it is asked for. */
+export function metaValue(db: DatabaseType, key: string, init: () => Buffer): Buffer {
+  const row = db.prepare('SELECT value FROM sandbox_meta WHERE key = ?').get(key) as { value: Buffer } | undefined;
+  if (row) return Buffer.from(row.value);
+  const value = init();
+  db.prepare('INSERT INTO sandbox_meta (key, value) VALUES (?, ?)').run(key, value);
+  return value;
+}
+
+/** The store's HMAC secret: random once, then stable so cursors survive restarts. */
+export function storeSecret(db: DatabaseType): Buffer {
+  return metaValue(db, 'secret', () => randomBytes(32));
+}
+
+export function isWorldLoaded(db: DatabaseType): boolean {
+  return db.prepare(`SELECT 1 FROM sandbox_meta WHERE key = 'world_loaded'`).get() !== undefined;
+}
+
+export function markWorldLoaded(db: DatabaseType): void {
+  db.prepare(`INSERT OR REPLACE INTO sandbox_meta (key, value) VALUES ('world_loaded', ?)`).run(Buffer.from('1'));
+}

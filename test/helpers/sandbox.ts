@@ -1,0 +1,150 @@
+// Start a real sandbox on a loopback port (port 0, ':memory:' store) and talk
+// to it over HTTP. Worlds are built in code so each test states the data it needs:
+//
+//   const sb = await startTestSandbox({ world: withAdvertiser(minimalWorld(), { id: 'acc_x', provider: 'provider_a' }) });
+//   const res = await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { limit: 5 } });
+//   expect(res.status).toBe(200);
+//   await sb.close();
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox, StartOptions } from '../../src/sandbox/index.js';
+import type { Clock, SandboxServices } from '../../src/sandbox/http/context.js';
+import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
+
+type AdvertiserInput = WorldInput['advertisers'] extends Array<infer A> | undefined ? A : never;
+type KeyInput = NonNullable<WorldInput['apiKeys']>[number];
+type MemberInput = NonNullable<WorldInput['members']>[number];
+
+export interface ReqOptions {
+  /** API key, sent as "Authorization: Bearer <key>". */
+  key?: string;
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
+  /** JSON-encoded, with Content-Type: application/json (unless headers say otherwise). */
+  body?: unknown;
+  /** Sent as is; set a Content-Type in headers yourself. */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  body: any;
+  text: string;
+}
+
+export interface TestSandbox {
+  url: string;
+  /** Keys of the world by label. */
+  keys: Record<string, string>;
+  services: SandboxServices;
+  sandbox: RunningSandbox;
+  req(method: string, path: string, opts?: ReqOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestSandboxOptions {
+  world?: WorldInput;
+  clock?: Clock;
+  consoleOrigin?: string;
+  /** Probe routes outside the OpenAPI documents (platform tests). */
+  extraRoutes?: StartOptions['extraRoutes'];
+  /** Unexpected errors (500) are reported here instead of stderr. */
+  logError?: StartOptions['logError'];
+}
+
+export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<TestSandbox> {
+  const sandbox = await startSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    data: ':memory:',
+    world: opts.world ?? minimalWorld(),
+    quiet: true,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.consoleOrigin ? { consoleOrigin: opts.consoleOrigin } : {}),
+    ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
+    ...(opts.logError ? { logError: opts.logError } : {}),
+  });
+  const keys = Object.fromEntries(sandbox.keys.map((k) => [k.label, k.key]));
+  return {
+    url: sandbox.url,
+    keys,
+    services: sandbox.services,
+    sandbox,
+    req: (method, path, o) => request(sandbox.url, method, path, o),
+    close: () => sandbox.close(),
+  };
+}
+
+export async function request(base: string, method: string, path: string, o: ReqOptions = {}): Promise<TestResponse> {
+  const url = new URL(base + path);
+  for (const [k, v] of Object.entries(o.query ?? {})) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, item);
+    else url.searchParams.set(k, String(v));
+  }
+  const headers: Record<string, string> = {};
+  if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
+  let body: string | Uint8Array | undefined;
+  if (o.rawBody !== undefined) body = o.rawBody;
+  else if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] = 'application/json';
+  }
+  Object.assign(headers, o.headers ?? {});
+  const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text.length > 0) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+// ---- world builders ------------------------------------------------------
+
+/** Key of minimalWorld's one member, label `full`. */
+export const TEST_FULL_KEY = 'acr_test_full_0001';
+
+/** One subscribed organization `org_test` with an owner and a full-permission key labelled `full`. */
+export function minimalWorld(): WorldInput {
+  return {
+    organizations: [{ id: 'org_test', name: 'Test Org', subscription: true }],
+    members: [{ id: 'mem_test_owner', organization: 'org_test', email: 'owner@test.example', role: 'owner', state: 'active' }],
+    apiKeys: [{ label: 'full', key: TEST_FULL_KEY, member: 'mem_test_owner', permissions: 'all', description: 'every permission' }],
+    advertisers: [],
+  };
+}
+
+/** Add an advertiser (defaults: org_test, provider_a, USD, connected). */
+export function withAdvertiser(world: WorldInput, adv: Partial<AdvertiserInput> & { id: string }): WorldInput {
+  const full = { organization: 'org_test', provider: 'provider_a', name: adv.id, currency: 'USD', connection: 'connected', ...adv } as AdvertiserInput;
+  return { ...world, advertisers: [...(world.advertisers ?? []), full] };
+}
+
+/** Add an organization with an active owner `mem_<id>_owner` and a full key labelled `<id>` (key `acr_test_<id>_0001`). */
+export function withOrganization(world: WorldInput, id: string, o: { subscription?: boolean; paywallUrl?: string } = {}): WorldInput {
+  const member = `mem_${id}_owner`;
+  return {
+    ...world,
+    organizations: [...world.organizations, { id, name: id, subscription: o.subscription ?? true, ...(o.paywallUrl ? { paywallUrl: o.paywallUrl } : {}) }],
+    members: [...(world.members ?? []), { id: member, organization: id, email: `owner@${id.replace(/_/g, '-')}.example`, role: 'owner', state: 'active' }],
+    apiKeys: [...(world.apiKeys ?? []), { label: id.replace(/_/g, '-'), key: `acr_test_${id}_0001`, member, permissions: 'all', description: '' }],
+  };
+}
+
+/** Add a member (default: org_test, role member, active). */
+export function withMember(world: WorldInput, m: Partial<MemberInput> & { id: string }): WorldInput {
+  const full = { organization: 'org_test', email: `${m.id}@test.example`, role: 'member', state: 'active', ...m } as MemberInput;
+  return { ...world, members: [...(world.members ?? []), full] };
+}
+
+/** Add a key (default member: mem_test_owner, all permissions, active). */
+export function withKey(world: WorldInput, k: Partial<KeyInput> & { label: string; key: string }): WorldInput {
+  const full = { member: 'mem_test_owner', permissions: 'all', state: 'active', description: '', ...k } as KeyInput;
+  return { ...world, apiKeys: [...(world.apiKeys ?? []), full] };
+}

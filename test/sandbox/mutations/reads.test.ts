@@ -1,0 +1,44 @@
+// A succeeded mutation is visible to a live read at once, and to the stored
+// read after the next ingestion (spec: two read modes).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestSandbox } from '../../helpers/sandbox.js';
+import type { TestSandbox } from '../../helpers/sandbox.js';
+import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { mutationsWorld } from './world.js';
+import { settle, start, waitForState } from './helpers.js';
+
+let sb: TestSandbox;
+const clock = new ManualClock();
+beforeAll(async () => {
+  sb = await startTestSandbox({ world: mutationsWorld(), clock });
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+const live = () => sb.req('GET', '/observe/acc_a/campaigns/100', { key: sb.keys.full });
+const stored = async () =>
+  (await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { advertiserId: 'acc_a', ids: '100' } })).body.data[0];
+
+it('live read sees the change once succeeded; the stored read after the next ingestion', async () => {
+  expect((await live()).body.name).toBe('A campaign');
+  const res = await start(sb, { advertiserId: 'acc_a', target: { type: 'campaign', id: '100' }, action: 'rename', name: 'Spring sale' });
+
+  clock.advance(200);
+  await waitForState(sb, res.body.id, ['running']);
+  expect((await live()).body.name).toBe('A campaign'); // not applied while running
+
+  const [done] = await settle(sb, clock, [res.body.id]);
+  expect(done.state).toBe('succeeded');
+  expect((await live()).body.name).toBe('Spring sale');
+  expect((await stored()).name).toBe('A campaign');
+
+  expect((await sb.req('POST', '/_sandbox/ingest')).status).toBe(200);
+  expect((await stored()).name).toBe('Spring sale');
+});
+
+it('a budget in whole units reads back in whole units, live', async () => {
+  const res = await start(sb, { advertiserId: 'acc_a', target: { type: 'campaign', id: '100' }, action: 'set_budget', budget: { amount: 64.25, type: 'daily' } });
+  await settle(sb, clock, [res.body.id]);
+  expect((await live()).body.daily_budget).toBe(64.25);
+});

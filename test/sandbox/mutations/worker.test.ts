@@ -1,0 +1,106 @@
+// The mutation worker on its own (no HTTP): a fake provider stands in for
+// applyProviderChange so the worker's own rules can be seen in isolation.
+// (The HTTP tests use the real provider simulation.)
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/sandbox/store/db.js';
+import type { Database } from '../../../src/sandbox/store/db.js';
+import { ManualClock } from '../../../src/sandbox/http/context.js';
+import type { AuthContext } from '../../../src/sandbox/http/context.js';
+import { APPLY_DELAY_MS, START_DELAY_MS, advanceMutations } from '../../../src/sandbox/models/mutations-worker.js';
+import type { ApplyChange } from '../../../src/sandbox/models/mutations-worker.js';
+import { canonicalJson, changeOf, startMutation } from '../../../src/sandbox/models/mutations.js';
+import type { CreateMutation } from '../../../src/contract/schemas/mutations.js';
+
+let db: Database;
+const clock = new ManualClock();
+const auth: AuthContext = { orgId: 'org_1', memberId: 'mem_1', keyId: 'key_1', permissions: new Set() };
+
+beforeEach(() => {
+  db = openDatabase(':memory:');
+  db.prepare(`INSERT INTO organizations (id, name, subscribed, paywall_url) VALUES ('org_1', 'o', 1, 'https://x')`).run();
+  db.prepare(`INSERT INTO advertisers (id, org_id, provider, name, currency, connection) VALUES ('acc_1', 'org_1', 'provider_a', 'a', 'USD', 'connected')`).run();
+});
+afterEach(() => db.close());
+
+const pause: CreateMutation = { advertiserId: 'acc_1', target: { type: 'campaign', id: '7' }, action: 'pause' };
+const stateOf = (id: string) => (db.prepare('SELECT state, error FROM mutations WHERE id = ?').get(id) as { state: string; error: string | null });
+
+describe('advanceMutations', () => {
+  it('moves pending → running → succeeded on the clock, applying the change exactly once', async () => {
+    const calls: unknown[] = [];
+    const apply: ApplyChange = (_adv, change) => {
+      calls.push(change);
+      return { ok: true, entity: { id: '7', status: 'PAUSED' } };
+    };
+    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    await advanceMutations({ db, clock, apply });
+    expect(stateOf(mutation.id).state).toBe('pending');
+    clock.advance(START_DELAY_MS);
+    await advanceMutations({ db, clock, apply });
+    expect(stateOf(mutation.id).state).toBe('running');
+    clock.advance(APPLY_DELAY_MS - 1);
+    await advanceMutations({ db, clock, apply });
+    expect(calls).toHaveLength(0);
+    clock.advance(1);
+    await advanceMutations({ db, clock, apply });
+    await advanceMutations({ db, clock, apply });
+    expect(stateOf(mutation.id).state).toBe('succeeded');
+    expect(calls).toEqual([{ entityType: 'campaign', entityId: '7', status: 'PAUSED' }]);
+  });
+
+  it('records a refusal as failed with the error body (extra fields kept, error and message win)', async () => {
+    const apply: ApplyChange = () => ({ ok: false, status: 502, error: 'provider_error', message: 'no', extra: { provider: 'provider_a', platformError: { code: 2 }, error: 'ignored' } });
+    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    clock.advance(START_DELAY_MS);
+    await advanceMutations({ db, clock, apply });
+    clock.advance(APPLY_DELAY_MS);
+    await advanceMutations({ db, clock, apply });
+    const row = stateOf(mutation.id);
+    expect(row.state).toBe('failed');
+    expect(JSON.parse(row.error!)).toEqual({ error: 'provider_error', message: 'no', provider: 'provider_a', platformError: { code: 2 } });
+  });
+
+  it('never leaves a mutation running when the provider simulation throws', async () => {
+    const apply: ApplyChange = () => {
+      throw new Error('bug');
+    };
+    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    clock.advance(START_DELAY_MS + APPLY_DELAY_MS);
+    await advanceMutations({ db, clock, apply });
+    clock.advance(APPLY_DELAY_MS);
+    await advanceMutations({ db, clock, apply });
+    expect(stateOf(mutation.id).state).toBe('failed');
+  });
+
+  it('fails without calling the provider when the connection was lost after acceptance', async () => {
+    let called = false;
+    const apply: ApplyChange = () => {
+      called = true;
+      return { ok: true, entity: {} };
+    };
+    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    db.prepare(`UPDATE advertisers SET connection = 'no_write_access'`).run();
+    clock.advance(START_DELAY_MS);
+    await advanceMutations({ db, clock, apply });
+    clock.advance(APPLY_DELAY_MS);
+    await advanceMutations({ db, clock, apply });
+    expect(called).toBe(false);
+    expect(JSON.parse(stateOf(mutation.id).error!).error).toBe('missing_write_access');
+  });
+});
+
+describe('request helpers', () => {
+  it('maps each action to the provider change', () => {
+    const base = { advertiserId: 'acc_1', target: { type: 'ad_group' as const, id: '9' } };
+    expect(changeOf({ ...base, action: 'archive' })).toMatchObject({ entityType: 'ad_group', entityId: '9', status: 'ARCHIVED' });
+    expect(changeOf({ ...base, action: 'activate' }).status).toBe('ACTIVE');
+    expect(changeOf({ ...base, action: 'delete' }).status).toBe('DELETED');
+    expect(changeOf({ ...base, action: 'set_budget', budget: { amount: 5 } })).toEqual({ entityType: 'ad_group', entityId: '9', budget: { amount: 5 } });
+    expect(changeOf({ ...base, action: 'set_bid', bidAmount: 1 })).toEqual({ entityType: 'ad_group', entityId: '9', bidAmount: 1 });
+  });
+
+  it('canonical JSON ignores key order and undefined', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: undefined } })).toBe(canonicalJson({ a: { d: [1, { x: 1, y: 2 }] }, b: 1 }));
+    expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
+  });
+});

@@ -1,0 +1,91 @@
+// Probe operations for the platform tests: real operation ids (so method,
+// permission and middleware come from the operation table), mounted under
+// /_probe so they never collide with the real routes nor enter the documents.
+import { z } from 'zod';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../../src/sandbox/http/context.js';
+import { operationRoute } from '../../../src/sandbox/http/route.js';
+import { keysetPage } from '../../../src/sandbox/store/cursor.js';
+import { pageQueryShape, pageSchema } from '../../../src/contract/schemas/common.js';
+
+export const probeBody = z.strictObject({
+  name: z.string().min(1).max(50),
+  count: z.number().int().min(0).optional(),
+  tags: z.array(z.string()).max(3).optional(),
+});
+
+export const probeAdvertiserRow = z.object({ id: z.string(), name: z.string() });
+
+const probe = <T extends { path: string }>(route: T): T => ({ ...route, path: `/_probe${route.path}` });
+
+export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
+  // createSkill: POST with a required body, permission skill:write.
+  app.openapi(
+    probe(
+      operationRoute('createSkill', {
+        request: { body: probeBody },
+        responses: { 201: { description: 'created', schema: probeBody } },
+      }),
+    ),
+    (c) => c.json(c.req.valid('json'), 201),
+  );
+  // listCampaigns: a keyset list over the advertisers table (the one platform table with seq).
+  app.openapi(
+    probe(
+      operationRoute('listCampaigns', {
+        request: { query: z.object({ ...pageQueryShape, provider: z.enum(['provider_a', 'provider_b', 'provider_c', 'provider_d']).optional() }) },
+        responses: { 200: { description: 'page', schema: pageSchema(probeAdvertiserRow) } },
+        errors: ['invalid_cursor'],
+      }),
+    ),
+    (c) => {
+      const { cursor, limit, ...filters } = c.req.valid('query');
+      const { db, secret } = c.var.sandbox;
+      const page = keysetPage<{ id: string; name: string }, { id: string; name: string }>({
+        db, secret, scope: 'listCampaigns', filters, cursor, limit,
+        select: 'a.id, a.name', from: 'advertisers a', seq: 'a.seq',
+        where: ['a.org_id = @org', filters.provider ? 'a.provider = @provider' : null],
+        params: { org: c.var.auth.orgId, provider: filters.provider },
+        map: (r) => r,
+      });
+      return c.json(page, 200);
+    },
+  );
+  // getSkill: a path parameter, permission skill:read.
+  app.openapi(
+    probe(
+      operationRoute('getSkill', {
+        request: { params: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/, { message: 'must be lowercase letters, digits and hyphens' }) }) },
+        responses: { 200: { description: 'one', schema: z.object({ slug: z.string(), org: z.string() }) } },
+        errors: ['not_found'],
+      }),
+    ),
+    (c) => c.json({ slug: c.req.valid('param').slug, org: c.var.auth.orgId }, 200),
+  );
+  // getLiveCampaign: answers after `id` milliseconds (≤ 1000), to hold a request in flight.
+  app.openapi(
+    probe(
+      operationRoute('getLiveCampaign', {
+        request: { params: z.object({ advertiserId: z.string().startsWith('acc_'), id: z.string().regex(/^[0-9]{1,4}$/) }) },
+        responses: { 200: { description: 'slow', schema: z.object({ waited: z.number() }) } },
+      }),
+    ),
+    async (c) => {
+      const waited = Math.min(Number(c.req.valid('param').id), 1000);
+      await new Promise((r) => setTimeout(r, waited));
+      return c.json({ waited }, 200);
+    },
+  );
+  // deleteSkill: a handler that fails unexpectedly (a bug) → 500 internal.
+  app.openapi(
+    probe(
+      operationRoute('deleteSkill', {
+        request: { params: z.object({ slug: z.string() }) },
+        responses: { 204: { description: 'never' } },
+      }),
+    ),
+    () => {
+      throw new TypeError('secret internal detail');
+    },
+  );
+}
