@@ -1,0 +1,38 @@
+// A small pre-parse of argv for the fast paths (help, version) that must not
+// load commander: which command words were given, ignoring options and the
+// values of global options that take one.
+import { GLOBAL_OPTIONS, longName } from './registry.js';
+
+const VALUE_GLOBALS = new Set(
+  GLOBAL_OPTIONS.filter((o) => /[<[]/.test(o.flags)).flatMap((o) => {
+    const short = /^-([a-zA-Z]),/.exec(o.flags)?.[1];
+    return [`--${longName(o.flags)}`, ...(short ? [`-${short}`] : [])];
+  }),
+);
+
+export interface PreParsed {
+  words: string[];
+  help: boolean;
+  version: boolean;
+  json: boolean;
+}
+
+export function preParse(argv: readonly string[]): PreParsed {
+  const words: string[] = [];
+  let help = false;
+  let version = false;
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    if (token === '-h' || token === '--help') help = true;
+    else if (token === '-V' || token === '--version') version = true;
+    else if (token === '--json' || token === '--output=json' || ((token === '-o' || token === '--output') && argv[i + 1] === 'json')) json = true;
+    if (token.startsWith('-')) {
+      if (VALUE_GLOBALS.has(token)) i++;
+      continue;
+    }
+    words.push(token);
+  }
+  return { words, help, version, json };
+}

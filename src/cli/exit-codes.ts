@@ -1,0 +1,48 @@
+// The exit codes scripts branch on. Plain data: `adops --help` prints the table
+// on its fast path, docs/exit-codes.md is checked against it by a test.
+// Stable once documented: add codes, never renumber.
+
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  unavailable: 6,
+  refused: 7,
+  waitTimeout: 8,
+  operationFailed: 9,
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
+  [EXIT.ok, 'success'],
+  [EXIT.unexpected, 'unexpected failure (a bug, an unexpected answer such as 500 or a redirect)'],
+  [EXIT.usage, 'usage error, caught before any request (bad flag, missing argument, insecure base URL)'],
+  [EXIT.auth, 'authentication, subscription or permission (401, 402, 403; no key configured)'],
+  [EXIT.notFound, 'not found (404)'],
+  [EXIT.conflict, 'conflict (409: revision_mismatch, slug_conflict, provider_not_connected)'],
+  [EXIT.unavailable, 'provider, network or timeout failure after retries (502, 503, 504, 429, connection)'],
+  [EXIT.refused, 'content refused by the service (400, 413, 415, 422, 501)'],
+  [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
+  [EXIT.operationFailed, 'a waited-for operation finished and failed'],
+  [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
+];
+
+/** Exit code for an HTTP failure status from the service. */
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 402 || status === 403) return EXIT.auth;
+  if (status === 404) return EXIT.notFound;
+  if (status === 409) return EXIT.conflict;
+  if (status === 429 || status === 502 || status === 503 || status === 504) return EXIT.unavailable;
+  if (status === 400 || status === 413 || status === 415 || status === 422 || status === 501) return EXIT.refused;
+  return EXIT.unexpected;
+}
+
+/** The table as plain text, for the `--help` epilogue. */
+export function exitCodeHelp(): string {
+  return ['Exit codes:', ...EXIT_CODE_TABLE.map(([code, text]) => `  ${String(code).padStart(3)}  ${text}`)].join('\n');
+}

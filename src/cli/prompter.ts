@@ -1,0 +1,37 @@
+// Prompts go through this interface so tests inject answers; the real one
+// imports @inquirer/prompts only when a prompt is shown, and draws on stderr.
+import type { Readable, Writable } from 'node:stream';
+import { UsageError } from './errors.js';
+
+export interface Prompter {
+  /** Hidden input (API keys). */
+  secret(message: string): Promise<string>;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  text(message: string): Promise<string>;
+}
+
+/** Used when prompts are not allowed: each prompt is a usage error naming the way out. */
+export function refusingPrompter(why: string): Prompter {
+  const refuse = async (message: string): Promise<never> => {
+    throw new UsageError(`cannot ask "${message}": ${why}`);
+  };
+  return { secret: refuse, confirm: refuse, text: refuse };
+}
+
+export function inquirerPrompter(input: Readable, output: Writable, signal: AbortSignal): Prompter {
+  const context = { input, output, signal, clearPromptOnDone: false };
+  return {
+    async secret(message) {
+      const { password } = await import('@inquirer/prompts');
+      return password({ message, mask: '*' }, context);
+    },
+    async confirm(message, defaultValue = false) {
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: defaultValue }, context);
+    },
+    async text(message) {
+      const { input: ask } = await import('@inquirer/prompts');
+      return ask({ message }, context);
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The command registry: commands are DATA (wrangler-style). From one list we
+// build the commander tree, our help text, completions, docs/cli.md and the
+// machine-readable tree. Handlers are imported lazily (`load`) so `--help`
+// costs only this file and the definitions.
+import type { CommandContext } from './context.js';
+
+export interface ArgSpec {
+  name: string;
+  description: string;
+  required?: boolean;
+  variadic?: boolean;
+}
+
+export interface OptionSpec {
+  /** Commander flags, e.g. '-o, --output <format>' or '--all'. */
+  flags: string;
+  description: string;
+  choices?: readonly string[];
+  /** How the value is parsed; 'repeat' collects every occurrence into an array. */
+  type?: 'string' | 'int' | 'number' | 'list' | 'boolean' | 'repeat';
+  defaultValue?: string | number | boolean;
+  hidden?: boolean;
+  /**
+   * Handled by the runner before commander sees argv. Used for `--no-input`,
+   * whose commander attribute (`input`) would collide with `--input <file>`.
+   */
+  preParsed?: boolean;
+}
+
+export interface CommandInput {
+  args: Record<string, string | string[] | undefined>;
+  /** Command options merged with the global ones, camelCased like commander. */
+  opts: Record<string, unknown>;
+}
+
+export interface CommandModule {
+  /** Returns an exit code (default 0); failures are thrown and mapped by the runner. */
+  run(ctx: CommandContext, input: CommandInput, spec: CommandSpec): Promise<number | void>;
+}
+
+export interface CommandSpec {
+  path: readonly string[];
+  description: string;
+  args?: readonly ArgSpec[];
+  options?: readonly OptionSpec[];
+  examples?: readonly string[];
+  /** The service operation this command performs, from src/contract/operations.ts. */
+  operationId?: string;
+  /** Asks for confirmation on a TTY, needs --yes elsewhere. */
+  destructive?: boolean;
+  hidden?: boolean;
+  /** Extra text for the help page. */
+  notes?: string;
+  load: () => Promise<CommandModule>;
+  /** Per-command data handed to the generic handler (e.g. an operation command's spec). */
+  data?: unknown;
+}
+
+export interface GroupSpec {
+  path: readonly string[];
+  description: string;
+}
+
+/** Flags every command accepts; the runner applies them once. */
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  { flags: '-o, --output <format>', description: 'output format (default: table on a terminal, json otherwise)', choices: ['table', 'json', 'ndjson', 'csv'] },
+  { flags: '--json', description: 'same as --output json' },
+  { flags: '--fields <list>', description: 'comma-separated fields to show, in this order', type: 'list' },
+  { flags: '--profile <name>', description: 'config profile to use (env ADOPS_PROFILE)' },
+  { flags: '--base-url <url>', description: 'service base URL for this run (env ADOPS_BASE_URL)' },
+  { flags: '--request-timeout <seconds>', description: 'limit on one request attempt', type: 'number' },
+  { flags: '--connect-timeout <seconds>', description: 'limit on opening a connection', type: 'number' },
+  { flags: '--retries <n>', description: 'retries after the first attempt (0 disables)', type: 'int' },
+  { flags: '--retry-budget <seconds>', description: 'total time for a request and its retries', type: 'number' },
+  { flags: '--debug', description: 'trace requests on stderr, secrets redacted (env ADOPS_DEBUG=1)' },
+  { flags: '--no-color', description: 'no color (also NO_COLOR)' },
+  { flags: '--no-input', description: 'never prompt; a missing value is a usage error', preParsed: true },
+  { flags: '-y, --yes', description: 'confirm destructive actions without asking' },
+];
+
+/** Long flag name of an option spec: '-o, --output <format>' -> 'output'. */
+export function longName(flags: string): string {
+  const match = /--(?:no-)?([a-z0-9-]+)/.exec(flags);
+  if (!match) throw new Error(`option without a long flag: ${flags}`);
+  return match[1]!;
+}
+
+export function camel(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export class Registry {
+  readonly groups: readonly GroupSpec[];
+  readonly commands: readonly CommandSpec[];
+
+  constructor(groups: readonly GroupSpec[], commands: readonly CommandSpec[]) {
+    const seen = new Set<string>();
+    const groupKeys = new Set(groups.map((g) => g.path.join(' ')));
+    for (const g of groups) {
+      if (seen.has(`group:${g.path.join(' ')}`)) throw new Error(`duplicate group: ${g.path.join(' ')}`);
+      seen.add(`group:${g.path.join(' ')}`);
+    }
+    const globalNames = new Set(GLOBAL_OPTIONS.filter((o) => !o.preParsed).map((o) => longName(o.flags)));
+    for (const c of commands) {
+      const key = c.path.join(' ');
+      if (seen.has(key)) throw new Error(`duplicate command: ${key}`);
+      if (groupKeys.has(key)) throw new Error(`command path is also a group: ${key}`);
+      seen.add(key);
+      for (let i = 1; i < c.path.length; i++) {
+        const parent = c.path.slice(0, i).join(' ');
+        if (!groupKeys.has(parent)) throw new Error(`command ${key} has no group ${parent}`);
+      }
+      const names = new Set<string>();
+      for (const o of c.options ?? []) {
+        const name = longName(o.flags);
+        if (names.has(name) || globalNames.has(name)) throw new Error(`duplicate option --${name} on ${key}`);
+        names.add(name);
+      }
+    }
+    this.groups = groups;
+    this.commands = commands;
+  }
+
+  /** The command named by the longest prefix of `words`, or the group, or nothing. */
+  find(words: readonly string[]): { command?: CommandSpec; group?: GroupSpec; depth: number } {
+    for (let n = Math.min(words.length, 4); n > 0; n--) {
+      const key = words.slice(0, n).join(' ');
+      const command = this.commands.find((c) => c.path.join(' ') === key);
+      if (command) return { command, depth: n };
+      const group = this.groups.find((g) => g.path.join(' ') === key);
+      if (group) return { group, depth: n };
+    }
+    return { depth: 0 };
+  }
+
+  /** Direct children (groups and commands) of a group path ([] for the top). */
+  children(path: readonly string[]): Array<{ name: string; description: string; group: boolean }> {
+    const depth = path.length;
+    const under = (p: readonly string[]) => p.length === depth + 1 && path.every((w, i) => p[i] === w);
+    return [
+      ...this.groups.filter((g) => under(g.path)).map((g) => ({ name: g.path[depth]!, description: g.description, group: true })),
+      ...this.commands.filter((c) => under(c.path) && !c.hidden).map((c) => ({ name: c.path[depth]!, description: c.description, group: false })),
+    ].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Machine-readable command tree (`adops help --json`). */
+  tree(): unknown {
+    const option = (o: OptionSpec) => ({
+      flags: o.flags,
+      name: longName(o.flags),
+      description: o.description,
+      ...(o.choices ? { choices: o.choices } : {}),
+      takesValue: /[<[]/.test(o.flags),
+    });
+    return {
+      name: 'adops',
+      globalOptions: GLOBAL_OPTIONS.map(option),
+      groups: this.groups.map((g) => ({ path: g.path, description: g.description })),
+      commands: this.commands
+        .filter((c) => !c.hidden)
+        .map((c) => ({
+          path: c.path,
+          description: c.description,
+          args: c.args ?? [],
+          options: (c.options ?? []).map(option),
+          ...(c.operationId ? { operationId: c.operationId } : {}),
+          ...(c.destructive ? { destructive: true } : {}),
+          examples: c.examples ?? [],
+        })),
+    };
+  }
+}

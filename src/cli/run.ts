@@ -1,0 +1,204 @@
+// The runner: parse, build the context, apply the shared behaviour once
+// (output selection, non-interactive detection, confirmation of destructive
+// commands, prompting for missing arguments), run the command, and map every
+// failure to a message and an exit code.
+import type { Readable, Writable } from 'node:stream';
+import { ApiClient, closeAllPools } from '../client/http.js';
+import { DEFAULT_RETRY } from '../client/retry.js';
+import { redactText } from '../client/redact.js';
+import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
+import { ConfigStore, configDir } from '../config/store.js';
+import { getRegistry } from './commands.js';
+import type { Registry } from './registry.js';
+import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js';
+import { CliError, InterruptedError, UsageError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import { chooseFormat } from './output/format.js';
+import { stripControl } from './output/sanitize.js';
+import { inquirerPrompter, refusingPrompter, type Prompter } from './prompter.js';
+import { formatReport, formatReportJson, toReport } from './report.js';
+import { parse } from './program.js';
+import { preParse } from './argv.js';
+import { packageVersion, userAgent } from './version.js';
+
+export interface RunEnvironment {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  /** Aborted on Ctrl-C; when absent the runner listens for SIGINT/SIGTERM itself. */
+  signal?: AbortSignal;
+  clock?: Clock;
+  prompter?: Prompter;
+  /** Tests may run against their own command list. */
+  registry?: Registry;
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const t = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+    }),
+};
+
+function truthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+function listenForSignals(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(name === 'SIGINT' ? EXIT.interrupted : 143);
+    controller.abort(new InterruptedError());
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+export async function runCli(argv: readonly string[], envIn: RunEnvironment): Promise<number> {
+  const { stderr } = envIn;
+  const wantsJsonErrors = preParse(argv).json;
+  const signals = envIn.signal ? undefined : listenForSignals();
+  const signal = envIn.signal ?? signals!.signal;
+  let ctx: CommandContext | undefined;
+  try {
+    const registry = envIn.registry ?? getRegistry();
+    const pre = preParse(argv);
+    const found = registry.find(pre.words);
+    if (found.group && found.depth === pre.words.length) {
+      const { groupHelp } = await import('./help.js');
+      envIn.stdout.write(groupHelp(registry, found.group.path, found.group.description));
+      return EXIT.ok;
+    }
+    // --no-input is ours, not commander's (its attribute would clash with --input FILE).
+    const dashdash = argv.indexOf('--');
+    const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
+    const noInput = head.includes('--no-input');
+    const rest = noInput ? [...head.filter((t) => t !== '--no-input'), ...(dashdash === -1 ? [] : argv.slice(dashdash))] : argv;
+    let parsed;
+    try {
+      parsed = await parse(registry, rest);
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+        throw new UsageError(String(e.message ?? 'usage error').replace(/^error: /, ''), 'see `adops --help` or `adops <command> --help`');
+      }
+      throw err;
+    }
+    if (!parsed) throw new UsageError('no command given', 'see `adops --help`');
+    const { spec, input } = parsed;
+    ctx = buildContext(envIn, { ...(input.opts as GlobalOptions), ...(noInput ? { input: false } : {}) }, signal);
+
+    // Shared behaviour, once for every command.
+    for (const a of spec.args ?? []) {
+      if (!a.required || input.args[a.name] !== undefined) continue;
+      if (!ctx.interactive) throw new UsageError(`missing argument <${a.name}>`, `usage: adops ${spec.path.join(' ')} ${(spec.args ?? []).map((x) => `<${x.name}>`).join(' ')}`);
+      input.args[a.name] = (await ctx.prompter.text(`${a.name}:`)).trim();
+      if (!input.args[a.name]) throw new UsageError(`missing argument <${a.name}>`);
+    }
+    if (spec.destructive && !ctx.globals.yes) {
+      if (!ctx.interactive) throw new UsageError(`"adops ${spec.path.join(' ')}" is destructive`, 'pass --yes to confirm when not on a terminal');
+      const ok = await ctx.prompter.confirm(`${spec.description}: are you sure?`, false);
+      if (!ok) {
+        ctx.note('cancelled');
+        return EXIT.usage;
+      }
+    }
+    const module = await spec.load();
+    const code = await module.run(ctx, input, spec);
+    return code ?? EXIT.ok;
+  } catch (err) {
+    const report = toReport(signal.aborted && !(err instanceof CliError) ? signal.reason : err);
+    const json = ctx ? ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson') : wantsJsonErrors;
+    stderr.write(json ? formatReportJson(report) : formatReport(report));
+    if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(redactText(err.stack) + '\n');
+    return report.exitCode;
+  } finally {
+    signals?.dispose();
+    await closeAllPools();
+  }
+}
+
+export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, signal: AbortSignal): CommandContext {
+  const { stdin, stdout, stderr, env } = envIn;
+  const ci = truthy(env.CI);
+  const stdinIsTTY = stdin.isTTY === true;
+  const stdoutIsTTY = stdout.isTTY === true;
+  const stderrIsTTY = stderr.isTTY === true;
+  const config = new ConfigStore(configDir(env));
+  const settings = config.read().settings;
+  const interactive = stdinIsTTY && stderrIsTTY && !ci && globals.input !== false;
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  const debug = globals.debug === true || truthy(env.ADOPS_DEBUG);
+  const fancy = stderrIsTTY && !ci;
+  const format = chooseFormat({ output: globals.output, json: globals.json, configured: settings.output, stdoutIsTTY });
+  const clock = envIn.clock ?? realClock;
+  let auth: ResolvedAuth | undefined;
+  let client: ApiClient | undefined;
+  const version = packageVersion();
+  const note = (m: string) => stderr.write(stripControl(m) + '\n');
+
+  const ctx: CommandContext = {
+    io: { stdin, stdout, stderr, stdinIsTTY, stdoutIsTTY, stderrIsTTY },
+    env,
+    config,
+    globals,
+    version,
+    auth: () => (auth ??= resolveAuth(config, env, { profile: globals.profile, baseUrl: globals.baseUrl })),
+    async client() {
+      if (client) return client;
+      const a = ctx.auth();
+      if (!a.apiKey) {
+        throw new CliError(`no API key for profile "${a.profile}"`, EXIT.auth, 'run `adops auth login`, `adops sandbox serve --login`, or set ADOPS_API_KEY', 'not_logged_in');
+      }
+      const seconds = (flag: number | undefined, setting: number | undefined, dflt: number) => Math.round((flag ?? setting ?? dflt) * 1000);
+      const retries = globals.retries ?? settings.retries;
+      client = new ApiClient({
+        baseUrl: a.baseUrl,
+        apiKey: a.apiKey,
+        userAgent: userAgent(version),
+        requestTimeoutMs: seconds(globals.requestTimeout, settings['request-timeout'], 30),
+        connectTimeoutMs: seconds(globals.connectTimeout, settings['connect-timeout'], 10),
+        retry: {
+          ...DEFAULT_RETRY,
+          maxAttempts: retries !== undefined ? Math.max(0, retries) + 1 : DEFAULT_RETRY.maxAttempts,
+          budgetMs: seconds(globals.retryBudget, settings['retry-budget'], DEFAULT_RETRY.budgetMs / 1000),
+        },
+        ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${line}\n`) } : {}),
+      });
+      return client;
+    },
+    prompter: envIn.prompter ?? (interactive ? inquirerPrompter(stdin, stderr, signal) : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
+    clock,
+    signal,
+    output: { format, explicit: globals.output !== undefined || globals.json === true || settings.output !== undefined, fields: globals.fields, color: stdoutIsTTY && !noColor && !ci && globals.color !== false },
+    interactive,
+    fancy,
+    debug,
+    note,
+    warn: (m) => note(`warning: ${m}`),
+    trace: (line) => {
+      if (debug) stderr.write(`[debug] ${redactText(line)}\n`);
+    },
+    async spinner(text): Promise<Spinner> {
+      // ora divides by the terminal width: a pty reporting 0 columns (script(1),
+      // some CI runners) would make it redraw forever, so no spinner there.
+      const columns = (stderr as { columns?: number }).columns ?? 0;
+      if (!fancy || columns <= 0) return { update: () => {}, stop: () => {} };
+      const { default: ora } = await import('ora');
+      const s = ora({ text, stream: stderr, color: noColor || globals.color === false ? undefined : 'cyan', isEnabled: true, discardStdin: false }).start();
+      return { update: (t) => void (s.text = stripControl(t)), stop: () => void s.stop() };
+    },
+  };
+  return ctx;
+}

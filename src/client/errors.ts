@@ -1,0 +1,79 @@
+// Typed failures of the HTTP client. ApiError is a failure the service answered;
+// NetworkError is one where no usable answer came back. Both say whether
+// sending again may help, so the runner and flows never re-derive it.
+import { errorInfo, type Issue } from '../contract/errors.js';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  /** The service's stable `error` code ('http_<status>' when the body had none). */
+  readonly code: string;
+  readonly issues: Issue[];
+  /** Fields the error carried beyond error/message/issues (paywallUrl, provider, currentRevision...). */
+  readonly extra: Record<string, unknown>;
+  readonly retryable: boolean;
+  /** The action the spec's error table suggests, if any. */
+  readonly hint: string | undefined;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(init: { status: number; body: unknown; method: string; path: string }) {
+    const body = (init.body && typeof init.body === 'object' ? init.body : {}) as Record<string, unknown>;
+    const code = typeof body.error === 'string' ? body.error : `http_${init.status}`;
+    const message =
+      typeof body.message === 'string'
+        ? body.message
+        : typeof init.body === 'string' && init.body.trim()
+          ? init.body.trim().slice(0, 500)
+          : `the service answered ${init.status}`;
+    super(message);
+    this.status = init.status;
+    this.code = code;
+    this.method = init.method;
+    this.path = init.path;
+    this.issues = Array.isArray(body.issues) ? (body.issues as Issue[]) : [];
+    const { error: _e, message: _m, issues: _i, ...extra } = body;
+    this.extra = extra;
+    const info = errorInfo(code);
+    this.retryable = info?.retryable ?? [429, 502, 503, 504].includes(init.status);
+    this.hint = hintFor(code, init.status, extra, info?.action);
+  }
+}
+
+function hintFor(code: string, status: number, extra: Record<string, unknown>, action?: string): string | undefined {
+  if (code === 'organization_unentitled' && typeof extra.paywallUrl === 'string') {
+    return `An owner subscribes at ${extra.paywallUrl}, then retry.`;
+  }
+  if (code === 'unauthorized') return `${action} Log in again with \`adops auth login\`.`;
+  if (action) return action;
+  if (status === 429) return 'Rate limited: wait and retry.';
+  if (status >= 500) return 'The service failed; retry later.';
+  return undefined;
+}
+
+export type NetworkFailureKind = 'connect' | 'timeout' | 'lost';
+
+/** No usable answer: the connection failed, timed out, or the answer was lost after sending. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    message: string,
+    readonly kind: NetworkFailureKind,
+    /** Whether the request may have reached the service (its effect is unknown). */
+    readonly sent: boolean,
+    readonly method: string,
+    readonly path: string,
+    readonly attempts: number = 1,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+  get retryable(): boolean {
+    return true;
+  }
+  get hint(): string {
+    return this.kind === 'timeout'
+      ? 'The service did not answer in time: retry, or raise --timeout.'
+      : 'Check the base URL (`adops auth status`) and that the service is reachable.';
+  }
+}

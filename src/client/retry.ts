@@ -1,0 +1,144 @@
+// The one retry policy of adops. Pure decisions (what to retry, how long to
+// wait) plus a small loop with injected sleep/random/clock so tests are exact.
+//
+// Retried for every method: 429, 502 provider_error, 503, 504, and connection
+// failures before the request was sent. Retried only for safe methods: a
+// request that was sent but whose answer was lost. Waits use exponential
+// backoff with full jitter, never sooner than Retry-After, and stop when the
+// attempts or the total time budget run out.
+
+export interface RetryPolicy {
+  /** Total tries including the first. 1 disables retries. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Bound on the whole call, retries and waits included. */
+  budgetMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, budgetMs: 30_000 };
+
+export type AttemptOutcome =
+  | { kind: 'response'; status: number; code?: string; retryAfter?: string | null }
+  | { kind: 'network'; sent: boolean };
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isSafeMethod(method: string): boolean {
+  return SAFE_METHODS.has(method.toUpperCase());
+}
+
+/** Whether this outcome is worth another try, before looking at time. */
+export function isRetryable(outcome: AttemptOutcome, method: string): boolean {
+  if (outcome.kind === 'network') return !outcome.sent || isSafeMethod(method);
+  const { status, code } = outcome;
+  if (status === 429 || status === 503 || status === 504) return true;
+  // 502 is retried when the service says the provider failed; a bare 502 from
+  // a proxy (no code) is the same kind of transient failure.
+  if (status === 502) return code === undefined || code === 'provider_error' || code.startsWith('http_');
+  return false;
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP-date. undefined if absent/unreadable. */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
+
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
+
+/**
+ * Decide the wait before attempt `attempt + 1`, given `attempt` tries done and
+ * `elapsedMs` spent. Full jitter: uniform in [0, min(max, base * 2^(attempt-1))],
+ * raised to Retry-After when the server asked for longer.
+ */
+export function decideRetry(input: {
+  outcome: AttemptOutcome;
+  method: string;
+  attempt: number;
+  elapsedMs: number;
+  nowMs: number;
+  policy: RetryPolicy;
+  random: () => number;
+}): RetryDecision {
+  const { outcome, method, attempt, elapsedMs, policy } = input;
+  if (!isRetryable(outcome, method)) return { retry: false, reason: 'not retryable' };
+  if (attempt >= policy.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  let delayMs = Math.floor(input.random() * ceiling);
+  const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, input.nowMs) : undefined;
+  if (asked !== undefined && asked > delayMs) delayMs = asked;
+  const remaining = policy.budgetMs - elapsedMs;
+  if (delayMs >= remaining) {
+    return {
+      retry: false,
+      reason:
+        asked !== undefined && asked >= remaining
+          ? `the service asked to wait ${Math.ceil(asked / 1000)} s, longer than the remaining retry budget`
+          : 'retry budget exhausted',
+    };
+  }
+  return { retry: true, delayMs };
+}
+
+export interface RetryDeps {
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+}
+
+export const realRetryDeps: RetryDeps = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+  random: Math.random,
+};
+
+/**
+ * Run `attemptFn` until it returns a final result. `attemptFn` reports its
+ * outcome; `final` says whether that outcome ends the loop as-is.
+ */
+export async function runWithRetry<T>(opts: {
+  method: string;
+  policy: RetryPolicy;
+  deps: RetryDeps;
+  signal?: AbortSignal;
+  attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
+  onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome }) => void;
+}): Promise<{ result: T; attempts: number; gaveUp?: string }> {
+  const started = opts.deps.now();
+  for (let attempt = 1; ; attempt++) {
+    const remaining = opts.policy.budgetMs - (opts.deps.now() - started);
+    const { outcome, result } = await opts.attemptFn(attempt, remaining);
+    const decision = decideRetry({
+      outcome,
+      method: opts.method,
+      attempt,
+      elapsedMs: opts.deps.now() - started,
+      nowMs: opts.deps.now(),
+      policy: opts.policy,
+      random: opts.deps.random,
+    });
+    if (!decision.retry) {
+      const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method);
+      return { result, attempts: attempt, ...(failed && attempt > 1 ? { gaveUp: decision.reason } : {}) };
+    }
+    opts.onRetry?.({ attempt, delayMs: decision.delayMs, outcome });
+    await opts.deps.sleep(decision.delayMs, opts.signal);
+  }
+}

@@ -1,0 +1,74 @@
+// `-f key=value`, `-F key=value` and `--input FILE|-`: how a user sends what
+// the CLI has no flag for. `-f` sends a string (provider ids look like numbers
+// but are strings); `-F` sends JSON (numbers, booleans, null, arrays, objects;
+// text that is not JSON stays a string). `a.b=1` nests.
+import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../../cli/errors.js';
+import { readStdin } from './stdin.js';
+
+export function splitField(raw: string): [string, string] {
+  const eq = raw.indexOf('=');
+  if (eq <= 0) throw new UsageError(`field "${raw}" is not key=value`);
+  return [raw.slice(0, eq), raw.slice(eq + 1)];
+}
+
+export function typedValue(text: string): unknown {
+  if (/^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/.test(text) || /^[[{"]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** Set `a.b.c` in `target`, creating objects on the way. */
+export function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1]!] = value;
+}
+
+export function fieldsToBody(typed: readonly string[] = [], raw: readonly string[] = []): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of typed) {
+    const [k, v] = splitField(f);
+    setPath(body, k, typedValue(v));
+  }
+  for (const f of raw) {
+    const [k, v] = splitField(f);
+    setPath(body, k, v);
+  }
+  return body;
+}
+
+export function fieldsToQuery(fields: readonly string[] = []): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const f of fields) {
+    const [k, v] = splitField(f);
+    query[k] = v;
+  }
+  return query;
+}
+
+/** The --input body: a JSON file or stdin ('-'). */
+export async function readInput(source: string, stdin: Readable): Promise<unknown> {
+  let text: string;
+  try {
+    text = source === '-' ? await readStdin(stdin) : readFileSync(source, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --input ${source}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`--input ${source} is not valid JSON`);
+  }
+}

@@ -1,0 +1,51 @@
+// --wait for anything the service works on: poll (flows/watch), print the last
+// state, and map the end to an exit code: 0 done, 8 still running at the
+// timeout, 9 finished and failed. Shared by `mutations get` and `mutations start`.
+import type { CommandContext } from '../../cli/context.js';
+import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
+import { writeObject, type WriterOptions } from '../../cli/output/writers.js';
+import { watchUntilDone } from '../../flows/watch.js';
+
+export interface WaitOptions {
+  timeoutSeconds?: number | undefined;
+  intervalSeconds?: number | undefined;
+  /** The command to check again later, for the timeout message. */
+  again: string;
+}
+
+export async function waitAndReport(ctx: CommandContext, fetch: () => Promise<unknown>, opts: WaitOptions, out: WriterOptions): Promise<ExitCode> {
+  const timeoutMs = (opts.timeoutSeconds ?? 300) * 1000;
+  const spinner = await ctx.spinner('Waiting…');
+  let last: string | undefined;
+  try {
+    const { value, outcome } = await watchUntilDone({
+      fetch,
+      timeoutMs,
+      intervalMs: Math.max(0.05, opts.intervalSeconds ?? 2) * 1000,
+      now: ctx.clock.now,
+      sleep: ctx.clock.sleep,
+      signal: ctx.signal,
+      onPoll: (_v, state) => {
+        if (state !== last) {
+          spinner.update(`state: ${state ?? 'unknown'}`);
+          if (!ctx.fancy) ctx.note(`state: ${state ?? 'unknown'}`);
+        }
+        last = state;
+      },
+    });
+    spinner.stop();
+    await writeObject(value, out);
+    if (outcome === 'timeout') {
+      ctx.note(`still ${last ?? 'running'} after ${timeoutMs / 1000} s; check again with \`${opts.again}\``);
+      return EXIT.waitTimeout;
+    }
+    if (outcome === 'failed') {
+      const err = (value as { error?: { error?: string; message?: string } } | null)?.error;
+      ctx.note(`failed${err?.error ? `: ${err.error}` : ''}${err?.message ? `: ${err.message}` : ''}`);
+      return EXIT.operationFailed;
+    }
+    return EXIT.ok;
+  } finally {
+    spinner.stop();
+  }
+}

@@ -1,0 +1,72 @@
+// adops api METHOD PATH: the raw escape hatch, with the same auth, retries,
+// errors, exit codes and output as every other command.
+import type { CommandContext } from '../cli/context.js';
+import { UsageError } from '../cli/errors.js';
+import { checkFields } from '../cli/output/format.js';
+import { writeObject } from '../cli/output/writers.js';
+import type { CommandInput } from '../cli/registry.js';
+import { fieldsToBody, fieldsToQuery, readInput } from './_shared/fields.js';
+import { streamList } from './_shared/list.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const FORBIDDEN_HEADERS = ['authorization', 'host', 'content-length', 'cookie'];
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const method = String(input.args.method).toUpperCase();
+  if (!METHODS.includes(method)) throw new UsageError(`unknown method "${input.args.method}"`, `use one of ${METHODS.join(', ')}`);
+  let path = String(input.args.path);
+  const o = input.opts;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+    // A full URL is accepted only on the configured origin: the key goes nowhere else.
+    const url = new URL(path);
+    const base = new URL(ctx.auth().baseUrl);
+    if (url.origin !== base.origin) {
+      throw new UsageError(`${url.origin} is not the configured base URL (${base.origin})`, 'adops sends the API key only to the base URL; give a path like /observe/campaigns');
+    }
+    path = url.pathname.slice(base.pathname.replace(/\/+$/, '').length) + url.search;
+  }
+  if (!path.startsWith('/')) path = '/' + path;
+  if (path.startsWith('//')) throw new UsageError('the path must start with a single "/"');
+
+  const headers: Record<string, string> = {};
+  for (const h of (o.header as string[] | undefined) ?? []) {
+    const colon = h.indexOf(':');
+    if (colon <= 0) throw new UsageError(`header "${h}" is not name:value`);
+    const name = h.slice(0, colon).trim().toLowerCase();
+    if (FORBIDDEN_HEADERS.includes(name)) throw new UsageError(`header ${name} cannot be set with -H`);
+    headers[name] = h.slice(colon + 1).trim();
+  }
+
+  const raw = (o.field as string[] | undefined) ?? [];
+  const typed = (o.jsonField as string[] | undefined) ?? [];
+  const bodyless = method === 'GET' || method === 'DELETE';
+  let query: Record<string, string> | undefined;
+  let json: unknown;
+  if (bodyless) {
+    if (o.input !== undefined) throw new UsageError(`--input is for a request body; ${method} has none`);
+    if (typed.length) throw new UsageError(`-F sends a JSON body field; ${method} has no body: use -f for query parameters`);
+    query = fieldsToQuery(raw);
+  } else {
+    const fromInput = o.input !== undefined ? await readInput(o.input as string, ctx.io.stdin) : undefined;
+    const fields = fieldsToBody(typed, raw);
+    if (Object.keys(fields).length) {
+      if (fromInput !== undefined && (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput))) {
+        throw new UsageError('--field needs --input to hold a JSON object');
+      }
+      json = { ...(fromInput as object | undefined), ...fields };
+    } else json = fromInput;
+  }
+
+  // The raw hatch prints JSON unless an output format was asked for.
+  const explicit = ctx.globals.output !== undefined || ctx.globals.json === true;
+  const format = explicit ? ctx.output.format : 'json';
+  const fields = checkFields(ctx.output.fields, 'generic');
+  if (o.paginate === true) {
+    if (method !== 'GET') throw new UsageError('--paginate works with GET only');
+    return streamList({ ...ctx, output: { ...ctx.output, format } }, { method, path, ...(query ? { query } : {}), headers }, { all: true, resource: 'generic', fields });
+  }
+  const client = await ctx.client();
+  const res = await client.request({ method, path, ...(query ? { query } : {}), ...(json !== undefined ? { json } : {}), headers, signal: ctx.signal });
+  await writeObject(res.body, { format, out: ctx.io.stdout, resource: 'generic', fields, color: ctx.output.color });
+  return 0;
+}

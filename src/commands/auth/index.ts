@@ -1,0 +1,29 @@
+// Definitions of the auth group (data only). There is deliberately no --key
+// flag: a key on the command line shows in `ps` and shell history.
+import type { CommandSpec } from '../../cli/registry.js';
+
+export const authCommands: CommandSpec[] = [
+  {
+    path: ['auth', 'login'],
+    description: 'Store a profile\'s base URL and API key (hidden prompt on a terminal, or --with-key from stdin)',
+    options: [
+      { flags: '--with-key', description: 'read the API key from stdin (for scripts): echo "$KEY" | adops auth login --with-key' },
+      { flags: '--url <baseUrl>', description: 'base URL to store in the profile' },
+      { flags: '--no-verify', description: 'store without asking the service whether the key works' },
+    ],
+    examples: ['adops auth login', 'printf %s "$ADOPS_KEY" | adops auth login --with-key --url https://api.example.com'],
+    load: () => import('./login.js'),
+  },
+  {
+    path: ['auth', 'status'],
+    description: 'Show the profile in use, its base URL, organization and (masked) key, and any env override',
+    examples: ['adops auth status', 'adops auth status --json'],
+    load: () => import('./status.js'),
+  },
+  {
+    path: ['auth', 'logout'],
+    description: "Forget a profile's API key",
+    options: [{ flags: '--all-profiles', description: 'forget the keys of every profile' }],
+    load: () => import('./logout.js'),
+  },
+];

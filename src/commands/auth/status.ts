@@ -1,0 +1,36 @@
+// adops auth status: which profile, base URL, organization and key (masked)
+// this run would use, where each comes from, and which env vars override.
+import { maskKey } from '../../client/redact.js';
+import type { CommandContext } from '../../cli/context.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import { cellText } from '../../cli/output/sanitize.js';
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const a = ctx.auth();
+  const status = {
+    profile: a.profile,
+    profileSource: a.profileSource,
+    baseUrl: a.baseUrl,
+    baseUrlSource: a.baseUrlSource,
+    organization: a.organization ?? null,
+    loggedIn: a.apiKey !== undefined,
+    key: a.apiKey ? maskKey(a.apiKey) : null,
+    keySource: a.apiKeySource,
+    keyStoredIn: a.apiKeySource === 'env' ? 'environment variable ADOPS_API_KEY' : a.apiKeySource === 'file' ? ctx.config.file : null,
+    envOverrides: a.envOverrides,
+  };
+  if (ctx.output.format === 'table') {
+    const lines = [
+      `Profile:      ${status.profile} (from ${status.profileSource})`,
+      `Base URL:     ${status.baseUrl} (from ${status.baseUrlSource})`,
+      `Organization: ${status.organization ?? '(not known: the service does not say)'}`,
+      `Key:          ${status.key ?? '(none: run `adops auth login`)'}`,
+      ...(status.keyStoredIn ? [`Stored in:    ${status.keyStoredIn}`] : []),
+      ...a.envOverrides.map((v) => `Note:         ${v} is set and overrides the stored login`),
+    ];
+    ctx.io.stdout.write(lines.map(cellText).join('\n') + '\n');
+  } else {
+    ctx.io.stdout.write(JSON.stringify(status, null, ctx.output.format === 'json' ? 2 : 0) + '\n');
+  }
+  return status.loggedIn ? EXIT.ok : EXIT.auth;
+}

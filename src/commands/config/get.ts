@@ -1,0 +1,14 @@
+import type { CommandContext } from '../../cli/context.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { checkKey, readValue } from './keys.js';
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const key = String(input.args.key);
+  checkKey(key);
+  const { value } = readValue(ctx, key);
+  // A bare value for scripts (`$(adops config get output)`); JSON only when asked for.
+  const asked = ctx.globals.json === true || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
+  const json = asked;
+  ctx.io.stdout.write((json ? JSON.stringify(value) : value === null ? '' : String(value)) + '\n');
+  return 0;
+}

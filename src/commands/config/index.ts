@@ -1,0 +1,28 @@
+// Definitions of the config group (data only).
+import type { CommandSpec } from '../../cli/registry.js';
+
+const KEYS = 'base-url (per profile), profile (the current one), output, request-timeout, connect-timeout, retries, retry-budget';
+
+export const configCommands: CommandSpec[] = [
+  {
+    path: ['config', 'get'],
+    description: 'Print one setting',
+    args: [{ name: 'key', description: KEYS, required: true }],
+    load: () => import('./get.js'),
+  },
+  {
+    path: ['config', 'set'],
+    description: 'Change one setting',
+    args: [
+      { name: 'key', description: KEYS, required: true },
+      { name: 'value', description: 'new value', required: true },
+    ],
+    examples: ['adops config set output json', 'adops config set base-url https://api.example.com', 'adops config set profile sandbox'],
+    load: () => import('./set.js'),
+  },
+  {
+    path: ['config', 'list'],
+    description: 'Print every setting and where its value comes from',
+    load: () => import('./list.js'),
+  },
+];

@@ -1,0 +1,103 @@
+// adops doctor: check config, key, reachability, subscription and read
+// permissions, and say what to fix. Write permissions cannot be probed
+// without changing something, so they are reported as not checked.
+import { ApiError, NetworkError } from '../client/errors.js';
+import { ApiClient } from '../client/http.js';
+import { checkBaseUrl } from '../client/origin.js';
+import { maskKey } from '../client/redact.js';
+import { API_KEY_PREFIX } from '../contract/ids.js';
+import type { CommandContext } from '../cli/context.js';
+import { EXIT, exitCodeForStatus, type ExitCode } from '../cli/exit-codes.js';
+import { ListWriter } from '../cli/output/writers.js';
+import { userAgent } from '../cli/version.js';
+import { DIR_MODE, FILE_MODE } from '../config/store.js';
+
+interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+const READ_PROBES = [
+  { permission: 'mutation:read', path: '/mutations' },
+  { permission: 'skill:read', path: '/context/skills' },
+  { permission: 'brand:read', path: '/context/brands' },
+  { permission: 'campaign_plan:read', path: '/context/campaign-plans' },
+  { permission: 'asset:read', path: '/assets' },
+];
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const checks: Check[] = [];
+  let exit: ExitCode = EXIT.ok;
+  const fail = (c: Omit<Check, 'ok'>, code: ExitCode) => {
+    checks.push({ ...c, ok: false });
+    if (exit === EXIT.ok) exit = code;
+  };
+
+  const modes = ctx.config.modes();
+  if (modes.file === undefined) checks.push({ check: 'config', ok: true, detail: `no config file yet (${ctx.config.file})` });
+  else if (modes.file !== FILE_MODE || (modes.dir ?? DIR_MODE) !== DIR_MODE) {
+    fail({ check: 'config', detail: `${ctx.config.file} is ${modes.file.toString(8)} in a ${modes.dir?.toString(8)} directory`, fix: `chmod 600 ${ctx.config.file}; chmod 700 ${ctx.config.dir} (any adops write also fixes it)` }, EXIT.usage);
+  } else checks.push({ check: 'config', ok: true, detail: `${ctx.config.file} (0600, directory 0700)` });
+
+  const a = ctx.auth();
+  let baseOk = true;
+  try {
+    checkBaseUrl(a.baseUrl);
+    checks.push({ check: 'base-url', ok: true, detail: `${a.baseUrl} (from ${a.baseUrlSource})` });
+  } catch (err) {
+    baseOk = false;
+    fail({ check: 'base-url', detail: (err as Error).message, fix: 'adops config set base-url https://…' }, EXIT.usage);
+  }
+
+  if (!a.apiKey) fail({ check: 'key', detail: `no key for profile "${a.profile}"`, fix: 'adops auth login (or adops sandbox serve --login, or ADOPS_API_KEY)' }, EXIT.auth);
+  else if (!a.apiKey.startsWith(API_KEY_PREFIX)) fail({ check: 'key', detail: `the key does not start with ${API_KEY_PREFIX}`, fix: 'adops auth login with a key from the console' }, EXIT.auth);
+  else checks.push({ check: 'key', ok: true, detail: `${maskKey(a.apiKey)} (from ${a.apiKeySource === 'env' ? 'ADOPS_API_KEY' : 'config file'})` });
+
+  if (baseOk && a.apiKey) {
+    const client = new ApiClient({ baseUrl: a.baseUrl, apiKey: a.apiKey, userAgent: userAgent(ctx.version), requestTimeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 15_000 }, trace: (l) => ctx.trace(l) });
+    const probe = (path: string) => client.request({ method: 'GET', path, query: { limit: 1 }, signal: ctx.signal });
+    try {
+      await probe('/observe/campaigns');
+      checks.push({ check: 'reachable', ok: true, detail: `${a.baseUrl} answers` });
+      checks.push({ check: 'key accepted', ok: true, detail: 'the service accepts the key' });
+      checks.push({ check: 'subscription', ok: true, detail: 'active' });
+      checks.push({ check: 'observe:read', ok: true, detail: 'granted' });
+    } catch (err) {
+      if (err instanceof NetworkError) fail({ check: 'reachable', detail: err.message, fix: 'is the service (or `adops sandbox serve`) running at this base URL?' }, EXIT.unavailable);
+      else if (err instanceof ApiError) {
+        checks.push({ check: 'reachable', ok: true, detail: `${a.baseUrl} answers` });
+        const fix = err.hint ?? undefined;
+        if (err.status === 401) fail({ check: 'key accepted', detail: `${err.code}: ${err.message}`, fix: 'adops auth login with a valid key' }, EXIT.auth);
+        else if (err.status === 402) fail({ check: 'subscription', detail: `${err.code}: ${err.message}`, ...(fix ? { fix } : {}) }, EXIT.auth);
+        else if (err.status === 403) fail({ check: 'observe:read', detail: `${err.code}: ${err.message}`, fix: 'ask an admin for a key whose member holds observe:read' }, EXIT.auth);
+        else fail({ check: 'observe', detail: `${err.status} ${err.code}: ${err.message}`, ...(fix ? { fix } : {}) }, exitCodeForStatus(err.status));
+      } else throw err;
+    }
+    if (exit === EXIT.ok) {
+      for (const p of READ_PROBES) {
+        try {
+          await probe(p.path);
+          checks.push({ check: p.permission, ok: true, detail: 'granted' });
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 403) fail({ check: p.permission, detail: `${err.code}: ${err.message}`, fix: `ask an admin for a key whose member holds ${p.permission}` }, EXIT.auth);
+          else fail({ check: p.permission, detail: (err as Error).message }, err instanceof ApiError ? exitCodeForStatus(err.status) : EXIT.unavailable);
+        }
+      }
+      checks.push({ check: 'write permissions', ok: true, detail: 'not checked (probing them would change data)' });
+    }
+  }
+
+  if (ctx.output.format === 'table') {
+    const lines = checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
+    ctx.io.stdout.write(lines.join('\n') + '\n');
+  } else {
+    const w = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource: 'check', fields: undefined, color: false });
+    await w.begin();
+    await w.page(checks.map((c) => ({ ...c })));
+    await w.end();
+  }
+  if (exit !== EXIT.ok) ctx.note('doctor: some checks failed (see fix lines above)');
+  return exit;
+}

@@ -1,0 +1,40 @@
+// adops mutations start: POST /mutations through the start flow (Idempotency-Key,
+// and after a lost answer a look in the history before any resend), then
+// optionally watch it to its end like `mutations get --wait`.
+import type { CommandContext } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import { checkFields } from '../../cli/output/format.js';
+import { writeObject } from '../../cli/output/writers.js';
+import { waitAndReport } from '../_shared/wait.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { fillPath, operation } from '../../contract/operations.js';
+import { startMutation } from '../../flows/mutation-start.js';
+import { fieldsToBody, readInput } from '../_shared/fields.js';
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const o = input.opts;
+  const fromInput = o.input !== undefined ? await readInput(o.input as string, ctx.io.stdin) : {};
+  if (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput)) throw new UsageError('--input must hold a JSON object');
+  const body: Record<string, unknown> = { ...(fromInput as Record<string, unknown>), ...fieldsToBody((o.jsonField as string[] | undefined) ?? [], (o.field as string[] | undefined) ?? []) };
+  if (o.advertiser !== undefined) body.advertiserId = o.advertiser;
+  if (o.action !== undefined) body.action = o.action;
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to send', 'give the change with -f key=value or --input FILE');
+
+  const client = await ctx.client();
+  const out = { format: ctx.output.format, out: ctx.io.stdout, resource: 'mutation', fields: checkFields(ctx.output.fields, 'mutation'), color: ctx.output.color };
+  const started = await startMutation(client, body, {
+    signal: ctx.signal,
+    onNote: (m) => ctx.note(m),
+    ...(o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey as string } : {}),
+  });
+  const id = started.mutation.id;
+  if (o.wait !== true || typeof id !== 'string') {
+    await writeObject(started.mutation, out);
+    return EXIT.ok;
+  }
+  ctx.note(`started ${id}; waiting for it to finish`);
+  const path = fillPath(operation('getMutation').path, { id });
+  const fetch = async () => (await client.request({ method: 'GET', path, signal: ctx.signal })).body;
+  return waitAndReport(ctx, fetch, { timeoutSeconds: o.timeout as number | undefined, intervalSeconds: o.interval as number | undefined, again: `adops mutations get ${id} --wait` }, out);
+}

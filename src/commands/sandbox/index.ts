@@ -1,0 +1,29 @@
+// Definitions of the sandbox group (data only).
+import type { CommandSpec } from '../../cli/registry.js';
+
+export const sandboxCommands: CommandSpec[] = [
+  {
+    path: ['sandbox', 'serve'],
+    description: 'Run the local sandbox of the service until Ctrl-C',
+    options: [
+      { flags: '--host <host>', description: 'address to listen on', defaultValue: '127.0.0.1' },
+      { flags: '--port <port>', description: 'port (0 picks a free one)', type: 'int', defaultValue: 4010 },
+      { flags: '--data <path>', description: 'SQLite file, or :memory: for a throw-away world' },
+      { flags: '--fixtures <file>', description: 'fixture file describing the world to load' },
+      { flags: '--reset', description: 'discard stored data and reload the fixtures' },
+      { flags: '--login [profile]', description: 'point a profile (default "sandbox") at this sandbox with the first demo key, and make it current' },
+    ],
+    notes: 'Prints exactly one line on stdout when ready: "listening on http://HOST:PORT". The demo keys go to stderr.',
+    examples: ['adops sandbox serve --login', 'adops sandbox serve --port 0 --data :memory:'],
+    load: () => import('./serve.js'),
+  },
+  {
+    path: ['sandbox', 'keys'],
+    description: "List the sandbox's demo API keys IN FULL (they are public fixtures, not secrets)",
+    options: [
+      { flags: '--data <path>', description: 'SQLite file of the sandbox' },
+      { flags: '--fixtures <file>', description: 'fixture file' },
+    ],
+    load: () => import('./keys.js'),
+  },
+];

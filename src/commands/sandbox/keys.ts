@@ -1,0 +1,19 @@
+// adops sandbox keys: the demo keys in full. They are public fixtures of the
+// local sandbox (the help says so), unlike a real key, which is never printed.
+import type { CommandContext } from '../../cli/context.js';
+import { checkFields } from '../../cli/output/format.js';
+import { ListWriter } from '../../cli/output/writers.js';
+import type { CommandInput } from '../../cli/registry.js';
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const { readKeys } = await import('../../sandbox/index.js');
+  const keys = readKeys({
+    ...(input.opts.data !== undefined ? { data: input.opts.data as string } : {}),
+    ...(input.opts.fixtures !== undefined ? { fixtures: input.opts.fixtures as string } : {}),
+  });
+  const writer = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource: 'keys', fields: checkFields(ctx.output.fields, 'keys'), color: ctx.output.color });
+  await writer.begin();
+  await writer.page(keys.map((k) => ({ ...k })));
+  await writer.end();
+  return 0;
+}

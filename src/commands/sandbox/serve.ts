@@ -1,0 +1,48 @@
+// adops sandbox serve: start the sandbox, print exactly one stdout line when
+// ready, the demo keys on stderr, serve until SIGINT/SIGTERM, close, exit 0.
+// --login points a profile at it with the first organization's key.
+import type { CommandContext } from '../../cli/context.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { cellText } from '../../cli/output/sanitize.js';
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const o = input.opts;
+  const { startSandbox } = await import('../../sandbox/index.js');
+  const sandbox = await startSandbox({
+    host: o.host as string,
+    port: o.port as number,
+    ...(o.data !== undefined ? { data: o.data as string } : {}),
+    ...(o.fixtures !== undefined ? { fixtures: o.fixtures as string } : {}),
+    reset: o.reset === true,
+  });
+  try {
+    ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
+    ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
+    for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
+
+    if (o.login !== undefined) {
+      const profile = typeof o.login === 'string' ? o.login : 'sandbox';
+      const first = sandbox.keys[0];
+      if (first) {
+        await ctx.config.update((d) => {
+          d.profiles[profile] = { baseUrl: sandbox.url, apiKey: first.key, organization: first.organization };
+          d.currentProfile = profile;
+        });
+        ctx.note(`Profile "${profile}" now points at ${sandbox.url} as ${first.organization} (${first.label}) and is the current profile.`);
+        ctx.note('Try: adops observe campaigns');
+      } else ctx.warn('no demo key to log in with');
+    }
+    // The ready line comes last: whoever waits for it finds the profile already written.
+    ctx.io.stdout.write(`listening on ${sandbox.url}\n`);
+    ctx.note('Press Ctrl-C to stop.');
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) return resolve();
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    ctx.note('adops sandbox: stopping');
+  } finally {
+    await sandbox.close();
+  }
+  return EXIT.ok;
+}

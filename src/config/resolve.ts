@@ -1,0 +1,58 @@
+// Which profile, base URL and key a command uses, and where each came from.
+// Precedence: flag > environment (ADOPS_*) > config file > default.
+// `auth status` reports the sources so a CI override is never a surprise.
+import { DEFAULT_PROFILE, type ConfigStore } from './store.js';
+
+/** The sandbox's default address: a newcomer's first base URL. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+
+export type Source = 'flag' | 'env' | 'file' | 'default' | 'none';
+
+export interface ResolvedAuth {
+  profile: string;
+  profileSource: Source;
+  baseUrl: string;
+  baseUrlSource: Source;
+  apiKey: string | undefined;
+  apiKeySource: Source;
+  organization: string | undefined;
+  /** Environment variables overriding the stored login, for `auth status`. */
+  envOverrides: string[];
+}
+
+export function resolveAuth(
+  store: ConfigStore,
+  env: Record<string, string | undefined>,
+  flags: { profile?: string | undefined; baseUrl?: string | undefined },
+): ResolvedAuth {
+  const data = store.read();
+  const [profile, profileSource]: [string, Source] = flags.profile
+    ? [flags.profile, 'flag']
+    : env.ADOPS_PROFILE
+      ? [env.ADOPS_PROFILE, 'env']
+      : data.currentProfile
+        ? [data.currentProfile, 'file']
+        : [DEFAULT_PROFILE, 'default'];
+  const stored = data.profiles[profile] ?? {};
+  const envOverrides: string[] = [];
+  if (env.ADOPS_PROFILE && !flags.profile) envOverrides.push('ADOPS_PROFILE');
+
+  let baseUrl: string;
+  let baseUrlSource: Source;
+  if (flags.baseUrl) [baseUrl, baseUrlSource] = [flags.baseUrl, 'flag'];
+  else if (env.ADOPS_BASE_URL) {
+    [baseUrl, baseUrlSource] = [env.ADOPS_BASE_URL, 'env'];
+    envOverrides.push('ADOPS_BASE_URL');
+  } else if (stored.baseUrl) [baseUrl, baseUrlSource] = [stored.baseUrl, 'file'];
+  else [baseUrl, baseUrlSource] = [DEFAULT_BASE_URL, 'default'];
+
+  let apiKey: string | undefined;
+  let apiKeySource: Source;
+  if (env.ADOPS_API_KEY) {
+    [apiKey, apiKeySource] = [env.ADOPS_API_KEY, 'env'];
+    envOverrides.push('ADOPS_API_KEY');
+  } else if (stored.apiKey) [apiKey, apiKeySource] = [stored.apiKey, 'file'];
+  else [apiKey, apiKeySource] = [undefined, 'none'];
+
+  return { profile, profileSource, baseUrl, baseUrlSource, apiKey, apiKeySource, organization: stored.organization, envOverrides };
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ApiError, NetworkError } from '../../../src/client/errors.js';
+import { InsecureBaseUrlError } from '../../../src/client/origin.js';
+import { CliError, UsageError, InterruptedError } from '../../../src/cli/errors.js';
+import { EXIT, EXIT_CODE_TABLE, exitCodeForStatus } from '../../../src/cli/exit-codes.js';
+import { toReport } from '../../../src/cli/report.js';
+
+const api = (status: number, error?: string) => new ApiError({ status, body: error ? { error, message: 'm' } : 'plain', method: 'GET', path: '/x' });
+
+describe('exit codes', () => {
+  it('maps statuses as documented', () => {
+    const expected: Record<number, number> = { 400: 7, 401: 3, 402: 3, 403: 3, 404: 4, 409: 5, 413: 7, 415: 7, 422: 7, 429: 6, 500: 1, 501: 7, 502: 6, 503: 6, 504: 6 };
+    for (const [status, code] of Object.entries(expected)) expect(exitCodeForStatus(Number(status))).toBe(code);
+  });
+  it('maps every kind of failure', () => {
+    expect(toReport(api(409, 'revision_mismatch')).exitCode).toBe(EXIT.conflict);
+    expect(toReport(api(302, 'redirect_refused')).exitCode).toBe(EXIT.unexpected);
+    expect(toReport(new NetworkError('x', 'connect', false, 'GET', '/')).exitCode).toBe(EXIT.unavailable);
+    expect(toReport(new UsageError('x')).exitCode).toBe(EXIT.usage);
+    expect(toReport(new InsecureBaseUrlError('x')).exitCode).toBe(EXIT.usage);
+    expect(toReport(new CliError('x', EXIT.waitTimeout)).exitCode).toBe(8);
+    expect(toReport(new InterruptedError()).exitCode).toBe(130);
+    expect(toReport(new TypeError('boom')).exitCode).toBe(EXIT.unexpected);
+    const promptCancelled = Object.assign(new Error('User force closed the prompt'), { name: 'ExitPromptError' });
+    expect(toReport(promptCancelled).exitCode).toBe(130);
+  });
+  it('carries the spec action as the hint', () => {
+    expect(toReport(api(501, 'live_read_unsupported')).hint).toMatch(/stored copy/);
+    expect(toReport(api(409, 'provider_not_connected')).hint).toMatch(/reconnects/);
+    expect(toReport(api(502, 'provider_error')).retryable).toBe(true);
+  });
+  it('docs/exit-codes.md lists the same table', () => {
+    const doc = readFileSync(new URL('../../../docs/exit-codes.md', import.meta.url), 'utf8');
+    for (const [code, text] of EXIT_CODE_TABLE) expect(doc).toContain(`| ${code} | ${text} |`);
+  });
+});

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { getRegistry } from '../../../src/cli/commands.js';
+import { completionScript, SHELLS } from '../../../src/cli/completion.js';
+import { commandReference } from '../../../src/cli/docs.js';
+import { operationCommand } from '../../../src/cli/operation-command.js';
+import { Registry, type CommandSpec } from '../../../src/cli/registry.js';
+import { OPERATION_BY_ID } from '../../../src/contract/operations.js';
+
+const noop: CommandSpec['load'] = async () => ({ run: async () => 0 });
+const read = (p: string) => readFileSync(new URL(`../../../${p}`, import.meta.url), 'utf8');
+const REGEN = 'regenerate: npm run build && node bin/adops.js completion <shell> > completions/adops.<shell> && node bin/adops.js commands --markdown > docs/cli.md';
+
+describe('registry', () => {
+  it('refuses duplicate commands, orphan commands and option clashes', () => {
+    const g = [{ path: ['a'], description: 'a' }];
+    expect(() => new Registry(g, [{ path: ['a', 'x'], description: '', load: noop }, { path: ['a', 'x'], description: '', load: noop }])).toThrow(/duplicate command/);
+    expect(() => new Registry(g, [{ path: ['b', 'x'], description: '', load: noop }])).toThrow(/no group b/);
+    expect(() => new Registry(g, [{ path: ['a', 'x'], description: '', options: [{ flags: '--profile <p>', description: '' }], load: noop }])).toThrow(/duplicate option --profile/);
+    expect(() => new Registry(g, [{ path: ['a'], description: '', load: noop }])).toThrow(/also a group/);
+  });
+
+  it('builds the real command list; every operationId exists in the contract', () => {
+    const r = getRegistry();
+    for (const c of r.commands) if (c.operationId) expect(OPERATION_BY_ID.has(c.operationId)).toBe(true);
+    const paths = r.commands.map((c) => c.path.join(' '));
+    for (const p of ['observe campaigns', 'observe ad-groups', 'observe ads', 'observe creatives', 'observe asset-groups', 'mutations list', 'mutations get', 'assets list', 'assets get', 'api', 'doctor', 'completion', 'auth login', 'auth status', 'auth logout', 'config get', 'config set', 'config list', 'sandbox serve', 'sandbox keys']) {
+      expect(paths).toContain(p);
+    }
+  });
+
+  it('operation commands map args to path params and refuse an unmapped param', () => {
+    const c = operationCommand({ path: ['assets', 'get'], operationId: 'getAsset', args: [{ name: 'id', param: 'id', description: '' }], resource: 'asset' });
+    expect(c.args).toEqual([{ name: 'id', description: '', required: true }]);
+    expect(() => operationCommand({ path: ['x'], operationId: 'getAsset', resource: 'asset' })).toThrow(/path params without an argument: id/);
+    const del = operationCommand({ path: ['assets', 'delete'], operationId: 'deleteAsset', args: [{ name: 'id', param: 'id', description: '' }], resource: 'asset' });
+    expect(del.destructive).toBe(true);
+    expect(del.options?.map((o) => o.flags)).toContain('-f, --field <key=value>');
+  });
+
+  it('the first level used by `adops --help` matches the registry', async () => {
+    const { TOP_LEVEL } = await import('../../../src/cli/top-level.js');
+    expect(TOP_LEVEL.map(({ name, description, group }) => ({ name, description, group }))).toEqual(getRegistry().children([]));
+  });
+
+  it('no command offers a --key flag (a key in argv shows in ps)', () => {
+    const all = getRegistry().commands.flatMap((c) => (c.options ?? []).map((o) => o.flags));
+    expect(all.filter((f) => /--(api-)?key\b/.test(f))).toEqual([]);
+  });
+
+  it('the committed completions are current', () => {
+    for (const shell of SHELLS) expect(read(`completions/adops.${shell}`), REGEN).toBe(completionScript(getRegistry(), shell));
+  });
+
+  it('docs/cli.md is current', () => {
+    expect(read('docs/cli.md'), REGEN).toBe(commandReference(getRegistry()));
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { checkBaseUrl, InsecureBaseUrlError, joinPath } from '../../../src/client/origin.js';
+import { fillPath } from '../../../src/contract/operations.js';
+
+describe('base URL policy', () => {
+  it('accepts https anywhere and http to loopback only', () => {
+    expect(checkBaseUrl('https://api.example.com').origin).toBe('https://api.example.com');
+    for (const ok of ['http://127.0.0.1:4010', 'http://localhost:1', 'http://[::1]:8080', 'http://127.5.6.7']) expect(() => checkBaseUrl(ok)).not.toThrow();
+    for (const bad of ['http://api.example.com', 'http://10.0.0.1', 'http://192.168.1.1:4010', 'ftp://x', 'not a url', 'https://u:p@api.example.com']) {
+      expect(() => checkBaseUrl(bad)).toThrow(InsecureBaseUrlError);
+    }
+  });
+  it('keeps the base path prefix and refuses paths that could change origin', () => {
+    expect(joinPath(new URL('https://h/api/'), '/observe/campaigns')).toBe('/api/observe/campaigns');
+    expect(() => joinPath(new URL('https://h'), '//evil.example/x')).toThrow();
+    expect(() => joinPath(new URL('https://h'), 'observe')).toThrow();
+  });
+});
+
+describe('path encoding', () => {
+  it('percent-encodes ids so ../, ? and # cannot reach another path or query', () => {
+    expect(fillPath('/assets/{id}', { id: '../mutations' })).toBe('/assets/..%2Fmutations');
+    expect(fillPath('/assets/{id}', { id: 'a?limit=1#x' })).toBe('/assets/a%3Flimit%3D1%23x');
+    expect(fillPath('/observe/{advertiserId}/campaigns/{id}', { advertiserId: 'acc_1', id: '12 3' })).toBe('/observe/acc_1/campaigns/12%203');
+  });
+});

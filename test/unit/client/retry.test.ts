@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { decideRetry, isRetryable, parseRetryAfter, runWithRetry, type AttemptOutcome, type RetryPolicy } from '../../../src/client/retry.js';
+
+const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, budgetMs: 10_000 };
+const decide = (outcome: AttemptOutcome, over: Partial<Parameters<typeof decideRetry>[0]> = {}) =>
+  decideRetry({ outcome, method: 'GET', attempt: 1, elapsedMs: 0, nowMs: 0, policy, random: () => 0.5, ...over });
+
+describe('what is retried', () => {
+  it('retries 429, 503, 504 and 502 provider_error for every method', () => {
+    for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
+      expect(isRetryable({ kind: 'response', status: 429 }, method)).toBe(true);
+      expect(isRetryable({ kind: 'response', status: 503 }, method)).toBe(true);
+      expect(isRetryable({ kind: 'response', status: 504 }, method)).toBe(true);
+      expect(isRetryable({ kind: 'response', status: 502, code: 'provider_error' }, method)).toBe(true);
+    }
+  });
+  it('does not retry other failures', () => {
+    for (const status of [400, 401, 402, 403, 404, 409, 413, 415, 422, 500, 501]) {
+      expect(isRetryable({ kind: 'response', status }, 'GET')).toBe(false);
+    }
+    expect(isRetryable({ kind: 'response', status: 502, code: 'something_else' }, 'GET')).toBe(false);
+  });
+  it('retries a connection failure before sending for every method', () => {
+    expect(isRetryable({ kind: 'network', sent: false }, 'POST')).toBe(true);
+    expect(isRetryable({ kind: 'network', sent: false }, 'GET')).toBe(true);
+  });
+  it('retries a lost answer only for safe methods', () => {
+    expect(isRetryable({ kind: 'network', sent: true }, 'GET')).toBe(true);
+    expect(isRetryable({ kind: 'network', sent: true }, 'POST')).toBe(false);
+    expect(isRetryable({ kind: 'network', sent: true }, 'PATCH')).toBe(false);
+    expect(isRetryable({ kind: 'network', sent: true }, 'DELETE')).toBe(false);
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads delta-seconds and HTTP-dates', () => {
+    expect(parseRetryAfter('3', 0)).toBe(3000);
+    const now = Date.parse('2026-11-22T00:00:00Z');
+    expect(parseRetryAfter('Sun, 22 Nov 2026 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined();
+  });
+  it('never retries sooner than asked', () => {
+    const d = decide({ kind: 'response', status: 429, retryAfter: '2' }, { random: () => 0 });
+    expect(d).toEqual({ retry: true, delayMs: 2000 });
+  });
+  it('gives up when asked to wait longer than the remaining budget', () => {
+    const d = decide({ kind: 'response', status: 503, retryAfter: '60' });
+    expect(d.retry).toBe(false);
+    expect((d as { reason: string }).reason).toMatch(/longer than the remaining retry budget/);
+  });
+});
+
+describe('backoff', () => {
+  it('uses full jitter under an exponential ceiling', () => {
+    const delays = [1, 2, 3].map((attempt) => decide({ kind: 'response', status: 503 }, { attempt, random: () => 0.999 }));
+    expect(delays.map((d) => (d as { delayMs: number }).delayMs)).toEqual([99, 199, 399]);
+    expect(decide({ kind: 'response', status: 503 }, { attempt: 2, random: () => 0 })).toEqual({ retry: true, delayMs: 0 });
+  });
+  it('caps the ceiling at maxDelayMs', () => {
+    const d = decideRetry({ outcome: { kind: 'response', status: 503 }, method: 'GET', attempt: 3, elapsedMs: 0, nowMs: 0, policy: { ...policy, maxAttempts: 20 }, random: () => 0.999 });
+    expect(d).toEqual({ retry: true, delayMs: 399 });
+    const far = decideRetry({ outcome: { kind: 'response', status: 503 }, method: 'GET', attempt: 10, elapsedMs: 0, nowMs: 0, policy: { ...policy, maxAttempts: 20 }, random: () => 0.999 });
+    expect(far).toEqual({ retry: true, delayMs: 999 });
+  });
+  it('stops at maxAttempts and when the budget is spent', () => {
+    expect(decide({ kind: 'response', status: 503 }, { attempt: 4 }).retry).toBe(false);
+    expect(decide({ kind: 'response', status: 503 }, { elapsedMs: 9_990, random: () => 0.5 }).retry).toBe(false);
+  });
+});
+
+describe('runWithRetry', () => {
+  it('sleeps the decided delays and returns the final outcome', async () => {
+    let t = 0;
+    const slept: number[] = [];
+    const statuses = [503, 429, 200];
+    const { result, attempts } = await runWithRetry({
+      method: 'POST',
+      policy,
+      deps: { now: () => t, sleep: async (ms) => { slept.push(ms); t += ms; }, random: () => 0.5 },
+      attemptFn: async (attempt) => {
+        const status = statuses[attempt - 1]!;
+        return { outcome: { kind: 'response', status, retryAfter: status === 429 ? '1' : null }, result: status };
+      },
+    });
+    expect(result).toBe(200);
+    expect(attempts).toBe(3);
+    expect(slept).toEqual([50, 1000]);
+  });
+  it('does not resend a POST whose answer was lost', async () => {
+    let calls = 0;
+    const { attempts } = await runWithRetry({
+      method: 'POST',
+      policy,
+      deps: { now: () => 0, sleep: async () => {}, random: () => 0 },
+      attemptFn: async () => {
+        calls++;
+        return { outcome: { kind: 'network', sent: true }, result: 'lost' };
+      },
+    });
+    expect(calls).toBe(1);
+    expect(attempts).toBe(1);
+  });
+});
