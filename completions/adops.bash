@@ -10,8 +10,8 @@ _adops() {
   done
   local opts
   case "$path" in
-    "") opts="api assets auth commands completion config doctor mutations observe sandbox -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version" ;;
-    "assets") opts="get list -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "") opts="api assets auth commands completion config demo doctor mutations observe sandbox -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version" ;;
+    "assets") opts="delete get list -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth") opts="login logout status -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "config") opts="get list set -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "mutations") opts="get list start -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -27,6 +27,7 @@ _adops() {
     "mutations get") opts="-f --field --wait --timeout --interval -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "assets list") opts="--limit --cursor --all --max -f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "assets get") opts="-f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "assets delete") opts="--revision -f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth login") opts="--with-key --url --no-verify -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth status") opts="-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth logout") opts="--all-profiles -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -39,6 +40,7 @@ _adops() {
     "doctor") opts="-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "completion") opts="-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "commands") opts="--markdown -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "demo") opts="-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
   esac
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
 }
@@ -60,6 +62,7 @@ _adops_known() {
     "mutations get") return 0 ;;
     "assets list") return 0 ;;
     "assets get") return 0 ;;
+    "assets delete") return 0 ;;
     "auth login") return 0 ;;
     "auth status") return 0 ;;
     "auth logout") return 0 ;;
@@ -72,6 +75,7 @@ _adops_known() {
     "doctor") return 0 ;;
     "completion") return 0 ;;
     "commands") return 0 ;;
+    "demo") return 0 ;;
   esac
   return 1
 }

@@ -22,6 +22,7 @@ _adops() {
       "mutations get") path="mutations get" ;;
       "assets list") path="assets list" ;;
       "assets get") path="assets get" ;;
+      "assets delete") path="assets delete" ;;
       "auth login") path="auth login" ;;
       "auth status") path="auth status" ;;
       "auth logout") path="auth logout" ;;
@@ -34,11 +35,12 @@ _adops() {
       "doctor") path="doctor" ;;
       "completion") path="completion" ;;
       "commands") path="commands" ;;
+      "demo") path="demo" ;;
     esac
   done
   case "$path" in
-    "") opts=(api assets auth commands completion config doctor mutations observe sandbox -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version) ;;
-    "assets") opts=(get list -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "") opts=(api assets auth commands completion config demo doctor mutations observe sandbox -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version) ;;
+    "assets") opts=(delete get list -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth") opts=(login logout status -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config") opts=(get list set -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "mutations") opts=(get list start -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -54,6 +56,7 @@ _adops() {
     "mutations get") opts=(-f --field --wait --timeout --interval -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "assets list") opts=(--limit --cursor --all --max -f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "assets get") opts=(-f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "assets delete") opts=(--revision -f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth login") opts=(--with-key --url --no-verify -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth status") opts=(-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth logout") opts=(--all-profiles -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -66,6 +69,7 @@ _adops() {
     "doctor") opts=(-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "completion") opts=(-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "commands") opts=(--markdown -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "demo") opts=(-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
   esac
   compadd -- $opts
 }

@@ -3,6 +3,7 @@
 import { assetCommands } from '../commands/assets/index.js';
 import { authCommands } from '../commands/auth/index.js';
 import { configCommands } from '../commands/config/index.js';
+import { demoCommands } from '../commands/demo/index.js';
 import { miscCommands } from '../commands/misc/index.js';
 import { mutationCommands } from '../commands/mutations/index.js';
 import { observeCommands } from '../commands/observe/index.js';
@@ -23,6 +24,7 @@ export function getRegistry(): Registry {
     ...configCommands,
     ...sandboxCommands,
     ...miscCommands,
+    ...demoCommands,
   ]);
   return registry;
 }

@@ -108,7 +108,9 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     }
     if (spec.destructive && !ctx.globals.yes) {
       if (!ctx.interactive) throw new UsageError(`"adops ${spec.path.join(' ')}" is destructive`, 'pass --yes to confirm when not on a terminal');
-      const ok = await ctx.prompter.confirm(`${spec.description}: are you sure?`, false);
+      // Name what is about to go, so a person confirms the right thing.
+      const what = (spec.args ?? []).map((a) => input.args[a.name]).filter((v) => v !== undefined).join(' ');
+      const ok = await ctx.prompter.confirm(`${spec.description}${what ? ` ${what}` : ''}: are you sure?`, false);
       if (!ok) {
         ctx.note('cancelled');
         return EXIT.usage;

@@ -15,6 +15,7 @@ export const TOP_LEVEL: readonly TopLevelEntry[] = [
   { name: 'commands', description: 'Print the command tree (--json for machines, --markdown for docs/cli.md)', group: false },
   { name: 'completion', description: 'Print a shell completion script (bash, zsh or fish)', group: false },
   { name: 'config', description: 'Settings and profiles', group: true },
+  { name: 'demo', description: 'A short tour of real adops commands against a throwaway local sandbox (needs no account)', group: false },
   { name: 'doctor', description: 'Check config, key, reachability, subscription and permissions, and say what to fix', group: false },
   { name: 'mutations', description: 'Changes started on advertisers', group: true },
   { name: 'observe', description: 'Read campaigns, ad groups, ads, creatives and asset groups (stored or live)', group: true },

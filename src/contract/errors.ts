@@ -47,14 +47,14 @@ export const ERROR_CODES = {
   invalid_slug: { status: 422, retryable: false, action: 'Use a slug of lowercase letters, digits and hyphens.' },
   live_read_unsupported: { status: 501, retryable: false, action: 'Read the stored copy: the same resource without the advertiser in the path, with advertiserId as a filter.' },
   provider_error: { status: 502, retryable: true, action: 'The provider refused or did not answer; often temporary: retry.' },
-  // Designed by the sandbox where the spec is silent (docs/decisions/mutations-assets.md).
+  // Designed by the sandbox where the spec is silent (docs/decisions.md).
   idempotency_key_reused: { status: 422, retryable: false, action: 'This Idempotency-Key was used with a different body: use a new key for a different change.' },
   upload_incomplete: { status: 409, retryable: false, action: 'PUT the whole file to the uploadUrl, then finalize again.' },
   asset_not_ready: { status: 409, retryable: false, action: 'Finalize the asset before registering it.' },
   invalid_upload_token: { status: 403, retryable: false, action: 'Use the uploadUrl exactly as the reservation answered it.' },
   upload_url_expired: { status: 403, retryable: false, action: 'Reserve the upload again for a fresh uploadUrl.' },
   upload_already_received: { status: 409, retryable: false, action: 'The upload URL was already used; finalize, or reserve again to replace the file.' },
-  // Designed for the Context API where the spec is silent (docs/decisions/context.md).
+  // Designed for the Context API where the spec is silent (docs/decisions.md).
   not_imported: { status: 422, retryable: false, action: 'Only a Skill imported from the Skill Catalog can be re-imported.' },
   catalog_entry_missing: { status: 422, retryable: false, action: 'The Skill Catalog no longer offers this entry; keep the Skill as it is or delete it.' },
   invalid_currency: { status: 422, retryable: false, action: 'Use an ISO 4217 currency code the service supports.' },

@@ -129,7 +129,7 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
     return doc;
   };
 
-  // Reading the descriptions needs no key (docs/decisions/platform.md).
+  // Reading the descriptions needs no key (docs/decisions.md).
   app.get('/openapi.json', (c) => c.json(openapi('combined'), 200));
   app.get('/openapi/:file', (c) => {
     const name = /^(observe|mutations|context|assets)\.json$/.exec(c.req.param('file'))?.[1] as ApiName | undefined;

@@ -18,4 +18,13 @@ export const assetCommands: CommandSpec[] = [
     resource: 'asset',
     examples: ['adops assets get ast_123'],
   }),
+  operationCommand({
+    path: ['assets', 'delete'],
+    operationId: 'deleteAsset',
+    description: 'Delete an Asset',
+    args: [{ name: 'id', param: 'id', description: 'asset id' }],
+    query: [{ flag: 'revision', field: 'revision', valueName: 'n', type: 'int', description: 'only if the Asset still has this revision (409 revision_mismatch otherwise; nothing deleted)' }],
+    resource: 'asset',
+    examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes'],
+  }),
 ];

@@ -1,5 +1,5 @@
 // Shapes of the Assets API (left open by the spec; choices recorded in
-// docs/decisions/mutations-assets.md). Upload: reserve → PUT bytes to uploadUrl
+// docs/decisions.md). Upload: reserve → PUT bytes to uploadUrl
 // (no API key) → finalize, which judges the bytes by their signature.
 import { z } from 'zod';
 import { advertiserIdSchema, pageQueryShape, pageSchema } from './common.js';

@@ -1,5 +1,5 @@
 // Shapes of the Mutations API (the spec leaves them open; the choices are in
-// docs/decisions/mutations-assets.md). A mutation request names one advertiser,
+// docs/decisions.md). A mutation request names one advertiser,
 // one target entity and one action; the action decides which fields come with it.
 import { z } from 'zod';
 import { ENTITY_STATUSES } from '../ids.js';

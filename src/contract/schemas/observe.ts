@@ -1,7 +1,7 @@
 // zod shapes of Observe: normalized rows (strict: no other keys allowed, spec
 // "Common fields of a normalized Observe row"), the queries of stored and live
 // reads, and Insights (whose fields the spec leaves open; see
-// docs/decisions/observe.md). Plain zod so the client validates answers with
+// docs/decisions.md). Plain zod so the client validates answers with
 // the same schemas the sandbox documents.
 import { z } from 'zod';
 import { ENTITY_PROVIDERS } from '../ids.js';
@@ -15,7 +15,7 @@ const nullableTime = time.nullable();
 /**
  * Rows carry the advertiser's provider. Stored rows only ever carry provider_a,
  * provider_b or provider_c (ingestion does not cover provider_d); a live read of
- * a provider_d advertiser answers rows tagged provider_d (docs/decisions/observe.md).
+ * a provider_d advertiser answers rows tagged provider_d (docs/decisions.md).
  */
 const rowProvider = z.enum(ENTITY_PROVIDERS);
 

@@ -1,4 +1,4 @@
-// Stored read of Insights (shape is ours: docs/decisions/observe.md). Metrics
+// Stored read of Insights (shape is ours: docs/decisions.md). Metrics
 // are summed from the stored daily rows over the requested range, per period
 // (day, ISO week, month, or the whole range) and per the level's entity — or,
 // with `breakdown`, per provider, advertiser or entity type instead. Rows

@@ -12,7 +12,7 @@ import { AUTOMATED_CAMPAIGN_TYPES } from './provider-c.js';
 import type { Payload, StoredKind } from './types.js';
 
 const payloads = (what: string) =>
-  z.array(z.looseObject({})).optional().describe(`${what}, each in the advertiser's provider's own payload keys and units (docs/decisions/observe.md lists them).`);
+  z.array(z.looseObject({})).optional().describe(`${what}, each in the advertiser's provider's own payload keys and units (docs/decisions.md lists them).`);
 
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' });
 

@@ -1,6 +1,6 @@
 // provider_d: the AI-platform ad product (ads shown beside an assistant's
 // answers). The spec shows none of its payload; this shape is our design
-// (docs/decisions/observe.md): snake_case keys, lowercase `state` words, money
+// (docs/decisions.md): snake_case keys, lowercase `state` words, money
 // as decimal strings in whole units ("50.00"), ISO 8601 UTC times. The budget
 // lives on the campaign only; ad groups (topic groups) never carry one.
 import { z } from 'zod';

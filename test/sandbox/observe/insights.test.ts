@@ -1,4 +1,4 @@
-// GET /observe/insights (our design, docs/decisions/observe.md): a required
+// GET /observe/insights (our design, docs/decisions.md): a required
 // date range, level, time grain, breakdown, filters, spend in whole units.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insightRowSchema } from '../../../src/contract/schemas/observe.js';

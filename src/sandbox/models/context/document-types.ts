@@ -1,6 +1,6 @@
 // Media types a Brand Document may have, their size limits, and how the bytes
 // that landed are checked against the type named at reservation (the spec
-// leaves both open; docs/decisions/context.md). Judged by content, never by
+// leaves both open; docs/decisions.md). Judged by content, never by
 // file name: a PDF starts with `%PDF-`, a DOCX is a ZIP container, and the
 // text types must be UTF-8 text (no NUL bytes).
 import type { MediaLimits } from '../uploads/limits.js';

@@ -1,5 +1,5 @@
 // Campaign Plans: by slug, in one currency, amounts in whole units of it.
-// States (docs/decisions/context.md):
+// States (docs/decisions.md):
 //   draft ──approve──▶ approved ──archive──▶ archived
 //     └──────────────archive─────────────────▲
 // draft: everything editable. approved: frozen — the plan and its Line Items

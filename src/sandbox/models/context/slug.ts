@@ -1,4 +1,4 @@
-// The slug rule (the spec leaves it open; docs/decisions/context.md): 1–64
+// The slug rule (the spec leaves it open; docs/decisions.md): 1–64
 // characters of lowercase ASCII letters and digits in groups joined by single
 // hyphens, so a slug is safe in a URL path and a file name and reads the same
 // everywhere. Breaking the rule is content the service refuses: 422 invalid_slug.

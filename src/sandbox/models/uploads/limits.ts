@@ -1,5 +1,5 @@
 // Accepted media types of Assets and their size limits (the spec leaves both
-// open; docs/decisions/mutations-assets.md records the choice). The limits are
+// open; docs/decisions.md records the choice). The limits are
 // written onto each upload row when it is reserved, so the storage endpoint can
 // enforce them while streaming without knowing what the upload is for.
 
