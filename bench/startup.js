@@ -12,13 +12,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'adops.js');
+// What `adops` runs once installed (package.json "bin").
+const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 15;
 const WRITE = args.includes('--write');
 const TARGETS = { '--version': 1.3, '--help': 1.3, 'stored read': 2.5 };
 
-if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
+if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
   console.error('build first: npm run build');
   process.exit(2);
 }
@@ -96,7 +97,7 @@ try {
     let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Performance\n';
     const section = `${begin}\n${lines.join('\n')}\n${end}`;
     if (doc.includes(begin)) doc = doc.replace(new RegExp(`${begin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\s\\S]*?${end}`), section);
-    else doc += `\n## CLI start-up\n\nHow fast \`adops\` starts compared with bare node. \`--version\` reads package.json and nothing else; \`--help\` reads only the command registry (data) and renders help itself, without commander; a command imports its handler, commander, undici and the output code it needs, when it runs.\n\n${section}\n`;
+    else doc += `\n## CLI start-up\n\nHow fast \`adops\` starts compared with bare node.\n\n${section}\n`;
     writeFileSync(file, doc);
     console.log(`\nwritten to ${file}`);
   }

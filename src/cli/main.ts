@@ -1,24 +1,23 @@
-// Entry point. Fast paths first: `--version` reads package.json and nothing
-// else; `--help` reads the registry's data and nothing else (no commander, no
-// undici, zod, ora, inquirer or cli-table3). Everything else goes to the runner.
+// Entry point (bundled into dist/bundle/main.js; bin/adops.js has usually
+// answered `--version` and the top help page before this loads). Fast paths
+// first: `--version` and the top page (quick.ts) read package.json and the
+// first level of the tree; command help reads the registry's data and nothing
+// else (no commander, no undici, zod, ora, inquirer or cli-table3). Everything
+// else goes to the runner.
 import { preParse } from './argv.js';
+import { quickAnswer } from './quick.js';
 import { packageVersion } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
-  const pre = preParse(argv);
-  if (pre.version && pre.words.length === 0) {
-    process.stdout.write(packageVersion() + '\n');
+  const quick = quickAnswer(argv, packageVersion);
+  if (quick !== undefined) {
+    process.stdout.write(quick);
     return 0;
   }
+  const pre = preParse(argv);
   const isHelpWord = pre.words[0] === 'help';
   if (pre.help || isHelpWord || pre.words.length === 0) {
     const words = isHelpWord ? pre.words.slice(1) : pre.words;
-    if (words.length === 0 && !pre.json) {
-      // The top page needs only the first level: no definition file is loaded.
-      const [{ topHelp }, { TOP_LEVEL }] = await Promise.all([import('./help.js'), import('./top-level.js')]);
-      process.stdout.write(topHelp(TOP_LEVEL, packageVersion()));
-      return 0;
-    }
     const { getRegistry } = await import('./commands.js');
     const registry = getRegistry();
     if (isHelpWord && pre.json) {

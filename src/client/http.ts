@@ -2,8 +2,6 @@
 // retry policy around it, typed errors, and a redacted --debug trace.
 // Bodies are passed through untouched (no schema validation: the real service
 // may send fields the sandbox does not).
-import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import type { Readable } from 'node:stream';
 import type { Pool as PoolClass } from 'undici';
 import { ApiError, NetworkError } from './errors.js';
@@ -49,35 +47,21 @@ export interface ApiResponse<T = unknown> {
 
 type Pool = PoolClass;
 
-// undici's index pulls in fetch, WebSocket, caches and more: ~3x the start-up
-// cost of the Pool alone on this machine. We need only the Pool, so we load
-// that file (undici has no "exports" map; test/unit/client/http.test.ts fails
-// if an upgrade moves it).
-// Like undici's index, we add the request API (request, stream, ...) to the
-// Dispatcher prototype; Object.assign is idempotent if the index loads too.
-let PoolCtor: typeof PoolClass | undefined;
-function loadPool(): typeof PoolClass {
-  if (!PoolCtor) {
-    // undici parses HTTP with llhttp compiled to wasm. V8 tiers wasm up to
-    // TurboFan on background threads and process exit waits for them: ~150-300 ms
-    // added to every command here. Liftoff's code is plenty for a CLI's traffic.
-    setFlagsFromString('--liftoff-only');
-    const require = createRequire(import.meta.url);
-    const Dispatcher = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
-    Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js') as object);
-    PoolCtor = require('undici/lib/dispatcher/pool.js') as typeof PoolClass;
-  }
-  return PoolCtor;
-}
+// undici (its Pool only, see undici-pool.ts) loads on the first request, so
+// commands that send none do not pay for it.
+let poolModule: Promise<typeof import('./undici-pool.js')> | undefined;
 
 const pools = new Map<string, Pool>();
 
-function poolFor(origin: string, connectTimeoutMs: number): Pool {
+async function poolFor(origin: string, connectTimeoutMs: number): Promise<Pool> {
   let pool = pools.get(origin);
   if (!pool) {
-    const Pool = loadPool();
-    pool = new Pool(origin, { connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000, connections: 8 });
-    pools.set(origin, pool);
+    const { Pool } = await (poolModule ??= import('./undici-pool.js'));
+    pool = pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000, connections: 8 });
+      pools.set(origin, pool);
+    }
   }
   return pool;
 }
@@ -119,7 +103,7 @@ export class ApiClient {
     this.deps = config.deps ?? realRetryDeps;
   }
 
-  private get pool(): Pool {
+  private pool(): Promise<Pool> {
     return poolFor(this.baseUrl.origin, this.config.connectTimeoutMs ?? 10_000);
   }
 
@@ -162,7 +146,7 @@ export class ApiClient {
           controller.abort(new Error('timeout'));
         }, timeoutMs);
         try {
-          const res = await this.pool.request({
+          const res = await (await this.pool()).request({
             method: method as 'GET',
             path: target,
             headers,

@@ -25,7 +25,9 @@ function newestMtime(dir: string): number {
  * two vitest workers from building at the same time.
  */
 export function ensureBuilt(): void {
-  const main = join(ROOT, 'dist', 'cli', 'main.js');
+  // The binary runs dist/bundle (esbuild, after tsc): judge freshness by it, so
+  // an e2e file run alone after editing src/ never tests a stale bundle.
+  const main = join(ROOT, 'dist', 'bundle', 'main.js');
   const fresh = () => existsSync(main) && statSync(main).mtimeMs >= newestMtime(join(ROOT, 'src'));
   if (fresh()) return;
   const lock = join(ROOT, 'dist', '.build-lock');
@@ -42,6 +44,8 @@ export function ensureBuilt(): void {
   try {
     // tsc emits even when files of others fail to type-check; we only need the JS.
     spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'ignore' });
+    const bundle = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    if (bundle.status !== 0) throw new Error(`scripts/build.mjs failed:\n${bundle.stderr}`);
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
