@@ -41,6 +41,14 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
+// The reader of our results left (`adops … | head -1`): it has what it wanted.
+// Stop quietly with 0, like the launcher's --help, instead of dying on an
+// unhandled EPIPE with a stack trace; no further page is fetched.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const code = await main(process.argv.slice(2));
 // Exit as soon as our output is handed to the OS: undici's sockets otherwise
 // hold the event loop open for a few hundred ms after the last request.

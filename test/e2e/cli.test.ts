@@ -26,6 +26,20 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+describe('a reader that leaves early', () => {
+  it('`adops … | head -c 1` stops quietly with exit 0, no EPIPE stack', async () => {
+    const { spawnSync } = await import('node:child_process');
+    // Every page as ndjson (hundreds of rows) into a reader that takes one byte and leaves.
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" observe ad-groups --all --output ndjson | head -c 1 >/dev/null`], {
+      env: baseEnv({ ADOPS_CONFIG_DIR: cfg }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js/);
+    expect(r.status, r.stderr).toBe(0);
+  });
+});
+
 describe('sandbox serve --login', () => {
   it('points the "sandbox" profile at itself with a demo key, 0600 in 0700', () => {
     const file = join(cfg, 'config.json');
