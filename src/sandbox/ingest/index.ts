@@ -15,14 +15,14 @@
 //   the connection broke afterwards) and then left as stored. provider_d is
 //   not ingested: stored rows carry provider_a, provider_b or provider_c only.
 import type { Database } from 'better-sqlite3';
-import { AD_GROUP_TYPE } from '../../contract/ids.js';
+import { AD_GROUP_TYPE, ROW_PROVIDERS } from '../../contract/ids.js';
 import { currencyDecimals } from '../providers/units.js';
 import { adapterFor } from '../providers/registry.js';
 import { entityLookup, listAdvertisers, providerEntities } from '../providers/store.js';
 import type { AdvertiserRecord, ProviderServices } from '../providers/types.js';
 
-/** Providers whose entities the service ingests into stored rows. */
-export const INGESTED_PROVIDERS = new Set(['provider_a', 'provider_b', 'provider_c']);
+/** Providers whose entities the service ingests into stored rows (the contract's ROW_PROVIDERS). */
+export const INGESTED_PROVIDERS: ReadonlySet<string> = new Set(ROW_PROVIDERS);
 
 export interface IngestOptions {
   /** Only these advertisers (default: all). */

@@ -7,8 +7,7 @@
 // is keyset on the row's sort key, bound to the query like every cursor.
 import type { Database } from 'better-sqlite3';
 import type { InsightRow, InsightsQuery } from '../../contract/schemas/observe.js';
-import { fail } from '../http/errors.js';
-import { decodeCursor, encodeCursor } from '../store/cursor.js';
+import { decodeCursor, encodeCursor, invalidCursor } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 
 const PERIOD_START: Record<InsightsQuery['timeGrain'], string> = {
@@ -50,9 +49,7 @@ export function insightsPage(env: { db: Database; secret: Buffer }, orgId: strin
   let after: SortKey | null = null;
   if (cursor !== undefined) {
     const p = decodeCursor(env.secret, scope, filters, cursor);
-    if (!Array.isArray(p) || p.length !== 6 || !p.every((x) => typeof x === 'string')) {
-      throw decodeCursorFailure();
-    }
+    if (!Array.isArray(p) || p.length !== 6 || !p.every((x) => typeof x === 'string')) throw invalidCursor();
     after = p as SortKey;
   }
   const level = LEVEL_COLUMNS[filters.level];
@@ -111,8 +108,4 @@ export function insightsPage(env: { db: Database; secret: Buffer }, orgId: strin
   const remaining = start < 0 ? [] : rows.slice(start);
   const data = remaining.slice(0, limit);
   return remaining.length > limit ? { data, nextCursor: encodeCursor(env.secret, scope, filters, keyOf(data[data.length - 1]!)) } : { data };
-}
-
-function decodeCursorFailure() {
-  return fail('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
 }

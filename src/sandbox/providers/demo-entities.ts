@@ -4,7 +4,7 @@
 // on a fixed day (DEMO_INSIGHTS_LAST_DAY, the day before the ManualClock's
 // default "now"), so docs and tests can name ids and figures.
 import { seededRandom } from './faults.js';
-import { formatTimeA } from './provider-a.js';
+import { formatTimeA, PROVIDER_A_BID_STRATEGIES } from './provider-a.js';
 import { formatTimeB } from './provider-b.js';
 import { currencyDecimals } from './units.js';
 
@@ -78,12 +78,11 @@ function times(g: Gen): { created: number; updated: number } {
 
 function providerA(g: Gen, minor: number, s: Skeleton, creatives: Obj[]): void {
   const account_id = `act_${g.prefix}`;
-  const strategies = ['LOWEST_COST_WITHOUT_CAP', 'LOWEST_COST_WITH_BID_CAP', 'COST_CAP', 'LOWEST_COST_WITH_MIN_ROAS'] as const;
   for (let c = 0; c < DEMO_CAMPAIGNS_PER_ADVERTISER; c++) {
     const id = g.id('238');
     const t = times(g);
     const cbo = c % 2 === 0;
-    const strategy = g.pick(strategies);
+    const strategy = g.pick(PROVIDER_A_BID_STRATEGIES);
     const campaign: Obj = {
       id, account_id, name: `${g.pick(NAMES)} ${c + 1}`, objective: g.pick(['OUTCOME_SALES', 'OUTCOME_TRAFFIC', 'OUTCOME_LEADS', 'OUTCOME_AWARENESS']),
       status: g.status(), start_time: formatTimeA(t.created), created_time: formatTimeA(t.created), updated_time: formatTimeA(t.updated),
@@ -96,7 +95,7 @@ function providerA(g: Gen, minor: number, s: Skeleton, creatives: Obj[]): void {
     s.campaigns.push(campaign);
     for (let a = 0; a < AD_GROUPS_PER_CAMPAIGN; a++) {
       const adSetId = g.id('238');
-      const st = g.pick(strategies);
+      const st = g.pick(PROVIDER_A_BID_STRATEGIES);
       const adSet: Obj = {
         id: adSetId, account_id, campaign_id: id, name: `Ad set ${c + 1}.${a + 1}`, status: g.status(),
         optimization_goal: g.pick(['OFFSITE_CONVERSIONS', 'LINK_CLICKS', 'REACH', 'IMPRESSIONS']), billing_event: 'IMPRESSIONS',

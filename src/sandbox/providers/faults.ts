@@ -69,12 +69,19 @@ export function writeFaults(services: ProviderServices, provider: EntityProvider
   s.recent = [];
 }
 
-/** PUT /_sandbox/faults/{provider}; a bad body answers 400 invalid_request. */
-export function setProviderFaults(services: ProviderServices, provider: string, faults: unknown): void {
+/** The provider token if a simulated provider has it, else 404 not_found. */
+export function simulatedProvider(provider: string): EntityProvider {
   if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw fail('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
+  return provider as EntityProvider;
+}
+
+/** PUT /_sandbox/faults/{provider}: an unknown provider answers 404 not_found, a bad body 400 invalid_request. Returns what was stored. */
+export function setProviderFaults(services: ProviderServices, provider: string, faults: unknown): ProviderFaults {
+  const known = simulatedProvider(provider);
   const parsed = providerFaultsSchema.safeParse(faults);
   if (!parsed.success) throw invalidRequest(zodIssuesToIssues(parsed.error, 'body', faults));
-  writeFaults(services, provider as EntityProvider, parsed.data);
+  writeFaults(services, known, parsed.data);
+  return parsed.data;
 }
 
 /** How many requests the service has sent this provider since the sandbox started. */

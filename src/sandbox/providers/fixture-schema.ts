@@ -7,6 +7,7 @@
 // provider's schema and names the bad field, e.g. /advertisers/2/campaigns/0/daily_budget.
 import { z } from 'zod';
 import type { EntityProvider } from '../../contract/ids.js';
+import { jsonPointer } from '../http/validation.js';
 import { adapterFor } from './registry.js';
 import { AUTOMATED_CAMPAIGN_TYPES } from './provider-c.js';
 import type { Payload, StoredKind } from './types.js';
@@ -72,8 +73,6 @@ export class ProviderFixtureError extends Error {
   }
 }
 
-const pointer = (parts: Array<string | number>) => parts.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-
 /**
  * Validate one advertiser's arrays against its provider's payload schemas and
  * check the links between them. `at` is the advertiser's JSON Pointer prefix.
@@ -87,7 +86,7 @@ export function parseAdvertiserEntities(provider: EntityProvider, input: Record<
     if (!items || items.length === 0) continue;
     const schema = adapter.fixture[kind];
     if (!schema) {
-      issues.push(`${pointer([...at, key])}: ${provider} has no ${key}`);
+      issues.push(`${jsonPointer([...at, key])}: ${provider} has no ${key}`);
       continue;
     }
     const parsed: Payload[] = [];
@@ -95,11 +94,11 @@ export function parseAdvertiserEntities(provider: EntityProvider, input: Record<
     items.forEach((item, i) => {
       const r = schema.safeParse(item);
       if (!r.success) {
-        for (const issue of r.error.issues.slice(0, 5)) issues.push(`${pointer([...at, key, i, ...(issue.path as Array<string | number>)])}: ${issue.message}`);
+        for (const issue of r.error.issues.slice(0, 5)) issues.push(`${jsonPointer([...at, key, i, ...(issue.path as Array<string | number>)])}: ${issue.message}`);
         return;
       }
       const id = adapter.idOf(kind, r.data);
-      if (seen.has(id)) issues.push(`${pointer([...at, key, i])}: id ${id} is used twice in ${key}`);
+      if (seen.has(id)) issues.push(`${jsonPointer([...at, key, i])}: id ${id} is used twice in ${key}`);
       seen.add(id);
       parsed.push(r.data);
     });
@@ -119,7 +118,7 @@ export function parseAdvertiserEntities(provider: EntityProvider, input: Record<
   for (const kind of ['ad_group', 'ad', 'asset_group'] as const) {
     (byKind.get(kind) ?? []).forEach((p, i) => {
       const { campaignId, adGroupId } = adapter.parentsOf(kind, p, lookup);
-      const where = pointer([...at, LIST_KEY[kind], i]);
+      const where = jsonPointer([...at, LIST_KEY[kind], i]);
       if (campaignId !== null && !campaigns.has(campaignId)) issues.push(`${where}: names campaign ${campaignId}, which is not in campaigns`);
       if (kind === 'ad' && adGroupId !== null && !adGroups.has(adGroupId)) issues.push(`${where}: names ad group ${adGroupId}, which is not in adGroups`);
       if (provider === 'provider_c' && kind !== 'asset_group' && automated(campaignId)) issues.push(`${where}: PERFORMANCE_MAX campaigns have no ad groups or ads (they use asset groups)`);
@@ -128,12 +127,12 @@ export function parseAdvertiserEntities(provider: EntityProvider, input: Record<
   }
   (byKind.get('campaign') ?? []).forEach((p, i) => {
     if (typeof p.campaignBudget === 'string' && !budgets.has(p.campaignBudget)) {
-      issues.push(`${pointer([...at, 'campaigns', i, 'campaignBudget'])}: names budget ${p.campaignBudget}, which is not in sharedBudgets`);
+      issues.push(`${jsonPointer([...at, 'campaigns', i, 'campaignBudget'])}: names budget ${p.campaignBudget}, which is not in sharedBudgets`);
     }
   });
   const insights = (input.insights as InsightFixture[] | undefined) ?? [];
   insights.forEach((row, i) => {
-    if (!campaigns.has(row.campaignId)) issues.push(`${pointer([...at, 'insights', i, 'campaignId'])}: names no campaign of this advertiser`);
+    if (!campaigns.has(row.campaignId)) issues.push(`${jsonPointer([...at, 'insights', i, 'campaignId'])}: names no campaign of this advertiser`);
   });
   if (issues.length) throw new ProviderFixtureError(issues.slice(0, 20));
   return { byKind, insights };

@@ -7,10 +7,11 @@
 // with the three service times null. Each provider pages its own way: a
 // position token, or (provider_b) page number + page size, where the size of
 // the first page holds for every later page.
+import { LIMIT_MAX } from '../../contract/ids.js';
 import type { EntityStatus } from '../../contract/ids.js';
 import type { SandboxServices } from '../http/context.js';
 import { fail } from '../http/errors.js';
-import { decodeCursor, encodeCursor } from '../store/cursor.js';
+import { decodeCursor, encodeCursor, invalidCursor } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 import { completeRow } from '../ingest/stored-reads.js';
 import { askProvider } from './faults.js';
@@ -54,8 +55,8 @@ function readPosition(env: LiveEnv, scope: string, filters: Record<string, unkno
   const p = decodeCursor(env.secret, scope, filters, cursor) as Record<string, unknown> | null;
   const int = (v: unknown, min: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
   if (paging === 'token' && p && int(p.after, 0)) return { after: p.after as number };
-  if (paging === 'page' && p && int(p.page, 2) && int(p.pageSize, 1) && (p.pageSize as number) <= 500) return { page: p.page as number, pageSize: p.pageSize as number };
-  throw fail('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
+  if (paging === 'page' && p && int(p.page, 2) && int(p.pageSize, 1) && (p.pageSize as number) <= LIMIT_MAX) return { page: p.page as number, pageSize: p.pageSize as number };
+  throw invalidCursor();
 }
 
 export async function liveList(env: LiveEnv, orgId: string, advertiserId: string, kind: EntityKind, scope: string, query: LiveQuery): Promise<Page<Record<string, unknown>>> {

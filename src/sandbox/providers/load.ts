@@ -1,32 +1,24 @@
-// Writes each advertiser's provider-side world (validated against its
-// provider's payload schemas) into the provider tables, and the world's
-// faults. Runs inside the platform's world-loading transaction, so a bad
-// fixture leaves nothing behind and the server does not start.
+// Writes each advertiser's provider-side world into the provider tables, and
+// the world's faults. The payloads were checked against their provider's
+// schemas, and parsed, by parseWorld (fixtures/load.ts), which refuses a bad
+// fixture before any store is touched. Runs inside the platform's
+// world-loading transaction.
 import type { EntityProvider } from '../../contract/ids.js';
 import type { World } from '../fixtures/schema.js';
-import { FixtureError } from '../fixtures/load.js';
 import { writeFaults } from './faults.js';
-import { parseAdvertiserEntities, ProviderFixtureError } from './fixture-schema.js';
+import { LIST_KEY } from './fixture-schema.js';
 import type { ParsedEntities, ProviderFaults } from './fixture-schema.js';
 import { adapterFor } from './registry.js';
-import type { ProviderServices, StoredKind } from './types.js';
+import type { Payload, ProviderServices, StoredKind } from './types.js';
 
 /** Parents before children, so positions follow the provider's natural listing. */
 const KIND_ORDER: readonly StoredKind[] = ['shared_budget', 'campaign', 'ad_group', 'ad', 'creative', 'asset_group'];
 
 export function loadProviderWorld(services: ProviderServices, world: World): void {
-  const parsed: Array<{ advertiserId: string; provider: EntityProvider; entities: ParsedEntities }> = [];
-  const issues: string[] = [];
-  world.advertisers.forEach((a, i) => {
-    try {
-      parsed.push({ advertiserId: a.id, provider: a.provider, entities: parseAdvertiserEntities(a.provider, a as Record<string, unknown>, ['advertisers', i]) });
-    } catch (err) {
-      if (err instanceof ProviderFixtureError) issues.push(...err.issues);
-      else throw err;
-    }
-  });
-  if (issues.length) throw new FixtureError(`the world's provider entities are not valid:\n${issues.slice(0, 20).map((i) => `  ${i}`).join('\n')}`);
-  for (const p of parsed) writeAdvertiserEntities(services, p.advertiserId, p.provider, p.entities);
+  for (const a of world.advertisers) {
+    const byKind = new Map(KIND_ORDER.map((kind) => [kind, (a[LIST_KEY[kind]] ?? []) as Payload[]]));
+    writeAdvertiserEntities(services, a.id, a.provider, { byKind, insights: a.insights ?? [] });
+  }
   for (const [provider, faults] of Object.entries(world.faults ?? {})) {
     if (faults) writeFaults(services, provider as EntityProvider, faults as ProviderFaults);
   }

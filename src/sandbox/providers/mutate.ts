@@ -10,7 +10,7 @@ import { ENTITY_STATUSES } from '../../contract/ids.js';
 import { callProvider } from './faults.js';
 import { adapterFor } from './registry.js';
 import { entityLookup, findAdvertiser, providerEntity, writeProviderEntity } from './store.js';
-import { refusal } from './types.js';
+import { isBudgetOnly, refusal } from './types.js';
 import type { AdvertiserRecord, ChangeRefusal, Payload, ProviderChange, ProviderServices } from './types.js';
 
 export type { ProviderChange } from './types.js';
@@ -57,10 +57,11 @@ export async function applyProviderChange(
   const refused = await callProvider(services, record.provider);
   if (refused) return refusal(502, 'provider_error', refused.message, { provider: refused.provider, platformError: refused.platformError });
 
+  const budgetOnly = isBudgetOnly(change);
   services.db.transaction(() => {
     for (const w of result.writes) {
       const before = providerEntity(services.db, record.id, w.kind, w.id);
-      writeProviderEntity(services.db, record.id, w.kind, w.id, w.payload, result.budgetOnly ? (before?.stamp ?? 0) : now);
+      writeProviderEntity(services.db, record.id, w.kind, w.id, w.payload, budgetOnly ? (before?.stamp ?? 0) : now);
     }
   })();
   return { ok: true, entity: result.writes[0]!.payload };

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, minorToWhole, wholeToMinor } from './units.js';
 import {
-  baseRow, joinPath, pick, refusal, str,
+  baseRow, isBudgetOnly, joinPath, pick, refusal, str,
   type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
 } from './types.js';
 
@@ -199,10 +199,8 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
     if (!check.ok) return refusal(422, 'invalid_amount', check.reason);
     next.bid_amount = String(wholeToMinor(change.bidAmount, currency!));
   }
-  const budgetOnly = change.budget !== undefined && change.status === undefined && change.name === undefined
-    && change.bidStrategy === undefined && change.bidAmount === undefined;
-  if (!budgetOnly) next.updated_time = formatTimeA(ctx.now);
-  return { ok: true as const, writes: [{ kind: change.entityType as StoredKind, id: String(target.id), payload: next }], budgetOnly };
+  if (!isBudgetOnly(change)) next.updated_time = formatTimeA(ctx.now);
+  return { ok: true as const, writes: [{ kind: change.entityType as StoredKind, id: String(target.id), payload: next }] };
 }
 
 export const providerA: ProviderAdapter = {

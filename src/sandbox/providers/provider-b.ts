@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, wholeToWhole } from './units.js';
 import {
-  baseRow, joinPath, pick, refusal, str,
+  baseRow, isBudgetOnly, joinPath, pick, refusal, str,
   type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
 } from './types.js';
 
@@ -154,9 +154,8 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
     next.budget = change.budget.amount;
     if (change.budget.type) next.budget_mode = change.budget.type === 'daily' ? 'BUDGET_MODE_DAY' : 'BUDGET_MODE_TOTAL';
   }
-  const budgetOnly = change.budget !== undefined && change.status === undefined && change.name === undefined;
-  if (!budgetOnly) next.modify_time = formatTimeB(ctx.now);
-  return { ok: true as const, writes: [{ kind: change.entityType as StoredKind, id: String(target[ID_KEY[change.entityType]!]), payload: next }], budgetOnly };
+  if (!isBudgetOnly(change)) next.modify_time = formatTimeB(ctx.now);
+  return { ok: true as const, writes: [{ kind: change.entityType as StoredKind, id: String(target[ID_KEY[change.entityType]!]), payload: next }] };
 }
 
 export const providerB: ProviderAdapter = {

@@ -157,8 +157,7 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
     if (shared) writes.push({ kind: 'shared_budget', id: String(shared.id), payload: holder });
   }
   writes.unshift({ kind: change.entityType, id: String(target.id), payload: next });
-  const budgetOnly = change.budget !== undefined && change.status === undefined && change.name === undefined;
-  return { ok: true as const, writes, budgetOnly };
+  return { ok: true as const, writes };
 }
 
 export const providerC: ProviderAdapter = {

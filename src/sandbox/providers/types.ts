@@ -62,8 +62,12 @@ export type ChangeRefusal = { ok: false; status: number; error: string; message:
 export interface ChangeWrites {
   ok: true;
   writes: Array<{ kind: StoredKind; id: string; payload: Payload }>;
-  /** Budget-only edits do not move the provider's edit time (spec budget rule 5). */
-  budgetOnly: boolean;
+}
+
+/** A change of the budget alone: it does not move the provider's edit time (spec budget rule 5). */
+export function isBudgetOnly(change: ProviderChange): boolean {
+  return change.budget !== undefined && change.status === undefined && change.name === undefined
+    && change.bidStrategy === undefined && change.bidAmount === undefined;
 }
 
 export interface ChangeContext {

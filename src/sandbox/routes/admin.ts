@@ -2,14 +2,11 @@
 // not in the OpenAPI documents, never used by the CLI). No key needed: the
 // sandbox listens on loopback and these exist for tests and demos.
 import type { Hono } from 'hono';
-import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { AppEnv, SandboxServices } from '../http/context.js';
-import { fail, invalidRequest } from '../http/errors.js';
+import { invalidRequest } from '../http/errors.js';
 import { notJsonIssue } from '../http/json-body.js';
-import { zodIssuesToIssues } from '../http/validation.js';
 import { ingestAll } from '../ingest/index.js';
-import { providerFaultsSchema } from '../providers/fixture-schema.js';
-import { setProviderFaults } from '../providers/faults.js';
+import { setProviderFaults, simulatedProvider } from '../providers/faults.js';
 
 export interface KeyListing {
   key: string;
@@ -43,19 +40,15 @@ export function registerAdminRoutes(app: Hono<AppEnv>): void {
   });
 
   app.put('/_sandbox/faults/:provider', async (c) => {
-    const provider = c.req.param('provider');
-    if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) {
-      throw fail('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
-    }
+    // The provider is checked before the body is read: an unknown one is 404 whatever was sent.
+    const provider = simulatedProvider(c.req.param('provider'));
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());
     } catch {
       throw invalidRequest([notJsonIssue], 'The body is not valid JSON.');
     }
-    const parsed = providerFaultsSchema.safeParse(body);
-    if (!parsed.success) throw invalidRequest(zodIssuesToIssues(parsed.error, 'body', body));
-    setProviderFaults(c.var.sandbox, provider, parsed.data);
-    return c.json({ provider, faults: parsed.data }, 200);
+    const faults = setProviderFaults(c.var.sandbox, provider, body);
+    return c.json({ provider, faults }, 200);
   });
 }

@@ -62,32 +62,33 @@ export function encodeCursor(secret: Buffer, scope: string, filters: Record<stri
   return `${payload}.${sign(secret, scope, filters, payload).toString('base64url')}`;
 }
 
-const invalid = () =>
+/** 400 invalid_cursor: the one answer for any cursor that cannot be used, whatever the reason. */
+export const invalidCursor = () =>
   fail('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
 
 export function decodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): unknown {
-  if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
+  if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();
   const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
-  if (!m) throw invalid();
+  if (!m) throw invalidCursor();
   const [, payload, mac] = m as unknown as [string, string, string];
   // Compare the text, not decoded bytes: base64 has several spellings of the same
   // bytes (the last character's spare bits), and only ours is the cursor.
   const given = Buffer.from(mac, 'utf8');
   const expected = Buffer.from(sign(secret, scope, filters, payload).toString('base64url'), 'utf8');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
   try {
     const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { p?: unknown };
-    if (parsed === null || typeof parsed !== 'object' || !('p' in parsed)) throw invalid();
+    if (parsed === null || typeof parsed !== 'object' || !('p' in parsed)) throw invalidCursor();
     return parsed.p;
   } catch {
-    throw invalid();
+    throw invalidCursor();
   }
 }
 
 /** decodeCursor for keyset positions: a positive safe integer, or invalid_cursor. */
 export function decodeSeqCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): number {
   const p = decodeCursor(secret, scope, filters, cursor);
-  if (typeof p !== 'number' || !Number.isSafeInteger(p) || p < 0) throw invalid();
+  if (typeof p !== 'number' || !Number.isSafeInteger(p) || p < 0) throw invalidCursor();
   return p;
 }
 
