@@ -1,7 +1,7 @@
 // Brands (four markdown sections) and the advertisers attached to them.
 import { z } from 'zod';
 import { advertiserIdSchema } from '../common.js';
-import { deleted, epochMs, markdown, pageOf, pageQuery, readRevision, revision, slugInput, slugOut } from './shared.js';
+import { deleted, epochMs, markdown, optionalFields, pageOf, pageQuery, readRevision, revision, slugInput, slugOut } from './shared.js';
 
 export const BRAND_SECTIONS = ['identity', 'voice', 'guidelines', 'messaging'] as const;
 export type BrandSection = (typeof BRAND_SECTIONS)[number];
@@ -58,29 +58,11 @@ const editable = {
 };
 
 export const createBrandBody = z
-  .strictObject({
-    slug: slugInput,
-    name: editable.name,
-    description: editable.description.optional(),
-    logoUrl: editable.logoUrl.optional(),
-    identity: editable.identity.optional(),
-    voice: editable.voice.optional(),
-    guidelines: editable.guidelines.optional(),
-    messaging: editable.messaging.optional(),
-  })
+  .strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name })
   .meta({ id: 'CreateBrand' });
 
 export const updateBrandBody = z
-  .strictObject({
-    revision: readRevision,
-    name: editable.name.optional(),
-    description: editable.description.optional(),
-    logoUrl: editable.logoUrl.optional(),
-    identity: editable.identity.optional(),
-    voice: editable.voice.optional(),
-    guidelines: editable.guidelines.optional(),
-    messaging: editable.messaging.optional(),
-  })
+  .strictObject({ revision: readRevision, ...optionalFields(editable) })
   .meta({ id: 'UpdateBrand', description: 'Fields to change; `revision` is required. The slug cannot change.' });
 
 export const brandParams = z.object({ slug: z.string().meta({ description: 'Brand handle.' }) });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ENTITY_PROVIDERS } from '../../ids.js';
 import { advertiserIdSchema } from '../common.js';
-import { deleted, epochMs, isoDate, readRevision, revision } from './shared.js';
+import { deleted, epochMs, isoDate, optionalFields, readRevision, revision } from './shared.js';
 
 export const BUDGET_TYPES = ['daily', 'lifetime'] as const;
 export const EXECUTION_ENTITY_TYPES = ['campaign', 'ad_group', 'ad', 'creative', 'asset_group'] as const;
@@ -72,30 +72,11 @@ const editable = {
 };
 
 export const addLineItemBody = z
-  .strictObject({
-    name: editable.name,
-    provider: editable.provider.optional(),
-    advertiserId: editable.advertiserId.optional(),
-    budget: editable.budget.optional(),
-    budgetType: editable.budgetType.optional(),
-    startDate: editable.startDate.optional(),
-    endDate: editable.endDate.optional(),
-    objective: editable.objective.optional(),
-  })
+  .strictObject({ ...optionalFields(editable), name: editable.name })
   .meta({ id: 'AddLineItem', description: 'Only name is needed to add; validate says what else is missing.' });
 
 export const updateLineItemBody = z
-  .strictObject({
-    revision: readRevision,
-    name: editable.name.optional(),
-    provider: editable.provider.optional(),
-    advertiserId: editable.advertiserId.optional(),
-    budget: editable.budget.optional(),
-    budgetType: editable.budgetType.optional(),
-    startDate: editable.startDate.optional(),
-    endDate: editable.endDate.optional(),
-    objective: editable.objective.optional(),
-  })
+  .strictObject({ revision: readRevision, ...optionalFields(editable) })
   .meta({ id: 'UpdateLineItem', description: 'Fields to change; `revision` is required.' });
 
 export const readinessSchema = z

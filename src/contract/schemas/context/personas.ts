@@ -1,6 +1,6 @@
 // Personas: each belongs to one Brand; the handle is (brand slug, persona slug).
 import { z } from 'zod';
-import { deleted, epochMs, pageOf, pageQuery, readRevision, revision, slugInput, slugOut } from './shared.js';
+import { deleted, epochMs, optionalFields, pageOf, pageQuery, readRevision, revision, slugInput, slugOut } from './shared.js';
 
 const list = (what: string) =>
   z.array(z.string().min(1).max(500)).max(50).meta({ description: `${what}; up to 50 short entries.` });
@@ -34,27 +34,11 @@ const editable = {
 };
 
 export const createPersonaBody = z
-  .strictObject({
-    slug: slugInput,
-    name: editable.name,
-    description: editable.description.optional(),
-    demographics: editable.demographics.optional(),
-    goals: editable.goals.optional(),
-    painPoints: editable.painPoints.optional(),
-    channels: editable.channels.optional(),
-  })
+  .strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name })
   .meta({ id: 'CreatePersona' });
 
 export const updatePersonaBody = z
-  .strictObject({
-    revision: readRevision,
-    name: editable.name.optional(),
-    description: editable.description.optional(),
-    demographics: editable.demographics.optional(),
-    goals: editable.goals.optional(),
-    painPoints: editable.painPoints.optional(),
-    channels: editable.channels.optional(),
-  })
+  .strictObject({ revision: readRevision, ...optionalFields(editable) })
   .meta({ id: 'UpdatePersona', description: 'Fields to change; `revision` is required. The slug cannot change.' });
 
 export const personaParams = z.object({

@@ -2,7 +2,7 @@
 // currency, amounts in whole units of it. States: draft → approved → archived
 // (draft → archived too). Approval freezes the plan and its Line Items.
 import { z } from 'zod';
-import { deleted, epochMs, isoDate, pageOf, pageQuery, readRevision, revision, slugInput, slugOut } from './shared.js';
+import { deleted, epochMs, isoDate, optionalFields, pageOf, pageQuery, readRevision, revision, slugInput, slugOut } from './shared.js';
 import { lineItemSchema } from './line-items.js';
 
 export const PLAN_STATUSES = ['draft', 'approved', 'archived'] as const;
@@ -51,27 +51,23 @@ export const listPlansQuery = z.object({
   status: z.enum(PLAN_STATUSES).optional().meta({ description: 'Only plans in this status.' }),
 });
 
+const editable = {
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000),
+  currency: currencyInput,
+  budget: amountInput.nullable(),
+  startDate: isoDate.nullable(),
+  endDate: isoDate.nullable(),
+};
+
 export const createPlanBody = z
-  .strictObject({
-    slug: slugInput,
-    name: z.string().min(1).max(200),
-    description: z.string().max(2000).optional(),
-    currency: currencyInput,
-    budget: amountInput.nullable().optional(),
-    startDate: isoDate.nullable().optional(),
-    endDate: isoDate.nullable().optional(),
-  })
+  .strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name, currency: editable.currency })
   .meta({ id: 'CreateCampaignPlan' });
 
 export const updatePlanBody = z
   .strictObject({
     revision: readRevision,
-    name: z.string().min(1).max(200).optional(),
-    description: z.string().max(2000).optional(),
-    currency: currencyInput.optional(),
-    budget: amountInput.nullable().optional(),
-    startDate: isoDate.nullable().optional(),
-    endDate: isoDate.nullable().optional(),
+    ...optionalFields(editable),
     status: z.literal('archived').optional().meta({ description: 'Archive the plan (from draft or approved); the only change an approved plan accepts.' }),
   })
   .meta({ id: 'UpdateCampaignPlan', description: 'Fields to change; `revision` is required. The slug cannot change.' });

@@ -62,5 +62,13 @@ export const deleteQuery = z.object({
     .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.' }),
 });
 
+/**
+ * Every field of `fields`, optional. A resource's create and update bodies both
+ * start from one map of its editable fields: create re-requires what it needs
+ * (`{ slug, ...optionalFields(editable), name: editable.name }`; the spread keeps
+ * key order), update adds `revision`.
+ */
+export const optionalFields = <S extends z.ZodRawShape>(fields: S) => z.object(fields).partial().shape;
+
 export const deleted = (fields: z.ZodRawShape, id: string) =>
   z.object({ deleted: z.literal(true), ...fields }).meta({ id, description: 'What was deleted.' });

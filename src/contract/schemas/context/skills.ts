@@ -1,6 +1,6 @@
 // Skills (ad-ops playbooks) and the Skill Catalog they can be imported from.
 import { z } from 'zod';
-import { epochMs, markdown, pageOf, pageQuery, readRevision, revision, slugInput, slugOut, deleted } from './shared.js';
+import { epochMs, markdown, optionalFields, pageOf, pageQuery, readRevision, revision, slugInput, slugOut, deleted } from './shared.js';
 
 export const SKILL_SOURCES = ['custom', 'catalog'] as const;
 
@@ -33,21 +33,18 @@ export const listSkillsQuery = z.object({
   source: z.enum(SKILL_SOURCES).optional().meta({ description: 'Only custom or only catalog-sourced Skills.' }),
 });
 
-const nameInput = z.string().min(1).max(200);
-const descriptionInput = z.string().max(2000);
-const bodyInput = markdown(256 * 1024, 'Markdown, up to 256 KiB.');
+const editable = {
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000),
+  body: markdown(256 * 1024, 'Markdown, up to 256 KiB.'),
+};
 
 export const createSkillBody = z
-  .strictObject({ slug: slugInput, name: nameInput, description: descriptionInput.optional(), body: bodyInput.optional() })
+  .strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name })
   .meta({ id: 'CreateSkill' });
 
 export const updateSkillBody = z
-  .strictObject({
-    revision: readRevision,
-    name: nameInput.optional(),
-    description: descriptionInput.optional(),
-    body: bodyInput.optional(),
-  })
+  .strictObject({ revision: readRevision, ...optionalFields(editable) })
   .meta({ id: 'UpdateSkill', description: 'Fields to change; `revision` is required. The slug cannot change.' });
 
 export const reimportSkillBody = z

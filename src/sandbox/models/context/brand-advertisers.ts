@@ -3,17 +3,9 @@
 // does not exist). Attaching twice is idempotent: 200 with the attachment.
 import type { BrandAdvertiser } from '../../../contract/schemas/context.js';
 import { fail } from '../../http/errors.js';
+import { ownedAdvertiser } from '../mutations.js';
 import type { BrandRow } from './brands.js';
 import type { ContextScope } from './scope.js';
-
-export type AdvertiserRow = {
-  id: string;
-  org_id: string;
-  provider: string;
-  name: string;
-  currency: string | null;
-  connection: 'connected' | 'not_connected' | 'no_write_access';
-}
 
 export type AttachmentRow = {
   seq: number;
@@ -31,13 +23,6 @@ export function toBrandAdvertiser(r: AttachmentRow): BrandAdvertiser {
   return { advertiserId: r.advertiser_id, provider: r.provider, name: r.name, currency: r.currency, attachedAt: r.attached_at };
 }
 
-/** The organization's advertiser, or null (not owned and nonexistent look the same). */
-export function ownedAdvertiser(s: ContextScope, advertiserId: string): AdvertiserRow | null {
-  return (s.db.prepare('SELECT id, org_id, provider, name, currency, connection FROM advertisers WHERE id = ? AND org_id = ?').get(advertiserId, s.orgId) as
-    | AdvertiserRow
-    | undefined) ?? null;
-}
-
 function attachment(s: ContextScope, brand: BrandRow, advertiserId: string): AttachmentRow | null {
   return (s.db.prepare(`SELECT ${ATTACHMENT_COLUMNS} FROM ${ATTACHMENTS_FROM} WHERE ba.brand_seq = ? AND ba.advertiser_id = ?`).get(brand.seq, advertiserId) as
     | AttachmentRow
@@ -46,7 +31,7 @@ function attachment(s: ContextScope, brand: BrandRow, advertiserId: string): Att
 
 export function attachAdvertiser(s: ContextScope, brand: BrandRow, advertiserId: string): { row: AttachmentRow; created: boolean } {
   return s.db.transaction(() => {
-    if (!ownedAdvertiser(s, advertiserId)) {
+    if (!ownedAdvertiser(s.db, s.orgId, advertiserId)) {
       throw fail('advertiser_not_owned', 'This advertiser is not one of your organization’s.');
     }
     const existing = attachment(s, brand, advertiserId);

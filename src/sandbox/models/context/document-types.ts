@@ -3,6 +3,7 @@
 // leaves both open; docs/decisions.md). Judged by content, never by
 // file name: a PDF starts with `%PDF-`, a DOCX is a ZIP container, and the
 // text types must be UTF-8 text (no NUL bytes).
+import { limitsFrom } from '../uploads/limits.js';
 import type { MediaLimits } from '../uploads/limits.js';
 
 const MiB = 1024 * 1024;
@@ -20,11 +21,8 @@ export const DOCUMENT_MEDIA_TYPES: readonly string[] = Object.keys(DEFAULT_DOCUM
 /** Services key to override limits (e.g. a small limit in a test): `{ 'text/plain': 100 }`. */
 export const DOCUMENT_LIMITS_SERVICE_KEY = 'documentLimits';
 
-export function documentLimits(services: Record<string, unknown>): MediaLimits {
-  const override = services[DOCUMENT_LIMITS_SERVICE_KEY];
-  if (!override || typeof override !== 'object') return DEFAULT_DOCUMENT_LIMITS;
-  return { ...DEFAULT_DOCUMENT_LIMITS, ...(override as MediaLimits) };
-}
+export const documentLimits = (services: Record<string, unknown>) =>
+  limitsFrom(services, DOCUMENT_LIMITS_SERVICE_KEY, DEFAULT_DOCUMENT_LIMITS);
 
 /** Leading bytes read to judge a stored document. */
 export const DOCUMENT_HEAD_BYTES = 64 * 1024;

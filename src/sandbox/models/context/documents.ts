@@ -113,14 +113,15 @@ export async function finalizeDocument(s: ContextScope, deps: DocumentDeps, bran
   if (inspection.state === 'too_large' || inspection.sizeBytes > limitBytes) {
     // A PUT cut off while streaming reports the cap that cut it (the size counted so far).
     const limit = inspection.state === 'too_large' ? inspection.limitBytes : limitBytes;
-    await refuse(s, deps, row, fail('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
+    return refuse(s, deps, row, fail('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
       sizeBytes: inspection.sizeBytes,
       limitBytes: limit,
     }));
   }
-  const head = await deps.files.readHead(row.file_key, DOCUMENT_HEAD_BYTES);
+  // The head inspection read (SNIFF_HEAD_BYTES, more than DOCUMENT_HEAD_BYTES): no second read of the file.
+  const head = inspection.head.subarray(0, DOCUMENT_HEAD_BYTES);
   if (!bytesMatchDocumentType(row.content_type, head, inspection.sizeBytes)) {
-    await refuse(s, deps, row, fail('unsupported_type', `The stored file is not a ${row.content_type} file; it was deleted.`));
+    return refuse(s, deps, row, fail('unsupported_type', `The stored file is not a ${row.content_type} file; it was deleted.`));
   }
   const now = s.now();
   s.db

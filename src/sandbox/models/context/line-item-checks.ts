@@ -3,7 +3,7 @@
 // adds what execution needs now: an approved plan and an advertiser that is
 // connected with write access.
 import type { LineItemProblem, LineItemReadiness, LineItemValidation } from '../../../contract/schemas/context.js';
-import { ownedAdvertiser } from './brand-advertisers.js';
+import { ownedAdvertiser } from '../mutations.js';
 import { fromMinorUnits } from './money.js';
 import { lineItemsOf, LINE_ITEMS_TABLE } from './plan-rows.js';
 import type { LineItemRow, PlanRow } from './plan-rows.js';
@@ -44,7 +44,7 @@ export function problemsOf(s: ContextScope, plan: PlanRow, li: LineItemRow): Lin
   }
 
   if (li.advertiser_id !== null) {
-    const advertiser = ownedAdvertiser(s, li.advertiser_id);
+    const advertiser = ownedAdvertiser(s.db, s.orgId, li.advertiser_id);
     if (!advertiser) {
       problems.push(problem('advertiser_not_owned', 'advertiserId', 'The advertiser is not one of your organization’s.'));
     } else {
@@ -95,7 +95,7 @@ export function readinessOf(s: ContextScope, plan: PlanRow, li: LineItemRow): Li
   if (problems.length > 0) {
     missing.push({ code: 'validation_failed', message: 'The Line Item does not validate.', problems });
   }
-  const advertiser = li.advertiser_id === null ? null : ownedAdvertiser(s, li.advertiser_id);
+  const advertiser = li.advertiser_id === null ? null : ownedAdvertiser(s.db, s.orgId, li.advertiser_id);
   if (advertiser?.connection === 'not_connected') {
     missing.push({ code: 'provider_not_connected', message: `The advertiser has no usable ${advertiser.provider} connection; a person must reconnect it.` });
   } else if (advertiser?.connection === 'no_write_access') {

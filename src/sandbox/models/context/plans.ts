@@ -8,7 +8,8 @@
 import type { CreateCampaignPlan, UpdateCampaignPlan } from '../../../contract/schemas/context.js';
 import { fail } from '../../http/errors.js';
 import { problemsOf } from './line-item-checks.js';
-import { assertAmount, assertCurrency, decimalsOf } from './money.js';
+import { currencyDecimals } from '../../providers/units.js';
+import { assertAmount, assertCurrency } from './money.js';
 import { assertDateOrder, assertEditable, getPlan, LINE_ITEMS_TABLE, lineItemsOf, PLANS_TABLE } from './plan-rows.js';
 import type { PlanRow } from './plan-rows.js';
 import { checkRevision, writeWithRevision } from './revision.js';
@@ -39,7 +40,7 @@ export function createPlan(s: ContextScope, body: CreateCampaignPlan): PlanRow {
 
 /** Minor units in one currency → another, or null when the amount has too many decimals for it. */
 function convertMinor(minor: number, from: string, to: string): number | null {
-  const shift = decimalsOf(to) - decimalsOf(from);
+  const shift = currencyDecimals(to) - currencyDecimals(from);
   if (shift >= 0) return minor * 10 ** shift;
   const factor = 10 ** -shift;
   return minor % factor === 0 ? minor / factor : null;

@@ -27,11 +27,14 @@ export const ASSET_MEDIA_TYPES = Object.keys(DEFAULT_ASSET_LIMITS) as readonly s
  */
 export const ASSET_LIMITS_SERVICE_KEY = 'assetLimits';
 
-export function assetLimits(services: Record<string, unknown>): MediaLimits {
-  const override = services[ASSET_LIMITS_SERVICE_KEY];
-  if (!override || typeof override !== 'object') return DEFAULT_ASSET_LIMITS;
-  return { ...DEFAULT_ASSET_LIMITS, ...(override as MediaLimits) };
+/** `defaults`, with the override set on services under `key` (Assets and Brand Documents each have one). */
+export function limitsFrom(services: Record<string, unknown>, key: string, defaults: MediaLimits): MediaLimits {
+  const override = services[key];
+  if (!override || typeof override !== 'object') return defaults;
+  return { ...defaults, ...(override as MediaLimits) };
 }
+
+export const assetLimits = (services: Record<string, unknown>) => limitsFrom(services, ASSET_LIMITS_SERVICE_KEY, DEFAULT_ASSET_LIMITS);
 
 /** `image/PNG; charset=x` → `image/png`: parameters and case never change the type. */
 export function essenceOf(contentType: string | null | undefined): string | null {

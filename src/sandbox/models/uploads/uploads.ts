@@ -145,7 +145,15 @@ export async function receiveUpload(
 export type Inspection =
   | { state: 'awaiting_bytes' }
   | { state: 'too_large'; contentType: string | null; sizeBytes: number; limitBytes: number }
-  | { state: 'received'; contentType: string | null; sizeBytes: number; limitBytes: number | null; sniffed: SniffResult };
+  | {
+      state: 'received';
+      contentType: string | null;
+      sizeBytes: number;
+      limitBytes: number | null;
+      /** The file's first SNIFF_HEAD_BYTES (fewer when it is shorter): an owner judges its content from these. */
+      head: Buffer;
+      sniffed: SniffResult;
+    };
 
 export async function inspectUpload(db: Database, files: FileStore, upload: UploadRow): Promise<Inspection> {
   const essence = essenceOf(upload.contentType);
@@ -161,8 +169,9 @@ export async function inspectUpload(db: Database, files: FileStore, upload: Uplo
     }
     return { state: 'awaiting_bytes' };
   }
-  const sniffed = sniffMedia(await files.readHead(upload.id, SNIFF_HEAD_BYTES), size);
-  return { state: 'received', contentType: essence, sizeBytes: size, limitBytes: limitOf(sniffed.ok ? sniffed.mimeType : essence), sniffed };
+  const head = await files.readHead(upload.id, SNIFF_HEAD_BYTES);
+  const sniffed = sniffMedia(head, size);
+  return { state: 'received', contentType: essence, sizeBytes: size, limitBytes: limitOf(sniffed.ok ? sniffed.mimeType : essence), head, sniffed };
 }
 
 /** Forget an upload and its bytes (finalize refused it, or its owner was deleted). */

@@ -16,11 +16,10 @@ import {
   updateSkillBody,
 } from '../../../contract/schemas/context.js';
 import type { AppEnv } from '../../http/context.js';
-import { fail } from '../../http/errors.js';
 import { operationRoute } from '../../http/route.js';
 import { createSkill, deleteSkill, getSkill, importCatalogSkill, reimportSkill, SKILLS_TABLE, toSkill, toSkillSummary, updateSkill } from '../../models/context/skills.js';
 import type { SkillRow } from '../../models/context/skills.js';
-import { decodeCursor, encodeCursor, keysetPage } from '../../store/cursor.js';
+import { decodeSeqCursor, encodeCursor, keysetPage } from '../../store/cursor.js';
 import { catalogOf, scopeOf } from './scope.js';
 
 const skillJson = (description: string) => ({ description, schema: skillSchema });
@@ -109,12 +108,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
       const { secret } = c.var.sandbox;
       const catalog = catalogOf(c);
       // A fixed, short list: the position is an index into it.
-      let from = 0;
-      if (cursor !== undefined) {
-        const p = decodeCursor(secret, 'listSkillCatalog', filters, cursor);
-        if (typeof p !== 'number' || !Number.isSafeInteger(p) || p < 0) throw fail('invalid_cursor', 'The cursor cannot be read.');
-        from = p;
-      }
+      const from = cursor === undefined ? 0 : decodeSeqCursor(secret, 'listSkillCatalog', filters, cursor);
       const data = catalog.slice(from, from + limit);
       const next = from + limit;
       return c.json(next < catalog.length ? { data, nextCursor: encodeCursor(secret, 'listSkillCatalog', filters, next) } : { data }, 200);
