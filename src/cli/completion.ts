@@ -1,6 +1,6 @@
 // Shell completion scripts generated from the registry (bash, zsh, fish).
 // The committed copies in completions/ are checked for staleness by a test.
-import { GLOBAL_OPTIONS, longName, type Registry } from './registry.js';
+import { GLOBAL_OPTIONS, type Registry } from './registry.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -89,5 +89,3 @@ if [ "$funcstack[1]" = "_adops" ]; then _adops "$@"; else compdef _adops adops; 
 end`);
   return lines.join('\n') + '\n';
 }
-
-export { longName };

@@ -4,7 +4,7 @@
 // failure to a message and an exit code.
 import type { Readable, Writable } from 'node:stream';
 import { ApiClient, closeAllPools } from '../client/http.js';
-import { DEFAULT_RETRY } from '../client/retry.js';
+import { DEFAULT_RETRY, realRetryDeps } from '../client/retry.js';
 import { redactText } from '../client/redact.js';
 import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
 import { ConfigStore, configDir } from '../config/store.js';
@@ -34,15 +34,7 @@ export interface RunEnvironment {
   registry?: Registry;
 }
 
-const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-    }),
-};
+const realClock: Clock = { now: realRetryDeps.now, sleep: realRetryDeps.sleep };
 
 function truthy(v: string | undefined): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
@@ -67,13 +59,12 @@ function listenForSignals(): { signal: AbortSignal; dispose: () => void } {
 
 export async function runCli(argv: readonly string[], envIn: RunEnvironment): Promise<number> {
   const { stderr } = envIn;
-  const wantsJsonErrors = preParse(argv).json;
+  const pre = preParse(argv);
   const signals = envIn.signal ? undefined : listenForSignals();
   const signal = envIn.signal ?? signals!.signal;
   let ctx: CommandContext | undefined;
   try {
     const registry = envIn.registry ?? getRegistry();
-    const pre = preParse(argv);
     const found = registry.find(pre.words);
     if (found.group && found.depth === pre.words.length) {
       const { groupHelp } = await import('./help.js');
@@ -121,7 +112,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     return code ?? EXIT.ok;
   } catch (err) {
     const report = toReport(signal.aborted && !(err instanceof CliError) ? signal.reason : err);
-    const json = ctx ? ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson') : wantsJsonErrors;
+    const json = ctx ? ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson') : pre.json;
     stderr.write(json ? formatReportJson(report) : formatReport(report));
     if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(redactText(err.stack) + '\n');
     return report.exitCode;

@@ -202,10 +202,6 @@ export class ApiClient {
     }
     throw new ApiError({ status: response.status, body: response.body, method, path: req.path });
   }
-
-  close(): Promise<void> {
-    return closeAllPools();
-  }
 }
 
 function describe(outcome: AttemptOutcome): string {

@@ -10,7 +10,7 @@ import type { FieldFlag, OperationCommandSpec } from '../cli/operation-command.j
 import { checkFields } from '../cli/output/format.js';
 import { writeObject } from '../cli/output/writers.js';
 import { camel, type CommandInput, type CommandSpec } from '../cli/registry.js';
-import { fieldsToBody, fieldsToQuery, readInput } from './_shared/fields.js';
+import { fieldsToQuery, objectBody } from './_shared/fields.js';
 import { streamList } from './_shared/list.js';
 import { waitAndReport } from './_shared/wait.js';
 
@@ -67,9 +67,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
 
   let body: Record<string, unknown> | undefined;
   if (!isRead) {
-    const fromInput = opts.input !== undefined ? await readInput(opts.input as string, ctx.io.stdin) : {};
-    if (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput)) throw new UsageError('--input must hold a JSON object');
-    body = { ...(fromInput as Record<string, unknown>), ...fieldsToBody((opts.jsonField as string[] | undefined) ?? [], extra) };
+    body = await objectBody(opts, ctx.io.stdin);
     for (const f of spec.body ?? []) {
       const v = flagValue(opts, f);
       if (v !== undefined) body[f.field] = v;

@@ -72,10 +72,6 @@ export class ConfigStore {
     return this.cache;
   }
 
-  profile(name: string): Profile | undefined {
-    return this.read().profiles[name];
-  }
-
   /** Apply `change` to a copy of the data and write it (0600 file, 0700 dir). */
   async update(change: (data: ConfigData) => void): Promise<ConfigData> {
     const data = structuredClone(this.read());

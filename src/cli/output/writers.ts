@@ -53,11 +53,6 @@ export class ListWriter {
     return this.count;
   }
 
-  /** True once a page arrived: only then does end() close the document. */
-  get begun(): boolean {
-    return this.started;
-  }
-
   async begin(): Promise<void> {
     // The `[` waits for the first page: a list that fails before any answer prints nothing.
   }

@@ -58,6 +58,13 @@ export function fieldsToQuery(fields: readonly string[] = []): Record<string, st
   return query;
 }
 
+/** The body of a command that sends an object: --input (must hold one), then -F and -f fields over its keys. */
+export async function objectBody(opts: Record<string, unknown>, stdin: Readable): Promise<Record<string, unknown>> {
+  const fromInput = opts.input !== undefined ? await readInput(opts.input as string, stdin) : {};
+  if (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput)) throw new UsageError('--input must hold a JSON object');
+  return { ...(fromInput as Record<string, unknown>), ...fieldsToBody((opts.jsonField as string[] | undefined) ?? [], (opts.field as string[] | undefined) ?? []) };
+}
+
 /** The --input body: a JSON file or stdin ('-'). */
 export async function readInput(source: string, stdin: Readable): Promise<unknown> {
   let text: string;

@@ -7,8 +7,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   checkKey(key);
   const { value } = readValue(ctx, key);
   // A bare value for scripts (`$(adops config get output)`); JSON only when asked for.
-  const asked = ctx.globals.json === true || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
-  const json = asked;
+  const json = ctx.globals.json === true || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
   ctx.io.stdout.write((json ? JSON.stringify(value) : value === null ? '' : String(value)) + '\n');
   return 0;
 }

@@ -10,13 +10,11 @@ import { waitAndReport } from '../_shared/wait.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { startMutation } from '../../flows/mutation-start.js';
-import { fieldsToBody, readInput } from '../_shared/fields.js';
+import { objectBody } from '../_shared/fields.js';
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const o = input.opts;
-  const fromInput = o.input !== undefined ? await readInput(o.input as string, ctx.io.stdin) : {};
-  if (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput)) throw new UsageError('--input must hold a JSON object');
-  const body: Record<string, unknown> = { ...(fromInput as Record<string, unknown>), ...fieldsToBody((o.jsonField as string[] | undefined) ?? [], (o.field as string[] | undefined) ?? []) };
+  const body = await objectBody(o, ctx.io.stdin);
   if (o.advertiser !== undefined) body.advertiserId = o.advertiser;
   if (o.action !== undefined) body.action = o.action;
   if (Object.keys(body).length === 0) throw new UsageError('nothing to send', 'give the change with -f key=value or --input FILE');

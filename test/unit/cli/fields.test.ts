@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { fieldsToBody, fieldsToQuery, typedValue } from '../../../src/commands/_shared/fields.js';
+import { fieldsToBody, fieldsToQuery, objectBody, typedValue } from '../../../src/commands/_shared/fields.js';
 import { UsageError } from '../../../src/cli/errors.js';
 
 describe('-f / -F fields', () => {
@@ -13,5 +17,15 @@ describe('-f / -F fields', () => {
   it('query fields are strings; a field without = is a usage error', () => {
     expect(fieldsToQuery(['limit=5', 'q=a=b'])).toEqual({ limit: '5', q: 'a=b' });
     expect(() => fieldsToBody([], ['oops'])).toThrow(UsageError);
+  });
+  it('a body is --input (a JSON object) with -F then -f fields over its keys', async () => {
+    const stdin = (text: string) => Readable.from([text]);
+    expect(await objectBody({}, stdin(''))).toEqual({});
+    expect(await objectBody({ input: '-', jsonField: ['n=1', 'a.b=2'], field: ['a.c=3'] }, stdin('{"n":0,"keep":true}'))).toEqual({ n: 1, keep: true, a: { b: 2, c: '3' } });
+    const file = join(mkdtempSync(join(tmpdir(), 'adops-fields-')), 'body.json');
+    writeFileSync(file, '{"name":"x"}');
+    expect(await objectBody({ input: file, field: ['name=y'] }, stdin(''))).toEqual({ name: 'y' });
+    await expect(objectBody({ input: '-' }, stdin('[1]'))).rejects.toThrow('--input must hold a JSON object');
+    await expect(objectBody({ input: '-' }, stdin('null'))).rejects.toThrow(UsageError);
   });
 });
