@@ -1,6 +1,6 @@
 // Shell completion scripts generated from the registry (bash, zsh, fish).
 // The committed copies in completions/ are checked for staleness by a test.
-import { GLOBAL_OPTIONS, type Registry } from './registry.js';
+import { GLOBAL_OPTIONS, longName, type OptionSpec, type Registry } from './registry.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -9,16 +9,42 @@ function flagsOf(flags: string): string[] {
   return flags.split(/[ ,]+/).filter((f) => f.startsWith('-'));
 }
 
-function tables(registry: Registry) {
+interface Entry {
+  words: string[];
+  flags: string[];
+  /** Values a flag takes, by long flag: what completes after `--status `. */
+  choices: Map<string, readonly string[]>;
+}
+
+function choicesOf(options: readonly OptionSpec[]): Map<string, readonly string[]> {
+  return new Map(options.filter((o) => o.choices).map((o) => [`--${longName(o.flags)}`, o.choices!]));
+}
+
+function tables(registry: Registry): Map<string, Entry> {
   const globals = GLOBAL_OPTIONS.flatMap((o) => flagsOf(o.flags));
-  const entries = new Map<string, { words: string[]; flags: string[] }>();
-  entries.set('', { words: registry.children([]).map((c) => c.name), flags: [...globals, '--help', '--version'] });
-  for (const g of registry.groups) entries.set(g.path.join(' '), { words: registry.children(g.path).map((c) => c.name), flags: [...globals, '--help'] });
+  const globalChoices = choicesOf(GLOBAL_OPTIONS);
+  const entries = new Map<string, Entry>();
+  entries.set('', { words: registry.children([]).map((c) => c.name), flags: [...globals, '--help', '--version'], choices: globalChoices });
+  const commandEntry = (options: readonly OptionSpec[]) => ({
+    flags: [...options.flatMap((o) => flagsOf(o.flags)), ...globals, '--help'],
+    choices: new Map([...globalChoices, ...choicesOf(options)]),
+  });
+  for (const g of registry.groups) {
+    // A group with a default verb takes that verb's flags too (`observe campaigns --live acc_1`).
+    const dflt = g.defaultCommand ? registry.commands.find((c) => c.path.join(' ') === [...g.path, g.defaultCommand].join(' ')) : undefined;
+    const base = dflt ? commandEntry(dflt.options ?? []) : { flags: [...globals, '--help'], choices: globalChoices };
+    entries.set(g.path.join(' '), { words: registry.children(g.path).map((c) => c.name), ...base });
+  }
   for (const c of registry.commands) {
     if (c.hidden) continue;
-    entries.set(c.path.join(' '), { words: [], flags: [...(c.options ?? []).flatMap((o) => flagsOf(o.flags)), ...globals, '--help'] });
+    entries.set(c.path.join(' '), { words: [], ...commandEntry(c.options ?? []) });
   }
   return entries;
+}
+
+/** `path|--flag` keys of every flag that takes one of a few values, with those values. */
+function choiceCases(entries: Map<string, Entry>): Array<[string, string, readonly string[]]> {
+  return [...entries].flatMap(([key, e]) => [...e.choices].map(([flag, values]) => [key, flag, values] as [string, string, readonly string[]]));
 }
 
 export function completionScript(registry: Registry, shell: Shell): string {
@@ -36,6 +62,9 @@ export function completionScript(registry: Registry, shell: Shell): string {
     if _adops_known "\${path:+$path }$word"; then path="\${path:+$path }$word"; fi
   done
   local opts
+  case "$path|\${COMP_WORDS[COMP_CWORD-1]}" in
+${choiceCases(entries).map(([key, flag, values]) => `    "${key}|${flag}") COMPREPLY=( $(compgen -W "${values.join(' ')}" -- "$cur") ); return ;;`).join('\n')}
+  esac
   case "$path" in
 ${cases}
   esac
@@ -62,6 +91,9 @@ ${header}_adops() {
 ${[...entries.keys()].filter(Boolean).map((k) => `      "${k}") path="${k}" ;;`).join('\n')}
     esac
   done
+  case "$path|\${words[CURRENT-1]}" in
+${choiceCases(entries).map(([key, flag, values]) => `    "${key}|${flag}") compadd -- ${values.join(' ')}; return ;;`).join('\n')}
+  esac
   case "$path" in
 ${cases}
   esac
@@ -76,7 +108,10 @@ if [ "$funcstack[1]" = "_adops" ]; then _adops "$@"; else compdef _adops adops; 
   for (const [key, e] of entries) {
     const cond = key === '' ? '__fish_use_subcommand' : `__adops_path_is '${key}'`;
     if (e.words.length) lines.push(`complete -c adops -n "${cond}" -a '${e.words.join(' ')}'`);
-    for (const f of e.flags.filter((f) => f.startsWith('--'))) lines.push(`complete -c adops -n "${cond}" -l ${f.slice(2)}`);
+    for (const f of e.flags.filter((f) => f.startsWith('--'))) {
+      const values = e.choices.get(f);
+      lines.push(`complete -c adops -n "${cond}" -l ${f.slice(2)}${values ? ` -xa '${values.join(' ')}'` : ''}`);
+    }
   }
   lines.push(`function __adops_path_is
   set -l words (commandline -opc)

@@ -1,5 +1,6 @@
 // docs/cli.md, generated from the registry (`adops commands --markdown`);
 // a test fails when the committed file is stale.
+import { OPERATION_BY_ID } from '../contract/operations.js';
 import { EXIT_CODE_TABLE } from './exit-codes.js';
 import { usageLine } from './help.js';
 import { GLOBAL_OPTIONS, type OptionSpec, type Registry } from './registry.js';
@@ -29,8 +30,12 @@ export function commandReference(registry: Registry): string {
     ...EXIT_CODE_TABLE.map(([c, t]) => `| ${c} | ${t} |`),
     '',
   ];
-  for (const g of registry.groups) {
+  for (const g of registry.groups.filter((g) => g.path.length === 1)) {
     out.push(`## adops ${g.path.join(' ')}`, '', g.description, '');
+    for (const sub of registry.groups.filter((s) => s.path.length > 1 && s.path[0] === g.path[0])) {
+      out.push(`- \`adops ${sub.path.join(' ')}\`: ${sub.description}${sub.defaultCommand ? ` (default verb: \`${sub.defaultCommand}\`)` : ''}`);
+    }
+    out.push('');
     for (const c of registry.commands.filter((c) => c.path[0] === g.path[0] && !c.hidden)) out.push(...commandSection(c));
   }
   out.push('## Other commands', '');
@@ -44,7 +49,14 @@ function commandSection(c: Registry['commands'][number]): string[] {
   if (c.options?.length) lines.push('| Flag | Meaning |', '| --- | --- |', ...optionRows(c.options), '');
   if (c.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs `--yes` elsewhere.', '');
   if (c.notes) lines.push(c.notes, '');
-  if (c.operationId) lines.push(`Operation: \`${c.operationId}\``, '');
+  if (c.operationId) lines.push(`Operation: ${operationLine(c.operationId)}`, '');
+  for (const a of c.alternates ?? []) lines.push(`With \`${a.when}\`: ${operationLine(a.operationId)}`, '');
+  if (c.flowOperations?.length) lines.push(`Operations: ${c.flowOperations.map(operationLine).join(', ')}`, '');
   if (c.examples?.length) lines.push('```sh', ...c.examples, '```', '');
   return lines;
+}
+
+function operationLine(id: string): string {
+  const op = OPERATION_BY_ID.get(id);
+  return op ? `\`${id}\` (\`${op.method} ${op.path}\`)` : `\`${id}\``;
 }

@@ -1,11 +1,21 @@
-// The generic "operation command": from an operation id and a small spec
-// (positional args -> path params, flags -> query or body fields) build a
-// CommandSpec whose handler is the shared src/commands/operation.ts. Every one
-// of the 64 operations can become a subcommand this way; per-command files
-// only hold such specs. Plain data: imported on the help fast path.
+// The generic "operation command": from an operation id and a few words of
+// naming, build a CommandSpec whose flags, arguments and checks all derive
+// from what the operation accepts (src/contract/generated/operation-inputs.json,
+// emitted from the contract's zod schemas). The handler is the shared
+// src/commands/operation.ts. Plain data: imported on the help fast path.
+import inputs from '../contract/generated/operation-inputs.json' with { type: 'json' };
+import type { FieldInput, OperationInputs } from '../contract/operation-inputs.js';
 import { operation, pathParams } from '../contract/operations.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from './registry.js';
+
+const INPUTS = inputs as unknown as Record<string, OperationInputs>;
+
+export function inputsOf(operationId: string): OperationInputs {
+  const found = INPUTS[operationId];
+  if (!found) throw new Error(`no inputs for operation ${operationId}`);
+  return found;
+}
 
 /** A flag that becomes one query or body field. */
 export interface FieldFlag {
@@ -13,53 +23,127 @@ export interface FieldFlag {
   flag: string;
   /** Wire name, e.g. 'advertiserId'. */
   field: string;
-  description: string;
-  valueName?: string;
-  choices?: readonly string[];
-  /** 'list' joins comma-separated values; 'int'/'number' send numbers in a body. */
-  type?: 'string' | 'int' | 'number' | 'list' | 'boolean';
+  in: 'query' | 'body';
+  input: FieldInput;
 }
 
-export interface OperationCommandSpec {
+/** A positional argument that fills one path parameter. */
+export interface ParamArg {
+  name: string;
+  param: string;
+  input: FieldInput;
+}
+
+export interface OperationCommandOptions {
   path: readonly string[];
   operationId: string;
   description?: string;
   examples?: readonly string[];
-  /** Positional arguments, each filling one path parameter, in order. */
-  args?: ReadonlyArray<{ name: string; param: string; description: string }>;
-  query?: readonly FieldFlag[];
-  body?: readonly FieldFlag[];
+  notes?: string;
+  /** Names of the positional arguments by path parameter, where the default does not fit (e.g. slug -> brand). */
+  argNames?: Readonly<Record<string, string>>;
+  /** Flag names by field, where the default (kebab-case; `campaignId` -> `campaign`) does not fit. */
+  flagNames?: Readonly<Record<string, string>>;
+  /** Fields that get no flag of their own (sent with -f/-F/--input, or filled by the handler). */
+  noFlag?: readonly string[];
   /**
    * A flag that switches to another operation whose path names the advertiser
    * (stored vs live reads): `--live acc_1` -> listLiveCampaigns with advertiserId=acc_1.
-   * `queryFlags` lists the flags that operation also accepts; others are refused.
    */
-  alternate?: { flag: string; operationId: string; param: string; description: string; queryFlags: readonly string[] };
+  alternate?: { flag: string; operationId: string; param: string; description: string };
   /** Resource name for table columns and --fields checks (src/cli/output/resources.ts). */
   resource: string;
   /** Adds --wait/--timeout/--interval: poll the result until it is no longer running. */
   watch?: boolean;
+  /** A handler of its own instead of the generic one (it receives the same data). */
+  load?: CommandSpec['load'];
+  /** Extra options the custom handler reads. */
+  extraOptions?: readonly OptionSpec[];
+  hidden?: boolean;
 }
 
-const valueFlag = (f: FieldFlag): OptionSpec => ({
-  flags: f.type === 'boolean' ? `--${f.flag}` : `--${f.flag} <${f.valueName ?? 'value'}>`,
-  description: f.description,
-  ...(f.choices ? { choices: f.choices } : {}),
-  ...(f.type === 'int' ? { type: 'int' as const } : f.type === 'number' ? { type: 'number' as const } : {}),
-});
+/** The data an operation command hands its handler (CommandSpec.data). */
+export interface OperationCommandData {
+  operationId: string;
+  args: ParamArg[];
+  flags: FieldFlag[];
+  alternate?: OperationCommandOptions['alternate'] & { flags: string[] };
+  resource: string;
+  watch: boolean;
+}
 
-export function operationCommand(spec: OperationCommandSpec): CommandSpec {
-  const op = operation(spec.operationId);
-  const params = pathParams(op.path);
-  const covered = (spec.args ?? []).map((a) => a.param);
-  const missing = params.filter((p) => !covered.includes(p));
-  if (missing.length) throw new Error(`${spec.path.join(' ')}: path params without an argument: ${missing.join(', ')}`);
+const DEFAULT_ARG_NAMES: Readonly<Record<string, string>> = { personaSlug: 'persona', catalogSlug: 'catalog-slug' };
+/** Paging fields have flags of their own (--limit, --cursor, --all, --max). */
+const PAGING = new Set(['cursor', 'limit']);
 
-  const args: ArgSpec[] = (spec.args ?? []).map((a) => ({ name: a.name, description: a.description, required: true }));
+export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** `advertiserId` -> `advertiser`, `timeGrain` -> `time-grain`, `ids` -> `ids`. */
+export function defaultFlagName(field: string): string {
+  return kebab(/^[a-z]+[A-Za-z]*Id$/.test(field) ? field.slice(0, -2) : field);
+}
+
+/** Fields a flag can carry: scalars, and arrays of scalars as comma-separated lists. */
+function flaggable(f: FieldInput): boolean {
+  if (f.type === 'array') return f.items === 'string' || f.items === 'integer' || f.items === 'number';
+  return f.type !== 'object' && f.type !== 'any';
+}
+
+function valueName(f: FieldInput): string {
+  if (f.format === 'date') return 'YYYY-MM-DD';
+  if (f.type === 'integer' || f.type === 'number') return 'n';
+  if (f.type === 'array') return 'a,b';
+  return kebab(f.name).replace(/-id$/, '-id');
+}
+
+function describeField(f: FieldInput, where: 'query' | 'body'): string {
+  const base = f.description?.replace(/\s+/g, ' ').replace(/\.$/, '') ?? `${where === 'query' ? 'filter on' : 'set'} ${f.name}`;
+  const extra: string[] = [];
+  if (f.required) extra.push('required');
+  if (f.nullable && where === 'body') extra.push('"null" clears it');
+  return extra.length ? `${base} (${extra.join('; ')})` : base;
+}
+
+export function fieldOption(ff: FieldFlag): OptionSpec {
+  const f = ff.input;
+  const flags = f.type === 'boolean' ? `--${ff.flag}` : `--${ff.flag} <${valueName(f)}>`;
+  return {
+    flags,
+    description: describeField(f, ff.in),
+    ...(f.enum && f.type === 'string' ? { choices: f.enum.map(String) } : {}),
+    ...(f.type === 'array' ? { type: 'list' as const } : {}),
+    field: ff.field,
+    in: ff.in,
+  };
+}
+
+function fieldFlags(fields: readonly FieldInput[], where: 'query' | 'body', opts: OperationCommandOptions): FieldFlag[] {
+  return fields
+    .filter((f) => !PAGING.has(f.name) && !(opts.noFlag ?? []).includes(f.name) && flaggable(f))
+    .map((f) => ({ flag: opts.flagNames?.[f.name] ?? defaultFlagName(f.name), field: f.name, in: where, input: f }));
+}
+
+export function operationCommand(opts: OperationCommandOptions): CommandSpec {
+  const op = operation(opts.operationId);
+  const io = inputsOf(op.id);
+  const args: ParamArg[] = pathParams(op.path).map((param) => ({
+      name: opts.argNames?.[param] ?? DEFAULT_ARG_NAMES[param] ?? kebab(param),
+      param,
+      input: io.params.find((f) => f.name === param) ?? { name: param, type: 'string', required: true },
+    }));
+  const flags = [...fieldFlags(io.query, 'query', opts), ...fieldFlags(io.body?.fields ?? [], 'body', opts)];
+
+  let alternate: OperationCommandData['alternate'];
+  if (opts.alternate) {
+    const altIo = inputsOf(opts.alternate.operationId);
+    const altFlags = fieldFlags(altIo.query, 'query', opts);
+    for (const f of altFlags) if (!flags.some((g) => g.flag === f.flag)) flags.push(f);
+    alternate = { ...opts.alternate, flags: altFlags.map((f) => f.flag) };
+  }
+
   const options: OptionSpec[] = [];
-  if (spec.alternate) options.push({ flags: `--${spec.alternate.flag} <advertiserId>`, description: spec.alternate.description });
-  for (const f of spec.query ?? []) options.push(valueFlag(f));
-  for (const f of spec.body ?? []) options.push(valueFlag(f));
+  if (opts.alternate) options.push({ flags: `--${opts.alternate.flag} <advertiserId>`, description: opts.alternate.description });
+  options.push(...flags.map(fieldOption));
   if (op.kind === 'list') {
     options.push(
       { flags: '--limit <n>', description: `rows per page, ${LIMIT_MIN}-${LIMIT_MAX} (service default ${LIMIT_DEFAULT}); with --all, the page size`, type: 'int' },
@@ -68,7 +152,7 @@ export function operationCommand(spec: OperationCommandSpec): CommandSpec {
       { flags: '--max <n>', description: 'stop after this many rows in total (prints the next cursor on stderr)', type: 'int' },
     );
   }
-  const bodyless = op.method === 'GET' || op.method === 'DELETE';
+  const bodyless = !io.body;
   options.push({
     flags: '-f, --field <key=value>',
     description: bodyless ? 'extra query parameter (repeatable)' : 'extra body field as a string; key.sub=value nests (repeatable)',
@@ -76,26 +160,33 @@ export function operationCommand(spec: OperationCommandSpec): CommandSpec {
   });
   if (!bodyless) {
     options.push(
-      { flags: '-F, --json-field <key=value>', description: 'extra body field whose value is JSON: a number, true, null, [..], {..} (repeatable)', type: 'repeat' },
+      { flags: '-F, --json-field <key=value>', description: 'extra body field whose value is JSON (a number, true, null, [..], {..}) or @file for a file\'s text (repeatable)', type: 'repeat' },
       { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin; flags and fields override its keys' },
     );
   }
-  if (spec.watch) {
+  if (opts.watch) {
     options.push(
       { flags: '--wait', description: 'poll until it is no longer running (exit 8 on timeout, 9 if it failed)' },
       { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
       { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
     );
   }
+  options.push(...(opts.extraOptions ?? []));
+
+  const data: OperationCommandData = { operationId: op.id, args, flags, ...(alternate ? { alternate } : {}), resource: opts.resource, watch: opts.watch === true };
+  const argSpecs: ArgSpec[] = args.map((a) => ({ name: a.name, description: a.input.description?.replace(/\.$/, '') ?? a.param, required: true }));
   return {
-    path: spec.path,
-    description: spec.description ?? op.summary,
-    args,
+    path: opts.path,
+    description: opts.description ?? op.summary,
+    args: argSpecs,
     options,
-    ...(spec.examples ? { examples: spec.examples } : {}),
+    ...(opts.examples ? { examples: opts.examples } : {}),
+    ...(opts.notes ? { notes: opts.notes } : {}),
     operationId: op.id,
+    ...(opts.alternate ? { alternates: [{ operationId: opts.alternate.operationId, when: `--${opts.alternate.flag}` }] } : {}),
     ...(op.kind === 'delete' ? { destructive: true } : {}),
-    load: () => import('../commands/operation.js'),
-    data: spec,
+    ...(opts.hidden ? { hidden: true } : {}),
+    load: opts.load ?? (() => import('../commands/operation.js')),
+    data,
   };
 }

@@ -54,6 +54,7 @@ export async function parse(registry: Registry, argv: readonly string[]): Promis
   const program = quiet(new Command('adops')).helpCommand(false).allowExcessArguments(false);
   for (const o of GLOBAL_OPTIONS) if (!o.preParsed) program.addOption(makeOption(o));
   const nodes = new Map<string, Command>([['', program]]);
+  const defaults = new Set(registry.groups.filter((g) => g.defaultCommand).map((g) => [...g.path, g.defaultCommand].join(' ')));
   let parsed: Parsed | undefined;
 
   const node = (path: readonly string[]): Command => {
@@ -61,7 +62,8 @@ export async function parse(registry: Registry, argv: readonly string[]): Promis
     let cmd = nodes.get(key);
     if (!cmd) {
       const parent = node(path.slice(0, -1));
-      cmd = quiet(parent.command(path[path.length - 1]!)).helpCommand(false);
+      // A group's default verb runs when the group is named alone (`observe campaigns --live acc_1`).
+      cmd = quiet(parent.command(path[path.length - 1]!, defaults.has(key) ? { isDefault: true } : {})).helpCommand(false);
       nodes.set(key, cmd);
     }
     return cmd;

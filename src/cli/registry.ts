@@ -2,6 +2,7 @@
 // build the commander tree, our help text, completions, docs/cli.md and the
 // machine-readable tree. Handlers are imported lazily (`load`) so `--help`
 // costs only this file and the definitions.
+import { OPERATION_BY_ID } from '../contract/operations.js';
 import type { CommandContext } from './context.js';
 
 export interface ArgSpec {
@@ -20,6 +21,9 @@ export interface OptionSpec {
   type?: 'string' | 'int' | 'number' | 'list' | 'boolean' | 'repeat';
   defaultValue?: string | number | boolean;
   hidden?: boolean;
+  /** The operation field this flag sends (derived flags of operation commands), and where. */
+  field?: string;
+  in?: 'query' | 'body';
   /**
    * Handled by the runner before commander sees argv. Used for `--no-input`,
    * whose commander attribute (`input`) would collide with `--input <file>`.
@@ -46,6 +50,10 @@ export interface CommandSpec {
   examples?: readonly string[];
   /** The service operation this command performs, from src/contract/operations.ts. */
   operationId?: string;
+  /** Other operations it performs when a flag says so (e.g. `--live` reads live). */
+  alternates?: ReadonlyArray<{ operationId: string; when: string }>;
+  /** Operations a flow command performs (e.g. upload: reserve, finalize, register). */
+  flowOperations?: readonly string[];
   /** Asks for confirmation on a TTY, needs --yes elsewhere. */
   destructive?: boolean;
   hidden?: boolean;
@@ -59,6 +67,8 @@ export interface CommandSpec {
 export interface GroupSpec {
   path: readonly string[];
   description: string;
+  /** The verb run when the group is named with no verb (`adops observe campaigns --live acc_1` lists). */
+  defaultCommand?: string;
 }
 
 /** Flags every command accepts; the runner applies them once. */
@@ -99,6 +109,7 @@ export class Registry {
     for (const g of groups) {
       if (seen.has(`group:${g.path.join(' ')}`)) throw new Error(`duplicate group: ${g.path.join(' ')}`);
       seen.add(`group:${g.path.join(' ')}`);
+      if (g.path.length > 1 && !groupKeys.has(g.path.slice(0, -1).join(' '))) throw new Error(`group ${g.path.join(' ')} has no group ${g.path.slice(0, -1).join(' ')}`);
     }
     const globalNames = new Set(GLOBAL_OPTIONS.filter((o) => !o.preParsed).map((o) => longName(o.flags)));
     for (const c of commands) {
@@ -117,13 +128,18 @@ export class Registry {
         names.add(name);
       }
     }
+    for (const g of groups) {
+      if (g.defaultCommand && !commands.some((c) => c.path.join(' ') === [...g.path, g.defaultCommand].join(' '))) {
+        throw new Error(`group ${g.path.join(' ')}: default command ${g.defaultCommand} does not exist`);
+      }
+    }
     this.groups = groups;
     this.commands = commands;
   }
 
   /** The command named by the longest prefix of `words`, or the group, or nothing. */
   find(words: readonly string[]): { command?: CommandSpec; group?: GroupSpec; depth: number } {
-    for (let n = Math.min(words.length, 4); n > 0; n--) {
+    for (let n = Math.min(words.length, 5); n > 0; n--) {
       const key = words.slice(0, n).join(' ');
       const command = this.commands.find((c) => c.path.join(' ') === key);
       if (command) return { command, depth: n };
@@ -151,11 +167,16 @@ export class Registry {
       description: o.description,
       ...(o.choices ? { choices: o.choices } : {}),
       takesValue: /[<[]/.test(o.flags),
+      ...(o.field ? { field: o.field, in: o.in } : {}),
     });
+    const opRef = (id: string) => {
+      const op = OPERATION_BY_ID.get(id);
+      return { operationId: id, operation: op ? `${op.method} ${op.path}` : undefined };
+    };
     return {
       name: 'adops',
       globalOptions: GLOBAL_OPTIONS.map(option),
-      groups: this.groups.map((g) => ({ path: g.path, description: g.description })),
+      groups: this.groups.map((g) => ({ path: g.path, description: g.description, ...(g.defaultCommand ? { defaultCommand: g.defaultCommand } : {}) })),
       commands: this.commands
         .filter((c) => !c.hidden)
         .map((c) => ({
@@ -163,7 +184,9 @@ export class Registry {
           description: c.description,
           args: c.args ?? [],
           options: (c.options ?? []).map(option),
-          ...(c.operationId ? { operationId: c.operationId } : {}),
+          ...(c.operationId ? opRef(c.operationId) : {}),
+          ...(c.alternates ? { alternates: c.alternates.map((a) => ({ ...opRef(a.operationId), when: a.when })) } : {}),
+          ...(c.flowOperations ? { flowOperations: c.flowOperations.map(opRef) } : {}),
           ...(c.destructive ? { destructive: true } : {}),
           examples: c.examples ?? [],
         })),

@@ -9,7 +9,7 @@ import { redactText } from '../client/redact.js';
 import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
 import { ConfigStore, configDir } from '../config/store.js';
 import { getRegistry } from './commands.js';
-import type { Registry } from './registry.js';
+import type { CommandSpec, Registry } from './registry.js';
 import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js';
 import { CliError, InterruptedError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -66,7 +66,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
   try {
     const registry = envIn.registry ?? getRegistry();
     const found = registry.find(pre.words);
-    if (found.group && found.depth === pre.words.length) {
+    if (found.group && found.depth === pre.words.length && !found.group.defaultCommand) {
       const { groupHelp } = await import('./help.js');
       envIn.stdout.write(groupHelp(registry, found.group.path, found.group.description));
       return EXIT.ok;
@@ -97,11 +97,14 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
       input.args[a.name] = (await ctx.prompter.text(`${a.name}:`)).trim();
       if (!input.args[a.name]) throw new UsageError(`missing argument <${a.name}>`);
     }
-    if (spec.destructive && !ctx.globals.yes) {
-      if (!ctx.interactive) throw new UsageError(`"adops ${spec.path.join(' ')}" is destructive`, 'pass --yes to confirm when not on a terminal');
-      // Name what is about to go, so a person confirms the right thing.
+    if (isDestructive(spec, input) && !ctx.globals.yes) {
       const what = (spec.args ?? []).map((a) => input.args[a.name]).filter((v) => v !== undefined).join(' ');
-      const ok = await ctx.prompter.confirm(`${spec.description}${what ? ` ${what}` : ''}: are you sure?`, false);
+      const shown = `adops ${spec.path.join(' ')}${what ? ` ${what}` : ''}`;
+      if (!ctx.interactive) throw new UsageError(`"${stripControl(shown)}" is destructive`, 'pass --yes to confirm when not on a terminal');
+      // Name what is about to go (its slug, or its file name read from the service), so a person confirms the right thing.
+      const { describeTarget } = await import('../commands/_shared/describe-target.js');
+      const target = await describeTarget(ctx, spec, input);
+      const ok = await ctx.prompter.confirm(`${target}: delete it? This cannot be undone.`, false);
       if (!ok) {
         ctx.note('cancelled');
         return EXIT.usage;
@@ -120,6 +123,12 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     signals?.dispose();
     await closeAllPools();
   }
+}
+
+/** Every delete and detach; `adops api DELETE …` too. */
+function isDestructive(spec: CommandSpec, input: { args: Record<string, unknown> }): boolean {
+  if (spec.destructive) return true;
+  return spec.path.length === 1 && spec.path[0] === 'api' && String(input.args.method ?? '').toUpperCase() === 'DELETE';
 }
 
 export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, signal: AbortSignal): CommandContext {

@@ -5,7 +5,10 @@ import { UsageError } from '../cli/errors.js';
 import { checkFields } from '../cli/output/format.js';
 import { writeObject } from '../cli/output/writers.js';
 import type { CommandInput } from '../cli/registry.js';
+import { inputsOf } from '../cli/operation-command.js';
+import { matchOperation } from '../contract/operations.js';
 import { fieldsToBody, fieldsToQuery, readInput } from './_shared/fields.js';
+import { warnUnknown } from './_shared/request-input.js';
 import { streamList } from './_shared/list.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -55,6 +58,15 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
       }
       json = { ...(fromInput as object | undefined), ...fields };
     } else json = fromInput;
+  }
+
+  // Fields the matched operation's published schema does not list: sent, with a warning.
+  const matched = matchOperation(method, path.split('?')[0]!);
+  if (matched) {
+    const io = inputsOf(matched.id);
+    const inPath = [...new URLSearchParams(path.split('?')[1] ?? '').keys()];
+    if (bodyless) warnUnknown(ctx, matched.id, 'query parameter', [...inPath, ...Object.keys(query ?? {})], io.query);
+    else if (json && typeof json === 'object' && !Array.isArray(json)) warnUnknown(ctx, matched.id, 'body field', Object.keys(json), io.body?.fields ?? []);
   }
 
   // The raw hatch prints JSON unless an output format was asked for.

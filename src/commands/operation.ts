@@ -1,90 +1,49 @@
 // The generic handler of every operation command (see cli/operation-command.ts):
-// positional args fill path params, flags become query or body fields, -f and
-// --input send what has no flag, lists stream, --wait watches.
-import { ADVERTISER_PREFIX, LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
-import { fillPath, operation } from '../contract/operations.js';
+// build and check the request (commands/_shared/request-input.ts), then a list
+// streams page by page, --wait watches, anything else prints its answer.
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { EXIT } from '../cli/exit-codes.js';
-import type { FieldFlag, OperationCommandSpec } from '../cli/operation-command.js';
+import type { OperationCommandData } from '../cli/operation-command.js';
 import { checkFields } from '../cli/output/format.js';
 import { writeObject } from '../cli/output/writers.js';
-import { camel, type CommandInput, type CommandSpec } from '../cli/registry.js';
-import { fieldsToQuery, objectBody } from './_shared/fields.js';
+import type { CommandInput, CommandSpec } from '../cli/registry.js';
+import { LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
 import { streamList } from './_shared/list.js';
+import { buildRequest } from './_shared/request-input.js';
 import { waitAndReport } from './_shared/wait.js';
 
-function flagValue(opts: Record<string, unknown>, f: FieldFlag): unknown {
-  const value = opts[camel(f.flag)];
-  if (value === undefined) return undefined;
-  if (f.type === 'list' && Array.isArray(value)) return value.join(',');
-  if (f.type === 'list' && typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean).join(',');
-  return value;
-}
-
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const spec = command.data as OperationCommandSpec;
-  const opts = input.opts;
-  const params: Record<string, string> = {};
-  for (const a of spec.args ?? []) params[a.param] = String(input.args[a.name] ?? '');
-
-  let opId = spec.operationId;
-  const alt = spec.alternate;
-  const altValue = alt ? (opts[camel(alt.flag)] as string | undefined) : undefined;
-  if (alt && altValue !== undefined) {
-    if (!altValue.startsWith(ADVERTISER_PREFIX)) throw new UsageError(`--${alt.flag} needs an advertiser id starting with ${ADVERTISER_PREFIX}, got "${altValue}"`);
-    const refused = (spec.query ?? []).filter((f) => opts[camel(f.flag)] !== undefined && !alt.queryFlags.includes(f.flag));
-    if (refused.length) {
-      throw new UsageError(
-        `${refused.map((f) => `--${f.flag}`).join(', ')} cannot be used with --${alt.flag}`,
-        `a live read names the advertiser in the path and takes no ${refused.map((f) => f.field).join('/')} filter; drop --${alt.flag} to filter the stored copy`,
-      );
-    }
-    opId = alt.operationId;
-    params[alt.param] = altValue;
-  }
-  const op = operation(opId);
-  if (spec.query?.some((f) => f.field === 'advertiserId')) {
-    const adv = opts.advertiser as string | undefined;
-    if (adv !== undefined && !adv.startsWith(ADVERTISER_PREFIX)) throw new UsageError(`--advertiser needs an id starting with ${ADVERTISER_PREFIX}, got "${adv}"`);
-  }
-
+/** --limit, --max and --cursor, checked before anything is sent. */
+export function pagingOptions(opts: Record<string, unknown>): { limit?: number; max?: number; cursor?: string } {
   const limit = opts.limit as number | undefined;
   if (limit !== undefined && (limit < LIMIT_MIN || limit > LIMIT_MAX)) throw new UsageError(`--limit must be between ${LIMIT_MIN} and ${LIMIT_MAX}`);
   const max = opts.max as number | undefined;
   if (max !== undefined && max < 1) throw new UsageError('--max must be at least 1');
-  if (opts.cursor !== undefined && opts.cursor === '') throw new UsageError('--cursor cannot be empty');
+  const cursor = opts.cursor as string | undefined;
+  if (cursor !== undefined && cursor === '') throw new UsageError('--cursor cannot be empty');
+  return { ...(limit !== undefined ? { limit } : {}), ...(max !== undefined ? { max } : {}), ...(cursor !== undefined ? { cursor } : {}) };
+}
 
-  const fields = checkFields(ctx.output.fields, spec.resource);
-  const extra = (opts.field as string[] | undefined) ?? [];
-  const isRead = op.method === 'GET' || op.method === 'DELETE';
-  const query: Record<string, string | number | undefined> = isRead ? fieldsToQuery(extra) : {};
-  for (const f of spec.query ?? []) {
-    const v = flagValue(opts, f);
-    if (v !== undefined) query[f.field] = v as string;
-  }
-  if (opts.cursor !== undefined) query.cursor = opts.cursor as string;
+export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
+  const data = command.data as OperationCommandData;
+  const opts = input.opts;
+  const paging = pagingOptions(opts);
+  const fields = checkFields(ctx.output.fields, data.resource);
+  const req = await buildRequest(ctx, input, data);
+  const { op } = req;
 
-  let body: Record<string, unknown> | undefined;
-  if (!isRead) {
-    body = await objectBody(opts, ctx.io.stdin);
-    for (const f of spec.body ?? []) {
-      const v = flagValue(opts, f);
-      if (v !== undefined) body[f.field] = v;
-    }
-  }
-
-  const path = fillPath(op.path, params);
   if (op.kind === 'list') {
-    return streamList(ctx, { method: op.method, path, query }, { all: opts.all === true, limit, max, resource: spec.resource, fields });
+    const query = { ...req.query, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
+    return streamList(ctx, { method: op.method, path: req.path, query }, { all: opts.all === true, limit: paging.limit, max: paging.max, resource: data.resource, fields });
   }
 
   const client = await ctx.client();
-  const fetchOnce = async () => (await client.request({ method: op.method, path, query, ...(body ? { json: body } : {}), signal: ctx.signal })).body;
-  const out = { format: ctx.output.format, out: ctx.io.stdout, resource: spec.resource, fields, color: ctx.output.color };
+  const fetchOnce = async () =>
+    (await client.request({ method: op.method, path: req.path, query: req.query, ...(req.body ? { json: req.body } : {}), signal: ctx.signal })).body;
+  const out = { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color };
 
-  if (spec.watch && opts.wait === true) {
-    const again = `adops ${command.path.join(' ')} ${Object.values(params).join(' ')} --wait`;
+  if (data.watch && opts.wait === true) {
+    const again = `adops ${command.path.join(' ')} ${Object.values(req.params).join(' ')} --wait`;
     return waitAndReport(ctx, fetchOnce, { timeoutSeconds: opts.timeout as number | undefined, intervalSeconds: opts.interval as number | undefined, again }, out);
   }
 

@@ -127,3 +127,22 @@ export function fillPath(template: string, params: Record<string, string>): stri
     return encodeURIComponent(value);
   });
 }
+
+/** The operation a method and concrete path name ('/assets/ast_1' -> getAsset), literal segments first. */
+export function matchOperation(method: string, path: string): OperationDef | undefined {
+  const segments = path.replace(/\/+$/, '').split('/');
+  let best: { op: OperationDef; literals: number } | undefined;
+  for (const op of OPERATIONS) {
+    if (op.method !== method.toUpperCase()) continue;
+    const template = op.path.split('/');
+    if (template.length !== segments.length) continue;
+    let literals = 0;
+    const fits = template.every((t, i) => {
+      if (t.startsWith('{')) return segments[i] !== '';
+      literals++;
+      return t === segments[i];
+    });
+    if (fits && (!best || literals > best.literals)) best = { op, literals };
+  }
+  return best?.op;
+}

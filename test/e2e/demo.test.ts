@@ -104,7 +104,7 @@ describe('adops demo', () => {
     expect(out).toMatch(/\$ adops api POST \/assets\/uploads/);
     expect(out).toMatch(/PUT <uploadUrl>.*\n200 \{"received":true/);
     expect(out).toMatch(/│ state\s+│ ready\s+│/);
-    expect(out).toMatch(/\$ adops assets delete ast_\w+\nerror: "adops assets delete" is destructive/);
+    expect(out).toMatch(/\$ adops assets delete (ast_\w+)\nerror: "adops assets delete \1" is destructive/);
     expect(out).toContain('(exit 2, as expected)');
     expect(out).toMatch(/\$ adops assets delete ast_\w+ --yes\n/);
     expect(out).toContain('(exit 4, as expected)');

@@ -46,7 +46,7 @@ describe('adops assets delete', () => {
     const r = await runAdops(['assets', 'delete', id], { env: env({ ADOPS_DEBUG: '1' }) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/"adops assets delete" is destructive/);
+    expect(r.stderr).toContain(`"adops assets delete ${id}" is destructive`);
     expect(r.stderr).toMatch(/pass --yes/);
     expect(r.stderr).not.toMatch(/DELETE/); // the debug trace shows no request
     expect(await getCode(id)).toBe(0);
@@ -74,8 +74,9 @@ describe('adops assets delete', () => {
 
   it('on a terminal, answering n to the prompt deletes nothing', async () => {
     const id = await newAsset();
-    const r = await runAdopsTty(['assets', 'delete', id], { env: env(), input: 'n\r', waitFor: 'are you sure' });
-    expect(r.stdout).toContain(`Delete an Asset ${id}: are you sure?`);
+    const r = await runAdopsTty(['assets', 'delete', id], { env: env(), input: 'n\r', waitFor: 'cannot be undone' });
+    // Names what goes: the id it was given and the file name read from the service.
+    expect(r.stdout).toContain(`Delete an Asset (id ${id}): "doomed.png": delete it? This cannot be undone.`);
     expect(r.stdout).toMatch(/cancelled/);
     expect(r.code).toBe(2);
     expect(await getCode(id)).toBe(0);
@@ -83,7 +84,7 @@ describe('adops assets delete', () => {
 
   it('on a terminal, answering y to the prompt deletes', async () => {
     const id = await newAsset();
-    const r = await runAdopsTty(['assets', 'delete', id], { env: env(), input: 'y\r', waitFor: 'are you sure' });
+    const r = await runAdopsTty(['assets', 'delete', id], { env: env(), input: 'y\r', waitFor: 'cannot be undone' });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/deleted/);
     expect(await getCode(id)).toBe(4);
@@ -98,7 +99,7 @@ describe('adops assets delete', () => {
       const r = await runAdopsTty(args, { env: env(extra), timeoutMs: 10_000 });
       expect(r.signal).toBeNull();
       expect(r.code).toBe(2);
-      expect(r.stdout).not.toMatch(/are you sure/);
+      expect(r.stdout).not.toMatch(/cannot be undone/);
       expect(r.stdout).toMatch(/pass --yes/);
     }
     expect(await getCode(id)).toBe(0);

@@ -1,7 +1,10 @@
 // `-f key=value`, `-F key=value` and `--input FILE|-`: how a user sends what
 // the CLI has no flag for. `-f` sends a string (provider ids look like numbers
-// but are strings); `-F` sends JSON (numbers, booleans, null, arrays, objects;
-// text that is not JSON stays a string). `a.b=1` nests.
+// but are strings; an operation command converts it where the operation's
+// schema wants a number or boolean); `-F` sends JSON (numbers, booleans, null,
+// arrays, objects, "quoted strings") or, as `-F key=@file`, a file's text.
+// `-F` text that is not JSON is a usage error, never silently a string.
+// `a.b=1` nests.
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../../cli/errors.js';
@@ -13,15 +16,24 @@ export function splitField(raw: string): [string, string] {
   return [raw.slice(0, eq), raw.slice(eq + 1)];
 }
 
-export function typedValue(text: string): unknown {
-  if (/^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/.test(text) || /^[[{"]/.test(text)) {
+/** The value of `-F key=value`: JSON, or `@path` for the text of a file. */
+export function typedValue(text: string, key = 'value'): unknown {
+  if (text.startsWith('@')) {
+    const file = text.slice(1);
     try {
-      return JSON.parse(text);
-    } catch {
-      return text;
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`-F ${key}=@${file}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
   }
-  return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `-F ${key}=${text.length > 40 ? text.slice(0, 40) + '…' : text} is not valid JSON`,
+      `-F sends JSON (50, true, null, "text", [..], {..}) or @file; use -f ${key}=… to send a string`,
+    );
+  }
 }
 
 /** Set `a.b.c` in `target`, creating objects on the way. */
@@ -40,7 +52,7 @@ export function fieldsToBody(typed: readonly string[] = [], raw: readonly string
   const body: Record<string, unknown> = {};
   for (const f of typed) {
     const [k, v] = splitField(f);
-    setPath(body, k, typedValue(v));
+    setPath(body, k, typedValue(v, k));
   }
   for (const f of raw) {
     const [k, v] = splitField(f);

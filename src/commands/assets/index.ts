@@ -1,6 +1,8 @@
 // Definitions of the assets group (data only).
 import { operationCommand } from '../../cli/operation-command.js';
-import type { CommandSpec } from '../../cli/registry.js';
+import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+
+export const assetGroups: GroupSpec[] = [];
 
 export const assetCommands: CommandSpec[] = [
   operationCommand({
@@ -8,23 +10,31 @@ export const assetCommands: CommandSpec[] = [
     operationId: 'listAssets',
     description: "List the organization's source images and videos",
     resource: 'asset',
-    examples: ['adops assets list', 'adops assets list --all --output csv'],
+    examples: ['adops assets list', 'adops assets list --kind video --all --output csv'],
+  }),
+  operationCommand({ path: ['assets', 'get'], operationId: 'getAsset', description: 'Show one Asset', resource: 'asset', examples: ['adops assets get ast_123'] }),
+  operationCommand({ path: ['assets', 'rename'], operationId: 'renameAsset', description: 'Rename an Asset (needs the revision you read; a stale one exits 5)', resource: 'asset', examples: ['adops assets rename ast_123 --name "Spring hero" --revision 2'] }),
+  operationCommand({ path: ['assets', 'delete'], operationId: 'deleteAsset', description: 'Delete an Asset', resource: 'asset', examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes --revision 3'] }),
+  operationCommand({
+    path: ['assets', 'register'],
+    operationId: 'registerAsset',
+    description: "Register an Asset to an advertiser's library",
+    resource: 'registration',
+    examples: ['adops assets register ast_123 --advertiser acc_123'],
   }),
   operationCommand({
-    path: ['assets', 'get'],
-    operationId: 'getAsset',
-    description: 'Show one Asset',
-    args: [{ name: 'id', param: 'id', description: 'asset id' }],
-    resource: 'asset',
-    examples: ['adops assets get ast_123'],
+    path: ['assets', 'reserve'],
+    operationId: 'reserveAssetUpload',
+    description: 'Reserve an Asset and get the URL to send its bytes to (step 1 of an upload; `assets upload` does all steps)',
+    resource: 'reservedAsset',
+    examples: ['adops assets reserve --filename hero.mp4'],
   }),
   operationCommand({
-    path: ['assets', 'delete'],
-    operationId: 'deleteAsset',
-    description: 'Delete an Asset',
-    args: [{ name: 'id', param: 'id', description: 'asset id' }],
-    query: [{ flag: 'revision', field: 'revision', valueName: 'n', type: 'int', description: 'only if the Asset still has this revision (409 revision_mismatch otherwise; nothing deleted)' }],
+    path: ['assets', 'finalize'],
+    operationId: 'finalizeAsset',
+    description: 'Finalize an Asset once its bytes are sent (step 3 of an upload): checks what landed',
     resource: 'asset',
-    examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes'],
+    watch: false,
+    examples: ['adops assets finalize ast_123'],
   }),
 ];

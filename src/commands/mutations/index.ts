@@ -1,6 +1,8 @@
 // Definitions of the mutations group (data only).
 import { operationCommand } from '../../cli/operation-command.js';
-import type { CommandSpec } from '../../cli/registry.js';
+import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+
+export const mutationGroups: GroupSpec[] = [];
 
 export const mutationCommands: CommandSpec[] = [
   operationCommand({
@@ -8,36 +10,28 @@ export const mutationCommands: CommandSpec[] = [
     operationId: 'listMutations',
     description: "List the organization's history of changes, newest first",
     resource: 'mutation',
-    examples: ['adops mutations list --limit 10', 'adops mutations list --all --output ndjson'],
+    examples: ['adops mutations list --limit 10', 'adops mutations list --state failed --all --output ndjson'],
   }),
-  {
+  operationCommand({
     path: ['mutations', 'start'],
+    operationId: 'createMutation',
     description: 'Start a change on an advertiser; never started twice, even if the answer is lost',
-    options: [
-      { flags: '--advertiser <advertiserId>', description: 'the advertiser (acc_…) to change' },
-      { flags: '--action <action>', description: 'what to do, e.g. pause, activate, rename, set_budget' },
-      { flags: '-f, --field <key=value>', description: 'string body field; target.id=123 nests (repeatable)', type: 'repeat' },
-      { flags: '-F, --json-field <key=value>', description: 'body field whose value is JSON, e.g. -F budget.amount=50 (repeatable)', type: 'repeat' },
-      { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin; flags override its keys' },
-      { flags: '--idempotency-key <key>', description: 'reuse a key (default: a new UUID per run)' },
-      { flags: '--wait', description: 'poll until it finishes (exit 8 on timeout, 9 if it failed)' },
-      { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
-      { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
-    ],
+    resource: 'mutation',
+    watch: true,
+    load: () => import('./start.js'),
+    extraOptions: [{ flags: '--idempotency-key <key>', description: 'reuse a key (default: a new UUID per run)' }],
     notes:
       'Sends an Idempotency-Key. If the answer is lost after sending, adops looks for the change in the mutation history before sending again, and says what it found.',
     examples: [
       'adops mutations start --advertiser acc_123 --action pause -f target.type=campaign -f target.id=456 --wait',
+      'adops mutations start --advertiser acc_123 --action set_budget -f target.type=campaign -f target.id=456 -F budget.amount=50',
       'adops mutations start --input change.json',
     ],
-    operationId: 'createMutation',
-    load: () => import('./start.js'),
-  },
+  }),
   operationCommand({
     path: ['mutations', 'get'],
     operationId: 'getMutation',
     description: 'Read a mutation you started; --wait polls until it finishes',
-    args: [{ name: 'id', param: 'id', description: 'mutation id' }],
     resource: 'mutation',
     watch: true,
     examples: ['adops mutations get mut_123', 'adops mutations get mut_123 --wait --timeout 120'],

@@ -2,26 +2,24 @@
 // and after a lost answer a look in the history before any resend), then
 // optionally watch it to its end like `mutations get --wait`.
 import type { CommandContext } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
+import type { OperationCommandData } from '../../cli/operation-command.js';
 import { checkFields } from '../../cli/output/format.js';
 import { writeObject } from '../../cli/output/writers.js';
-import { waitAndReport } from '../_shared/wait.js';
-import type { CommandInput } from '../../cli/registry.js';
+import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { startMutation } from '../../flows/mutation-start.js';
-import { objectBody } from '../_shared/fields.js';
+import { buildRequest } from '../_shared/request-input.js';
+import { waitAndReport } from '../_shared/wait.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
   const o = input.opts;
-  const body = await objectBody(o, ctx.io.stdin);
-  if (o.advertiser !== undefined) body.advertiserId = o.advertiser;
-  if (o.action !== undefined) body.action = o.action;
-  if (Object.keys(body).length === 0) throw new UsageError('nothing to send', 'give the change with -f key=value or --input FILE');
+  const fields = checkFields(ctx.output.fields, 'mutation');
+  const { body } = await buildRequest(ctx, input, command.data as OperationCommandData);
 
   const client = await ctx.client();
-  const out = { format: ctx.output.format, out: ctx.io.stdout, resource: 'mutation', fields: checkFields(ctx.output.fields, 'mutation'), color: ctx.output.color };
-  const started = await startMutation(client, body, {
+  const out = { format: ctx.output.format, out: ctx.io.stdout, resource: 'mutation', fields, color: ctx.output.color };
+  const started = await startMutation(client, body ?? {}, {
     signal: ctx.signal,
     onNote: (m) => ctx.note(m),
     ...(o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey as string } : {}),

@@ -1,51 +1,75 @@
-// Definitions (data only) of the observe group: stored reads, or live reads
-// with --live ACC. All run through the generic operation handler.
-import { ENTITY_STATUSES, PROVIDER_FILTER_VALUES } from '../../contract/ids.js';
-import { operationCommand, type FieldFlag } from '../../cli/operation-command.js';
-import type { CommandSpec } from '../../cli/registry.js';
-
-const status: FieldFlag = { flag: 'status', field: 'status', description: 'only rows in this status', valueName: 'status', choices: ENTITY_STATUSES };
-const provider: FieldFlag = { flag: 'provider', field: 'provider', description: 'only this provider (stored reads)', valueName: 'provider', choices: PROVIDER_FILTER_VALUES };
-const advertiser: FieldFlag = { flag: 'advertiser', field: 'advertiserId', description: 'only this advertiser (acc_…) (stored reads)', valueName: 'advertiserId' };
-const ids: FieldFlag = { flag: 'ids', field: 'ids', description: 'only these provider ids, comma-separated', valueName: 'a,b', type: 'list' };
-const campaign: FieldFlag = { flag: 'campaign', field: 'campaignId', description: "only this campaign's rows", valueName: 'campaignId' };
-const adGroup: FieldFlag = { flag: 'ad-group', field: 'adGroupId', description: "only this ad group's ads", valueName: 'adGroupId' };
+// Definitions (data only) of the observe group: per resource a group whose
+// default verb `list` reads the stored copy, or live from the provider with
+// --live ACC, and `get ACC ID` reads one entity live; and insights.
+import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { operationCommand } from '../../cli/operation-command.js';
 
 interface ObserveResource {
   word: string;
   stored: string;
   live: string;
+  get: string;
   resource: string;
   noun: string;
-  extra: readonly FieldFlag[];
+  one: string;
 }
 
 const RESOURCES: readonly ObserveResource[] = [
-  { word: 'campaigns', stored: 'listCampaigns', live: 'listLiveCampaigns', resource: 'campaign', noun: 'campaigns', extra: [] },
-  { word: 'ad-groups', stored: 'listAdGroups', live: 'listLiveAdGroups', resource: 'adGroup', noun: 'ad groups', extra: [campaign] },
-  { word: 'ads', stored: 'listAds', live: 'listLiveAds', resource: 'ad', noun: 'ads', extra: [campaign, adGroup] },
-  { word: 'creatives', stored: 'listCreatives', live: 'listLiveCreatives', resource: 'creative', noun: 'creatives', extra: [] },
-  { word: 'asset-groups', stored: 'listAssetGroups', live: 'listLiveAssetGroups', resource: 'assetGroup', noun: 'asset groups', extra: [campaign] },
+  { word: 'campaigns', stored: 'listCampaigns', live: 'listLiveCampaigns', get: 'getLiveCampaign', resource: 'campaign', noun: 'campaigns', one: 'campaign' },
+  { word: 'ad-groups', stored: 'listAdGroups', live: 'listLiveAdGroups', get: 'getLiveAdGroup', resource: 'adGroup', noun: 'ad groups', one: 'ad group' },
+  { word: 'ads', stored: 'listAds', live: 'listLiveAds', get: 'getLiveAd', resource: 'ad', noun: 'ads', one: 'ad' },
+  { word: 'creatives', stored: 'listCreatives', live: 'listLiveCreatives', get: 'getLiveCreative', resource: 'creative', noun: 'creatives', one: 'creative' },
+  { word: 'asset-groups', stored: 'listAssetGroups', live: 'listLiveAssetGroups', get: 'getLiveAssetGroup', resource: 'assetGroup', noun: 'asset groups', one: 'asset group' },
 ];
 
-export const observeCommands: CommandSpec[] = RESOURCES.map((r) =>
+export const observeGroups: GroupSpec[] = RESOURCES.map((r) => ({
+  path: ['observe', r.word],
+  description: `${r.noun[0]!.toUpperCase()}${r.noun.slice(1)}: list (the default verb; stored, or --live) and get (live)`,
+  defaultCommand: 'list',
+}));
+
+export const observeCommands: CommandSpec[] = [
   operationCommand({
-    path: ['observe', r.word],
-    operationId: r.stored,
-    description: `List ${r.noun}: the stored copy, or live from the provider with --live`,
-    query: [status, provider, advertiser, ids, ...r.extra],
-    alternate: {
-      flag: 'live',
-      operationId: r.live,
-      param: 'advertiserId',
-      description: 'read live from the provider for this advertiser (counts against its rate limits)',
-      queryFlags: ['status', 'ids', ...r.extra.map((f) => f.flag)],
-    },
-    resource: r.resource,
+    path: ['observe', 'insights'],
+    operationId: 'listInsights',
+    description: 'Spend, impressions, clicks, reach and conversions over a date range (stored read)',
+    flagNames: { timeGrain: 'grain' },
+    resource: 'insight',
+    extraOptions: [{ flags: '--chart <metric>', description: 'on a terminal, draw this metric over time under the table', choices: ['spend', 'impressions', 'clicks', 'reach', 'conversions'] }],
+    load: () => import('./insights.js'),
     examples: [
-      `adops observe ${r.word} --limit 20`,
-      `adops observe ${r.word} --all --output ndjson`,
-      `adops observe ${r.word} --live acc_123 --status PAUSED`,
+      'adops observe insights --since 2026-09-01 --until 2026-09-30 --grain day --chart spend',
+      'adops observe insights --since 2026-09-01 --until 2026-09-30 --level campaign --all --output csv > september.csv',
+      'adops observe insights --since 2026-09-01 --until 2026-09-30 --breakdown provider',
     ],
   }),
-);
+  ...RESOURCES.flatMap((r) => [
+    operationCommand({
+      path: ['observe', r.word, 'list'],
+      operationId: r.stored,
+      description: `List ${r.noun}: the stored copy, or live from the provider with --live`,
+      alternate: {
+        flag: 'live',
+        operationId: r.live,
+        param: 'advertiserId',
+        description: 'read live from the provider for this advertiser (counts against its rate limits)',
+      },
+      resource: r.resource,
+      load: () => import('./list.js'),
+      extraOptions: [{ flags: '--fallback-stored', description: 'with --live: when the provider cannot read this live (501), read the stored copy instead' }],
+      examples: [
+        `adops observe ${r.word} --limit 20`,
+        `adops observe ${r.word} list --all --output ndjson`,
+        `adops observe ${r.word} --live acc_123 --status PAUSED`,
+      ],
+    }),
+    operationCommand({
+      path: ['observe', r.word, 'get'],
+      operationId: r.get,
+      description: `Read one ${r.one} live from the provider: its own payload, keys and units`,
+      argNames: { advertiserId: 'advertiser', id: 'id' },
+      resource: 'providerPayload',
+      examples: [`adops observe ${r.word} get acc_123 120330000000001`],
+    }),
+  ]),
+];

@@ -11,8 +11,10 @@ describe('-f / -F fields', () => {
     expect(fieldsToBody([], ['target.id=123', 'target.type=campaign', 'name=a=b'])).toEqual({ target: { id: '123', type: 'campaign' }, name: 'a=b' });
   });
   it('-F sends JSON values, and text that is not JSON as a string', () => {
-    expect(fieldsToBody(['budget.amount=50', 'on=true', 'x=null', 'tags=["a"]', 'word=hello'], [])).toEqual({ budget: { amount: 50 }, on: true, x: null, tags: ['a'], word: 'hello' });
-    expect(typedValue('{broken')).toBe('{broken');
+    expect(fieldsToBody(['budget.amount=50', 'on=true', 'x=null', 'tags=["a"]', 'word="hello"'], [])).toEqual({ budget: { amount: 50 }, on: true, x: null, tags: ['a'], word: 'hello' });
+    // Not JSON: a usage error that says how to send a string, never silently a string.
+    expect(() => typedValue('{broken', 'k')).toThrow(/-F k=\{broken is not valid JSON/);
+    expect(() => fieldsToBody(['word=hello'], [])).toThrow(UsageError);
   });
   it('query fields are strings; a field without = is a usage error', () => {
     expect(fieldsToQuery(['limit=5', 'q=a=b'])).toEqual({ limit: '5', q: 'a=b' });

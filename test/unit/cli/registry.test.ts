@@ -24,16 +24,17 @@ describe('registry', () => {
     const r = getRegistry();
     for (const c of r.commands) if (c.operationId) expect(OPERATION_BY_ID.has(c.operationId)).toBe(true);
     const paths = r.commands.map((c) => c.path.join(' '));
-    for (const p of ['observe campaigns', 'observe ad-groups', 'observe ads', 'observe creatives', 'observe asset-groups', 'mutations list', 'mutations get', 'assets list', 'assets get', 'api', 'doctor', 'completion', 'auth login', 'auth status', 'auth logout', 'config get', 'config set', 'config list', 'sandbox serve', 'sandbox keys']) {
+    for (const p of ['observe campaigns list', 'observe campaigns get', 'observe insights', 'observe ad-groups list', 'skills catalog import', 'brands personas get', 'plans line-items record', 'observe ads list', 'observe creatives list', 'observe asset-groups list', 'mutations list', 'mutations get', 'assets list', 'assets get', 'api', 'doctor', 'completion', 'auth login', 'auth status', 'auth logout', 'config get', 'config set', 'config list', 'sandbox serve', 'sandbox keys']) {
       expect(paths).toContain(p);
     }
   });
 
-  it('operation commands map args to path params and refuse an unmapped param', () => {
-    const c = operationCommand({ path: ['assets', 'get'], operationId: 'getAsset', args: [{ name: 'id', param: 'id', description: '' }], resource: 'asset' });
-    expect(c.args).toEqual([{ name: 'id', description: '', required: true }]);
-    expect(() => operationCommand({ path: ['x'], operationId: 'getAsset', resource: 'asset' })).toThrow(/path params without an argument: id/);
-    const del = operationCommand({ path: ['assets', 'delete'], operationId: 'deleteAsset', args: [{ name: 'id', param: 'id', description: '' }], resource: 'asset' });
+  it('operation commands take one positional argument per path param, in order, named by the param or argNames', () => {
+    const c = operationCommand({ path: ['assets', 'get'], operationId: 'getAsset', resource: 'asset' });
+    expect(c.args).toEqual([{ name: 'id', description: 'id', required: true }]);
+    const persona = operationCommand({ path: ['p'], operationId: 'getPersona', argNames: { slug: 'brand' }, resource: 'persona' });
+    expect(persona.args?.map((a) => a.name)).toEqual(['brand', 'persona']);
+    const del = operationCommand({ path: ['assets', 'delete'], operationId: 'deleteAsset', resource: 'asset' });
     expect(del.destructive).toBe(true);
     expect(del.options?.map((o) => o.flags)).toContain('-f, --field <key=value>');
   });

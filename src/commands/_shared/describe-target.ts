@@ -1,0 +1,32 @@
+// What a destructive command is about to delete, in words a person recognises:
+// the slug(s) it was given, and for things addressed by an opaque id (an
+// Asset, a Document) the file name read from the service first. Only used
+// when asking on a terminal; a failed look-up falls back to the id.
+import type { CommandContext } from '../../cli/context.js';
+import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import { fillPath, operation } from '../../contract/operations.js';
+import { stripControl } from '../../cli/output/sanitize.js';
+
+/** Delete operation -> the read that names its target, and the field that holds the name. */
+const NAMED_BY: Readonly<Record<string, { get: string; field: string }>> = {
+  deleteAsset: { get: 'getAsset', field: 'filename' },
+  deleteDocument: { get: 'getDocument', field: 'filename' },
+};
+
+export async function describeTarget(ctx: CommandContext, spec: CommandSpec, input: CommandInput): Promise<string> {
+  const data = spec.data as OperationCommandData | undefined;
+  const args = (spec.args ?? []).map((a) => `${a.name} ${String(input.args[a.name] ?? '')}`).join(', ');
+  const base = `${spec.description}${args ? ` (${args})` : ''}`;
+  const named = data && NAMED_BY[data.operationId];
+  if (!named || !data) return stripControl(base);
+  try {
+    const params = Object.fromEntries(data.args.map((a) => [a.param, String(input.args[a.name] ?? '')]));
+    const client = await ctx.client();
+    const res = await client.request<Record<string, unknown>>({ method: 'GET', path: fillPath(operation(named.get).path, params), signal: ctx.signal });
+    const name = res.body?.[named.field];
+    return stripControl(typeof name === 'string' ? `${base}: "${name}"` : base);
+  } catch {
+    return stripControl(base);
+  }
+}
