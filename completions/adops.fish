@@ -1357,8 +1357,8 @@ complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l yes
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l help
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l provider -xa 'provider_a provider_b provider_c provider_d'
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l entity-type -xa 'campaign ad_group ad creative asset_group'
-complete -c adops -n "__adops_path_is 'plans line-items record'" -l entity
-complete -c adops -n "__adops_path_is 'plans line-items record'" -l mutation
+complete -c adops -n "__adops_path_is 'plans line-items record'" -l entity-id
+complete -c adops -n "__adops_path_is 'plans line-items record'" -l mutation-id
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l field
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l json-field
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l input

@@ -78,9 +78,12 @@ const PAGING = new Set(['cursor', 'limit']);
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** `advertiserId` -> `advertiser`, `timeGrain` -> `time-grain`, `ids` -> `ids`. */
+/** References to the Observe entities are named by their noun, as the spec's filters read: `--advertiser acc_1`. */
+const NOUN_FLAGS: Readonly<Record<string, string>> = { advertiserId: 'advertiser', campaignId: 'campaign', adGroupId: 'ad-group' };
+
+/** `advertiserId` -> `advertiser`, `timeGrain` -> `time-grain`, `entityId` -> `entity-id`. */
 export function defaultFlagName(field: string): string {
-  return kebab(/^[a-z]+[A-Za-z]*Id$/.test(field) ? field.slice(0, -2) : field);
+  return NOUN_FLAGS[field] ?? kebab(field);
 }
 
 /** Fields a flag can carry: scalars, and arrays of scalars as comma-separated lists. */

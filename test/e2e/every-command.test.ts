@@ -1,0 +1,245 @@
+// Every command of the tree, run as a user runs it (the built binary) against
+// a sandbox child: one success and at least one failure each, with the exit
+// code the docs promise; and every usage error, pointed at a recording
+// server, sends nothing at all. A command without a case here fails the test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getRegistry } from '../../src/cli/commands.js';
+import { png } from '../unit/uploads/media-samples.js';
+import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { startStub, type Stub } from './stub-server.js';
+
+let sandbox: SandboxChild;
+let stub: Stub;
+const cfg = tempConfigDir();
+const env = (base: string) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full });
+const cli = (args: readonly string[], base = sandbox.url) => runAdops(args, { env: env(base), timeoutMs: 20_000 });
+const json = (r: RunResult) => JSON.parse(r.stdout) as Record<string, unknown>;
+
+/** Ids learned while the success cases run (a created line item, an uploaded asset, …). */
+const ids: Record<string, string> = {};
+const A = 'acc_acme_a_001';
+const C = 'acc_acme_c_001';
+
+interface Case {
+  /** Command path, e.g. 'skills update'. */
+  command: string;
+  ok: () => string[];
+  /** Checks the success beyond exit 0; may record ids. */
+  check?: (r: RunResult) => void | Promise<void>;
+  /** A failure the service answers (or the CLI refuses), and its exit code. */
+  fail: () => string[];
+  failCode: number;
+  /** A usage error (exit 2, nothing sent). Defaults to `fail` when failCode is 2. */
+  usage?: () => string[];
+}
+
+async function firstStoredId(resource: string, advertiser: string): Promise<string> {
+  const r = await cli(['observe', resource, '--advertiser', advertiser, '--limit', '1', '-o', 'json', '--fields', 'id']);
+  return (JSON.parse(r.stdout) as Array<{ id: string }>)[0]!.id;
+}
+
+/** Send bytes to an upload URL as a client would (no key). */
+async function put(url: string, body: Buffer, type: string): Promise<void> {
+  const res = await fetch(url, { method: 'PUT', body, headers: { 'content-type': type } });
+  expect(res.status).toBeLessThan(300);
+}
+
+/** An approved plan is frozen: archive it so `plans delete` can remove it. */
+async function archivePlan(): Promise<void> {
+  const plan = json(await cli(['plans', 'get', 'e2e-plan', '-o', 'json']));
+  const r = await cli(['plans', 'update', 'e2e-plan', '--revision', String(plan.revision), '--status', 'archived', '-o', 'json']);
+  expect(json(r).status).toBe('archived');
+}
+
+const observeCases = (word: string, resource: string, advertiser: string): Case[] => [
+  {
+    command: `observe ${word} list`,
+    ok: () => ['observe', word, '--advertiser', advertiser, '--limit', '2', '-o', 'json'],
+    check: (r) => expect(JSON.parse(r.stdout).length).toBeGreaterThan(0),
+    fail: () => ['observe', word, '--live', 'acc_nobody_here', '--limit', '2'],
+    failCode: 4,
+    usage: () => ['observe', word, '--limit', '501'],
+  },
+  {
+    command: `observe ${word} get`,
+    ok: () => ['observe', word, 'get', advertiser, ids[resource]!, '-o', 'json'],
+    check: (r) => expect(Object.keys(json(r)).length).toBeGreaterThan(0),
+    fail: () => ['observe', word, 'get', advertiser, 'no-such-entity'],
+    failCode: 4,
+    usage: () => ['observe', word, 'get', advertiser.replace('acc_', 'adv_'), '1'],
+  },
+];
+
+const CASES: Case[] = [
+  {
+    command: 'observe insights',
+    ok: () => ['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-07', '--limit', '3', '-o', 'json'],
+    check: (r) => expect(JSON.parse(r.stdout)[0]).toHaveProperty('spend'),
+    fail: () => ['observe', 'insights', '--since', '2026-09-01', '--until', '2026-02-30'],
+    failCode: 2,
+  },
+  ...observeCases('campaigns', 'campaign', A),
+  ...observeCases('ad-groups', 'adGroup', A),
+  ...observeCases('ads', 'ad', A),
+  ...observeCases('creatives', 'creative', A),
+  ...observeCases('asset-groups', 'assetGroup', C),
+
+  {
+    command: 'mutations start',
+    ok: () => ['mutations', 'start', '--advertiser', A, '--action', 'pause', '-f', 'target.type=campaign', '-f', `target.id=${ids.campaign}`, '-o', 'json'],
+    check: (r) => void (ids.mutation = String(json(r).id)),
+    fail: () => ['mutations', 'start', '--advertiser', A, '--action', 'pause'],
+    failCode: 2,
+  },
+  {
+    command: 'mutations get',
+    ok: () => ['mutations', 'get', ids.mutation!, '--wait', '--interval', '0.1', '-o', 'json'],
+    check: (r) => expect(json(r).state).toBe('succeeded'),
+    fail: () => ['mutations', 'get', 'mut_nope'],
+    failCode: 4,
+    usage: () => ['mutations', 'get', ''],
+  },
+  {
+    command: 'mutations list',
+    ok: () => ['mutations', 'list', '--limit', '5', '-o', 'json'],
+    check: (r) => expect(JSON.parse(r.stdout).some((m: { id: string }) => m.id === ids.mutation)).toBe(true),
+    fail: () => ['mutations', 'list', '--state', 'done'],
+    failCode: 2,
+  },
+
+  { command: 'skills create', ok: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'E2E', '-F', 'body="# hi"', '-o', 'json'], fail: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'again'], failCode: 5, usage: () => ['skills', 'create', '--slug', 'x'] },
+  { command: 'skills list', ok: () => ['skills', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-skill'), fail: () => ['skills', 'list', '--source', 'mine'], failCode: 2 },
+  { command: 'skills get', ok: () => ['skills', 'get', 'e2e-skill', '-o', 'json'], check: (r) => expect(json(r).body).toBe('# hi'), fail: () => ['skills', 'get', 'nope'], failCode: 4, usage: () => ['skills', 'get', ''] },
+  { command: 'skills update', ok: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'E2E 2', '-o', 'json'], check: (r) => expect(json(r).revision).toBe(2), fail: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'stale'], failCode: 5, usage: () => ['skills', 'update', 'e2e-skill', '--revision', 'two'] },
+  { command: 'skills catalog list', ok: () => ['skills', 'catalog', 'list', '-o', 'json'], check: (r) => void (ids.catalog = JSON.parse(r.stdout)[0].catalogSlug), fail: () => ['skills', 'catalog', 'list', '--cursor', 'garbage'], failCode: 7, usage: () => ['skills', 'catalog', 'list', '--limit', '0'] },
+  { command: 'skills catalog import', ok: () => ['skills', 'catalog', 'import', ids.catalog!, '--slug', 'e2e-imported', '-o', 'json'], check: (r) => expect(json(r).source).toBe('catalog'), fail: () => ['skills', 'catalog', 'import', 'no-such-entry'], failCode: 4, usage: () => ['skills', 'catalog', 'import', ''] },
+  { command: 'skills reimport', ok: () => ['skills', 'reimport', 'e2e-imported', '-o', 'json'], fail: () => ['skills', 'reimport', 'e2e-skill'], failCode: 7, usage: () => ['skills', 'reimport', 'e2e-imported', '--revision', '0'] },
+  { command: 'skills delete', ok: () => ['skills', 'delete', 'e2e-imported', '--yes', '-o', 'json'], check: (r) => expect(json(r).deleted).toBe(true), fail: () => ['skills', 'delete', 'e2e-imported', '--yes'], failCode: 4, usage: () => ['skills', 'delete', 'e2e-skill'] },
+
+  { command: 'brands create', ok: () => ['brands', 'create', '--slug', 'e2e-brand', '--name', 'E2E Brand', '--voice', 'Plain.', '-o', 'json'], fail: () => ['brands', 'create', '--slug', 'Bad Slug', '--name', 'x'], failCode: 7, usage: () => ['brands', 'create', '--slug', 'y', '--name', 'y', '--logo-url', 'not a url'] },
+  { command: 'brands list', ok: () => ['brands', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-brand'), fail: () => ['brands', 'list', '--cursor', 'x'], failCode: 7, usage: () => ['brands', 'list', '--limit', 'ten'] },
+  { command: 'brands get', ok: () => ['brands', 'get', 'e2e-brand', '-o', 'json'], check: (r) => expect(json(r).voice).toBe('Plain.'), fail: () => ['brands', 'get', 'nope'], failCode: 4, usage: () => ['brands', 'get'] },
+  { command: 'brands update', ok: () => ['brands', 'update', 'e2e-brand', '--revision', '1', '--description', 'd', '-o', 'json'], fail: () => ['brands', 'update', 'nope', '--revision', '1', '--description', 'd'], failCode: 4, usage: () => ['brands', 'update', 'e2e-brand', '--description', 'd', '-F', 'revision=one'] },
+  { command: 'brands advertisers attach', ok: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', A, '-o', 'json'], fail: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acc_not_ours'], failCode: 7, usage: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acme'] },
+  { command: 'brands advertisers list', ok: () => ['brands', 'advertisers', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain(A), fail: () => ['brands', 'advertisers', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'advertisers', 'list', 'e2e-brand', '--max', '0'] },
+  { command: 'brands advertisers detach', ok: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes', '-o', 'json'], fail: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes'], failCode: 4, usage: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A] },
+  { command: 'brands personas create', ok: () => ['brands', 'personas', 'create', 'e2e-brand', '--slug', 'hiker', '--name', 'Hiker', '-o', 'json'], fail: () => ['brands', 'personas', 'create', 'nope', '--slug', 'hiker', '--name', 'Hiker'], failCode: 4, usage: () => ['brands', 'personas', 'create', 'e2e-brand', '--slug', 'hiker'] },
+  { command: 'brands personas list', ok: () => ['brands', 'personas', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain('hiker'), fail: () => ['brands', 'personas', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'personas', 'list'] },
+  { command: 'brands personas get', ok: () => ['brands', 'personas', 'get', 'e2e-brand', 'hiker', '-o', 'json'], fail: () => ['brands', 'personas', 'get', 'e2e-brand', 'nope'], failCode: 4, usage: () => ['brands', 'personas', 'get', 'e2e-brand'] },
+  { command: 'brands personas update', ok: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'Hikers', '-o', 'json'], fail: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'stale'], failCode: 5, usage: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', ''] },
+  { command: 'brands personas delete', ok: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes', '-o', 'json'], fail: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes'], failCode: 4, usage: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker'] },
+  {
+    command: 'brands documents reserve',
+    ok: () => ['brands', 'documents', 'reserve', 'e2e-brand', '--filename', 'notes.md', '--content-type', 'text/markdown', '-o', 'json'],
+    check: (r) => {
+      const doc = json(r);
+      ids.document = String(doc.documentId ?? doc.id);
+      ids.documentUrl = String(doc.uploadUrl);
+    },
+    fail: () => ['brands', 'documents', 'reserve', 'e2e-brand', '--filename', 'x.exe', '--content-type', 'application/x-msdownload'],
+    failCode: 7,
+    usage: () => ['brands', 'documents', 'reserve', 'e2e-brand', '--filename', 'x.md'],
+  },
+  {
+    command: 'brands documents finalize',
+    ok: () => ['brands', 'documents', 'finalize', 'e2e-brand', ids.document!, '-o', 'json'],
+    check: (r) => expect(json(r).state).toBe('ready'),
+    fail: () => ['brands', 'documents', 'finalize', 'e2e-brand', 'doc_nope'],
+    failCode: 4,
+    usage: () => ['brands', 'documents', 'finalize', 'e2e-brand', ''],
+  },
+  { command: 'brands documents list', ok: () => ['brands', 'documents', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.document!), fail: () => ['brands', 'documents', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'documents', 'list', 'e2e-brand', '--state', 'done'] },
+  { command: 'brands documents get', ok: () => ['brands', 'documents', 'get', 'e2e-brand', ids.document!, '-o', 'json'], fail: () => ['brands', 'documents', 'get', 'e2e-brand', 'doc_nope'], failCode: 4, usage: () => ['brands', 'documents', 'get', 'e2e-brand', ''] },
+  { command: 'brands documents delete', ok: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes', '-o', 'json'], fail: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes'], failCode: 4, usage: () => ['brands', 'documents', 'delete', 'e2e-brand', 'doc_1'] },
+
+  { command: 'plans create', ok: () => ['plans', 'create', '--slug', 'e2e-plan', '--name', 'E2E plan', '--currency', 'USD', '--budget', '1000', '-o', 'json'], fail: () => ['plans', 'create', '--slug', 'e2e-plan', '--name', 'again', '--currency', 'EUR'], failCode: 5, usage: () => ['plans', 'create', '--slug', 'p', '--name', 'p', '--currency', 'EUR', '--start-date', '2027-02-30'] },
+  { command: 'plans list', ok: () => ['plans', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-plan'), fail: () => ['plans', 'list', '--status', 'live'], failCode: 2 },
+  {
+    command: 'plans line-items add',
+    ok: () => ['plans', 'line-items', 'add', 'e2e-plan', '--name', 'Search', '--provider', 'provider_c', '--advertiser', C, '--budget', '500', '--budget-type', 'lifetime', '--objective', 'SALES', '--start-date', '2027-03-01', '--end-date', '2027-03-31', '-o', 'json'],
+    check: async (r) => {
+      ids.lineItem = String(json(r).lineItemId);
+      // A second one, for `line-items delete` (an approved plan is frozen).
+      ids.lineItem2 = String(json(await cli(['plans', 'line-items', 'add', 'e2e-plan', '--name', 'Spare', '-o', 'json'])).lineItemId);
+    },
+    fail: () => ['plans', 'line-items', 'add', 'nope', '--name', 'x'],
+    failCode: 4,
+    usage: () => ['plans', 'line-items', 'add', 'e2e-plan', '--name', 'x', '--budget', 'lots'],
+  },
+  { command: 'plans get', ok: () => ['plans', 'get', 'e2e-plan', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.lineItem!), fail: () => ['plans', 'get', 'nope'], failCode: 4, usage: () => ['plans', 'get', ''] },
+  { command: 'plans update', ok: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'Q1', '-o', 'json'], fail: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'stale'], failCode: 5, usage: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--status', 'approved'] },
+  { command: 'plans line-items update', ok: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget', '600', '-o', 'json'], fail: () => ['plans', 'line-items', 'update', 'e2e-plan', 'li_nope', '--revision', '1', '--budget', '1'], failCode: 4, usage: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget-type', 'weekly'] },
+  { command: 'plans line-items validate', ok: () => ['plans', 'line-items', 'validate', 'e2e-plan', ids.lineItem!, '-o', 'json'], fail: () => ['plans', 'line-items', 'validate', 'e2e-plan', 'li_nope'], failCode: 4, usage: () => ['plans', 'line-items', 'validate', 'e2e-plan', ''] },
+  { command: 'plans line-items readiness', ok: () => ['plans', 'line-items', 'readiness', 'e2e-plan', ids.lineItem!, '-o', 'json'], fail: () => ['plans', 'line-items', 'readiness', 'e2e-plan', 'li_nope'], failCode: 4, usage: () => ['plans', 'line-items', 'readiness', 'e2e-plan'] },
+  { command: 'plans line-items delete', ok: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes', '-o', 'json'], fail: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes'], failCode: 4, usage: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!] },
+  { command: 'plans approve', ok: () => ['plans', 'approve', 'e2e-plan', '-o', 'json'], check: (r) => expect(json(r).status).toBe('approved'), fail: () => ['plans', 'approve', 'nope'], failCode: 4, usage: () => ['plans', 'approve', 'e2e-plan', '--revision', '-1'] },
+  { command: 'plans line-items record', ok: () => ['plans', 'line-items', 'record', 'e2e-plan', ids.lineItem!, '--provider', 'provider_c', '--entity-type', 'campaign', '--entity-id', '261300300151', '-o', 'json'], check: archivePlan, fail: () => ['plans', 'line-items', 'record', 'e2e-plan', 'li_nope', '--provider', 'provider_c', '--entity-type', 'campaign', '--entity-id', '1'], failCode: 4, usage: () => ['plans', 'line-items', 'record', 'e2e-plan', ids.lineItem!, '--provider', 'provider_c', '--entity-type', 'keyword', '--entity-id', '1'] },
+  { command: 'plans delete', ok: () => ['plans', 'delete', 'e2e-plan', '--yes', '-o', 'json'], fail: () => ['plans', 'delete', 'e2e-plan', '--yes'], failCode: 4, usage: () => ['plans', 'delete', 'e2e-plan'] },
+  { command: 'brands delete', ok: () => ['brands', 'delete', 'e2e-brand', '--yes', '-o', 'json'], fail: () => ['brands', 'delete', 'e2e-brand', '--yes'], failCode: 4, usage: () => ['brands', 'delete', 'e2e-brand'] },
+  { command: 'skills delete', ok: () => ['skills', 'delete', 'e2e-skill', '--yes', '-o', 'json'], fail: () => ['skills', 'delete', 'e2e-skill', '--yes'], failCode: 4, usage: () => ['skills', 'delete', ''] },
+
+  {
+    command: 'assets reserve',
+    ok: () => ['assets', 'reserve', '--filename', 'hero.png', '-o', 'json'],
+    check: (r) => {
+      ids.asset = String(json(r).id);
+      ids.assetUrl = String(json(r).uploadUrl);
+    },
+    fail: () => ['assets', 'reserve', '--filename', ''],
+    failCode: 2,
+  },
+  { command: 'assets finalize', ok: () => ['assets', 'finalize', ids.asset!, '-o', 'json'], check: (r) => expect(json(r).state).toBe('ready'), fail: () => ['assets', 'finalize', 'ast_nope'], failCode: 4, usage: () => ['assets', 'finalize', ''] },
+  { command: 'assets list', ok: () => ['assets', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.asset!), fail: () => ['assets', 'list', '--kind', 'audio'], failCode: 2 },
+  { command: 'assets get', ok: () => ['assets', 'get', ids.asset!, '-o', 'json'], check: (r) => expect(json(r).mimeType).toBe('image/png'), fail: () => ['assets', 'get', 'ast_nope'], failCode: 4, usage: () => ['assets', 'get', ''] },
+  { command: 'assets rename', ok: () => ['assets', 'rename', ids.asset!, '--revision', '2', '--filename', 'hero-2.png', '-o', 'json'], fail: () => ['assets', 'rename', ids.asset!, '--revision', '1', '--filename', 'stale.png'], failCode: 5, usage: () => ['assets', 'rename', ids.asset!, '--revision', '2'] },
+  { command: 'assets register', ok: () => ['assets', 'register', ids.asset!, '--advertiser', A, '-o', 'json'], fail: () => ['assets', 'register', ids.asset!, '--advertiser', 'acc_not_ours'], failCode: 7, usage: () => ['assets', 'register', ids.asset!, '--advertiser', 'acme'] },
+  { command: 'assets delete', ok: () => ['assets', 'delete', ids.asset!, '--yes', '-o', 'json'], fail: () => ['assets', 'delete', ids.asset!, '--yes'], failCode: 4, usage: () => ['assets', 'delete', ids.asset!] },
+];
+
+beforeAll(async () => {
+  ensureBuilt();
+  [sandbox, stub] = await Promise.all([startSandboxChild([]), startStub()]);
+  ids.campaign = await firstStoredId('campaigns', A);
+  ids.adGroup = await firstStoredId('ad-groups', A);
+  ids.ad = await firstStoredId('ads', A);
+  ids.creative = await firstStoredId('creatives', A);
+  ids.assetGroup = await firstStoredId('asset-groups', C);
+}, 60_000);
+
+afterAll(async () => {
+  await stub?.close();
+  await sandbox?.stop();
+});
+
+describe('every command', () => {
+  it('has a case here: every command that performs an operation', () => {
+    const covered = new Set(CASES.map((c) => c.command));
+    const leaves = getRegistry().commands.filter((c) => c.operationId || c.flowOperations).map((c) => c.path.join(' '));
+    expect(leaves.filter((p) => !covered.has(p))).toEqual([]);
+  });
+
+  it('succeeds, then fails with its documented exit code', async () => {
+    for (const c of CASES) {
+      if (c.command === 'brands documents finalize') await put(ids.documentUrl!, Buffer.from('# Notes\nplain text\n'), 'text/markdown');
+      if (c.command === 'assets finalize') await put(ids.assetUrl!, png(), 'image/png');
+      const ok = await cli(c.ok());
+      expect(ok.code, `${c.command} (success): ${ok.stderr}`).toBe(0);
+      await c.check?.(ok);
+      const fail = await cli(c.fail());
+      expect(fail.code, `${c.command} (failure): ${fail.stderr}`).toBe(c.failCode);
+      expect(fail.stdout, c.command).toBe('');
+      expect(fail.stderr, c.command).toMatch(/^error: /m);
+    }
+  }, 240_000);
+
+  it('a usage error sends nothing: each, pointed at a recording server, exits 2 with no request', async () => {
+    const before = stub.requests.length;
+    for (const c of CASES) {
+      const args = c.usage?.() ?? (c.failCode === 2 ? c.fail() : undefined);
+      expect(args, `${c.command} has no usage case`).toBeDefined();
+      const r = await cli(args!, stub.url);
+      expect(r.code, `${c.command}: ${args!.join(' ')}\n${r.stderr}`).toBe(2);
+      expect(stub.requests.length, `${c.command} sent a request`).toBe(before);
+    }
+  }, 120_000);
+});
