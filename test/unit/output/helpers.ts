@@ -31,3 +31,9 @@ export async function object(value: unknown, extra: Extra): Promise<string> {
   await writeObject(value, { resource: 'generic', color: false, timeZone: 'UTC', width: 120, ...rest, format: format ?? chooseFormat({ stdoutIsTTY: tty }), out: s.out });
   return s.text();
 }
+
+// OSC 0 (window title), OSC 52 (clipboard write), CSI clear screen, 8-bit CSI and NEL, RLO and an isolate.
+export const EVIL = 'a\u001b]0;owned\u0007b\u001b]52;c;ZXZpbA==\u0007c\u001b[2Jd\u009b31me\u0085f\u202eg\u2066h\u2069i\u202aj';
+export const SAFE = 'abcdefghij';
+// Anything that can start a sequence or reorder text.
+export const DANGER = /[\u001b\u0007\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;

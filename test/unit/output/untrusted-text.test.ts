@@ -4,13 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell } from '../../../src/cli/output/writers.js';
 import { cellText, jsonText, stripControl } from '../../../src/cli/output/sanitize.js';
-import { list, object } from './helpers.js';
+import { DANGER, EVIL, list, object, SAFE } from './helpers.js';
 
-// OSC 0 (window title), OSC 52 (clipboard write), CSI clear screen, 8-bit CSI and NEL, RLO and an isolate.
-export const EVIL = 'a\u001b]0;owned\u0007b\u001b]52;c;ZXZpbA==\u0007c\u001b[2Jd\u009b31me\u0085f\u202eg\u2066h\u2069i\u202aj';
-export const SAFE = 'abcdefghij';
-// Anything that can start a sequence or reorder text.
-export const DANGER = /[\u001b\u0007\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('untrusted text in human and CSV output', () => {
   it('stripControl removes ESC sequences, C1 controls and bidi overrides', () => {
