@@ -69,20 +69,27 @@ export async function renderChart(rows: readonly Row[], metric: string, opts: Ch
   const asciichart = typeof mod.plot === 'function' ? mod : (mod.default as unknown as typeof import('asciichart'));
   const palette = [asciichart.cyan, asciichart.magenta, asciichart.yellow, asciichart.green, asciichart.blue];
   const plotWidth = Math.max(10, (opts.width ?? 80) - LABEL_WIDTH - 2);
-  const plot = asciichart.plot(shown.map(([, v]) => resample(v, plotWidth)), {
-    height: opts.height ?? 10,
-    padding: ' '.repeat(LABEL_WIDTH),
-    format: (x: number) => formatNumber(Math.round(x * 100) / 100).padStart(LABEL_WIDTH),
-    ...(opts.color ? { colors: palette } : {}),
-  });
+  const all = shown.flatMap(([, v]) => v);
+  const range = Math.max(...all) - Math.min(...all);
+  // Labels as precise as the range needs: 1,498 rather than 1,497.7 and 1,397.99.
+  const step = range >= 100 ? 1 : range >= 10 ? 10 : 100;
+  const format = (x: number) => formatNumber(Math.round(x * step) / step).padStart(LABEL_WIDTH);
+  const draw = (values: number[][], height: number, colors?: string[]) =>
+    asciichart.plot(values.map((v) => resample(v, plotWidth)), { height, padding: ' '.repeat(LABEL_WIDTH), format, ...(colors ? { colors } : {}) });
   const points = resample(shown[0]![1], plotWidth).length;
   const first = periods[0]!;
   const last = periods[periods.length - 1]!;
   const axis = ' '.repeat(LABEL_WIDTH + 2) + first + last.padStart(Math.max(points - first.length, last.length + 1));
-  const legend = shown.map(([name], i) => {
-    const mark = opts.color ? asciichart.colored('──', palette[i % palette.length]) : ['──', '━━', '┄┄', '╌╌', '··'][i];
-    return `  ${mark} ${name}`;
-  });
   const title = `${cellText(metric)} by ${periods.length} periods${series.size > MAX_SERIES ? ` (top ${MAX_SERIES} of ${series.size})` : ''}`;
-  return [title, plot, axis, ...legend].join('\n') + '\n';
+  const height = opts.height ?? 10;
+  if (opts.color || shown.length === 1) {
+    // Colour tells the lines apart: one chart, a legend in the same colours.
+    const plot = draw(shown.map(([, v]) => v), height, opts.color ? palette : undefined);
+    const legend = shown.map(([name], i) => `  ${opts.color ? asciichart.colored('──', palette[i % palette.length]) : '──'} ${name}`);
+    return [title, plot, axis, ...legend].join('\n') + '\n';
+  }
+  // Without colour, lines on one chart cannot be told apart: a small chart per entity.
+  const small = Math.max(3, Math.floor(height / 2));
+  const blocks = shown.flatMap(([name, v]) => [`── ${name}`, draw([v], small)]);
+  return [title, ...blocks, axis].join('\n') + '\n';
 }
