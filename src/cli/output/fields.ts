@@ -1,5 +1,5 @@
 // `--fields` as dotted paths (`target.id`, `changes.budget.amount`).
-// Which names are accepted (documented in docs/output.md):
+// Which names are accepted (the decision, recorded here where it is made):
 // - a resource's schema field, or a path under a schema object (resources.ts);
 // - on a `strict` resource nothing else: refused before the request is sent;
 // - otherwise also a field the answer actually carries (the real service may

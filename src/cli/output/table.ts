@@ -95,7 +95,9 @@ export async function renderVertical(row: Row, s: TableStyle | boolean): Promise
   const pairs = flatten(row).map(([k, v]) => [cellText(k), displayCell(v, k, row, opts).text] as const);
   const width = Math.max(opts.width ?? 100, 30);
   const keyWidth = Math.min(Math.max(...pairs.map(([k]) => k.length), 1), Math.floor(width * 0.45)) + 2;
-  const valueWidth = Math.max(width - keyWidth - 3, 12);
+  // As wide as the longest value needs, at most what the terminal has left.
+  const longest = Math.max(...pairs.map(([, v]) => v.length), 1) + 2;
+  const valueWidth = Math.min(longest, Math.max(width - keyWidth - 3, 12));
   const table = new Table({ style: style(opts.color), chars: CHARS, colWidths: [keyWidth, valueWidth], wordWrap: true, wrapOnWordBoundary: true, truncate: '…' });
   for (const [k, v] of pairs) table.push({ [truncate(k, keyWidth - 2)]: truncate(v, (valueWidth - 2) * MAX_LINES) });
   return table.toString();

@@ -87,6 +87,11 @@ describe('one object on a terminal', () => {
     expect(text).toContain('…');
   });
 
+  it('short values make a narrow view, not one stretched to the terminal', async () => {
+    const text = await object({ id: 'ast_1', state: 'ready' }, { tty: true, width: 120 });
+    expect(text.split('\n')[1]).toBe('│ id    │ ast_1 │');
+  });
+
   it('json keeps the object whole and raw', async () => {
     expect(JSON.parse(await object(asset, { tty: false, resource: 'asset' }))).toEqual(asset);
   });
