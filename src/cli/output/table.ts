@@ -12,6 +12,8 @@ export interface TableStyle extends ValueStyle {
   color: boolean;
   /** Terminal columns; default 100. */
   width?: number | undefined;
+  /** Columns the user named (--fields): squeezed to fit, never left out. */
+  keepColumns?: boolean | undefined;
 }
 
 async function tableClass() {
@@ -50,17 +52,33 @@ function fitWidths(natural: number[], width: number): number[] {
   return w;
 }
 
-export async function renderTable(columns: readonly string[], rows: readonly Row[], s: TableStyle | boolean): Promise<string> {
+// A column is not squeezed below this (or its own width) to make room: columns
+// at the end of a resource's defaults (least wanted first) are left out instead.
+const READABLE_COLUMN = 16;
+
+/** How many leading columns fit `width` when each may shrink to READABLE_COLUMN. */
+function columnsThatFit(natural: number[], width: number): number {
+  let total = 1;
+  for (let i = 0; i < natural.length; i++) {
+    total += Math.min(natural[i]!, READABLE_COLUMN) + 3;
+    if (total > width) return Math.max(i, 1);
+  }
+  return natural.length;
+}
+
+export async function renderTable(allColumns: readonly string[], rows: readonly Row[], s: TableStyle | boolean): Promise<string> {
   const opts = asStyle(s);
-  const Table = await tableClass();
-  const body = rows.map((row) => columns.map((c) => {
+  const width = opts.width ?? 100;
+  const allBody = rows.map((row) => allColumns.map((c) => {
     const cell = displayCell(getPath(row, c), c, row, opts);
     return { content: truncate(cell.text, MAX_CELL), hAlign: cell.right ? ('right' as const) : ('left' as const) };
   }));
-  const head = columns.map(cellText);
-  const natural = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.content.length)));
-  const table = new Table({ head, style: style(opts.color), chars: CHARS, colWidths: fitWidths(natural, opts.width ?? 100), truncate: '…' });
-  for (const r of body) table.push(r);
+  const allHead = allColumns.map(cellText);
+  const allNatural = allHead.map((h, i) => Math.max(h.length, ...allBody.map((r) => r[i]!.content.length)));
+  const n = opts.keepColumns ? allColumns.length : columnsThatFit(allNatural, width);
+  const Table = await tableClass();
+  const table = new Table({ head: allHead.slice(0, n), style: style(opts.color), chars: CHARS, colWidths: fitWidths(allNatural.slice(0, n), width), truncate: '…' });
+  for (const r of allBody) table.push(r.slice(0, n));
   return withHeaderRule(table.toString());
 }
 

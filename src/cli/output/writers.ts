@@ -160,10 +160,10 @@ export class ListWriter {
     const rows = this.held;
     this.held = [];
     this.columns ??= tableColumns(rows, this.opts.resource, this.opts.fields);
-    await write(this.opts.out, (await renderTable(this.columns, rows, tableStyle(this.opts))) + '\n', this.opts.signal);
+    const style = { ...tableStyle(this.opts), keepColumns: this.opts.fields !== undefined };
+    await write(this.opts.out, (await renderTable(this.columns, rows, style)) + '\n', this.opts.signal);
     if (this.opts.chart !== undefined) {
       const { renderChart } = await import('./chart.js');
-      const style = tableStyle(this.opts);
       await write(this.opts.out, '\n' + (await renderChart(rows, this.opts.chart, { width: style.width, color: this.opts.color })), this.opts.signal);
     }
   }

@@ -51,6 +51,18 @@ describe('values for people', () => {
     expect(ndjson.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['c0', 'c1', 'c2', 'c3']);
   });
 
+  it('fits the terminal: long cells cut with …, the least wanted default columns left out', async () => {
+    const wide = { ...campaign, name: 'A campaign name far longer than any terminal column should have to hold' };
+    const text = await list([[wide]], { tty: true, resource: 'campaign', width: 80 });
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(text).toMatch(/│ A campaign name[^│]*… │/);
+    expect(text).toMatch(/│ id │ name +│ provider +│ status │ advertiserId │ budget +│\n/);
+    // Columns the user named are all kept, squeezed.
+    const named = await list([[wide]], { tty: true, resource: 'campaign', width: 80, fields: ['id', 'name', 'provider', 'status', 'advertiserId', 'budget', 'objective', 'updatedAt'] });
+    expect(named.split('\n')[1]!.split('│')).toHaveLength(10);
+    for (const line of named.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+
   it('drops default columns empty in every row (an Insights breakdown has no entityId)', async () => {
     const rows = [{ dateStart: '2026-09-01', dateStop: '2026-09-01', level: 'advertiser', advertiserId: null, provider: 'provider_a', entityType: null, entityId: null, currency: 'EUR', spend: 10.5, impressions: 1000, clicks: 3, reach: 900, conversions: 1 }];
     const table = await list([rows], { tty: true, resource: 'insight' });
