@@ -16,13 +16,14 @@ const isObject = (v: unknown): v is Row => v !== null && typeof v === 'object' &
 /** The value at a dotted path; a key that itself holds dots (provider payloads) matches first. */
 export function getPath(row: unknown, path: string): unknown {
   if (!isObject(row)) return undefined;
-  if (path in row) return row[path];
+  // Own keys only: `--fields constructor` must not read Object.prototype.
+  if (Object.hasOwn(row, path)) return row[path];
   const dot = path.indexOf('.');
   if (dot < 0) return undefined;
   // Try each split point so `a.b.c` finds row['a.b'].c as well as row.a['b.c'].
   for (let i = dot; i >= 0; i = path.indexOf('.', i + 1)) {
     const head = path.slice(0, i);
-    if (head in row) {
+    if (Object.hasOwn(row, head)) {
       const found = getPath(row[head], path.slice(i + 1));
       if (found !== undefined) return found;
     }
@@ -97,7 +98,7 @@ export function pick(row: Row, fields: readonly string[] | undefined): Row {
   const built = new Set<Row>([out]);
   for (const f of fields) {
     const value = getPath(row, f) ?? null;
-    if (f in row || !f.includes('.')) {
+    if (Object.hasOwn(row, f) || !f.includes('.')) {
       out[f] = value;
       continue;
     }

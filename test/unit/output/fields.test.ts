@@ -34,6 +34,10 @@ describe('dotted paths', () => {
     expect(getPath({ 'a.b': 1 }, 'a.b')).toBe(1);
     expect(getPath({ a: { 'b.c': 2 } }, 'a.b.c')).toBe(2);
     expect(getPath(mutation, 'target.nope')).toBeUndefined();
+    // Only the row's own keys: nothing from Object.prototype.
+    expect(getPath(mutation, 'constructor')).toBeUndefined();
+    expect(getPath(mutation, 'target.toString')).toBeUndefined();
+    expect(() => checkFieldsInData(['constructor'], 'mutation', [mutation])).toThrow(UsageError);
   });
   it('pick keeps the structure for JSON, in --fields order, null for a known field the row lacks', () => {
     expect(pick(mutation, ['target.id', 'changes.budget.amount', 'state', 'startedAt'])).toEqual({
