@@ -1,7 +1,10 @@
 // `--query <jmespath>`, as the AWS CLI's: JMESPath (community edition) over
 // the result. A list is queried as the array of its rows (all pages of --all,
-// so --query buffers the list); a single result as the object itself. The
-// library is imported on first use, keeping it off the start-up path.
+// so --query buffers the list); a single result as the object itself. The AWS
+// CLI queries the whole response; here the envelope ({data, nextCursor}) is
+// paging detail the CLI already follows, so `[?status=='ACTIVE'].name` reads
+// the same for one page or --all. With --fields, rows are narrowed first.
+// The library is imported on first use, keeping it off the start-up path.
 import { UsageError } from '../errors.js';
 
 type Jmespath = typeof import('@jmespath-community/jmespath');
