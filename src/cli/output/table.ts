@@ -101,7 +101,6 @@ export function flatten(value: unknown, prefix = '', out: Array<[string, unknown
   } else if (Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object') && prefix) {
     value.slice(0, MAX_ITEMS).forEach((v, i) => flatten(v, `${prefix}.${i}`, out));
     if (value.length > MAX_ITEMS) out.push([`${prefix}.…`, `${value.length - MAX_ITEMS} more (see --output json)`]);
-    if (value.length === 0) out.push([prefix, []]);
   } else out.push([prefix, value]);
   return out;
 }

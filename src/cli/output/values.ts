@@ -21,8 +21,10 @@ type Row = Record<string, unknown>;
 const TIME_KEY = /(At|Time)$/;
 // Money fields: whole units of the row's `currency` (spec: budget, spend, bidAmount; plans and line items).
 const MONEY_KEYS = new Set(['budget', 'spend', 'amount', 'bidAmount']);
-// Epoch ms from 1973 on: smaller numbers in a *At field are not times we can read.
+// Epoch ms from 1973 on: smaller numbers in a *At field are not times we can read;
+// beyond ±8.64e15 a Date is invalid (and formatting it would throw).
 const MIN_EPOCH_MS = 1e11;
+const MAX_EPOCH_MS = 8.64e15;
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 function timeFormat(timeZone: string | undefined): Intl.DateTimeFormat {
@@ -73,7 +75,7 @@ export function displayCell(value: unknown, key: string, row: Row, style: ValueS
   if (value === null || value === undefined) return { text: '', right: false };
   const name = lastKey(key);
   if (typeof value === 'number') {
-    if (TIME_KEY.test(name) && value >= MIN_EPOCH_MS) return { text: formatTime(value, style), right: false };
+    if (TIME_KEY.test(name) && value >= MIN_EPOCH_MS && value <= MAX_EPOCH_MS) return { text: formatTime(value, style), right: false };
     const currency = typeof row.currency === 'string' && /^[A-Z]{3}$/.test(row.currency) ? row.currency : undefined;
     if (MONEY_KEYS.has(name) && currency) return { text: formatMoney(value, currency), right: true };
     return { text: formatNumber(value), right: true };

@@ -70,8 +70,9 @@ describe('values for people', () => {
     expect(table).toMatch(/│ +10\.50 EUR │ +1,000 │/);
   });
 
-  it('unknown fields never break a table and survive in json', async () => {
-    const row = { ...campaign, shinyNew: { deep: [1, 2] } };
+  it('unknown fields and odd values never break a table and survive in json', async () => {
+    const row = { ...campaign, updatedAt: 1e20, createdAt: 42, shinyNew: { deep: [1, 2] } };
+    expect(await object(row, { tty: true })).toMatch(/│ updatedAt +│ 100,000,000,000,000,000,000 │/);
     const table = await list([[row]], { tty: true, resource: 'campaign' });
     expect(table).toContain('Spring');
     expect(JSON.parse(await list([[row]], { tty: false, resource: 'campaign' }))[0].shinyNew).toEqual({ deep: [1, 2] });
