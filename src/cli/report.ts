@@ -6,7 +6,8 @@ import { InsecureBaseUrlError } from '../client/origin.js';
 import { redactText } from '../client/redact.js';
 import { CliError } from './errors.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from './exit-codes.js';
-import { stripControl } from './output/sanitize.js';
+import { clean, extraLines, MAX_ISSUES } from './output/error-details.js';
+import { jsonText } from './output/sanitize.js';
 
 export interface ErrorReport {
   code: string;
@@ -14,7 +15,10 @@ export interface ErrorReport {
   message: string;
   issues: Array<{ in: string; path: string; message: string }>;
   retryable: boolean;
+  /** The first of `hints` (a command's own hint comes before the error table's). */
   hint: string | null;
+  /** Every hint for a person: the command's (withHint), then the error table's. */
+  hints?: string[];
   exitCode: ExitCode;
   extra?: Record<string, unknown>;
   /** A list stopped by this failure resumes from here (--cursor). */
@@ -29,10 +33,31 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && (ABORT_NAMES.has(err.name) || (err as { code?: string }).code === 'ABORT_ERR');
 }
 
+/** A command's hint for a failure: text, or a function of the report (undefined: no hint for this one). */
+export type HintSource = string | ((report: ErrorReport) => string | undefined);
+const HINTS = Symbol.for('adops.commandHints');
+
+/**
+ * Let a command add a hint to a failure it lets through, e.g.
+ *   catch (err) { throw withHint(err, (r) => r.code === 'live_read_unsupported' ? 'run `adops observe campaigns list --advertiser acc_1` instead' : undefined); }
+ * Returns the same error (a non-object is wrapped in an Error first).
+ */
+export function withHint<E>(err: E, hint: HintSource): E | Error {
+  const target: object = err !== null && typeof err === 'object' ? err : new Error(String(err));
+  const list = ((target as { [HINTS]?: HintSource[] })[HINTS] ??= []);
+  list.push(hint);
+  return target as E | Error;
+}
+
 export function toReport(err: unknown): ErrorReport {
-  const report = baseReport(err);
+  let report = baseReport(err);
   const resume = err && typeof err === 'object' ? (err as { resumeCursor?: unknown }).resumeCursor : undefined;
-  return typeof resume === 'string' ? { ...report, nextCursor: resume } : report;
+  if (typeof resume === 'string') report = { ...report, nextCursor: resume };
+  const sources = err && typeof err === 'object' ? ((err as { [HINTS]?: HintSource[] })[HINTS] ?? []) : [];
+  const own = sources.map((h) => (typeof h === 'function' ? h(report) : h)).filter((h): h is string => typeof h === 'string' && h !== '');
+  if (own.length === 0) return report;
+  const hints = [...own, ...(report.hint ? [report.hint] : [])];
+  return { ...report, hint: hints[0]!, hints };
 }
 
 function baseReport(err: unknown): ErrorReport {
@@ -66,16 +91,18 @@ function baseReport(err: unknown): ErrorReport {
 
 /** Text for a person; server text is stripped of control characters and keys are masked. */
 export function formatReport(r: ErrorReport): string {
-  const clean = (s: string) => redactText(stripControl(s));
-  const lines = [`error: ${r.status ? `${r.code} (${r.status}): ` : r.code === 'usage_error' ? '' : `${r.code}: `}${clean(r.message)}`];
-  for (const issue of r.issues) lines.push(`  ${clean(issue.in)} ${clean(issue.path) || '(whole)'}: ${clean(issue.message)}`);
-  if (r.extra?.provider) lines.push(`  provider: ${clean(String(r.extra.provider))}`);
-  if (r.hint) lines.push(`hint: ${clean(r.hint)}`);
-  if (r.nextCursor) lines.push(`next cursor: ${r.nextCursor}`, `(resume with --cursor '${r.nextCursor}')`);
+  const head = r.status ? `${clean(r.code)} (${r.status}): ` : r.code === 'usage_error' ? '' : `${clean(r.code)}: `;
+  const lines = [`error: ${head}${clean(r.message)}`];
+  const shown = r.issues.slice(0, MAX_ISSUES);
+  for (const issue of shown) lines.push(`  ${clean(issue.in)} ${clean(issue.path) || '(whole)'}: ${clean(issue.message)}`);
+  if (r.issues.length > shown.length) lines.push(`  … and ${r.issues.length - shown.length} more (see --output json)`);
+  lines.push(...extraLines(r.extra ?? {}, (r.hints ?? [r.hint ?? '']).join(' ')));
+  for (const hint of r.hints ?? (r.hint ? [r.hint] : [])) lines.push(`hint: ${clean(hint)}`);
+  if (r.nextCursor) lines.push(`next cursor: ${clean(r.nextCursor)}`, `(resume with --cursor '${clean(r.nextCursor)}')`);
   return lines.join('\n') + '\n';
 }
 
 export function formatReportJson(r: ErrorReport): string {
-  const { exitCode, extra, ...rest } = r;
-  return redactText(JSON.stringify({ error: { ...rest, ...(extra ? { extra } : {}), exitCode } })) + '\n';
+  const { exitCode, extra, hints, ...rest } = r;
+  return redactText(jsonText({ error: { ...rest, ...(hints && hints.length > 1 ? { hints } : {}), ...(extra ? { extra } : {}), exitCode } })) + '\n';
 }

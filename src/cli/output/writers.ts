@@ -1,56 +1,121 @@
-// Writers for results on stdout. Lists stream: json writes `[`, each row, `]`
-// (one valid document, nothing accumulated), ndjson one line per row, csv a
-// header then rows, table one table per page (memory flat with --all).
+// Writers for results on stdout. json, ndjson and csv stream page by page
+// (json writes `[`, each row, `]`: one valid document, nothing accumulated),
+// so memory stays flat with --all. The table buffers the rows and draws ONE
+// table at the end (column widths need every row; a person reads it, so the
+// size is human-scale; past TABLE_MAX_ROWS it starts a new table). --query
+// buffers too: it applies to the whole list. Every wait for a full pipe to
+// drain ends when the command's signal aborts (Ctrl-C), so a stalled reader
+// cannot swallow it.
 import type { Writable } from 'node:stream';
-import { pick, type OutputFormat } from './format.js';
+import { UsageError } from '../errors.js';
+import { checkFields, checkFieldsInData, getPath, pick } from './fields.js';
+import type { OutputFormat } from './format.js';
 import { resourceView } from './resources.js';
-import { cellText } from './sanitize.js';
-import { renderTable, renderVertical } from './table.js';
+import { cellText, csvText, jsonText } from './sanitize.js';
+import { renderTable, renderVertical, type TableStyle } from './table.js';
 
 export interface WriterOptions {
   format: OutputFormat;
   out: Writable;
   resource: string;
+  /** Checked with checkFields first; dotted paths allowed. */
   fields?: string[] | undefined;
   color: boolean;
+  /** The command's signal: an abort ends any wait for the pipe to drain. */
+  signal?: AbortSignal | undefined;
+  /** JMESPath over the rows (a list) or the object (see query.ts). */
+  query?: string | undefined;
+  /** Insights: chart this metric under the table (table format only). */
+  chart?: string | undefined;
+  /** Terminal columns; default the stream's own, else 120. */
+  width?: number | undefined;
+  /** Time zone for times in tables; default local. */
+  timeZone?: string | undefined;
 }
 
 type Row = Record<string, unknown>;
 
-function write(out: Writable, text: string): Promise<void> {
+export const TABLE_MAX_ROWS = 5000;
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError');
+}
+
+/** Write, respecting back-pressure so a slow pipe keeps memory flat; the wait for 'drain' is abortable. */
+export function write(out: Writable, text: string, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    // Respect back-pressure so a slow pipe keeps memory flat.
     const ok = out.write(text, (err) => (err ? reject(err) : undefined));
-    if (ok) resolve();
-    else out.once('drain', resolve);
+    if (ok) return resolve();
+    if (signal?.aborted) return reject(abortError(signal));
+    const done = () => {
+      out.off('drain', done);
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    };
+    const aborted = () => {
+      out.off('drain', done);
+      reject(abortError(signal!));
+    };
+    out.once('drain', done);
+    signal?.addEventListener('abort', aborted, { once: true });
   });
 }
 
+// A spreadsheet runs a cell starting with one of these as a formula (CSV
+// injection); a plain number such as -5 is not one and stays numeric.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** One CSV cell: raw value (objects as JSON), controls stripped, RFC 4180 quoting, formula guard. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text = typeof value === 'object' ? jsonText(value) : typeof value === 'string' ? csvText(value) : String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+const csvLine = (cells: readonly unknown[]) => cells.map(csvCell).join(',') + '\n';
 
 /** Columns for a table or csv: --fields, else the resource's columns present in the rows, else the rows' own keys. */
 export function columnsFor(rows: readonly Row[], resource: string, fields?: readonly string[]): string[] {
   if (fields) return [...fields];
   const view = resourceView(resource);
-  const present = view.columns.filter((c) => rows.some((r) => c in r));
+  const present = view.columns.filter((c) => rows.some((r) => getPath(r, c) !== undefined));
   if (present.length) return present;
   const keys: string[] = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
   return keys.slice(0, 8);
 }
 
+/** A table's default columns minus those empty in every row (e.g. entityId of a breakdown). */
+function tableColumns(rows: readonly Row[], resource: string, fields?: readonly string[]): string[] {
+  const cols = columnsFor(rows, resource, fields);
+  if (fields) return cols;
+  const filled = cols.filter((c) => rows.some((r) => { const v = getPath(r, c); return v !== null && v !== undefined && v !== ''; }));
+  return filled.length ? filled : cols;
+}
+
+function tableStyle(opts: WriterOptions): TableStyle {
+  return { color: opts.color, width: opts.width ?? (opts.out as { columns?: number }).columns ?? 120, timeZone: opts.timeZone };
+}
+
+const isRow = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 export class ListWriter {
   private count = 0;
   private started = false;
+  private checked = false;
   private columns: string[] | undefined;
+  /** Rows held for the table or the query. */
+  private held: Row[] = [];
   constructor(private readonly opts: WriterOptions) {}
 
   get rowsWritten(): number {
     return this.count;
+  }
+
+  private get buffering(): boolean {
+    return this.opts.format === 'table' || this.opts.query !== undefined;
   }
 
   async begin(): Promise<void> {
@@ -58,51 +123,132 @@ export class ListWriter {
   }
 
   async page(rows: readonly Row[]): Promise<void> {
-    const { format, out, fields } = this.opts;
+    const { format, out, fields, signal } = this.opts;
+    if (rows.length > 0 && !this.checked) {
+      // Before anything is written: an unknown --fields name is a usage error, not a column of nulls.
+      checkFieldsInData(fields, this.opts.resource, rows);
+      this.checked = true;
+    }
     if (!this.started) {
       this.started = true;
-      if (format === 'json') await write(out, '[');
+      if (format === 'json' && !this.buffering) await write(out, '[', signal);
     }
     if (rows.length === 0) return;
+    if (this.buffering) {
+      for (const r of rows) this.held.push(this.opts.query !== undefined ? pick(r, fields) : r);
+      this.count += rows.length;
+      if (this.opts.query === undefined && this.opts.chart === undefined && this.held.length >= TABLE_MAX_ROWS) await this.flushTable();
+      return;
+    }
     if (format === 'json') {
       let text = '';
-      for (const row of rows) text += (this.count++ === 0 ? '\n' : ',\n') + JSON.stringify(pick(row, fields));
-      await write(out, text);
+      for (const row of rows) text += (this.count++ === 0 ? '\n' : ',\n') + jsonText(pick(row, fields));
+      await write(out, text, signal);
     } else if (format === 'ndjson') {
-      await write(out, rows.map((r) => JSON.stringify(pick(r, fields)) + '\n').join(''));
+      await write(out, rows.map((r) => jsonText(pick(r, fields)) + '\n').join(''), signal);
       this.count += rows.length;
-    } else if (format === 'csv') {
-      this.columns ??= columnsFor(rows, this.opts.resource, fields);
-      let text = this.count === 0 ? this.columns.map(csvCell).join(',') + '\n' : '';
-      for (const row of rows) text += this.columns.map((c) => csvCell(row[c])).join(',') + '\n';
-      this.count += rows.length;
-      await write(out, text);
     } else {
       this.columns ??= columnsFor(rows, this.opts.resource, fields);
+      let text = this.count === 0 ? csvLine(this.columns) : '';
+      for (const row of rows) text += csvLine(this.columns.map((c) => getPath(row, c)));
       this.count += rows.length;
-      await write(out, (await renderTable(this.columns, rows, this.opts.color)) + '\n');
+      await write(out, text, signal);
+    }
+  }
+
+  private async flushTable(): Promise<void> {
+    const rows = this.held;
+    this.held = [];
+    this.columns ??= tableColumns(rows, this.opts.resource, this.opts.fields);
+    const style = { ...tableStyle(this.opts), keepColumns: this.opts.fields !== undefined };
+    await write(this.opts.out, (await renderTable(this.columns, rows, style)) + '\n', this.opts.signal);
+    if (this.opts.chart !== undefined) {
+      const { renderChart } = await import('./chart.js');
+      await write(this.opts.out, '\n' + (await renderChart(rows, this.opts.chart, { width: style.width, color: this.opts.color })), this.opts.signal);
     }
   }
 
   async end(): Promise<void> {
     if (!this.started) return;
-    if (this.opts.format === 'json') await write(this.opts.out, this.count === 0 ? ']\n' : '\n]\n');
-    else if (this.opts.format === 'table' && this.count === 0) await write(this.opts.out, '(no rows)\n');
+    const { format, out, signal, query } = this.opts;
+    if (query !== undefined) {
+      const { applyQuery } = await import('./query.js');
+      const rows = this.held;
+      this.held = [];
+      return writeResult(await applyQuery(rows, query), this.opts);
+    }
+    if (format === 'json') await write(out, this.count === 0 ? ']\n' : '\n]\n', signal);
+    else if (format === 'table') {
+      if (this.held.length) await this.flushTable();
+      else if (this.count === 0) await write(out, '(no rows)\n', signal);
+    }
   }
+}
+
+/** A --query result: JSON, or a table when it is a list of objects (or an object) and the format is table. */
+async function writeResult(result: unknown, opts: WriterOptions): Promise<void> {
+  const { format, out, signal } = opts;
+  const list = Array.isArray(result) ? result : undefined;
+  const rowsOnly = list !== undefined && list.length > 0 && list.every(isRow);
+  if (format === 'table' && rowsOnly) {
+    return write(out, (await renderTable(columnsFor(list as Row[], 'generic'), list as Row[], tableStyle(opts))) + '\n', signal);
+  }
+  if (format === 'table' && isRow(result)) return write(out, (await renderVertical(result, tableStyle(opts))) + '\n', signal);
+  if (format === 'table' && list?.every((v) => !isRow(v) && !Array.isArray(v))) return write(out, list.map((v) => cellText(v) + '\n').join(''), signal);
+  if (format === 'table' && (typeof result === 'string' || typeof result === 'number' || typeof result === 'boolean')) return write(out, cellText(result) + '\n', signal);
+  if (format === 'ndjson' && list) return write(out, list.map((v) => jsonText(v) + '\n').join(''), signal);
+  if (format === 'csv' && rowsOnly) {
+    const cols = columnsFor(list as Row[], 'generic');
+    return write(out, csvLine(cols) + (list as Row[]).map((r) => csvLine(cols.map((c) => r[c]))).join(''), signal);
+  }
+  if (format === 'csv' && list?.every((v) => !isRow(v) && !Array.isArray(v))) return write(out, list.map((v) => csvLine([v])).join(''), signal);
+  return write(out, jsonText(result ?? null, format === 'ndjson' ? undefined : 2) + '\n', signal);
 }
 
 /** One object (a get, a create's answer): json pretty, ndjson one line, csv one row, table key/value. */
 export async function writeObject(value: unknown, opts: WriterOptions): Promise<void> {
-  const { format, out, fields } = opts;
+  const { format, out, fields, signal } = opts;
   if (value === undefined) return;
-  const isRow = value !== null && typeof value === 'object' && !Array.isArray(value);
-  const shown = isRow ? pick(value as Row, fields) : value;
-  if (format === 'json') return write(out, JSON.stringify(shown, null, 2) + '\n');
-  if (format === 'ndjson') return write(out, JSON.stringify(shown) + '\n');
-  if (!isRow) return write(out, (typeof shown === 'string' ? cellText(shown) : JSON.stringify(shown, null, 2)) + '\n');
-  if (format === 'csv') {
-    const cols = Object.keys(shown as Row);
-    return write(out, cols.map(csvCell).join(',') + '\n' + cols.map((c) => csvCell((shown as Row)[c])).join(',') + '\n');
+  const isObj = isRow(value);
+  if (isObj) checkFieldsInData(fields, opts.resource, [value]);
+  const shown = isObj ? pick(value, fields) : value;
+  if (opts.query !== undefined) {
+    const { applyQuery } = await import('./query.js');
+    return writeResult(await applyQuery(shown, opts.query), opts);
   }
-  return write(out, (await renderVertical(shown as Row, opts.color)) + '\n');
+  if (format === 'json') return write(out, jsonText(shown, 2) + '\n', signal);
+  if (format === 'ndjson') return write(out, jsonText(shown) + '\n', signal);
+  if (!isObj) return write(out, (typeof shown === 'string' ? cellText(shown) : jsonText(shown, 2)) + '\n', signal);
+  if (format === 'csv') {
+    const cols = fields ?? Object.keys(value);
+    return write(out, csvLine(cols) + csvLine(cols.map((c) => getPath(value, c))), signal);
+  }
+  return write(out, (await renderVertical(shown as Row, tableStyle(opts))) + '\n', signal);
+}
+
+export interface OutputContext {
+  output: { format: OutputFormat; fields?: string[] | undefined; color: boolean; query?: string | undefined };
+  io: { stdout: Writable };
+  signal?: AbortSignal;
+}
+
+/**
+ * WriterOptions from a command's context, every output flag checked before
+ * anything is sent: --fields (strict resources), --query (parsed; loads the
+ * JMESPath library only when a query is given), --chart (a metric of the resource).
+ */
+export async function prepareOutput(ctx: OutputContext, resource: string, extra: Partial<WriterOptions> = {}): Promise<WriterOptions> {
+  const fields = checkFields(extra.fields ?? ctx.output.fields, resource);
+  const query = extra.query ?? ctx.output.query;
+  if (query !== undefined) {
+    const { checkQuery } = await import('./query.js');
+    await checkQuery(query);
+  }
+  if (extra.chart !== undefined) {
+    const metrics = resourceView(resource).metrics ?? [];
+    if (!metrics.includes(extra.chart)) {
+      throw new UsageError(`--chart ${cellText(extra.chart)}: not a metric of ${resource}`, metrics.length ? `chart one of: ${metrics.join(', ')}` : `${resource} has no metric to chart`);
+    }
+  }
+  return { format: ctx.output.format, out: ctx.io.stdout, resource, color: ctx.output.color, signal: ctx.signal, ...extra, fields, query };
 }

@@ -78,6 +78,8 @@ describe('list writers', () => {
     const s = sink();
     const w = new ListWriter({ format: 'table', out: s.out, resource: 'campaign', color: false });
     await w.page([{ ...rows[0]!, name: 'evil\u001b]0;title\u0007\u001b[2Jname\r\n' }]);
+    expect(s.text()).toBe(''); // one table for every page: drawn at the end
+    await w.end();
     const text = s.text();
     expect(text).toContain('evilname');
     expect(text).not.toMatch(/\u001b|\u0007/);
@@ -93,7 +95,8 @@ describe('list writers', () => {
 
 describe('sanitize', () => {
   it('removes C0, C1 and escape sequences', () => {
-    expect(stripControl('a\u001b[31mred\u001b[0m\u009bb\u0000')).toBe('aredb');
+    // 0x9b is an 8-bit CSI: with its final byte (here 'b') it goes whole.
+    expect(stripControl('a\u001b[31mred\u001b[0m\u009bb\u0000c')).toBe('aredc');
     expect(cellText('line1\nline2\tx')).toBe('line1 line2 x');
     expect(cellText(null)).toBe('');
   });

@@ -1,0 +1,71 @@
+// The fields a failure adds (spec "Errors": currentRevision, slug, allowed,
+// sizeBytes/limitBytes, provider, platformError, paywallUrl), as lines for a
+// person. Every value is server text: stripped of control characters and
+// masked (an API key never reaches the terminal), and cut to one short line.
+import { redactText } from '../../client/redact.js';
+import { cellText, stripControl } from './sanitize.js';
+
+export const MAX_ISSUES = 10;
+const MAX_VALUE = 300;
+
+/** One line of server text, safe to print. */
+export function clean(text: string): string {
+  return redactText(stripControl(text));
+}
+
+function short(value: unknown): string {
+  const text = redactText(cellText(value));
+  return text.length > MAX_VALUE ? text.slice(0, MAX_VALUE - 1) + '…' : text;
+}
+
+/** 1536 → "1.5 KiB"; the exact byte count stays in --output json. */
+export function humanBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 ? Math.round(v) : Math.round(v * 10) / 10} ${units[i]}`;
+}
+
+// provider_a's error object: the keys the spec names, in reading order.
+const PLATFORM_KEYS = ['code', 'error_subcode', 'type', 'error_user_title', 'error_user_msg', 'message'] as const;
+
+function platformSummary(pe: unknown): string {
+  if (pe === null || typeof pe !== 'object' || Array.isArray(pe)) return short(pe);
+  const o = pe as Record<string, unknown>;
+  // Some providers wrap it: { error: {...} }.
+  const inner = o.error && typeof o.error === 'object' && !Array.isArray(o.error) ? (o.error as Record<string, unknown>) : o;
+  const named = PLATFORM_KEYS.filter((k) => inner[k] !== undefined && inner[k] !== null && inner[k] !== '');
+  if (named.length === 0) return short(inner);
+  return named.map((k) => `${k}=${short(inner[k])}`).join(', ');
+}
+
+/** Lines for the added fields the report carries; unknown added fields are listed too (the service may add more). */
+export function extraLines(extra: Record<string, unknown>, hintText = ''): string[] {
+  const lines: string[] = [];
+  const done = new Set<string>();
+  const take = (k: string) => (done.add(k), extra[k]);
+  if (extra.provider !== undefined) lines.push(`  provider: ${short(take('provider'))}`);
+  if (extra.platformError !== undefined) lines.push(`  provider said: ${platformSummary(take('platformError'))}`);
+  if (extra.currentRevision !== undefined) lines.push(`  current revision: ${short(take('currentRevision'))} (read it again, reapply, resend)`);
+  if (extra.slug !== undefined) lines.push(`  slug taken: ${short(take('slug'))}`);
+  if (Array.isArray(extra.allowed)) lines.push(`  allowed types: ${short((take('allowed') as unknown[]).join(', '))}`);
+  if (typeof extra.sizeBytes === 'number' || typeof extra.limitBytes === 'number') {
+    const size = take('sizeBytes');
+    const limit = take('limitBytes');
+    const fmt = (v: unknown) => (typeof v === 'number' ? humanBytes(v) : 'unknown');
+    lines.push(`  size: ${fmt(size)}, limit: ${fmt(limit)}`);
+  }
+  // The hint of organization_unentitled already names the address.
+  const paywall = take('paywallUrl');
+  if (paywall !== undefined && !hintText.includes(String(paywall))) lines.push(`  subscribe at: ${short(paywall)}`);
+  for (const [k, v] of Object.entries(extra)) {
+    if (done.has(k) || v === undefined) continue;
+    lines.push(`  ${short(k)}: ${short(v)}`);
+  }
+  return lines;
+}

@@ -1,0 +1,111 @@
+// What a person sees on a terminal (table) against what a script reads (json,
+// ndjson, csv) for the same rows: formatted values for people, raw for scripts.
+import { describe, expect, it } from 'vitest';
+import { formatMoney, formatTime } from '../../../src/cli/output/values.js';
+import { list, object } from './helpers.js';
+
+const T = Date.UTC(2026, 10, 23, 19, 35); // 2026-11-23 19:35 UTC
+const campaign = {
+  advertiserId: 'acc_1', id: 'c1', name: 'Spring', path: 'c1', provider: 'provider_a', type: 'campaign', status: 'ACTIVE',
+  currency: 'EUR', createdAt: T, updatedAt: T, deletedAt: null, createdTime: null, updatedTime: null,
+  budget: 1250, budgetLevel: 'campaign', budgetType: 'daily', bidStrategy: null, objective: 'SALES', adsetBudgetSharing: null,
+};
+const page = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ ...campaign, id: `c${from + i}`, budget: 1_234_567 + i }));
+
+describe('values for people', () => {
+  it('times read as dates in the chosen zone, money carries its currency and decimals', () => {
+    expect(formatTime(T, { timeZone: 'UTC' })).toBe('2026-11-23 19:35');
+    expect(formatTime(T, { timeZone: 'Asia/Tokyo' })).toBe('2026-11-24 04:35');
+    expect(formatMoney(1250, 'EUR')).toBe('1,250.00 EUR');
+    expect(formatMoney(1250, 'JPY')).toBe('1,250 JPY');
+    expect(formatMoney(0.125, 'XXQ')).toBe('0.13 XXQ');
+  });
+
+  it('a table shows dates, grouped right-aligned money; json keeps the raw values', async () => {
+    const table = await list([[campaign]], { tty: true, resource: 'campaign' });
+    expect(table).toContain('2026-11-23 19:35');
+    expect(table).toMatch(/│ 1,250\.00 EUR │/);
+    expect(table).not.toContain(String(T));
+    const json = JSON.parse(await list([[campaign]], { tty: false, resource: 'campaign' }));
+    expect(json[0]).toEqual(campaign);
+    const csv = await list([[campaign]], { tty: false, format: 'csv', resource: 'campaign' });
+    expect(csv.split('\n')[1]).toContain(`1250,daily,SALES,${T}`);
+  });
+
+  it('a table has a rule under its header even without colour, and none between rows', async () => {
+    const lines = (await list([page(3)], { tty: true, resource: 'campaign' })).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^┌─+┬/);
+    expect(lines[1]).toMatch(/^│ id/);
+    expect(lines[2]).toMatch(/^├─+┼.*┤$/);
+    expect(lines.slice(3, 6).every((l) => l.startsWith('│ c'))).toBe(true);
+    expect(lines[6]).toMatch(/^└/);
+    // Numbers right-aligned and grouped.
+    expect(lines[3]).toMatch(/│ +1,234,567\.00 EUR │/);
+  });
+
+  it('--all across pages is ONE table on a terminal; ndjson still streams page by page', async () => {
+    const table = await list([page(2, 0), page(2, 2), page(1, 4)], { tty: true, resource: 'campaign' });
+    expect(table.match(/┌/g)).toHaveLength(1);
+    expect(table.match(/│ c\d/g)).toHaveLength(5);
+    const ndjson = await list([page(2, 0), page(2, 2)], { tty: false, format: 'ndjson', resource: 'campaign' });
+    expect(ndjson.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['c0', 'c1', 'c2', 'c3']);
+  });
+
+  it('fits the terminal: long cells cut with …, the least wanted default columns left out', async () => {
+    const wide = { ...campaign, name: 'A campaign name far longer than any terminal column should have to hold' };
+    const text = await list([[wide]], { tty: true, resource: 'campaign', width: 80 });
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(text).toMatch(/│ A campaign name[^│]*… │/);
+    expect(text).toMatch(/│ id │ name +│ provider +│ status │ advertiserId │ budget +│\n/);
+    // Columns the user named are all kept, squeezed.
+    const named = await list([[wide]], { tty: true, resource: 'campaign', width: 80, fields: ['id', 'name', 'provider', 'status', 'advertiserId', 'budget', 'objective', 'updatedAt'] });
+    expect(named.split('\n')[1]!.split('│')).toHaveLength(10);
+    for (const line of named.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+
+  it('drops default columns empty in every row (an Insights breakdown has no entityId)', async () => {
+    const rows = [{ dateStart: '2026-09-01', dateStop: '2026-09-01', level: 'advertiser', advertiserId: null, provider: 'provider_a', entityType: null, entityId: null, currency: 'EUR', spend: 10.5, impressions: 1000, clicks: 3, reach: 900, conversions: 1 }];
+    const table = await list([rows], { tty: true, resource: 'insight' });
+    expect(table).not.toContain('entityId');
+    expect(table).toMatch(/│ +10\.50 EUR │ +1,000 │/);
+  });
+
+  it('unknown fields and odd values never break a table and survive in json', async () => {
+    const row = { ...campaign, updatedAt: 1e20, createdAt: 42, shinyNew: { deep: [1, 2] } };
+    expect(await object(row, { tty: true })).toMatch(/│ updatedAt +│ 100,000,000,000,000,000,000 │/);
+    const table = await list([[row]], { tty: true, resource: 'campaign' });
+    expect(table).toContain('Spring');
+    expect(JSON.parse(await list([[row]], { tty: false, resource: 'campaign' }))[0].shinyNew).toEqual({ deep: [1, 2] });
+  });
+});
+
+describe('one object on a terminal', () => {
+  const asset = {
+    id: 'ast_1', filename: 'hero.jpg', state: 'ready', sizeBytes: 2_048_000, revision: 2, createdAt: T,
+    registrations: [{ id: 'areg_1', advertiserId: 'acc_1', provider: 'provider_a' }], extra: { nested: { deeper: 'yes' } },
+    description: 'word '.repeat(200),
+  };
+
+  it('is a key/value view with dotted keys that fits the terminal width', async () => {
+    const text = await object(asset, { tty: true, resource: 'asset', width: 72 });
+    expect(text).toMatch(/│ state +│ ready +│/);
+    expect(text).toMatch(/│ extra\.nested\.deeper +│ yes/);
+    expect(text).toMatch(/│ registrations\.0\.advertiserId +│ acc_1/);
+    expect(text).toMatch(/│ sizeBytes +│ 2,048,000 +│/);
+    expect(text).toContain('2026-11-23 19:35');
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(72);
+    // A long value wraps over a few lines and is cut, not printed whole.
+    expect(text.split('\n').filter((l) => l.includes('word')).length).toBeGreaterThan(1);
+    expect(text.split('\n').length).toBeLessThan(30);
+    expect(text).toContain('…');
+  });
+
+  it('short values make a narrow view, not one stretched to the terminal', async () => {
+    const text = await object({ id: 'ast_1', state: 'ready' }, { tty: true, width: 120 });
+    expect(text.split('\n')[1]).toBe('│ id    │ ast_1 │');
+  });
+
+  it('json keeps the object whole and raw', async () => {
+    expect(JSON.parse(await object(asset, { tty: false, resource: 'asset' }))).toEqual(asset);
+  });
+});
