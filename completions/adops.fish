@@ -4,6 +4,7 @@ complete -c adops -n "__fish_use_subcommand" -a 'api assets auth brands commands
 complete -c adops -n "__fish_use_subcommand" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__fish_use_subcommand" -l json
 complete -c adops -n "__fish_use_subcommand" -l fields
+complete -c adops -n "__fish_use_subcommand" -l query
 complete -c adops -n "__fish_use_subcommand" -l profile
 complete -c adops -n "__fish_use_subcommand" -l base-url
 complete -c adops -n "__fish_use_subcommand" -l request-timeout
@@ -20,6 +21,7 @@ complete -c adops -n "__adops_path_is 'assets'" -a 'delete finalize get list reg
 complete -c adops -n "__adops_path_is 'assets'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets'" -l json
 complete -c adops -n "__adops_path_is 'assets'" -l fields
+complete -c adops -n "__adops_path_is 'assets'" -l query
 complete -c adops -n "__adops_path_is 'assets'" -l profile
 complete -c adops -n "__adops_path_is 'assets'" -l base-url
 complete -c adops -n "__adops_path_is 'assets'" -l request-timeout
@@ -35,6 +37,7 @@ complete -c adops -n "__adops_path_is 'auth'" -a 'login logout status'
 complete -c adops -n "__adops_path_is 'auth'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'auth'" -l json
 complete -c adops -n "__adops_path_is 'auth'" -l fields
+complete -c adops -n "__adops_path_is 'auth'" -l query
 complete -c adops -n "__adops_path_is 'auth'" -l profile
 complete -c adops -n "__adops_path_is 'auth'" -l base-url
 complete -c adops -n "__adops_path_is 'auth'" -l request-timeout
@@ -50,6 +53,7 @@ complete -c adops -n "__adops_path_is 'brands'" -a 'advertisers create delete do
 complete -c adops -n "__adops_path_is 'brands'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands'" -l json
 complete -c adops -n "__adops_path_is 'brands'" -l fields
+complete -c adops -n "__adops_path_is 'brands'" -l query
 complete -c adops -n "__adops_path_is 'brands'" -l profile
 complete -c adops -n "__adops_path_is 'brands'" -l base-url
 complete -c adops -n "__adops_path_is 'brands'" -l request-timeout
@@ -65,6 +69,7 @@ complete -c adops -n "__adops_path_is 'config'" -a 'get list set'
 complete -c adops -n "__adops_path_is 'config'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'config'" -l json
 complete -c adops -n "__adops_path_is 'config'" -l fields
+complete -c adops -n "__adops_path_is 'config'" -l query
 complete -c adops -n "__adops_path_is 'config'" -l profile
 complete -c adops -n "__adops_path_is 'config'" -l base-url
 complete -c adops -n "__adops_path_is 'config'" -l request-timeout
@@ -80,6 +85,7 @@ complete -c adops -n "__adops_path_is 'mutations'" -a 'get list start'
 complete -c adops -n "__adops_path_is 'mutations'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'mutations'" -l json
 complete -c adops -n "__adops_path_is 'mutations'" -l fields
+complete -c adops -n "__adops_path_is 'mutations'" -l query
 complete -c adops -n "__adops_path_is 'mutations'" -l profile
 complete -c adops -n "__adops_path_is 'mutations'" -l base-url
 complete -c adops -n "__adops_path_is 'mutations'" -l request-timeout
@@ -95,6 +101,7 @@ complete -c adops -n "__adops_path_is 'observe'" -a 'ad-groups ads asset-groups 
 complete -c adops -n "__adops_path_is 'observe'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe'" -l json
 complete -c adops -n "__adops_path_is 'observe'" -l fields
+complete -c adops -n "__adops_path_is 'observe'" -l query
 complete -c adops -n "__adops_path_is 'observe'" -l profile
 complete -c adops -n "__adops_path_is 'observe'" -l base-url
 complete -c adops -n "__adops_path_is 'observe'" -l request-timeout
@@ -110,6 +117,7 @@ complete -c adops -n "__adops_path_is 'plans'" -a 'approve create delete get lin
 complete -c adops -n "__adops_path_is 'plans'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans'" -l json
 complete -c adops -n "__adops_path_is 'plans'" -l fields
+complete -c adops -n "__adops_path_is 'plans'" -l query
 complete -c adops -n "__adops_path_is 'plans'" -l profile
 complete -c adops -n "__adops_path_is 'plans'" -l base-url
 complete -c adops -n "__adops_path_is 'plans'" -l request-timeout
@@ -125,6 +133,7 @@ complete -c adops -n "__adops_path_is 'sandbox'" -a 'keys serve'
 complete -c adops -n "__adops_path_is 'sandbox'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'sandbox'" -l json
 complete -c adops -n "__adops_path_is 'sandbox'" -l fields
+complete -c adops -n "__adops_path_is 'sandbox'" -l query
 complete -c adops -n "__adops_path_is 'sandbox'" -l profile
 complete -c adops -n "__adops_path_is 'sandbox'" -l base-url
 complete -c adops -n "__adops_path_is 'sandbox'" -l request-timeout
@@ -140,6 +149,7 @@ complete -c adops -n "__adops_path_is 'skills'" -a 'catalog create delete get li
 complete -c adops -n "__adops_path_is 'skills'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills'" -l json
 complete -c adops -n "__adops_path_is 'skills'" -l fields
+complete -c adops -n "__adops_path_is 'skills'" -l query
 complete -c adops -n "__adops_path_is 'skills'" -l profile
 complete -c adops -n "__adops_path_is 'skills'" -l base-url
 complete -c adops -n "__adops_path_is 'skills'" -l request-timeout
@@ -166,6 +176,7 @@ complete -c adops -n "__adops_path_is 'observe campaigns'" -l fallback-stored
 complete -c adops -n "__adops_path_is 'observe campaigns'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe campaigns'" -l json
 complete -c adops -n "__adops_path_is 'observe campaigns'" -l fields
+complete -c adops -n "__adops_path_is 'observe campaigns'" -l query
 complete -c adops -n "__adops_path_is 'observe campaigns'" -l profile
 complete -c adops -n "__adops_path_is 'observe campaigns'" -l base-url
 complete -c adops -n "__adops_path_is 'observe campaigns'" -l request-timeout
@@ -193,6 +204,7 @@ complete -c adops -n "__adops_path_is 'observe ad-groups'" -l fallback-stored
 complete -c adops -n "__adops_path_is 'observe ad-groups'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe ad-groups'" -l json
 complete -c adops -n "__adops_path_is 'observe ad-groups'" -l fields
+complete -c adops -n "__adops_path_is 'observe ad-groups'" -l query
 complete -c adops -n "__adops_path_is 'observe ad-groups'" -l profile
 complete -c adops -n "__adops_path_is 'observe ad-groups'" -l base-url
 complete -c adops -n "__adops_path_is 'observe ad-groups'" -l request-timeout
@@ -221,6 +233,7 @@ complete -c adops -n "__adops_path_is 'observe ads'" -l fallback-stored
 complete -c adops -n "__adops_path_is 'observe ads'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe ads'" -l json
 complete -c adops -n "__adops_path_is 'observe ads'" -l fields
+complete -c adops -n "__adops_path_is 'observe ads'" -l query
 complete -c adops -n "__adops_path_is 'observe ads'" -l profile
 complete -c adops -n "__adops_path_is 'observe ads'" -l base-url
 complete -c adops -n "__adops_path_is 'observe ads'" -l request-timeout
@@ -247,6 +260,7 @@ complete -c adops -n "__adops_path_is 'observe creatives'" -l fallback-stored
 complete -c adops -n "__adops_path_is 'observe creatives'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe creatives'" -l json
 complete -c adops -n "__adops_path_is 'observe creatives'" -l fields
+complete -c adops -n "__adops_path_is 'observe creatives'" -l query
 complete -c adops -n "__adops_path_is 'observe creatives'" -l profile
 complete -c adops -n "__adops_path_is 'observe creatives'" -l base-url
 complete -c adops -n "__adops_path_is 'observe creatives'" -l request-timeout
@@ -274,6 +288,7 @@ complete -c adops -n "__adops_path_is 'observe asset-groups'" -l fallback-stored
 complete -c adops -n "__adops_path_is 'observe asset-groups'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe asset-groups'" -l json
 complete -c adops -n "__adops_path_is 'observe asset-groups'" -l fields
+complete -c adops -n "__adops_path_is 'observe asset-groups'" -l query
 complete -c adops -n "__adops_path_is 'observe asset-groups'" -l profile
 complete -c adops -n "__adops_path_is 'observe asset-groups'" -l base-url
 complete -c adops -n "__adops_path_is 'observe asset-groups'" -l request-timeout
@@ -289,6 +304,7 @@ complete -c adops -n "__adops_path_is 'skills catalog'" -a 'import list'
 complete -c adops -n "__adops_path_is 'skills catalog'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills catalog'" -l json
 complete -c adops -n "__adops_path_is 'skills catalog'" -l fields
+complete -c adops -n "__adops_path_is 'skills catalog'" -l query
 complete -c adops -n "__adops_path_is 'skills catalog'" -l profile
 complete -c adops -n "__adops_path_is 'skills catalog'" -l base-url
 complete -c adops -n "__adops_path_is 'skills catalog'" -l request-timeout
@@ -304,6 +320,7 @@ complete -c adops -n "__adops_path_is 'brands advertisers'" -a 'attach detach li
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l json
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l fields
+complete -c adops -n "__adops_path_is 'brands advertisers'" -l query
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l profile
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l base-url
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l request-timeout
@@ -319,6 +336,7 @@ complete -c adops -n "__adops_path_is 'brands personas'" -a 'create delete get l
 complete -c adops -n "__adops_path_is 'brands personas'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas'" -l json
 complete -c adops -n "__adops_path_is 'brands personas'" -l fields
+complete -c adops -n "__adops_path_is 'brands personas'" -l query
 complete -c adops -n "__adops_path_is 'brands personas'" -l profile
 complete -c adops -n "__adops_path_is 'brands personas'" -l base-url
 complete -c adops -n "__adops_path_is 'brands personas'" -l request-timeout
@@ -334,6 +352,7 @@ complete -c adops -n "__adops_path_is 'brands documents'" -a 'delete finalize ge
 complete -c adops -n "__adops_path_is 'brands documents'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents'" -l json
 complete -c adops -n "__adops_path_is 'brands documents'" -l fields
+complete -c adops -n "__adops_path_is 'brands documents'" -l query
 complete -c adops -n "__adops_path_is 'brands documents'" -l profile
 complete -c adops -n "__adops_path_is 'brands documents'" -l base-url
 complete -c adops -n "__adops_path_is 'brands documents'" -l request-timeout
@@ -349,6 +368,7 @@ complete -c adops -n "__adops_path_is 'plans line-items'" -a 'add delete readine
 complete -c adops -n "__adops_path_is 'plans line-items'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items'" -l query
 complete -c adops -n "__adops_path_is 'plans line-items'" -l profile
 complete -c adops -n "__adops_path_is 'plans line-items'" -l base-url
 complete -c adops -n "__adops_path_is 'plans line-items'" -l request-timeout
@@ -377,6 +397,7 @@ complete -c adops -n "__adops_path_is 'observe insights'" -l chart -xa 'spend im
 complete -c adops -n "__adops_path_is 'observe insights'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe insights'" -l json
 complete -c adops -n "__adops_path_is 'observe insights'" -l fields
+complete -c adops -n "__adops_path_is 'observe insights'" -l query
 complete -c adops -n "__adops_path_is 'observe insights'" -l profile
 complete -c adops -n "__adops_path_is 'observe insights'" -l base-url
 complete -c adops -n "__adops_path_is 'observe insights'" -l request-timeout
@@ -402,6 +423,7 @@ complete -c adops -n "__adops_path_is 'observe campaigns list'" -l fallback-stor
 complete -c adops -n "__adops_path_is 'observe campaigns list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe campaigns list'" -l json
 complete -c adops -n "__adops_path_is 'observe campaigns list'" -l fields
+complete -c adops -n "__adops_path_is 'observe campaigns list'" -l query
 complete -c adops -n "__adops_path_is 'observe campaigns list'" -l profile
 complete -c adops -n "__adops_path_is 'observe campaigns list'" -l base-url
 complete -c adops -n "__adops_path_is 'observe campaigns list'" -l request-timeout
@@ -417,6 +439,7 @@ complete -c adops -n "__adops_path_is 'observe campaigns get'" -l field
 complete -c adops -n "__adops_path_is 'observe campaigns get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe campaigns get'" -l json
 complete -c adops -n "__adops_path_is 'observe campaigns get'" -l fields
+complete -c adops -n "__adops_path_is 'observe campaigns get'" -l query
 complete -c adops -n "__adops_path_is 'observe campaigns get'" -l profile
 complete -c adops -n "__adops_path_is 'observe campaigns get'" -l base-url
 complete -c adops -n "__adops_path_is 'observe campaigns get'" -l request-timeout
@@ -443,6 +466,7 @@ complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l fallback-stor
 complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l json
 complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l fields
+complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l query
 complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l profile
 complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l base-url
 complete -c adops -n "__adops_path_is 'observe ad-groups list'" -l request-timeout
@@ -458,6 +482,7 @@ complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l field
 complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l json
 complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l fields
+complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l query
 complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l profile
 complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l base-url
 complete -c adops -n "__adops_path_is 'observe ad-groups get'" -l request-timeout
@@ -485,6 +510,7 @@ complete -c adops -n "__adops_path_is 'observe ads list'" -l fallback-stored
 complete -c adops -n "__adops_path_is 'observe ads list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe ads list'" -l json
 complete -c adops -n "__adops_path_is 'observe ads list'" -l fields
+complete -c adops -n "__adops_path_is 'observe ads list'" -l query
 complete -c adops -n "__adops_path_is 'observe ads list'" -l profile
 complete -c adops -n "__adops_path_is 'observe ads list'" -l base-url
 complete -c adops -n "__adops_path_is 'observe ads list'" -l request-timeout
@@ -500,6 +526,7 @@ complete -c adops -n "__adops_path_is 'observe ads get'" -l field
 complete -c adops -n "__adops_path_is 'observe ads get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe ads get'" -l json
 complete -c adops -n "__adops_path_is 'observe ads get'" -l fields
+complete -c adops -n "__adops_path_is 'observe ads get'" -l query
 complete -c adops -n "__adops_path_is 'observe ads get'" -l profile
 complete -c adops -n "__adops_path_is 'observe ads get'" -l base-url
 complete -c adops -n "__adops_path_is 'observe ads get'" -l request-timeout
@@ -525,6 +552,7 @@ complete -c adops -n "__adops_path_is 'observe creatives list'" -l fallback-stor
 complete -c adops -n "__adops_path_is 'observe creatives list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe creatives list'" -l json
 complete -c adops -n "__adops_path_is 'observe creatives list'" -l fields
+complete -c adops -n "__adops_path_is 'observe creatives list'" -l query
 complete -c adops -n "__adops_path_is 'observe creatives list'" -l profile
 complete -c adops -n "__adops_path_is 'observe creatives list'" -l base-url
 complete -c adops -n "__adops_path_is 'observe creatives list'" -l request-timeout
@@ -540,6 +568,7 @@ complete -c adops -n "__adops_path_is 'observe creatives get'" -l field
 complete -c adops -n "__adops_path_is 'observe creatives get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe creatives get'" -l json
 complete -c adops -n "__adops_path_is 'observe creatives get'" -l fields
+complete -c adops -n "__adops_path_is 'observe creatives get'" -l query
 complete -c adops -n "__adops_path_is 'observe creatives get'" -l profile
 complete -c adops -n "__adops_path_is 'observe creatives get'" -l base-url
 complete -c adops -n "__adops_path_is 'observe creatives get'" -l request-timeout
@@ -566,6 +595,7 @@ complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l fallback-s
 complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l json
 complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l fields
+complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l query
 complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l profile
 complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l base-url
 complete -c adops -n "__adops_path_is 'observe asset-groups list'" -l request-timeout
@@ -581,6 +611,7 @@ complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l field
 complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l json
 complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l fields
+complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l query
 complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l profile
 complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l base-url
 complete -c adops -n "__adops_path_is 'observe asset-groups get'" -l request-timeout
@@ -602,6 +633,7 @@ complete -c adops -n "__adops_path_is 'mutations list'" -l field
 complete -c adops -n "__adops_path_is 'mutations list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'mutations list'" -l json
 complete -c adops -n "__adops_path_is 'mutations list'" -l fields
+complete -c adops -n "__adops_path_is 'mutations list'" -l query
 complete -c adops -n "__adops_path_is 'mutations list'" -l profile
 complete -c adops -n "__adops_path_is 'mutations list'" -l base-url
 complete -c adops -n "__adops_path_is 'mutations list'" -l request-timeout
@@ -628,6 +660,7 @@ complete -c adops -n "__adops_path_is 'mutations start'" -l idempotency-key
 complete -c adops -n "__adops_path_is 'mutations start'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'mutations start'" -l json
 complete -c adops -n "__adops_path_is 'mutations start'" -l fields
+complete -c adops -n "__adops_path_is 'mutations start'" -l query
 complete -c adops -n "__adops_path_is 'mutations start'" -l profile
 complete -c adops -n "__adops_path_is 'mutations start'" -l base-url
 complete -c adops -n "__adops_path_is 'mutations start'" -l request-timeout
@@ -646,6 +679,7 @@ complete -c adops -n "__adops_path_is 'mutations get'" -l interval
 complete -c adops -n "__adops_path_is 'mutations get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'mutations get'" -l json
 complete -c adops -n "__adops_path_is 'mutations get'" -l fields
+complete -c adops -n "__adops_path_is 'mutations get'" -l query
 complete -c adops -n "__adops_path_is 'mutations get'" -l profile
 complete -c adops -n "__adops_path_is 'mutations get'" -l base-url
 complete -c adops -n "__adops_path_is 'mutations get'" -l request-timeout
@@ -666,6 +700,7 @@ complete -c adops -n "__adops_path_is 'skills list'" -l field
 complete -c adops -n "__adops_path_is 'skills list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills list'" -l json
 complete -c adops -n "__adops_path_is 'skills list'" -l fields
+complete -c adops -n "__adops_path_is 'skills list'" -l query
 complete -c adops -n "__adops_path_is 'skills list'" -l profile
 complete -c adops -n "__adops_path_is 'skills list'" -l base-url
 complete -c adops -n "__adops_path_is 'skills list'" -l request-timeout
@@ -681,6 +716,7 @@ complete -c adops -n "__adops_path_is 'skills get'" -l field
 complete -c adops -n "__adops_path_is 'skills get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills get'" -l json
 complete -c adops -n "__adops_path_is 'skills get'" -l fields
+complete -c adops -n "__adops_path_is 'skills get'" -l query
 complete -c adops -n "__adops_path_is 'skills get'" -l profile
 complete -c adops -n "__adops_path_is 'skills get'" -l base-url
 complete -c adops -n "__adops_path_is 'skills get'" -l request-timeout
@@ -702,6 +738,7 @@ complete -c adops -n "__adops_path_is 'skills create'" -l input
 complete -c adops -n "__adops_path_is 'skills create'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills create'" -l json
 complete -c adops -n "__adops_path_is 'skills create'" -l fields
+complete -c adops -n "__adops_path_is 'skills create'" -l query
 complete -c adops -n "__adops_path_is 'skills create'" -l profile
 complete -c adops -n "__adops_path_is 'skills create'" -l base-url
 complete -c adops -n "__adops_path_is 'skills create'" -l request-timeout
@@ -723,6 +760,7 @@ complete -c adops -n "__adops_path_is 'skills update'" -l input
 complete -c adops -n "__adops_path_is 'skills update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills update'" -l json
 complete -c adops -n "__adops_path_is 'skills update'" -l fields
+complete -c adops -n "__adops_path_is 'skills update'" -l query
 complete -c adops -n "__adops_path_is 'skills update'" -l profile
 complete -c adops -n "__adops_path_is 'skills update'" -l base-url
 complete -c adops -n "__adops_path_is 'skills update'" -l request-timeout
@@ -739,6 +777,7 @@ complete -c adops -n "__adops_path_is 'skills delete'" -l field
 complete -c adops -n "__adops_path_is 'skills delete'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills delete'" -l json
 complete -c adops -n "__adops_path_is 'skills delete'" -l fields
+complete -c adops -n "__adops_path_is 'skills delete'" -l query
 complete -c adops -n "__adops_path_is 'skills delete'" -l profile
 complete -c adops -n "__adops_path_is 'skills delete'" -l base-url
 complete -c adops -n "__adops_path_is 'skills delete'" -l request-timeout
@@ -757,6 +796,7 @@ complete -c adops -n "__adops_path_is 'skills reimport'" -l input
 complete -c adops -n "__adops_path_is 'skills reimport'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills reimport'" -l json
 complete -c adops -n "__adops_path_is 'skills reimport'" -l fields
+complete -c adops -n "__adops_path_is 'skills reimport'" -l query
 complete -c adops -n "__adops_path_is 'skills reimport'" -l profile
 complete -c adops -n "__adops_path_is 'skills reimport'" -l base-url
 complete -c adops -n "__adops_path_is 'skills reimport'" -l request-timeout
@@ -776,6 +816,7 @@ complete -c adops -n "__adops_path_is 'skills catalog list'" -l field
 complete -c adops -n "__adops_path_is 'skills catalog list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills catalog list'" -l json
 complete -c adops -n "__adops_path_is 'skills catalog list'" -l fields
+complete -c adops -n "__adops_path_is 'skills catalog list'" -l query
 complete -c adops -n "__adops_path_is 'skills catalog list'" -l profile
 complete -c adops -n "__adops_path_is 'skills catalog list'" -l base-url
 complete -c adops -n "__adops_path_is 'skills catalog list'" -l request-timeout
@@ -794,6 +835,7 @@ complete -c adops -n "__adops_path_is 'skills catalog import'" -l input
 complete -c adops -n "__adops_path_is 'skills catalog import'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills catalog import'" -l json
 complete -c adops -n "__adops_path_is 'skills catalog import'" -l fields
+complete -c adops -n "__adops_path_is 'skills catalog import'" -l query
 complete -c adops -n "__adops_path_is 'skills catalog import'" -l profile
 complete -c adops -n "__adops_path_is 'skills catalog import'" -l base-url
 complete -c adops -n "__adops_path_is 'skills catalog import'" -l request-timeout
@@ -813,6 +855,7 @@ complete -c adops -n "__adops_path_is 'brands list'" -l field
 complete -c adops -n "__adops_path_is 'brands list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands list'" -l json
 complete -c adops -n "__adops_path_is 'brands list'" -l fields
+complete -c adops -n "__adops_path_is 'brands list'" -l query
 complete -c adops -n "__adops_path_is 'brands list'" -l profile
 complete -c adops -n "__adops_path_is 'brands list'" -l base-url
 complete -c adops -n "__adops_path_is 'brands list'" -l request-timeout
@@ -828,6 +871,7 @@ complete -c adops -n "__adops_path_is 'brands get'" -l field
 complete -c adops -n "__adops_path_is 'brands get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands get'" -l json
 complete -c adops -n "__adops_path_is 'brands get'" -l fields
+complete -c adops -n "__adops_path_is 'brands get'" -l query
 complete -c adops -n "__adops_path_is 'brands get'" -l profile
 complete -c adops -n "__adops_path_is 'brands get'" -l base-url
 complete -c adops -n "__adops_path_is 'brands get'" -l request-timeout
@@ -853,6 +897,7 @@ complete -c adops -n "__adops_path_is 'brands create'" -l input
 complete -c adops -n "__adops_path_is 'brands create'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands create'" -l json
 complete -c adops -n "__adops_path_is 'brands create'" -l fields
+complete -c adops -n "__adops_path_is 'brands create'" -l query
 complete -c adops -n "__adops_path_is 'brands create'" -l profile
 complete -c adops -n "__adops_path_is 'brands create'" -l base-url
 complete -c adops -n "__adops_path_is 'brands create'" -l request-timeout
@@ -878,6 +923,7 @@ complete -c adops -n "__adops_path_is 'brands update'" -l input
 complete -c adops -n "__adops_path_is 'brands update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands update'" -l json
 complete -c adops -n "__adops_path_is 'brands update'" -l fields
+complete -c adops -n "__adops_path_is 'brands update'" -l query
 complete -c adops -n "__adops_path_is 'brands update'" -l profile
 complete -c adops -n "__adops_path_is 'brands update'" -l base-url
 complete -c adops -n "__adops_path_is 'brands update'" -l request-timeout
@@ -894,6 +940,7 @@ complete -c adops -n "__adops_path_is 'brands delete'" -l field
 complete -c adops -n "__adops_path_is 'brands delete'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands delete'" -l json
 complete -c adops -n "__adops_path_is 'brands delete'" -l fields
+complete -c adops -n "__adops_path_is 'brands delete'" -l query
 complete -c adops -n "__adops_path_is 'brands delete'" -l profile
 complete -c adops -n "__adops_path_is 'brands delete'" -l base-url
 complete -c adops -n "__adops_path_is 'brands delete'" -l request-timeout
@@ -913,6 +960,7 @@ complete -c adops -n "__adops_path_is 'brands advertisers list'" -l field
 complete -c adops -n "__adops_path_is 'brands advertisers list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands advertisers list'" -l json
 complete -c adops -n "__adops_path_is 'brands advertisers list'" -l fields
+complete -c adops -n "__adops_path_is 'brands advertisers list'" -l query
 complete -c adops -n "__adops_path_is 'brands advertisers list'" -l profile
 complete -c adops -n "__adops_path_is 'brands advertisers list'" -l base-url
 complete -c adops -n "__adops_path_is 'brands advertisers list'" -l request-timeout
@@ -931,6 +979,7 @@ complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l input
 complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l json
 complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l fields
+complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l query
 complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l profile
 complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l base-url
 complete -c adops -n "__adops_path_is 'brands advertisers attach'" -l request-timeout
@@ -946,6 +995,7 @@ complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l field
 complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l json
 complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l fields
+complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l query
 complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l profile
 complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l base-url
 complete -c adops -n "__adops_path_is 'brands advertisers detach'" -l request-timeout
@@ -965,6 +1015,7 @@ complete -c adops -n "__adops_path_is 'brands personas list'" -l field
 complete -c adops -n "__adops_path_is 'brands personas list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas list'" -l json
 complete -c adops -n "__adops_path_is 'brands personas list'" -l fields
+complete -c adops -n "__adops_path_is 'brands personas list'" -l query
 complete -c adops -n "__adops_path_is 'brands personas list'" -l profile
 complete -c adops -n "__adops_path_is 'brands personas list'" -l base-url
 complete -c adops -n "__adops_path_is 'brands personas list'" -l request-timeout
@@ -980,6 +1031,7 @@ complete -c adops -n "__adops_path_is 'brands personas get'" -l field
 complete -c adops -n "__adops_path_is 'brands personas get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas get'" -l json
 complete -c adops -n "__adops_path_is 'brands personas get'" -l fields
+complete -c adops -n "__adops_path_is 'brands personas get'" -l query
 complete -c adops -n "__adops_path_is 'brands personas get'" -l profile
 complete -c adops -n "__adops_path_is 'brands personas get'" -l base-url
 complete -c adops -n "__adops_path_is 'brands personas get'" -l request-timeout
@@ -1004,6 +1056,7 @@ complete -c adops -n "__adops_path_is 'brands personas create'" -l input
 complete -c adops -n "__adops_path_is 'brands personas create'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas create'" -l json
 complete -c adops -n "__adops_path_is 'brands personas create'" -l fields
+complete -c adops -n "__adops_path_is 'brands personas create'" -l query
 complete -c adops -n "__adops_path_is 'brands personas create'" -l profile
 complete -c adops -n "__adops_path_is 'brands personas create'" -l base-url
 complete -c adops -n "__adops_path_is 'brands personas create'" -l request-timeout
@@ -1028,6 +1081,7 @@ complete -c adops -n "__adops_path_is 'brands personas update'" -l input
 complete -c adops -n "__adops_path_is 'brands personas update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas update'" -l json
 complete -c adops -n "__adops_path_is 'brands personas update'" -l fields
+complete -c adops -n "__adops_path_is 'brands personas update'" -l query
 complete -c adops -n "__adops_path_is 'brands personas update'" -l profile
 complete -c adops -n "__adops_path_is 'brands personas update'" -l base-url
 complete -c adops -n "__adops_path_is 'brands personas update'" -l request-timeout
@@ -1044,6 +1098,7 @@ complete -c adops -n "__adops_path_is 'brands personas delete'" -l field
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l json
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l fields
+complete -c adops -n "__adops_path_is 'brands personas delete'" -l query
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l profile
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l base-url
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l request-timeout
@@ -1064,6 +1119,7 @@ complete -c adops -n "__adops_path_is 'brands documents list'" -l field
 complete -c adops -n "__adops_path_is 'brands documents list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents list'" -l json
 complete -c adops -n "__adops_path_is 'brands documents list'" -l fields
+complete -c adops -n "__adops_path_is 'brands documents list'" -l query
 complete -c adops -n "__adops_path_is 'brands documents list'" -l profile
 complete -c adops -n "__adops_path_is 'brands documents list'" -l base-url
 complete -c adops -n "__adops_path_is 'brands documents list'" -l request-timeout
@@ -1079,6 +1135,7 @@ complete -c adops -n "__adops_path_is 'brands documents get'" -l field
 complete -c adops -n "__adops_path_is 'brands documents get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents get'" -l json
 complete -c adops -n "__adops_path_is 'brands documents get'" -l fields
+complete -c adops -n "__adops_path_is 'brands documents get'" -l query
 complete -c adops -n "__adops_path_is 'brands documents get'" -l profile
 complete -c adops -n "__adops_path_is 'brands documents get'" -l base-url
 complete -c adops -n "__adops_path_is 'brands documents get'" -l request-timeout
@@ -1094,6 +1151,7 @@ complete -c adops -n "__adops_path_is 'brands documents delete'" -l field
 complete -c adops -n "__adops_path_is 'brands documents delete'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents delete'" -l json
 complete -c adops -n "__adops_path_is 'brands documents delete'" -l fields
+complete -c adops -n "__adops_path_is 'brands documents delete'" -l query
 complete -c adops -n "__adops_path_is 'brands documents delete'" -l profile
 complete -c adops -n "__adops_path_is 'brands documents delete'" -l base-url
 complete -c adops -n "__adops_path_is 'brands documents delete'" -l request-timeout
@@ -1114,6 +1172,7 @@ complete -c adops -n "__adops_path_is 'brands documents reserve'" -l input
 complete -c adops -n "__adops_path_is 'brands documents reserve'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents reserve'" -l json
 complete -c adops -n "__adops_path_is 'brands documents reserve'" -l fields
+complete -c adops -n "__adops_path_is 'brands documents reserve'" -l query
 complete -c adops -n "__adops_path_is 'brands documents reserve'" -l profile
 complete -c adops -n "__adops_path_is 'brands documents reserve'" -l base-url
 complete -c adops -n "__adops_path_is 'brands documents reserve'" -l request-timeout
@@ -1129,6 +1188,7 @@ complete -c adops -n "__adops_path_is 'brands documents finalize'" -l field
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l json
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l fields
+complete -c adops -n "__adops_path_is 'brands documents finalize'" -l query
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l profile
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l base-url
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l request-timeout
@@ -1149,6 +1209,7 @@ complete -c adops -n "__adops_path_is 'plans list'" -l field
 complete -c adops -n "__adops_path_is 'plans list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans list'" -l json
 complete -c adops -n "__adops_path_is 'plans list'" -l fields
+complete -c adops -n "__adops_path_is 'plans list'" -l query
 complete -c adops -n "__adops_path_is 'plans list'" -l profile
 complete -c adops -n "__adops_path_is 'plans list'" -l base-url
 complete -c adops -n "__adops_path_is 'plans list'" -l request-timeout
@@ -1164,6 +1225,7 @@ complete -c adops -n "__adops_path_is 'plans get'" -l field
 complete -c adops -n "__adops_path_is 'plans get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans get'" -l json
 complete -c adops -n "__adops_path_is 'plans get'" -l fields
+complete -c adops -n "__adops_path_is 'plans get'" -l query
 complete -c adops -n "__adops_path_is 'plans get'" -l profile
 complete -c adops -n "__adops_path_is 'plans get'" -l base-url
 complete -c adops -n "__adops_path_is 'plans get'" -l request-timeout
@@ -1188,6 +1250,7 @@ complete -c adops -n "__adops_path_is 'plans create'" -l input
 complete -c adops -n "__adops_path_is 'plans create'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans create'" -l json
 complete -c adops -n "__adops_path_is 'plans create'" -l fields
+complete -c adops -n "__adops_path_is 'plans create'" -l query
 complete -c adops -n "__adops_path_is 'plans create'" -l profile
 complete -c adops -n "__adops_path_is 'plans create'" -l base-url
 complete -c adops -n "__adops_path_is 'plans create'" -l request-timeout
@@ -1213,6 +1276,7 @@ complete -c adops -n "__adops_path_is 'plans update'" -l input
 complete -c adops -n "__adops_path_is 'plans update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans update'" -l json
 complete -c adops -n "__adops_path_is 'plans update'" -l fields
+complete -c adops -n "__adops_path_is 'plans update'" -l query
 complete -c adops -n "__adops_path_is 'plans update'" -l profile
 complete -c adops -n "__adops_path_is 'plans update'" -l base-url
 complete -c adops -n "__adops_path_is 'plans update'" -l request-timeout
@@ -1229,6 +1293,7 @@ complete -c adops -n "__adops_path_is 'plans delete'" -l field
 complete -c adops -n "__adops_path_is 'plans delete'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans delete'" -l json
 complete -c adops -n "__adops_path_is 'plans delete'" -l fields
+complete -c adops -n "__adops_path_is 'plans delete'" -l query
 complete -c adops -n "__adops_path_is 'plans delete'" -l profile
 complete -c adops -n "__adops_path_is 'plans delete'" -l base-url
 complete -c adops -n "__adops_path_is 'plans delete'" -l request-timeout
@@ -1247,6 +1312,7 @@ complete -c adops -n "__adops_path_is 'plans approve'" -l input
 complete -c adops -n "__adops_path_is 'plans approve'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans approve'" -l json
 complete -c adops -n "__adops_path_is 'plans approve'" -l fields
+complete -c adops -n "__adops_path_is 'plans approve'" -l query
 complete -c adops -n "__adops_path_is 'plans approve'" -l profile
 complete -c adops -n "__adops_path_is 'plans approve'" -l base-url
 complete -c adops -n "__adops_path_is 'plans approve'" -l request-timeout
@@ -1272,6 +1338,7 @@ complete -c adops -n "__adops_path_is 'plans line-items add'" -l input
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items add'" -l query
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l profile
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l base-url
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l request-timeout
@@ -1298,6 +1365,7 @@ complete -c adops -n "__adops_path_is 'plans line-items update'" -l input
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items update'" -l query
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l profile
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l base-url
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l request-timeout
@@ -1314,6 +1382,7 @@ complete -c adops -n "__adops_path_is 'plans line-items delete'" -l field
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items delete'" -l query
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l profile
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l base-url
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l request-timeout
@@ -1329,6 +1398,7 @@ complete -c adops -n "__adops_path_is 'plans line-items validate'" -l field
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items validate'" -l query
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l profile
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l base-url
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l request-timeout
@@ -1344,6 +1414,7 @@ complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l field
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l query
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l profile
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l base-url
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l request-timeout
@@ -1365,6 +1436,7 @@ complete -c adops -n "__adops_path_is 'plans line-items record'" -l input
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items record'" -l query
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l profile
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l base-url
 complete -c adops -n "__adops_path_is 'plans line-items record'" -l request-timeout
@@ -1386,6 +1458,7 @@ complete -c adops -n "__adops_path_is 'assets list'" -l field
 complete -c adops -n "__adops_path_is 'assets list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets list'" -l json
 complete -c adops -n "__adops_path_is 'assets list'" -l fields
+complete -c adops -n "__adops_path_is 'assets list'" -l query
 complete -c adops -n "__adops_path_is 'assets list'" -l profile
 complete -c adops -n "__adops_path_is 'assets list'" -l base-url
 complete -c adops -n "__adops_path_is 'assets list'" -l request-timeout
@@ -1401,6 +1474,7 @@ complete -c adops -n "__adops_path_is 'assets get'" -l field
 complete -c adops -n "__adops_path_is 'assets get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets get'" -l json
 complete -c adops -n "__adops_path_is 'assets get'" -l fields
+complete -c adops -n "__adops_path_is 'assets get'" -l query
 complete -c adops -n "__adops_path_is 'assets get'" -l profile
 complete -c adops -n "__adops_path_is 'assets get'" -l base-url
 complete -c adops -n "__adops_path_is 'assets get'" -l request-timeout
@@ -1420,6 +1494,7 @@ complete -c adops -n "__adops_path_is 'assets rename'" -l input
 complete -c adops -n "__adops_path_is 'assets rename'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets rename'" -l json
 complete -c adops -n "__adops_path_is 'assets rename'" -l fields
+complete -c adops -n "__adops_path_is 'assets rename'" -l query
 complete -c adops -n "__adops_path_is 'assets rename'" -l profile
 complete -c adops -n "__adops_path_is 'assets rename'" -l base-url
 complete -c adops -n "__adops_path_is 'assets rename'" -l request-timeout
@@ -1436,6 +1511,7 @@ complete -c adops -n "__adops_path_is 'assets delete'" -l field
 complete -c adops -n "__adops_path_is 'assets delete'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets delete'" -l json
 complete -c adops -n "__adops_path_is 'assets delete'" -l fields
+complete -c adops -n "__adops_path_is 'assets delete'" -l query
 complete -c adops -n "__adops_path_is 'assets delete'" -l profile
 complete -c adops -n "__adops_path_is 'assets delete'" -l base-url
 complete -c adops -n "__adops_path_is 'assets delete'" -l request-timeout
@@ -1454,6 +1530,7 @@ complete -c adops -n "__adops_path_is 'assets register'" -l input
 complete -c adops -n "__adops_path_is 'assets register'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets register'" -l json
 complete -c adops -n "__adops_path_is 'assets register'" -l fields
+complete -c adops -n "__adops_path_is 'assets register'" -l query
 complete -c adops -n "__adops_path_is 'assets register'" -l profile
 complete -c adops -n "__adops_path_is 'assets register'" -l base-url
 complete -c adops -n "__adops_path_is 'assets register'" -l request-timeout
@@ -1474,6 +1551,7 @@ complete -c adops -n "__adops_path_is 'assets reserve'" -l input
 complete -c adops -n "__adops_path_is 'assets reserve'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets reserve'" -l json
 complete -c adops -n "__adops_path_is 'assets reserve'" -l fields
+complete -c adops -n "__adops_path_is 'assets reserve'" -l query
 complete -c adops -n "__adops_path_is 'assets reserve'" -l profile
 complete -c adops -n "__adops_path_is 'assets reserve'" -l base-url
 complete -c adops -n "__adops_path_is 'assets reserve'" -l request-timeout
@@ -1489,6 +1567,7 @@ complete -c adops -n "__adops_path_is 'assets finalize'" -l field
 complete -c adops -n "__adops_path_is 'assets finalize'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets finalize'" -l json
 complete -c adops -n "__adops_path_is 'assets finalize'" -l fields
+complete -c adops -n "__adops_path_is 'assets finalize'" -l query
 complete -c adops -n "__adops_path_is 'assets finalize'" -l profile
 complete -c adops -n "__adops_path_is 'assets finalize'" -l base-url
 complete -c adops -n "__adops_path_is 'assets finalize'" -l request-timeout
@@ -1506,6 +1585,7 @@ complete -c adops -n "__adops_path_is 'auth login'" -l no-verify
 complete -c adops -n "__adops_path_is 'auth login'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'auth login'" -l json
 complete -c adops -n "__adops_path_is 'auth login'" -l fields
+complete -c adops -n "__adops_path_is 'auth login'" -l query
 complete -c adops -n "__adops_path_is 'auth login'" -l profile
 complete -c adops -n "__adops_path_is 'auth login'" -l base-url
 complete -c adops -n "__adops_path_is 'auth login'" -l request-timeout
@@ -1520,6 +1600,7 @@ complete -c adops -n "__adops_path_is 'auth login'" -l help
 complete -c adops -n "__adops_path_is 'auth status'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'auth status'" -l json
 complete -c adops -n "__adops_path_is 'auth status'" -l fields
+complete -c adops -n "__adops_path_is 'auth status'" -l query
 complete -c adops -n "__adops_path_is 'auth status'" -l profile
 complete -c adops -n "__adops_path_is 'auth status'" -l base-url
 complete -c adops -n "__adops_path_is 'auth status'" -l request-timeout
@@ -1535,6 +1616,7 @@ complete -c adops -n "__adops_path_is 'auth logout'" -l all-profiles
 complete -c adops -n "__adops_path_is 'auth logout'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'auth logout'" -l json
 complete -c adops -n "__adops_path_is 'auth logout'" -l fields
+complete -c adops -n "__adops_path_is 'auth logout'" -l query
 complete -c adops -n "__adops_path_is 'auth logout'" -l profile
 complete -c adops -n "__adops_path_is 'auth logout'" -l base-url
 complete -c adops -n "__adops_path_is 'auth logout'" -l request-timeout
@@ -1549,6 +1631,7 @@ complete -c adops -n "__adops_path_is 'auth logout'" -l help
 complete -c adops -n "__adops_path_is 'config get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'config get'" -l json
 complete -c adops -n "__adops_path_is 'config get'" -l fields
+complete -c adops -n "__adops_path_is 'config get'" -l query
 complete -c adops -n "__adops_path_is 'config get'" -l profile
 complete -c adops -n "__adops_path_is 'config get'" -l base-url
 complete -c adops -n "__adops_path_is 'config get'" -l request-timeout
@@ -1563,6 +1646,7 @@ complete -c adops -n "__adops_path_is 'config get'" -l help
 complete -c adops -n "__adops_path_is 'config set'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'config set'" -l json
 complete -c adops -n "__adops_path_is 'config set'" -l fields
+complete -c adops -n "__adops_path_is 'config set'" -l query
 complete -c adops -n "__adops_path_is 'config set'" -l profile
 complete -c adops -n "__adops_path_is 'config set'" -l base-url
 complete -c adops -n "__adops_path_is 'config set'" -l request-timeout
@@ -1577,6 +1661,7 @@ complete -c adops -n "__adops_path_is 'config set'" -l help
 complete -c adops -n "__adops_path_is 'config list'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'config list'" -l json
 complete -c adops -n "__adops_path_is 'config list'" -l fields
+complete -c adops -n "__adops_path_is 'config list'" -l query
 complete -c adops -n "__adops_path_is 'config list'" -l profile
 complete -c adops -n "__adops_path_is 'config list'" -l base-url
 complete -c adops -n "__adops_path_is 'config list'" -l request-timeout
@@ -1597,6 +1682,7 @@ complete -c adops -n "__adops_path_is 'sandbox serve'" -l login
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l json
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l fields
+complete -c adops -n "__adops_path_is 'sandbox serve'" -l query
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l profile
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l base-url
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l request-timeout
@@ -1613,6 +1699,7 @@ complete -c adops -n "__adops_path_is 'sandbox keys'" -l fixtures
 complete -c adops -n "__adops_path_is 'sandbox keys'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'sandbox keys'" -l json
 complete -c adops -n "__adops_path_is 'sandbox keys'" -l fields
+complete -c adops -n "__adops_path_is 'sandbox keys'" -l query
 complete -c adops -n "__adops_path_is 'sandbox keys'" -l profile
 complete -c adops -n "__adops_path_is 'sandbox keys'" -l base-url
 complete -c adops -n "__adops_path_is 'sandbox keys'" -l request-timeout
@@ -1632,6 +1719,7 @@ complete -c adops -n "__adops_path_is 'api'" -l paginate
 complete -c adops -n "__adops_path_is 'api'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'api'" -l json
 complete -c adops -n "__adops_path_is 'api'" -l fields
+complete -c adops -n "__adops_path_is 'api'" -l query
 complete -c adops -n "__adops_path_is 'api'" -l profile
 complete -c adops -n "__adops_path_is 'api'" -l base-url
 complete -c adops -n "__adops_path_is 'api'" -l request-timeout
@@ -1646,6 +1734,7 @@ complete -c adops -n "__adops_path_is 'api'" -l help
 complete -c adops -n "__adops_path_is 'doctor'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'doctor'" -l json
 complete -c adops -n "__adops_path_is 'doctor'" -l fields
+complete -c adops -n "__adops_path_is 'doctor'" -l query
 complete -c adops -n "__adops_path_is 'doctor'" -l profile
 complete -c adops -n "__adops_path_is 'doctor'" -l base-url
 complete -c adops -n "__adops_path_is 'doctor'" -l request-timeout
@@ -1660,6 +1749,7 @@ complete -c adops -n "__adops_path_is 'doctor'" -l help
 complete -c adops -n "__adops_path_is 'completion'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'completion'" -l json
 complete -c adops -n "__adops_path_is 'completion'" -l fields
+complete -c adops -n "__adops_path_is 'completion'" -l query
 complete -c adops -n "__adops_path_is 'completion'" -l profile
 complete -c adops -n "__adops_path_is 'completion'" -l base-url
 complete -c adops -n "__adops_path_is 'completion'" -l request-timeout
@@ -1675,6 +1765,7 @@ complete -c adops -n "__adops_path_is 'commands'" -l markdown
 complete -c adops -n "__adops_path_is 'commands'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'commands'" -l json
 complete -c adops -n "__adops_path_is 'commands'" -l fields
+complete -c adops -n "__adops_path_is 'commands'" -l query
 complete -c adops -n "__adops_path_is 'commands'" -l profile
 complete -c adops -n "__adops_path_is 'commands'" -l base-url
 complete -c adops -n "__adops_path_is 'commands'" -l request-timeout
@@ -1689,6 +1780,7 @@ complete -c adops -n "__adops_path_is 'commands'" -l help
 complete -c adops -n "__adops_path_is 'demo'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'demo'" -l json
 complete -c adops -n "__adops_path_is 'demo'" -l fields
+complete -c adops -n "__adops_path_is 'demo'" -l query
 complete -c adops -n "__adops_path_is 'demo'" -l profile
 complete -c adops -n "__adops_path_is 'demo'" -l base-url
 complete -c adops -n "__adops_path_is 'demo'" -l request-timeout

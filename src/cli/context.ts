@@ -23,6 +23,7 @@ export interface GlobalOptions {
   output?: string;
   json?: boolean;
   fields?: string[];
+  query?: string;
   profile?: string;
   baseUrl?: string;
   requestTimeout?: number;
@@ -55,7 +56,7 @@ export interface CommandContext {
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
   /** `explicit`: the format was asked for (flag or config), not guessed from the TTY; errors are JSON only then. */
-  output: { format: OutputFormat; explicit: boolean; fields: string[] | undefined; color: boolean };
+  output: { format: OutputFormat; explicit: boolean; fields: string[] | undefined; query: string | undefined; color: boolean };
   /** Prompts allowed: stdin and stderr are TTYs, CI unset, no --no-input. */
   interactive: boolean;
   /** Spinners, colour and redraws allowed on stderr. */

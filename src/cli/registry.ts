@@ -75,7 +75,8 @@ export interface GroupSpec {
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '-o, --output <format>', description: 'output format (default: table on a terminal, json otherwise)', choices: ['table', 'json', 'ndjson', 'csv'] },
   { flags: '--json', description: 'same as --output json' },
-  { flags: '--fields <list>', description: 'comma-separated fields to show, in this order', type: 'list' },
+  { flags: '--fields <list>', description: 'comma-separated fields to show, in this order; dotted paths reach nested ones (target.id)', type: 'list' },
+  { flags: '--query <jmespath>', description: "JMESPath applied to the result (a list: its rows), like the AWS CLI's --query" },
   { flags: '--profile <name>', description: 'config profile to use (env ADOPS_PROFILE)' },
   { flags: '--base-url <url>', description: 'service base URL for this run (env ADOPS_BASE_URL)' },
   { flags: '--request-timeout <seconds>', description: 'limit on one request attempt', type: 'number' },

@@ -183,7 +183,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
     prompter: envIn.prompter ?? (interactive ? inquirerPrompter(stdin, stderr, signal) : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
     clock,
     signal,
-    output: { format, explicit: globals.output !== undefined || globals.json === true || settings.output !== undefined, fields: globals.fields, color: stdoutIsTTY && !noColor && !ci && globals.color !== false },
+    output: { format, explicit: globals.output !== undefined || globals.json === true || settings.output !== undefined, fields: globals.fields, query: globals.query, color: stdoutIsTTY && !noColor && !ci && globals.color !== false },
     interactive,
     fancy,
     debug,

@@ -2,8 +2,7 @@
 // errors, exit codes and output as every other command.
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
-import { checkFields } from '../cli/output/format.js';
-import { writeObject } from '../cli/output/writers.js';
+import { prepareOutput, writeObject } from '../cli/output/writers.js';
 import type { CommandInput } from '../cli/registry.js';
 import { inputsOf } from '../cli/operation-command.js';
 import { matchOperation } from '../contract/operations.js';
@@ -72,13 +71,13 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   // The raw hatch prints JSON unless an output format was asked for.
   const explicit = ctx.globals.output !== undefined || ctx.globals.json === true;
   const format = explicit ? ctx.output.format : 'json';
-  const fields = checkFields(ctx.output.fields, 'generic');
+  const out = { ...(await prepareOutput(ctx, 'generic')), format };
   if (o.paginate === true) {
     if (method !== 'GET') throw new UsageError('--paginate works with GET only');
-    return streamList({ ...ctx, output: { ...ctx.output, format } }, { method, path, ...(query ? { query } : {}), headers }, { all: true, resource: 'generic', fields });
+    return streamList(ctx, { method, path, ...(query ? { query } : {}), headers }, { all: true, resource: 'generic', output: out });
   }
   const client = await ctx.client();
   const res = await client.request({ method, path, ...(query ? { query } : {}), ...(json !== undefined ? { json } : {}), headers, signal: ctx.signal });
-  await writeObject(res.body, { format, out: ctx.io.stdout, resource: 'generic', fields, color: ctx.output.color });
+  await writeObject(res.body, out);
   return 0;
 }

@@ -8,7 +8,7 @@ import { maskKey } from '../client/redact.js';
 import { API_KEY_PREFIX } from '../contract/ids.js';
 import type { CommandContext } from '../cli/context.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../cli/exit-codes.js';
-import { ListWriter } from '../cli/output/writers.js';
+import { ListWriter, prepareOutput } from '../cli/output/writers.js';
 import { userAgent } from '../cli/version.js';
 import { DIR_MODE, FILE_MODE } from '../config/store.js';
 
@@ -93,7 +93,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     const lines = checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
     ctx.io.stdout.write(lines.join('\n') + '\n');
   } else {
-    const w = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource: 'check', fields: undefined, color: false });
+    const w = new ListWriter({ ...(await prepareOutput(ctx, 'check')), color: false });
     await w.begin();
     await w.page(checks.map((c) => ({ ...c })));
     await w.end();

@@ -5,11 +5,10 @@ import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { EXIT } from '../cli/exit-codes.js';
 import type { OperationCommandData } from '../cli/operation-command.js';
-import { checkFields } from '../cli/output/format.js';
-import { writeObject } from '../cli/output/writers.js';
+import { prepareOutput, writeObject, type WriterOptions } from '../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../cli/registry.js';
 import { LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
-import { streamList } from './_shared/list.js';
+import { streamList, type ListOptions } from './_shared/list.js';
 import { buildRequest } from './_shared/request-input.js';
 import { waitAndReport } from './_shared/wait.js';
 
@@ -24,23 +23,23 @@ export function pagingOptions(opts: Record<string, unknown>): { limit?: number; 
   return { ...(limit !== undefined ? { limit } : {}), ...(max !== undefined ? { max } : {}), ...(cursor !== undefined ? { cursor } : {}) };
 }
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
+/** `extra`: writer options a wrapping handler adds (insights: the chart). */
+export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec, extra: Partial<WriterOptions> = {}, onListEnd?: ListOptions['onEnd']): Promise<number> {
   const data = command.data as OperationCommandData;
   const opts = input.opts;
   const paging = pagingOptions(opts);
-  const fields = checkFields(ctx.output.fields, data.resource);
+  const out = await prepareOutput(ctx, data.resource, extra);
   const req = await buildRequest(ctx, input, data);
   const { op } = req;
 
   if (op.kind === 'list') {
     const query = { ...req.query, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
-    return streamList(ctx, { method: op.method, path: req.path, query }, { all: opts.all === true, limit: paging.limit, max: paging.max, resource: data.resource, fields });
+    return streamList(ctx, { method: op.method, path: req.path, query }, { all: opts.all === true, limit: paging.limit, max: paging.max, resource: data.resource, output: out, ...(onListEnd ? { onEnd: onListEnd } : {}) });
   }
 
   const client = await ctx.client();
   const fetchOnce = async () =>
     (await client.request({ method: op.method, path: req.path, query: req.query, ...(req.body ? { json: req.body } : {}), signal: ctx.signal })).body;
-  const out = { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color };
 
   if (data.watch && opts.wait === true) {
     const again = `adops ${command.path.join(' ')} ${Object.values(req.params).join(' ')} --wait`;

@@ -4,7 +4,7 @@
 // from is printed on stderr.
 import type { ApiRequest } from '../../client/http.js';
 import type { CommandContext } from '../../cli/context.js';
-import { ListWriter } from '../../cli/output/writers.js';
+import { ListWriter, type WriterOptions } from '../../cli/output/writers.js';
 import { LIMIT_DEFAULT } from '../../contract/ids.js';
 
 export interface ListOptions {
@@ -13,11 +13,15 @@ export interface ListOptions {
   max?: number | undefined;
   resource: string;
   fields?: string[] | undefined;
+  /** Writer options from prepareOutput (signal, --query, chart); default: from the context. */
+  output?: WriterOptions;
+  /** Told how many rows were written, once the list ended without failing. */
+  onEnd?: (rows: number) => Promise<void> | void;
 }
 
 export async function streamList(ctx: CommandContext, req: ApiRequest, opts: ListOptions): Promise<number> {
   const client = await ctx.client();
-  const writer = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource: opts.resource, fields: opts.fields, color: ctx.output.color });
+  const writer = new ListWriter(opts.output ?? { format: ctx.output.format, out: ctx.io.stdout, resource: opts.resource, fields: opts.fields, color: ctx.output.color, signal: ctx.signal });
   let cursor = req.query?.cursor as string | undefined;
   let finished = false;
   let pagesRead = 0;
@@ -55,6 +59,7 @@ export async function streamList(ctx: CommandContext, req: ApiRequest, opts: Lis
     spinner.stop();
     await writer.end();
   }
+  await opts.onEnd?.(writer.rowsWritten);
   if (!finished && cursor) ctx.note(`next cursor: ${cursor}\n(more rows: resume with --cursor '${cursor}')`);
   return 0;
 }

@@ -19,14 +19,14 @@ export const assetCommands: CommandSpec[] = [
     path: ['assets', 'register'],
     operationId: 'registerAsset',
     description: "Register an Asset to an advertiser's library",
-    resource: 'registration',
+    resource: 'assetRegistration',
     examples: ['adops assets register ast_123 --advertiser acc_123'],
   }),
   operationCommand({
     path: ['assets', 'reserve'],
     operationId: 'reserveAssetUpload',
     description: 'Reserve an Asset and get the URL to send its bytes to (step 1 of an upload; `assets upload` does all steps)',
-    resource: 'reservedAsset',
+    resource: 'asset',
     examples: ['adops assets reserve --filename hero.mp4'],
   }),
   operationCommand({

@@ -69,7 +69,7 @@ export const brandCommands: CommandSpec[] = [
     operationId: 'reserveDocument',
     argNames: brand,
     description: 'Reserve a Document and get the URL to send its bytes to (step 1 of an upload; `brands documents upload` does all steps)',
-    resource: 'reservedDocument',
+    resource: 'document',
     examples: ['adops brands documents reserve acme --filename brand-book.pdf --content-type application/pdf'],
   }),
   operationCommand({

@@ -4,8 +4,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData } from '../../cli/operation-command.js';
-import { checkFields } from '../../cli/output/format.js';
-import { writeObject } from '../../cli/output/writers.js';
+import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { startMutation } from '../../flows/mutation-start.js';
@@ -14,11 +13,10 @@ import { waitAndReport } from '../_shared/wait.js';
 
 export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
   const o = input.opts;
-  const fields = checkFields(ctx.output.fields, 'mutation');
+  const out = await prepareOutput(ctx, 'mutation');
   const { body } = await buildRequest(ctx, input, command.data as OperationCommandData);
 
   const client = await ctx.client();
-  const out = { format: ctx.output.format, out: ctx.io.stdout, resource: 'mutation', fields, color: ctx.output.color };
   const started = await startMutation(client, body ?? {}, {
     signal: ctx.signal,
     onNote: (m) => ctx.note(m),

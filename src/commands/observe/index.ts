@@ -68,7 +68,7 @@ export const observeCommands: CommandSpec[] = [
       operationId: r.get,
       description: `Read one ${r.one} live from the provider: its own payload, keys and units`,
       argNames: { advertiserId: 'advertiser', id: 'id' },
-      resource: 'providerPayload',
+      resource: 'livePayload',
       examples: [`adops observe ${r.word} get acc_123 120330000000001`],
     }),
   ]),

@@ -5,6 +5,7 @@
 import { ApiError } from '../../client/errors.js';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
+import { withHint } from '../../cli/report.js';
 import { camel, type CommandInput, type CommandSpec } from '../../cli/registry.js';
 import type { OperationCommandData } from '../../cli/operation-command.js';
 import { run as runOperation } from '../operation.js';
@@ -28,8 +29,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
     if (!(err instanceof ApiError) || err.code !== 'live_read_unsupported' || input.opts.live === undefined) throw err;
     const stored = storedEquivalent(command, input);
     if (!fallback) {
-      Object.assign(err, { suggestion: `the stored copy answers instead: \`${stored.line}\` (or add --fallback-stored)` });
-      throw err;
+      throw withHint(err, `the stored copy answers instead: \`${stored.line}\` (or add --fallback-stored)`);
     }
     ctx.note(`${err.extra.provider ? String(err.extra.provider) : 'the provider'} cannot read this live (${err.message}); reading the stored copy instead: ${stored.line}`);
     return runOperation(ctx, { args: input.args, opts: stored.opts }, command);

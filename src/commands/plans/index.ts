@@ -7,28 +7,28 @@ const plan = { slug: 'plan' };
 export const planGroups: GroupSpec[] = [{ path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, delete, validate, readiness, record executions" }];
 
 export const planCommands: CommandSpec[] = [
-  operationCommand({ path: ['plans', 'list'], operationId: 'listCampaignPlans', description: 'List Campaign Plans', resource: 'plan', examples: ['adops plans list', 'adops plans list --status approved'] }),
-  operationCommand({ path: ['plans', 'get'], operationId: 'getCampaignPlan', description: 'Show a Campaign Plan with its Line Items', resource: 'plan', examples: ['adops plans get spring-sale'] }),
+  operationCommand({ path: ['plans', 'list'], operationId: 'listCampaignPlans', description: 'List Campaign Plans', resource: 'campaignPlan', examples: ['adops plans list', 'adops plans list --status approved'] }),
+  operationCommand({ path: ['plans', 'get'], operationId: 'getCampaignPlan', description: 'Show a Campaign Plan with its Line Items', resource: 'campaignPlan', examples: ['adops plans get spring-sale'] }),
   operationCommand({
     path: ['plans', 'create'],
     operationId: 'createCampaignPlan',
     description: 'Create a Campaign Plan (amounts in whole units of its currency)',
-    resource: 'plan',
+    resource: 'campaignPlan',
     examples: ['adops plans create --slug spring-sale --name "Spring sale" --currency EUR --budget 25000 --start-date 2027-03-01 --end-date 2027-03-31', 'adops plans create --input plan.json'],
   }),
   operationCommand({
     path: ['plans', 'update'],
     operationId: 'updateCampaignPlan',
     description: 'Change a Campaign Plan (needs the revision you read; a stale one exits 5)',
-    resource: 'plan',
+    resource: 'campaignPlan',
     examples: ['adops plans update spring-sale --revision 2 --budget 30000', 'adops plans update spring-sale --revision 5 --status archived'],
   }),
-  operationCommand({ path: ['plans', 'delete'], operationId: 'deleteCampaignPlan', description: 'Delete a Campaign Plan and its Line Items', resource: 'plan', examples: ['adops plans delete spring-sale --yes'] }),
+  operationCommand({ path: ['plans', 'delete'], operationId: 'deleteCampaignPlan', description: 'Delete a Campaign Plan and its Line Items', resource: 'campaignPlan', examples: ['adops plans delete spring-sale --yes'] }),
   operationCommand({
     path: ['plans', 'approve'],
     operationId: 'approveCampaignPlan',
     description: 'Approve a Campaign Plan (freezes it; --revision: only the revision you reviewed)',
-    resource: 'plan',
+    resource: 'campaignPlan',
     examples: ['adops plans approve spring-sale --revision 4'],
   }),
 

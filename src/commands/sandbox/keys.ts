@@ -1,8 +1,7 @@
 // adops sandbox keys: the demo keys in full. They are public fixtures of the
 // local sandbox (the help says so), unlike a real key, which is never printed.
 import type { CommandContext } from '../../cli/context.js';
-import { checkFields } from '../../cli/output/format.js';
-import { ListWriter } from '../../cli/output/writers.js';
+import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
@@ -11,7 +10,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ...(input.opts.data !== undefined ? { data: input.opts.data as string } : {}),
     ...(input.opts.fixtures !== undefined ? { fixtures: input.opts.fixtures as string } : {}),
   });
-  const writer = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource: 'keys', fields: checkFields(ctx.output.fields, 'keys'), color: ctx.output.color });
+  const writer = new ListWriter(await prepareOutput(ctx, 'keys'));
   await writer.begin();
   await writer.page(keys.map((k) => ({ ...k })));
   await writer.end();
