@@ -10,6 +10,8 @@ import type { AppEnv, SandboxServices } from './http/context.js';
 import { ApiError, fail, invalidRequest } from './http/errors.js';
 import { cors, DEFAULT_CONSOLE_ORIGIN } from './http/cors.js';
 import { BEARER_SCHEME } from './http/route.js';
+import { httpLimits } from './http/limits.js';
+import type { HttpLimits } from './http/limits.js';
 import { validationHook } from './http/validation.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerObserveRoutes } from './routes/observe.js';
@@ -23,6 +25,8 @@ export interface AppOptions {
   consoleOrigin?: string;
   /** Where unexpected errors are reported (default: stderr); the client only sees `internal`. */
   logError?: (err: unknown) => void;
+  /** Bounds on one request's work (http/limits.ts); unset ones keep their defaults. */
+  limits?: Partial<HttpLimits>;
   /** Extra routes outside the OpenAPI documents (tests mount probe operations here). */
   extraRoutes?: (app: OpenAPIHono<AppEnv>) => void;
 }
@@ -65,7 +69,7 @@ export function toApiError(err: unknown): ApiError | null {
     if (err.status === 400) return invalidRequest([{ in: 'body', path: '', message: 'a JSON body is required' }]);
     // Any other framework refusal keeps its status with the code that status means.
     if (err.status < 500) {
-      const code = ({ 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'too_large' } as Record<number, string>)[err.status] ?? 'invalid_request';
+      const code = ({ 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'request_timeout', 413: 'body_too_large' } as Record<number, string>)[err.status] ?? 'invalid_request';
       return code === 'invalid_request'
         ? invalidRequest([{ in: 'body', path: '', message: 'is not acceptable' }])
         : fail(code, 'The request was refused.', {}, err.status);
@@ -84,9 +88,11 @@ export interface BuiltApp {
 export function buildApp(services: SandboxServices, options: AppOptions = {}): BuiltApp {
   const logError = options.logError ?? ((err: unknown) => console.error('adops sandbox: unexpected error:', err));
   const app = new Hono<AppEnv>();
+  const limits = httpLimits(options.limits);
 
   app.use('*', async (c, next) => {
     c.set('sandbox', services);
+    c.set('limits', limits);
     await next();
   });
   app.use('*', cors(options.consoleOrigin ?? DEFAULT_CONSOLE_ORIGIN));
@@ -145,9 +151,12 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   return { app, openapi };
 }
 
+/** Unknown path or method. The spec: the answer never repeats what was sent, and the message
+ * tells this 404 apart from a missing thing's (those name the kind of thing). */
+export const NO_OPERATION_MESSAGE = 'No operation of this service answers this method and path.';
+
 function notFound(c: Context): Response {
-  const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
-  return c.json({ error: 'not_found', message: `No operation answers ${c.req.method} ${path}.` }, 404);
+  return c.json({ error: 'not_found', message: NO_OPERATION_MESSAGE }, 404);
 }
 
 function internal(err: unknown, log: (err: unknown) => void): ApiError {

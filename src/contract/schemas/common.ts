@@ -19,6 +19,11 @@ export const errorBodySchema = z
     error: z.string().describe('Stable code; branch on it.'),
     message: z.string().describe('Sentence for a person; never branch on it.'),
     issues: z.array(issueSchema).optional(),
+    issueCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('Present when `issues` was cut short (it lists the first 20): how many issues there were in all.'),
     paywallUrl: z.string().optional(),
     provider: z.string().optional(),
     platformError: z.record(z.string(), z.unknown()).optional(),
