@@ -33,6 +33,9 @@ export interface AppOptions {
 
 export const API_NAMES: readonly ApiName[] = ['observe', 'mutations', 'context', 'assets'];
 
+/** The sandbox's default address (DEFAULT_HOST:DEFAULT_PORT of index.ts), for a document built without a server. */
+const DEFAULT_SERVER = '127.0.0.1:4010';
+
 const API_TITLES: Record<ApiName, string> = {
   observe: 'Observe API: campaigns, ad groups, ads, creatives, asset groups and Insights',
   mutations: 'Mutations API: changes started on an advertiser',
@@ -115,9 +118,12 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   registerAdminRoutes(app);
 
   const cache = new Map<string, Record<string, unknown>>();
-  const info = (title: string) => ({
+  const header = (title: string, names: readonly ApiName[]) => ({
     openapi: '3.1.0',
     info: { title, version: '1.0.0', description: 'Advertising Operations service interface, as served by the adops sandbox.' },
+    // Built on first request, after listen(), so the address is the one this sandbox answers on.
+    servers: [{ url: services.publicUrl() || `http://${DEFAULT_SERVER}`, description: 'This adops sandbox (the service itself: its {base_url}).' }],
+    tags: names.map((name) => ({ name, description: API_TITLES[name] })),
   });
   const openapi = (name: ApiName | 'combined'): Record<string, unknown> => {
     let doc = cache.get(name);
@@ -126,9 +132,9 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
         // A throwaway app that only gathers the four registries (route() copies them).
         const all = newApiApp();
         for (const n of API_NAMES) all.route('/', apis[n]);
-        doc = all.getOpenAPI31Document(info('Advertising Operations service: Observe, Mutations, Context and Assets')) as unknown as Record<string, unknown>;
+        doc = all.getOpenAPI31Document(header('Advertising Operations service: Observe, Mutations, Context and Assets', API_NAMES)) as unknown as Record<string, unknown>;
       } else {
-        doc = apis[name].getOpenAPI31Document(info(API_TITLES[name])) as unknown as Record<string, unknown>;
+        doc = apis[name].getOpenAPI31Document(header(API_TITLES[name], [name])) as unknown as Record<string, unknown>;
       }
       cache.set(name, doc);
     }

@@ -16,7 +16,7 @@ export const assetRegistrationSchema = z
   .object({
     id: z.string().meta({ example: 'areg_5d1c0e3b7a' }),
     assetId: z.string(),
-    advertiserId: z.string(),
+    advertiserId: advertiserIdSchema.meta({ description: 'Advertiser the Asset is registered to; starts with acc_.' }),
     provider: z.string(),
     providerAssetId: z.string().meta({ description: "The id the advertiser's provider library gave the asset (image hash, video id, asset resource name)." }),
     createdAt: epochMs,
@@ -67,12 +67,12 @@ export const renameAssetBody = z
 
 export const registerAssetBody = z.strictObject({ advertiserId: advertiserIdSchema }).meta({ id: 'RegisterAsset' });
 
-export const assetParams = z.object({ id: z.string().min(1).max(200) });
+export const assetParams = z.object({ id: z.string().min(1).max(200).describe('Asset id, as the reservation answered it.') });
 
 export const listAssetsQuery = z.object({
   ...pageQueryShape,
-  state: z.enum(ASSET_STATES).optional(),
-  kind: z.enum(['image', 'video']).optional(),
+  state: z.enum(ASSET_STATES).optional().describe('Only Assets in this state.'),
+  kind: z.enum(['image', 'video']).optional().describe('Only images or only videos.'),
 });
 
 export const deleteAssetQuery = z.object({

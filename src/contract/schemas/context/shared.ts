@@ -36,6 +36,7 @@ export const isoDate = z
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, 'not a calendar date')
+  .meta({ format: 'date' })
   .meta({ description: 'Calendar date YYYY-MM-DD.', example: '2026-10-01' });
 
 export const markdown = (max: number, description: string) => z.string().max(max).meta({ description });
