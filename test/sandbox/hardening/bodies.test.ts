@@ -59,7 +59,7 @@ describe('bodies past the cap', () => {
     bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const put = await fetch(reserved.body.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: bytes });
     expect(put.status).toBe(200);
-    expect((await put.json()).sizeBytes).toBe(bytes.length);
+    expect(((await put.json()) as { sizeBytes: number }).sizeBytes).toBe(bytes.length);
   });
 });
 
