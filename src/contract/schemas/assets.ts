@@ -81,7 +81,8 @@ export const deleteAssetQuery = z.object({
     .regex(/^[1-9][0-9]{0,9}$/, { message: 'must be a positive integer' })
     .transform(Number)
     .optional()
-    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.' }),
+    // Documented as the integer it is on the wire (see limitQuery in ./common.ts).
+    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.', type: 'integer', minimum: 1, maximum: 9_999_999_999 }),
 });
 
 export const assetPageSchema = pageSchema(assetSchema).meta({ id: 'AssetPage' });

@@ -95,6 +95,16 @@ describe('OpenAPI documents', () => {
     for (const p of limits) expect(p.schema).toEqual({ type: 'integer', minimum: 1, maximum: 500, default: 100, description: expect.any(String) });
   });
 
+  it('no number read from the query string is documented as a string of digits (limit, revision)', async () => {
+    const doc = (await sb.req('GET', '/openapi.json')).body as Doc;
+    const params = operationsIn(doc).flatMap(({ id, op }) => ((op.parameters ?? []) as Array<{ in: string; name: string; schema: { type?: string; pattern?: string } }>).map((p) => ({ id, ...p })));
+    const digits = params.filter((p) => p.schema.type === 'string' && !('format' in p.schema) && /\[0-9\]|\\d/.test(p.schema.pattern ?? ''));
+    expect(digits.map((p) => `${p.id} ${p.name}`)).toEqual([]);
+    const revisions = params.filter((p) => p.in === 'query' && p.name === 'revision');
+    expect(revisions.length).toBeGreaterThanOrEqual(6); // the guarded deletes
+    for (const p of revisions) expect(p.schema).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
   it('every advertiserId (path, query, body, answer) carries the acc_ rule; dates are format: date', async () => {
     const doc = (await sb.req('GET', '/openapi.json')).body as Doc;
     const advertiserIds: unknown[] = [];
