@@ -98,17 +98,21 @@ export function nestingDepth(text: string, max: number): number {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The body as text, within the limits; bytes that are not UTF-8 are "not valid JSON" (400). */
+export async function readBodyText(c: Context<AppEnv>): Promise<string> {
+  const bytes = await readCapped(c, c.var.limits ?? DEFAULT_HTTP_LIMITS);
+  try {
+    // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are "not valid JSON", not U+FFFD.
+    return utf8.decode(bytes);
+  } catch {
+    throw notJson();
+  }
+}
+
 export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (isJsonMediaType(c.req.header('content-type'))) {
     const limits = c.var.limits ?? DEFAULT_HTTP_LIMITS;
-    const bytes = await readCapped(c, limits);
-    let text: string;
-    try {
-      // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are "not valid JSON", not U+FFFD.
-      text = utf8.decode(bytes);
-    } catch {
-      throw notJson();
-    }
+    const text = await readBodyText(c);
     let parsed: unknown;
     if (text.trim().length > 0) {
       // RFC 8259 §9 lets a parser limit nesting; checked first because V8 parses a deep body

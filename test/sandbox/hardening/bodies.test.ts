@@ -126,3 +126,11 @@ describe('a body of many unknown keys', () => {
     expect(res.body).not.toHaveProperty('issueCount');
   });
 });
+
+describe('the sandbox-only admin body (PUT /_sandbox/faults/{provider})', () => {
+  it('is read within the same cap', async () => {
+    const res = await streamBody(`${sb.url}/_sandbox/faults/provider_a`, { method: 'PUT', total: 200 * MiB, first: '{' });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBe('body_too_large');
+  });
+});
