@@ -62,7 +62,10 @@ function guard(server: Server, limits: HttpLimits): void {
   const current = new WeakMap<Socket, ServerResponse>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     current.set(req.socket, res);
-    res.once('finish', () => current.delete(req.socket));
+    res.once('finish', () => {
+      // Pipelined requests: a later one may already be the socket's current.
+      if (current.get(req.socket) === res) current.delete(req.socket);
+    });
   });
   server.timeout = limits.idleMs;
   server.on('timeout', (socket: Socket) => {

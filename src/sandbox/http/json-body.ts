@@ -56,6 +56,7 @@ async function readCapped(c: Context, limits: HttpLimits): Promise<Buffer> {
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), limits.jsonBodyMs);
   });
+  let done = false;
   try {
     for (;;) {
       const next = source.next();
@@ -67,13 +68,18 @@ async function readCapped(c: Context, limits: HttpLimits): Promise<Buffer> {
         throw invalidRequest([{ in: 'body', path: '', message: 'ended before it was complete' }], 'The body was cut off.');
       });
       if (step === 'timeout') throw timedOut(c, limits.jsonBodyMs);
-      if (step.done) break;
+      if (step.done) {
+        done = true;
+        break;
+      }
       size += step.value.byteLength;
       if (size > limits.jsonBodyBytes) throw tooLarge(c, limits.jsonBodyBytes);
       chunks.push(Buffer.from(step.value.buffer, step.value.byteOffset, step.value.byteLength));
     }
   } finally {
     clearTimeout(timer);
+    // Stopped early: let go of the request (it is not destroyed, so the answer still goes out).
+    if (!done) source.return?.()?.catch(() => {});
   }
   return Buffer.concat(chunks, size);
 }
@@ -90,7 +96,11 @@ export function nestingDepth(text: string, max: number): number {
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x7b || ch === 0x5b) {
-      if (++depth > deepest && (deepest = depth) > max) return deepest;
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > max) return deepest;
+      }
     } else if (ch === 0x7d || ch === 0x5d) depth--;
   }
   return deepest;
