@@ -47,6 +47,18 @@ describe('bodies past the cap', () => {
     expect(grown).toBeLessThan(200 * MiB);
   });
 
+  it.each([
+    ['a non-JSON Content-Type, no key', 'POST', SKILLS, { 'content-type': 'text/plain' }, 401],
+    // (node's client frames a GET body only when told to)
+    ['an operation that takes no body', 'GET', SKILLS, { 'transfer-encoding': 'chunked' }, 401],
+    ['an unknown path', 'POST', '/nothing-here', {}, 404],
+  ])('200 MB sent with %s: answered without reading it', async (_label, method, path, headers, status) => {
+    const res = await streamBody(sb.url + path, { method, total: 200 * MiB, headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expectShape(res.body);
+    expect(res.sent).toBeLessThan(100 * MiB);
+  });
+
   it('a body at the cap is read and checked normally', async () => {
     const name = 'x'.repeat(DEFAULT_HTTP_LIMITS.jsonBodyBytes - 20);
     const res = await sb.req('POST', SKILLS, { key: sb.key, body: { name } });
