@@ -54,6 +54,10 @@ export const ERROR_CODES = {
   invalid_upload_token: { status: 403, retryable: false, action: 'Use the uploadUrl exactly as the reservation answered it.' },
   upload_url_expired: { status: 403, retryable: false, action: 'Reserve the upload again for a fresh uploadUrl.' },
   upload_already_received: { status: 409, retryable: false, action: 'The upload URL was already used; finalize, or reserve again to replace the file.' },
+  // Bounds on one request's work, where the spec is silent (docs/decisions.md, issue 9).
+  body_too_large: { status: 413, retryable: false, action: 'Send a smaller JSON body (limitBytes says how large one may be).' },
+  request_timeout: { status: 408, retryable: true, action: 'Send the whole request promptly; the connection was closed.' },
+  headers_too_large: { status: 431, retryable: false, action: 'Send fewer or shorter request headers.' },
   // Designed for the Context API where the spec is silent (docs/decisions.md).
   not_imported: { status: 422, retryable: false, action: 'Only a Skill imported from the Skill Catalog can be re-imported.' },
   catalog_entry_missing: { status: 422, retryable: false, action: 'The Skill Catalog no longer offers this entry; keep the Skill as it is or delete it.' },

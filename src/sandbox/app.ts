@@ -10,6 +10,8 @@ import type { AppEnv, SandboxServices } from './http/context.js';
 import { ApiError, fail, invalidRequest } from './http/errors.js';
 import { cors, DEFAULT_CONSOLE_ORIGIN } from './http/cors.js';
 import { BEARER_SCHEME } from './http/route.js';
+import { httpLimits } from './http/limits.js';
+import type { HttpLimits } from './http/limits.js';
 import { validationHook } from './http/validation.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerObserveRoutes } from './routes/observe.js';
@@ -23,11 +25,16 @@ export interface AppOptions {
   consoleOrigin?: string;
   /** Where unexpected errors are reported (default: stderr); the client only sees `internal`. */
   logError?: (err: unknown) => void;
+  /** Bounds on one request's work (http/limits.ts); unset ones keep their defaults. */
+  limits?: Partial<HttpLimits>;
   /** Extra routes outside the OpenAPI documents (tests mount probe operations here). */
   extraRoutes?: (app: OpenAPIHono<AppEnv>) => void;
 }
 
 export const API_NAMES: readonly ApiName[] = ['observe', 'mutations', 'context', 'assets'];
+
+/** The sandbox's default address (DEFAULT_HOST:DEFAULT_PORT of index.ts), for a document built without a server. */
+const DEFAULT_SERVER = '127.0.0.1:4010';
 
 const API_TITLES: Record<ApiName, string> = {
   observe: 'Observe API: campaigns, ad groups, ads, creatives, asset groups and Insights',
@@ -65,7 +72,7 @@ export function toApiError(err: unknown): ApiError | null {
     if (err.status === 400) return invalidRequest([{ in: 'body', path: '', message: 'a JSON body is required' }]);
     // Any other framework refusal keeps its status with the code that status means.
     if (err.status < 500) {
-      const code = ({ 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'too_large' } as Record<number, string>)[err.status] ?? 'invalid_request';
+      const code = ({ 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'request_timeout', 413: 'body_too_large' } as Record<number, string>)[err.status] ?? 'invalid_request';
       return code === 'invalid_request'
         ? invalidRequest([{ in: 'body', path: '', message: 'is not acceptable' }])
         : fail(code, 'The request was refused.', {}, err.status);
@@ -84,9 +91,11 @@ export interface BuiltApp {
 export function buildApp(services: SandboxServices, options: AppOptions = {}): BuiltApp {
   const logError = options.logError ?? ((err: unknown) => console.error('adops sandbox: unexpected error:', err));
   const app = new Hono<AppEnv>();
+  const limits = httpLimits(options.limits);
 
   app.use('*', async (c, next) => {
     c.set('sandbox', services);
+    c.set('limits', limits);
     await next();
   });
   app.use('*', cors(options.consoleOrigin ?? DEFAULT_CONSOLE_ORIGIN));
@@ -109,9 +118,12 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   registerAdminRoutes(app);
 
   const cache = new Map<string, Record<string, unknown>>();
-  const info = (title: string) => ({
+  const header = (title: string, names: readonly ApiName[]) => ({
     openapi: '3.1.0',
     info: { title, version: '1.0.0', description: 'Advertising Operations service interface, as served by the adops sandbox.' },
+    // Built on first request, after listen(), so the address is the one this sandbox answers on.
+    servers: [{ url: services.publicUrl() || `http://${DEFAULT_SERVER}`, description: 'This adops sandbox (the service itself: its {base_url}).' }],
+    tags: names.map((name) => ({ name, description: API_TITLES[name] })),
   });
   const openapi = (name: ApiName | 'combined'): Record<string, unknown> => {
     let doc = cache.get(name);
@@ -120,9 +132,9 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
         // A throwaway app that only gathers the four registries (route() copies them).
         const all = newApiApp();
         for (const n of API_NAMES) all.route('/', apis[n]);
-        doc = all.getOpenAPI31Document(info('Advertising Operations service: Observe, Mutations, Context and Assets')) as unknown as Record<string, unknown>;
+        doc = all.getOpenAPI31Document(header('Advertising Operations service: Observe, Mutations, Context and Assets', API_NAMES)) as unknown as Record<string, unknown>;
       } else {
-        doc = apis[name].getOpenAPI31Document(info(API_TITLES[name])) as unknown as Record<string, unknown>;
+        doc = apis[name].getOpenAPI31Document(header(API_TITLES[name], [name])) as unknown as Record<string, unknown>;
       }
       cache.set(name, doc);
     }
@@ -145,9 +157,12 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   return { app, openapi };
 }
 
+/** Unknown path or method. The spec: the answer never repeats what was sent, and the message
+ * tells this 404 apart from a missing thing's (those name the kind of thing). */
+export const NO_OPERATION_MESSAGE = 'No operation of this service answers this method and path.';
+
 function notFound(c: Context): Response {
-  const path = c.req.path.length > 200 ? `${c.req.path.slice(0, 200)}…` : c.req.path;
-  return c.json({ error: 'not_found', message: `No operation answers ${c.req.method} ${path}.` }, 404);
+  return c.json({ error: 'not_found', message: NO_OPERATION_MESSAGE }, 404);
 }
 
 function internal(err: unknown, log: (err: unknown) => void): ApiError {

@@ -10,6 +10,7 @@ import type { AppOptions } from './app.js';
 import { systemClock } from './http/context.js';
 import type { Clock, SandboxServices } from './http/context.js';
 import { listen } from './server.js';
+import type { HttpLimits } from './http/limits.js';
 import { isWorldLoaded, openDatabase, storeSecret } from './store/db.js';
 import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
@@ -48,6 +49,8 @@ export interface StartOptions {
   extraRoutes?: AppOptions['extraRoutes'];
   /** Where unexpected errors (answered 500 internal) are reported; default stderr. */
   logError?: AppOptions['logError'];
+  /** Bounds on one request's work (http/limits.ts); tests pass small ones. */
+  limits?: Partial<HttpLimits>;
 }
 
 export interface RunningSandbox {
@@ -146,10 +149,11 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     if (opts.consoleOrigin) appOptions.consoleOrigin = opts.consoleOrigin;
     if (opts.extraRoutes) appOptions.extraRoutes = opts.extraRoutes;
     if (opts.logError) appOptions.logError = opts.logError;
+    if (opts.limits) appOptions.limits = opts.limits;
     const { app } = buildApp(services, appOptions);
     // Mutations accepted before a restart resume without waiting for a request.
     ensureMutationWorker(services);
-    const server = await listen(app, host, port);
+    const server = await listen(app, host, port, opts.limits ? { limits: opts.limits } : {});
     publicUrl = urlOf(host, server.port);
     let closing: Promise<void> | null = null;
     return {

@@ -1,10 +1,19 @@
 // The node HTTP server around the app. close() stops accepting, lets requests
 // in flight finish (idle keep-alive sockets are closed at once, busy ones when
 // their answer is sent), and gives up on stragglers after a grace period.
+//
+// Requests node refuses before the app sees them (a malformed request, headers
+// too large or too slow) and connections that stall mid-request are answered in
+// the spec's JSON error shape, never node's empty 400/408/431.
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { ApiError } from './http/errors.js';
+import { rawErrorResponse, refusalOf } from './http/raw-errors.js';
+import { httpLimits } from './http/limits.js';
+import type { HttpLimits } from './http/limits.js';
 
 export interface Listening {
   host: string;
@@ -16,16 +25,67 @@ export interface FetchApp {
   fetch: (request: Request) => Response | Promise<Response>;
 }
 
-export function listen(app: FetchApp, host: string, port: number, graceMs = 5000): Promise<Listening> {
+export interface ListenOptions {
+  graceMs?: number;
+  limits?: Partial<HttpLimits>;
+}
+
+export function listen(app: FetchApp, host: string, port: number, options: ListenOptions = {}): Promise<Listening> {
+  const limits = httpLimits(options.limits);
   return new Promise((resolve, reject) => {
     let server: ServerType;
     const onError = (err: Error) => reject(err);
-    server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
-      server.off('error', onError);
-      resolve({ host, port: info.port, close: () => closeServer(server as Server, graceMs) });
-    });
+    server = serve(
+      {
+        fetch: app.fetch,
+        hostname: host,
+        port,
+        // Node checks header and request deadlines on this interval (default 30 s).
+        serverOptions: { connectionsCheckingInterval: Math.min(1000, limits.headersMs) },
+      },
+      (info: AddressInfo) => {
+        server.off('error', onError);
+        resolve({ host, port: info.port, close: () => closeServer(server as Server, options.graceMs ?? 5000) });
+      },
+    );
+    guard(server as Server, limits);
     server.once('error', onError);
   });
+}
+
+function guard(server: Server, limits: HttpLimits): void {
+  server.headersTimeout = limits.headersMs;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerRaw(socket, refusalOf(err.code)));
+
+  // Socket inactivity with a request in flight (a body that stopped coming, an upload that
+  // stalled): answer 408 if nothing was answered yet, and close either way.
+  const current = new WeakMap<Socket, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    current.set(req.socket, res);
+    res.once('finish', () => {
+      // Pipelined requests: a later one may already be the socket's current.
+      if (current.get(req.socket) === res) current.delete(req.socket);
+    });
+  });
+  server.timeout = limits.idleMs;
+  server.on('timeout', (socket: Socket) => {
+    const res = current.get(socket);
+    if (res && !res.headersSent) answerRaw(socket, refusalOf('ERR_HTTP_REQUEST_TIMEOUT'));
+    else socket.destroy();
+  });
+}
+
+/** Write a whole JSON error response straight to the socket, then close it. */
+function answerRaw(socket: Duplex, refusal: ApiError | null): void {
+  // A peer that reset, or a socket already mid-answer: nothing sensible can be written.
+  const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || busy || refusal === null) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawErrorResponse(refusal));
+  // A peer that stops reading must not keep the socket open.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 function closeServer(server: Server, graceMs: number): Promise<void> {

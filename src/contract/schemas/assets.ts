@@ -16,7 +16,7 @@ export const assetRegistrationSchema = z
   .object({
     id: z.string().meta({ example: 'areg_5d1c0e3b7a' }),
     assetId: z.string(),
-    advertiserId: z.string(),
+    advertiserId: advertiserIdSchema.meta({ description: 'Advertiser the Asset is registered to; starts with acc_.' }),
     provider: z.string(),
     providerAssetId: z.string().meta({ description: "The id the advertiser's provider library gave the asset (image hash, video id, asset resource name)." }),
     createdAt: epochMs,
@@ -67,12 +67,12 @@ export const renameAssetBody = z
 
 export const registerAssetBody = z.strictObject({ advertiserId: advertiserIdSchema }).meta({ id: 'RegisterAsset' });
 
-export const assetParams = z.object({ id: z.string().min(1).max(200) });
+export const assetParams = z.object({ id: z.string().min(1).max(200).describe('Asset id, as the reservation answered it.') });
 
 export const listAssetsQuery = z.object({
   ...pageQueryShape,
-  state: z.enum(ASSET_STATES).optional(),
-  kind: z.enum(['image', 'video']).optional(),
+  state: z.enum(ASSET_STATES).optional().describe('Only Assets in this state.'),
+  kind: z.enum(['image', 'video']).optional().describe('Only images or only videos.'),
 });
 
 export const deleteAssetQuery = z.object({
@@ -81,7 +81,8 @@ export const deleteAssetQuery = z.object({
     .regex(/^[1-9][0-9]{0,9}$/, { message: 'must be a positive integer' })
     .transform(Number)
     .optional()
-    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.' }),
+    // Documented as the integer it is on the wire (see limitQuery in ./common.ts).
+    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.', type: 'integer', minimum: 1, maximum: 9_999_999_999 }),
 });
 
 export const assetPageSchema = pageSchema(assetSchema).meta({ id: 'AssetPage' });

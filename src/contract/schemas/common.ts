@@ -19,6 +19,11 @@ export const errorBodySchema = z
     error: z.string().describe('Stable code; branch on it.'),
     message: z.string().describe('Sentence for a person; never branch on it.'),
     issues: z.array(issueSchema).optional(),
+    issueCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('Present when `issues` was cut short (it lists the first 20): how many issues there were in all.'),
     paywallUrl: z.string().optional(),
     provider: z.string().optional(),
     platformError: z.record(z.string(), z.unknown()).optional(),
@@ -47,7 +52,16 @@ export const limitQuery = z
   .pipe(z.number().int().min(LIMIT_MIN).max(LIMIT_MAX))
   .optional()
   .transform((v) => v ?? LIMIT_DEFAULT)
-  .meta({ description: `${LIMIT_MIN} to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}.`, param: { example: '100' } });
+  // Documented as what it means on the wire (an integer); the pattern above only keeps
+  // other spellings of a number ('1e2', ' 5') out, which no integer serializes to.
+  .meta({
+    description: `Rows per page: ${LIMIT_MIN} to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}. Counts rows of the answer.`,
+    type: 'integer',
+    minimum: LIMIT_MIN,
+    maximum: LIMIT_MAX,
+    default: LIMIT_DEFAULT,
+    param: { example: 100 },
+  });
 
 export const cursorQuery = z
   .string()
@@ -58,12 +72,15 @@ export const cursorQuery = z
 /** The paging part of every list's query; spread it: `z.object({ ...pageQueryShape, status: ... })`. */
 export const pageQueryShape = { cursor: cursorQuery, limit: limitQuery };
 
+// A regex rather than startsWith: the same check, and unlike startsWith it reaches the
+// OpenAPI documents as `pattern`.
 export const advertiserIdSchema = z
   .string()
-  .startsWith(ADVERTISER_PREFIX, { message: `must start with ${ADVERTISER_PREFIX}` })
-  .max(200);
-export const providerFilterSchema = z.enum(PROVIDER_FILTER_VALUES);
-export const entityStatusSchema = z.enum(ENTITY_STATUSES);
+  .regex(new RegExp(`^${ADVERTISER_PREFIX}`), { message: `must start with ${ADVERTISER_PREFIX}` })
+  .max(200)
+  .meta({ description: `Advertiser id; starts with ${ADVERTISER_PREFIX}.` });
+export const providerFilterSchema = z.enum(PROVIDER_FILTER_VALUES).meta({ description: 'Ad platform: one of the seven provider tokens. Omitted: every connected provider.' });
+export const entityStatusSchema = z.enum(ENTITY_STATUSES).meta({ description: 'Status the entity is set to (not whether it delivers).' });
 
 /** Comma-separated ids → string[] (empty items dropped). */
 export const idsQuery = z

@@ -50,7 +50,8 @@ export const createMutationBody = z
         bidAmount: amount('Bid cap or cost cap').optional(),
       })
       .refine((b) => b.bidStrategy !== undefined || b.bidAmount !== undefined, { message: 'needs bidStrategy or bidAmount', path: ['bidStrategy'] })
-      .meta({ description: 'Set the bid strategy and/or the bid amount.' }),
+      // The refine above, in JSON Schema words: at least one of the two.
+      .meta({ description: 'Set the bid strategy and/or the bid amount (at least one of them).', anyOf: [{ required: ['bidStrategy'] }, { required: ['bidAmount'] }] }),
   ])
   .meta({ id: 'CreateMutation' });
 export type CreateMutation = z.infer<typeof createMutationBody>;
@@ -71,7 +72,7 @@ const epochMs = z.number().int().meta({ description: 'Epoch milliseconds.' });
 export const mutationSchema = z
   .object({
     id: z.string().meta({ example: 'mut_3f9a0c1d2e4b5a6978' }),
-    advertiserId: z.string(),
+    advertiserId: advertiserIdSchema.meta({ description: 'The advertiser changed; starts with acc_.' }),
     provider: z.string().meta({ description: 'Provider token of the advertiser.' }),
     target: mutationTargetSchema,
     action: z.enum(MUTATION_ACTIONS),
@@ -92,10 +93,10 @@ export const mutationPageSchema = pageSchema(mutationSchema).meta({ id: 'Mutatio
 export const listMutationsQuery = z.object({
   ...pageQueryShape,
   advertiserId: advertiserIdSchema.optional().meta({ description: "Only this advertiser's mutations." }),
-  state: z.enum(MUTATION_STATES).optional(),
+  state: z.enum(MUTATION_STATES).optional().describe('Only mutations in this state.'),
 });
 
-export const mutationParams = z.object({ id: z.string().min(1).max(200) });
+export const mutationParams = z.object({ id: z.string().min(1).max(200).describe('Mutation id, as POST /mutations answered it.') });
 
 export const idempotencyHeaders = z.object({
   'idempotency-key': z

@@ -21,7 +21,7 @@ const rowProvider = z.enum(ENTITY_PROVIDERS);
 
 /** Fields every normalized row of a provider entity carries. */
 const entityRowShape = {
-  advertiserId: z.string().describe('Owning advertiser, prefixed acc_.'),
+  advertiserId: advertiserIdSchema.meta({ description: 'Owning advertiser, prefixed acc_.' }),
   id: z.string().describe("Provider's id, no prefix."),
   name: z.string(),
   path: z.string().describe("Ancestor ids and this entity's id joined by '/', oldest first."),
@@ -101,6 +101,9 @@ export type ObserveRow = CampaignRow | AdGroupRow | AdRow | CreativeRow | AssetG
 
 // ---- Queries ------------------------------------------------------------
 
+const campaignFilter = z.string().min(1).optional().describe("Bare provider id of a campaign: only that campaign's children.");
+const adGroupFilter = z.string().min(1).optional().describe("Bare provider id of an ad group: only that ad group's ads.");
+
 /** Stored reads: every list takes these. */
 const storedQueryShape = {
   ids: idsQuery,
@@ -111,29 +114,22 @@ const storedQueryShape = {
 };
 
 export const storedCampaignsQuerySchema = z.object(storedQueryShape);
-export const storedAdGroupsQuerySchema = z.object({ ...storedQueryShape, campaignId: z.string().min(1).optional() });
-export const storedAdsQuerySchema = z.object({
-  ...storedQueryShape,
-  campaignId: z.string().min(1).optional(),
-  adGroupId: z.string().min(1).optional(),
-});
+export const storedAdGroupsQuerySchema = z.object({ ...storedQueryShape, campaignId: campaignFilter });
+export const storedAdsQuerySchema = z.object({ ...storedQueryShape, campaignId: campaignFilter, adGroupId: adGroupFilter });
 export const storedCreativesQuerySchema = z.object(storedQueryShape);
-export const storedAssetGroupsQuerySchema = z.object({ ...storedQueryShape, campaignId: z.string().min(1).optional() });
+export const storedAssetGroupsQuerySchema = z.object({ ...storedQueryShape, campaignId: campaignFilter });
 
 /** Live reads: no advertiserId or provider filter (the path names the advertiser). */
 const liveQueryShape = { ids: idsQuery, ...pageQueryShape, status: entityStatusSchema.optional() };
 export const liveCampaignsQuerySchema = z.object(liveQueryShape);
-export const liveAdGroupsQuerySchema = z.object({ ...liveQueryShape, campaignId: z.string().min(1).optional() });
-export const liveAdsQuerySchema = z.object({
-  ...liveQueryShape,
-  campaignId: z.string().min(1).optional(),
-  adGroupId: z.string().min(1).optional(),
-});
+export const liveAdGroupsQuerySchema = z.object({ ...liveQueryShape, campaignId: campaignFilter });
+export const liveAdsQuerySchema = z.object({ ...liveQueryShape, campaignId: campaignFilter, adGroupId: adGroupFilter });
 export const liveCreativesQuerySchema = z.object(liveQueryShape);
-export const liveAssetGroupsQuerySchema = z.object({ ...liveQueryShape, campaignId: z.string().min(1).optional() });
+export const liveAssetGroupsQuerySchema = z.object({ ...liveQueryShape, campaignId: campaignFilter });
 
-export const liveListParamsSchema = z.object({ advertiserId: advertiserIdSchema });
-export const liveGetParamsSchema = z.object({ advertiserId: advertiserIdSchema, id: z.string().min(1).max(200) });
+const liveAdvertiser = advertiserIdSchema.meta({ description: 'The advertiser to read live; starts with acc_ and must belong to the organization.' });
+export const liveListParamsSchema = z.object({ advertiserId: liveAdvertiser });
+export const liveGetParamsSchema = z.object({ advertiserId: liveAdvertiser, id: z.string().min(1).max(200).describe("The provider's bare id of the entity.") });
 
 /** Single live reads answer the provider's own payload (its keys, its units except provider_a money). */
 export const providerPayloadSchema = z
@@ -158,13 +154,14 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date YYYY-MM-DD' })
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
     message: 'must be a real calendar date',
-  });
+  })
+  .meta({ format: 'date' });
 
 export const insightsQuerySchema = z
   .object({
     since: isoDate.describe('First day of the range (inclusive), YYYY-MM-DD. Required.'),
     until: isoDate.describe('Last day of the range (inclusive), YYYY-MM-DD. Required.'),
-    level: z.enum(INSIGHT_LEVELS).optional().default('advertiser'),
+    level: z.enum(INSIGHT_LEVELS).optional().default('advertiser').describe('Entity level the rows aggregate: advertiser, campaign, ad_group or ad.'),
     timeGrain: z.enum(INSIGHT_TIME_GRAINS).optional().default('all').describe('day, week (ISO, Monday first), month, or all (one period).'),
     breakdown: z.enum(INSIGHT_BREAKDOWNS).optional().describe('Totals per provider, advertiser or entity type instead of per entity.'),
     ids: idsQuery.describe('Comma-separated bare provider ids of entities at `level` (ignored at advertiser level).'),
@@ -184,7 +181,7 @@ export const insightRowSchema = z
     dateStart: z.string().describe('First day of the period inside the range.'),
     dateStop: z.string().describe('Last day of the period inside the range.'),
     level: z.enum(INSIGHT_LEVELS),
-    advertiserId: z.string().nullable().describe('Null when broken down by provider or entity type.'),
+    advertiserId: advertiserIdSchema.nullable().describe('Null when broken down by provider or entity type.'),
     provider: rowProvider.nullable().describe('Null when broken down by entity type.'),
     entityType: z.string().nullable().describe("Type word of the level's entity (advertiser, campaign, adset/adgroup/ad_group, ad/ad_group_ad); null when broken down by provider or advertiser."),
     entityId: z.string().nullable().describe('The entity at the level (the advertiser id at advertiser level); null with any breakdown.'),

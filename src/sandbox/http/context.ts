@@ -2,6 +2,7 @@
 // sandbox's services (`c.var.sandbox`). Plain types, no Hono runtime code.
 import type { Database } from 'better-sqlite3';
 import type { Permission } from '../../contract/ids.js';
+import type { HttpLimits } from './limits.js';
 
 /** Time source of the sandbox; inject a ManualClock in tests instead of faking timers. */
 export interface Clock {
@@ -52,4 +53,4 @@ export interface SandboxServices {
   [extension: string]: unknown;
 }
 
-export type AppEnv = { Variables: { auth: AuthContext; sandbox: SandboxServices } };
+export type AppEnv = { Variables: { auth: AuthContext; sandbox: SandboxServices; limits: HttpLimits } };

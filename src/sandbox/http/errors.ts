@@ -37,8 +37,13 @@ export function fail(
   return new ApiError(status ?? errorInfo(code)?.status ?? 500, code, message, extra);
 }
 
-/** 400 invalid_request with the given issues (messages must never repeat what was sent). */
-export function invalidRequest(issues: Issue[], message?: string): ApiError {
+/**
+ * 400 invalid_request with the given issues (messages must never repeat what was sent).
+ * `total` above issues.length: the list was cut, and `issueCount` says how many there were.
+ */
+export function invalidRequest(issues: Issue[], message?: string, total = issues.length): ApiError {
   const where = [...new Set(issues.map((i) => i.in))].join(', ');
-  return fail('invalid_request', message ?? `The request does not match the schema (${where}).`, { issues });
+  const cut = total > issues.length;
+  const text = message ?? `The request does not match the schema (${where})${cut ? `; the first ${issues.length} of ${total} issues are listed` : ''}.`;
+  return fail('invalid_request', text, cut ? { issues, issueCount: total } : { issues });
 }

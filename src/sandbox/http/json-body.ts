@@ -1,10 +1,15 @@
 // The one exception to the order of checks: "a body that is not valid JSON
 // gives 400 before the key is checked". So this middleware runs before
-// authorize() on every operation that takes a body. It reads the text once;
-// Hono caches it, so the validators parse the same bytes later.
-import type { MiddlewareHandler } from 'hono';
+// authorize() on every operation that takes a body. It reads the body as a
+// stream with a byte cap and a deadline (http/limits.ts), so no request makes
+// the sandbox buffer more than the cap or wait on a stalled sender, then hands
+// the text to Hono's cache so the validators parse the same bytes later.
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
-import { invalidRequest } from './errors.js';
+import { fail, invalidRequest } from './errors.js';
+import { DEFAULT_HTTP_LIMITS } from './limits.js';
+import type { HttpLimits } from './limits.js';
 
 /** application/json, or any application/…+json, with or without parameters. */
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -15,16 +20,128 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 
 export const notJsonIssue = { in: 'body' as const, path: '', message: 'is not valid JSON' };
 
+const notJson = () => invalidRequest([notJsonIssue], 'The body is not valid JSON.');
+
+/** 413 at once; the connection is closed rather than drained (the rest is never read). */
+function tooLarge(c: Context, limit: number) {
+  c.header('connection', 'close');
+  return fail('body_too_large', `The request body passed the ${limit}-byte limit of a JSON body.`, { limitBytes: limit });
+}
+
+function timedOut(c: Context, ms: number) {
+  c.header('connection', 'close');
+  return fail('request_timeout', `The request body did not arrive within ${ms} ms.`);
+}
+
+/**
+ * The request's bytes: the Node request itself when served by node-server (stopping early
+ * must not destroy it, or the 413 could not go out), else the web stream (app.request()).
+ */
+export function requestBytes(c: Context): AsyncIterator<Uint8Array> | null {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming) return incoming.iterator({ destroyOnReturn: false })[Symbol.asyncIterator]();
+  const body = c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null;
+  return body ? body[Symbol.asyncIterator]() : null;
+}
+
+/** Read at most `limits.jsonBodyBytes` within `limits.jsonBodyMs`; throws 413 / 408 past them. */
+async function readCapped(c: Context, limits: HttpLimits): Promise<Buffer> {
+  const declared = Number(c.req.header('content-length'));
+  if (Number.isFinite(declared) && declared > limits.jsonBodyBytes) throw tooLarge(c, limits.jsonBodyBytes);
+  const source = requestBytes(c);
+  if (!source) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), limits.jsonBodyMs);
+  });
+  let done = false;
+  try {
+    for (;;) {
+      const next = source.next();
+      // A read left pending by the deadline rejects when the socket closes: nobody awaits it.
+      next.catch(() => {});
+      // A read that fails means the request broke off (client gone, bad framing answered by
+      // the server's clientError): an answer nobody may read, but not a sandbox failure.
+      const step = await Promise.race([next, deadline]).catch(() => {
+        throw invalidRequest([{ in: 'body', path: '', message: 'ended before it was complete' }], 'The body was cut off.');
+      });
+      if (step === 'timeout') throw timedOut(c, limits.jsonBodyMs);
+      if (step.done) {
+        done = true;
+        break;
+      }
+      size += step.value.byteLength;
+      if (size > limits.jsonBodyBytes) throw tooLarge(c, limits.jsonBodyBytes);
+      chunks.push(Buffer.from(step.value.buffer, step.value.byteOffset, step.value.byteLength));
+    }
+  } finally {
+    clearTimeout(timer);
+    // Stopped early: let go of the request (it is not destroyed, so the answer still goes out).
+    if (!done) source.return?.()?.catch(() => {});
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Deepest nesting of arrays and objects, counted outside strings; stops counting past `max`. */
+export function nestingDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > max) return deepest;
+      }
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text, within the limits; bytes that are not UTF-8 are "not valid JSON" (400). */
+export async function readBodyText(c: Context<AppEnv>): Promise<string> {
+  const bytes = await readCapped(c, c.var.limits ?? DEFAULT_HTTP_LIMITS);
+  try {
+    // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are "not valid JSON", not U+FFFD.
+    return utf8.decode(bytes);
+  } catch {
+    throw notJson();
+  }
+}
+
 export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (isJsonMediaType(c.req.header('content-type'))) {
-    const text = await c.req.text();
+    const limits = c.var.limits ?? DEFAULT_HTTP_LIMITS;
+    const text = await readBodyText(c);
+    let parsed: unknown;
     if (text.trim().length > 0) {
+      // RFC 8259 §9 lets a parser limit nesting; checked first because V8 parses a deep body
+      // slowly and later code (zod, JSON.stringify) recurses per level. Like any unparseable
+      // body, it is answered before the key.
+      if (nestingDepth(text, limits.jsonDepth) > limits.jsonDepth) {
+        throw invalidRequest([{ in: 'body', path: '', message: `is not valid JSON here: nests deeper than ${limits.jsonDepth} levels` }], 'The body nests too deeply.');
+      }
       try {
-        JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch {
-        throw invalidRequest([notJsonIssue], 'The body is not valid JSON.');
+        throw notJson();
       }
     }
+    // Hono's validators read the body through this cache, never the (consumed) stream. Its
+    // json() would parse the text again (half the cost of a body of many keys): hand it ours.
+    // (bodyCache is typed as the methods, but at run time it holds the promises they return.)
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+    if (parsed !== undefined) c.req.json = <T>() => Promise.resolve(parsed as T);
   }
   await next();
 };

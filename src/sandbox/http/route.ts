@@ -10,7 +10,8 @@
 //   app.openapi(route, (c) => c.json(page, 200));
 //
 // Middleware order per the spec's order of checks: jsonBody (not-JSON 400 comes
-// first) → authorize (401/402/403) → @hono/zod-openapi's validators (400).
+// first, and the body is read within the limits of http/limits.ts: 413 / 408) →
+// authorize (401/402/403) → @hono/zod-openapi's validators (400).
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';

@@ -6,6 +6,8 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { Issue, IssueLocation } from '../../contract/errors.js';
 import { invalidRequest } from './errors.js';
+import { DEFAULT_HTTP_LIMITS } from './limits.js';
+import type { HttpLimits } from './limits.js';
 
 /** RFC 6901: '~' → '~0', '/' → '~1'. The empty path is the whole part. */
 export function jsonPointer(path: readonly PropertyKey[]): string {
@@ -92,18 +94,30 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 /** zod error → issues of one request part. Unrecognized keys become one issue per key. */
 export function zodIssuesToIssues(error: z.ZodError, location: IssueLocation, input: unknown): Issue[] {
+  return cappedIssues(error, location, input, Infinity).issues;
+}
+
+/**
+ * The first `max` issues and how many there are in all: a body of a million unknown keys
+ * costs a count, not a million entries (issue 9).
+ */
+export function cappedIssues(error: z.ZodError, location: IssueLocation, input: unknown, max: number): { issues: Issue[]; total: number } {
   const out: Issue[] = [];
+  let total = 0;
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
+      total += issue.keys.length;
+      for (const key of issue.keys.slice(0, Math.max(0, max - out.length))) {
         out.push({ in: location, path: jsonPointer([...issue.path, key]), message: 'is not an allowed field' });
       }
       continue;
     }
+    total++;
+    if (out.length >= max) continue;
     const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined && issue.path.length > 0;
     out.push({ in: location, path: jsonPointer(issue.path), message: describe(issue, missing) });
   }
-  return out;
+  return { issues: out, total };
 }
 
 /**
@@ -112,9 +126,11 @@ export function zodIssuesToIssues(error: z.ZodError, location: IssueLocation, in
  */
 export function validationHook(
   result: { success: true; data: unknown; target: string } | { success: false; error: z.ZodError; data: unknown; target: string },
-  _c: Context,
+  c: Context,
 ): undefined {
   if (result.success) return undefined;
   const location = TARGET_TO_LOCATION[result.target] ?? 'body';
-  throw invalidRequest(zodIssuesToIssues(result.error, location, result.data));
+  const max = (c.var as { limits?: HttpLimits } | undefined)?.limits?.maxIssues ?? DEFAULT_HTTP_LIMITS.maxIssues;
+  const { issues, total } = cappedIssues(result.error, location, result.data, max);
+  throw invalidRequest(issues, undefined, total);
 }

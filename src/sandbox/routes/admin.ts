@@ -4,7 +4,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv, SandboxServices } from '../http/context.js';
 import { invalidRequest } from '../http/errors.js';
-import { notJsonIssue } from '../http/json-body.js';
+import { notJsonIssue, readBodyText } from '../http/json-body.js';
 import { ingestAll } from '../ingest/index.js';
 import { setProviderFaults, simulatedProvider } from '../providers/faults.js';
 
@@ -42,9 +42,11 @@ export function registerAdminRoutes(app: Hono<AppEnv>): void {
   app.put('/_sandbox/faults/:provider', async (c) => {
     // The provider is checked before the body is read: an unknown one is 404 whatever was sent.
     const provider = simulatedProvider(c.req.param('provider'));
+    // Read within the sandbox's body limits (413 past the cap), then parsed.
+    const text = await readBodyText(c);
     let body: unknown;
     try {
-      body = JSON.parse(await c.req.text());
+      body = JSON.parse(text);
     } catch {
       throw invalidRequest([notJsonIssue], 'The body is not valid JSON.');
     }

@@ -1,6 +1,7 @@
 // Spec: Errors → Shape, 400 versus the rest, unknown paths; issues as JSON Pointers that never echo input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/schemas/common.js';
+import { NO_OPERATION_MESSAGE } from '../../../src/sandbox/app.js';
 import { jsonPointer } from '../../../src/sandbox/http/validation.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
@@ -23,11 +24,18 @@ describe('unknown paths and methods', () => {
     ['PUT', '/_probe/context/skills'],
     ['PATCH', '/openapi.json'],
     ['GET', '/openapi/unknown.json'],
-  ])('%s %s → 404 not_found, no key needed, message names the path', async (method, path) => {
+  ])('%s %s → 404 not_found, no key needed, a message that repeats nothing sent', async (method, path) => {
     const res = await sb.req(method, path);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(res.body).toEqual({ error: 'not_found', message: `No operation answers ${method} ${path}.` });
+    expect(res.body).toEqual({ error: 'not_found', message: NO_OPERATION_MESSAGE });
+    if (path.length > 1) expect(res.text).not.toContain(path);
+  });
+
+  it("the message tells an unknown path apart from a missing thing's 404", async () => {
+    const missing = await sb.req('GET', '/context/skills/no-such-skill', { key: sb.keys.full! });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).not.toBe(NO_OPERATION_MESSAGE);
   });
 
   it('answers JSON, not the old plain-text NOT_FOUND (behaviour after 2026-09-24)', async () => {

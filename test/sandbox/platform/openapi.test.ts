@@ -70,6 +70,71 @@ describe('OpenAPI documents', () => {
     expect(combined).toEqual(parts.sort());
   });
 
+  it('servers and root tags: each document names this sandbox and the tags its operations use', async () => {
+    for (const api of APIS) {
+      const doc = (await sb.req('GET', `/openapi/${api}.json`)).body as Doc & { servers: Array<{ url: string }>; tags: Array<{ name: string; description: string }> };
+      expect(doc.servers).toEqual([{ url: sb.url, description: expect.any(String) }]);
+      expect(doc.tags).toEqual([{ name: api, description: expect.any(String) }]);
+    }
+    const combined = (await sb.req('GET', '/openapi.json')).body as { tags: Array<{ name: string }> };
+    expect(combined.tags.map((t) => t.name)).toEqual(APIS);
+  });
+
+  it('every parameter has a description', async () => {
+    const doc = (await sb.req('GET', '/openapi.json')).body as Doc;
+    const bare = operationsIn(doc).flatMap(({ id, op }) =>
+      ((op.parameters ?? []) as Array<{ in: string; name: string; description?: string }>).filter((p) => !p.description).map((p) => `${id} ${p.in}:${p.name}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
+  it('limit is documented as what is enforced: an integer 1..500, default 100', async () => {
+    const doc = (await sb.req('GET', '/openapi.json')).body as Doc;
+    const limits = operationsIn(doc).flatMap(({ op }) => ((op.parameters ?? []) as Array<{ name: string; schema: unknown }>).filter((p) => p.name === 'limit'));
+    expect(limits.length).toBeGreaterThanOrEqual(20);
+    for (const p of limits) expect(p.schema).toEqual({ type: 'integer', minimum: 1, maximum: 500, default: 100, description: expect.any(String) });
+  });
+
+  it('no number read from the query string is documented as a string of digits (limit, revision)', async () => {
+    const doc = (await sb.req('GET', '/openapi.json')).body as Doc;
+    const params = operationsIn(doc).flatMap(({ id, op }) => ((op.parameters ?? []) as Array<{ in: string; name: string; schema: { type?: string; pattern?: string } }>).map((p) => ({ id, ...p })));
+    const digits = params.filter((p) => p.schema.type === 'string' && !('format' in p.schema) && /\[0-9\]|\\d/.test(p.schema.pattern ?? ''));
+    expect(digits.map((p) => `${p.id} ${p.name}`)).toEqual([]);
+    const revisions = params.filter((p) => p.in === 'query' && p.name === 'revision');
+    expect(revisions.length).toBeGreaterThanOrEqual(6); // the guarded deletes
+    for (const p of revisions) expect(p.schema).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
+  it('every advertiserId (path, query, body, answer) carries the acc_ rule; dates are format: date', async () => {
+    const doc = (await sb.req('GET', '/openapi.json')).body as Doc;
+    const advertiserIds: unknown[] = [];
+    const dates: unknown[] = [];
+    const walk = (node: unknown, key?: string): void => {
+      if (Array.isArray(node)) return node.forEach((n) => walk(n));
+      if (!node || typeof node !== 'object') return;
+      const o = node as Record<string, unknown>;
+      if (o.name === 'advertiserId' && o.schema) advertiserIds.push(o.schema);
+      for (const [k, v] of Object.entries(o)) {
+        if (k === 'advertiserId' && v && typeof v === 'object' && key === 'properties') advertiserIds.push(v);
+        if (/^(since|until|startDate|endDate)$/.test(k) && key === 'properties') dates.push(v);
+        walk(v, k);
+      }
+      if (o.in === 'query' && /^(since|until)$/.test(String(o.name))) dates.push(o.schema);
+    };
+    walk(doc);
+    expect(advertiserIds.length).toBeGreaterThanOrEqual(15);
+    for (const s of advertiserIds) expect(JSON.stringify(s)).toContain('"pattern":"^acc_"');
+    expect(dates.length).toBeGreaterThanOrEqual(6);
+    for (const s of dates) expect(JSON.stringify(s)).toContain('"format":"date"');
+  });
+
+  it("set_bid's rule (bidStrategy or bidAmount) is in the document", async () => {
+    const doc = (await sb.req('GET', '/openapi/mutations.json')).body as Doc;
+    const variants = doc.components.schemas.CreateMutation.oneOf as Array<{ properties: { action: { const?: string; enum?: string[] } }; anyOf?: unknown }>;
+    const setBid = variants.find((v) => JSON.stringify(v.properties.action).includes('set_bid'));
+    expect(setBid?.anyOf).toEqual([{ required: ['bidStrategy'] }, { required: ['bidAmount'] }]);
+  });
+
   // COVERAGE GATE — fails until every engineer's routes are registered (observe,
   // mutations, context, assets). It lists the operations still missing.
   it('[coverage gate] every operation of the operation table appears in /openapi.json', async () => {

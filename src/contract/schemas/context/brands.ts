@@ -78,7 +78,7 @@ export const brandDeletedSchema = deleted(
 // Advertisers of a Brand.
 export const brandAdvertiserSchema = z
   .object({
-    advertiserId: z.string().meta({ example: 'acc_1001' }),
+    advertiserId: advertiserIdSchema.meta({ example: 'acc_1001' }),
     provider: z.string().meta({ description: 'Provider token of the advertiser.' }),
     name: z.string(),
     currency: z.string().nullable(),
@@ -97,10 +97,10 @@ export const advertiserIdInput = advertiserIdSchema.meta({
 export const attachAdvertiserBody = z.strictObject({ advertiserId: advertiserIdInput }).meta({ id: 'AttachAdvertiser' });
 export const brandAdvertiserParams = z.object({
   slug: z.string().meta({ description: 'Brand handle.' }),
-  advertiserId: z.string().meta({ description: 'Attached advertiser.' }),
+  advertiserId: advertiserIdSchema.meta({ description: 'Attached advertiser; starts with acc_.' }),
 });
 export const advertiserDetachedSchema = deleted(
-  { slug: z.string(), advertiserId: z.string() },
+  { slug: z.string(), advertiserId: advertiserIdSchema },
   'BrandAdvertiserDetached',
 );
 

@@ -46,7 +46,7 @@ export const lineItemSchema = z
     planSlug: z.string(),
     name: z.string(),
     provider: z.enum(ENTITY_PROVIDERS).nullable(),
-    advertiserId: z.string().nullable(),
+    advertiserId: advertiserIdSchema.nullable(),
     budget: z.number().nullable().meta({ description: 'Whole units of the plan currency.' }),
     budgetType: z.enum(BUDGET_TYPES).nullable(),
     startDate: isoDate.nullable(),

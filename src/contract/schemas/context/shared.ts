@@ -36,6 +36,7 @@ export const isoDate = z
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, 'not a calendar date')
+  .meta({ format: 'date' })
   .meta({ description: 'Calendar date YYYY-MM-DD.', example: '2026-10-01' });
 
 export const markdown = (max: number, description: string) => z.string().max(max).meta({ description });
@@ -59,7 +60,8 @@ export const deleteQuery = z.object({
     .regex(/^[1-9][0-9]{0,14}$/, { message: 'must be a positive integer' })
     .transform(Number)
     .optional()
-    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.' }),
+    // Documented as the integer it is on the wire (see limitQuery in ../common.ts).
+    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.', type: 'integer', minimum: 1, maximum: 999_999_999_999_999 }),
 });
 
 /**
