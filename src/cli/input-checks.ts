@@ -19,7 +19,7 @@ function patternProblem(pattern: string, text: string): string | undefined {
     return undefined; // a pattern JavaScript cannot read: leave it to the service
   }
   if (re.test(text)) return undefined;
-  const prefix = /^\^([A-Za-z0-9_-]+)\.\*$/.exec(pattern)?.[1];
+  const prefix = /^\^([A-Za-z0-9_-]+)(?:\.\*)?$/.exec(pattern)?.[1];
   return prefix ? `must start with ${prefix}` : `must match ${pattern}`;
 }
 
