@@ -9,6 +9,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Every answer a sandbox test sees is judged against the published OpenAPI documents.
+    setupFiles: ['./test/helpers/check-responses.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

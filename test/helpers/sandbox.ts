@@ -76,7 +76,20 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
   };
 }
 
+/**
+ * Every answer a sandbox test sees through request(): the setup file
+ * test/helpers/check-responses.ts judges them all, after each test file,
+ * against the OpenAPI document the sandbox publishes.
+ */
+export const SEEN_RESPONSES: Array<{ method: string; path: string; res: TestResponse }> = [];
+
 export async function request(base: string, method: string, path: string, o: ReqOptions = {}): Promise<TestResponse> {
+  const answer = await send(base, method, path, o);
+  SEEN_RESPONSES.push({ method, path, res: answer });
+  return answer;
+}
+
+async function send(base: string, method: string, path: string, o: ReqOptions): Promise<TestResponse> {
   const url = new URL(base + path);
   for (const [k, v] of Object.entries(o.query ?? {})) {
     if (v === undefined) continue;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillPath, OPERATIONS, pathParams } from '../../../src/contract/operations.js';
 import type { TestResponse } from '../../helpers/sandbox.js';
-import { ContractChecker } from './contract-check.js';
+import { ContractChecker } from '../../helpers/contract-check.js';
 import { lineItemBody, makeThings, OUR_ADVERTISERS, startTour } from './tour.js';
 import type { Things, Tour } from './tour.js';
 

@@ -4,7 +4,7 @@
 import { generateDemoEntities } from '../../../src/sandbox/providers/demo-entities.js';
 import { minimalWorld, startTestSandbox, withAdvertiser, withOrganization } from '../../helpers/sandbox.js';
 import type { ReqOptions, TestResponse, TestSandbox } from '../../helpers/sandbox.js';
-import { ContractChecker } from './contract-check.js';
+import { ContractChecker } from '../../helpers/contract-check.js';
 
 export const OTHER_KEY = 'acr_test_org_other_0001';
 /** In every name and slug of the other organization, so its data is easy to spot in an answer. */

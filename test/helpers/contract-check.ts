@@ -4,9 +4,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { OPERATIONS } from '../../../src/contract/operations.js';
-import type { OperationDef } from '../../../src/contract/operations.js';
-import type { TestResponse } from '../../helpers/sandbox.js';
+import { OPERATIONS } from '../../src/contract/operations.js';
+import type { OperationDef } from '../../src/contract/operations.js';
+import type { TestResponse } from './sandbox.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
