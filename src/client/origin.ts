@@ -34,7 +34,9 @@ export function checkBaseUrl(raw: string, what = 'base URL'): URL {
   if (url.protocol === 'http:') {
     if (isLoopbackHost(url.hostname)) return url;
     throw new InsecureBaseUrlError(
-      `refusing plain http to ${url.host} for the ${what}: use https, or a loopback address (127.0.0.1, ::1, localhost) for a local sandbox`,
+      what === 'base URL'
+        ? `refusing to send the API key over plain http to ${url.host}: use https, or a loopback address (127.0.0.1, ::1, localhost) for a local sandbox`
+        : `refusing plain http to ${url.host} for the ${what}: use https, or a loopback address`,
     );
   }
   throw new InsecureBaseUrlError(`${what} must use https (or http to a loopback address), not ${url.protocol}`);

@@ -36,13 +36,14 @@ export function resolveAuth(
       : data.currentProfile
         ? [data.currentProfile, 'file']
         : [DEFAULT_PROFILE, 'default'];
-  // A profile named on purpose (flag or env) must exist: a typo would otherwise
-  // run against the default base URL with no key, or an env key, silently.
+  // A profile named with --profile must exist: a typo would otherwise run
+  // against the default base URL with no key, or an env key, silently.
   // `auth login` creates profiles and does not come through here.
-  if ((profileSource === 'flag' || profileSource === 'env') && !data.profiles[profile]) {
+  // (ADOPS_PROFILE naming no profile stays "not logged in", exit 3.)
+  if (profileSource === 'flag' && !data.profiles[profile]) {
     const known = Object.keys(data.profiles);
     throw new CliError(
-      `no profile named "${profile}"${profileSource === 'env' ? ' (from ADOPS_PROFILE)' : ''}`,
+      `no profile named "${profile}"`,
       EXIT.usage,
       `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`adops auth login --profile ${profile}\``,
       'unknown_profile',

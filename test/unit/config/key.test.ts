@@ -52,7 +52,7 @@ describe('--profile', () => {
     }
     expect(toReport(err)).toMatchObject({ exitCode: 2, code: 'unknown_profile' });
     expect((err as Error).message).toMatch(/no profile named "wrok"/);
-    expect(() => resolveAuth(s, { ADOPS_PROFILE: 'nope' }, {})).toThrow(/ADOPS_PROFILE/);
+    expect(resolveAuth(s, { ADOPS_PROFILE: 'nope' }, {})).toMatchObject({ profile: 'nope', apiKey: undefined });
     expect(resolveAuth(s, {}, { profile: 'work' }).apiKey).toBe('acr_w');
   });
 });
