@@ -31,8 +31,12 @@ export interface ThrottlePolicy {
   budgetMs: number;
 }
 
-/** 5, 10, 20, 30, 30 s (each 75-100% of that): ~95 s at most, past a one-minute window with 5 calls. */
-export const DEFAULT_THROTTLE: ThrottlePolicy = { maxAttempts: 6, baseDelayMs: 5_000, maxDelayMs: 30_000, budgetMs: 100_000 };
+/**
+ * 5, 10, 20, 30, 30 s, each stretched by 0-20% (never shortened): the 4th retry
+ * comes more than a minute after the first refusal, when a per-minute window
+ * that was full has emptied, having spent only 4 calls against it.
+ */
+export const DEFAULT_THROTTLE: ThrottlePolicy = { maxAttempts: 6, baseDelayMs: 5_000, maxDelayMs: 30_000, budgetMs: 120_000 };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, budgetMs: 30_000 };
 
@@ -104,8 +108,8 @@ export function decideRetry(input: {
   const limits = throttled ? (policy.throttle ?? DEFAULT_THROTTLE) : policy;
   if (attempt >= limits.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
   const ceiling = Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (attempt - 1));
-  // Throttled: never a near-zero wait (that is a call wasted against the limit).
-  let delayMs = throttled ? Math.floor(ceiling * (0.75 + 0.25 * input.random())) : Math.floor(input.random() * ceiling);
+  // Throttled: never sooner than the schedule (an early call is one more spent against the limit).
+  let delayMs = throttled ? Math.floor(ceiling * (1 + 0.2 * input.random())) : Math.floor(input.random() * ceiling);
   const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, input.nowMs) : undefined;
   if (asked !== undefined) delayMs = asked;
   const remaining = limits.budgetMs - elapsedMs;
