@@ -49,10 +49,10 @@ export interface CommandContext {
   version: string;
   /** Profile, base URL and key after flags > env > file. */
   auth(): ResolvedAuth;
-  /** The API client for the resolved profile; built on first use, on the injected transport. */
+  /** The API client for the resolved profile; built (and node:http loaded) on first use, on the injected transport. */
   client(): Promise<ApiClient>;
   /** A client for another base URL or key (auth login's check), with the same transport, settings and notes. */
-  makeClient(over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): ApiClient;
+  makeClient(over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): Promise<ApiClient>;
   prompter: Prompter;
   clock: Clock;
   /** Aborted on Ctrl-C. */

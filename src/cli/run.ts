@@ -3,7 +3,7 @@
 // commands, prompting for missing arguments), run the command, and map every
 // failure to a message and an exit code.
 import type { Readable, Writable } from 'node:stream';
-import { ApiClient, closeAllPools, type ClientConfig, type RetryWait } from '../client/http.js';
+import type { ApiClient, ClientConfig, RetryWait } from '../client/http.js';
 import { DEFAULT_RETRY, DEFAULT_THROTTLE, realRetryDeps, type RetryPolicy } from '../client/retry.js';
 import type { Transport } from '../client/transport.js';
 import { redactText } from '../client/redact.js';
@@ -36,6 +36,11 @@ export interface RunEnvironment {
   /** Where API requests go; the node:http transport when absent (tests pass a stub registry). */
   transport?: Transport;
 }
+
+// The client (and node:http with it) loads on a command's first request:
+// commands that send none (config, auth status, help of a group) skip it.
+let clientModule: Promise<typeof import('../client/http.js')> | undefined;
+const loadClient = () => (clientModule ??= import('../client/http.js'));
 
 const realClock: Clock = { now: realRetryDeps.now, sleep: realRetryDeps.sleep };
 
@@ -135,7 +140,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     return report.exitCode;
   } finally {
     signals?.dispose();
-    await closeAllPools();
+    if (clientModule) await (await clientModule).closeAllPools();
   }
 }
 
@@ -211,10 +216,10 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
       if (!a.apiKey) {
         throw new CliError(`no API key for profile "${a.profile}"`, EXIT.auth, 'run `adops auth login`, `adops sandbox serve --login`, or set ADOPS_API_KEY', 'not_logged_in');
       }
-      client = ctx.makeClient({ baseUrl: a.baseUrl, apiKey: a.apiKey });
+      client = await ctx.makeClient({ baseUrl: a.baseUrl, apiKey: a.apiKey });
       return client;
     },
-    makeClient: (over) => new ApiClient(clientConfig(over)),
+    makeClient: async (over) => new (await loadClient()).ApiClient(clientConfig(over)),
     prompter: envIn.prompter ?? (interactive ? inquirerPrompter(stdin, stderr, signal) : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
     clock,
     signal,

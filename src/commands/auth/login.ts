@@ -42,7 +42,7 @@ async function readKey(ctx: CommandContext, input: CommandInput, baseUrl: string
 
 /** Ask the service whether the key works. Only "works" (2xx) or "resolves but is limited" (402, 403) are stored. */
 async function verify(ctx: CommandContext, baseUrl: string, key: string): Promise<void> {
-  const client = ctx.makeClient({ baseUrl, apiKey: key, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 10_000 } });
+  const client = await ctx.makeClient({ baseUrl, apiKey: key, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 10_000 } });
   try {
     await client.request({ method: 'GET', path: '/observe/campaigns', query: { limit: 1 }, signal: ctx.signal });
   } catch (err) {
