@@ -12,7 +12,7 @@ import { normalizeApiKey } from '../config/key.js';
 import { ApiError, NetworkError } from './errors.js';
 import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
-import { redactHeaders, redactUrl, rememberSecret } from './redact.js';
+import { redactHeaders, redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
 import { DEFAULT_RETRY, isThrottleAnswer, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
 import { TransportError, type Transport, type TransportResponse } from './transport.js';
 
@@ -138,6 +138,7 @@ export class ApiClient {
     req.signal?.throwIfAborted();
     const method = req.method.toUpperCase();
     const { origin, path, own } = this.target(req);
+    rememberUrlSecrets(path);
     const shownUrl = redactUrl(origin + path);
     const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
     for (const [name, value] of Object.entries(req.headers ?? {})) {

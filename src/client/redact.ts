@@ -42,6 +42,25 @@ function looksLikeToken(segment: string, parent: string | undefined): boolean {
   return s.length >= 32 && /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9]/.test(s);
 }
 
+/**
+ * Remember the credentials a URL carries (token path segments, secret query
+ * values), so they are masked in any later text too: a service that echoes the
+ * path in an error ("No operation answers GET /_storage/uploads/<token>").
+ */
+export function rememberUrlSecrets(url: string): void {
+  const q = url.search(/[?#]/);
+  const head = q === -1 ? url : url.slice(0, q);
+  const path = head.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  const segments = path.split('/');
+  segments.forEach((seg, i) => {
+    if (i > 0 && looksLikeToken(seg, segments[i - 1])) rememberSecret(seg);
+  });
+  if (q === -1) return;
+  for (const m of url.slice(q).matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
+    if (SECRET_QUERY_PARAMS.test(m[1]!) && m[2]!.length >= 8) rememberSecret(m[2]!);
+  }
+}
+
 /** The path with credential-looking segments replaced: '/_storage/uploads/REDACTED'. */
 export function redactPath(path: string): string {
   const segments = path.split('/');

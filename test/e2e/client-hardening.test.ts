@@ -52,6 +52,20 @@ describe('keys with stray characters', () => {
   });
 });
 
+describe('--debug and upload tokens', () => {
+  it('never prints the token of an upload URL, which sits in its path', async () => {
+    const e = env({ ADOPS_API_KEY: DEMO.full });
+    const reserved = await runAdops(['api', 'POST', '/assets/uploads', '-f', 'filename=x.png', '--json'], { env: e });
+    expect(reserved.code, reserved.stderr).toBe(0);
+    const uploadUrl = (JSON.parse(reserved.stdout) as { uploadUrl: string }).uploadUrl;
+    const token = uploadUrl.split('/').at(-1)!;
+    expect(token.length).toBeGreaterThan(20);
+    const r = await runAdops(['api', 'GET', uploadUrl, '--debug'], { env: e });
+    expect(r.stderr).toContain('/_storage/uploads/REDACTED');
+    expect(r.stdout + r.stderr).not.toContain(token);
+  });
+});
+
 describe('ids that are dot segments', () => {
   it('`assets get ..` asks for an asset named "..", not GET / (percent-encoded on the wire)', async () => {
     proxy.setPlan(() => 'pass');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, redactHeaders, redactText, redactUrl, rememberSecret } from '../../../src/client/redact.js';
+import { maskKey, redactHeaders, redactText, redactUrl, rememberSecret, rememberUrlSecrets } from '../../../src/client/redact.js';
 
 const KEY = 'acr_live_secret_value_9f3c';
 
@@ -39,5 +39,11 @@ describe('redaction', () => {
     // Ordinary API paths stay readable.
     expect(redactUrl('https://api.example/context/brands/spring-sale-2026/documents/doc_01')).toBe('https://api.example/context/brands/spring-sale-2026/documents/doc_01');
     expect(redactUrl('https://api.example/assets/uploads')).toBe('https://api.example/assets/uploads');
+  });
+  it('masks the credentials of a URL wherever they are echoed later', () => {
+    const token = 'v1.eyJ1IjoidXBsXzIiLCJlIjoxfQ.c2lnbmF0dXJlLXR3by10d28';
+    rememberUrlSecrets(`/_storage/uploads/${token}?signature=abcdef123456&expires=9`);
+    expect(redactText(`No operation answers GET /_storage/uploads/${token}.`)).toBe('No operation answers GET /_storage/uploads/REDACTED.');
+    expect(redactText('sig abcdef123456 expires 9')).toBe('sig REDACTED expires 9');
   });
 });
