@@ -32,7 +32,10 @@ export function nodeTransport(): Transport {
     const https = protocol === 'https:';
     const mod: { request: RequestFn; Agent: typeof http.Agent } = https ? await import('node:https') : http;
     let agent = agents.get(protocol);
-    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8 })));
+    // Idle sockets close after 4 s, under the 5 s keep-alive of Node servers (and
+    // many proxies): a POST after a long wait (throttling) never goes out on a
+    // socket the server is closing, where a lost answer could not be retried.
+    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: 4_000 })));
     return { request: mod.request, agent };
   }
 

@@ -11,6 +11,7 @@ import { fillPath } from '../../../src/contract/operations.js';
 
 let server: Server;
 let base: string;
+let connections = 0;
 const seen: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
@@ -51,6 +52,7 @@ beforeAll(async () => {
       res.end(JSON.stringify({ url: req.url, length: body.length }));
     });
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -112,5 +114,17 @@ describe('node:http transport', () => {
     const reason = new Error('interrupted');
     setTimeout(() => ac.abort(reason), 50);
     await expect(client(5000).request({ method: 'GET', path: '/stall', signal: ac.signal })).rejects.toBe(reason);
+  });
+
+  it('keeps a connection alive between requests, and drops it after 4 s idle (before a server would)', async () => {
+    await closeAllPools();
+    const c = client();
+    const before = connections;
+    await c.request({ method: 'GET', path: '/a' });
+    await c.request({ method: 'GET', path: '/b' });
+    expect(connections - before).toBe(1);
+    await new Promise((r) => setTimeout(r, 4_300));
+    await c.request({ method: 'GET', path: '/c' });
+    expect(connections - before).toBe(2);
   });
 });
