@@ -5,11 +5,11 @@
 // `npm run build`, writes dist/bundle/:
 // - main.js and its chunks: src/cli/main.ts as ESM with code splitting, so
 //   every dynamic import() (the runner, each command handler, ora, inquirer,
-//   cli-table3, conf, the sandbox, undici's Pool) stays a lazily loaded chunk,
-//   and a command reads a few files instead of ~50 modules of ours plus
-//   commander's and undici's. better-sqlite3 is a native addon: external;
-//   so are CommonJS packages loaded with import() (see below). undici's HTTP/2
-//   client is made lazy (see lazyHttp2).
+//   cli-table3, conf, the sandbox) stays a lazily loaded chunk, and a command
+//   reads a few files instead of ~50 modules of ours plus commander's.
+//   better-sqlite3 is a native addon: external; so are CommonJS packages
+//   loaded with import() (see below). No plugin reaches into a dependency's
+//   files: the client is on node:http (docs/decisions.md).
 // - quick.cjs: src/cli/quick.ts (`--version`, the top help page) as one
 //   CommonJS file, which bin/adops.js requires without starting the ESM loader.
 // - meta.json: which sources each output holds (esbuild's metafile, outputs
@@ -22,33 +22,6 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
-
-// undici's client.js requires its HTTP/2 client (client-h2.js) up front, and
-// that requires node:http2, which loads tls and crypto: ~25 ms of a command's
-// start-up here, for a protocol adops never negotiates (allowH2 is off). The
-// bundle gets a stand-in that requires the real module on first call, so h2
-// still works if it is ever turned on. The build fails if undici changes
-// the require we rewrite, rather than silently losing the ~25 ms.
-const lazyHttp2 = {
-  name: 'lazy-undici-http2',
-  setup(b) {
-    let rewritten = 0;
-    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => {
-      if (!args.importer.endsWith('/node_modules/undici/lib/dispatcher/client.js') || args.namespace === 'lazy-h2') return undefined;
-      rewritten++;
-      return { path: args.importer, namespace: 'lazy-h2' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
-      contents: "module.exports = function connectH2(client, socket) { return require('./client-h2.js')(client, socket); };",
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /^\.\/client-h2\.js$/, namespace: 'lazy-h2' }, (args) => ({ path: join(args.resolveDir, 'client-h2.js') }));
-    b.onEnd((result) => {
-      if (result.errors.length === 0 && rewritten === 0) throw new Error("scripts/build.mjs: undici's client.js no longer requires ./client-h2.js; update the lazy-undici-http2 plugin");
-    });
-  },
-};
 
 // import('pkg') of a CommonJS package: Node gives the named exports
 // (`const { request } = await import('undici')`), esbuild's split chunk only
@@ -95,8 +68,8 @@ const [esm, cjs] = await Promise.all([
     splitting: true,
     format: 'esm',
     external: ['better-sqlite3'],
-    plugins: [lazyHttp2, cjsDynamicImportsExternal],
-    // Bundled CommonJS (commander, undici, ...) calls require() for node builtins.
+    plugins: [cjsDynamicImportsExternal],
+    // Bundled CommonJS (commander, ...) calls require() for node builtins.
     banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
   }),
   build({

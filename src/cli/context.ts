@@ -3,6 +3,7 @@
 // Tests build it with buffers and TTY on or off; nothing global is patched.
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../client/http.js';
+import type { RetryPolicy } from '../client/retry.js';
 import type { ResolvedAuth } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { OutputFormat } from './output/format.js';
@@ -49,8 +50,10 @@ export interface CommandContext {
   version: string;
   /** Profile, base URL and key after flags > env > file. */
   auth(): ResolvedAuth;
-  /** The API client for the resolved profile; built (and undici imported) on first use. */
+  /** The API client for the resolved profile; built (and node:http loaded) on first use, on the injected transport. */
   client(): Promise<ApiClient>;
+  /** A client for another base URL or key (auth login's check), with the same transport, settings and notes. */
+  makeClient(over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): Promise<ApiClient>;
   prompter: Prompter;
   clock: Clock;
   /** Aborted on Ctrl-C. */

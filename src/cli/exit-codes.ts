@@ -14,6 +14,7 @@ export const EXIT = {
   waitTimeout: 8,
   operationFailed: 9,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -30,6 +31,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
   [EXIT.operationFailed, 'a waited-for operation finished and failed'],
   [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
+  [EXIT.terminated, 'terminated (SIGTERM)'],
 ];
 
 /** Exit code for an HTTP failure status from the service. */

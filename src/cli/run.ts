@@ -3,8 +3,9 @@
 // commands, prompting for missing arguments), run the command, and map every
 // failure to a message and an exit code.
 import type { Readable, Writable } from 'node:stream';
-import { ApiClient, closeAllPools } from '../client/http.js';
-import { DEFAULT_RETRY, realRetryDeps } from '../client/retry.js';
+import type { ApiClient, ClientConfig, RetryWait } from '../client/http.js';
+import { DEFAULT_RETRY, DEFAULT_THROTTLE, realRetryDeps, type RetryPolicy } from '../client/retry.js';
+import type { Transport } from '../client/transport.js';
 import { redactText } from '../client/redact.js';
 import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
 import { ConfigStore, configDir } from '../config/store.js';
@@ -32,7 +33,14 @@ export interface RunEnvironment {
   prompter?: Prompter;
   /** Tests may run against their own command list. */
   registry?: Registry;
+  /** Where API requests go; the node:http transport when absent (tests pass a stub registry). */
+  transport?: Transport;
 }
+
+// The client (and node:http with it) loads on a command's first request:
+// commands that send none (config, auth status, help of a group) skip it.
+let clientModule: Promise<typeof import('../client/http.js')> | undefined;
+const loadClient = () => (clientModule ??= import('../client/http.js'));
 
 const realClock: Clock = { now: realRetryDeps.now, sleep: realRetryDeps.sleep };
 
@@ -40,11 +48,25 @@ function truthy(v: string | undefined): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
+/** SIGTERM (a supervisor, `timeout`, `kill`): exit 128+15 as shells and supervisors expect, not Ctrl-C's 130. */
+export class TerminatedError extends CliError {
+  override readonly name = 'TerminatedError';
+  constructor() {
+    super('terminated', EXIT.terminated, undefined, 'terminated');
+  }
+}
+
+/** The abort reason for a signal: its exit code travels with it to the report. */
+export function abortReasonFor(name: NodeJS.Signals): CliError {
+  return name === 'SIGTERM' ? new TerminatedError() : new InterruptedError();
+}
+
 function listenForSignals(): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(name === 'SIGINT' ? EXIT.interrupted : 143);
-    controller.abort(new InterruptedError());
+    // A second signal while we wind down: go now.
+    if (controller.signal.aborted) process.exit(name === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+    controller.abort(abortReasonFor(name));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -121,7 +143,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     return report.exitCode;
   } finally {
     signals?.dispose();
-    await closeAllPools();
+    if (clientModule) await (await clientModule).closeAllPools();
   }
 }
 
@@ -129,6 +151,13 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
 function isDestructive(spec: CommandSpec, input: { args: Record<string, unknown> }): boolean {
   if (spec.destructive) return true;
   return spec.path.length === 1 && spec.path[0] === 'api' && String(input.args.method ?? '').toUpperCase() === 'DELETE';
+}
+
+/** 'provider_a is rate limiting (502 provider_error): waiting 10 s before retrying (attempt 3; 15 s so far)'. */
+export function retryWaitNote(w: RetryWait): string {
+  const who = w.provider ?? 'the service';
+  const what = w.throttled ? `${who} is rate limiting` : `${w.method} failed`;
+  return `${what} (${w.reason}): waiting ${Math.round(w.delayMs / 100) / 10} s before retrying (attempt ${w.attempt + 1}; ${Math.round(w.elapsedMs / 1000)} s so far)`;
 }
 
 export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, signal: AbortSignal): CommandContext {
@@ -149,6 +178,39 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
   let client: ApiClient | undefined;
   const version = packageVersion();
   const note = (m: string) => stderr.write(stripControl(m) + '\n');
+  // One place turns flags, settings and the injected transport into a client configuration.
+  const clientConfig = (over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): ClientConfig => {
+    const seconds = (flag: number | undefined, setting: number | undefined, dflt: number) => Math.round((flag ?? setting ?? dflt) * 1000);
+    const retries = globals.retries ?? settings.retries;
+    const budget = globals.retryBudget ?? settings['retry-budget'];
+    const maxAttempts = retries !== undefined ? Math.max(0, retries) + 1 : undefined;
+    return {
+      baseUrl: over.baseUrl,
+      ...(over.apiKey !== undefined ? { apiKey: over.apiKey } : {}),
+      userAgent: userAgent(version),
+      requestTimeoutMs: seconds(globals.requestTimeout, settings['request-timeout'], 30),
+      connectTimeoutMs: seconds(globals.connectTimeout, settings['connect-timeout'], 10),
+      retry: {
+        ...DEFAULT_RETRY,
+        maxAttempts: maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+        budgetMs: seconds(globals.retryBudget, settings['retry-budget'], DEFAULT_RETRY.budgetMs / 1000),
+        // --retries and --retry-budget bound throttling waits too; by default they may outlast a one-minute window.
+        throttle: {
+          ...DEFAULT_THROTTLE,
+          ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+          ...(budget !== undefined ? { budgetMs: Math.round(budget * 1000) } : {}),
+        },
+        ...over.retry,
+      },
+      ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${line}\n`) } : {}),
+      onRetryWait: (w) => {
+        if (w.throttled || w.delayMs >= 1000) note(retryWaitNote(w));
+      },
+      ...(envIn.transport ? { transport: envIn.transport } : {}),
+      // An injected clock (tests) also drives the retry waits.
+      ...(envIn.clock ? { deps: { now: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms, signal), random: realRetryDeps.random } } : {}),
+    };
+  };
 
   const ctx: CommandContext = {
     io: { stdin, stdout, stderr, stdinIsTTY, stdoutIsTTY, stderrIsTTY },
@@ -163,23 +225,10 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
       if (!a.apiKey) {
         throw new CliError(`no API key for profile "${a.profile}"`, EXIT.auth, 'run `adops auth login`, `adops sandbox serve --login`, or set ADOPS_API_KEY', 'not_logged_in');
       }
-      const seconds = (flag: number | undefined, setting: number | undefined, dflt: number) => Math.round((flag ?? setting ?? dflt) * 1000);
-      const retries = globals.retries ?? settings.retries;
-      client = new ApiClient({
-        baseUrl: a.baseUrl,
-        apiKey: a.apiKey,
-        userAgent: userAgent(version),
-        requestTimeoutMs: seconds(globals.requestTimeout, settings['request-timeout'], 30),
-        connectTimeoutMs: seconds(globals.connectTimeout, settings['connect-timeout'], 10),
-        retry: {
-          ...DEFAULT_RETRY,
-          maxAttempts: retries !== undefined ? Math.max(0, retries) + 1 : DEFAULT_RETRY.maxAttempts,
-          budgetMs: seconds(globals.retryBudget, settings['retry-budget'], DEFAULT_RETRY.budgetMs / 1000),
-        },
-        ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${line}\n`) } : {}),
-      });
+      client = await ctx.makeClient({ baseUrl: a.baseUrl, apiKey: a.apiKey });
       return client;
     },
+    makeClient: async (over) => new (await loadClient()).ApiClient(clientConfig(over)),
     prompter: envIn.prompter ?? (interactive ? inquirerPrompter(stdin, stderr, signal) : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
     clock,
     signal,

@@ -17,7 +17,10 @@ export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
 
-  constructor(init: { status: number; body: unknown; method: string; path: string }) {
+  /** Set when the retry policy gave up on this answer: how long it tried. */
+  readonly retriedFor: { attempts: number; elapsedMs: number; throttled: boolean } | undefined;
+
+  constructor(init: { status: number; body: unknown; method: string; path: string; retriedFor?: { attempts: number; elapsedMs: number; throttled: boolean } }) {
     const body = (init.body && typeof init.body === 'object' ? init.body : {}) as Record<string, unknown>;
     const code = typeof body.error === 'string' ? body.error : `http_${init.status}`;
     const message =
@@ -36,7 +39,8 @@ export class ApiError extends Error {
     this.extra = extra;
     const info = errorInfo(code);
     this.retryable = info?.retryable ?? [429, 502, 503, 504].includes(init.status);
-    this.hint = hintFor(code, init.status, extra, info?.action);
+    this.retriedFor = init.retriedFor;
+    this.hint = init.retriedFor?.throttled ? throttledHint(init.retriedFor, extra) : hintFor(code, init.status, extra, info?.action);
   }
 }
 
@@ -49,6 +53,13 @@ function hintFor(code: string, status: number, extra: Record<string, unknown>, a
   if (status === 429) return 'Rate limited: wait and retry.';
   if (status >= 500) return 'The service failed; retry later.';
   return undefined;
+}
+
+// Honest about what was tried: the provider's own "retry in a minute" is
+// already spent when we give up, so say how long we waited and what to do.
+function throttledHint(r: { attempts: number; elapsedMs: number }, extra: Record<string, unknown>): string {
+  const who = typeof extra.provider === 'string' ? extra.provider : 'the service';
+  return `${who} was still rate limiting after ${r.attempts} attempts over ${Math.round(r.elapsedMs / 1000)} s; wait a few minutes before running again (raise the wait with --retry-budget SECONDS).`;
 }
 
 export type NetworkFailureKind = 'connect' | 'timeout' | 'lost';

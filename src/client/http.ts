@@ -1,41 +1,85 @@
-// The HTTP client: one undici keep-alive Pool per origin per process, our own
-// retry policy around it, typed errors, and a redacted --debug trace.
-// Bodies are passed through untouched (no schema validation: the real service
-// may send fields the sandbox does not).
-import type { Readable } from 'node:stream';
-import type { Pool as PoolClass } from 'undici';
+// The HTTP client: an injected Transport (node:http by default, a stub
+// registry in tests), our own retry policy around it, typed errors, and a
+// redacted --debug trace. Bodies are passed through untouched (no schema
+// validation: the real service may send fields the sandbox does not).
+//
+// The key goes to the configured origin only: a request for any other origin
+// (an upload URL the service returned) is sent with no Authorization header,
+// whatever the caller passed, so every caller is covered.
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { normalizeApiKey } from '../config/key.js';
 import { ApiError, NetworkError } from './errors.js';
-import { checkBaseUrl, joinPath } from './origin.js';
-import { redactHeaders, redactUrl } from './redact.js';
-import { DEFAULT_RETRY, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
+import { nodeTransport } from './node-transport.js';
+import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
+import { redactHeaders, redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
+import { DEFAULT_RETRY, isThrottleAnswer, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
+import { TransportError, type Transport, type TransportResponse } from './transport.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
+
+/** A wait before a retry, for the person (the context prints it on stderr). */
+export interface RetryWait {
+  method: string;
+  /** Redacted. */
+  url: string;
+  /** The attempt that failed (1-based) and the most that will be made. */
+  attempt: number;
+  delayMs: number;
+  /** Time spent on this request so far, waits included. */
+  elapsedMs: number;
+  /** '429 rate_limited', '502 provider_error', 'connection failure', ... */
+  reason: string;
+  /** The answer said "slow down" (429 or a provider's rate-limit error). */
+  throttled: boolean;
+  /** From the answer's `provider` field, when it names one. */
+  provider?: string;
+}
 
 export interface ClientConfig {
   baseUrl: string;
   apiKey?: string;
   userAgent: string;
   connectTimeoutMs?: number;
-  /** Bound on one attempt (headers and body). */
+  /** Idle bound on one attempt: fail when no byte moves either way for this long (default 30 s). */
   requestTimeoutMs?: number;
   retry?: RetryPolicy;
   /** Receives --debug trace lines (already redacted). */
   trace?: (line: string) => void;
+  /** Told about each wait before a retry (the context shows throttling waits on stderr). */
+  onRetryWait?: (wait: RetryWait) => void;
   deps?: RetryDeps;
+  /** Where requests go; the process-wide node:http transport when absent. */
+  transport?: Transport;
 }
 
 export interface ApiRequest {
   method: string;
   /** Path under the base URL, starting with '/'; built with fillPath for user input. */
   path: string;
+  /**
+   * An absolute URL instead of `path` (e.g. an uploadUrl the service returned).
+   * Outside the base URL's origin it is sent without the API key.
+   */
+  url?: string;
   query?: Record<string, QueryValue>;
   /** A JSON body. */
   json?: unknown;
   /** A streamed body, re-opened from its source on each attempt. */
   body?: () => Readable | string | Buffer;
+  /** Sent as Content-Length with a streamed body (otherwise chunked). */
+  contentLength?: number;
   contentType?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Overrides the client's idle timeout for this request (long uploads on slow links). */
+  idleTimeoutMs?: number;
+  /** Bytes of the body sent so far (per attempt: it restarts at 0 on a retry). */
+  onProgress?: (sentBytes: number, totalBytes: number | undefined) => void;
+  /** Write a 2xx answer's body here instead of parsing it (the response's body is then undefined). */
+  sink?: () => Writable;
+  /** Per-request changes to the retry policy (e.g. { maxAttempts: 1 }). */
+  retry?: Partial<RetryPolicy>;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -45,141 +89,129 @@ export interface ApiResponse<T = unknown> {
   attempts: number;
 }
 
-type Pool = PoolClass;
+// One transport per process unless injected: its keep-alive agents are shared.
+let defaultTransport: Transport | undefined;
+const sharedTransport = (): Transport => (defaultTransport ??= nodeTransport());
 
-// undici (its Pool only, see undici-pool.ts) loads on the first request, so
-// commands that send none do not pay for it.
-let poolModule: Promise<typeof import('./undici-pool.js')> | undefined;
-
-const pools = new Map<string, Pool>();
-
-async function poolFor(origin: string, connectTimeoutMs: number): Promise<Pool> {
-  let pool = pools.get(origin);
-  if (!pool) {
-    const { Pool } = await (poolModule ??= import('./undici-pool.js'));
-    pool = pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, { connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000, connections: 8 });
-      pools.set(origin, pool);
-    }
-  }
-  return pool;
-}
-
-/** Close every pool of this process (the runner calls it before exiting). */
+/** Close the shared transport's idle connections (the runner calls it before exiting). */
 export async function closeAllPools(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  // Every request has finished when this runs: destroy, do not wait for idle keep-alive sockets to time out.
-  await Promise.allSettled(all.map((p) => p.destroy()));
+  const t = defaultTransport;
+  defaultTransport = undefined;
+  await t?.close();
 }
 
-// undici/Node error codes meaning the connection never carried the request.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CONNECT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-]);
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 export class ApiClient {
   readonly baseUrl: URL;
   private readonly config: ClientConfig;
+  private readonly apiKey: string | undefined;
   private readonly retry: RetryPolicy;
   private readonly deps: RetryDeps;
+  private readonly transport: Transport;
 
   constructor(config: ClientConfig) {
     this.baseUrl = checkBaseUrl(config.baseUrl);
     this.config = config;
+    // Last line of defence for callers that built a key themselves.
+    this.apiKey = normalizeApiKey(config.apiKey, 'the client configuration');
+    rememberSecret(this.apiKey);
     this.retry = config.retry ?? DEFAULT_RETRY;
     this.deps = config.deps ?? realRetryDeps;
+    this.transport = config.transport ?? sharedTransport();
   }
 
-  private pool(): Promise<Pool> {
-    return poolFor(this.baseUrl.origin, this.config.connectTimeoutMs ?? 10_000);
+  /** Where a request goes, and whether it is our origin (the only one that gets the key). */
+  private target(req: ApiRequest): { origin: string; path: string; own: boolean } {
+    const absolute = req.url ?? (/^[a-z][a-z0-9+.-]*:/i.test(req.path) ? req.path : undefined);
+    if (absolute !== undefined) {
+      const { origin, path } = splitAbsolute(absolute);
+      return { origin, path: path + queryString(req.query, path.includes('?')), own: origin === this.baseUrl.origin };
+    }
+    const path = joinPath(this.baseUrl, req.path) + queryString(req.query, req.path.includes('?'));
+    return { origin: this.baseUrl.origin, path, own: true };
   }
 
   /** Send a request; resolve on 2xx, throw ApiError / NetworkError otherwise (after retries). */
   async request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>> {
+    // Ctrl-C already pressed: send nothing.
+    req.signal?.throwIfAborted();
     const method = req.method.toUpperCase();
-    const target = joinPath(this.baseUrl, req.path) + queryString(req.query, req.path.includes('?'));
-    const shownUrl = redactUrl(this.baseUrl.origin + target);
-    const headers: Record<string, string> = {
-      'user-agent': this.config.userAgent,
-      accept: 'application/json',
-      ...req.headers,
-    };
-    if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
+    const { origin, path, own } = this.target(req);
+    rememberUrlSecrets(path);
+    const shownUrl = redactUrl(origin + path);
+    const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      // Credentials come from the configuration only, never from a caller (and never leave our origin).
+      if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
+    }
+    if (own && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (req.json !== undefined) headers['content-type'] = 'application/json';
     else if (req.body && req.contentType) headers['content-type'] = req.contentType;
+    if (req.body && req.contentLength !== undefined) headers['content-length'] = String(req.contentLength);
     const trace = this.config.trace;
+    const policy: RetryPolicy = { ...this.retry, ...req.retry };
+    const idleTimeoutMs = req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000;
     type Attempt = { response?: ApiResponse<T>; error?: Error };
+    let lastProvider: string | undefined;
 
-    const { result, attempts, gaveUp } = await runWithRetry<Attempt>({
+    const { result, attempts, gaveUp, elapsedMs } = await runWithRetry<Attempt>({
       method,
-      policy: this.retry,
+      policy,
       deps: this.deps,
-      signal: req.signal,
-      onRetry: ({ attempt, delayMs, outcome }) =>
-        trace?.(`   retry ${attempt + 1}/${this.retry.maxAttempts} in ${delayMs} ms after ${describe(outcome)}`),
-      attemptFn: async (attempt, remainingMs) => {
+      ...(req.signal ? { signal: req.signal } : {}),
+      onRetry: ({ attempt, delayMs, outcome, elapsedMs: spent }) => {
+        const throttled = outcome.kind === 'response' && (outcome.throttled === true || outcome.status === 429);
+        const max = throttled ? (policy.throttle?.maxAttempts ?? 6) : policy.maxAttempts;
+        trace?.(`   retry ${attempt + 1}/${max} in ${delayMs} ms after ${describe(outcome)}`);
+        this.config.onRetryWait?.({
+          method, url: shownUrl, attempt, delayMs, elapsedMs: spent, reason: describe(outcome), throttled,
+          ...(lastProvider ? { provider: lastProvider } : {}),
+        });
+      },
+      attemptFn: async (attempt) => {
         const started = this.deps.now();
         if (attempt === 1) {
           trace?.(`→ ${method} ${shownUrl}`);
           trace?.(`  ${JSON.stringify(redactHeaders(headers))}`);
         }
-        const timeoutMs = Math.max(1, Math.min(this.config.requestTimeoutMs ?? 30_000, remainingMs));
-        const controller = new AbortController();
-        const onAbort = () => controller.abort(req.signal?.reason);
-        req.signal?.addEventListener('abort', onAbort, { once: true });
-        let timedOut = false;
-        const timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort(new Error('timeout'));
-        }, timeoutMs);
+        const json = req.json !== undefined ? JSON.stringify(req.json) : undefined;
+        const total = json !== undefined ? Buffer.byteLength(json) : req.contentLength;
         try {
-          const res = await (await this.pool()).request({
-            method: method as 'GET',
-            path: target,
+          const res = await this.transport.send({
+            method,
+            origin,
+            path,
             headers,
-            body: req.json !== undefined ? JSON.stringify(req.json) : req.body?.(),
-            signal: controller.signal,
+            ...(json !== undefined ? { body: json } : req.body ? { body: req.body() } : {}),
+            ...(req.signal ? { signal: req.signal } : {}),
+            idleTimeoutMs,
+            connectTimeoutMs: this.config.connectTimeoutMs ?? 10_000,
+            ...(req.onProgress ? { onProgress: (n: number) => req.onProgress!(n, total) } : {}),
           });
-          const text = await res.body.text();
-          const body = parseBody(text, String(res.headers['content-type'] ?? ''));
-          trace?.(`← ${res.statusCode} ${method} ${shownUrl} ${this.deps.now() - started} ms (attempt ${attempt})`);
-          const response: ApiResponse<T> = { status: res.statusCode, headers: res.headers, body: body as T, attempts: attempt };
-          const code = body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : undefined;
+          const ok = res.status >= 200 && res.status < 300;
+          const body = ok && req.sink ? await drainTo(res, req.sink()) : parseBody(await readText(res), String(res.headers['content-type'] ?? ''));
+          trace?.(`← ${res.status} ${method} ${shownUrl} ${this.deps.now() - started} ms (attempt ${attempt})`);
+          const response: ApiResponse<T> = { status: res.status, headers: res.headers, body: body as T, attempts: attempt };
+          const code = errorField(body, 'error');
+          lastProvider = errorField(body, 'provider');
           const retryAfter = res.headers['retry-after'];
           const outcome: AttemptOutcome = {
             kind: 'response',
-            status: res.statusCode,
+            status: res.status,
             ...(code !== undefined ? { code } : {}),
             retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+            ...(isThrottleAnswer(res.status, body) ? { throttled: true } : {}),
           };
           return { outcome, result: { response } };
         } catch (err) {
           if (req.signal?.aborted) throw req.signal.reason ?? err;
-          const code = errorCode(err);
-          const sent = !timedOut && code !== undefined ? !NOT_SENT_CODES.has(code) : true;
-          const kind = timedOut ? 'timeout' : sent ? 'lost' : 'connect';
-          const message = timedOut
-            ? `no answer from ${this.baseUrl.origin} within ${timeoutMs} ms`
-            : `${kind === 'connect' ? 'cannot connect to' : 'connection to'} ${this.baseUrl.origin}${kind === 'lost' ? ' failed before the answer arrived' : ''} (${code ?? (err as Error).message})`;
-          trace?.(`✗ ${method} ${shownUrl} ${message} (attempt ${attempt})`);
-          const error = new NetworkError(message, kind, sent, method, req.path, attempt, { cause: err });
-          return { outcome: { kind: 'network', sent }, result: { error } };
-        } finally {
-          clearTimeout(timer);
-          req.signal?.removeEventListener('abort', onAbort);
+          // Not a network failure (a body source that cannot be read, a bad header): not retried.
+          if (!(err instanceof TransportError) && !isStreamCut(err)) throw err;
+          const e = err instanceof TransportError ? err : new TransportError(`connection to ${origin} was cut before the answer ended`, 'lost', true, 'ECONNRESET', { cause: err });
+          trace?.(`✗ ${method} ${shownUrl} ${e.message} (attempt ${attempt})`);
+          const error = new NetworkError(e.message, e.kind, e.sent, method, req.path, attempt, { cause: err });
+          return { outcome: { kind: 'network', sent: e.sent }, result: { error } };
         }
       },
     });
@@ -200,8 +232,36 @@ export class ApiClient {
         path: req.path,
       });
     }
-    throw new ApiError({ status: response.status, body: response.body, method, path: req.path });
+    const throttled = isThrottleAnswer(response.status, response.body);
+    throw new ApiError({
+      status: response.status,
+      body: response.body,
+      method,
+      path: req.path,
+      ...(gaveUp ? { retriedFor: { attempts, elapsedMs, throttled } } : {}),
+    });
   }
+}
+
+function errorField(body: unknown, name: string): string | undefined {
+  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+function isStreamCut(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | null)?.message === 'aborted';
+}
+
+async function readText(res: TransportResponse): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function drainTo(res: TransportResponse, sink: Writable): Promise<undefined> {
+  await pipeline(res.body as AsyncIterable<Buffer>, sink);
+  return undefined;
 }
 
 function describe(outcome: AttemptOutcome): string {

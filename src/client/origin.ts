@@ -6,33 +6,46 @@ export class InsecureBaseUrlError extends Error {
   override readonly name = 'InsecureBaseUrlError';
 }
 
+// Literal loopback addresses and `localhost` itself. Not `*.localhost`: a
+// name is only loopback if the resolver says so, and `evil.localhost` may be
+// resolved by a DNS server that does not (the key would leave in clear text).
 const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost')) return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  if (LOOPBACK_NAMES.has(host)) return true;
+  // URL parsing has already normalised '127.1' or '0x7f.1' to dotted quads.
+  const quad = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return quad !== null && quad.slice(1).every((n) => Number(n) <= 255);
 }
 
 /** Parse and vet a base URL; throws InsecureBaseUrlError with a sentence a person can act on. */
-export function checkBaseUrl(raw: string): URL {
+export function checkBaseUrl(raw: string, what = 'base URL'): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new InsecureBaseUrlError(`base URL "${raw}" is not a valid URL (expected e.g. https://api.example.com)`);
+    throw new InsecureBaseUrlError(`${what} "${raw}" is not a valid URL (expected e.g. https://api.example.com)`);
   }
   if (url.username || url.password) {
-    throw new InsecureBaseUrlError('base URL must not carry a user name or password');
+    throw new InsecureBaseUrlError(`${what} must not carry a user name or password`);
   }
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:') {
     if (isLoopbackHost(url.hostname)) return url;
     throw new InsecureBaseUrlError(
-      `refusing to send the API key over plain http to ${url.host}: use https, or a loopback address for a local sandbox`,
+      what === 'base URL'
+        ? `refusing to send the API key over plain http to ${url.host}: use https, or a loopback address (127.0.0.1, ::1, localhost) for a local sandbox`
+        : `refusing plain http to ${url.host} for the ${what}: use https, or a loopback address`,
     );
   }
-  throw new InsecureBaseUrlError(`base URL must use https (or http to a loopback address), not ${url.protocol}`);
+  throw new InsecureBaseUrlError(`${what} must use https (or http to a loopback address), not ${url.protocol}`);
+}
+
+/** An absolute URL as origin + raw path (never re-encoded or dot-normalised beyond what URL parsing did). */
+export function splitAbsolute(raw: string): { origin: string; path: string } {
+  const url = checkBaseUrl(raw, 'request URL');
+  return { origin: url.origin, path: url.pathname + url.search };
 }
 
 /** Join the base URL's path prefix with an API path ('/observe/campaigns'). */

@@ -1,8 +1,27 @@
 // Secrets must never reach a terminal or a log: the API key (Authorization
-// header, or anywhere it might be echoed) and upload-URL credentials.
+// header, or anywhere it might be echoed) and upload-URL credentials, which
+// sit in query parameters or in the path itself (`/_storage/uploads/<token>`).
+//
+// Keys are masked by value, not by shape: every key the process uses is
+// remembered (rememberSecret, called by the client) and replaced literally
+// wherever it appears, whatever characters it holds. The `acr_` pattern is a
+// second net for keys this process never held (one echoed by a server).
 
-const SECRET_QUERY_PARAMS = ['token', 'signature', 'sig', 'x-amz-signature', 'x-goog-signature', 'key', 'api_key'];
-const KEY_PATTERN = /acr_[A-Za-z0-9_-]+/g;
+const SECRET_QUERY_PARAMS = /^(token|access_token|signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|key|api_key|apikey|code|secret|password|auth)$/i;
+// Any run after `acr_` up to a delimiter: a key holding '.', '+' or '/' is masked whole.
+const KEY_PATTERN = /acr_[^\s"'`<>()[\]{},;]+/g;
+// Path segments that carry a credential: after an upload/storage word, a
+// signed-token shape (a.b.c, as JWTs and our upload tokens), or a long mixed-case run.
+const TOKEN_PARENT = /^(uploads?|storage|signed|tokens?|sig|presigned)$/i;
+const DOTTED_TOKEN = /^[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
+const REDACTED = 'REDACTED';
+
+const secrets = new Set<string>();
+
+/** Mask this value wherever it later appears in redacted text (keys, upload tokens). */
+export function rememberSecret(value: string | undefined): void {
+  if (value && value.length >= 4) secrets.add(value);
+}
 
 /** `acr_…wxyz`: enough to tell keys apart, never enough to use one. */
 export function maskKey(key: string | undefined): string {
@@ -10,27 +29,63 @@ export function maskKey(key: string | undefined): string {
   return `acr_…${key.slice(-4)}`;
 }
 
-/** Query credentials replaced by "REDACTED"; the rest of the URL kept for debugging. */
-export function redactUrl(url: string): string {
-  let parsed: URL;
+function looksLikeToken(segment: string, parent: string | undefined): boolean {
+  let s = segment;
   try {
-    parsed = new URL(url, 'http://relative.invalid');
+    s = decodeURIComponent(segment);
   } catch {
-    return redactText(url);
+    // a malformed escape is judged as written
   }
-  let changed = false;
-  for (const name of [...parsed.searchParams.keys()]) {
-    if (SECRET_QUERY_PARAMS.includes(name.toLowerCase())) {
-      parsed.searchParams.set(name, 'REDACTED');
-      changed = true;
+  if (s.length < 8) return false;
+  if (parent !== undefined && TOKEN_PARENT.test(parent)) return true;
+  if (DOTTED_TOKEN.test(s)) return true;
+  return s.length >= 32 && /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9]/.test(s);
+}
+
+/**
+ * Remember the credentials a URL carries (token path segments, secret query
+ * values), so they are masked in any later text too: a service that echoes the
+ * path in an error ("No operation answers GET /_storage/uploads/<token>").
+ */
+export function rememberUrlSecrets(url: string): void {
+  const q = url.search(/[?#]/);
+  const head = q === -1 ? url : url.slice(0, q);
+  const path = head.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  const segments = path.split('/');
+  segments.forEach((seg, i) => {
+    if (i > 0 && looksLikeToken(seg, segments[i - 1])) rememberSecret(seg);
+  });
+  if (q === -1) return;
+  for (const m of url.slice(q).matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
+    if (SECRET_QUERY_PARAMS.test(m[1]!) && m[2]!.length >= 8) rememberSecret(m[2]!);
+  }
+}
+
+/** The path with credential-looking segments replaced: '/_storage/uploads/REDACTED'. */
+export function redactPath(path: string): string {
+  const segments = path.split('/');
+  return segments.map((seg, i) => (i > 0 && looksLikeToken(seg, segments[i - 1]) ? REDACTED : seg)).join('/');
+}
+
+/** Credentials in the path and query replaced by "REDACTED"; the rest kept for debugging. */
+export function redactUrl(url: string): string {
+  const q = url.search(/[?#]/);
+  const head = q === -1 ? url : url.slice(0, q);
+  const tail = q === -1 ? '' : url.slice(q);
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(head)?.[0] ?? '';
+  // user:password@ in an authority is a credential too.
+  const shownOrigin = origin.replace(/\/\/[^@/]*@/, `//${REDACTED}@`);
+  const path = redactPath(head.slice(origin.length));
+  const query = tail.replace(/([?&])([^=&#]+)=([^&#]*)/g, (m, sep: string, name: string) => {
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name);
+    } catch {
+      // keep as written
     }
-  }
-  if (parsed.password) {
-    parsed.password = 'REDACTED';
-    changed = true;
-  }
-  const out = changed ? (url.startsWith('/') ? parsed.pathname + parsed.search + parsed.hash : parsed.toString()) : url;
-  return redactText(out);
+    return SECRET_QUERY_PARAMS.test(decoded) ? `${sep}${name}=${REDACTED}` : m;
+  });
+  return redactText(shownOrigin + path + query);
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -40,12 +95,23 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
     const text = Array.isArray(value) ? value.join(', ') : value;
     const lower = name.toLowerCase();
     out[name] =
-      lower === 'authorization' ? text.replace(/^(\w+)\s+.*$/, '$1 REDACTED') : lower === 'cookie' || lower === 'set-cookie' ? 'REDACTED' : redactText(text);
+      lower === 'authorization' || lower === 'proxy-authorization'
+        ? text.replace(/^(\S+)(\s+[\s\S]*)?$/, (_m, scheme: string, rest?: string) => (rest ? `${scheme} ${REDACTED}` : REDACTED))
+        : lower === 'cookie' || lower === 'set-cookie'
+          ? REDACTED
+          : lower === 'location' || lower === 'content-location'
+            ? redactUrl(text)
+            : redactText(text);
   }
   return out;
 }
 
-/** Any key-looking token in free text (e.g. an echoed error) is masked. */
+/** Remembered secrets and any key-looking token in free text (e.g. an echoed error) are masked. */
 export function redactText(text: string): string {
-  return text.replace(KEY_PATTERN, (k) => maskKey(k));
+  let out = text;
+  // Longest first, so a secret containing another is masked whole.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (out.includes(secret)) out = out.split(secret).join(secret.startsWith('acr_') ? maskKey(secret) : REDACTED);
+  }
+  return out.replace(KEY_PATTERN, (k) => (k.startsWith('acr_…') ? k : maskKey(k)));
 }

@@ -4,8 +4,14 @@
 // Retried for every method: 429, 502 provider_error, 503, 504, and connection
 // failures before the request was sent. Retried only for safe methods: a
 // request that was sent but whose answer was lost. Waits use exponential
-// backoff with full jitter, never sooner than Retry-After, and stop when the
-// attempts or the total time budget run out.
+// backoff with full jitter, exactly Retry-After when the server sends one, and
+// stop when the attempts or the total time budget run out.
+//
+// Throttling (429, or a provider_error whose provider says its rate limit is
+// used up) is not a blip: providers count every call in a per-minute window,
+// refused ones included, so quick retries keep the window full. Those waits
+// follow `policy.throttle`: seconds, doubling, with a budget long enough to
+// outlast a one-minute window, each wait announced (onRetry) to the person.
 
 export interface RetryPolicy {
   /** Total tries including the first. 1 disables retries. */
@@ -14,13 +20,44 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Bound on the whole call, retries and waits included. */
   budgetMs: number;
+  /** Waits after a throttling answer; DEFAULT_THROTTLE when absent. */
+  throttle?: ThrottlePolicy;
 }
+
+export interface ThrottlePolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  budgetMs: number;
+}
+
+/**
+ * 5, 10, 20, 30, 30 s, each stretched by 0-20% (never shortened): the 4th retry
+ * comes more than a minute after the first refusal, when a per-minute window
+ * that was full has emptied, having spent only 4 calls against it.
+ */
+export const DEFAULT_THROTTLE: ThrottlePolicy = { maxAttempts: 6, baseDelayMs: 5_000, maxDelayMs: 30_000, budgetMs: 120_000 };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, budgetMs: 30_000 };
 
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; code?: string; retryAfter?: string | null }
+  | { kind: 'response'; status: number; code?: string; retryAfter?: string | null; throttled?: boolean }
   | { kind: 'network'; sent: boolean };
+
+// How providers word "rate limit used up" (sandbox and real platforms alike):
+// provider_a code 17/4/32/613, provider_b 51021, provider_c RESOURCE_EXHAUSTED,
+// provider_d rate_limit_exceeded; the words cover the rest.
+const THROTTLE_WORDS = /rate.?limit|throttl|too many (calls|requests)|request limit|quota|resource_exhausted|resource_temporarily_exhausted/i;
+
+/** Whether an answer says "slow down" rather than "failed": 429, or a provider_error with a rate-limit hint. */
+export function isThrottleAnswer(status: number, body: unknown): boolean {
+  if (status === 429) return true;
+  if (status !== 502 && status !== 503) return false;
+  if (!body || typeof body !== 'object') return false;
+  const b = body as { error?: unknown; platformError?: unknown };
+  if (b.error !== 'provider_error') return false;
+  return THROTTLE_WORDS.test(JSON.stringify(b.platformError ?? {}));
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -67,12 +104,15 @@ export function decideRetry(input: {
 }): RetryDecision {
   const { outcome, method, attempt, elapsedMs, policy } = input;
   if (!isRetryable(outcome, method)) return { retry: false, reason: 'not retryable' };
-  if (attempt >= policy.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  let delayMs = Math.floor(input.random() * ceiling);
+  const throttled = outcome.kind === 'response' && (outcome.throttled === true || outcome.status === 429);
+  const limits = throttled ? (policy.throttle ?? DEFAULT_THROTTLE) : policy;
+  if (attempt >= limits.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
+  const ceiling = Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (attempt - 1));
+  // Throttled: never sooner than the schedule (an early call is one more spent against the limit).
+  let delayMs = throttled ? Math.floor(ceiling * (1 + 0.2 * input.random())) : Math.floor(input.random() * ceiling);
   const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, input.nowMs) : undefined;
-  if (asked !== undefined && asked > delayMs) delayMs = asked;
-  const remaining = policy.budgetMs - elapsedMs;
+  if (asked !== undefined) delayMs = asked;
+  const remaining = limits.budgetMs - elapsedMs;
   if (delayMs >= remaining) {
     return {
       retry: false,
@@ -119,10 +159,12 @@ export async function runWithRetry<T>(opts: {
   deps: RetryDeps;
   signal?: AbortSignal;
   attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
-  onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome }) => void;
-}): Promise<{ result: T; attempts: number; gaveUp?: string }> {
+  onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome; elapsedMs: number }) => void;
+}): Promise<{ result: T; attempts: number; gaveUp?: string; elapsedMs: number }> {
   const started = opts.deps.now();
   for (let attempt = 1; ; attempt++) {
+    // Ctrl-C before (re)sending stops here: nothing more goes out.
+    opts.signal?.throwIfAborted();
     const remaining = opts.policy.budgetMs - (opts.deps.now() - started);
     const { outcome, result } = await opts.attemptFn(attempt, remaining);
     const decision = decideRetry({
@@ -134,11 +176,12 @@ export async function runWithRetry<T>(opts: {
       policy: opts.policy,
       random: opts.deps.random,
     });
+    const elapsedMs = opts.deps.now() - started;
     if (!decision.retry) {
       const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method);
-      return { result, attempts: attempt, ...(failed && attempt > 1 ? { gaveUp: decision.reason } : {}) };
+      return { result, attempts: attempt, elapsedMs, ...(failed && attempt > 1 ? { gaveUp: decision.reason } : {}) };
     }
-    opts.onRetry?.({ attempt, delayMs: decision.delayMs, outcome });
+    opts.onRetry?.({ attempt, delayMs: decision.delayMs, outcome, elapsedMs });
     await opts.deps.sleep(decision.delayMs, opts.signal);
   }
 }

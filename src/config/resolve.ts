@@ -1,6 +1,9 @@
 // Which profile, base URL and key a command uses, and where each came from.
 // Precedence: flag > environment (ADOPS_*) > config file > default.
 // `auth status` reports the sources so a CI override is never a surprise.
+import { CliError } from '../cli/errors.js';
+import { EXIT } from '../cli/exit-codes.js';
+import { normalizeApiKey } from './key.js';
 import { DEFAULT_PROFILE, type ConfigStore } from './store.js';
 
 /** The sandbox's default address: a newcomer's first base URL. */
@@ -33,6 +36,19 @@ export function resolveAuth(
       : data.currentProfile
         ? [data.currentProfile, 'file']
         : [DEFAULT_PROFILE, 'default'];
+  // A profile named with --profile must exist: a typo would otherwise run
+  // against the default base URL with no key, or an env key, silently.
+  // `auth login` creates profiles and does not come through here.
+  // (ADOPS_PROFILE naming no profile stays "not logged in", exit 3.)
+  if (profileSource === 'flag' && !data.profiles[profile]) {
+    const known = Object.keys(data.profiles);
+    throw new CliError(
+      `no profile named "${profile}"`,
+      EXIT.usage,
+      `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`adops auth login --profile ${profile}\``,
+      'unknown_profile',
+    );
+  }
   const stored = data.profiles[profile] ?? {};
   const envOverrides: string[] = [];
   if (env.ADOPS_PROFILE && !flags.profile) envOverrides.push('ADOPS_PROFILE');
@@ -48,10 +64,12 @@ export function resolveAuth(
 
   let apiKey: string | undefined;
   let apiKeySource: Source;
-  if (env.ADOPS_API_KEY) {
-    [apiKey, apiKeySource] = [env.ADOPS_API_KEY, 'env'];
+  const envKey = normalizeApiKey(env.ADOPS_API_KEY, 'ADOPS_API_KEY');
+  const storedKey = envKey ? undefined : normalizeApiKey(stored.apiKey, `profile "${profile}" in the config file`);
+  if (envKey) {
+    [apiKey, apiKeySource] = [envKey, 'env'];
     envOverrides.push('ADOPS_API_KEY');
-  } else if (stored.apiKey) [apiKey, apiKeySource] = [stored.apiKey, 'file'];
+  } else if (storedKey) [apiKey, apiKeySource] = [storedKey, 'file'];
   else [apiKey, apiKeySource] = [undefined, 'none'];
 
   return { profile, profileSource, baseUrl, baseUrlSource, apiKey, apiKeySource, organization: stored.organization, envOverrides };

@@ -119,11 +119,17 @@ export function pathParams(template: string): string[] {
   return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
-/** Fill a template, percent-encoding each value so '../', '?' or '#' cannot reach another path or query. */
+/**
+ * Fill a template, percent-encoding each value so '../', '?' or '#' cannot
+ * reach another path or query. encodeURIComponent leaves '.' alone, so an id
+ * of '.' or '..' would be a dot segment (`GET /assets/..` is `GET /`): those
+ * are sent as '%2E' and '%2E%2E', one literal segment.
+ */
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || value === '') throw new Error(`missing path parameter: ${name}`);
+    if (value === '.' || value === '..') return value.replace(/\./g, '%2E');
     return encodeURIComponent(value);
   });
 }

@@ -1,11 +1,21 @@
-// Watch something the service is doing until it ends: poll with a fixed
-// interval, stop at a deadline. No terminal code: progress is a callback.
-// States are read tolerantly (`state` or `status`; the spec does not show them).
+// Watch something the service is doing until it ends: the client's waiter
+// (src/client/waiter.ts) with acceptors for the states a change goes
+// through. No terminal code: progress is a callback. States are read
+// tolerantly (`state` or `status`, any case; the spec does not show them).
+import { waitFor, type Acceptor, type Poll } from '../client/waiter.js';
 
 export type WatchOutcome = 'succeeded' | 'failed' | 'timeout';
 
-const SUCCESS = new Set(['succeeded', 'success', 'completed', 'complete', 'done', 'applied', 'ready']);
-const FAILURE = new Set(['failed', 'failure', 'error', 'errored', 'rejected', 'cancelled', 'canceled']);
+const SUCCESS = ['succeeded', 'success', 'completed', 'complete', 'done', 'applied', 'ready'];
+const FAILURE = ['failed', 'failure', 'error', 'errored', 'rejected', 'cancelled', 'canceled'];
+
+/** A mutation (or any job with a state word) is done when its state says so; anything else is "still running". */
+export const STATE_ACCEPTORS: readonly Acceptor[] = [
+  { state: 'success', matcher: 'path', path: 'state', expected: SUCCESS },
+  { state: 'failure', matcher: 'path', path: 'state', expected: FAILURE },
+  { state: 'success', matcher: 'path', path: 'status', expected: SUCCESS },
+  { state: 'failure', matcher: 'path', path: 'status', expected: FAILURE },
+];
 
 export function stateOf(value: unknown): string | undefined {
   if (!value || typeof value !== 'object') return undefined;
@@ -16,8 +26,8 @@ export function stateOf(value: unknown): string | undefined {
 
 export function classify(value: unknown): WatchOutcome | 'running' {
   const s = stateOf(value);
-  if (s && SUCCESS.has(s)) return 'succeeded';
-  if (s && FAILURE.has(s)) return 'failed';
+  if (s && SUCCESS.includes(s)) return 'succeeded';
+  if (s && FAILURE.includes(s)) return 'failed';
   return 'running';
 }
 
@@ -29,17 +39,21 @@ export interface WatchOptions<T> {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   onPoll?: (value: T, state: string | undefined) => void;
+  /** What ends the watch; STATE_ACCEPTORS when absent. */
+  acceptors?: readonly Acceptor[];
 }
 
 export async function watchUntilDone<T>(opts: WatchOptions<T>): Promise<{ value: T; outcome: WatchOutcome }> {
-  const deadline = opts.now() + opts.timeoutMs;
-  for (;;) {
-    const value = await opts.fetch();
-    const outcome = classify(value);
-    opts.onPoll?.(value, stateOf(value));
-    if (outcome !== 'running') return { value, outcome };
-    const left = deadline - opts.now();
-    if (left <= 0) return { value, outcome: 'timeout' };
-    await opts.sleep(Math.min(opts.intervalMs, left), opts.signal);
-  }
+  const poll = async (): Promise<Poll> => ({ status: 200, body: await opts.fetch() });
+  const result = await waitFor(poll, {
+    acceptors: opts.acceptors ?? STATE_ACCEPTORS,
+    timeoutMs: opts.timeoutMs,
+    intervalMs: opts.intervalMs,
+    now: opts.now,
+    sleep: opts.sleep,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    onPoll: (p) => opts.onPoll?.(p.body as T, stateOf(p.body)),
+  });
+  const outcome = result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : 'timeout';
+  return { value: result.value as T, outcome };
 }

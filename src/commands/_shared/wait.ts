@@ -1,6 +1,10 @@
-// --wait for anything the service works on: poll (flows/watch), print the last
-// state, and map the end to an exit code: 0 done, 8 still running at the
-// timeout, 9 finished and failed. Shared by `mutations get` and `mutations start`.
+// --wait for anything the service works on: poll with the client's waiter
+// (flows/watch, acceptors), print the last state, and map the end to an exit
+// code: 0 done, 8 still running at the timeout, 9 finished and failed.
+// Shared by `mutations get` and `mutations start`. `poll` is a fetch function
+// or, simpler, the request to send (through ctx.client()).
+import type { ApiRequest } from '../../client/http.js';
+import type { Acceptor } from '../../client/waiter.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
 import { writeObject, type WriterOptions } from '../../cli/output/writers.js';
@@ -11,10 +15,13 @@ export interface WaitOptions {
   intervalSeconds?: number | undefined;
   /** The command to check again later, for the timeout message. */
   again: string;
+  /** What ends the wait; state words (STATE_ACCEPTORS) when absent. */
+  acceptors?: readonly Acceptor[];
 }
 
-export async function waitAndReport(ctx: CommandContext, fetch: () => Promise<unknown>, opts: WaitOptions, out: WriterOptions): Promise<ExitCode> {
+export async function waitAndReport(ctx: CommandContext, poll: (() => Promise<unknown>) | ApiRequest, opts: WaitOptions, out: WriterOptions): Promise<ExitCode> {
   const timeoutMs = (opts.timeoutSeconds ?? 300) * 1000;
+  const fetch = typeof poll === 'function' ? poll : async () => (await (await ctx.client()).request({ ...poll, signal: ctx.signal })).body;
   const spinner = await ctx.spinner('Waiting…');
   let last: string | undefined;
   try {
@@ -25,6 +32,7 @@ export async function waitAndReport(ctx: CommandContext, fetch: () => Promise<un
       now: ctx.clock.now,
       sleep: ctx.clock.sleep,
       signal: ctx.signal,
+      ...(opts.acceptors ? { acceptors: opts.acceptors } : {}),
       onPoll: (_v, state) => {
         if (state !== last) {
           spinner.update(`state: ${state ?? 'unknown'}`);

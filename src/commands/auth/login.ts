@@ -1,50 +1,76 @@
 // adops auth login: store a profile's base URL and key. The key comes from a
 // hidden prompt on a terminal or from stdin with --with-key — never argv.
-import { API_KEY_PREFIX } from '../../contract/ids.js';
-import { ApiClient } from '../../client/http.js';
+// The base URL comes from --url (or --base-url), else ADOPS_BASE_URL, else a
+// prompt on a terminal; off a terminal with neither, it is a usage error
+// rather than a silent default. A check that fails stores nothing.
 import { ApiError } from '../../client/errors.js';
 import { checkBaseUrl } from '../../client/origin.js';
 import { maskKey } from '../../client/redact.js';
 import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
-import { EXIT } from '../../cli/exit-codes.js';
+import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { userAgent } from '../../cli/version.js';
+import { API_KEY_PREFIX } from '../../contract/ids.js';
+import { normalizeApiKey } from '../../config/key.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
 import { DEFAULT_PROFILE } from '../../config/store.js';
 import { readStdin } from '../_shared/stdin.js';
 
+async function chooseBaseUrl(ctx: CommandContext, input: CommandInput, stored: string | undefined): Promise<string> {
+  const given = (input.opts.url as string | undefined) ?? ctx.globals.baseUrl ?? ctx.env.ADOPS_BASE_URL;
+  if (given?.trim()) return given.trim();
+  if (!ctx.interactive) {
+    throw new UsageError('no base URL to log in to', `pass --url URL or set ADOPS_BASE_URL (the local sandbox is ${DEFAULT_BASE_URL})`);
+  }
+  const suggestion = stored ?? DEFAULT_BASE_URL;
+  const answer = (await ctx.prompter.text(`Base URL (empty for ${suggestion}):`)).trim();
+  return answer || suggestion;
+}
+
+async function readKey(ctx: CommandContext, input: CommandInput, baseUrl: string): Promise<string> {
+  let raw: string;
+  if (input.opts.withKey === true) {
+    raw = await readStdin(ctx.io.stdin);
+    if (!raw.trim()) throw new UsageError('--with-key read nothing from stdin', 'pipe the key in: printf %s "$KEY" | adops auth login --with-key');
+  } else {
+    raw = await ctx.prompter.secret(`API key for ${baseUrl}`);
+  }
+  const key = normalizeApiKey(raw, input.opts.withKey === true ? 'stdin' : 'the prompt');
+  if (!key?.startsWith(API_KEY_PREFIX)) throw new UsageError(`that does not look like an API key (keys start with ${API_KEY_PREFIX})`);
+  return key;
+}
+
+/** Ask the service whether the key works. Only "works" (2xx) or "resolves but is limited" (402, 403) are stored. */
+async function verify(ctx: CommandContext, baseUrl: string, key: string): Promise<void> {
+  const client = await ctx.makeClient({ baseUrl, apiKey: key, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 10_000 } });
+  try {
+    await client.request({ method: 'GET', path: '/observe/campaigns', query: { limit: 1 }, signal: ctx.signal });
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 402 || err.status === 403)) {
+      ctx.warn(`the key works but: ${err.code}: ${err.message}${err.hint ? ` (${err.hint})` : ''}`);
+      return;
+    }
+    if (err instanceof ApiError) {
+      const exit = err.status >= 300 && err.status < 400 ? EXIT.unexpected : exitCodeForStatus(err.status);
+      throw new CliError(`the check failed (${err.code}: ${err.message}); nothing was stored`, exit, 'check the base URL and the key, or store them unchecked with --no-verify', err.code);
+    }
+    if (err instanceof Error && err.name === 'NetworkError') {
+      throw new CliError(`could not check the key with ${baseUrl} (${err.message}); nothing was stored`, EXIT.unavailable, 'check the base URL, or store it unchecked with --no-verify', 'network_error');
+    }
+    throw err;
+  }
+}
+
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const data = ctx.config.read();
   const profile = ctx.globals.profile ?? ctx.env.ADOPS_PROFILE ?? data.currentProfile ?? DEFAULT_PROFILE;
-  const baseUrl = (input.opts.url as string | undefined) ?? ctx.globals.baseUrl ?? data.profiles[profile]?.baseUrl ?? DEFAULT_BASE_URL;
-  checkBaseUrl(baseUrl);
-
-  let key: string;
-  if (input.opts.withKey === true) {
-    key = (await readStdin(ctx.io.stdin)).trim();
-    if (!key) throw new UsageError('--with-key read nothing from stdin', 'pipe the key in: printf %s "$KEY" | adops auth login --with-key');
-  } else if (ctx.interactive) {
-    key = (await ctx.prompter.secret(`API key for ${baseUrl}`)).trim();
-  } else {
+  if (input.opts.withKey !== true && !ctx.interactive) {
     throw new UsageError('no terminal to ask for the key', 'pipe it in with --with-key (adops never takes a key as an argument)');
   }
-  if (!key.startsWith(API_KEY_PREFIX) || /\s/.test(key)) {
-    throw new UsageError(`that does not look like an API key (keys start with ${API_KEY_PREFIX})`);
-  }
-
-  if (input.opts.verify !== false) {
-    const client = new ApiClient({ baseUrl, apiKey: key, userAgent: userAgent(ctx.version), retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 10_000 } });
-    try {
-      await client.request({ method: 'GET', path: '/observe/campaigns', query: { limit: 1 }, signal: ctx.signal });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        throw new CliError(`the service refused this key (${err.code}); nothing was stored`, EXIT.auth, 'check the key, or store it anyway with --no-verify', err.code);
-      }
-      if (err instanceof ApiError) ctx.warn(`the key works but: ${err.code}: ${err.message}${err.hint ? ` (${err.hint})` : ''}`);
-      else ctx.warn(`could not check the key with the service (${(err as Error).message}); stored anyway`);
-    }
-  }
+  const baseUrl = await chooseBaseUrl(ctx, input, data.profiles[profile]?.baseUrl);
+  checkBaseUrl(baseUrl);
+  const key = await readKey(ctx, input, baseUrl);
+  if (input.opts.verify !== false) await verify(ctx, baseUrl, key);
 
   await ctx.config.update((d) => {
     d.profiles[profile] = { ...d.profiles[profile], baseUrl, apiKey: key };

@@ -2,6 +2,7 @@
 // ready, the demo keys on stderr, serve until SIGINT/SIGTERM, close, exit 0.
 // --login points a profile at it with the first organization's key.
 import type { CommandContext } from '../../cli/context.js';
+import { CliError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
@@ -15,6 +16,8 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ...(o.data !== undefined ? { data: o.data as string } : {}),
     ...(o.fixtures !== undefined ? { fixtures: o.fixtures as string } : {}),
     reset: o.reset === true,
+  }).catch((err: unknown) => {
+    throw listenFailure(err, o.host as string, o.port as number) ?? err;
   });
   try {
     ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
@@ -45,4 +48,19 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     await sandbox.close();
   }
   return EXIT.ok;
+}
+
+/**
+ * The address cannot be had: a sentence and exit 2 (the --port/--host given
+ * do not work here), not "unexpected … a bug in adops".
+ */
+function listenFailure(err: unknown, host: string, port: number): CliError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE') {
+    return new CliError(`port ${port} is already taken on ${host} (another sandbox, or another program)`, EXIT.usage, 'stop it, choose another --port, or use --port 0 to take any free port (the "listening on" line says which)', 'port_in_use');
+  }
+  if (code === 'EACCES') return new CliError(`not allowed to listen on ${where}`, EXIT.usage, 'ports below 1024 need privileges: use --port 0 or a port above 1024', 'port_not_allowed');
+  if (code === 'EADDRNOTAVAIL') return new CliError(`${host} is not an address of this machine`, EXIT.usage, 'use --host 127.0.0.1 (the default)', 'host_not_available');
+  return undefined;
 }

@@ -6,6 +6,9 @@ describe('base URL policy', () => {
   it('accepts https anywhere and http to loopback only', () => {
     expect(checkBaseUrl('https://api.example.com').origin).toBe('https://api.example.com');
     for (const ok of ['http://127.0.0.1:4010', 'http://localhost:1', 'http://[::1]:8080', 'http://127.5.6.7']) expect(() => checkBaseUrl(ok)).not.toThrow();
+    // Only literal loopback addresses and localhost itself: a *.localhost name is whatever DNS says.
+    for (const bad of ['http://evil.localhost:4010', 'http://a.b.localhost', 'http://localhost.evil.com', 'http://127.0.0.1.nip.io']) expect(() => checkBaseUrl(bad), bad).toThrow(InsecureBaseUrlError);
+    expect(() => checkBaseUrl('http://127.1')).not.toThrow();
     for (const bad of ['http://api.example.com', 'http://10.0.0.1', 'http://192.168.1.1:4010', 'ftp://x', 'not a url', 'https://u:p@api.example.com']) {
       expect(() => checkBaseUrl(bad)).toThrow(InsecureBaseUrlError);
     }
@@ -22,5 +25,11 @@ describe('path encoding', () => {
     expect(fillPath('/assets/{id}', { id: '../mutations' })).toBe('/assets/..%2Fmutations');
     expect(fillPath('/assets/{id}', { id: 'a?limit=1#x' })).toBe('/assets/a%3Flimit%3D1%23x');
     expect(fillPath('/observe/{advertiserId}/campaigns/{id}', { advertiserId: 'acc_1', id: '12 3' })).toBe('/observe/acc_1/campaigns/12%203');
+  });
+  it('sends the ids . and .. as one literal segment, not a dot segment (GET /assets/.. is GET /)', () => {
+    expect(fillPath('/assets/{id}', { id: '..' })).toBe('/assets/%2E%2E');
+    expect(fillPath('/assets/{id}', { id: '.' })).toBe('/assets/%2E');
+    expect(fillPath('/assets/{id}', { id: '...' })).toBe('/assets/...');
+    expect(fillPath('/assets/{id}', { id: '.hidden' })).toBe('/assets/.hidden');
   });
 });

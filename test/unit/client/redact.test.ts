@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, redactHeaders, redactText, redactUrl } from '../../../src/client/redact.js';
+import { maskKey, redactHeaders, redactText, redactUrl, rememberSecret, rememberUrlSecrets } from '../../../src/client/redact.js';
 
 const KEY = 'acr_live_secret_value_9f3c';
 
@@ -22,5 +22,28 @@ describe('redaction', () => {
   });
   it('masks keys found in free text', () => {
     expect(redactText(`failed with ${KEY} in it`)).toBe('failed with acr_…9f3c in it');
+  });
+  it('masks a key whole whatever characters it holds (., +, /), known or not', () => {
+    for (const odd of ['acr_abc.defghijklmnop', 'acr_ab+cdefgh/ijklmnop', 'acr_x/y.z+w_1234567890']) {
+      const out = redactText(`echoed: "${odd}".`);
+      expect(out, odd).toBe(`echoed: "acr_…${odd.slice(-4)}".`);
+    }
+    const foreign = 'sk-not-acr-format-0123456789';
+    rememberSecret(foreign);
+    expect(redactText(`x ${foreign} y`)).toBe('x REDACTED y');
+  });
+  it('hides upload tokens that sit in the path', () => {
+    const token = 'v1.eyJ1IjoidXBsXzEiLCJlIjoxfQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+    expect(redactUrl(`http://127.0.0.1:4010/_storage/uploads/${token}`)).toBe('http://127.0.0.1:4010/_storage/uploads/REDACTED');
+    expect(redactUrl(`/_storage/uploads/${token}?x=1`)).toBe('/_storage/uploads/REDACTED?x=1');
+    // Ordinary API paths stay readable.
+    expect(redactUrl('https://api.example/context/brands/spring-sale-2026/documents/doc_01')).toBe('https://api.example/context/brands/spring-sale-2026/documents/doc_01');
+    expect(redactUrl('https://api.example/assets/uploads')).toBe('https://api.example/assets/uploads');
+  });
+  it('masks the credentials of a URL wherever they are echoed later', () => {
+    const token = 'v1.eyJ1IjoidXBsXzIiLCJlIjoxfQ.c2lnbmF0dXJlLXR3by10d28';
+    rememberUrlSecrets(`/_storage/uploads/${token}?signature=abcdef123456&expires=9`);
+    expect(redactText(`No operation answers GET /_storage/uploads/${token}.`)).toBe('No operation answers GET /_storage/uploads/REDACTED.');
+    expect(redactText('sig abcdef123456 expires 9')).toBe('sig REDACTED expires 9');
   });
 });

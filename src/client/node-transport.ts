@@ -1,0 +1,154 @@
+// The real transport: node:http / node:https with one keep-alive agent per
+// scheme per process. Public APIs only, and the cheapest start-up measured for
+// a CLI's few requests (docs/decisions.md, "CLI transport and client"):
+// node:https (TLS) loads only for an https origin.
+import { once } from 'node:events';
+import * as http from 'node:http';
+import type { Readable } from 'node:stream';
+import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+
+// Errors meaning the connection never carried the request.
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
+  'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'SELF_SIGNED_CERT_IN_CHAIN',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+type RequestFn = typeof http.request;
+
+export function nodeTransport(): Transport {
+  const agents = new Map<string, http.Agent>();
+
+  async function moduleFor(protocol: string): Promise<{ request: RequestFn; agent: http.Agent }> {
+    const https = protocol === 'https:';
+    const mod: { request: RequestFn; Agent: typeof http.Agent } = https ? await import('node:https') : http;
+    let agent = agents.get(protocol);
+    // Idle sockets close after 4 s, under the 5 s keep-alive of Node servers (and
+    // many proxies): a POST after a long wait (throttling) never goes out on a
+    // socket the server is closing, where a lost answer could not be retried.
+    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: 4_000 })));
+    return { request: mod.request, agent };
+  }
+
+  return {
+    async send(req: TransportRequest): Promise<TransportResponse> {
+      req.signal?.throwIfAborted();
+      const url = new URL(req.origin);
+      const { request, agent } = await moduleFor(url.protocol);
+      return exchange(request, agent, url, req);
+    },
+    async close() {
+      for (const agent of agents.values()) agent.destroy();
+      agents.clear();
+    },
+  };
+}
+
+function exchange(request: RequestFn, agent: http.Agent, url: URL, req: TransportRequest): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    let connected = false;
+    let response: http.IncomingMessage | undefined;
+    let settled = false;
+    const where = url.origin;
+    const creq = request({
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || undefined,
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      agent,
+    });
+
+    // One way out for every failure, before or after the answer's head arrived.
+    const fail = (err: Error) => {
+      clearTimeout(connectTimer);
+      req.signal?.removeEventListener('abort', onAbort);
+      if (response) response.destroy(err);
+      else creq.destroy(err);
+      if (!settled) {
+        settled = true;
+        reject(err);
+      }
+    };
+    const onAbort = () => fail(req.signal!.reason as Error);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const connectTimer = setTimeout(
+      () => fail(new TransportError(`could not connect to ${where} within ${req.connectTimeoutMs} ms`, 'timeout', false, 'ECONNECT_TIMEOUT')),
+      req.connectTimeoutMs ?? 10_000,
+    );
+    creq.on('socket', (socket) => {
+      const connectedNow = () => {
+        connected = true;
+        clearTimeout(connectTimer);
+      };
+      if (socket.connecting) socket.once('connect', connectedNow);
+      else connectedNow();
+    });
+    if (req.idleTimeoutMs) {
+      // Socket inactivity, both ways: a long upload or download that keeps moving never times out.
+      creq.setTimeout(req.idleTimeoutMs, () =>
+        fail(new TransportError(`no data from ${where} for ${Math.round(req.idleTimeoutMs! / 100) / 10} s`, 'timeout', connected, 'EIDLE_TIMEOUT')),
+      );
+    }
+    creq.on('error', (err) => {
+      if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
+      const code = errorCode(err);
+      const sent = connected && !(code !== undefined && NOT_SENT_CODES.has(code));
+      const kind = sent ? 'lost' : 'connect';
+      const text = sent ? `connection to ${where} failed before the answer arrived` : `cannot connect to ${where}`;
+      fail(new TransportError(`${text} (${code ?? err.message})`, kind, sent, code, { cause: err }));
+    });
+    creq.on('response', (res) => {
+      response = res;
+      clearTimeout(connectTimer);
+      res.on('end', () => req.signal?.removeEventListener('abort', onAbort));
+      // A connection cut mid-body: iterating the body throws a TransportError, not a bare 'aborted'.
+      res.on('aborted', () => fail(new TransportError(`connection to ${where} was cut before the answer ended`, 'lost', true, 'ECONNRESET')));
+      settled = true;
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+    });
+
+    writeBody(creq, req).catch((err: Error) => fail(err));
+  });
+}
+
+async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promise<void> {
+  const body = req.body;
+  if (body === undefined) {
+    creq.end();
+    return;
+  }
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    const buf = typeof body === 'string' ? Buffer.from(body) : body;
+    if (!creq.hasHeader('content-length')) creq.setHeader('content-length', buf.length);
+    creq.end(buf, () => req.onProgress?.(buf.length));
+    return;
+  }
+  let sent = 0;
+  for await (const chunk of body as Readable) {
+    if (creq.destroyed) return;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (!creq.write(buf)) await drained(creq);
+    sent += buf.length;
+    req.onProgress?.(sent);
+  }
+  creq.end();
+}
+
+/** 'drain', or the request ended some other way (its error is handled by the 'error' listener). */
+async function drained(creq: http.ClientRequest): Promise<void> {
+  const ac = new AbortController();
+  await Promise.race([once(creq, 'drain', { signal: ac.signal }), once(creq, 'close', { signal: ac.signal })]).catch(() => {});
+  ac.abort();
+}
