@@ -14,7 +14,12 @@ export const REVISION_SAFE = {
   ],
   load: () => import('../_shared/edit.js'),
 };
-export const EDIT = { options: REVISION_SAFE.extraOptions.slice(1), load: () => import('../_shared/edit.js').then((m) => ({ run: m.runEdit })) };
+export const EDIT = {
+  options: REVISION_SAFE.extraOptions.slice(1),
+  notes:
+    'Opens $VISUAL or $EDITOR (else vi) on "field: value" lines, with prose fields as "=== field ===" markdown blocks; closing it unchanged sends nothing. A terminal only: elsewhere it is a usage error (use update). If someone else changed a field you changed while the editor was open: both values on stderr, exit 5, your text kept in a file (--force writes yours).',
+  load: () => import('../_shared/edit.js').then((m) => ({ run: m.runEdit })),
+};
 
 const updateSkill = operationCommand({
   path: ['skills', 'update'],
