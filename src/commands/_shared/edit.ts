@@ -16,6 +16,7 @@ import { inputsOf, type OperationCommandData } from '../../cli/operation-command
 import { checkFields } from '../../cli/output/format.js';
 import { writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import type { ApiClient } from '../../client/http.js';
 import { applyRevisionSafe, isRevisionMismatch, type EditOutcome, type FieldConflict, type Revisioned } from '../../flows/edit.js';
 import { editTarget, readRow, writeRow, type EditTarget } from '../../flows/edit-targets.js';
 import { EditTextError, editedChanges, parseEditText, renderEditText, type EditLayout } from '../../flows/edit-text.js';
@@ -86,7 +87,7 @@ function settle(ctx: CommandContext, outcome: EditOutcome<Revisioned>, what: str
   return outcome.row;
 }
 
-function revisionSafe(ctx: CommandContext, client: Awaited<ReturnType<CommandContext['client']>>, operationId: string, params: Record<string, string>, changes: Record<string, unknown>, opts: { base?: Revisioned; force: boolean }) {
+function revisionSafe(ctx: CommandContext, client: ApiClient, operationId: string, params: Record<string, string>, changes: Record<string, unknown>, opts: { base?: Revisioned; force: boolean }) {
   const target = editTarget(operationId);
   return applyRevisionSafe({
     read: () => readRow(client, target, params, ctx.signal),
@@ -94,7 +95,7 @@ function revisionSafe(ctx: CommandContext, client: Awaited<ReturnType<CommandCon
     changes,
     force: opts.force,
     ...(opts.base ? { base: opts.base } : {}),
-    onRetry: ({ revision, theirs }) => ctx.note(`${label(target, params)} changed meanwhile (revision ${revision}: ${theirs.join(', ') || 'no field we change'}); re-applying yours`),
+    onRetry: ({ revision, theirs }) => ctx.note(`${label(target, params)} changed meanwhile (revision ${revision}: ${theirs.join(', ') || 'no field changed'}); re-applying yours`),
   });
 }
 
