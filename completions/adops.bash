@@ -118,6 +118,7 @@ _adops() {
     "plans line-items update|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "plans line-items update|--provider") COMPREPLY=( $(compgen -W "provider_a provider_b provider_c provider_d" -- "$cur") ); return ;;
     "plans line-items update|--budget-type") COMPREPLY=( $(compgen -W "daily lifetime" -- "$cur") ); return ;;
+    "plans line-items edit|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "plans line-items delete|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "plans line-items validate|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "plans line-items readiness|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
@@ -168,7 +169,7 @@ _adops() {
     "brands advertisers") opts="attach detach list -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands personas") opts="create delete edit get list update -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands documents") opts="delete finalize get list reserve -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
-    "plans line-items") opts="add delete readiness record update validate -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "plans line-items") opts="add delete edit readiness record update validate -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe insights") opts="--since --until --level --grain --breakdown --ids --advertiser --provider --limit --cursor --all --max -f --field --chart -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe campaigns list") opts="--live --ids --advertiser --provider --status --limit --cursor --all --max -f --field --fallback-stored -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe campaigns get") opts="-f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -222,6 +223,7 @@ _adops() {
     "plans apply") opts="-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans line-items add") opts="--name --provider --advertiser --budget --budget-type --start-date --end-date --objective -f --field -F --json-field --input -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans line-items update") opts="--name --provider --advertiser --budget --budget-type --start-date --end-date --objective -f --field -F --json-field --input --revision --force -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "plans line-items edit") opts="--force -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans line-items delete") opts="--revision -f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans line-items validate") opts="-f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans line-items readiness") opts="-f --field --wait --timeout --interval -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -323,6 +325,7 @@ _adops_known() {
     "plans apply") return 0 ;;
     "plans line-items add") return 0 ;;
     "plans line-items update") return 0 ;;
+    "plans line-items edit") return 0 ;;
     "plans line-items delete") return 0 ;;
     "plans line-items validate") return 0 ;;
     "plans line-items readiness") return 0 ;;

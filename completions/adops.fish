@@ -345,7 +345,7 @@ complete -c adops -n "__adops_path_is 'brands documents'" -l no-color
 complete -c adops -n "__adops_path_is 'brands documents'" -l no-input
 complete -c adops -n "__adops_path_is 'brands documents'" -l yes
 complete -c adops -n "__adops_path_is 'brands documents'" -l help
-complete -c adops -n "__adops_path_is 'plans line-items'" -a 'add delete readiness record update validate'
+complete -c adops -n "__adops_path_is 'plans line-items'" -a 'add delete edit readiness record update validate'
 complete -c adops -n "__adops_path_is 'plans line-items'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items'" -l fields
@@ -1388,6 +1388,21 @@ complete -c adops -n "__adops_path_is 'plans line-items update'" -l no-color
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l no-input
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l yes
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l help
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l force
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l json
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l profile
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l base-url
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l request-timeout
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l retries
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l retry-budget
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l debug
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l no-color
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l no-input
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l yes
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l help
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l revision
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l field
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l output -xa 'table json ndjson csv'

@@ -78,6 +78,7 @@ _adops() {
       "plans apply") path="plans apply" ;;
       "plans line-items add") path="plans line-items add" ;;
       "plans line-items update") path="plans line-items update" ;;
+      "plans line-items edit") path="plans line-items edit" ;;
       "plans line-items delete") path="plans line-items delete" ;;
       "plans line-items validate") path="plans line-items validate" ;;
       "plans line-items readiness") path="plans line-items readiness" ;;
@@ -213,6 +214,7 @@ _adops() {
     "plans line-items update|--output") compadd -- table json ndjson csv; return ;;
     "plans line-items update|--provider") compadd -- provider_a provider_b provider_c provider_d; return ;;
     "plans line-items update|--budget-type") compadd -- daily lifetime; return ;;
+    "plans line-items edit|--output") compadd -- table json ndjson csv; return ;;
     "plans line-items delete|--output") compadd -- table json ndjson csv; return ;;
     "plans line-items validate|--output") compadd -- table json ndjson csv; return ;;
     "plans line-items readiness|--output") compadd -- table json ndjson csv; return ;;
@@ -263,7 +265,7 @@ _adops() {
     "brands advertisers") opts=(attach detach list -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands personas") opts=(create delete edit get list update -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands documents") opts=(delete finalize get list reserve -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
-    "plans line-items") opts=(add delete readiness record update validate -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "plans line-items") opts=(add delete edit readiness record update validate -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe insights") opts=(--since --until --level --grain --breakdown --ids --advertiser --provider --limit --cursor --all --max -f --field --chart -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe campaigns list") opts=(--live --ids --advertiser --provider --status --limit --cursor --all --max -f --field --fallback-stored -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe campaigns get") opts=(-f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -317,6 +319,7 @@ _adops() {
     "plans apply") opts=(-o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans line-items add") opts=(--name --provider --advertiser --budget --budget-type --start-date --end-date --objective -f --field -F --json-field --input -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans line-items update") opts=(--name --provider --advertiser --budget --budget-type --start-date --end-date --objective -f --field -F --json-field --input --revision --force -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "plans line-items edit") opts=(--force -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans line-items delete") opts=(--revision -f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans line-items validate") opts=(-f --field -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans line-items readiness") opts=(-f --field --wait --timeout --interval -o --output --json --fields --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;

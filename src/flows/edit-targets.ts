@@ -17,19 +17,24 @@ export interface EditTarget {
   blocks: readonly string[];
   /** Fields the update accepts that an editor does not offer (a state change is its own command). */
   notEditable: readonly string[];
+  /** Why the row cannot be changed now, judged from the GET's answer (an approved plan freezes its Line Items too). */
+  frozen?: (body: Record<string, unknown>) => string | undefined;
 }
+
+const planFrozen = (plan: Record<string, unknown>) => (plan.status === 'draft' ? undefined : `the plan is ${String(plan.status)}, and only a draft plan and its Line Items change`);
 
 const TARGETS: Readonly<Record<string, EditTarget>> = {
   updateSkill: { noun: 'skill', readOperation: 'getSkill', blocks: ['body'], notEditable: [] },
   updateBrand: { noun: 'brand', readOperation: 'getBrand', blocks: ['identity', 'voice', 'guidelines', 'messaging'], notEditable: [] },
   updatePersona: { noun: 'persona', readOperation: 'getPersona', blocks: ['demographics'], notEditable: [] },
-  updateCampaignPlan: { noun: 'plan', readOperation: 'getCampaignPlan', blocks: [], notEditable: ['status'] },
+  updateCampaignPlan: { noun: 'plan', readOperation: 'getCampaignPlan', blocks: [], notEditable: ['status'], frozen: planFrozen },
   updateLineItem: {
     noun: 'line item',
     readOperation: 'getCampaignPlan',
     pick: (plan, params) => (Array.isArray(plan.lineItems) ? plan.lineItems : []).find((li: { lineItemId?: unknown }) => li.lineItemId === params.lineItemId),
     blocks: [],
     notEditable: [],
+    frozen: planFrozen,
   },
   renameAsset: { noun: 'asset', readOperation: 'getAsset', blocks: [], notEditable: [] },
 };
@@ -47,18 +52,24 @@ function asRow(value: unknown, what: string): Revisioned {
   return value as Revisioned;
 }
 
-export async function readRow(client: ApiClient, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<Revisioned> {
+/** The row, and why it cannot be changed now (if the target knows such a state). */
+export async function readEditable(client: ApiClient, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<{ row: Revisioned; frozen?: string }> {
   const op = operation(target.readOperation);
   const path = fillPath(op.path, params);
   const { body } = await client.request<Record<string, unknown>>({ method: op.method, path, signal });
-  if (!target.pick) return asRow(body, op.id);
+  const frozen = target.frozen?.(body);
+  if (!target.pick) return { row: asRow(body, op.id), ...(frozen ? { frozen } : {}) };
   const row = target.pick(body, params);
   if (row === undefined) {
     // What a GET of the row itself would answer: the parent exists, the row does not.
     const id = Object.values(params).slice(-1)[0];
     throw new ApiError({ status: 404, body: { error: 'not_found', message: `No ${target.noun} ${id} in ${path}.` }, method: op.method, path });
   }
-  return asRow(row, op.id);
+  return { row: asRow(row, op.id), ...(frozen ? { frozen } : {}) };
+}
+
+export async function readRow(client: ApiClient, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<Revisioned> {
+  return (await readEditable(client, target, params, signal)).row;
 }
 
 export async function writeRow(client: ApiClient, updateOperationId: string, params: Record<string, string>, changes: Record<string, unknown>, revision: number, signal?: AbortSignal): Promise<Revisioned> {

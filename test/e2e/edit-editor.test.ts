@@ -126,7 +126,21 @@ describe('other edits', () => {
     await api('PATCH', '/context/campaign-plans/ed-frozen', { revision: 1, status: 'archived' });
     const frozen = await runAdopsTty(['plans', 'edit', 'ed-frozen'], { env: env({ EDITOR: editor('frozen.sh', 'true') }) });
     expect(frozen.code).toBe(5);
-    expect(frozen.stdout).toMatch(/plan ed-frozen is archived: approval froze it/);
+    expect(frozen.stdout).toMatch(/plan ed-frozen cannot be edited: the plan is archived, and only a draft plan and its Line Items change/);
     expect(existsSync(join(dir, 'frozen.sh.seen'))).toBe(false);
+  });
+
+  it('plans line-items edit: the item read through its plan; a frozen plan\'s item is refused before the editor opens', async () => {
+    const li = ((await api('POST', '/context/campaign-plans/ed-plan/line-items', { name: 'Social', budget: 100 })) as { lineItemId: string }).lineItemId;
+    const r = await runAdopsTty(['plans', 'line-items', 'edit', 'ed-plan', li], { env: env({ EDITOR: editor('li.sh', `sed -i -e 's/^budget: 100$/budget: 120/' -e 's/^budgetType: null$/budgetType: daily/' "$1"`) }) });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain(`saved line item ed-plan ${li}: budget, budgetType (revision 2)`);
+    const plan = (await api('GET', '/context/campaign-plans/ed-plan')) as { lineItems: Array<Record<string, unknown>> };
+    expect(plan.lineItems.find((x) => x.lineItemId === li)).toMatchObject({ budget: 120, budgetType: 'daily' });
+
+    const frozenLi = ((await api('GET', '/context/campaign-plans/ed-frozen')) as { lineItems: Array<{ lineItemId: string }> }).lineItems[0]!.lineItemId;
+    const frozen = await runAdopsTty(['plans', 'line-items', 'edit', 'ed-frozen', frozenLi], { env: env({ EDITOR: editor('frozen-li.sh', 'true') }) });
+    expect(frozen.code).toBe(5);
+    expect(existsSync(join(dir, 'frozen-li.sh.seen'))).toBe(false);
   });
 });

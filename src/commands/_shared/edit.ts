@@ -18,7 +18,7 @@ import { writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import type { ApiClient } from '../../client/http.js';
 import { applyRevisionSafe, isRevisionMismatch, type EditOutcome, type FieldConflict, type Revisioned } from '../../flows/edit.js';
-import { editTarget, readRow, writeRow, type EditTarget } from '../../flows/edit-targets.js';
+import { editTarget, readEditable, readRow, writeRow, type EditTarget } from '../../flows/edit-targets.js';
 import { EditTextError, editedChanges, parseEditText, renderEditText, type EditLayout } from '../../flows/edit-text.js';
 import { readInput } from './fields.js';
 import { buildRequest } from './request-input.js';
@@ -159,10 +159,9 @@ export async function runEdit(ctx: CommandContext, input: CommandInput, command:
   const what = label(target, params);
   const layout: EditLayout = { fields: inputsOf(data.operationId).body!.fields.filter((f) => f.name !== 'revision' && !target.notEditable.includes(f.name)), blocks: target.blocks };
   const client = await ctx.client();
-  const base = await readRow(client, target, params, ctx.signal);
-  if (data.operationId === 'updateCampaignPlan' && base.status !== 'draft') {
-    throw new CliError(`${what} is ${String(base.status)}: approval froze it, nothing can be edited`, EXIT.conflict, 'only a draft plan is edited; an approved one can only be archived (`adops plans update SLUG --status archived`)', 'plan_frozen');
-  }
+  const { row: base, frozen } = await readEditable(client, target, params, ctx.signal);
+  // Refused before the editor opens: the service would refuse the save (409 plan_frozen).
+  if (frozen) throw new CliError(`${what} cannot be edited: ${frozen}`, EXIT.conflict, 'an approved plan can only be archived (`adops plans update SLUG --status archived`); an archived one is read-only', 'plan_frozen');
   const dir = mkdtempSync(join(tmpdir(), 'adops-edit-'));
   const file = join(dir, `${Object.values(params).join('-').replace(/[^A-Za-z0-9_-]/g, '_')}.${target.noun.replace(/ /g, '-')}.md`);
   let keep = false;

@@ -14,7 +14,17 @@ const updatePlan = operationCommand({
   ...REVISION_SAFE,
 });
 
-export const planGroups: GroupSpec[] = [{ path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, delete, validate, readiness, record executions" }];
+const updateLineItem = operationCommand({
+  path: ['plans', 'line-items', 'update'],
+  operationId: 'updateLineItem',
+  argNames: plan,
+  description: "Change a Line Item (revision-safe: another writer's change to the same field exits 5 unless --force)",
+  resource: 'lineItem',
+  examples: ['adops plans line-items update spring-sale li_123 --budget 6000', 'adops plans line-items update spring-sale li_123 --revision 2 --budget 6000'],
+  ...REVISION_SAFE,
+});
+
+export const planGroups: GroupSpec[] = [{ path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, edit, delete, validate, readiness, record executions" }];
 
 export const planCommands: CommandSpec[] = [
   operationCommand({ path: ['plans', 'list'], operationId: 'listCampaignPlans', description: 'List Campaign Plans', resource: 'plan', examples: ['adops plans list', 'adops plans list --status approved'] }),
@@ -58,15 +68,8 @@ export const planCommands: CommandSpec[] = [
     resource: 'lineItem',
     examples: ['adops plans line-items add spring-sale --name "Search, brand terms" --provider provider_c --advertiser acc_123 --budget 5000 --budget-type lifetime'],
   }),
-  operationCommand({
-    path: ['plans', 'line-items', 'update'],
-    operationId: 'updateLineItem',
-    argNames: plan,
-    description: "Change a Line Item (revision-safe: another writer's change to the same field exits 5 unless --force)",
-    resource: 'lineItem',
-    examples: ['adops plans line-items update spring-sale li_123 --budget 6000', 'adops plans line-items update spring-sale li_123 --revision 2 --budget 6000'],
-    ...REVISION_SAFE,
-  }),
+  updateLineItem,
+  { ...updateLineItem, ...EDIT, path: ['plans', 'line-items', 'edit'], description: "Edit a draft plan's Line Item in $EDITOR (a terminal only), saved like update", examples: ['adops plans line-items edit spring-sale li_123'] },
   operationCommand({ path: ['plans', 'line-items', 'delete'], operationId: 'deleteLineItem', argNames: plan, description: 'Delete a Line Item', resource: 'lineItem', examples: ['adops plans line-items delete spring-sale li_123 --yes'] }),
   operationCommand({
     path: ['plans', 'line-items', 'validate'],
