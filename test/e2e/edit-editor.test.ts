@@ -71,6 +71,15 @@ describe('brands edit', () => {
     rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 
+  it('someone writes another field while the editor is open: both changes land', async () => {
+    const other = `${process.execPath} ${BIN} brands update ed-acme --description 'Theirs, meanwhile' >/dev/null`;
+    const ed = editor('other-field.sh', `${other}\nsed -i 's/^=== messaging ===$/=== messaging ===\\nOurs, edited./' "$1"`);
+    const r = await runAdopsTty(['brands', 'edit', 'ed-acme'], { env: env({ EDITOR: ed }) });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/changed meanwhile \(revision \d+: description\); re-applying yours/);
+    expect(await api('GET', '/context/brands/ed-acme')).toMatchObject({ description: 'Theirs, meanwhile', messaging: 'Ours, edited.' });
+  });
+
   it('text it cannot read is a usage error: nothing sent, the text kept', async () => {
     const r = await runAdopsTty(['brands', 'edit', 'ed-acme'], { env: env({ EDITOR: editor('bad.sh', `sed -i 's/^logoUrl: null$/logoUrl: null\\ncolour: red/' "$1"`) }) });
     expect(r.code).toBe(2);
