@@ -49,7 +49,7 @@ complete -c adops -n "__adops_path_is 'auth'" -l no-color
 complete -c adops -n "__adops_path_is 'auth'" -l no-input
 complete -c adops -n "__adops_path_is 'auth'" -l yes
 complete -c adops -n "__adops_path_is 'auth'" -l help
-complete -c adops -n "__adops_path_is 'brands'" -a 'advertisers create delete documents get list personas update'
+complete -c adops -n "__adops_path_is 'brands'" -a 'advertisers create delete documents edit get list personas update'
 complete -c adops -n "__adops_path_is 'brands'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands'" -l json
 complete -c adops -n "__adops_path_is 'brands'" -l fields
@@ -113,7 +113,7 @@ complete -c adops -n "__adops_path_is 'observe'" -l no-color
 complete -c adops -n "__adops_path_is 'observe'" -l no-input
 complete -c adops -n "__adops_path_is 'observe'" -l yes
 complete -c adops -n "__adops_path_is 'observe'" -l help
-complete -c adops -n "__adops_path_is 'plans'" -a 'approve create delete get line-items list update'
+complete -c adops -n "__adops_path_is 'plans'" -a 'apply approve create delete edit get line-items list update'
 complete -c adops -n "__adops_path_is 'plans'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans'" -l json
 complete -c adops -n "__adops_path_is 'plans'" -l fields
@@ -145,7 +145,7 @@ complete -c adops -n "__adops_path_is 'sandbox'" -l no-color
 complete -c adops -n "__adops_path_is 'sandbox'" -l no-input
 complete -c adops -n "__adops_path_is 'sandbox'" -l yes
 complete -c adops -n "__adops_path_is 'sandbox'" -l help
-complete -c adops -n "__adops_path_is 'skills'" -a 'catalog create delete get list reimport update'
+complete -c adops -n "__adops_path_is 'skills'" -a 'catalog create delete edit get list reimport update'
 complete -c adops -n "__adops_path_is 'skills'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills'" -l json
 complete -c adops -n "__adops_path_is 'skills'" -l fields
@@ -332,7 +332,7 @@ complete -c adops -n "__adops_path_is 'brands advertisers'" -l no-color
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l no-input
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l yes
 complete -c adops -n "__adops_path_is 'brands advertisers'" -l help
-complete -c adops -n "__adops_path_is 'brands personas'" -a 'create delete get list update'
+complete -c adops -n "__adops_path_is 'brands personas'" -a 'create delete edit get list update'
 complete -c adops -n "__adops_path_is 'brands personas'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas'" -l json
 complete -c adops -n "__adops_path_is 'brands personas'" -l fields
@@ -364,7 +364,7 @@ complete -c adops -n "__adops_path_is 'brands documents'" -l no-color
 complete -c adops -n "__adops_path_is 'brands documents'" -l no-input
 complete -c adops -n "__adops_path_is 'brands documents'" -l yes
 complete -c adops -n "__adops_path_is 'brands documents'" -l help
-complete -c adops -n "__adops_path_is 'plans line-items'" -a 'add delete readiness record update validate'
+complete -c adops -n "__adops_path_is 'plans line-items'" -a 'add delete edit readiness record update validate'
 complete -c adops -n "__adops_path_is 'plans line-items'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items'" -l fields
@@ -750,13 +750,14 @@ complete -c adops -n "__adops_path_is 'skills create'" -l no-color
 complete -c adops -n "__adops_path_is 'skills create'" -l no-input
 complete -c adops -n "__adops_path_is 'skills create'" -l yes
 complete -c adops -n "__adops_path_is 'skills create'" -l help
-complete -c adops -n "__adops_path_is 'skills update'" -l revision
 complete -c adops -n "__adops_path_is 'skills update'" -l name
 complete -c adops -n "__adops_path_is 'skills update'" -l description
 complete -c adops -n "__adops_path_is 'skills update'" -l body
 complete -c adops -n "__adops_path_is 'skills update'" -l field
 complete -c adops -n "__adops_path_is 'skills update'" -l json-field
 complete -c adops -n "__adops_path_is 'skills update'" -l input
+complete -c adops -n "__adops_path_is 'skills update'" -l revision
+complete -c adops -n "__adops_path_is 'skills update'" -l force
 complete -c adops -n "__adops_path_is 'skills update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'skills update'" -l json
 complete -c adops -n "__adops_path_is 'skills update'" -l fields
@@ -772,6 +773,22 @@ complete -c adops -n "__adops_path_is 'skills update'" -l no-color
 complete -c adops -n "__adops_path_is 'skills update'" -l no-input
 complete -c adops -n "__adops_path_is 'skills update'" -l yes
 complete -c adops -n "__adops_path_is 'skills update'" -l help
+complete -c adops -n "__adops_path_is 'skills edit'" -l force
+complete -c adops -n "__adops_path_is 'skills edit'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'skills edit'" -l json
+complete -c adops -n "__adops_path_is 'skills edit'" -l fields
+complete -c adops -n "__adops_path_is 'skills edit'" -l query
+complete -c adops -n "__adops_path_is 'skills edit'" -l profile
+complete -c adops -n "__adops_path_is 'skills edit'" -l base-url
+complete -c adops -n "__adops_path_is 'skills edit'" -l request-timeout
+complete -c adops -n "__adops_path_is 'skills edit'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'skills edit'" -l retries
+complete -c adops -n "__adops_path_is 'skills edit'" -l retry-budget
+complete -c adops -n "__adops_path_is 'skills edit'" -l debug
+complete -c adops -n "__adops_path_is 'skills edit'" -l no-color
+complete -c adops -n "__adops_path_is 'skills edit'" -l no-input
+complete -c adops -n "__adops_path_is 'skills edit'" -l yes
+complete -c adops -n "__adops_path_is 'skills edit'" -l help
 complete -c adops -n "__adops_path_is 'skills delete'" -l revision
 complete -c adops -n "__adops_path_is 'skills delete'" -l field
 complete -c adops -n "__adops_path_is 'skills delete'" -l output -xa 'table json ndjson csv'
@@ -909,7 +926,6 @@ complete -c adops -n "__adops_path_is 'brands create'" -l no-color
 complete -c adops -n "__adops_path_is 'brands create'" -l no-input
 complete -c adops -n "__adops_path_is 'brands create'" -l yes
 complete -c adops -n "__adops_path_is 'brands create'" -l help
-complete -c adops -n "__adops_path_is 'brands update'" -l revision
 complete -c adops -n "__adops_path_is 'brands update'" -l name
 complete -c adops -n "__adops_path_is 'brands update'" -l description
 complete -c adops -n "__adops_path_is 'brands update'" -l logo-url
@@ -920,6 +936,8 @@ complete -c adops -n "__adops_path_is 'brands update'" -l messaging
 complete -c adops -n "__adops_path_is 'brands update'" -l field
 complete -c adops -n "__adops_path_is 'brands update'" -l json-field
 complete -c adops -n "__adops_path_is 'brands update'" -l input
+complete -c adops -n "__adops_path_is 'brands update'" -l revision
+complete -c adops -n "__adops_path_is 'brands update'" -l force
 complete -c adops -n "__adops_path_is 'brands update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands update'" -l json
 complete -c adops -n "__adops_path_is 'brands update'" -l fields
@@ -935,6 +953,22 @@ complete -c adops -n "__adops_path_is 'brands update'" -l no-color
 complete -c adops -n "__adops_path_is 'brands update'" -l no-input
 complete -c adops -n "__adops_path_is 'brands update'" -l yes
 complete -c adops -n "__adops_path_is 'brands update'" -l help
+complete -c adops -n "__adops_path_is 'brands edit'" -l force
+complete -c adops -n "__adops_path_is 'brands edit'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'brands edit'" -l json
+complete -c adops -n "__adops_path_is 'brands edit'" -l fields
+complete -c adops -n "__adops_path_is 'brands edit'" -l query
+complete -c adops -n "__adops_path_is 'brands edit'" -l profile
+complete -c adops -n "__adops_path_is 'brands edit'" -l base-url
+complete -c adops -n "__adops_path_is 'brands edit'" -l request-timeout
+complete -c adops -n "__adops_path_is 'brands edit'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'brands edit'" -l retries
+complete -c adops -n "__adops_path_is 'brands edit'" -l retry-budget
+complete -c adops -n "__adops_path_is 'brands edit'" -l debug
+complete -c adops -n "__adops_path_is 'brands edit'" -l no-color
+complete -c adops -n "__adops_path_is 'brands edit'" -l no-input
+complete -c adops -n "__adops_path_is 'brands edit'" -l yes
+complete -c adops -n "__adops_path_is 'brands edit'" -l help
 complete -c adops -n "__adops_path_is 'brands delete'" -l revision
 complete -c adops -n "__adops_path_is 'brands delete'" -l field
 complete -c adops -n "__adops_path_is 'brands delete'" -l output -xa 'table json ndjson csv'
@@ -1068,7 +1102,6 @@ complete -c adops -n "__adops_path_is 'brands personas create'" -l no-color
 complete -c adops -n "__adops_path_is 'brands personas create'" -l no-input
 complete -c adops -n "__adops_path_is 'brands personas create'" -l yes
 complete -c adops -n "__adops_path_is 'brands personas create'" -l help
-complete -c adops -n "__adops_path_is 'brands personas update'" -l revision
 complete -c adops -n "__adops_path_is 'brands personas update'" -l name
 complete -c adops -n "__adops_path_is 'brands personas update'" -l description
 complete -c adops -n "__adops_path_is 'brands personas update'" -l demographics
@@ -1078,6 +1111,8 @@ complete -c adops -n "__adops_path_is 'brands personas update'" -l channels
 complete -c adops -n "__adops_path_is 'brands personas update'" -l field
 complete -c adops -n "__adops_path_is 'brands personas update'" -l json-field
 complete -c adops -n "__adops_path_is 'brands personas update'" -l input
+complete -c adops -n "__adops_path_is 'brands personas update'" -l revision
+complete -c adops -n "__adops_path_is 'brands personas update'" -l force
 complete -c adops -n "__adops_path_is 'brands personas update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands personas update'" -l json
 complete -c adops -n "__adops_path_is 'brands personas update'" -l fields
@@ -1093,6 +1128,22 @@ complete -c adops -n "__adops_path_is 'brands personas update'" -l no-color
 complete -c adops -n "__adops_path_is 'brands personas update'" -l no-input
 complete -c adops -n "__adops_path_is 'brands personas update'" -l yes
 complete -c adops -n "__adops_path_is 'brands personas update'" -l help
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l force
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l json
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l fields
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l query
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l profile
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l base-url
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l request-timeout
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l retries
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l retry-budget
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l debug
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l no-color
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l no-input
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l yes
+complete -c adops -n "__adops_path_is 'brands personas edit'" -l help
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l revision
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l field
 complete -c adops -n "__adops_path_is 'brands personas delete'" -l output -xa 'table json ndjson csv'
@@ -1262,7 +1313,6 @@ complete -c adops -n "__adops_path_is 'plans create'" -l no-color
 complete -c adops -n "__adops_path_is 'plans create'" -l no-input
 complete -c adops -n "__adops_path_is 'plans create'" -l yes
 complete -c adops -n "__adops_path_is 'plans create'" -l help
-complete -c adops -n "__adops_path_is 'plans update'" -l revision
 complete -c adops -n "__adops_path_is 'plans update'" -l name
 complete -c adops -n "__adops_path_is 'plans update'" -l description
 complete -c adops -n "__adops_path_is 'plans update'" -l currency
@@ -1273,6 +1323,8 @@ complete -c adops -n "__adops_path_is 'plans update'" -l status -xa 'archived'
 complete -c adops -n "__adops_path_is 'plans update'" -l field
 complete -c adops -n "__adops_path_is 'plans update'" -l json-field
 complete -c adops -n "__adops_path_is 'plans update'" -l input
+complete -c adops -n "__adops_path_is 'plans update'" -l revision
+complete -c adops -n "__adops_path_is 'plans update'" -l force
 complete -c adops -n "__adops_path_is 'plans update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans update'" -l json
 complete -c adops -n "__adops_path_is 'plans update'" -l fields
@@ -1288,6 +1340,22 @@ complete -c adops -n "__adops_path_is 'plans update'" -l no-color
 complete -c adops -n "__adops_path_is 'plans update'" -l no-input
 complete -c adops -n "__adops_path_is 'plans update'" -l yes
 complete -c adops -n "__adops_path_is 'plans update'" -l help
+complete -c adops -n "__adops_path_is 'plans edit'" -l force
+complete -c adops -n "__adops_path_is 'plans edit'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'plans edit'" -l json
+complete -c adops -n "__adops_path_is 'plans edit'" -l fields
+complete -c adops -n "__adops_path_is 'plans edit'" -l query
+complete -c adops -n "__adops_path_is 'plans edit'" -l profile
+complete -c adops -n "__adops_path_is 'plans edit'" -l base-url
+complete -c adops -n "__adops_path_is 'plans edit'" -l request-timeout
+complete -c adops -n "__adops_path_is 'plans edit'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'plans edit'" -l retries
+complete -c adops -n "__adops_path_is 'plans edit'" -l retry-budget
+complete -c adops -n "__adops_path_is 'plans edit'" -l debug
+complete -c adops -n "__adops_path_is 'plans edit'" -l no-color
+complete -c adops -n "__adops_path_is 'plans edit'" -l no-input
+complete -c adops -n "__adops_path_is 'plans edit'" -l yes
+complete -c adops -n "__adops_path_is 'plans edit'" -l help
 complete -c adops -n "__adops_path_is 'plans delete'" -l revision
 complete -c adops -n "__adops_path_is 'plans delete'" -l field
 complete -c adops -n "__adops_path_is 'plans delete'" -l output -xa 'table json ndjson csv'
@@ -1324,6 +1392,21 @@ complete -c adops -n "__adops_path_is 'plans approve'" -l no-color
 complete -c adops -n "__adops_path_is 'plans approve'" -l no-input
 complete -c adops -n "__adops_path_is 'plans approve'" -l yes
 complete -c adops -n "__adops_path_is 'plans approve'" -l help
+complete -c adops -n "__adops_path_is 'plans apply'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'plans apply'" -l json
+complete -c adops -n "__adops_path_is 'plans apply'" -l fields
+complete -c adops -n "__adops_path_is 'plans apply'" -l query
+complete -c adops -n "__adops_path_is 'plans apply'" -l profile
+complete -c adops -n "__adops_path_is 'plans apply'" -l base-url
+complete -c adops -n "__adops_path_is 'plans apply'" -l request-timeout
+complete -c adops -n "__adops_path_is 'plans apply'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'plans apply'" -l retries
+complete -c adops -n "__adops_path_is 'plans apply'" -l retry-budget
+complete -c adops -n "__adops_path_is 'plans apply'" -l debug
+complete -c adops -n "__adops_path_is 'plans apply'" -l no-color
+complete -c adops -n "__adops_path_is 'plans apply'" -l no-input
+complete -c adops -n "__adops_path_is 'plans apply'" -l yes
+complete -c adops -n "__adops_path_is 'plans apply'" -l help
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l name
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l provider -xa 'provider_a provider_b provider_c provider_d'
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l advertiser
@@ -1350,7 +1433,6 @@ complete -c adops -n "__adops_path_is 'plans line-items add'" -l no-color
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l no-input
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l yes
 complete -c adops -n "__adops_path_is 'plans line-items add'" -l help
-complete -c adops -n "__adops_path_is 'plans line-items update'" -l revision
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l name
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l provider -xa 'provider_a provider_b provider_c provider_d'
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l advertiser
@@ -1362,6 +1444,8 @@ complete -c adops -n "__adops_path_is 'plans line-items update'" -l objective
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l field
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l json-field
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l input
+complete -c adops -n "__adops_path_is 'plans line-items update'" -l revision
+complete -c adops -n "__adops_path_is 'plans line-items update'" -l force
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l fields
@@ -1377,6 +1461,22 @@ complete -c adops -n "__adops_path_is 'plans line-items update'" -l no-color
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l no-input
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l yes
 complete -c adops -n "__adops_path_is 'plans line-items update'" -l help
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l force
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l json
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l fields
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l query
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l profile
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l base-url
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l request-timeout
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l retries
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l retry-budget
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l debug
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l no-color
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l no-input
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l yes
+complete -c adops -n "__adops_path_is 'plans line-items edit'" -l help
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l revision
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l field
 complete -c adops -n "__adops_path_is 'plans line-items delete'" -l output -xa 'table json ndjson csv'
@@ -1411,6 +1511,9 @@ complete -c adops -n "__adops_path_is 'plans line-items validate'" -l no-input
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l yes
 complete -c adops -n "__adops_path_is 'plans line-items validate'" -l help
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l field
+complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l wait
+complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l timeout
+complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l interval
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l json
 complete -c adops -n "__adops_path_is 'plans line-items readiness'" -l fields
@@ -1487,10 +1590,11 @@ complete -c adops -n "__adops_path_is 'assets get'" -l no-input
 complete -c adops -n "__adops_path_is 'assets get'" -l yes
 complete -c adops -n "__adops_path_is 'assets get'" -l help
 complete -c adops -n "__adops_path_is 'assets rename'" -l filename
-complete -c adops -n "__adops_path_is 'assets rename'" -l revision
 complete -c adops -n "__adops_path_is 'assets rename'" -l field
 complete -c adops -n "__adops_path_is 'assets rename'" -l json-field
 complete -c adops -n "__adops_path_is 'assets rename'" -l input
+complete -c adops -n "__adops_path_is 'assets rename'" -l revision
+complete -c adops -n "__adops_path_is 'assets rename'" -l force
 complete -c adops -n "__adops_path_is 'assets rename'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets rename'" -l json
 complete -c adops -n "__adops_path_is 'assets rename'" -l fields

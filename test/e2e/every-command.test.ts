@@ -5,7 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegistry } from '../../src/cli/commands.js';
 import { png } from '../unit/uploads/media-samples.js';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
 import { startStub, type Stub } from './stub-server.js';
 
 let sandbox: SandboxChild;
@@ -14,6 +17,19 @@ const cfg = tempConfigDir();
 const env = (base: string) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full });
 const cli = (args: readonly string[], base = sandbox.url) => runAdops(args, { env: env(base), timeoutMs: 20_000 });
 const json = (r: RunResult) => JSON.parse(r.stdout) as Record<string, unknown>;
+const work = mkdtempSync(join(tmpdir(), 'adops-every-'));
+/** An $EDITOR for `… edit`: renames whatever it is shown (the `name: …` line). */
+const EDITOR = join(work, 'rename.sh');
+writeFileSync(EDITOR, `#!/bin/sh\nsed -i 's/^name: .*/name: Edited by EDITOR/' "$1"\n`);
+chmodSync(EDITOR, 0o755);
+/** A plan file for `plans apply`: the plan and one Line Item. */
+function planFile(slug: string): string {
+  const file = join(work, `${slug}.json`);
+  writeFileSync(file, JSON.stringify({ slug, name: 'Applied', currency: 'USD', lineItems: [{ name: 'Search', budget: 100 }] }));
+  return file;
+}
+/** `… edit` needs a terminal: run under script(1) with the editor above. */
+const tty = (args: readonly string[]) => runAdopsTty(args, { env: { ...env(sandbox.url), EDITOR }, timeoutMs: 20_000 });
 
 /** Ids learned while the success cases run (a created line item, an uploaded asset, …). */
 const ids: Record<string, string> = {};
@@ -31,7 +47,19 @@ interface Case {
   failCode: number;
   /** A usage error (exit 2, nothing sent). Defaults to `fail` when failCode is 2. */
   usage?: () => string[];
+  /** The success runs on a terminal (an `edit`); its output is the terminal's. */
+  tty?: boolean;
 }
+
+/** `… edit` cases: on a terminal the editor's change is saved; off one it is a usage error, nothing sent. */
+const editCase = (command: string, args: () => string[]): Case => ({
+  command,
+  tty: true,
+  ok: () => [...command.split(' '), ...args()],
+  check: (r) => expect(r.stdout).not.toMatch(/error:/),
+  fail: () => [...command.split(' '), ...args()],
+  failCode: 2,
+});
 
 async function firstStoredId(resource: string, advertiser: string): Promise<string> {
   const r = await cli(['observe', resource, '--advertiser', advertiser, '--limit', '1', '-o', 'json', '--fields', 'id']);
@@ -111,6 +139,7 @@ const CASES: Case[] = [
   { command: 'skills list', ok: () => ['skills', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-skill'), fail: () => ['skills', 'list', '--source', 'mine'], failCode: 2 },
   { command: 'skills get', ok: () => ['skills', 'get', 'e2e-skill', '-o', 'json'], check: (r) => expect(json(r).body).toBe('# hi'), fail: () => ['skills', 'get', 'nope'], failCode: 4, usage: () => ['skills', 'get', ''] },
   { command: 'skills update', ok: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'E2E 2', '-o', 'json'], check: (r) => expect(json(r).revision).toBe(2), fail: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'stale'], failCode: 5, usage: () => ['skills', 'update', 'e2e-skill', '--revision', 'two'] },
+  editCase('skills edit', () => ['e2e-skill']),
   { command: 'skills catalog list', ok: () => ['skills', 'catalog', 'list', '-o', 'json'], check: (r) => void (ids.catalog = JSON.parse(r.stdout)[0].catalogSlug), fail: () => ['skills', 'catalog', 'list', '--cursor', 'garbage'], failCode: 7, usage: () => ['skills', 'catalog', 'list', '--limit', '0'] },
   { command: 'skills catalog import', ok: () => ['skills', 'catalog', 'import', ids.catalog!, '--slug', 'e2e-imported', '-o', 'json'], check: (r) => expect(json(r).source).toBe('catalog'), fail: () => ['skills', 'catalog', 'import', 'no-such-entry'], failCode: 4, usage: () => ['skills', 'catalog', 'import', ''] },
   { command: 'skills reimport', ok: () => ['skills', 'reimport', 'e2e-imported', '-o', 'json'], fail: () => ['skills', 'reimport', 'e2e-skill'], failCode: 7, usage: () => ['skills', 'reimport', 'e2e-imported', '--revision', '0'] },
@@ -120,6 +149,7 @@ const CASES: Case[] = [
   { command: 'brands list', ok: () => ['brands', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-brand'), fail: () => ['brands', 'list', '--cursor', 'x'], failCode: 7, usage: () => ['brands', 'list', '--limit', 'ten'] },
   { command: 'brands get', ok: () => ['brands', 'get', 'e2e-brand', '-o', 'json'], check: (r) => expect(json(r).voice).toBe('Plain.'), fail: () => ['brands', 'get', 'nope'], failCode: 4, usage: () => ['brands', 'get'] },
   { command: 'brands update', ok: () => ['brands', 'update', 'e2e-brand', '--revision', '1', '--description', 'd', '-o', 'json'], fail: () => ['brands', 'update', 'nope', '--revision', '1', '--description', 'd'], failCode: 4, usage: () => ['brands', 'update', 'e2e-brand', '--description', 'd', '-F', 'revision=one'] },
+  editCase('brands edit', () => ['e2e-brand']),
   { command: 'brands advertisers attach', ok: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', A, '-o', 'json'], fail: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acc_not_ours'], failCode: 7, usage: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acme'] },
   { command: 'brands advertisers list', ok: () => ['brands', 'advertisers', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain(A), fail: () => ['brands', 'advertisers', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'advertisers', 'list', 'e2e-brand', '--max', '0'] },
   { command: 'brands advertisers detach', ok: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes', '-o', 'json'], fail: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes'], failCode: 4, usage: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A] },
@@ -127,6 +157,7 @@ const CASES: Case[] = [
   { command: 'brands personas list', ok: () => ['brands', 'personas', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain('hiker'), fail: () => ['brands', 'personas', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'personas', 'list'] },
   { command: 'brands personas get', ok: () => ['brands', 'personas', 'get', 'e2e-brand', 'hiker', '-o', 'json'], fail: () => ['brands', 'personas', 'get', 'e2e-brand', 'nope'], failCode: 4, usage: () => ['brands', 'personas', 'get', 'e2e-brand'] },
   { command: 'brands personas update', ok: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'Hikers', '-o', 'json'], fail: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'stale'], failCode: 5, usage: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', ''] },
+  editCase('brands personas edit', () => ['e2e-brand', 'hiker']),
   { command: 'brands personas delete', ok: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes', '-o', 'json'], fail: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes'], failCode: 4, usage: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker'] },
   {
     command: 'brands documents reserve',
@@ -169,12 +200,24 @@ const CASES: Case[] = [
   { command: 'plans get', ok: () => ['plans', 'get', 'e2e-plan', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.lineItem!), fail: () => ['plans', 'get', 'nope'], failCode: 4, usage: () => ['plans', 'get', ''] },
   { command: 'plans update', ok: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'Q1', '-o', 'json'], fail: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'stale'], failCode: 5, usage: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--status', 'approved'] },
   { command: 'plans line-items update', ok: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget', '600', '-o', 'json'], fail: () => ['plans', 'line-items', 'update', 'e2e-plan', 'li_nope', '--revision', '1', '--budget', '1'], failCode: 4, usage: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget-type', 'weekly'] },
+  editCase('plans edit', () => ['e2e-plan']),
+  editCase('plans line-items edit', () => ['e2e-plan', ids.lineItem!]),
   { command: 'plans line-items validate', ok: () => ['plans', 'line-items', 'validate', 'e2e-plan', ids.lineItem!, '-o', 'json'], fail: () => ['plans', 'line-items', 'validate', 'e2e-plan', 'li_nope'], failCode: 4, usage: () => ['plans', 'line-items', 'validate', 'e2e-plan', ''] },
-  { command: 'plans line-items readiness', ok: () => ['plans', 'line-items', 'readiness', 'e2e-plan', ids.lineItem!, '-o', 'json'], fail: () => ['plans', 'line-items', 'readiness', 'e2e-plan', 'li_nope'], failCode: 4, usage: () => ['plans', 'line-items', 'readiness', 'e2e-plan'] },
   { command: 'plans line-items delete', ok: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes', '-o', 'json'], fail: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes'], failCode: 4, usage: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!] },
   { command: 'plans approve', ok: () => ['plans', 'approve', 'e2e-plan', '-o', 'json'], check: (r) => expect(json(r).status).toBe('approved'), fail: () => ['plans', 'approve', 'nope'], failCode: 4, usage: () => ['plans', 'approve', 'e2e-plan', '--revision', '-1'] },
+  { command: 'plans line-items readiness', ok: () => ['plans', 'line-items', 'readiness', 'e2e-plan', ids.lineItem!, '-o', 'json'], fail: () => ['plans', 'line-items', 'readiness', 'e2e-plan', 'li_nope'], failCode: 4, usage: () => ['plans', 'line-items', 'readiness', 'e2e-plan'] },
   { command: 'plans line-items record', ok: () => ['plans', 'line-items', 'record', 'e2e-plan', ids.lineItem!, '--provider', 'provider_c', '--entity-type', 'campaign', '--entity-id', '261300300151', '-o', 'json'], check: archivePlan, fail: () => ['plans', 'line-items', 'record', 'e2e-plan', 'li_nope', '--provider', 'provider_c', '--entity-type', 'campaign', '--entity-id', '1'], failCode: 4, usage: () => ['plans', 'line-items', 'record', 'e2e-plan', ids.lineItem!, '--provider', 'provider_c', '--entity-type', 'keyword', '--entity-id', '1'] },
   { command: 'plans delete', ok: () => ['plans', 'delete', 'e2e-plan', '--yes', '-o', 'json'], fail: () => ['plans', 'delete', 'e2e-plan', '--yes'], failCode: 4, usage: () => ['plans', 'delete', 'e2e-plan'] },
+  {
+    command: 'plans apply',
+    ok: () => [
+      'plans', 'apply', planFile('e2e-applied'), '-o', 'json',
+    ],
+    check: (r) => expect(JSON.stringify(json(r))).toContain('e2e-applied'),
+    fail: () => ['plans', 'apply', planFile('e2e-applied')],
+    failCode: 5,
+    usage: () => ['plans', 'apply', join(work, 'no-such-plan.json')],
+  },
   { command: 'brands delete', ok: () => ['brands', 'delete', 'e2e-brand', '--yes', '-o', 'json'], fail: () => ['brands', 'delete', 'e2e-brand', '--yes'], failCode: 4, usage: () => ['brands', 'delete', 'e2e-brand'] },
   { command: 'skills delete', ok: () => ['skills', 'delete', 'e2e-skill', '--yes', '-o', 'json'], fail: () => ['skills', 'delete', 'e2e-skill', '--yes'], failCode: 4, usage: () => ['skills', 'delete', ''] },
 
@@ -222,7 +265,7 @@ describe('every command', () => {
     for (const c of CASES) {
       if (c.command === 'brands documents finalize') await put(ids.documentUrl!, Buffer.from('# Notes\nplain text\n'), 'text/markdown');
       if (c.command === 'assets finalize') await put(ids.assetUrl!, png(), 'image/png');
-      const ok = await cli(c.ok());
+      const ok = c.tty ? await tty(c.ok()) : await cli(c.ok());
       expect(ok.code, `${c.command} (success): ${ok.stderr}`).toBe(0);
       await c.check?.(ok);
       const fail = await cli(c.fail());

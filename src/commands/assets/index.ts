@@ -1,6 +1,7 @@
 // Definitions of the assets group (data only).
 import { operationCommand } from '../../cli/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { REVISION_SAFE } from '../skills/index.js';
 
 export const assetGroups: GroupSpec[] = [];
 
@@ -13,7 +14,14 @@ export const assetCommands: CommandSpec[] = [
     examples: ['adops assets list', 'adops assets list --kind video --all --output csv'],
   }),
   operationCommand({ path: ['assets', 'get'], operationId: 'getAsset', description: 'Show one Asset', resource: 'asset', examples: ['adops assets get ast_123'] }),
-  operationCommand({ path: ['assets', 'rename'], operationId: 'renameAsset', description: 'Rename an Asset (needs the revision you read; a stale one exits 5)', resource: 'asset', examples: ['adops assets rename ast_123 --name "Spring hero" --revision 2'] }),
+  operationCommand({
+    path: ['assets', 'rename'],
+    operationId: 'renameAsset',
+    description: 'Rename an Asset (revision-safe: a rename by someone else meanwhile exits 5 unless --force)',
+    resource: 'asset',
+    examples: ['adops assets rename ast_123 --filename spring-hero.png', 'adops assets rename ast_123 --filename spring-hero.png --revision 2'],
+    ...REVISION_SAFE,
+  }),
   operationCommand({ path: ['assets', 'delete'], operationId: 'deleteAsset', description: 'Delete an Asset', resource: 'asset', examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes --revision 3'] }),
   operationCommand({
     path: ['assets', 'register'],

@@ -2,8 +2,28 @@
 // their Personas and Documents. `slug` is the Brand's handle throughout.
 import { operationCommand } from '../../cli/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { EDIT, REVISION_SAFE } from '../skills/index.js';
 
 const brand = { slug: 'brand' };
+
+const updateBrand = operationCommand({
+  path: ['brands', 'update'],
+  operationId: 'updateBrand',
+  description: "Change a Brand (revision-safe: another writer's change to the same field exits 5 unless --force)",
+  resource: 'brand',
+  examples: ['adops brands update acme --description "Gear for the outdoors"', 'adops brands update acme -F guidelines=@guidelines.md', 'adops brands update acme --revision 2 --voice "Only over revision 2"'],
+  ...REVISION_SAFE,
+});
+
+const updatePersona = operationCommand({
+  path: ['brands', 'personas', 'update'],
+  operationId: 'updatePersona',
+  argNames: brand,
+  description: "Change a Persona (revision-safe: another writer's change to the same field exits 5 unless --force)",
+  resource: 'persona',
+  examples: ['adops brands personas update acme weekend-hiker --name "Weekend hikers"', 'adops brands personas update acme weekend-hiker --goals "summit,camp"'],
+  ...REVISION_SAFE,
+});
 
 export const brandGroups: GroupSpec[] = [
   { path: ['brands', 'advertisers'], description: "A Brand's advertisers: list, attach, detach" },
@@ -21,13 +41,14 @@ export const brandCommands: CommandSpec[] = [
     resource: 'brand',
     examples: ['adops brands create --slug acme --name "Acme Outdoor" -F voice=@voice.md'],
   }),
-  operationCommand({
-    path: ['brands', 'update'],
-    operationId: 'updateBrand',
-    description: 'Change a Brand (needs the revision you read; a stale one exits 5)',
-    resource: 'brand',
-    examples: ['adops brands update acme --revision 2 --description "Gear for the outdoors"', 'adops brands update acme --revision 2 -F guidelines=@guidelines.md'],
-  }),
+  updateBrand,
+  {
+    ...updateBrand,
+    ...EDIT,
+    path: ['brands', 'edit'],
+    description: 'Edit a Brand in $EDITOR (a terminal only): fields as lines, each section as a markdown block; saved like update',
+    examples: ['adops brands edit acme', 'EDITOR="code --wait" adops brands edit acme'],
+  },
   operationCommand({ path: ['brands', 'delete'], operationId: 'deleteBrand', description: 'Delete a Brand with its Personas and Documents', resource: 'brand', examples: ['adops brands delete acme --yes'] }),
 
   operationCommand({ path: ['brands', 'advertisers', 'list'], operationId: 'listBrandAdvertisers', argNames: brand, description: "List a Brand's advertisers", resource: 'brandAdvertiser', examples: ['adops brands advertisers list acme'] }),
@@ -51,14 +72,8 @@ export const brandCommands: CommandSpec[] = [
     resource: 'persona',
     examples: ['adops brands personas create acme --slug weekend-hiker --name "Weekend hiker" -F profile=@hiker.md'],
   }),
-  operationCommand({
-    path: ['brands', 'personas', 'update'],
-    operationId: 'updatePersona',
-    argNames: brand,
-    description: 'Change a Persona (needs the revision you read; a stale one exits 5)',
-    resource: 'persona',
-    examples: ['adops brands personas update acme weekend-hiker --revision 2 --name "Weekend hikers"'],
-  }),
+  updatePersona,
+  { ...updatePersona, ...EDIT, path: ['brands', 'personas', 'edit'], description: 'Edit a Persona in $EDITOR (a terminal only), saved like update', examples: ['adops brands personas edit acme weekend-hiker'] },
   operationCommand({ path: ['brands', 'personas', 'delete'], operationId: 'deletePersona', argNames: brand, description: 'Delete a Persona', resource: 'persona', examples: ['adops brands personas delete acme weekend-hiker --yes'] }),
 
   operationCommand({ path: ['brands', 'documents', 'list'], operationId: 'listDocuments', argNames: brand, description: "List a Brand's Documents", resource: 'document', examples: ['adops brands documents list acme', 'adops brands documents list acme --state ready'] }),

@@ -1,10 +1,30 @@
 // Definitions of the plans group: Campaign Plans and their Line Items.
 import { operationCommand } from '../../cli/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { EDIT, REVISION_SAFE } from '../skills/index.js';
 
 const plan = { slug: 'plan' };
 
-export const planGroups: GroupSpec[] = [{ path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, delete, validate, readiness, record executions" }];
+const updatePlan = operationCommand({
+  path: ['plans', 'update'],
+  operationId: 'updateCampaignPlan',
+  description: "Change a Campaign Plan (revision-safe: another writer's change to the same field exits 5 unless --force)",
+  resource: 'campaignPlan',
+  examples: ['adops plans update spring-sale --budget 30000', 'adops plans update spring-sale --status archived', 'adops plans update spring-sale --revision 2 --budget 30000'],
+  ...REVISION_SAFE,
+});
+
+const updateLineItem = operationCommand({
+  path: ['plans', 'line-items', 'update'],
+  operationId: 'updateLineItem',
+  argNames: plan,
+  description: "Change a Line Item (revision-safe: another writer's change to the same field exits 5 unless --force)",
+  resource: 'lineItem',
+  examples: ['adops plans line-items update spring-sale li_123 --budget 6000', 'adops plans line-items update spring-sale li_123 --revision 2 --budget 6000'],
+  ...REVISION_SAFE,
+});
+
+export const planGroups: GroupSpec[] = [{ path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, edit, delete, validate, readiness, record executions" }];
 
 export const planCommands: CommandSpec[] = [
   operationCommand({ path: ['plans', 'list'], operationId: 'listCampaignPlans', description: 'List Campaign Plans', resource: 'campaignPlan', examples: ['adops plans list', 'adops plans list --status approved'] }),
@@ -16,21 +36,29 @@ export const planCommands: CommandSpec[] = [
     resource: 'campaignPlan',
     examples: ['adops plans create --slug spring-sale --name "Spring sale" --currency EUR --budget 25000 --start-date 2027-03-01 --end-date 2027-03-31', 'adops plans create --input plan.json'],
   }),
-  operationCommand({
-    path: ['plans', 'update'],
-    operationId: 'updateCampaignPlan',
-    description: 'Change a Campaign Plan (needs the revision you read; a stale one exits 5)',
-    resource: 'campaignPlan',
-    examples: ['adops plans update spring-sale --revision 2 --budget 30000', 'adops plans update spring-sale --revision 5 --status archived'],
-  }),
+  updatePlan,
+  { ...updatePlan, ...EDIT, path: ['plans', 'edit'], description: 'Edit a draft Campaign Plan in $EDITOR (a terminal only), saved like update', examples: ['adops plans edit spring-sale'] },
   operationCommand({ path: ['plans', 'delete'], operationId: 'deleteCampaignPlan', description: 'Delete a Campaign Plan and its Line Items', resource: 'campaignPlan', examples: ['adops plans delete spring-sale --yes'] }),
   operationCommand({
     path: ['plans', 'approve'],
     operationId: 'approveCampaignPlan',
-    description: 'Approve a Campaign Plan (freezes it; --revision: only the revision you reviewed)',
+    description: 'Approve a Campaign Plan (freezes it) at the revision you reviewed: --revision, else the one read now',
     resource: 'campaignPlan',
-    examples: ['adops plans approve spring-sale --revision 4'],
+    examples: ['adops plans approve spring-sale', 'adops plans approve spring-sale --revision 4'],
+    notes: 'Without --revision the plan is read first and approved at that revision, so a change made after the read is not approved unseen (exit 5). A plan that does not validate exits 7 with each Line Item\'s problems.',
+    load: () => import('./approve.js'),
   }),
+  {
+    path: ['plans', 'apply'],
+    description: 'Create a Campaign Plan and its Line Items from one JSON file (all or nothing)',
+    args: [{ name: 'file', description: 'JSON file (or - for stdin): the plan\'s fields plus "lineItems": [ {name, provider, …}, … ]', required: true }],
+    options: [],
+    examples: ['adops plans apply spring-sale.json', 'cat plan.json | adops plans apply -'],
+    notes: 'Every field is checked before anything is sent. If the service refuses a Line Item, the plan just created is deleted again, so a failed apply leaves nothing behind.',
+    operationId: 'createCampaignPlan',
+    flowOperations: ['createCampaignPlan', 'addLineItem', 'getCampaignPlan', 'deleteCampaignPlan'],
+    load: () => import('./apply.js'),
+  },
 
   operationCommand({
     path: ['plans', 'line-items', 'add'],
@@ -40,30 +68,31 @@ export const planCommands: CommandSpec[] = [
     resource: 'lineItem',
     examples: ['adops plans line-items add spring-sale --name "Search, brand terms" --provider provider_c --advertiser acc_123 --budget 5000 --budget-type lifetime'],
   }),
-  operationCommand({
-    path: ['plans', 'line-items', 'update'],
-    operationId: 'updateLineItem',
-    argNames: plan,
-    description: 'Change a Line Item (needs the revision you read; a stale one exits 5)',
-    resource: 'lineItem',
-    examples: ['adops plans line-items update spring-sale li_123 --revision 2 --budget 6000'],
-  }),
+  updateLineItem,
+  { ...updateLineItem, ...EDIT, path: ['plans', 'line-items', 'edit'], description: "Edit a draft plan's Line Item in $EDITOR (a terminal only), saved like update", examples: ['adops plans line-items edit spring-sale li_123'] },
   operationCommand({ path: ['plans', 'line-items', 'delete'], operationId: 'deleteLineItem', argNames: plan, description: 'Delete a Line Item', resource: 'lineItem', examples: ['adops plans line-items delete spring-sale li_123 --yes'] }),
   operationCommand({
     path: ['plans', 'line-items', 'validate'],
     operationId: 'validateLineItem',
     argNames: plan,
-    description: 'Validate a Line Item: the problems that keep it from being executed',
+    description: 'Validate a Line Item: exits 7 with its problems when it is not valid',
     resource: 'validation',
-    examples: ['adops plans line-items validate spring-sale li_123'],
+    examples: ['adops plans line-items validate spring-sale li_123', 'adops plans line-items validate spring-sale li_123 --json || echo "fix it first"'],
+    load: () => import('./validate.js'),
   }),
   operationCommand({
     path: ['plans', 'line-items', 'readiness'],
     operationId: 'getLineItemReadiness',
     argNames: plan,
-    description: 'Check whether a Line Item is ready to execute, and what is missing',
+    description: 'Check whether a Line Item is ready to execute: exits 7 with what is missing when not; --wait polls until it is',
     resource: 'readiness',
-    examples: ['adops plans line-items readiness spring-sale li_123'],
+    examples: ['adops plans line-items readiness spring-sale li_123', 'adops plans line-items readiness spring-sale li_123 --wait --timeout 600'],
+    extraOptions: [
+      { flags: '--wait', description: 'poll until ready (exit 8 on timeout; exit 7 at once when it can never be: plan archived)' },
+      { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
+      { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
+    ],
+    load: () => import('./readiness.js'),
   }),
   operationCommand({
     path: ['plans', 'line-items', 'record'],

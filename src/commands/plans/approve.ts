@@ -1,0 +1,54 @@
+// `adops plans approve PLAN [--revision N]`: approval freezes a plan, so it
+// approves a known revision. Without --revision the plan is read and that
+// revision sent: a change made after the read answers 409 (exit 5) rather
+// than being approved unseen. A plan that does not validate: 422 plan_invalid
+// (exit 7), each Line Item's problems on stderr.
+import type { CommandContext } from '../../cli/context.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import type { OperationCommandData } from '../../cli/operation-command.js';
+import { checkFields } from '../../cli/output/format.js';
+import { writeObject } from '../../cli/output/writers.js';
+import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import { ApiError } from '../../client/errors.js';
+import { fillPath, operation } from '../../contract/operations.js';
+import { isRevisionMismatch } from '../../flows/edit.js';
+import { buildRequest } from '../_shared/request-input.js';
+import { problemLines } from './problems.js';
+
+interface PlanHead {
+  revision: number;
+  status?: string;
+  budget?: number | null;
+  currency?: string;
+  lineItems?: unknown[];
+}
+
+export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
+  const data = command.data as OperationCommandData;
+  const fields = checkFields(ctx.output.fields, data.resource);
+  const req = await buildRequest(ctx, input, data);
+  const slug = req.params.slug!;
+  const body = { ...(req.body ?? {}) };
+  const client = await ctx.client();
+  if (body.revision === undefined) {
+    const get = operation('getCampaignPlan');
+    const plan = (await client.request<PlanHead>({ method: get.method, path: fillPath(get.path, { slug }), signal: ctx.signal })).body;
+    body.revision = plan.revision;
+    const items = plan.lineItems?.length ?? 0;
+    ctx.note(`approving plan ${slug} at revision ${plan.revision} as read now (${plan.status}, ${items} line item${items === 1 ? '' : 's'}${plan.budget != null ? `, budget ${plan.budget} ${plan.currency}` : ''})`);
+  }
+  try {
+    const { body: approved } = await client.request({ method: req.op.method, path: req.path, json: body, signal: ctx.signal });
+    await writeObject(approved, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color });
+    return EXIT.ok;
+  } catch (err) {
+    if (isRevisionMismatch(err)) ctx.note(`plan ${slug} changed after revision ${String(body.revision)} (now ${String(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`);
+    if (err instanceof ApiError && err.code === 'plan_invalid' && Array.isArray(err.extra.lineItems)) {
+      for (const li of err.extra.lineItems as Array<{ lineItemId?: string; problems?: unknown }>) {
+        ctx.note(`line item ${li.lineItemId ?? '?'}:`);
+        for (const line of problemLines(li.problems, '  ')) ctx.note(line);
+      }
+    }
+    throw err;
+  }
+}

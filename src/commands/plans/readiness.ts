@@ -1,0 +1,70 @@
+// `adops plans line-items readiness PLAN LI [--wait]`: the readiness object on
+// stdout; exit 0 ready, 7 not ready (what is missing on stderr). With --wait
+// it polls until ready: 8 when the wait times out, 7 at once when it can
+// never be (an archived plan).
+import type { CommandContext } from '../../cli/context.js';
+import { CliError, UsageError } from '../../cli/errors.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import type { OperationCommandData } from '../../cli/operation-command.js';
+import { checkFields } from '../../cli/output/format.js';
+import { writeObject } from '../../cli/output/writers.js';
+import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import { waitForReadiness, type Readiness } from '../../flows/plan-readiness.js';
+import { buildRequest } from '../_shared/request-input.js';
+import { problemLines } from './problems.js';
+
+const missingCodes = (r: Readiness) => (r.missing ?? []).map((m) => m.code).join(', ');
+
+export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
+  const data = command.data as OperationCommandData;
+  const opts = input.opts;
+  const fields = checkFields(ctx.output.fields, data.resource);
+  if (opts.wait !== true && (opts.timeout !== undefined || opts.interval !== undefined)) throw new UsageError('--timeout and --interval need --wait');
+  const req = await buildRequest(ctx, input, data);
+  const client = await ctx.client();
+  const fetch = async () => (await client.request<Readiness>({ method: req.op.method, path: req.path, signal: ctx.signal })).body;
+  const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
+  const again = `adops plans line-items readiness ${req.params.slug} ${req.params.lineItemId} --wait`;
+
+  let value: Readiness;
+  let outcome: 'ready' | 'never' | 'timeout' | 'not_ready';
+  if (opts.wait === true) {
+    const timeoutMs = ((opts.timeout as number | undefined) ?? 300) * 1000;
+    const spinner = await ctx.spinner('Waiting for readiness…');
+    let last: string | undefined;
+    try {
+      ({ value, outcome } = await waitForReadiness({
+        fetch,
+        timeoutMs,
+        intervalMs: Math.max(0.05, (opts.interval as number | undefined) ?? 2) * 1000,
+        now: ctx.clock.now,
+        sleep: ctx.clock.sleep,
+        signal: ctx.signal,
+        onPoll: (r) => {
+          const now = r.ready ? 'ready' : `missing: ${missingCodes(r)}`;
+          if (now !== last) {
+            spinner.update(now);
+            if (!ctx.fancy) ctx.note(now);
+          }
+          last = now;
+        },
+      }));
+    } finally {
+      spinner.stop();
+    }
+  } else {
+    value = await fetch();
+    outcome = value.ready ? 'ready' : 'not_ready';
+  }
+  await writeObject(value, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color });
+  if (outcome === 'ready') return EXIT.ok;
+  ctx.note(`${what} is not ready:`);
+  for (const line of problemLines(value.missing)) ctx.note(line);
+  if (outcome === 'timeout') {
+    ctx.note(`still not ready after ${timeoutSeconds(opts)} s; check again with \`${again}\``);
+    return EXIT.waitTimeout;
+  }
+  throw new CliError(`${what} is not ready (${missingCodes(value)})`, EXIT.refused, outcome === 'never' ? 'the plan is archived: it will never be ready' : `wait for it with \`${again}\``, 'not_ready');
+}
+
+const timeoutSeconds = (opts: Record<string, unknown>) => (opts.timeout as number | undefined) ?? 300;

@@ -1,0 +1,26 @@
+// `adops plans line-items validate PLAN LI`: the validation object on stdout,
+// and an exit code a script can branch on: 0 valid, 7 not valid (the service
+// judged the content and refused it), the reasons on stderr.
+import type { CommandContext } from '../../cli/context.js';
+import { CliError } from '../../cli/errors.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import type { OperationCommandData } from '../../cli/operation-command.js';
+import { checkFields } from '../../cli/output/format.js';
+import { writeObject } from '../../cli/output/writers.js';
+import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import { buildRequest } from '../_shared/request-input.js';
+import { problemLines } from './problems.js';
+
+export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
+  const data = command.data as OperationCommandData;
+  const fields = checkFields(ctx.output.fields, data.resource);
+  const req = await buildRequest(ctx, input, data);
+  const client = await ctx.client();
+  const { body } = await client.request<{ valid?: boolean; problems?: unknown[] }>({ method: req.op.method, path: req.path, signal: ctx.signal });
+  await writeObject(body, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color });
+  if (body.valid !== false) return EXIT.ok;
+  const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
+  ctx.note(`${what} is not valid:`);
+  for (const line of problemLines(body.problems)) ctx.note(line);
+  throw new CliError(`${what} is not valid (${body.problems?.length ?? 0} problem${body.problems?.length === 1 ? '' : 's'})`, EXIT.refused, `fix it with \`adops plans line-items update ${req.params.slug} ${req.params.lineItemId} …\`, then validate again`, 'line_item_invalid');
+}

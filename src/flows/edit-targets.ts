@@ -1,0 +1,79 @@
+// The rows that carry a `revision` and how each is read and written, keyed by
+// its update operation. A Line Item has no GET of its own: it is read through
+// its plan's GET (`lineItems[]`), so "read again after a 409" costs one plan read.
+import { ApiError } from '../client/errors.js';
+import type { ApiClient } from '../client/http.js';
+import { fillPath, operation } from '../contract/operations.js';
+import type { Revisioned } from './edit.js';
+
+export interface EditTarget {
+  /** For messages: 'brand', 'line item'. */
+  noun: string;
+  /** The GET answering the row (for a Line Item: its plan's). */
+  readOperation: string;
+  /** Picks the row out of the GET's answer where the GET answers its parent. */
+  pick?: (body: Record<string, unknown>, params: Record<string, string>) => unknown;
+  /** Fields an editor shows as markdown blocks (multi-line prose); the others are `field: value` lines. */
+  blocks: readonly string[];
+  /** Fields the update accepts that an editor does not offer (a state change is its own command). */
+  notEditable: readonly string[];
+  /** Why the row cannot be changed now, judged from the GET's answer (an approved plan freezes its Line Items too). */
+  frozen?: (body: Record<string, unknown>) => string | undefined;
+}
+
+const planFrozen = (plan: Record<string, unknown>) => (plan.status === 'draft' ? undefined : `the plan is ${String(plan.status)}, and only a draft plan and its Line Items change`);
+
+const TARGETS: Readonly<Record<string, EditTarget>> = {
+  updateSkill: { noun: 'skill', readOperation: 'getSkill', blocks: ['body'], notEditable: [] },
+  updateBrand: { noun: 'brand', readOperation: 'getBrand', blocks: ['identity', 'voice', 'guidelines', 'messaging'], notEditable: [] },
+  updatePersona: { noun: 'persona', readOperation: 'getPersona', blocks: ['demographics'], notEditable: [] },
+  updateCampaignPlan: { noun: 'plan', readOperation: 'getCampaignPlan', blocks: [], notEditable: ['status'], frozen: planFrozen },
+  updateLineItem: {
+    noun: 'line item',
+    readOperation: 'getCampaignPlan',
+    pick: (plan, params) => (Array.isArray(plan.lineItems) ? plan.lineItems : []).find((li: { lineItemId?: unknown }) => li.lineItemId === params.lineItemId),
+    blocks: [],
+    notEditable: [],
+    frozen: planFrozen,
+  },
+  renameAsset: { noun: 'asset', readOperation: 'getAsset', blocks: [], notEditable: [] },
+};
+
+export function editTarget(updateOperationId: string): EditTarget {
+  const t = TARGETS[updateOperationId];
+  if (!t) throw new Error(`no edit target for ${updateOperationId}`);
+  return t;
+}
+
+function asRow(value: unknown, what: string): Revisioned {
+  if (!value || typeof value !== 'object' || typeof (value as { revision?: unknown }).revision !== 'number') {
+    throw new Error(`${what}: the answer carries no revision`);
+  }
+  return value as Revisioned;
+}
+
+/** The row, and why it cannot be changed now (if the target knows such a state). */
+export async function readEditable(client: ApiClient, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<{ row: Revisioned; frozen?: string }> {
+  const op = operation(target.readOperation);
+  const path = fillPath(op.path, params);
+  const { body } = await client.request<Record<string, unknown>>({ method: op.method, path, signal });
+  const frozen = target.frozen?.(body);
+  if (!target.pick) return { row: asRow(body, op.id), ...(frozen ? { frozen } : {}) };
+  const row = target.pick(body, params);
+  if (row === undefined) {
+    // What a GET of the row itself would answer: the parent exists, the row does not.
+    const id = Object.values(params).slice(-1)[0];
+    throw new ApiError({ status: 404, body: { error: 'not_found', message: `No ${target.noun} ${id} in ${path}.` }, method: op.method, path });
+  }
+  return { row: asRow(row, op.id), ...(frozen ? { frozen } : {}) };
+}
+
+export async function readRow(client: ApiClient, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<Revisioned> {
+  return (await readEditable(client, target, params, signal)).row;
+}
+
+export async function writeRow(client: ApiClient, updateOperationId: string, params: Record<string, string>, changes: Record<string, unknown>, revision: number, signal?: AbortSignal): Promise<Revisioned> {
+  const op = operation(updateOperationId);
+  const { body } = await client.request({ method: op.method, path: fillPath(op.path, params), json: { ...changes, revision }, signal });
+  return asRow(body, op.id);
+}
