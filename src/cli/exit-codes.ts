@@ -14,6 +14,8 @@ export const EXIT = {
   waitTimeout: 8,
   operationFailed: 9,
   interrupted: 130,
+  /** A change was sent and adops could not confirm whether it started (mutations). */
+  outcomeUnknown: 10,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -30,6 +32,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
   [EXIT.operationFailed, 'a waited-for operation finished and failed'],
   [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
+  [EXIT.outcomeUnknown, 'a change was sent but adops could not tell whether it started (retry with the printed --idempotency-key)'],
 ];
 
 /** Exit code for an HTTP failure status from the service. */
