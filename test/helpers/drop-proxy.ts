@@ -1,0 +1,88 @@
+// A loopback HTTP proxy for fault tests: it forwards to a target and, for the
+// requests a rule matches, either resets the connection BEFORE forwarding (the
+// request never reaches the server; the client sees a reset and cannot tell)
+// or forwards and then drops the answer (the change is made; the client sees
+// the connection close). It records every request it saw, so a test can also
+// prove that nothing was sent at all.
+//
+//   const proxy = await startDropProxy(sb.url);
+//   proxy.rule({ method: 'POST', path: '/mutations', action: 'drop-answer', times: 1 });
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxyRule {
+  method?: string;
+  /** Matched against the path without the query. */
+  path?: string;
+  action: 'reset-before' | 'drop-answer' | 'delay-answer';
+  /** How many matching requests it applies to (default: every one). */
+  times?: number;
+  /** For delay-answer: how long the answer is held before it is passed on. */
+  delayMs?: number;
+}
+
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** What the proxy did with it. */
+  fate: 'forwarded' | 'reset-before' | 'drop-answer' | 'delay-answer';
+}
+
+export interface DropProxy {
+  url: string;
+  seen: SeenRequest[];
+  rule(r: ProxyRule): void;
+  clearRules(): void;
+  close(): Promise<void>;
+}
+
+export async function startDropProxy(target: string): Promise<DropProxy> {
+  const to = new URL(target);
+  const rules: Array<ProxyRule & { used: number }> = [];
+  const seen: SeenRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const path = (req.url ?? '/').split('?')[0]!;
+      const rule = rules.find((r) => (!r.method || r.method === req.method) && (!r.path || r.path === path) && r.used < (r.times ?? Infinity));
+      if (rule) rule.used++;
+      const fate = rule?.action ?? 'forwarded';
+      seen.push({ method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8'), fate });
+      if (fate === 'reset-before') return req.socket.destroy();
+      const upstream = httpRequest(
+        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            if (fate === 'drop-answer') return req.socket.destroy();
+            const send = () => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(Buffer.concat(parts));
+            };
+            if (fate === 'delay-answer') setTimeout(send, rule?.delayMs ?? 500);
+            else send();
+          });
+        },
+      );
+      upstream.on('error', () => req.socket.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    seen,
+    rule: (r) => rules.push({ ...r, used: 0 }),
+    clearRules: () => void rules.splice(0),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
