@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
-import { startDropProxy, type DropProxy } from '../helpers/drop-proxy.js';
+import { allMutations, startDropProxy, type DropProxy } from '../helpers/drop-proxy.js';
 import { startTestSandbox, withKey, type TestSandbox } from '../helpers/sandbox.js';
 
 const ACC = 'acc_acme_a_001';
@@ -18,20 +18,8 @@ const cfg = tempConfigDir();
 const run = (args: string[], opts: { key?: string; url?: string; timeoutMs?: number } = {}) =>
   runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: opts.url ?? proxy.url, ADOPS_API_KEY: opts.key ?? DEMO.full }, timeoutMs: opts.timeoutMs ?? 30_000 });
 
-type Mut = { id: string; action: string; target: { type: string; id: string }; changes: Record<string, any>; state: string };
-
-export async function allMutations(s: TestSandbox): Promise<Mut[]> {
-  const out: Mut[] = [];
-  let cursor: string | undefined;
-  do {
-    const res = await s.req('GET', '/mutations', { key: DEMO.full, query: { limit: 500, cursor } });
-    out.push(...res.body.data);
-    cursor = res.body.nextCursor;
-  } while (cursor);
-  return out;
-}
 const budgetsOf = async (campaign: string, amount: number) =>
-  (await allMutations(sb)).filter((m) => m.action === 'set_budget' && m.target.id === campaign && m.changes.budget?.amount === amount);
+  (await allMutations(sb, DEMO.full)).filter((m) => m.action === 'set_budget' && m.target.id === campaign && m.changes.budget?.amount === amount);
 
 beforeAll(async () => {
   ensureBuilt();

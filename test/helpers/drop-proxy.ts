@@ -9,6 +9,7 @@
 //   proxy.rule({ method: 'POST', path: '/mutations', action: 'drop-answer', times: 1 });
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestSandbox } from './sandbox.js';
 
 export interface ProxyRule {
   method?: string;
@@ -85,4 +86,18 @@ export async function startDropProxy(target: string): Promise<DropProxy> {
       await new Promise((r) => server.close(r));
     },
   };
+}
+
+export type ServerMutation = { id: string; action: string; target: { type: string; id: string }; changes: Record<string, any>; state: string };
+
+/** Every mutation the server holds (all pages, with a key that may list): what "exactly once" is counted on. */
+export async function allMutations(sb: TestSandbox, key: string): Promise<ServerMutation[]> {
+  const out: ServerMutation[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await sb.req('GET', '/mutations', { key, query: { limit: 500, cursor } });
+    out.push(...res.body.data);
+    cursor = res.body.nextCursor;
+  } while (cursor);
+  return out;
 }

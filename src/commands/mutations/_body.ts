@@ -19,6 +19,7 @@ export const ACTIONS: readonly string[] = body().variants!.shapes.map((s) => Str
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function amountProblem(name: string, v: unknown): string | undefined {
+  if (v === undefined) return `${name} is required`;
   if (typeof v !== 'number' || !Number.isFinite(v)) return `${name} must be a number`;
   if (v <= 0) return `${name} must be greater than 0`;
   return undefined;
