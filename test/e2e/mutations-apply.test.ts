@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
-import { allMutations, startDropProxy, type DropProxy } from '../helpers/drop-proxy.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 
 const ACC = 'acc_acme_a_001';
 let sb: TestSandbox;
@@ -21,23 +21,13 @@ const cfg = tempConfigDir();
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
 const run = (args: string[]) => runAdops(args, { env: env(), timeoutMs: 60_000 });
 
+const t = sandboxBehindProxy(demoWorldInput());
+
 beforeAll(async () => {
   ensureBuilt();
-  sb = await startTestSandbox({ world: demoWorldInput() });
-  proxy = await startDropProxy(sb.url);
-  const res = await sb.req('GET', '/observe/campaigns', { key: DEMO.full, query: { advertiserId: ACC, limit: 100 } });
-  campaigns = (res.body.data as Array<{ id: string }>).map((c) => c.id);
+  ({ sb, proxy } = t);
+  campaigns = (await campaignsOf(sb, DEMO.full, ACC)).map((c) => c.id);
 }, 60_000);
-
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
-
-beforeEach(() => {
-  proxy.clearRules();
-  proxy.seen.length = 0;
-});
 
 const HEADER = 'advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount,body';
 function renames(tag: string, n: number): string {

@@ -2,11 +2,11 @@
 // world plus a mutation:write-only key), with a loopback proxy in between that
 // resets or drops on purpose. Every "exactly once" is counted on the server
 // with GET /mutations and the full key.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
-import { allMutations, startDropProxy, type DropProxy } from '../helpers/drop-proxy.js';
-import { startTestSandbox, withKey, type TestSandbox } from '../helpers/sandbox.js';
+import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
+import { withKey, type TestSandbox } from '../helpers/sandbox.js';
 
 const ACC = 'acc_acme_a_001';
 const WRITE_ONLY = 'acr_test_acme_mutation_write_0001';
@@ -21,24 +21,13 @@ const run = (args: string[], opts: { key?: string; url?: string; timeoutMs?: num
 const budgetsOf = async (campaign: string, amount: number) =>
   (await allMutations(sb, DEMO.full)).filter((m) => m.action === 'set_budget' && m.target.id === campaign && m.changes.budget?.amount === amount);
 
+const t = sandboxBehindProxy(withKey(demoWorldInput(), { label: 'acme-mutation-write', key: WRITE_ONLY, member: 'mem_acme_owner', permissions: ['observe:read', 'mutation:write'] }));
+
 beforeAll(async () => {
   ensureBuilt();
-  const world = withKey(demoWorldInput(), { label: 'acme-mutation-write', key: WRITE_ONLY, member: 'mem_acme_owner', permissions: ['observe:read', 'mutation:write'] });
-  sb = await startTestSandbox({ world });
-  proxy = await startDropProxy(sb.url);
-  const res = await sb.req('GET', '/observe/campaigns', { key: DEMO.full, query: { advertiserId: ACC, limit: 100 } });
-  campaigns = (res.body.data as Array<{ id: string; budgetLevel: string }>).filter((c) => c.budgetLevel === 'campaign').map((c) => c.id);
+  ({ sb, proxy } = t);
+  campaigns = (await campaignsOf(sb, DEMO.full, ACC)).filter((c) => c.budgetLevel === 'campaign').map((c) => c.id);
 }, 60_000);
-
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
-
-beforeEach(() => {
-  proxy.clearRules();
-  proxy.seen.length = 0;
-});
 
 describe('named actions', () => {
   it('a mutation that fails at the provider exits 9 with --wait', async () => {

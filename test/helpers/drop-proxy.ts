@@ -9,7 +9,9 @@
 //   proxy.rule({ method: 'POST', path: '/mutations', action: 'drop-answer', times: 1 });
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestSandbox } from './sandbox.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
+import { startTestSandbox, type TestSandbox } from './sandbox.js';
 
 export interface ProxyRule {
   method?: string;
@@ -100,4 +102,27 @@ export async function allMutations(sb: TestSandbox, key: string): Promise<Server
     cursor = res.body.nextCursor;
   } while (cursor);
   return out;
+}
+
+/** For a test file: a sandbox of this world behind a proxy, started once; rules and records cleared before each test. */
+export function sandboxBehindProxy(world: WorldInput): { sb: TestSandbox; proxy: DropProxy } {
+  const handle = {} as { sb: TestSandbox; proxy: DropProxy };
+  beforeAll(async () => {
+    handle.sb = await startTestSandbox({ world });
+    handle.proxy = await startDropProxy(handle.sb.url);
+  }, 60_000);
+  afterAll(async () => {
+    await handle.proxy?.close();
+    await handle.sb?.close();
+  });
+  beforeEach(() => {
+    handle.proxy?.clearRules();
+    handle.proxy?.seen.splice(0);
+  });
+  return handle;
+}
+
+/** Campaign rows of one advertiser, as the stored read answers them. */
+export async function campaignsOf(sb: TestSandbox, key: string, advertiserId: string): Promise<Array<{ id: string; budgetLevel: string }>> {
+  return (await sb.req('GET', '/observe/campaigns', { key, query: { advertiserId, limit: 100 } })).body.data;
 }
