@@ -4,7 +4,8 @@
 // with GET /mutations and the full key.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
-import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
 import { withKey, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -122,4 +123,20 @@ describe('lost answers', () => {
     expect(unsure.stderr).toMatch(/lacks mutation:read/);
     expect(unsure.stdout + unsure.stderr).not.toContain(WRITE_ONLY);
   }, 90_000);
+
+  it('Ctrl-C during --wait exits 130 and says how to resume; watch picks it up', async () => {
+    const env = baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
+    const child = spawn(process.execPath, [BIN, 'mutations', 'pause', ACC, '--campaign', campaigns[5]!, '--wait', '--interval', '5'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    for (let i = 0; i < 200 && !/state: /.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const id = /Resume with: adops mutations watch (mut_\w+)/.exec(stderr)?.[1];
+    expect(id, stderr).toBeDefined();
+    const watched = await run(['mutations', 'watch', id!, '--interval', '0.1', '--output', 'json']);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(JSON.parse(watched.stdout)).toMatchObject({ id, state: 'succeeded' });
+  });
 });

@@ -8,6 +8,15 @@ type Obj = Record<string, unknown>;
 /** CSV columns (docs/cli.md). `body` holds a whole body as JSON instead of the others. */
 export const COLUMNS = ['advertiserId', 'action', 'targetType', 'targetId', 'name', 'amount', 'budgetType', 'bidStrategy', 'bidAmount', 'body'] as const;
 
+/** Which actions read each optional column. */
+const USED_BY: Readonly<Record<string, readonly string[]>> = {
+  name: ['rename'],
+  amount: ['set_budget', 'set_bid'],
+  budgetType: ['set_budget'],
+  bidStrategy: ['set_bid'],
+  bidAmount: ['set_bid'],
+};
+
 export type ParsedRow = { line: number; body: Obj; problems: string[] };
 
 /** RFC 4180 records with the line each starts on (quoted fields may span lines). */
@@ -66,6 +75,9 @@ function rowFromCells(line: number, header: readonly string[], cells: string[]):
     return withChecks(line, parseBody(v.body, problems), problems);
   }
   const action = v.action ?? '';
+  // A value the action would drop is a mistake in the sheet, not something to ignore.
+  const unused = Object.entries(USED_BY).filter(([col, actions]) => v[col] && !actions.includes(action)).map(([col]) => col);
+  if (unused.length && ACTIONS.includes(action)) problems.push(`${unused.join(', ')}: not used by action ${action}`);
   const body = bodyOf({
     advertiserId: v.advertiserId ?? '',
     action,

@@ -2,6 +2,7 @@
 // actions): --dry-run, the start flow, the "could not tell" failure (exit 10)
 // with its key and the commands that check and retry, and --wait with a
 // resume hint when interrupted.
+import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../client/http.js';
 import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
@@ -93,11 +94,17 @@ export async function startAndReport(ctx: CommandContext, body: Obj, flags: Star
     return EXIT.ok;
   }
   const client = await ctx.client();
+  // Chosen here, not in the flow, so a Ctrl-C mid-send can still name it.
+  const idempotencyKey = flags.idempotencyKey ?? randomUUID();
   let started;
   try {
-    started = await startMutation(client, body, { signal: ctx.signal, onNote: (m) => ctx.note(m), ...(flags.idempotencyKey !== undefined ? { idempotencyKey: flags.idempotencyKey } : {}) });
+    started = await startMutation(client, body, { signal: ctx.signal, onNote: (m) => ctx.note(m), idempotencyKey, now: ctx.clock.now, sleep: ctx.clock.sleep });
   } catch (err) {
-    throw err instanceof OutcomeUnknownError ? outcomeUnknown(err) : err;
+    if (err instanceof OutcomeUnknownError) throw outcomeUnknown(err);
+    if (ctx.signal.aborted) {
+      ctx.note(`interrupted while sending: the change may have started. Its Idempotency-Key: ${idempotencyKey}\n  Retry safely: ${commandFor(body, idempotencyKey)}`);
+    }
+    throw err;
   }
   const id = started.mutation?.id;
   if (!flags.wait || typeof id !== 'string') {
