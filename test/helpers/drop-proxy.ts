@@ -7,11 +7,12 @@
 //
 //   const proxy = await startDropProxy(sb.url);
 //   proxy.rule({ method: 'POST', path: '/mutations', action: 'drop-answer', times: 1 });
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { closeAllPools } from '../../src/client/http.js';
 import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
-import { startTestSandbox, type TestSandbox } from './sandbox.js';
+import type { TestSandbox } from './sandbox.js';
 
 export interface ProxyRule {
   method?: string;
@@ -108,6 +109,8 @@ export async function allMutations(sb: TestSandbox, key: string): Promise<Server
 export function sandboxBehindProxy(world: WorldInput): { sb: TestSandbox; proxy: DropProxy } {
   const handle = {} as { sb: TestSandbox; proxy: DropProxy };
   beforeAll(async () => {
+    // Imported here: unit tests that only need loopbackServer should not load the sandbox.
+    const { startTestSandbox } = await import('./sandbox.js');
     handle.sb = await startTestSandbox({ world });
     handle.proxy = await startDropProxy(handle.sb.url);
   }, 60_000);
@@ -125,4 +128,24 @@ export function sandboxBehindProxy(world: WorldInput): { sb: TestSandbox; proxy:
 /** Campaign rows of one advertiser, as the stored read answers them. */
 export async function campaignsOf(sb: TestSandbox, key: string, advertiserId: string): Promise<Array<{ id: string; budgetLevel: string }>> {
   return (await sb.req('GET', '/observe/campaigns', { key, query: { advertiserId, limit: 100 } })).body.data;
+}
+
+/** For a unit test file: a loopback server (handler gets the whole body as text) for the file's duration. */
+export function loopbackServer(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): { url: string } {
+  const handle = { url: '' };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => handler(req, res, body));
+  });
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    handle.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await closeAllPools();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  return handle;
 }

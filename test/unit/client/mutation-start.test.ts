@@ -2,16 +2,13 @@
 // Idempotency-Key like the sandbox (same key + same body → the same mutation)
 // and loses answers on purpose: after storing the change, before storing it,
 // or every time.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, closeAllPools } from '../../../src/client/http.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/client/http.js';
+import { loopbackServer } from '../../helpers/drop-proxy.js';
 import { OutcomeUnknownError, startMutation } from '../../../src/flows/mutation-start.js';
 import { sameChange } from '../../../src/flows/mutation-match.js';
 
 type Row = Record<string, unknown>;
-let server: Server;
-let base: string;
 let stored: Row[] = [];
 let byKey = new Map<string, Row>();
 let posts = 0;
@@ -21,42 +18,29 @@ const keys: string[] = [];
 
 const changesOf = (b: Row) => (b.action === 'set_budget' ? { budget: b.budget } : { status: 'PAUSED' });
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c) => (text += c));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/mutations') {
-        posts++;
-        const key = String(req.headers['idempotency-key']);
-        keys.push(key);
-        const lose = mode === 'lose-all' || posts === 1;
-        if (lose && mode !== 'lose-after-create') return req.socket.destroy();
-        const body = JSON.parse(text) as Row;
-        let row = byKey.get(key);
-        if (!row) {
-          row = { id: `mut_${posts}`, state: 'pending', createdAt: Date.now(), advertiserId: body.advertiserId, action: body.action, target: body.target, changes: changesOf(body) };
-          byKey.set(key, row);
-          stored.unshift(row);
-        }
-        if (lose) return req.socket.destroy();
-        res.writeHead(202, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify(row));
-      }
-      if (req.method === 'GET' && req.url!.startsWith('/mutations')) {
-        res.writeHead(listStatus, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify(listStatus === 200 ? { data: stored } : { error: 'forbidden', message: 'no mutation:read' }));
-      }
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await closeAllPools();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+const server = loopbackServer((req, res, text) => {
+  if (req.method === 'POST' && req.url === '/mutations') {
+    posts++;
+    const key = String(req.headers['idempotency-key']);
+    keys.push(key);
+    const lose = mode === 'lose-all' || posts === 1;
+    if (lose && mode !== 'lose-after-create') return req.socket.destroy();
+    const body = JSON.parse(text) as Row;
+    let row = byKey.get(key);
+    if (!row) {
+      row = { id: `mut_${posts}`, state: 'pending', createdAt: Date.now(), advertiserId: body.advertiserId, action: body.action, target: body.target, changes: changesOf(body) };
+      byKey.set(key, row);
+      stored.unshift(row);
+    }
+    if (lose) return req.socket.destroy();
+    res.writeHead(202, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify(row));
+  }
+  if (req.method === 'GET' && req.url!.startsWith('/mutations')) {
+    res.writeHead(listStatus, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify(listStatus === 200 ? { data: stored } : { error: 'forbidden', message: 'no mutation:read' }));
+  }
+  res.writeHead(404).end();
 });
 
 const budget = (amount: number) => ({ advertiserId: 'acc_1', action: 'set_budget', target: { type: 'campaign', id: '9' }, budget: { amount } });
@@ -71,7 +55,7 @@ beforeEach(() => {
   keys.length = 0;
 });
 
-const client = () => new ApiClient({ baseUrl: base, apiKey: 'acr_t', userAgent: 'adops/test' });
+const client = () => new ApiClient({ baseUrl: server.url, apiKey: 'acr_t', userAgent: 'adops/test' });
 const fast = { sleep: async () => {} };
 
 describe('startMutation', () => {

@@ -1,53 +1,37 @@
 // applyRows against a loopback server that honours Idempotency-Keys, counts
 // what is in flight and can answer 429: bounded concurrency, the pool pausing
 // on rate limits, and resuming from a journal without doubling.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, closeAllPools } from '../../../src/client/http.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/client/http.js';
+import { loopbackServer } from '../../helpers/drop-proxy.js';
 import { applyRows, KEY_SAFE_MS } from '../../../src/flows/mutation-apply.js';
 import { Journal, rowIds } from '../../../src/flows/mutation-journal.js';
 
-let server: Server;
-let base: string;
 let byKey = new Map<string, string>();
 let posts: string[] = [];
 let inFlight = 0;
 let maxInFlight = 0;
 let rateLimited = 0;
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c) => (text += c));
-    req.on('end', () => {
-      const key = String(req.headers['idempotency-key']);
-      posts.push(key);
-      if (rateLimited > 0) {
-        rateLimited--;
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
-        return res.end(JSON.stringify({ error: 'rate_limited', message: 'slow down' }));
-      }
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        if (!byKey.has(key)) byKey.set(key, `mut_${byKey.size + 1}`);
-        res.writeHead(202, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: byKey.get(key), state: 'pending', body: JSON.parse(text) }));
-      }, 20);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await closeAllPools();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+const server = loopbackServer((req, res, text) => {
+  const key = String(req.headers['idempotency-key']);
+  posts.push(key);
+  if (rateLimited > 0) {
+    rateLimited--;
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+    return res.end(JSON.stringify({ error: 'rate_limited', message: 'slow down' }));
+  }
+  inFlight++;
+  maxInFlight = Math.max(maxInFlight, inFlight);
+  setTimeout(() => {
+    inFlight--;
+    if (!byKey.has(key)) byKey.set(key, `mut_${byKey.size + 1}`);
+    res.writeHead(202, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: byKey.get(key), state: 'pending', body: JSON.parse(text) }));
+  }, 20);
 });
 beforeEach(() => {
   byKey = new Map();
@@ -57,7 +41,7 @@ beforeEach(() => {
 });
 
 // One attempt per request: the flow's own handling of 429 is what is tested.
-const client = () => new ApiClient({ baseUrl: base, apiKey: 'acr_t', userAgent: 'adops/test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000 } });
+const client = () => new ApiClient({ baseUrl: server.url, apiKey: 'acr_t', userAgent: 'adops/test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000 } });
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ line: i + 2, body: { advertiserId: 'acc_1', action: 'rename', target: { type: 'campaign', id: String(i) }, name: `n${i}` } }));
 const journalFile = () => join(mkdtempSync(join(tmpdir(), 'adops-journal-')), 'j.ndjson');
 
