@@ -77,7 +77,8 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ctx.note(`dry run: ${rows.length} row(s) valid; nothing sent`);
     await print(rows.map((r, i) => {
       const prior = seen.get(ids[i]!);
-      return { line: r.line, row: ids[i]!, state: prior?.mutationId ? 'started earlier' : prior ? 'in doubt: would resend with its key' : 'would send', ...(prior?.mutationId ? { mutationId: prior.mutationId } : {}) };
+      if (prior?.mutationId) return { line: r.line, row: ids[i]!, state: prior.state ?? 'pending', mutationId: prior.mutationId, earlier: true };
+      return { line: r.line, row: ids[i]!, state: prior ? 'in doubt: would resend with its key' : 'would send' };
     }));
     return EXIT.ok;
   }
