@@ -37,6 +37,23 @@ describe('named actions', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ state: 'failed', error: { error: 'not_found' } });
   });
 
+  it('a provider that refuses the change (sandbox fault errorRate 1): exit 9 naming provider_error; 403 missing_write_access is exit 3', async () => {
+    const set = (errorRate: number) => sb.req('PUT', '/_sandbox/faults/provider_b', { body: { errorRate, latencyMs: 0, rateLimitPerMinute: null } });
+    expect((await set(1)).status).toBe(200);
+    try {
+      const campaign = (await campaignsOf(sb, DEMO.full, 'acc_acme_b_001'))[0]!.id;
+      const r = await run(['mutations', 'pause', 'acc_acme_b_001', '--campaign', campaign, '--wait', '--interval', '0.1', '--output', 'json']);
+      expect(r.code, r.stderr).toBe(9);
+      expect(JSON.parse(r.stdout)).toMatchObject({ state: 'failed', error: { error: 'provider_error', provider: 'provider_b' } });
+      expect(r.stderr).toMatch(/failed: provider_error/);
+    } finally {
+      await set(0);
+    }
+    const readonly = await run(['mutations', 'pause', 'acc_acme_c_readonly', '--campaign', '1']);
+    expect(readonly.code).toBe(3);
+    expect(readonly.stderr).toMatch(/missing_write_access/);
+  });
+
   it('checks fields before sending: exit 2, nothing sent', async () => {
     for (const args of [
       ['mutations', 'bid', ACC, '--ad-group', '1'],
