@@ -828,6 +828,7 @@ complete -c adops -n "__adops_path_is 'mutations bid'" -l yes
 complete -c adops -n "__adops_path_is 'mutations bid'" -l help
 complete -c adops -n "__adops_path_is 'mutations apply'" -l dry-run
 complete -c adops -n "__adops_path_is 'mutations apply'" -l concurrency
+complete -c adops -n "__adops_path_is 'mutations apply'" -l retry-failed
 complete -c adops -n "__adops_path_is 'mutations apply'" -l journal
 complete -c adops -n "__adops_path_is 'mutations apply'" -l wait
 complete -c adops -n "__adops_path_is 'mutations apply'" -l timeout

@@ -41,6 +41,8 @@ export interface ApplyOptions {
   onNote?: (m: string) => void;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Send again, as a new change with a new key, rows whose mutation failed (it changed nothing). */
+  retryFailed?: boolean;
   /** Tries of a row refused for rate (429, provider_error) before giving up on it. */
   rateTries?: number;
 }
@@ -63,7 +65,9 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
     const { line, body } = rows[i]!;
     const row = ids[i]!;
     const out = outcomes[i]!;
-    const prior = opts.journal.get(row);
+    const recorded = opts.journal.get(row);
+    // A failed mutation changed nothing: with --retry-failed its row starts over with a new key.
+    const prior = recorded?.mutationId && recorded.state === 'failed' && opts.retryFailed ? undefined : recorded;
     if (prior?.mutationId) {
       Object.assign(out, { mutationId: prior.mutationId, state: prior.state ?? 'pending', earlier: true });
       return;
@@ -75,11 +79,12 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
     const idempotencyKey = prior?.idempotencyKey ?? randomUUID();
     const firstSentAt = prior?.firstSentAt ?? now();
     if (prior) opts.onNote?.(`line ${line}: in doubt from an earlier run; sending again with its Idempotency-Key`);
+    else if (recorded) opts.onNote?.(`line ${line}: its change ${String(recorded.mutationId)} failed; sending it again as a new change (new Idempotency-Key)`);
     for (let attempt = 1; ; attempt++) {
       const wait = pausedUntil - now();
       if (wait > 0) await sleep(wait, opts.signal);
       // Recorded before the POST: a kill right after it still leaves the key to resend with.
-      opts.journal.record({ row, line, idempotencyKey, firstSentAt });
+      opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
       try {
         const { mutation } = await startMutation(client, body, { idempotencyKey, lookupPages: 0, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onNote ? { onNote: (m) => opts.onNote!(`line ${line}: ${m}`) } : {}), sleep });
         const state = typeof mutation?.state === 'string' ? mutation.state : 'pending';
@@ -98,7 +103,7 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
         if (err instanceof OutcomeUnknownError) return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
         if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
         if (err instanceof ApiError) {
-          opts.journal.record({ row, line, idempotencyKey, firstSentAt, error: err.code });
+          opts.journal.record({ row, line, idempotencyKey, firstSentAt, state: 'refused', error: err.code });
           return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
         }
         throw err;

@@ -15,7 +15,9 @@ export interface JournalEntry {
   idempotencyKey: string;
   /** When the key was first used (the service keeps keys 24 h). */
   firstSentAt: number;
-  mutationId?: string;
+  /** null: cleared, the row is being sent again as a new change (--retry-failed). */
+  mutationId?: string | null;
+  /** `sending` until an answer names the mutation; then the mutation's state. */
   state?: string;
   error?: string;
 }

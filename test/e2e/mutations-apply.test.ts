@@ -69,6 +69,22 @@ describe('mutations apply', () => {
     expect(proxy.seen).toHaveLength(0);
   });
 
+  it('a change that failed: exit 9; a re-run does not resend it; --retry-failed sends it again as a new change', async () => {
+    const file = join(dir, 'failing.csv');
+    writeFileSync(file, `${HEADER}\n${ACC},pause,campaign,no-such-campaign-apply,,,,,,\n`);
+    const first = await run(['mutations', 'apply', file, '--wait', '--interval', '0.1', '--output', 'json']);
+    expect(first.code, first.stderr).toBe(9);
+    expect(JSON.parse(first.stdout)[0]).toMatchObject({ row: 2, state: 'failed', error: expect.stringMatching(/^not_found/) });
+    expect(first.stderr).toMatch(/--retry-failed/);
+    proxy.seen.splice(0);
+    expect((await run(['mutations', 'apply', file])).code).toBe(9);
+    expect(proxy.seen.filter((x) => x.method === 'POST')).toHaveLength(0);
+    const retried = await run(['mutations', 'apply', file, '--retry-failed', '--wait', '--interval', '0.1']);
+    expect(retried.code).toBe(9);
+    const made = (await allMutations(sb, DEMO.full)).filter((m) => m.target.id === 'no-such-campaign-apply');
+    expect(made).toHaveLength(2);
+  });
+
   for (const signal of ['SIGKILL', 'SIGINT'] as const) {
     it(`a run stopped by ${signal} mid-way and run again makes every row exactly once`, async () => {
       const tag = `apply-${signal}`;

@@ -77,6 +77,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ctx.note(`dry run: ${rows.length} row(s) valid; nothing sent`);
     await print(rows.map((r, i) => {
       const prior = seen.get(ids[i]!);
+      if (prior?.mutationId && prior.state === 'failed' && o.retryFailed === true) return { line: r.line, row: ids[i]!, state: 'failed earlier: would send again as a new change' };
       if (prior?.mutationId) return { line: r.line, row: ids[i]!, state: prior.state ?? 'pending', mutationId: prior.mutationId, earlier: true };
       return { line: r.line, row: ids[i]!, state: prior ? 'in doubt: would resend with its key' : 'would send' };
     }));
@@ -87,7 +88,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   ctx.note(`applying ${rows.length} row(s), ${concurrency} at a time; journal: ${journalPath}`);
   let outcomes: RowOutcome[];
   try {
-    outcomes = await applyRows(client, rows, { journal, concurrency, signal: ctx.signal, onNote: (m) => ctx.note(m) });
+    outcomes = await applyRows(client, rows, { journal, concurrency, signal: ctx.signal, onNote: (m) => ctx.note(m), retryFailed: o.retryFailed === true, now: ctx.clock.now, sleep: ctx.clock.sleep });
     if (o.wait === true) {
       ctx.note('waiting for every started change to finish');
       await waitRows(client, outcomes, {
@@ -106,6 +107,8 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   }
   await print(outcomes);
   const code = exitCode(outcomes, o.wait === true);
+  const failed = outcomes.filter((x) => x.state === 'failed').length;
+  if (failed) ctx.note(`${failed} change(s) failed and changed nothing; \`--retry-failed\` sends them again as new changes`);
   if (code !== EXIT.ok) ctx.note(`${outcomes.filter((x) => x.state !== 'succeeded' && !(o.wait !== true && ['pending', 'running'].includes(x.state))).length} row(s) did not succeed; run the same command again to resend the rows not started (with their recorded keys)`);
   return code;
 }

@@ -108,6 +108,7 @@ export const mutationCommands: CommandSpec[] = [
     options: [
       DRY_RUN,
       { flags: '--concurrency <n>', description: 'changes in flight at once, 1-16 (default 4)', type: 'int' },
+      { flags: '--retry-failed', description: 'send rows whose change failed in an earlier run again, as new changes (a failed change changed nothing)' },
       { flags: '--journal <file>', description: 'where each row\'s Idempotency-Key and mutation are recorded (default FILE.adops-journal.ndjson)' },
       ...WAIT_OPTIONS,
     ],

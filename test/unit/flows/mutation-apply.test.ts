@@ -91,6 +91,23 @@ describe('applyRows', () => {
     expect(readFileSync(path, 'utf8')).toContain('"mutationId":"mut_made_before"');
   });
 
+  it('a row whose change failed is not sent again, unless --retry-failed (then with a new key)', async () => {
+    const path = journalFile();
+    const r = rows(1);
+    const [a] = rowIds(r.map((x) => x.body));
+    new Journal(path).record({ row: a!, line: 2, idempotencyKey: 'key-of-failed', firstSentAt: Date.now(), mutationId: 'mut_failed', state: 'failed' });
+    const kept = await applyRows(client(), r, { journal: new Journal(path), concurrency: 1 });
+    expect(kept[0]).toMatchObject({ mutationId: 'mut_failed', state: 'failed', earlier: true });
+    expect(posts).toHaveLength(0);
+    const retried = await applyRows(client(), r, { journal: new Journal(path), concurrency: 1, retryFailed: true });
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).not.toBe('key-of-failed');
+    expect(retried[0]!.mutationId).not.toBe('mut_failed');
+    // The journal now names the new change: a further run sends nothing.
+    await applyRows(client(), r, { journal: new Journal(path), concurrency: 1 });
+    expect(posts).toHaveLength(1);
+  });
+
   it('identical rows are distinct changes', () => {
     const body = rows(1)[0]!.body;
     const [x, y] = rowIds([body, { ...body }]);
