@@ -3,7 +3,7 @@
 // then a bounded pool starts them, each with an Idempotency-Key recorded in the
 // journal (FILE.adops-journal.ndjson) before its POST, so a re-run after an
 // interruption sends nothing twice and loses nothing. Summary table on stdout.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
@@ -84,6 +84,12 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     return EXIT.ok;
   }
 
+  try {
+    // Before any POST: a journal we cannot write would leave no way to resume safely.
+    closeSync(openSync(journalPath, 'a', 0o600));
+  } catch (err) {
+    throw new UsageError(`cannot write the journal ${journalPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'choose another place with --journal PATH; nothing was sent');
+  }
   const client = await ctx.client();
   ctx.note(`applying ${rows.length} row(s), ${concurrency} at a time; journal: ${journalPath}`);
   let outcomes: RowOutcome[];
@@ -109,6 +115,6 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const code = exitCode(outcomes, o.wait === true);
   const failed = outcomes.filter((x) => x.state === 'failed').length;
   if (failed) ctx.note(`${failed} change(s) failed and changed nothing; \`--retry-failed\` sends them again as new changes`);
-  if (code !== EXIT.ok) ctx.note(`${outcomes.filter((x) => x.state !== 'succeeded' && !(o.wait !== true && ['pending', 'running'].includes(x.state))).length} row(s) did not succeed; run the same command again to resend the rows not started (with their recorded keys)`);
+  if (outcomes.some((x) => !x.mutationId)) ctx.note('rows without a mutation were not started; run the same command again to send them (rows in doubt with their recorded keys, so nothing is made twice)');
   return code;
 }
