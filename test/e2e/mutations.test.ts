@@ -80,6 +80,9 @@ describe('named actions', () => {
       body: { advertiserId: ACC, target: { type: 'campaign', id: campaigns[0] }, action: 'set_budget', budget: { amount: 50, type: 'daily' } },
     });
     expect(r.stdout + r.stderr).not.toContain(DEMO.full);
+    const generic = await run(['mutations', 'start', '--advertiser', ACC, '--action', 'pause', '-f', 'target.type=campaign', '-f', 'target.id=1', '--idempotency-key', 'k-1', '--dry-run']);
+    expect(generic.code, generic.stderr).toBe(0);
+    expect(JSON.parse(generic.stdout)).toMatchObject({ headers: { 'idempotency-key': 'k-1' }, body: { action: 'pause', target: { type: 'campaign', id: '1' } } });
     expect(proxy.seen).toHaveLength(0);
   });
 });
