@@ -81,7 +81,7 @@ complete -c adops -n "__adops_path_is 'config'" -l no-color
 complete -c adops -n "__adops_path_is 'config'" -l no-input
 complete -c adops -n "__adops_path_is 'config'" -l yes
 complete -c adops -n "__adops_path_is 'config'" -l help
-complete -c adops -n "__adops_path_is 'mutations'" -a 'get list start'
+complete -c adops -n "__adops_path_is 'mutations'" -a 'activate apply archive bid budget delete get list pause rename start watch'
 complete -c adops -n "__adops_path_is 'mutations'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'mutations'" -l json
 complete -c adops -n "__adops_path_is 'mutations'" -l fields
@@ -657,6 +657,7 @@ complete -c adops -n "__adops_path_is 'mutations start'" -l wait
 complete -c adops -n "__adops_path_is 'mutations start'" -l timeout
 complete -c adops -n "__adops_path_is 'mutations start'" -l interval
 complete -c adops -n "__adops_path_is 'mutations start'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations start'" -l dry-run
 complete -c adops -n "__adops_path_is 'mutations start'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'mutations start'" -l json
 complete -c adops -n "__adops_path_is 'mutations start'" -l fields
@@ -691,6 +692,204 @@ complete -c adops -n "__adops_path_is 'mutations get'" -l no-color
 complete -c adops -n "__adops_path_is 'mutations get'" -l no-input
 complete -c adops -n "__adops_path_is 'mutations get'" -l yes
 complete -c adops -n "__adops_path_is 'mutations get'" -l help
+complete -c adops -n "__adops_path_is 'mutations watch'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations watch'" -l interval
+complete -c adops -n "__adops_path_is 'mutations watch'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations watch'" -l json
+complete -c adops -n "__adops_path_is 'mutations watch'" -l fields
+complete -c adops -n "__adops_path_is 'mutations watch'" -l query
+complete -c adops -n "__adops_path_is 'mutations watch'" -l profile
+complete -c adops -n "__adops_path_is 'mutations watch'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations watch'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations watch'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations watch'" -l retries
+complete -c adops -n "__adops_path_is 'mutations watch'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations watch'" -l debug
+complete -c adops -n "__adops_path_is 'mutations watch'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations watch'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations watch'" -l yes
+complete -c adops -n "__adops_path_is 'mutations watch'" -l help
+complete -c adops -n "__adops_path_is 'mutations pause'" -l campaign
+complete -c adops -n "__adops_path_is 'mutations pause'" -l ad-group
+complete -c adops -n "__adops_path_is 'mutations pause'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations pause'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations pause'" -l wait
+complete -c adops -n "__adops_path_is 'mutations pause'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations pause'" -l interval
+complete -c adops -n "__adops_path_is 'mutations pause'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations pause'" -l json
+complete -c adops -n "__adops_path_is 'mutations pause'" -l fields
+complete -c adops -n "__adops_path_is 'mutations pause'" -l query
+complete -c adops -n "__adops_path_is 'mutations pause'" -l profile
+complete -c adops -n "__adops_path_is 'mutations pause'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations pause'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations pause'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations pause'" -l retries
+complete -c adops -n "__adops_path_is 'mutations pause'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations pause'" -l debug
+complete -c adops -n "__adops_path_is 'mutations pause'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations pause'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations pause'" -l yes
+complete -c adops -n "__adops_path_is 'mutations pause'" -l help
+complete -c adops -n "__adops_path_is 'mutations activate'" -l campaign
+complete -c adops -n "__adops_path_is 'mutations activate'" -l ad-group
+complete -c adops -n "__adops_path_is 'mutations activate'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations activate'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations activate'" -l wait
+complete -c adops -n "__adops_path_is 'mutations activate'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations activate'" -l interval
+complete -c adops -n "__adops_path_is 'mutations activate'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations activate'" -l json
+complete -c adops -n "__adops_path_is 'mutations activate'" -l fields
+complete -c adops -n "__adops_path_is 'mutations activate'" -l query
+complete -c adops -n "__adops_path_is 'mutations activate'" -l profile
+complete -c adops -n "__adops_path_is 'mutations activate'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations activate'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations activate'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations activate'" -l retries
+complete -c adops -n "__adops_path_is 'mutations activate'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations activate'" -l debug
+complete -c adops -n "__adops_path_is 'mutations activate'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations activate'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations activate'" -l yes
+complete -c adops -n "__adops_path_is 'mutations activate'" -l help
+complete -c adops -n "__adops_path_is 'mutations archive'" -l campaign
+complete -c adops -n "__adops_path_is 'mutations archive'" -l ad-group
+complete -c adops -n "__adops_path_is 'mutations archive'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations archive'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations archive'" -l wait
+complete -c adops -n "__adops_path_is 'mutations archive'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations archive'" -l interval
+complete -c adops -n "__adops_path_is 'mutations archive'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations archive'" -l json
+complete -c adops -n "__adops_path_is 'mutations archive'" -l fields
+complete -c adops -n "__adops_path_is 'mutations archive'" -l query
+complete -c adops -n "__adops_path_is 'mutations archive'" -l profile
+complete -c adops -n "__adops_path_is 'mutations archive'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations archive'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations archive'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations archive'" -l retries
+complete -c adops -n "__adops_path_is 'mutations archive'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations archive'" -l debug
+complete -c adops -n "__adops_path_is 'mutations archive'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations archive'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations archive'" -l yes
+complete -c adops -n "__adops_path_is 'mutations archive'" -l help
+complete -c adops -n "__adops_path_is 'mutations delete'" -l campaign
+complete -c adops -n "__adops_path_is 'mutations delete'" -l ad-group
+complete -c adops -n "__adops_path_is 'mutations delete'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations delete'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations delete'" -l wait
+complete -c adops -n "__adops_path_is 'mutations delete'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations delete'" -l interval
+complete -c adops -n "__adops_path_is 'mutations delete'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations delete'" -l json
+complete -c adops -n "__adops_path_is 'mutations delete'" -l fields
+complete -c adops -n "__adops_path_is 'mutations delete'" -l query
+complete -c adops -n "__adops_path_is 'mutations delete'" -l profile
+complete -c adops -n "__adops_path_is 'mutations delete'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations delete'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations delete'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations delete'" -l retries
+complete -c adops -n "__adops_path_is 'mutations delete'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations delete'" -l debug
+complete -c adops -n "__adops_path_is 'mutations delete'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations delete'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations delete'" -l yes
+complete -c adops -n "__adops_path_is 'mutations delete'" -l help
+complete -c adops -n "__adops_path_is 'mutations rename'" -l campaign
+complete -c adops -n "__adops_path_is 'mutations rename'" -l ad-group
+complete -c adops -n "__adops_path_is 'mutations rename'" -l name
+complete -c adops -n "__adops_path_is 'mutations rename'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations rename'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations rename'" -l wait
+complete -c adops -n "__adops_path_is 'mutations rename'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations rename'" -l interval
+complete -c adops -n "__adops_path_is 'mutations rename'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations rename'" -l json
+complete -c adops -n "__adops_path_is 'mutations rename'" -l fields
+complete -c adops -n "__adops_path_is 'mutations rename'" -l query
+complete -c adops -n "__adops_path_is 'mutations rename'" -l profile
+complete -c adops -n "__adops_path_is 'mutations rename'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations rename'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations rename'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations rename'" -l retries
+complete -c adops -n "__adops_path_is 'mutations rename'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations rename'" -l debug
+complete -c adops -n "__adops_path_is 'mutations rename'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations rename'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations rename'" -l yes
+complete -c adops -n "__adops_path_is 'mutations rename'" -l help
+complete -c adops -n "__adops_path_is 'mutations budget'" -l campaign
+complete -c adops -n "__adops_path_is 'mutations budget'" -l ad-group
+complete -c adops -n "__adops_path_is 'mutations budget'" -l amount
+complete -c adops -n "__adops_path_is 'mutations budget'" -l type -xa 'daily lifetime'
+complete -c adops -n "__adops_path_is 'mutations budget'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations budget'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations budget'" -l wait
+complete -c adops -n "__adops_path_is 'mutations budget'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations budget'" -l interval
+complete -c adops -n "__adops_path_is 'mutations budget'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations budget'" -l json
+complete -c adops -n "__adops_path_is 'mutations budget'" -l fields
+complete -c adops -n "__adops_path_is 'mutations budget'" -l query
+complete -c adops -n "__adops_path_is 'mutations budget'" -l profile
+complete -c adops -n "__adops_path_is 'mutations budget'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations budget'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations budget'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations budget'" -l retries
+complete -c adops -n "__adops_path_is 'mutations budget'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations budget'" -l debug
+complete -c adops -n "__adops_path_is 'mutations budget'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations budget'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations budget'" -l yes
+complete -c adops -n "__adops_path_is 'mutations budget'" -l help
+complete -c adops -n "__adops_path_is 'mutations bid'" -l campaign
+complete -c adops -n "__adops_path_is 'mutations bid'" -l ad-group
+complete -c adops -n "__adops_path_is 'mutations bid'" -l strategy
+complete -c adops -n "__adops_path_is 'mutations bid'" -l amount
+complete -c adops -n "__adops_path_is 'mutations bid'" -l idempotency-key
+complete -c adops -n "__adops_path_is 'mutations bid'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations bid'" -l wait
+complete -c adops -n "__adops_path_is 'mutations bid'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations bid'" -l interval
+complete -c adops -n "__adops_path_is 'mutations bid'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations bid'" -l json
+complete -c adops -n "__adops_path_is 'mutations bid'" -l fields
+complete -c adops -n "__adops_path_is 'mutations bid'" -l query
+complete -c adops -n "__adops_path_is 'mutations bid'" -l profile
+complete -c adops -n "__adops_path_is 'mutations bid'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations bid'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations bid'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations bid'" -l retries
+complete -c adops -n "__adops_path_is 'mutations bid'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations bid'" -l debug
+complete -c adops -n "__adops_path_is 'mutations bid'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations bid'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations bid'" -l yes
+complete -c adops -n "__adops_path_is 'mutations bid'" -l help
+complete -c adops -n "__adops_path_is 'mutations apply'" -l dry-run
+complete -c adops -n "__adops_path_is 'mutations apply'" -l concurrency
+complete -c adops -n "__adops_path_is 'mutations apply'" -l retry-failed
+complete -c adops -n "__adops_path_is 'mutations apply'" -l journal
+complete -c adops -n "__adops_path_is 'mutations apply'" -l wait
+complete -c adops -n "__adops_path_is 'mutations apply'" -l timeout
+complete -c adops -n "__adops_path_is 'mutations apply'" -l interval
+complete -c adops -n "__adops_path_is 'mutations apply'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'mutations apply'" -l json
+complete -c adops -n "__adops_path_is 'mutations apply'" -l fields
+complete -c adops -n "__adops_path_is 'mutations apply'" -l query
+complete -c adops -n "__adops_path_is 'mutations apply'" -l profile
+complete -c adops -n "__adops_path_is 'mutations apply'" -l base-url
+complete -c adops -n "__adops_path_is 'mutations apply'" -l request-timeout
+complete -c adops -n "__adops_path_is 'mutations apply'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'mutations apply'" -l retries
+complete -c adops -n "__adops_path_is 'mutations apply'" -l retry-budget
+complete -c adops -n "__adops_path_is 'mutations apply'" -l debug
+complete -c adops -n "__adops_path_is 'mutations apply'" -l no-color
+complete -c adops -n "__adops_path_is 'mutations apply'" -l no-input
+complete -c adops -n "__adops_path_is 'mutations apply'" -l yes
+complete -c adops -n "__adops_path_is 'mutations apply'" -l help
 complete -c adops -n "__adops_path_is 'skills list'" -l source -xa 'custom catalog'
 complete -c adops -n "__adops_path_is 'skills list'" -l limit
 complete -c adops -n "__adops_path_is 'skills list'" -l cursor

@@ -15,6 +15,8 @@ export const EXIT = {
   operationFailed: 9,
   interrupted: 130,
   terminated: 143,
+  /** A change was sent and adops could not confirm whether it started (mutations). */
+  outcomeUnknown: 10,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -26,10 +28,11 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.auth, 'authentication, subscription or permission (401, 402, 403; no key configured)'],
   [EXIT.notFound, 'not found (404)'],
   [EXIT.conflict, 'conflict (409: revision_mismatch, slug_conflict, provider_not_connected)'],
-  [EXIT.unavailable, 'provider, network or timeout failure after retries (502, 503, 504, 429, connection)'],
-  [EXIT.refused, 'content refused by the service (400, 413, 415, 422, 501)'],
+  [EXIT.unavailable, 'provider, network or timeout failure after retries (408, 429, 502, 503, 504, connection)'],
+  [EXIT.refused, 'content refused by the service (400, 413, 415, 422, 431, 501; a Line Item not valid or not ready)'],
   [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
   [EXIT.operationFailed, 'a waited-for operation finished and failed'],
+  [EXIT.outcomeUnknown, 'a change was sent but adops could not tell whether it started (retry with the printed --idempotency-key)'],
   [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
   [EXIT.terminated, 'terminated (SIGTERM)'],
 ];
@@ -39,8 +42,8 @@ export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 402 || status === 403) return EXIT.auth;
   if (status === 404) return EXIT.notFound;
   if (status === 409) return EXIT.conflict;
-  if (status === 429 || status === 502 || status === 503 || status === 504) return EXIT.unavailable;
-  if (status === 400 || status === 413 || status === 415 || status === 422 || status === 501) return EXIT.refused;
+  if (status === 408 || status === 429 || status === 502 || status === 503 || status === 504) return EXIT.unavailable;
+  if (status === 400 || status === 413 || status === 415 || status === 422 || status === 431 || status === 501) return EXIT.refused;
   return EXIT.unexpected;
 }
 

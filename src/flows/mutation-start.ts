@@ -1,19 +1,28 @@
-// Start a mutation without ever starting it twice. POST /mutations carries an
-// Idempotency-Key, but we do not rely on the service honouring it: when the
-// answer is lost after sending (the change may or may not exist), we look in
-// GET /mutations (newest first, a page or two) for the change we started
-// before sending again, and report what we found. No terminal code here.
+// Start a mutation so that it is made exactly once, or say plainly that we
+// could not tell. POST /mutations carries an Idempotency-Key. When the answer
+// is lost (the change may or may not exist), we send the SAME body with the
+// SAME key again: the service answers the change already started, or starts
+// it now, never a second one. That answer is the only proof we accept.
+//
+// Only when every resend fails too do we look in GET /mutations, comparing the
+// whole change (every value, nested); what we find there is never adopted
+// (an identical change by someone else would look the same), only named in
+// the "could not tell" failure, with the key and the command that retries
+// safely. A 403 on that look-up (a write-only key) is not the run's failure.
+// No terminal code here.
 import { randomUUID } from 'node:crypto';
-import { NetworkError } from '../client/errors.js';
+import { ApiError, NetworkError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
+import { realRetryDeps } from '../client/retry.js';
+import { sameChange } from './mutation-match.js';
 
 export type Mutation = Record<string, unknown>;
 
 export interface StartResult {
   mutation: Mutation;
   idempotencyKey: string;
-  /** How an ambiguous failure was resolved: found in history, or sent again. */
-  recovered?: 'found' | 'resent';
+  /** Set when the first answer was lost and a resend with the same key answered. */
+  recovered?: 'resent';
 }
 
 export interface StartOptions {
@@ -21,68 +30,111 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** Progress for a person (the command prints it on stderr). */
   onNote?: (message: string) => void;
-  /** Pages of history to look through (default 2). */
+  /** Resends with the same key after an ambiguous failure (default 3). */
+  resends?: number;
+  /** Pages of history to look through when every resend failed (default 2; 0 skips the look-up). */
   lookupPages?: number;
   now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Clock skew tolerated between us and the service when matching by content. */
+/** How the history look-up went, for the message. */
+export type Lookup = { kind: 'skipped' } | { kind: 'forbidden' } | { kind: 'failed'; reason: string } | { kind: 'searched'; candidates: Mutation[] };
+
+/** The change was sent, its answer lost, and nothing proved whether it started. */
+export class OutcomeUnknownError extends Error {
+  override readonly name = 'OutcomeUnknownError';
+  constructor(
+    message: string,
+    readonly idempotencyKey: string,
+    readonly body: Record<string, unknown>,
+    readonly lookup: Lookup,
+  ) {
+    super(message);
+  }
+}
+
+/** Clock skew tolerated between us and the service when naming candidates. */
 const SKEW_MS = 120_000;
 
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
-  const ka = Object.keys(a as object).sort();
-  const kb = Object.keys(b as object).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+/**
+ * Could the service have made the change although we got no answer saying so?
+ * A lost answer, or a 5xx that is not the service's own refusal (a gateway's
+ * 502/503/504 or a 500 may come after the change was stored).
+ */
+export function isAmbiguous(err: unknown): boolean {
+  if (err instanceof NetworkError) return err.sent;
+  if (err instanceof ApiError) return err.status >= 500 && err.status !== 501 && err.code !== 'provider_error';
+  return false;
 }
 
 /**
- * Is `row` the mutation we sent? By idempotency key when the service echoes one;
- * otherwise every field we sent that the row also carries must match (tolerant
- * of shapes we do not know), and it must have been created after we started.
+ * After an ambiguous failure, is a resend's refusal proof that no change was
+ * made? Yes for refusals the service makes after its Idempotency-Key replay
+ * (ownership, connection, write access, amounts): a stored key would have
+ * answered the change instead. Not for the checks made before it (key,
+ * subscription, permission, schema) nor for rate limits.
  */
-export function matchesStarted(row: Mutation, body: Record<string, unknown>, key: string, sentAt: number): boolean {
-  const echoed = row.idempotencyKey ?? row.idempotency_key;
-  if (typeof echoed === 'string') return echoed === key;
-  const compared = Object.keys(body).filter((k) => k in row);
-  if (compared.length === 0 || !compared.every((k) => sameJson(row[k], body[k]))) return false;
-  const created = typeof row.createdAt === 'number' ? row.createdAt : undefined;
-  return created === undefined || created >= sentAt - SKEW_MS;
+function refusalIsFinal(err: ApiError): boolean {
+  if (err.status < 400 || err.status >= 500) return false;
+  return !['unauthorized', 'organization_unentitled', 'forbidden', 'invalid_request'].includes(err.code) && err.status !== 429 && !err.code.startsWith('http_');
 }
 
-export async function findStarted(client: ApiClient, body: Record<string, unknown>, key: string, sentAt: number, opts: StartOptions = {}): Promise<Mutation | undefined> {
+export async function findCandidates(client: ApiClient, body: Record<string, unknown>, sentAt: number, opts: StartOptions): Promise<Lookup> {
+  const pages = opts.lookupPages ?? 2;
+  if (pages <= 0) return { kind: 'skipped' };
+  const candidates: Mutation[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < (opts.lookupPages ?? 2); page++) {
-    const query: Record<string, string | number | undefined> = { limit: 50, cursor };
-    if (typeof body.advertiserId === 'string') query.advertiserId = body.advertiserId;
-    const res = await client.request<{ data?: Mutation[]; nextCursor?: string }>({ method: 'GET', path: '/mutations', query, ...(opts.signal ? { signal: opts.signal } : {}) });
-    const found = (res.body?.data ?? []).find((row) => matchesStarted(row, body, key, sentAt));
-    if (found) return found;
-    cursor = res.body?.nextCursor;
-    if (!cursor) return undefined;
+  try {
+    for (let page = 0; page < pages; page++) {
+      const query: Record<string, string | number | undefined> = { limit: 50, cursor };
+      if (typeof body.advertiserId === 'string') query.advertiserId = body.advertiserId;
+      const res = await client.request<{ data?: Mutation[]; nextCursor?: string }>({ method: 'GET', path: '/mutations', query, ...(opts.signal ? { signal: opts.signal } : {}) });
+      for (const row of res.body?.data ?? []) {
+        const created = typeof row.createdAt === 'number' ? row.createdAt : undefined;
+        if (created !== undefined && created >= sentAt - SKEW_MS && sameChange(row, body)) candidates.push(row);
+      }
+      cursor = res.body?.nextCursor;
+      if (!cursor) break;
+    }
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    if (err instanceof ApiError && err.status === 403) return { kind: 'forbidden' };
+    return { kind: 'failed', reason: (err as Error).message };
   }
-  return undefined;
+  return { kind: 'searched', candidates };
 }
 
 export async function startMutation(client: ApiClient, body: Record<string, unknown>, opts: StartOptions = {}): Promise<StartResult> {
   const key = opts.idempotencyKey ?? randomUUID();
   const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? realRetryDeps.sleep;
   const send = async () =>
     (await client.request<Mutation>({ method: 'POST', path: '/mutations', json: body, headers: { 'idempotency-key': key }, ...(opts.signal ? { signal: opts.signal } : {}) })).body;
   const sentAt = now();
+  let last: unknown;
   try {
     return { mutation: await send(), idempotencyKey: key };
   } catch (err) {
-    // Not sent at all (refused connection): the client already retried; nothing exists.
-    if (!(err instanceof NetworkError) || !err.sent) throw err;
-    opts.onNote?.(`the answer to POST /mutations was lost (${err.message}); looking for the change in GET /mutations before sending again`);
+    // A refusal, or a connection that never carried the request: nothing was made.
+    if (!isAmbiguous(err)) throw err;
+    last = err;
   }
-  const found = await findStarted(client, body, key, sentAt, opts);
-  if (found) {
-    opts.onNote?.(`found it: mutation ${String(found.id)} (${String(found.state ?? found.status ?? 'state unknown')}); not sending again`);
-    return { mutation: found, idempotencyKey: key, recovered: 'found' };
+  const resends = opts.resends ?? 3;
+  for (let i = 1; i <= resends; i++) {
+    opts.onNote?.(`no answer to POST /mutations (${(last as Error).message}); sending it again with the same Idempotency-Key (${i}/${resends})`);
+    await sleep(Math.min(4000, 500 * 2 ** (i - 1)), opts.signal);
+    try {
+      const mutation = await send();
+      opts.onNote?.(`the service answered: mutation ${String(mutation?.id)} (the same change, made once)`);
+      return { mutation, idempotencyKey: key, recovered: 'resent' };
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      if (err instanceof ApiError && refusalIsFinal(err)) throw err;
+      // A connection refused now says nothing about the first attempt, which did go out.
+      last = err;
+    }
   }
-  opts.onNote?.('not in the history: sending again with the same Idempotency-Key');
-  return { mutation: await send(), idempotencyKey: key, recovered: 'resent' };
+  const lookup = await findCandidates(client, body, sentAt, opts);
+  throw new OutcomeUnknownError(`could not tell whether the change started: ${(last as Error).message}`, key, body, lookup);
 }

@@ -22,6 +22,12 @@ const work = mkdtempSync(join(tmpdir(), 'adops-every-'));
 const EDITOR = join(work, 'rename.sh');
 writeFileSync(EDITOR, `#!/bin/sh\nsed -i 's/^name: .*/name: Edited by EDITOR/' "$1"\n`);
 chmodSync(EDITOR, 0o755);
+/** A changes file for `mutations apply`. */
+function changesFile(name: string, text: string): string {
+  const file = join(work, name);
+  writeFileSync(file, text);
+  return file;
+}
 /** A plan file for `plans apply`: the plan and one Line Item. */
 function planFile(slug: string): string {
   const file = join(work, `${slug}.json`);
@@ -135,6 +141,53 @@ const CASES: Case[] = [
     failCode: 2,
   },
 
+  ...(['pause', 'activate', 'archive'] as const).map((verb): Case => ({
+    command: `mutations ${verb}`,
+    ok: () => ['mutations', verb, A, '--campaign', ids.campaign!, '--wait', '--interval', '0.1', '-o', 'json'],
+    check: (r) => expect(json(r).state).toBe('succeeded'),
+    fail: () => ['mutations', verb, A],
+    failCode: 2,
+  })),
+  {
+    command: 'mutations delete',
+    ok: () => ['mutations', 'delete', A, '--ad-group', ids.adGroup!, '--yes', '-o', 'json'],
+    fail: () => ['mutations', 'delete', A, '--ad-group', ids.adGroup!],
+    failCode: 2,
+  },
+  {
+    command: 'mutations rename',
+    ok: () => ['mutations', 'rename', A, '--campaign', ids.campaign!, '--name', 'Renamed by e2e', '-o', 'json'],
+    fail: () => ['mutations', 'rename', A, '--campaign', ids.campaign!],
+    failCode: 2,
+  },
+  {
+    command: 'mutations budget',
+    ok: () => ['mutations', 'budget', A, '--campaign', ids.budgetCampaign!, '--amount', '75', '--type', 'daily', '--wait', '--interval', '0.1', '-o', 'json'],
+    check: (r) => expect(json(r).state).toBe('succeeded'),
+    fail: () => ['mutations', 'budget', A, '--campaign', ids.budgetCampaign!, '--amount', '0.001'],
+    failCode: 7,
+    usage: () => ['mutations', 'budget', A, '--campaign', ids.budgetCampaign!, '--amount', 'lots'],
+  },
+  {
+    command: 'mutations bid',
+    ok: () => ['mutations', 'bid', A, '--ad-group', ids.adGroup!, '--strategy', 'LOWEST_COST_WITH_BID_CAP', '--amount', '5', '-o', 'json'],
+    fail: () => ['mutations', 'bid', A, '--ad-group', ids.adGroup!],
+    failCode: 2,
+  },
+  {
+    command: 'mutations watch',
+    ok: () => ['mutations', 'watch', ids.mutation!, '--interval', '0.1', '-o', 'json'],
+    check: (r) => expect(json(r).state).toBe('succeeded'),
+    fail: () => ['mutations', 'watch', 'mut_nope', '--interval', '0.1'],
+    failCode: 4,
+    usage: () => ['mutations', 'watch', 'mut_1', '--timeout', 'soon'],
+  },
+  {
+    command: 'mutations apply',
+    ok: () => ['mutations', 'apply', changesFile('ok.csv', `advertiserId,action,targetType,targetId,name\n${A},rename,campaign,${ids.campaign},Applied\n`), '--wait', '--interval', '0.1', '-o', 'json'],
+    fail: () => ['mutations', 'apply', changesFile('bad.csv', `advertiserId,action,targetType,targetId\n${A},explode,campaign,1\n`)],
+    failCode: 2,
+  },
   { command: 'skills create', ok: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'E2E', '-F', 'body="# hi"', '-o', 'json'], fail: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'again'], failCode: 5, usage: () => ['skills', 'create', '--slug', 'x'] },
   { command: 'skills list', ok: () => ['skills', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-skill'), fail: () => ['skills', 'list', '--source', 'mine'], failCode: 2 },
   { command: 'skills get', ok: () => ['skills', 'get', 'e2e-skill', '-o', 'json'], check: (r) => expect(json(r).body).toBe('# hi'), fail: () => ['skills', 'get', 'nope'], failCode: 4, usage: () => ['skills', 'get', ''] },
@@ -243,6 +296,8 @@ beforeAll(async () => {
   ensureBuilt();
   [sandbox, stub] = await Promise.all([startSandboxChild([]), startStub()]);
   ids.campaign = await firstStoredId('campaigns', A);
+  const budgeted = await cli(['observe', 'campaigns', '--advertiser', A, '--limit', '100', '-o', 'json', '--query', "[?budgetLevel=='campaign'] | [0].id"]);
+  ids.budgetCampaign = JSON.parse(budgeted.stdout) as string;
   ids.adGroup = await firstStoredId('ad-groups', A);
   ids.ad = await firstStoredId('ads', A);
   ids.creative = await firstStoredId('creatives', A);

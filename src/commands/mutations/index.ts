@@ -1,8 +1,42 @@
 // Definitions of the mutations group (data only).
-import { operationCommand } from '../../cli/operation-command.js';
-import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { inputsOf, operationCommand } from '../../cli/operation-command.js';
+import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
+import type { ActionData } from './action.js';
 
 export const mutationGroups: GroupSpec[] = [];
+
+const KEY_OPTION: OptionSpec = { flags: '--idempotency-key <key>', description: 'reuse a key, e.g. the one a run that exited 10 printed (default: a new UUID per run)' };
+const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'print the request (method, path, headers without the API key, body) and send nothing' };
+const WAIT_OPTIONS: OptionSpec[] = [
+  { flags: '--wait', description: 'poll until it is no longer running (exit 8 on timeout, 9 if it failed)' },
+  { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
+  { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
+];
+const TARGET_OPTIONS: OptionSpec[] = [
+  { flags: '--campaign <id>', description: 'the campaign to change (bare provider id, as Observe shows it)' },
+  { flags: '--ad-group <id>', description: 'the ad group to change (bare provider id)' },
+];
+const START_NOTES =
+  'Sends an Idempotency-Key. If the answer is lost, adops sends the same change again with the same key (the service answers the change already started, never a second one). If that fails too it exits 10 with the key, a command to check the history and the command that retries safely.';
+
+/** What the contract says each action does ("Set the status to PAUSED."). */
+const actionText = (action: string) => inputsOf('createMutation').body?.variants?.shapes.find((s) => s.value === action)?.description?.replace(/\.$/, '') ?? action;
+
+function actionCommand(verb: string, action: string, extra: OptionSpec[], examples: string[], destructive = false): CommandSpec {
+  const data: ActionData = { action };
+  return {
+    path: ['mutations', verb],
+    description: `${actionText(action)} (action ${action}) on a campaign or ad group`,
+    args: [{ name: 'advertiser', description: 'advertiser id (acc_…)', required: true }],
+    options: [...TARGET_OPTIONS, ...extra, KEY_OPTION, DRY_RUN, ...WAIT_OPTIONS],
+    examples,
+    notes: START_NOTES,
+    flowOperations: ['createMutation', 'getMutation', 'listMutations'],
+    ...(destructive ? { destructive: true } : {}),
+    load: () => import('./action.js'),
+    data,
+  };
+}
 
 export const mutationCommands: CommandSpec[] = [
   operationCommand({
@@ -15,17 +49,16 @@ export const mutationCommands: CommandSpec[] = [
   operationCommand({
     path: ['mutations', 'start'],
     operationId: 'createMutation',
-    description: 'Start a change on an advertiser; never started twice, even if the answer is lost',
+    description: 'Start any change on an advertiser (generic form); never started twice, even if the answer is lost',
     resource: 'mutation',
     watch: true,
     load: () => import('./start.js'),
-    extraOptions: [{ flags: '--idempotency-key <key>', description: 'reuse a key (default: a new UUID per run)' }],
-    notes:
-      'Sends an Idempotency-Key. If the answer is lost after sending, adops looks for the change in the mutation history before sending again, and says what it found.',
+    extraOptions: [KEY_OPTION, DRY_RUN],
+    notes: START_NOTES,
     examples: [
       'adops mutations start --advertiser acc_123 --action pause -f target.type=campaign -f target.id=456 --wait',
       'adops mutations start --advertiser acc_123 --action set_budget -f target.type=campaign -f target.id=456 -F budget.amount=50',
-      'adops mutations start --input change.json',
+      'adops mutations start --input change.json --dry-run',
     ],
   }),
   operationCommand({
@@ -36,4 +69,53 @@ export const mutationCommands: CommandSpec[] = [
     watch: true,
     examples: ['adops mutations get mut_123', 'adops mutations get mut_123 --wait --timeout 120'],
   }),
+  {
+    path: ['mutations', 'watch'],
+    description: 'Poll a mutation you started until it finishes (same as get --wait; exit 8 still running, 9 failed)',
+    args: [{ name: 'id', description: 'mutation id (mut_…)', required: true }],
+    options: WAIT_OPTIONS.slice(1),
+    examples: ['adops mutations watch mut_123', 'adops mutations watch mut_123 --timeout 600'],
+    flowOperations: ['getMutation'],
+    load: () => import('./watch.js'),
+  },
+  actionCommand('pause', 'pause', [], ['adops mutations pause acc_123 --campaign 456 --wait']),
+  actionCommand('activate', 'activate', [], ['adops mutations activate acc_123 --ad-group 789']),
+  actionCommand('archive', 'archive', [], ['adops mutations archive acc_123 --campaign 456']),
+  actionCommand('delete', 'delete', [], ['adops mutations delete acc_123 --campaign 456 --yes'], true),
+  actionCommand('rename', 'rename', [{ flags: '--name <name>', description: 'the new name (1-400 characters; required)' }], ["adops mutations rename acc_123 --campaign 456 --name 'Spring sale'"]),
+  actionCommand(
+    'budget',
+    'set_budget',
+    [
+      { flags: '--amount <n>', description: "budget in whole units of the advertiser's currency, 50 means 50.00 (required)", type: 'number' },
+      { flags: '--type <type>', description: 'budget type (default: keep the current one)', choices: ['daily', 'lifetime'] },
+    ],
+    ['adops mutations budget acc_123 --campaign 456 --amount 50', 'adops mutations budget acc_123 --ad-group 789 --amount 1200 --type lifetime --wait', 'adops mutations budget acc_123 --campaign 456 --amount 50 --dry-run'],
+  ),
+  actionCommand(
+    'bid',
+    'set_bid',
+    [
+      { flags: '--strategy <word>', description: "the provider's bid strategy word, e.g. LOWEST_COST_WITH_BID_CAP" },
+      { flags: '--amount <n>', description: "bid cap or cost cap in whole units of the advertiser's currency", type: 'number' },
+    ],
+    ['adops mutations bid acc_123 --ad-group 789 --strategy COST_CAP --amount 2.5'],
+  ),
+  {
+    path: ['mutations', 'apply'],
+    description: 'Apply many changes from a CSV or NDJSON file, one per row; safe to re-run after an interruption',
+    args: [{ name: 'file', description: 'CSV (columns advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount or body) or NDJSON (one createMutation body per line)', required: true }],
+    options: [
+      DRY_RUN,
+      { flags: '--concurrency <n>', description: 'changes in flight at once, 1-16 (default 4)', type: 'int' },
+      { flags: '--retry-failed', description: 'send rows whose change failed in an earlier run again, as new changes (a failed change changed nothing)' },
+      { flags: '--journal <file>', description: 'where each row\'s Idempotency-Key and mutation are recorded (default FILE.adops-journal.ndjson)' },
+      ...WAIT_OPTIONS,
+    ],
+    notes:
+      'Every row is checked before anything is sent (exit 2 naming bad lines). Each row\'s Idempotency-Key is written to the journal before its POST; a re-run skips rows already started and resends rows in doubt with their recorded key, so nothing is made twice. In CSV, amount is the budget for set_budget (bidAmount or amount the bid for set_bid); a body column holds a whole JSON body instead of the other columns. Summary (row, action, target, mutationId, state, error) on stdout; exit 0 only when every row succeeded (without --wait: started).',
+    examples: ['adops mutations apply changes.csv --dry-run', 'adops mutations apply changes.csv --concurrency 4 --wait', 'adops mutations apply changes.ndjson --output csv > result.csv'],
+    flowOperations: ['createMutation', 'getMutation'],
+    load: () => import('./apply.js'),
+  },
 ];

@@ -1,0 +1,74 @@
+// The journal of `mutations apply`: one NDJSON line per event of a row, appended
+// (and flushed) before each POST and after each answer, so a run killed at any
+// moment leaves enough to resume without doubling: a row with a mutation id is
+// never sent again; a row without one (in doubt) is sent again with the
+// Idempotency-Key recorded before its first send. The last line of a row wins.
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
+import { bodyHash } from './mutation-match.js';
+
+type Obj = Record<string, unknown>;
+
+export interface JournalEntry {
+  /** Row identity: hash of the body and its occurrence among identical rows (not the line, which edits move). */
+  row: string;
+  line: number;
+  idempotencyKey: string;
+  /** When the key was first used (the service keeps keys 24 h). */
+  firstSentAt: number;
+  /** null: cleared, the row is being sent again as a new change (--retry-failed). */
+  mutationId?: string | null;
+  /** `sending` until an answer names the mutation; then the mutation's state. */
+  state?: string;
+  error?: string;
+}
+
+/** Row identities for a file's bodies: identical rows are distinct changes, told apart by occurrence. */
+export function rowIds(bodies: readonly Obj[]): string[] {
+  const seen = new Map<string, number>();
+  return bodies.map((b) => {
+    const h = bodyHash(b);
+    const n = (seen.get(h) ?? 0) + 1;
+    seen.set(h, n);
+    return `${h}#${n}`;
+  });
+}
+
+export class Journal {
+  readonly entries = new Map<string, JournalEntry>();
+  constructor(readonly path: string | undefined) {
+    if (!path) return;
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const e = JSON.parse(line) as JournalEntry;
+        if (typeof e.row === 'string' && typeof e.idempotencyKey === 'string') this.entries.set(e.row, { ...this.entries.get(e.row), ...e });
+      } catch {
+        // A line cut by a kill mid-write: the row's earlier lines still hold its key.
+      }
+    }
+  }
+
+  get(row: string): JournalEntry | undefined {
+    return this.entries.get(row);
+  }
+
+  record(entry: JournalEntry): void {
+    const merged = { ...this.entries.get(entry.row), ...entry };
+    this.entries.set(entry.row, merged);
+    if (!this.path) return;
+    // fsync: the line must be on disk before the POST it announces goes out.
+    const fd = openSync(this.path, 'a', 0o600);
+    try {
+      appendFileSync(fd, JSON.stringify(merged) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}

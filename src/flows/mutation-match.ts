@@ -1,0 +1,57 @@
+// Is a mutation in the history the very change a request body asks for?
+// Compared whole: advertiser, target, action and every value the service
+// restates under `changes` (nested, same keys on both sides). Comparing only
+// top-level keys once adopted an older budget change of another amount.
+import { createHash } from 'node:crypto';
+
+type Obj = Record<string, unknown>;
+
+const STATUS_OF_ACTION: Readonly<Record<string, string>> = { pause: 'PAUSED', activate: 'ACTIVE', delete: 'DELETED', archive: 'ARCHIVED' };
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Deep equality of JSON values: same keys at every level, same values, arrays in order. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  if (!isObj(a) || !isObj(b)) return false;
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined).sort();
+  const kb = Object.keys(b).filter((k) => b[k] !== undefined).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && jsonEqual(a[k], b[k]));
+}
+
+/**
+ * What the service restates under `changes` for this body (docs/decisions.md,
+ * "Mutation object"), or undefined for an action we do not know: such a body
+ * can never be matched, only retried by its key.
+ */
+export function expectedChanges(body: Obj): Obj | undefined {
+  const action = body.action;
+  if (typeof action !== 'string') return undefined;
+  if (action in STATUS_OF_ACTION) return { status: STATUS_OF_ACTION[action] };
+  if (action === 'rename') return { name: body.name };
+  if (action === 'set_budget') return isObj(body.budget) ? { ...body.budget } : undefined;
+  if (action === 'set_bid') return { bidStrategy: body.bidStrategy, bidAmount: body.bidAmount };
+  return undefined;
+}
+
+export function sameChange(row: Obj, body: Obj): boolean {
+  const changes = expectedChanges(body);
+  if (!changes) return false;
+  const wanted = body.action === 'set_budget' ? { budget: changes } : changes;
+  return row.advertiserId === body.advertiserId && row.action === body.action && jsonEqual(row.target, body.target) && jsonEqual(row.changes, wanted);
+}
+
+/** JSON with sorted keys: equal bodies give equal text whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObj(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const bodyHash = (body: Obj): string => createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 16);

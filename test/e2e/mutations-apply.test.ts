@@ -1,0 +1,125 @@
+// `adops mutations apply FILE` through the BUILT binary: invalid rows refused
+// before anything is sent, --dry-run sends nothing, and a run killed or
+// interrupted mid-way then re-run makes every row exactly once (counted on the
+// server with GET /mutations and the full key).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+
+const ACC = 'acc_acme_a_001';
+let sb: TestSandbox;
+let proxy: DropProxy;
+let campaigns: string[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'adops-apply-'));
+const cfg = tempConfigDir();
+const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
+const run = (args: string[]) => runAdops(args, { env: env(), timeoutMs: 60_000 });
+
+const t = sandboxBehindProxy(demoWorldInput());
+
+beforeAll(async () => {
+  ensureBuilt();
+  ({ sb, proxy } = t);
+  campaigns = (await campaignsOf(sb, DEMO.full, ACC)).map((c) => c.id);
+}, 60_000);
+
+const HEADER = 'advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount,body';
+function renames(tag: string, n: number): string {
+  const lines = [HEADER];
+  for (let i = 0; i < n; i++) lines.push(`${ACC},rename,campaign,${campaigns[i]},${tag} ${i},,,,,`);
+  return lines.join('\n') + '\n';
+}
+const namedCount = async (tag: string) => {
+  const counts = new Map<string, number>();
+  for (const m of await allMutations(sb, DEMO.full)) if (typeof m.changes.name === 'string' && m.changes.name.startsWith(`${tag} `)) counts.set(m.changes.name, (counts.get(m.changes.name) ?? 0) + 1);
+  return counts;
+};
+
+describe('mutations apply', () => {
+  it('refuses invalid rows before sending anything, naming each line (exit 2)', async () => {
+    const file = join(dir, 'bad.csv');
+    writeFileSync(file, [HEADER, `${ACC},pause,campaign,${campaigns[0]},,,,,,`, `${ACC},explode,campaign,1,,,,,,`, `${ACC},set_budget,campaign,1,,,,,,`, `${ACC},set_budget,campaign,1,,abc,,,,`, `${ACC},set_bid,ad_group,1,,,,,,`].join('\n'));
+    const r = await run(['mutations', 'apply', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/4 of 5 row\(s\)/);
+    expect(r.stderr).toMatch(/line 3: action must be one of/);
+    expect(r.stderr).toMatch(/line 4: budget.amount is required/);
+    expect(r.stderr).toMatch(/line 5: amount "abc" is not a number/);
+    expect(r.stderr).toMatch(/line 6: set_bid needs bidStrategy or bidAmount/);
+    expect(proxy.seen).toHaveLength(0);
+    expect(existsSync(`${file}.adops-journal.ndjson`)).toBe(false);
+  });
+
+  it('--dry-run validates every row (CSV and NDJSON) and sends nothing', async () => {
+    const csv = join(dir, 'plan.csv');
+    writeFileSync(csv, renames('dry', 3));
+    const nd = join(dir, 'plan.ndjson');
+    writeFileSync(nd, `{"advertiserId":"${ACC}","action":"set_budget","target":{"type":"campaign","id":"${campaigns[0]}"},"budget":{"amount":12}}\n`);
+    for (const file of [csv, nd]) {
+      const r = await run(['mutations', 'apply', file, '--dry-run', '--output', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).every((row: { state: string }) => row.state === 'would send')).toBe(true);
+    }
+    expect(proxy.seen).toHaveLength(0);
+  });
+
+  it('a change that failed: exit 9; a re-run does not resend it; --retry-failed sends it again as a new change', async () => {
+    const file = join(dir, 'failing.csv');
+    writeFileSync(file, `${HEADER}\n${ACC},pause,campaign,no-such-campaign-apply,,,,,,\n`);
+    const first = await run(['mutations', 'apply', file, '--wait', '--interval', '0.1', '--output', 'json']);
+    expect(first.code, first.stderr).toBe(9);
+    expect(JSON.parse(first.stdout)[0]).toMatchObject({ row: 2, state: 'failed', error: expect.stringMatching(/^not_found/) });
+    expect(first.stderr).toMatch(/--retry-failed/);
+    proxy.seen.splice(0);
+    expect((await run(['mutations', 'apply', file])).code).toBe(9);
+    expect(proxy.seen.filter((x) => x.method === 'POST')).toHaveLength(0);
+    const retried = await run(['mutations', 'apply', file, '--retry-failed', '--wait', '--interval', '0.1']);
+    expect(retried.code).toBe(9);
+    const made = (await allMutations(sb, DEMO.full)).filter((m) => m.target.id === 'no-such-campaign-apply');
+    expect(made).toHaveLength(2);
+  });
+
+  for (const signal of ['SIGKILL', 'SIGINT'] as const) {
+    it(`a run stopped by ${signal} mid-way and run again makes every row exactly once`, async () => {
+      const tag = `apply-${signal}`;
+      const file = join(dir, `${tag}.csv`);
+      writeFileSync(file, renames(tag, 10));
+      // Answers held back: when the process stops, some changes are made but unanswered (in doubt).
+      proxy.rule({ method: 'POST', path: '/mutations', action: 'delay-answer', delayMs: 600 });
+      const child = spawn(process.execPath, [BIN, 'mutations', 'apply', file, '--concurrency', '2'], { cwd: ROOT, env: baseEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+      for (let i = 0; i < 200 && proxy.seen.filter((s) => s.method === 'POST').length < 5; i++) await new Promise((r) => setTimeout(r, 50));
+      child.kill(signal);
+      const code = await exited;
+      if (signal === 'SIGINT') {
+        expect(code).toBe(130);
+        expect(stderr).toMatch(/Run the same command again to resume/);
+      }
+      const before = await namedCount(tag);
+      expect(before.size).toBeGreaterThan(0);
+      expect(before.size).toBeLessThan(10);
+      expect(readFileSync(`${file}.adops-journal.ndjson`, 'utf8')).toMatch(/idempotencyKey/);
+
+      proxy.clearRules();
+      const again = await run(['mutations', 'apply', file, '--wait', '--interval', '0.1', '--output', 'json']);
+      expect(again.code, again.stderr).toBe(0);
+      // Rows whose answer never came are sent again with the key recorded before their first send.
+      expect(again.stderr).toMatch(/in doubt from an earlier run; sending again with its Idempotency-Key/);
+      const rows = JSON.parse(again.stdout) as Array<{ state: string; sent: string }>;
+      expect(rows).toHaveLength(10);
+      expect(rows.every((r) => r.state === 'succeeded')).toBe(true);
+      expect(rows.some((r) => r.sent === 'earlier run')).toBe(true);
+      const after = await namedCount(tag);
+      expect(after.size).toBe(10);
+      expect([...after.values()].every((n) => n === 1)).toBe(true);
+    }, 60_000);
+  }
+});
