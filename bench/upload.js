@@ -11,7 +11,7 @@
 // Usage: node bench/upload.js [--size-mib N] [--files N] [--write]   (needs `npm run build`)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
@@ -103,7 +103,7 @@ try {
 
   const sizeText = SIZE >= 1024 ** 3 ? `${SIZE / 1024 ** 3} GiB` : `${SIZE / 1024 ** 2} MiB`;
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores (shared), loopback sandbox (in-memory store, files on local disk).`,
+    `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)} at the end), loopback sandbox (in-memory store, files on local disk).`,
     '',
     '| Case | Time | Throughput | Note |',
     '| --- | --- | --- | --- |',

@@ -23,7 +23,7 @@ export interface LocalFile extends FileIdentity {
 }
 
 export type UploadEvent =
-  | { type: 'start'; file: string; size: number; contentType: string }
+  | { type: 'start'; file: string; size: number; contentType: string; url: string }
   | { type: 'progress'; file: string; sent: number; size: number }
   | { type: 'sent'; file: string; size: number }
   | { type: 'note'; file: string; message: string };
@@ -248,7 +248,7 @@ class FileUpload {
     }
     this.putAttempts++;
     const size = this.file.size;
-    this.o.onEvent?.({ type: 'start', file: this.file.shown, size, contentType: this.contentType });
+    this.o.onEvent?.({ type: 'start', file: this.file.shown, size, contentType: this.contentType, url: res.uploadUrl });
     let answer: PutResult;
     try {
       answer = await putBytes(res.uploadUrl, () => this.openBody(), {

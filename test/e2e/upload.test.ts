@@ -84,6 +84,14 @@ describe('adops assets upload', () => {
     expect(r.stderr).not.toContain(TEST_FULL_KEY);
   });
 
+  it('--debug traces the PUT without the key or the upload token', async () => {
+    const r = await adops(['assets', 'upload', file('dbg.png', png(5, 5)), '--debug']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`→ PUT ${proxy.url}/… (upload URL, token not shown) content-type: image/png`);
+    expect(r.stderr).not.toContain(TEST_FULL_KEY);
+    expect(r.stderr).not.toMatch(/_storage\/uploads\/v1\./);
+  });
+
   it('sends the type the bytes are, not the one the name claims', async () => {
     const p = file('liar.png', jpeg());
     const r = await adops(['assets', 'upload', p, '--output', 'json']);

@@ -86,7 +86,11 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
       now: () => ctx.clock.now(),
       sleep: (ms, s) => ctx.clock.sleep(ms, s),
       signal: ctx.signal,
-      onEvent: (e) => progress.handle(e),
+      onEvent: (e) => {
+        // The upload URL is a credential: the trace shows its host and the headers sent, never the token.
+        if (e.type === 'start') ctx.trace(`→ PUT ${new URL(e.url).origin}/… (upload URL, token not shown) content-type: ${e.contentType}, content-length: ${e.size}, no authorization`);
+        progress.handle(e);
+      },
       waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,
       userAgent: `adops/${ctx.version}`,
       ...(run.afterReady ? { afterReady: run.afterReady } : {}),

@@ -34,7 +34,7 @@ describe('plain progress lines', () => {
     let out = '';
     let now = 0;
     const p = new UploadProgress({ tty: false, write: (s) => (out += s), now: () => now });
-    p.handle({ type: 'start', file: 'a\rb.png', size: 10 * MiB, contentType: 'image/png' });
+    p.handle({ type: 'start', file: 'a\rb.png', size: 10 * MiB, contentType: 'image/png', url: 'http://s/u' });
     for (let i = 1; i <= 10; i++) {
       now += 1000;
       p.handle({ type: 'progress', file: 'a\rb.png', sent: i * MiB, size: 10 * MiB });
@@ -49,7 +49,7 @@ describe('plain progress lines', () => {
     let out = '';
     let now = 0;
     const p = new UploadProgress({ tty: true, write: (s) => (out += s), now: () => now, columns: 60 });
-    p.handle({ type: 'start', file: 'a-very-long-file-name-of-a-video-shoot.mp4', size: 10 * MiB, contentType: 'video/mp4' });
+    p.handle({ type: 'start', file: 'a-very-long-file-name-of-a-video-shoot.mp4', size: 10 * MiB, contentType: 'video/mp4', url: 'http://s/u' });
     now += 200;
     p.handle({ type: 'progress', file: 'a-very-long-file-name-of-a-video-shoot.mp4', sent: 5 * MiB, size: 10 * MiB });
     expect(out).toContain('\x1b[1A\x1b[2K');
