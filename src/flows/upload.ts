@@ -247,6 +247,8 @@ class FileUpload {
       return false;
     }
     this.putAttempts++;
+    // Bytes an EARLIER attempt sent completely; this attempt's own hash proves nothing about what landed before.
+    const priorSha = this.sentSha;
     const size = this.file.size;
     this.o.onEvent?.({ type: 'start', file: this.file.shown, size, contentType: this.contentType, url: res.uploadUrl });
     let answer: PutResult;
@@ -276,7 +278,7 @@ class FileUpload {
     if (answer.status === 409 && code === 'upload_already_received') {
       // An earlier PUT landed but its answer was lost. Ours if the hash matches.
       const sha = await hashFile(this.file.path, this.sig());
-      if (this.sentSha && sha === this.sentSha) {
+      if (priorSha && sha === priorSha) {
         this.note(`the storage already holds these bytes (same SHA-256 as sent earlier); not sending again`);
         this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
         this.record('uploaded', { sha256: sha });

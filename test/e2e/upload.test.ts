@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, baseEnv, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
+import { UploadJournal } from '../../src/flows/upload-journal.js';
 import { startUploadProxy, type UploadProxy } from './upload-proxy.js';
 
 let sb: TestSandbox;
@@ -186,6 +187,30 @@ describe('adops assets upload', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`the reservation ${reservedRow.id} expired before its bytes were sent; deleted it`);
     expect((await sb.req('GET', `/assets/${reservedRow.id}`, { key: TEST_FULL_KEY })).status).toBe(404);
+  });
+
+  it('never adopts bytes it cannot prove are this file: landed bytes of other content are deleted, the file uploaded anew', async () => {
+    const theirs = png(7, 7);
+    const ours = png(8, 8); // same length, other bytes
+    expect(ours.length).toBe(theirs.length);
+    const p = file('swap.png', ours);
+    // An earlier run reserved and sent `theirs` (journal: sent, with their hash), then the file was replaced.
+    const { body: row } = await sb.req('POST', '/assets/uploads', { key: TEST_FULL_KEY, body: { filename: 'swap.png' } });
+    const put = await fetch(row.uploadUrl, { method: 'PUT', body: theirs, headers: { 'content-type': 'image/png' } });
+    expect(put.status).toBe(200);
+    const st = statSync(p);
+    // The journal's scope is base URL + profile ('default' with the key from the environment).
+    new UploadJournal(cfg, `${sb.url}\ndefault`).put({
+      v: 1, target: 'asset', path: p, size: st.size, mtimeMs: st.mtimeMs, id: row.id, state: 'sent', sha256: sha(theirs),
+      uploadUrl: row.uploadUrl, uploadExpiresAt: row.uploadExpiresAt, updatedAt: 1,
+    });
+    const r = await adops(['assets', 'upload', p, '--output', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`${row.id} holds bytes that cannot be proven to be this file's; deleted it`);
+    expect((await sb.req('GET', `/assets/${row.id}`, { key: TEST_FULL_KEY })).status).toBe(404);
+    const done = JSON.parse(r.stdout)[0];
+    expect(done.id).not.toBe(row.id);
+    expect(done).toMatchObject({ state: 'ready', width: 8, height: 8 });
   });
 });
 
