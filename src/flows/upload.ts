@@ -130,7 +130,9 @@ class FileUpload {
     const previous = this.o.journal.get(this.t.key, this.file.path);
     this.o.journal.put({
       v: 1, target: this.t.key, path: this.file.path, size: this.file.size, mtimeMs: this.file.mtimeMs,
-      id: this.res.id, state, uploadUrl: this.res.uploadUrl, uploadExpiresAt: this.res.uploadExpiresAt,
+      id: this.res.id, state,
+      // A used URL is no longer needed; do not keep a credential longer than it is useful.
+      ...(state === 'ready' ? {} : { uploadUrl: this.res.uploadUrl, uploadExpiresAt: this.res.uploadExpiresAt }),
       ...(previous?.id === this.res.id && previous.sha256 ? { sha256: previous.sha256 } : {}),
       ...extra, updatedAt: this.o.now(),
     });

@@ -164,6 +164,10 @@ describe('adops assets upload', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: reserved[0]!.id, state: 'ready', sizeBytes: size });
     expect(storedHashes()).toContain(sha(readFileSync(p)));
+    const jdir = join(cfg, 'uploads');
+    const journal = JSON.parse(readFileSync(join(jdir, readdirSync(jdir)[0]!), 'utf8'));
+    expect(journal).toMatchObject({ state: 'ready', id: reserved[0]!.id, sha256: sha(readFileSync(p)) });
+    expect(journal.uploadUrl).toBeUndefined(); // the used URL (a credential) is not kept
 
     // A third run proves by hash that it is there and sends nothing.
     const puts = proxy.puts.length;
