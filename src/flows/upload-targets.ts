@@ -29,6 +29,8 @@ export interface UploadTarget {
   isReady(row: Row): boolean;
   /** The command that deletes a left-over reservation, for the user. */
   deleteCommand(id: string): string;
+  /** The command that lists reservations still waiting for bytes. */
+  listReservedCommand: string;
 }
 
 const orUndefinedOn404 = async <T>(p: Promise<T>): Promise<T | undefined> => {
@@ -57,6 +59,7 @@ interface TargetSpec {
   idField: 'id' | 'documentId';
   ops: { reserve: string; finalize: string; get: string; remove: string };
   deleteCommand: (id: string) => string;
+  listReservedCommand: string;
 }
 
 function target(client: ApiClient, t: TargetSpec): UploadTarget {
@@ -75,6 +78,7 @@ function target(client: ApiClient, t: TargetSpec): UploadTarget {
     remove: async (id, signal) => void (await orUndefinedOn404(send('DELETE', path(t.ops.remove, id), signal))),
     isReady: (row) => row.state === 'ready',
     deleteCommand: t.deleteCommand,
+    listReservedCommand: t.listReservedCommand,
   };
 }
 
@@ -88,6 +92,7 @@ export const assetTarget = (client: ApiClient): UploadTarget =>
     idField: 'id',
     ops: { reserve: 'reserveAssetUpload', finalize: 'finalizeAsset', get: 'getAsset', remove: 'deleteAsset' },
     deleteCommand: (id) => `adops assets delete ${id} --yes`,
+    listReservedCommand: 'adops assets list --state reserved',
   });
 
 export const documentTarget = (client: ApiClient, slug: string): UploadTarget =>
@@ -100,4 +105,5 @@ export const documentTarget = (client: ApiClient, slug: string): UploadTarget =>
     idField: 'documentId',
     ops: { reserve: 'reserveDocument', finalize: 'finalizeDocument', get: 'getDocument', remove: 'deleteDocument' },
     deleteCommand: (id) => `adops brands documents delete ${slug} ${id} --yes`,
+    listReservedCommand: `adops brands documents list ${slug} --state pending_upload`,
   });

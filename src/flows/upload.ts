@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
-import { ApiError } from '../client/errors.js';
+import { ApiError, NetworkError } from '../client/errors.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
 import { hashFile, hashGate, sameFile, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
@@ -213,7 +213,16 @@ class FileUpload {
   }
 
   private async reserve(): Promise<void> {
-    this.res = await this.t.reserve(this.file.filename, this.contentType, this.file.size, this.sig());
+    try {
+      this.res = await this.t.reserve(this.file.filename, this.contentType, this.file.size, this.sig());
+    } catch (err) {
+      // A reserve is not resent after a lost answer (the client never retries a sent POST), and
+      // the service names no id we could look for: say what may exist rather than guess.
+      if (err instanceof NetworkError && err.sent) {
+        this.note(`the answer to the reservation was lost; a ${this.t.noun} named ${this.file.filename} may have been reserved unused (see \`${this.t.listReservedCommand}\`)`);
+      }
+      throw err;
+    }
     this.sentSha = undefined;
     this.record('reserved');
   }

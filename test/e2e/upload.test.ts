@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT, baseEnv, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { BIN, ROOT, baseEnv, ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
 import { UploadJournal } from '../../src/flows/upload-journal.js';
@@ -91,6 +91,16 @@ describe('adops assets upload', () => {
     expect(r.stderr).toContain(`→ PUT ${proxy.url}/… (upload URL, token not shown) content-type: image/png`);
     expect(r.stderr).not.toContain(TEST_FULL_KEY);
     expect(r.stderr).not.toMatch(/_storage\/uploads\/v1\./);
+  });
+
+  it('on a terminal: a redrawn bar per file instead of plain lines', async () => {
+    const p = file('tty.mp4', mp4(), 4 * 1024 * 1024);
+    const r = await runAdopsTty(['assets', 'upload', p], { env: env() });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/tty\.mp4 +\[[#-]+\] +\d+% /); // the bar
+    expect(r.stdout).toContain('\x1b[1A\x1b[2K'); // redrawn in place
+    expect(r.stdout).not.toMatch(/tty\.mp4: \d+% \(/); // no plain progress lines
+    expect(r.stdout).toMatch(/tty\.mp4: sent 4\.00 MiB in /);
   });
 
   it('sends the type the bytes are, not the one the name claims', async () => {
