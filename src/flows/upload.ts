@@ -314,7 +314,9 @@ class FileUpload {
       this.sentSha = sha;
       this.record('sent', { sha256: sha });
     });
-    pipeline(createReadStream(this.file.path, { highWaterMark: 1024 * 1024 }), gate, () => {});
+    // Exactly the bytes declared: a file that grows while it is sent does not overrun Content-Length.
+    const range = this.file.size > 0 ? { start: 0, end: this.file.size - 1 } : {};
+    pipeline(createReadStream(this.file.path, { highWaterMark: 1024 * 1024, ...range }), gate, () => {});
     return gate;
   }
 
