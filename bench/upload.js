@@ -79,16 +79,31 @@ try {
   writeFileSync(big, mp4Head());
   truncateSync(big, SIZE);
 
-  // curl -T to a fresh reservation's URL (reserved and finalized with adops, timed apart).
-  const reserved = JSON.parse(run(process.execPath, [BIN, 'assets', 'reserve', '--filename', 'curl.mp4', '--json']).stdout);
-  const curl = run('curl', ['-sS', '--fail', '-T', big, '-H', 'Content-Type: video/mp4', reserved.uploadUrl, '-o', '/dev/null']);
-  run(process.execPath, [BIN, 'assets', 'finalize', reserved.id, '--json']);
-
-  // adops under /usr/bin/time for its peak RSS (KiB on the last stderr line).
-  const up = run('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, BIN, 'assets', 'upload', big, '--json']);
-  const rssKib = Number(/peak-rss-kib (\d+)/.exec(up.stderr)?.[1]);
-  const row = JSON.parse(up.stdout)[0];
-  if (row?.state !== 'ready' || row.sizeBytes !== SIZE) throw new Error(`adops upload did not end ready at ${SIZE} bytes`);
+  // curl -T to a fresh reservation's URL (reserved and finalized with adops, timed apart);
+  // `Expect:` off so curl does not wait for a 100 Continue. Then adops under /usr/bin/time
+  // for its peak RSS (KiB). Each twice, interleaved, best of two (the machine is shared).
+  const curlOnce = (i) => {
+    const reserved = JSON.parse(run(process.execPath, [BIN, 'assets', 'reserve', '--filename', `curl${i}.mp4`, '--json']).stdout);
+    const t = run('curl', ['-sS', '--fail', '-T', big, '-H', 'Content-Type: video/mp4', '-H', 'Expect:', reserved.uploadUrl, '-o', '/dev/null']);
+    run(process.execPath, [BIN, 'assets', 'finalize', reserved.id, '--json']);
+    return t;
+  };
+  const adopsOnce = () => {
+    rmSync(join(config, 'uploads'), { recursive: true, force: true }); // else the second run finds it uploaded
+    const t = run('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, BIN, 'assets', 'upload', big, '--json']);
+    const row = JSON.parse(t.stdout)[0];
+    if (row?.state !== 'ready' || row.sizeBytes !== SIZE) throw new Error(`adops upload did not end ready at ${SIZE} bytes`);
+    return { s: t.s, rssKib: Number(/peak-rss-kib (\d+)/.exec(t.stderr)?.[1]) };
+  };
+  const curls = [];
+  const ups = [];
+  for (let i = 0; i < 2; i++) {
+    curls.push(curlOnce(i));
+    ups.push(adopsOnce());
+  }
+  const curl = curls.reduce((a, b) => (a.s <= b.s ? a : b));
+  const up = ups.reduce((a, b) => (a.s <= b.s ? a : b));
+  const rssKib = Math.max(...ups.map((u) => u.rssKib));
 
   // Many small files; the first also gives the RSS of an upload of almost nothing, for scale.
   const small = join(work, 'small');
@@ -107,8 +122,8 @@ try {
     '',
     '| Case | Time | Throughput | Note |',
     '| --- | --- | --- | --- |',
-    `| ${sizeText} video, \`curl -T\` | ${curl.s.toFixed(2)} s | ${mib(SIZE, curl.s).toFixed(0)} MiB/s | the PUT alone |`,
-    `| ${sizeText} video, \`adops assets upload\` | ${up.s.toFixed(2)} s | ${mib(SIZE, up.s).toFixed(0)} MiB/s | whole command (start, sniff, reserve, PUT, finalize); ${(curl.s / up.s * 100).toFixed(0)}% of curl's rate; peak RSS ${(rssKib / 1024).toFixed(0)} MiB (${(tinyKib / 1024).toFixed(0)} MiB for a 60-byte PNG) |`,
+    `| ${sizeText} video, \`curl -T\` | ${curl.s.toFixed(2)} s | ${mib(SIZE, curl.s).toFixed(0)} MiB/s | the PUT alone, best of 2 |`,
+    `| ${sizeText} video, \`adops assets upload\` | ${up.s.toFixed(2)} s | ${mib(SIZE, up.s).toFixed(0)} MiB/s | whole command (start, sniff, reserve, PUT, finalize), best of 2; ${(curl.s / up.s * 100).toFixed(0)}% of curl's rate; peak RSS ${(rssKib / 1024).toFixed(0)} MiB (${(tinyKib / 1024).toFixed(0)} MiB for a 60-byte PNG) |`,
     `| ${FILES} PNGs, \`--concurrency 1\` | ${seq.s.toFixed(2)} s | ${(FILES / seq.s).toFixed(0)} files/s | |`,
     `| ${FILES} PNGs, \`--concurrency 8\` | ${par.s.toFixed(2)} s | ${(FILES / par.s).toFixed(0)} files/s | ${(seq.s / par.s).toFixed(1)}× faster |`,
   ].join('\n');
