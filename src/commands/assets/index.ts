@@ -50,7 +50,7 @@ export const assetCommands: CommandSpec[] = [
     flowOperations: ['reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
     notes:
       'The Content-Type sent is what the bytes are (read from their signature), not what the name says; a file of no accepted type is refused before anything is reserved. ' +
-      'Bytes go to the upload URL without the API key. Each step is journaled under the config dir: running the same command again after Ctrl-C, a cut connection or a crash finishes the job without sending again what landed (proven by SHA-256). ' +
+      'Bytes go to the upload URL without the API key. Each step is journaled under the config dir: running the same command again after Ctrl-C, a cut connection or a crash finishes the job without sending again what landed (proven by SHA-256), and a file already uploaded from this machine (Asset still there, same SHA-256) is shown, not sent again. ' +
       'Progress: bars on a terminal, plain lines every 10% or 10 s elsewhere (stderr). Exit 0 only when every file is ready; otherwise the first failure decides the exit code.',
     examples: [
       'adops assets upload hero.jpg --register acc_123',
