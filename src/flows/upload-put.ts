@@ -93,6 +93,8 @@ export function putBytes(url: string, open: () => Readable, opts: PutOptions): P
           settled = true;
           cleanup();
           body.destroy();
+          // Answered before the body ended: drop the half-sent request rather than leave its socket open.
+          if (!sentAll) req.destroy();
           resolve({ status: res.statusCode ?? 0, body: answer });
         },
         (err: Error) => fail(new PutNetworkError(err.message, sentAll, { cause: err })),
