@@ -112,6 +112,7 @@ _adops() {
     "brands documents delete|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "brands documents reserve|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "brands documents finalize|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
+    "brands documents upload|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "plans list|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "plans list|--status") COMPREPLY=( $(compgen -W "draft approved archived" -- "$cur") ); return ;;
     "plans get|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
@@ -145,6 +146,8 @@ _adops() {
     "assets reserve|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "assets reserve|--content-type") COMPREPLY=( $(compgen -W "image/jpeg image/png image/gif image/webp video/mp4 video/quicktime video/webm" -- "$cur") ); return ;;
     "assets finalize|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
+    "assets upload|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
+    "assets sync|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "auth login|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "auth status|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "auth logout|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
@@ -161,7 +164,7 @@ _adops() {
   esac
   case "$path" in
     "") opts="api assets auth brands commands completion config demo doctor mutations observe plans sandbox skills -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version" ;;
-    "assets") opts="delete finalize get list register rename reserve -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "assets") opts="delete finalize get list register rename reserve sync upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth") opts="login logout status -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands") opts="advertisers create delete documents edit get list personas update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "config") opts="get list set -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -178,7 +181,7 @@ _adops() {
     "skills catalog") opts="import list -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands advertisers") opts="attach detach list -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands personas") opts="create delete edit get list update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
-    "brands documents") opts="delete finalize get list reserve -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "brands documents") opts="delete finalize get list reserve upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans line-items") opts="add delete edit readiness record update validate -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe insights") opts="--since --until --level --grain --breakdown --ids --advertiser --provider --limit --cursor --all --max -f --field --chart -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe campaigns list") opts="--live --ids --advertiser --provider --status --limit --cursor --all --max -f --field --fallback-stored -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -232,6 +235,7 @@ _adops() {
     "brands documents delete") opts="-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands documents reserve") opts="--filename --content-type --size-bytes -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands documents finalize") opts="-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "brands documents upload") opts="--concurrency --timeout -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans list") opts="--status --limit --cursor --all --max -f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans get") opts="-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans create") opts="--slug --name --description --currency --budget --start-date --end-date -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -254,6 +258,8 @@ _adops() {
     "assets register") opts="--advertiser -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "assets reserve") opts="--filename --content-type --size-bytes -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "assets finalize") opts="-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "assets upload") opts="--register --concurrency --name --timeout -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "assets sync") opts="--register --concurrency --timeout --dry-run -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth login") opts="--with-key --url --no-verify -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth status") opts="-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth logout") opts="--all-profiles -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -343,6 +349,7 @@ _adops_known() {
     "brands documents delete") return 0 ;;
     "brands documents reserve") return 0 ;;
     "brands documents finalize") return 0 ;;
+    "brands documents upload") return 0 ;;
     "plans list") return 0 ;;
     "plans get") return 0 ;;
     "plans create") return 0 ;;
@@ -365,6 +372,8 @@ _adops_known() {
     "assets register") return 0 ;;
     "assets reserve") return 0 ;;
     "assets finalize") return 0 ;;
+    "assets upload") return 0 ;;
+    "assets sync") return 0 ;;
     "auth login") return 0 ;;
     "auth status") return 0 ;;
     "auth logout") return 0 ;;

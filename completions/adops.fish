@@ -17,7 +17,7 @@ complete -c adops -n "__fish_use_subcommand" -l no-input
 complete -c adops -n "__fish_use_subcommand" -l yes
 complete -c adops -n "__fish_use_subcommand" -l help
 complete -c adops -n "__fish_use_subcommand" -l version
-complete -c adops -n "__adops_path_is 'assets'" -a 'delete finalize get list register rename reserve'
+complete -c adops -n "__adops_path_is 'assets'" -a 'delete finalize get list register rename reserve sync upload'
 complete -c adops -n "__adops_path_is 'assets'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets'" -l json
 complete -c adops -n "__adops_path_is 'assets'" -l fields
@@ -348,7 +348,7 @@ complete -c adops -n "__adops_path_is 'brands personas'" -l no-color
 complete -c adops -n "__adops_path_is 'brands personas'" -l no-input
 complete -c adops -n "__adops_path_is 'brands personas'" -l yes
 complete -c adops -n "__adops_path_is 'brands personas'" -l help
-complete -c adops -n "__adops_path_is 'brands documents'" -a 'delete finalize get list reserve'
+complete -c adops -n "__adops_path_is 'brands documents'" -a 'delete finalize get list reserve upload'
 complete -c adops -n "__adops_path_is 'brands documents'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents'" -l json
 complete -c adops -n "__adops_path_is 'brands documents'" -l fields
@@ -1450,6 +1450,23 @@ complete -c adops -n "__adops_path_is 'brands documents finalize'" -l no-color
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l no-input
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l yes
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l help
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l concurrency
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l timeout
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l json
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l fields
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l query
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l profile
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l base-url
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l request-timeout
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l retries
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l retry-budget
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l debug
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l no-color
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l no-input
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l yes
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l help
 complete -c adops -n "__adops_path_is 'plans list'" -l status -xa 'draft approved archived'
 complete -c adops -n "__adops_path_is 'plans list'" -l limit
 complete -c adops -n "__adops_path_is 'plans list'" -l cursor
@@ -1882,6 +1899,44 @@ complete -c adops -n "__adops_path_is 'assets finalize'" -l no-color
 complete -c adops -n "__adops_path_is 'assets finalize'" -l no-input
 complete -c adops -n "__adops_path_is 'assets finalize'" -l yes
 complete -c adops -n "__adops_path_is 'assets finalize'" -l help
+complete -c adops -n "__adops_path_is 'assets upload'" -l register
+complete -c adops -n "__adops_path_is 'assets upload'" -l concurrency
+complete -c adops -n "__adops_path_is 'assets upload'" -l name
+complete -c adops -n "__adops_path_is 'assets upload'" -l timeout
+complete -c adops -n "__adops_path_is 'assets upload'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'assets upload'" -l json
+complete -c adops -n "__adops_path_is 'assets upload'" -l fields
+complete -c adops -n "__adops_path_is 'assets upload'" -l query
+complete -c adops -n "__adops_path_is 'assets upload'" -l profile
+complete -c adops -n "__adops_path_is 'assets upload'" -l base-url
+complete -c adops -n "__adops_path_is 'assets upload'" -l request-timeout
+complete -c adops -n "__adops_path_is 'assets upload'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'assets upload'" -l retries
+complete -c adops -n "__adops_path_is 'assets upload'" -l retry-budget
+complete -c adops -n "__adops_path_is 'assets upload'" -l debug
+complete -c adops -n "__adops_path_is 'assets upload'" -l no-color
+complete -c adops -n "__adops_path_is 'assets upload'" -l no-input
+complete -c adops -n "__adops_path_is 'assets upload'" -l yes
+complete -c adops -n "__adops_path_is 'assets upload'" -l help
+complete -c adops -n "__adops_path_is 'assets sync'" -l register
+complete -c adops -n "__adops_path_is 'assets sync'" -l concurrency
+complete -c adops -n "__adops_path_is 'assets sync'" -l timeout
+complete -c adops -n "__adops_path_is 'assets sync'" -l dry-run
+complete -c adops -n "__adops_path_is 'assets sync'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'assets sync'" -l json
+complete -c adops -n "__adops_path_is 'assets sync'" -l fields
+complete -c adops -n "__adops_path_is 'assets sync'" -l query
+complete -c adops -n "__adops_path_is 'assets sync'" -l profile
+complete -c adops -n "__adops_path_is 'assets sync'" -l base-url
+complete -c adops -n "__adops_path_is 'assets sync'" -l request-timeout
+complete -c adops -n "__adops_path_is 'assets sync'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'assets sync'" -l retries
+complete -c adops -n "__adops_path_is 'assets sync'" -l retry-budget
+complete -c adops -n "__adops_path_is 'assets sync'" -l debug
+complete -c adops -n "__adops_path_is 'assets sync'" -l no-color
+complete -c adops -n "__adops_path_is 'assets sync'" -l no-input
+complete -c adops -n "__adops_path_is 'assets sync'" -l yes
+complete -c adops -n "__adops_path_is 'assets sync'" -l help
 complete -c adops -n "__adops_path_is 'auth login'" -l with-key
 complete -c adops -n "__adops_path_is 'auth login'" -l url
 complete -c adops -n "__adops_path_is 'auth login'" -l no-verify

@@ -77,6 +77,7 @@ _adops() {
       "brands documents delete") path="brands documents delete" ;;
       "brands documents reserve") path="brands documents reserve" ;;
       "brands documents finalize") path="brands documents finalize" ;;
+      "brands documents upload") path="brands documents upload" ;;
       "plans list") path="plans list" ;;
       "plans get") path="plans get" ;;
       "plans create") path="plans create" ;;
@@ -99,6 +100,8 @@ _adops() {
       "assets register") path="assets register" ;;
       "assets reserve") path="assets reserve" ;;
       "assets finalize") path="assets finalize" ;;
+      "assets upload") path="assets upload" ;;
+      "assets sync") path="assets sync" ;;
       "auth login") path="auth login" ;;
       "auth status") path="auth status" ;;
       "auth logout") path="auth logout" ;;
@@ -217,6 +220,7 @@ _adops() {
     "brands documents delete|--output") compadd -- table json ndjson csv; return ;;
     "brands documents reserve|--output") compadd -- table json ndjson csv; return ;;
     "brands documents finalize|--output") compadd -- table json ndjson csv; return ;;
+    "brands documents upload|--output") compadd -- table json ndjson csv; return ;;
     "plans list|--output") compadd -- table json ndjson csv; return ;;
     "plans list|--status") compadd -- draft approved archived; return ;;
     "plans get|--output") compadd -- table json ndjson csv; return ;;
@@ -250,6 +254,8 @@ _adops() {
     "assets reserve|--output") compadd -- table json ndjson csv; return ;;
     "assets reserve|--content-type") compadd -- image/jpeg image/png image/gif image/webp video/mp4 video/quicktime video/webm; return ;;
     "assets finalize|--output") compadd -- table json ndjson csv; return ;;
+    "assets upload|--output") compadd -- table json ndjson csv; return ;;
+    "assets sync|--output") compadd -- table json ndjson csv; return ;;
     "auth login|--output") compadd -- table json ndjson csv; return ;;
     "auth status|--output") compadd -- table json ndjson csv; return ;;
     "auth logout|--output") compadd -- table json ndjson csv; return ;;
@@ -266,7 +272,7 @@ _adops() {
   esac
   case "$path" in
     "") opts=(api assets auth brands commands completion config demo doctor mutations observe plans sandbox skills -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version) ;;
-    "assets") opts=(delete finalize get list register rename reserve -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "assets") opts=(delete finalize get list register rename reserve sync upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth") opts=(login logout status -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands") opts=(advertisers create delete documents edit get list personas update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config") opts=(get list set -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -283,7 +289,7 @@ _adops() {
     "skills catalog") opts=(import list -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands advertisers") opts=(attach detach list -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands personas") opts=(create delete edit get list update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
-    "brands documents") opts=(delete finalize get list reserve -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "brands documents") opts=(delete finalize get list reserve upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans line-items") opts=(add delete edit readiness record update validate -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe insights") opts=(--since --until --level --grain --breakdown --ids --advertiser --provider --limit --cursor --all --max -f --field --chart -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe campaigns list") opts=(--live --ids --advertiser --provider --status --limit --cursor --all --max -f --field --fallback-stored -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -337,6 +343,7 @@ _adops() {
     "brands documents delete") opts=(-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands documents reserve") opts=(--filename --content-type --size-bytes -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands documents finalize") opts=(-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "brands documents upload") opts=(--concurrency --timeout -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans list") opts=(--status --limit --cursor --all --max -f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans get") opts=(-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans create") opts=(--slug --name --description --currency --budget --start-date --end-date -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -359,6 +366,8 @@ _adops() {
     "assets register") opts=(--advertiser -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "assets reserve") opts=(--filename --content-type --size-bytes -f --field -F --json-field --input -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "assets finalize") opts=(-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "assets upload") opts=(--register --concurrency --name --timeout -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "assets sync") opts=(--register --concurrency --timeout --dry-run -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth login") opts=(--with-key --url --no-verify -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth status") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth logout") opts=(--all-profiles -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;

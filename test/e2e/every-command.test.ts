@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegistry } from '../../src/cli/commands.js';
 import { png } from '../unit/uploads/media-samples.js';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
 import { startStub, type Stub } from './stub-server.js';
 
@@ -22,6 +22,13 @@ const work = mkdtempSync(join(tmpdir(), 'adops-every-'));
 const EDITOR = join(work, 'rename.sh');
 writeFileSync(EDITOR, `#!/bin/sh\nsed -i 's/^name: .*/name: Edited by EDITOR/' "$1"\n`);
 chmodSync(EDITOR, 0o755);
+/** A file to upload, under the test's own folder. */
+function mediaFile(name: string, bytes: Buffer): string {
+  const file = join(work, name);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, bytes);
+  return file;
+}
 /** A changes file for `mutations apply`. */
 function changesFile(name: string, text: string): string {
   const file = join(work, name);
@@ -53,6 +60,10 @@ interface Case {
   failCode: number;
   /** A usage error (exit 2, nothing sent). Defaults to `fail` when failCode is 2. */
   usage?: () => string[];
+  /** What stdout holds on the failure: nothing, or for a batch its (empty) list of results. */
+  failStdout?: string | RegExp;
+  /** What stderr says on the failure (default: an `error: …` line). */
+  failStderr?: RegExp;
   /** The success runs on a terminal (an `edit`); its output is the terminal's. */
   tty?: boolean;
 }
@@ -232,6 +243,14 @@ const CASES: Case[] = [
     failCode: 4,
     usage: () => ['brands', 'documents', 'finalize', 'e2e-brand', ''],
   },
+  {
+    command: 'brands documents upload',
+    ok: () => ['brands', 'documents', 'upload', 'e2e-brand', mediaFile('brief.md', Buffer.from('# Brief\nplain words\n')), '-o', 'json'],
+    check: (r) => expect(JSON.parse(r.stdout)[0]).toMatchObject({ state: 'ready' }),
+    fail: () => ['brands', 'documents', 'upload', 'nope', join(work, 'brief.md')],
+    failCode: 4,
+    usage: () => ['brands', 'documents', 'upload', 'e2e-brand'],
+  },
   { command: 'brands documents list', ok: () => ['brands', 'documents', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.document!), fail: () => ['brands', 'documents', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'documents', 'list', 'e2e-brand', '--state', 'done'] },
   { command: 'brands documents get', ok: () => ['brands', 'documents', 'get', 'e2e-brand', ids.document!, '-o', 'json'], fail: () => ['brands', 'documents', 'get', 'e2e-brand', 'doc_nope'], failCode: 4, usage: () => ['brands', 'documents', 'get', 'e2e-brand', ''] },
   { command: 'brands documents delete', ok: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes', '-o', 'json'], fail: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes'], failCode: 4, usage: () => ['brands', 'documents', 'delete', 'e2e-brand', 'doc_1'] },
@@ -289,6 +308,26 @@ const CASES: Case[] = [
   { command: 'assets get', ok: () => ['assets', 'get', ids.asset!, '-o', 'json'], check: (r) => expect(json(r).mimeType).toBe('image/png'), fail: () => ['assets', 'get', 'ast_nope'], failCode: 4, usage: () => ['assets', 'get', ''] },
   { command: 'assets rename', ok: () => ['assets', 'rename', ids.asset!, '--revision', '2', '--filename', 'hero-2.png', '-o', 'json'], fail: () => ['assets', 'rename', ids.asset!, '--revision', '1', '--filename', 'stale.png'], failCode: 5, usage: () => ['assets', 'rename', ids.asset!, '--revision', '2'] },
   { command: 'assets register', ok: () => ['assets', 'register', ids.asset!, '--advertiser', A, '-o', 'json'], fail: () => ['assets', 'register', ids.asset!, '--advertiser', 'acc_not_ours'], failCode: 7, usage: () => ['assets', 'register', ids.asset!, '--advertiser', 'acme'] },
+  {
+    command: 'assets upload',
+    ok: () => ['assets', 'upload', mediaFile('up/logo.png', png()), '--register', A, '-o', 'json'],
+    check: (r) => expect(JSON.parse(r.stdout)[0]).toMatchObject({ state: 'ready', mimeType: 'image/png' }),
+    fail: () => ['assets', 'upload', mediaFile('notes.txt', Buffer.from('plain text, not media\n'))],
+    failCode: 7,
+    failStdout: '[]\n',
+    failStderr: /1 of 1 file not done:\n.*notes\.txt/,
+    usage: () => ['assets', 'upload', mediaFile('a.png', png()), mediaFile('b.png', png(8, 8)), '--name', 'both.png'],
+  },
+  {
+    command: 'assets sync',
+    ok: () => ['assets', 'sync', join(work, 'up'), '-o', 'json'],
+    fail: () => ['assets', 'sync', join(work, 'up'), '--register', 'acc_not_ours'],
+    failCode: 7,
+    // One row per file, saying what happened to it.
+    failStdout: /"result":"failed".*advertiser_not_owned/,
+    failStderr: /not done:\n.*advertiser_not_owned/,
+    usage: () => ['assets', 'sync', join(work, 'no-such-dir')],
+  },
   { command: 'assets delete', ok: () => ['assets', 'delete', ids.asset!, '--yes', '-o', 'json'], fail: () => ['assets', 'delete', ids.asset!, '--yes'], failCode: 4, usage: () => ['assets', 'delete', ids.asset!] },
 ];
 
@@ -325,8 +364,9 @@ describe('every command', () => {
       await c.check?.(ok);
       const fail = await cli(c.fail());
       expect(fail.code, `${c.command} (failure): ${fail.stderr}`).toBe(c.failCode);
-      expect(fail.stdout, c.command).toBe('');
-      expect(fail.stderr, c.command).toMatch(/^error: /m);
+      if (c.failStdout instanceof RegExp) expect(fail.stdout, c.command).toMatch(c.failStdout);
+      else expect(fail.stdout, c.command).toBe(c.failStdout ?? '');
+      expect(fail.stderr, c.command).toMatch(c.failStderr ?? /^error: /m);
     }
   }, 240_000);
 

@@ -45,4 +45,44 @@ export const assetCommands: CommandSpec[] = [
     watch: false,
     examples: ['adops assets finalize ast_123'],
   }),
+  {
+    path: ['assets', 'upload'],
+    description: 'Upload image and video files as Assets: reserve, send the bytes, finalize (and register with --register); an interrupted run resumes',
+    args: [{ name: 'files', description: 'files, directories or quoted glob patterns', required: true, variadic: true }],
+    options: [
+      { flags: '--register <advertiser>', description: "register each Asset to this advertiser's library once ready (repeatable)", type: 'repeat' },
+      { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
+      { flags: '--name <filename>', description: 'the Asset filename to use instead of the file name (one file only)' },
+      { flags: '--timeout <seconds>', description: 'how long to wait for an Asset to become ready after finalize (default 300)', type: 'number' },
+    ],
+    flowOperations: ['reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
+    notes:
+      'The Content-Type sent is what the bytes are (read from their signature), not what the name says; a file of no accepted type is refused before anything is reserved. ' +
+      'Bytes go to the upload URL without the API key. Each step is journaled under the config dir: running the same command again after Ctrl-C, a cut connection or a crash finishes the job without sending again what landed (proven by SHA-256), and a file already uploaded from this machine (Asset still there, same SHA-256) is shown, not sent again. ' +
+      'Progress: bars on a terminal, plain lines every 10% or 10 s elsewhere (stderr). Exit 0 only when every file is ready; otherwise the first failure decides the exit code.',
+    examples: [
+      'adops assets upload hero.jpg --register acc_123',
+      'adops assets upload ./creatives --concurrency 8 --output csv',
+      "adops assets upload 'shoot/**/*.mp4'",
+      'adops assets upload spring.png --name "Spring hero.png"',
+    ],
+    load: () => import('./upload.js'),
+  },
+  {
+    path: ['assets', 'sync'],
+    description: 'Upload the files of a directory that are not already Assets (same name and bytes); a re-run uploads nothing new',
+    args: [{ name: 'dir', description: 'directory to sync (walked; dot files skipped)', required: true }],
+    options: [
+      { flags: '--register <advertiser>', description: 'register every Asset (new or already there) to this advertiser (repeatable)', type: 'repeat' },
+      { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
+      { flags: '--timeout <seconds>', description: 'how long to wait for an Asset to become ready after finalize (default 300)', type: 'number' },
+      { flags: '--dry-run', description: 'say what would be uploaded; send nothing' },
+    ],
+    flowOperations: ['listAssets', 'reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
+    notes:
+      'One row per file: uploaded, already there (with how it was matched: sha256 from the upload journal, a checksum the service shows, or name+size) or failed. ' +
+      'The service shows no checksum on an Asset, so on a machine without the journal a ready Asset of the same filename and size counts as already there.',
+    examples: ['adops assets sync ./creatives', 'adops assets sync ./creatives --register acc_123 --output ndjson', 'adops assets sync ./creatives --dry-run'],
+    load: () => import('./sync.js'),
+  },
 ];

@@ -95,4 +95,22 @@ export const brandCommands: CommandSpec[] = [
     resource: 'document',
     examples: ['adops brands documents finalize acme doc_123'],
   }),
+  {
+    path: ['brands', 'documents', 'upload'],
+    description: "Upload files as a Brand's Documents: reserve, send the bytes, finalize; an interrupted run resumes",
+    args: [
+      { name: 'brand', description: 'Brand slug', required: true },
+      { name: 'files', description: 'files, directories or quoted glob patterns', required: true, variadic: true },
+    ],
+    options: [
+      { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
+      { flags: '--timeout <seconds>', description: 'how long to wait for a Document to become ready after finalize (default 300)', type: 'number' },
+    ],
+    flowOperations: ['getBrand', 'reserveDocument', 'finalizeDocument', 'getDocument', 'deleteDocument'],
+    notes:
+      'The type reserved is what the bytes are: PDF, DOCX (a ZIP named .docx) or UTF-8 text (Markdown or CSV by extension, else plain text); anything else is refused before reserving. ' +
+      'Same transfer, progress, resume and exit rules as `adops assets upload`.',
+    examples: ['adops brands documents upload acme brand-book.pdf', 'adops brands documents upload acme ./references'],
+    load: () => import('./documents-upload.js'),
+  },
 ];

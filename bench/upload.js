@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Upload benchmark (issue 8), loopback only, against a sandbox it starts itself
+// (in-memory store; it deletes its files when it stops):
+//   1. one video of SIZE (default 1 GiB, sparse behind a real MP4 header):
+//      `adops assets upload` next to `curl -T` to a fresh upload URL of the
+//      same sandbox; throughput of each, their ratio, and adops's peak RSS
+//      (/usr/bin/time -f %M);
+//   2. 200 small PNGs with `--concurrency 1` and `--concurrency 8`.
+// Temp files are removed at the end, also on failure. Prints a Markdown table;
+// `--write` puts it in docs/performance.md between the "cli-uploads" markers.
+// Usage: node bench/upload.js [--size-mib N] [--files N] [--write]   (needs `npm run build`)
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crc32 } from 'node:zlib';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
+const args = process.argv.slice(2);
+const opt = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
+const SIZE = opt('--size-mib', 1024) * 1024 * 1024;
+const FILES = opt('--files', 200);
+const WRITE = args.includes('--write');
+const TIMEOUT_MS = 10 * 60 * 1000;
+
+if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
+  console.error('build first: npm run build');
+  process.exit(2);
+}
+if (spawnSync('curl', ['--version']).status !== 0 || !existsSync('/usr/bin/time')) {
+  console.error('needs curl and /usr/bin/time');
+  process.exit(2);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'adops-bench-upload-'));
+const config = join(work, 'config');
+const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: config });
+
+// A minimal MP4 (ftyp + mdat header) and PNG, like test/unit/uploads/media-samples.ts.
+const u32 = (n) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+const text = (s) => [...Buffer.from(s, 'latin1')];
+const mp4Head = () => Buffer.from([...u32(24), ...text('ftypisom'), ...u32(0x200), ...text('isommp41'), ...u32(16), ...text('mdat'), 0, 0, 0, 0, 0, 0, 0, 0]);
+function png(width, height) {
+  const chunk = (type, data) => {
+    const body = Buffer.from([...text(type), ...data]);
+    return [...u32(data.length), ...body, ...u32(crc32(body))];
+  };
+  return Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunk('IHDR', [...u32(width), ...u32(height), 8, 6, 0, 0, 0]), ...chunk('IEND', [])]);
+}
+
+function startSandbox() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', '--login'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+}
+
+function run(cmd, argv) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { env: env(), encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  const s = Number(process.hrtime.bigint() - started) / 1e9;
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.slice(0, 4).join(' ')} … failed (${r.status}): ${String(r.stderr).slice(-500)}`);
+  return { s, stdout: r.stdout, stderr: r.stderr };
+}
+
+const mib = (bytes, s) => bytes / 1024 / 1024 / s;
+let sandbox;
+try {
+  sandbox = await startSandbox();
+  const big = join(work, 'big.mp4');
+  writeFileSync(big, mp4Head());
+  truncateSync(big, SIZE);
+
+  // curl -T to a fresh reservation's URL (reserved and finalized with adops, timed apart);
+  // `Expect:` off so curl does not wait for a 100 Continue. Then adops under /usr/bin/time
+  // for its peak RSS (KiB). Each twice, interleaved, best of two (the machine is shared).
+  const curlOnce = (i) => {
+    const reserved = JSON.parse(run(process.execPath, [BIN, 'assets', 'reserve', '--filename', `curl${i}.mp4`, '--json']).stdout);
+    const t = run('curl', ['-sS', '--fail', '-T', big, '-H', 'Content-Type: video/mp4', '-H', 'Expect:', reserved.uploadUrl, '-o', '/dev/null']);
+    run(process.execPath, [BIN, 'assets', 'finalize', reserved.id, '--json']);
+    return t;
+  };
+  const adopsOnce = () => {
+    rmSync(join(config, 'uploads'), { recursive: true, force: true }); // else the second run finds it uploaded
+    const t = run('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, BIN, 'assets', 'upload', big, '--json']);
+    const row = JSON.parse(t.stdout)[0];
+    if (row?.state !== 'ready' || row.sizeBytes !== SIZE) throw new Error(`adops upload did not end ready at ${SIZE} bytes`);
+    return { s: t.s, rssKib: Number(/peak-rss-kib (\d+)/.exec(t.stderr)?.[1]) };
+  };
+  const curls = [];
+  const ups = [];
+  for (let i = 0; i < 2; i++) {
+    curls.push(curlOnce(i));
+    ups.push(adopsOnce());
+  }
+  const curl = curls.reduce((a, b) => (a.s <= b.s ? a : b));
+  const up = ups.reduce((a, b) => (a.s <= b.s ? a : b));
+  const rssKib = Math.max(...ups.map((u) => u.rssKib));
+
+  // Many small files; the first also gives the RSS of an upload of almost nothing, for scale.
+  const small = join(work, 'small');
+  mkdirSync(small);
+  for (let i = 0; i < FILES; i++) writeFileSync(join(small, `p${String(i).padStart(4, '0')}.png`), png(i + 1, 1));
+  const tiny = run('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, BIN, 'assets', 'upload', join(small, 'p0000.png'), '--json']);
+  const tinyKib = Number(/peak-rss-kib (\d+)/.exec(tiny.stderr)?.[1]);
+  rmSync(join(config, 'uploads'), { recursive: true, force: true });
+  const seq = run(process.execPath, [BIN, 'assets', 'upload', small, '--concurrency', '1', '--json']);
+  rmSync(join(config, 'uploads'), { recursive: true, force: true }); // else the second run finds them uploaded
+  const par = run(process.execPath, [BIN, 'assets', 'upload', small, '--concurrency', '8', '--json']);
+
+  const sizeText = SIZE >= 1024 ** 3 ? `${SIZE / 1024 ** 3} GiB` : `${SIZE / 1024 ** 2} MiB`;
+  const table = [
+    `Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)} at the end), loopback sandbox (in-memory store, files on local disk).`,
+    '',
+    '| Case | Time | Throughput | Note |',
+    '| --- | --- | --- | --- |',
+    `| ${sizeText} video, \`curl -T\` | ${curl.s.toFixed(2)} s | ${mib(SIZE, curl.s).toFixed(0)} MiB/s | the PUT alone, best of 2 |`,
+    `| ${sizeText} video, \`adops assets upload\` | ${up.s.toFixed(2)} s | ${mib(SIZE, up.s).toFixed(0)} MiB/s | whole command (start, sniff, reserve, PUT, finalize), best of 2; ${(curl.s / up.s * 100).toFixed(0)}% of curl's rate; peak RSS ${(rssKib / 1024).toFixed(0)} MiB (${(tinyKib / 1024).toFixed(0)} MiB for a 60-byte PNG) |`,
+    `| ${FILES} PNGs, \`--concurrency 1\` | ${seq.s.toFixed(2)} s | ${(FILES / seq.s).toFixed(0)} files/s | |`,
+    `| ${FILES} PNGs, \`--concurrency 8\` | ${par.s.toFixed(2)} s | ${(FILES / par.s).toFixed(0)} files/s | ${(seq.s / par.s).toFixed(1)}× faster |`,
+  ].join('\n');
+  console.log(table);
+  if (WRITE) {
+    const doc = join(ROOT, 'docs', 'performance.md');
+    const text = readFileSync(doc, 'utf8');
+    const re = /(<!-- cli-uploads:start -->\n)[\s\S]*?(\n<!-- cli-uploads:end -->)/;
+    if (!re.test(text)) throw new Error('docs/performance.md has no cli-uploads markers');
+    writeFileSync(doc, text.replace(re, `$1${table}$2`));
+    console.log('written to docs/performance.md');
+  }
+} catch (err) {
+  console.error(String(err?.stack ?? err));
+  process.exitCode = 1;
+} finally {
+  sandbox?.child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}

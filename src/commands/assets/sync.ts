@@ -1,0 +1,75 @@
+// adops assets sync DIR: upload what is not already there (same name and
+// bytes; how that is known: src/flows/sync.ts), so a re-run pipeline uploads
+// nothing new. One row per file: uploaded / already there / failed.
+import type { CommandContext } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { checkFields } from '../../cli/output/format.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { findExisting, readyAssetsByName, type Existing } from '../../flows/sync.js';
+import { explainFailure } from '../../flows/upload-report.js';
+import { assetTarget, type Row } from '../../flows/upload-targets.js';
+import type { FileOutcome, LocalFile } from '../../flows/upload.js';
+import { advertisersOf, againCommand, concurrencyOf, filesFrom, journalFor, registerAfter, reportFailures, runUploads, writeRows } from './upload.js';
+
+const RESULT = { uploaded: 'uploaded', already: 'already there', failed: 'failed', interrupted: 'interrupted' } as const;
+
+function resultRow(o: FileOutcome, matchedBy?: string): Row {
+  const r = o.row ?? {};
+  return {
+    file: o.file.shown,
+    result: RESULT[o.status],
+    id: r.id ?? null,
+    filename: r.filename ?? o.file.filename,
+    sizeBytes: r.sizeBytes ?? o.file.size,
+    mimeType: r.mimeType ?? null,
+    matchedBy: matchedBy ?? (o.status === 'already' ? 'sha256 (journal)' : null),
+    error: o.status === 'failed' ? explainFailure(o) : o.status === 'interrupted' ? 'interrupted' : null,
+  };
+}
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const o = input.opts;
+  const dir = String(input.args.dir ?? '');
+  if (!dir) throw new UsageError('name the directory to sync');
+  const concurrency = concurrencyOf(o.concurrency);
+  const advertisers = advertisersOf(o.register);
+  const files = await filesFrom([dir]);
+  checkFields(ctx.output.fields, 'syncResult');
+  const client = await ctx.client();
+  const target = assetTarget(client);
+  const journal = journalFor(ctx);
+  const afterReady = registerAfter(client, advertisers, ctx.signal);
+
+  const byName = await readyAssetsByName(client, ctx.signal);
+  const there = new Map<LocalFile, Existing>();
+  const missing: LocalFile[] = [];
+  for (const file of files) {
+    const found = await findExisting(file, byName, journal, ctx.signal);
+    if (found) there.set(file, found);
+    else missing.push(file);
+  }
+  ctx.note(`${files.length} file${files.length === 1 ? '' : 's'} in ${dir}: ${there.size} already there, ${missing.length} to upload`);
+  if (o.dryRun === true) {
+    await writeRows(ctx, files.map((f) => resultRow({ file: f, status: there.has(f) ? 'already' : 'uploaded', ...(there.get(f) ? { row: there.get(f)!.row } : {}) }, there.get(f)?.matchedBy)).map((r) => (r.result === 'uploaded' ? { ...r, result: 'to upload' } : r)), 'syncResult');
+    return 0;
+  }
+  const uploaded = await runUploads(ctx, { target, files: missing, concurrency, timeoutSeconds: o.timeout as number | undefined, afterReady });
+  const byFile = new Map(uploaded.map((u) => [u.file, u]));
+  const outcomes: FileOutcome[] = [];
+  const rows: Row[] = [];
+  for (const file of files) {
+    const existing = there.get(file);
+    let outcome: FileOutcome;
+    if (existing) {
+      try {
+        outcome = { file, status: 'already', row: afterReady ? await afterReady(existing.row) : existing.row };
+      } catch (error) {
+        outcome = { file, status: 'failed', error };
+      }
+    } else outcome = byFile.get(file)!;
+    outcomes.push(outcome);
+    rows.push(resultRow(outcome, existing?.matchedBy));
+  }
+  await writeRows(ctx, rows, 'syncResult');
+  return reportFailures(ctx, outcomes, target, againCommand(['assets', 'sync'], [dir]));
+}

@@ -1,0 +1,164 @@
+// adops assets upload FILE|DIR|GLOB…: each file's bytes judged, reserved,
+// streamed to its upload URL, finalized, optionally registered; one row per
+// file on stdout, progress and a summary of failures on stderr. The steps and
+// the resume-after-interruption logic live in src/flows/upload*.ts; this file
+// only wires options, output and exit codes (shared with `assets sync` and
+// `brands documents upload`).
+import type { CommandContext } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
+import { checkFields } from '../../cli/output/format.js';
+import { ListWriter } from '../../cli/output/writers.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { toReport } from '../../cli/report.js';
+import type { ApiClient } from '../../client/http.js';
+import { ADVERTISER_PREFIX } from '../../contract/ids.js';
+import { fillPath, operation } from '../../contract/operations.js';
+import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions } from '../../flows/upload.js';
+import { expandInputs, runPool } from '../../flows/upload-files.js';
+import { UploadJournal } from '../../flows/upload-journal.js';
+import { UploadProgress } from '../../flows/upload-progress.js';
+import { PutNetworkError } from '../../flows/upload-put.js';
+import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
+import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-targets.js';
+
+export const DEFAULT_CONCURRENCY = 4;
+
+/** The files named on the command line, or a usage error naming each input that names nothing. */
+export async function filesFrom(inputs: readonly string[]): Promise<LocalFile[]> {
+  const { files, problems } = await expandInputs(inputs, process.cwd());
+  if (problems.length) throw new UsageError(`nothing to upload for ${problems.length === 1 ? 'this input' : 'these inputs'}:\n  ${problems.join('\n  ')}`);
+  if (files.length === 0) throw new UsageError('no files to upload');
+  return files;
+}
+
+export function concurrencyOf(value: unknown): number {
+  const n = value === undefined ? DEFAULT_CONCURRENCY : Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64 (got ${String(value)})`);
+  return n;
+}
+
+export function advertisersOf(value: unknown): string[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
+  const bad = list.filter((a) => !a.startsWith(ADVERTISER_PREFIX) || a.length > 200);
+  if (bad.length) throw new UsageError(`--register takes advertiser ids (${ADVERTISER_PREFIX}…); not one: ${bad.join(', ')}`);
+  return list;
+}
+
+/** After ready: register to each advertiser (idempotent: 200 when already), then read the row once more. */
+export function registerAfter(client: ApiClient, advertisers: readonly string[], signal: AbortSignal): UploadOptions['afterReady'] {
+  if (advertisers.length === 0) return undefined;
+  return async (row: Row) => {
+    const id = String(row.id);
+    for (const advertiserId of advertisers) {
+      await client.request({ method: 'POST', path: fillPath(operation('registerAsset').path, { id }), json: { advertiserId }, signal });
+    }
+    return (await client.request<Row>({ method: 'GET', path: fillPath(operation('getAsset').path, { id }), signal })).body;
+  };
+}
+
+export interface UploadRun {
+  target: UploadTarget;
+  files: readonly LocalFile[];
+  concurrency: number;
+  timeoutSeconds?: number | undefined;
+  afterReady?: UploadOptions['afterReady'] | undefined;
+}
+
+export function journalFor(ctx: CommandContext): UploadJournal {
+  const auth = ctx.auth();
+  return new UploadJournal(ctx.config.dir, `${auth.baseUrl}\n${auth.profile}`);
+}
+
+export function progressFor(ctx: CommandContext): UploadProgress {
+  const columns = (ctx.io.stderr as { columns?: number }).columns;
+  return new UploadProgress({ tty: ctx.fancy, write: (s) => void ctx.io.stderr.write(s), now: () => ctx.clock.now(), ...(columns ? { columns } : {}) });
+}
+
+/** Upload every file (at most `concurrency` at once); outcomes in input order. */
+export async function runUploads(ctx: CommandContext, run: UploadRun, progress = progressFor(ctx)): Promise<FileOutcome[]> {
+  const journal = journalFor(ctx);
+  const outcomes = await runPool(run.files, run.concurrency, async (file): Promise<FileOutcome> => {
+    if (ctx.signal.aborted) return { file, status: 'interrupted' };
+    const outcome = await uploadFile(file, {
+      target: run.target,
+      journal,
+      now: () => ctx.clock.now(),
+      sleep: (ms, s) => ctx.clock.sleep(ms, s),
+      signal: ctx.signal,
+      onEvent: (e) => {
+        // The upload URL is a credential: the trace shows its host and the headers sent, never the token.
+        if (e.type === 'start') ctx.trace(`→ PUT ${new URL(e.url).origin}/… (upload URL, token not shown) content-type: ${e.contentType}, content-length: ${e.size}, no authorization`);
+        progress.handle(e);
+      },
+      waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,
+      userAgent: `adops/${ctx.version}`,
+      ...(run.afterReady ? { afterReady: run.afterReady } : {}),
+    });
+    const id = outcome.row?.id ?? outcome.row?.documentId;
+    if (outcome.status === 'uploaded') progress.line(`${file.shown}: ready as ${String(id)}`);
+    return outcome;
+  });
+  progress.close();
+  return outcomes;
+}
+
+/** Exit code of one failure, by its class (the service's status, or ours). */
+export function exitOf(o: FileOutcome): ExitCode {
+  if (o.status === 'interrupted') return EXIT.interrupted;
+  const err = o.error;
+  if (err instanceof UploadError) return err.exit === 'refused' ? EXIT.refused : err.exit === 'waitTimeout' ? EXIT.waitTimeout : EXIT.unexpected;
+  if (err instanceof PutNetworkError) return EXIT.unavailable;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return EXIT.usage; // the local file went away or is unreadable
+  return toReport(err).exitCode;
+}
+
+/**
+ * Failures and what they leave behind, on stderr; the exit code of the first
+ * failure in input order (0 when every file succeeded).
+ */
+export function reportFailures(ctx: CommandContext, outcomes: readonly FileOutcome[], target: UploadTarget, command: string): ExitCode {
+  const bad = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
+  if (bad.length === 0) return EXIT.ok;
+  ctx.note(`${bad.length} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} not done:`);
+  for (const o of bad) {
+    ctx.note(`  ${o.file.shown}: ${o.status === 'interrupted' ? 'interrupted' : explainFailure(o)}`);
+    const advice = pendingAdvice(o, target, command);
+    if (advice) ctx.note(`    ${advice}`);
+  }
+  return exitOf(bad[0]!);
+}
+
+export async function writeRows(ctx: CommandContext, rows: readonly Row[], resource: string): Promise<void> {
+  const fields = checkFields(ctx.output.fields, resource);
+  const writer = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource, fields, color: ctx.output.color });
+  await writer.page(rows);
+  await writer.end();
+}
+
+/** The command line to run again, for advice (files as the user named them). */
+export function againCommand(words: readonly string[], inputs: readonly string[]): string {
+  const quote = (s: string) => (/^[\w./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return ['adops', ...words, ...inputs.map(quote)].join(' ');
+}
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const o = input.opts;
+  const inputs = (input.args.files as string[] | undefined) ?? [];
+  const concurrency = concurrencyOf(o.concurrency);
+  const advertisers = advertisersOf(o.register);
+  const files = await filesFrom(inputs);
+  if (o.name !== undefined) {
+    if (files.length !== 1) throw new UsageError(`--name names one file, but ${files.length} files were given`);
+    const name = String(o.name);
+    if (name.length < 1 || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
+    files[0]!.filename = name;
+  }
+  checkFields(ctx.output.fields, 'asset');
+  const client = await ctx.client();
+  const target = assetTarget(client);
+  const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout as number | undefined, afterReady: registerAfter(client, advertisers, ctx.signal) });
+  await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'asset');
+  return reportFailures(ctx, outcomes, target, againCommand(['assets', 'upload'], inputs));
+}

@@ -1,0 +1,27 @@
+// adops brands documents upload BRAND FILE…: the upload flow for a Brand's
+// Documents (reserve with the type the bytes really are, PUT, finalize), one
+// row per file; failures explained per file. Shared wiring: assets/upload.ts.
+import type { CommandContext } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { checkFields } from '../../cli/output/format.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { fillPath, operation } from '../../contract/operations.js';
+import { documentTarget } from '../../flows/upload-targets.js';
+import { againCommand, concurrencyOf, filesFrom, reportFailures, runUploads, writeRows } from '../assets/upload.js';
+
+export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+  const o = input.opts;
+  const brand = String(input.args.brand ?? '');
+  if (!brand) throw new UsageError('name the Brand (its slug) first: adops brands documents upload BRAND FILE…');
+  const inputs = (input.args.files as string[] | undefined) ?? [];
+  const concurrency = concurrencyOf(o.concurrency);
+  const files = await filesFrom(inputs);
+  checkFields(ctx.output.fields, 'document');
+  const client = await ctx.client();
+  // A Brand that does not exist fails once here (exit 4), not once per file.
+  await client.request({ method: 'GET', path: fillPath(operation('getBrand').path, { slug: brand }), signal: ctx.signal });
+  const target = documentTarget(client, brand);
+  const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout as number | undefined });
+  await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'document');
+  return reportFailures(ctx, outcomes, target, againCommand(['brands', 'documents', 'upload', brand], inputs));
+}

@@ -1,0 +1,109 @@
+// Where an upload goes: the Assets API or a Brand's Documents. Both follow
+// reserve → PUT bytes → finalize; they differ in paths, reserve body, state
+// names and which bytes they accept. The flow (upload.ts) only sees this shape.
+import { ApiError } from '../client/errors.js';
+import type { ApiClient } from '../client/http.js';
+import { fillPath, operation } from '../contract/operations.js';
+import { judgeAsset, judgeDocument, type Judged } from '../contract/media.js';
+
+export type Row = Record<string, unknown>;
+
+export interface Reservation {
+  id: string;
+  uploadUrl: string;
+  uploadExpiresAt: number;
+}
+
+export interface UploadTarget {
+  /** Journal key: 'asset' or 'document:<slug>'. */
+  key: string;
+  noun: 'Asset' | 'Document';
+  judge(head: Uint8Array, size: number, filename: string): Judged;
+  /** What the target accepts, in a person's words (for refusals). */
+  accepted: string;
+  reserve(filename: string, contentType: string, size: number, signal?: AbortSignal): Promise<Reservation>;
+  finalize(id: string, signal?: AbortSignal): Promise<Row>;
+  /** The row, or undefined when it no longer exists (404). */
+  get(id: string, signal?: AbortSignal): Promise<Row | undefined>;
+  remove(id: string, signal?: AbortSignal): Promise<void>;
+  isReady(row: Row): boolean;
+  /** The command that deletes a left-over reservation, for the user. */
+  deleteCommand(id: string): string;
+  /** The command that lists reservations still waiting for bytes. */
+  listReservedCommand: string;
+}
+
+const orUndefinedOn404 = async <T>(p: Promise<T>): Promise<T | undefined> => {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  }
+};
+
+function reservationOf(body: Row, idField: string): Reservation {
+  const id = body[idField];
+  if (typeof id !== 'string' || typeof body.uploadUrl !== 'string') throw new Error(`the reservation answer has no ${idField} or uploadUrl`);
+  return { id, uploadUrl: body.uploadUrl, uploadExpiresAt: typeof body.uploadExpiresAt === 'number' ? body.uploadExpiresAt : Number.POSITIVE_INFINITY };
+}
+
+interface TargetSpec {
+  key: string;
+  noun: UploadTarget['noun'];
+  accepted: string;
+  judge: UploadTarget['judge'];
+  /** Path parameters other than the row's id (the Brand slug). */
+  params: Record<string, string>;
+  /** Name of the row's id in answers and in paths. */
+  idField: 'id' | 'documentId';
+  ops: { reserve: string; finalize: string; get: string; remove: string };
+  deleteCommand: (id: string) => string;
+  listReservedCommand: string;
+}
+
+function target(client: ApiClient, t: TargetSpec): UploadTarget {
+  const path = (opId: string, id?: string) => fillPath(operation(opId).path, id === undefined ? t.params : { ...t.params, [t.idField]: id });
+  const send = <T>(method: string, p: string, signal?: AbortSignal, json?: unknown) =>
+    client.request<T>({ method, path: p, ...(json !== undefined ? { json } : {}), ...(signal ? { signal } : {}) }).then((r) => r.body);
+  return {
+    key: t.key,
+    noun: t.noun,
+    accepted: t.accepted,
+    judge: t.judge,
+    // contentType and sizeBytes let the service refuse a wrong or oversized file before any byte is sent.
+    reserve: async (filename, contentType, size, signal) => reservationOf(await send<Row>('POST', path(t.ops.reserve), signal, { filename, contentType, sizeBytes: size }), t.idField),
+    finalize: (id, signal) => send<Row>('POST', path(t.ops.finalize, id), signal),
+    get: (id, signal) => orUndefinedOn404(send<Row>('GET', path(t.ops.get, id), signal)),
+    remove: async (id, signal) => void (await orUndefinedOn404(send('DELETE', path(t.ops.remove, id), signal))),
+    isReady: (row) => row.state === 'ready',
+    deleteCommand: t.deleteCommand,
+    listReservedCommand: t.listReservedCommand,
+  };
+}
+
+export const assetTarget = (client: ApiClient): UploadTarget =>
+  target(client, {
+    key: 'asset',
+    noun: 'Asset',
+    accepted: 'JPEG, PNG, GIF, WebP images and MP4, QuickTime, WebM videos',
+    judge: (head, size) => judgeAsset(head, size),
+    params: {},
+    idField: 'id',
+    ops: { reserve: 'reserveAssetUpload', finalize: 'finalizeAsset', get: 'getAsset', remove: 'deleteAsset' },
+    deleteCommand: (id) => `adops assets delete ${id} --yes`,
+    listReservedCommand: 'adops assets list --state reserved',
+  });
+
+export const documentTarget = (client: ApiClient, slug: string): UploadTarget =>
+  target(client, {
+    key: `document:${slug}`,
+    noun: 'Document',
+    accepted: 'PDF, DOCX and UTF-8 text (plain, Markdown, CSV)',
+    judge: (head, _size, filename) => judgeDocument(head, filename),
+    params: { slug },
+    idField: 'documentId',
+    ops: { reserve: 'reserveDocument', finalize: 'finalizeDocument', get: 'getDocument', remove: 'deleteDocument' },
+    deleteCommand: (id) => `adops brands documents delete ${slug} ${id} --yes`,
+    listReservedCommand: `adops brands documents list ${slug} --state pending_upload`,
+  });

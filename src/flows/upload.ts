@@ -1,0 +1,361 @@
+// Upload one local file to an Asset or a Document: judge its bytes, reserve,
+// stream them to the upload URL (no API key), finalize, and wait until ready.
+// Every step is recorded in the journal first, so a re-run of the same
+// command after Ctrl-C, a cut connection or a crash finishes the job: it
+// never sends again what already landed, and adopts what landed only when the
+// file's SHA-256 equals the one recorded when it was sent. No terminal code:
+// progress and notes go through onEvent.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
+import { ApiError, NetworkError } from '../client/errors.js';
+import { SNIFF_HEAD_BYTES } from '../contract/media.js';
+import { hashFile, hashGate, sameFile, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
+import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
+import type { Reservation, Row, UploadTarget } from './upload-targets.js';
+import { watchUntilDone } from './watch.js';
+
+export interface LocalFile extends FileIdentity {
+  /** As the user named it (for messages). */
+  shown: string;
+  /** Name sent at reserve (--name, else the base name). */
+  filename: string;
+}
+
+export type UploadEvent =
+  | { type: 'start'; file: string; size: number; contentType: string; url: string }
+  | { type: 'progress'; file: string; sent: number; size: number }
+  | { type: 'sent'; file: string; size: number }
+  | { type: 'note'; file: string; message: string };
+
+export interface UploadOptions {
+  target: UploadTarget;
+  journal: UploadJournal;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+  onEvent?: (event: UploadEvent) => void;
+  /** Bound on waiting for a finalize that answered a non-final state. */
+  waitTimeoutMs: number;
+  idleTimeoutMs?: number;
+  userAgent?: string;
+  /** Runs once the row is ready (e.g. registrations); its answer is the row shown. */
+  afterReady?: (row: Row) => Promise<Row>;
+}
+
+export type UploadStatus = 'uploaded' | 'already' | 'failed' | 'interrupted';
+
+export interface FileOutcome {
+  file: LocalFile;
+  status: UploadStatus;
+  row?: Row;
+  error?: unknown;
+  /** What stays reserved on the service after an interruption or failure. */
+  pending?: { id: string; state: JournalState; uploadExpiresAt?: number | undefined };
+}
+
+/** A failure the flow decides itself (the bytes, the wait); the command maps `exit` to a code. */
+export class UploadError extends Error {
+  override readonly name = 'UploadError';
+  constructor(message: string, readonly code: string, readonly exit: 'refused' | 'waitTimeout' | 'unexpected') {
+    super(message);
+  }
+}
+
+/** Refused before reserving: nothing exists on the service. */
+export const refuseBytes = (message: string) => new UploadError(message, 'unsupported_type', 'refused');
+
+const CLAIMED_BY_EXTENSION: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
+  mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm',
+  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', csv: 'text/csv',
+};
+
+export const claimedType = (name: string): string | undefined => CLAIMED_BY_EXTENSION[/\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''];
+
+/** A reservation whose URL cannot start a PUT within this margin is treated as expired. */
+const EXPIRY_MARGIN_MS = 10_000;
+const PUT_ATTEMPTS = 3;
+const RENEWALS = 2;
+
+async function readHead(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF_HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
+
+export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<FileOutcome> {
+  const run = new FileUpload(file, o);
+  try {
+    const { row, already } = await run.go();
+    const shown = o.afterReady ? await o.afterReady(row) : row;
+    return { file, status: already ? 'already' : 'uploaded', row: shown };
+  } catch (err) {
+    const entry = o.journal.get(o.target.key, file.path);
+    const pending = entry && entry.state !== 'ready' ? { id: entry.id, state: entry.state, uploadExpiresAt: entry.uploadExpiresAt } : undefined;
+    return { file, status: isAbort(err) || o.signal?.aborted ? 'interrupted' : 'failed', error: err, ...(pending ? { pending } : {}) };
+  }
+}
+
+class FileUpload {
+  private readonly t: UploadTarget;
+  private contentType = '';
+  private res: Reservation | undefined;
+  /** SHA-256 of bytes already sent to `res` (a previous run's, or this run's). */
+  private sentSha: string | undefined;
+  private putAttempts = 0;
+  private renewals = 0;
+
+  constructor(private readonly file: LocalFile, private readonly o: UploadOptions) {
+    this.t = o.target;
+  }
+
+  private note(message: string) {
+    this.o.onEvent?.({ type: 'note', file: this.file.shown, message });
+  }
+
+  private sig() {
+    return this.o.signal;
+  }
+
+  private record(state: JournalState, extra: Partial<JournalEntry> = {}) {
+    if (!this.res) return;
+    const previous = this.o.journal.get(this.t.key, this.file.path);
+    this.o.journal.put({
+      v: 1, target: this.t.key, path: this.file.path, size: this.file.size, mtimeMs: this.file.mtimeMs,
+      id: this.res.id, state,
+      // A used URL is no longer needed; do not keep a credential longer than it is useful.
+      ...(state === 'ready' ? {} : { uploadUrl: this.res.uploadUrl, uploadExpiresAt: this.res.uploadExpiresAt }),
+      ...(previous?.id === this.res.id && previous.sha256 ? { sha256: previous.sha256 } : {}),
+      ...extra, updatedAt: this.o.now(),
+    });
+  }
+
+  async go(): Promise<{ row: Row; already: boolean }> {
+    const head = await readHead(this.file.path);
+    const judged = this.t.judge(head, this.file.size, this.file.filename);
+    if (!judged.ok) {
+      throw refuseBytes(`the bytes are ${judged.looksLike}, not a type a${this.t.noun === 'Asset' ? 'n' : ''} ${this.t.noun} accepts (${this.t.accepted}); nothing was reserved`);
+    }
+    this.contentType = judged.contentType;
+    const claimed = claimedType(this.file.shown);
+    if (claimed && claimed !== this.contentType) this.note(`named like ${claimed}, but the bytes are ${this.contentType}: sending ${this.contentType}`);
+
+    const step = await this.resume();
+    if (step && 'row' in step) return { row: step.row, already: true };
+    return { row: await this.fromStep(step?.step ?? 'reserve'), already: false };
+  }
+
+  /** What an earlier run left: a ready row to show, a step to continue from, or nothing. */
+  private async resume(): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
+    const { journal } = this.o;
+    const entry = journal.get(this.t.key, this.file.path);
+    if (!entry) return undefined;
+    if (!sameFile(entry, this.file)) {
+      journal.remove(this.t.key, this.file.path);
+      if (entry.state !== 'ready') {
+        await this.t.remove(entry.id, this.sig());
+        this.note(`the file changed since an interrupted upload; deleted that upload's ${this.t.noun} ${entry.id}`);
+      }
+      return undefined;
+    }
+    const row = await this.t.get(entry.id, this.sig());
+    if (!row) {
+      journal.remove(this.t.key, this.file.path);
+      this.note(`${this.t.noun} ${entry.id} of an earlier run no longer exists; uploading anew`);
+      return undefined;
+    }
+    this.res = { id: entry.id, uploadUrl: entry.uploadUrl ?? '', uploadExpiresAt: entry.uploadExpiresAt ?? 0 };
+    this.sentSha = entry.sha256;
+    const landed = entry.state === 'sent' || entry.state === 'uploaded' || entry.state === 'ready' || row.state === 'uploaded' || this.t.isReady(row);
+    if (landed) {
+      // Bytes may be there: adopt them only for the very same content.
+      if (entry.sha256 && (await hashFile(this.file.path, this.sig())) === entry.sha256) {
+        if (this.t.isReady(row)) {
+          this.record('ready');
+          this.note(`already uploaded as ${entry.id} (same SHA-256); nothing sent`);
+          return { row };
+        }
+        this.note(`bytes sent earlier to ${entry.id} (same SHA-256); finalizing without sending again`);
+        return { step: 'finalize' };
+      }
+      if (this.t.isReady(row)) {
+        // A ready row of other bytes is a real file of someone's: keep it, upload this one anew.
+        journal.remove(this.t.key, this.file.path);
+        return undefined;
+      }
+      if (row.state === 'uploaded') {
+        await this.t.remove(entry.id, this.sig());
+        journal.remove(this.t.key, this.file.path);
+        this.note(`${entry.id} holds bytes that cannot be proven to be this file's; deleted it, uploading anew`);
+        return undefined;
+      }
+    }
+    if (this.urlUsable()) {
+      this.note(`resuming ${entry.id}: its upload URL is still valid`);
+      return { step: 'put' };
+    }
+    await this.t.remove(entry.id, this.sig());
+    journal.remove(this.t.key, this.file.path);
+    this.note(`the reservation ${entry.id} expired before its bytes were sent; deleted it, reserving anew`);
+    return undefined;
+  }
+
+  private urlUsable(): boolean {
+    return !!this.res?.uploadUrl && this.res.uploadExpiresAt - EXPIRY_MARGIN_MS > this.o.now();
+  }
+
+  private async reserve(): Promise<void> {
+    try {
+      this.res = await this.t.reserve(this.file.filename, this.contentType, this.file.size, this.sig());
+    } catch (err) {
+      // A reserve is not resent after a lost answer (the client never retries a sent POST), and
+      // the service names no id we could look for: say what may exist rather than guess.
+      if (err instanceof NetworkError && err.sent) {
+        this.note(`the answer to the reservation was lost; a ${this.t.noun} named ${this.file.filename} may have been reserved unused (see \`${this.t.listReservedCommand}\`)`);
+      }
+      throw err;
+    }
+    this.sentSha = undefined;
+    this.record('reserved');
+  }
+
+  /** Drop the current reservation and make a new one (bounded). */
+  private async renew(why: string): Promise<void> {
+    if (++this.renewals > RENEWALS) throw new UploadError(`gave up after ${RENEWALS} new reservations: ${why}`, 'upload_failed', 'unexpected');
+    if (this.res) await this.t.remove(this.res.id, this.sig());
+    this.o.journal.remove(this.t.key, this.file.path);
+    this.note(`${why}; deleted ${this.res?.id ?? 'the reservation'}, reserving anew`);
+    await this.reserve();
+  }
+
+  private async fromStep(first: 'reserve' | 'put' | 'finalize'): Promise<Row> {
+    let step: 'put' | 'finalize' = first === 'finalize' ? 'finalize' : 'put';
+    if (first === 'reserve') await this.reserve();
+    for (;;) {
+      if (step === 'put') {
+        if (await this.put()) step = 'finalize';
+        continue;
+      }
+      const row = await this.finalize();
+      if (row) return row;
+      step = 'put';
+    }
+  }
+
+  /** One PUT; true once the storage holds the bytes. */
+  private async put(): Promise<boolean> {
+    const res = this.res!;
+    if (!this.urlUsable()) {
+      await this.renew('the upload URL expired');
+      return false;
+    }
+    this.putAttempts++;
+    // Bytes an EARLIER attempt sent completely; this attempt's own hash proves nothing about what landed before.
+    const priorSha = this.sentSha;
+    const size = this.file.size;
+    this.o.onEvent?.({ type: 'start', file: this.file.shown, size, contentType: this.contentType, url: res.uploadUrl });
+    let answer: PutResult;
+    try {
+      answer = await putBytes(res.uploadUrl, () => this.openBody(), {
+        contentType: this.contentType,
+        sizeBytes: size,
+        onProgress: (sent) => this.o.onEvent?.({ type: 'progress', file: this.file.shown, sent, size }),
+        ...(this.o.idleTimeoutMs ? { idleTimeoutMs: this.o.idleTimeoutMs } : {}),
+        ...(this.o.signal ? { signal: this.o.signal } : {}),
+        ...(this.o.userAgent ? { userAgent: this.o.userAgent } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof PutNetworkError) || this.putAttempts >= PUT_ATTEMPTS) throw err;
+      // The storage keeps nothing of a cut PUT and the URL stays usable; if the
+      // answer alone was lost, the next PUT answers 409 and we adopt by hash.
+      this.note(`the upload was cut off (${err.message}); sending again (attempt ${this.putAttempts + 1} of ${PUT_ATTEMPTS})`);
+      await this.o.sleep(500 * this.putAttempts, this.sig());
+      return false;
+    }
+    const code = (answer.body as { error?: unknown } | null)?.error;
+    if (answer.status >= 200 && answer.status < 300) {
+      this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
+      this.record('uploaded');
+      return true;
+    }
+    if (answer.status === 409 && code === 'upload_already_received') {
+      // An earlier PUT landed but its answer was lost. Ours if the hash matches.
+      const sha = await hashFile(this.file.path, this.sig());
+      if (priorSha && sha === priorSha) {
+        this.note(`the storage already holds these bytes (same SHA-256 as sent earlier); not sending again`);
+        this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
+        this.record('uploaded', { sha256: sha });
+        return true;
+      }
+      await this.renew(`${res.id} already holds bytes that cannot be proven to be this file's`);
+      return false;
+    }
+    if ((answer.status === 403 && code === 'upload_url_expired') || answer.status === 404) {
+      await this.renew(answer.status === 404 ? `${res.id} no longer exists` : 'the upload URL expired');
+      return false;
+    }
+    if (answer.status === 413) {
+      // The storage stopped at the limit; finalize releases the reservation and names the numbers.
+      await this.finalize();
+    }
+    throw new ApiError({ status: answer.status, body: answer.body, method: 'PUT', path: '(upload URL)' });
+  }
+
+  private openBody() {
+    const gate = hashGate((sha) => {
+      this.sentSha = sha;
+      this.record('sent', { sha256: sha });
+    });
+    // Exactly the bytes declared: a file that grows while it is sent does not overrun Content-Length.
+    const range = this.file.size > 0 ? { start: 0, end: this.file.size - 1 } : {};
+    pipeline(createReadStream(this.file.path, { highWaterMark: 1024 * 1024, ...range }), gate, () => {});
+    return gate;
+  }
+
+  /** Finalize and wait until ready; undefined when the bytes must be sent again. */
+  private async finalize(): Promise<Row | undefined> {
+    const res = this.res!;
+    let row: Row;
+    try {
+      row = await this.t.finalize(res.id, this.sig());
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'upload_incomplete' && this.putAttempts < PUT_ATTEMPTS) {
+        this.note(`${res.id} has no bytes yet; sending them`);
+        return undefined;
+      }
+      // 413/415: the service deleted the row, nothing to resume.
+      if (err instanceof ApiError && (err.status === 413 || err.status === 415 || err.status === 404)) this.o.journal.remove(this.t.key, this.file.path);
+      throw err;
+    }
+    if (!this.t.isReady(row)) row = await this.waitReady(res.id, row);
+    const landed = row.sizeBytes;
+    if (typeof landed === 'number' && landed !== this.file.size) {
+      throw new UploadError(`${res.id} holds ${landed} bytes but the file has ${this.file.size}`, 'size_mismatch', 'unexpected');
+    }
+    this.record('ready');
+    return row;
+  }
+
+  private async waitReady(id: string, first: Row): Promise<Row> {
+    this.note(`${id} is ${String(first.state)} after finalize; waiting until ready`);
+    const { value, outcome } = await watchUntilDone({
+      fetch: async () => (await this.t.get(id, this.sig())) ?? { state: 'failed' },
+      timeoutMs: this.o.waitTimeoutMs,
+      intervalMs: 1000,
+      now: this.o.now,
+      sleep: this.o.sleep,
+      ...(this.o.signal ? { signal: this.o.signal } : {}),
+    });
+    if (outcome === 'succeeded') return value;
+    if (outcome === 'timeout') throw new UploadError(`${id} was still ${String(value.state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
+    throw new UploadError(`${id} disappeared while waiting for it to become ready`, 'upload_failed', 'unexpected');
+  }
+}

@@ -1,0 +1,88 @@
+// The upload flow against a fake target and a loopback storage: a finalize
+// that answers a non-final state is polled until ready, bounded by the wait.
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitOf } from '../../../src/commands/assets/upload.js';
+import { uploadFile, UploadError, type UploadEvent } from '../../../src/flows/upload.js';
+import { UploadJournal } from '../../../src/flows/upload-journal.js';
+import type { Row, UploadTarget } from '../../../src/flows/upload-targets.js';
+import { judgeAsset } from '../../../src/contract/media.js';
+import { png } from '../uploads/media-samples.js';
+
+let server: Server;
+let url = '';
+const received: Array<{ headers: Record<string, unknown>; bytes: number }> = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (c: Buffer) => (bytes += c.length));
+    req.on('end', () => {
+      received.push({ headers: req.headers, bytes });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true, sizeBytes: bytes }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/u/token`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function fakeTarget(states: string[]): UploadTarget {
+  let polls = 0;
+  const row = (state: string): Row => ({ id: 'ast_1', state, sizeBytes: 65 });
+  return {
+    key: 'asset', noun: 'Asset', accepted: 'images', listReservedCommand: 'list',
+    judge: (head, size) => judgeAsset(head, size),
+    reserve: async () => ({ id: 'ast_1', uploadUrl: url, uploadExpiresAt: Date.now() + 900_000 }),
+    finalize: async () => row('uploaded'),
+    get: async () => row(states[Math.min(polls++, states.length - 1)]!),
+    remove: async () => {},
+    isReady: (r) => r.state === 'ready',
+    deleteCommand: (id) => `delete ${id}`,
+  };
+}
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'adops-flow-'));
+  const path = join(dir, 'a.png');
+  writeFileSync(path, png());
+  const st = statSync(path);
+  const file = { path, shown: 'a.png', filename: 'a.png', size: st.size, mtimeMs: st.mtimeMs };
+  return { file, journal: new UploadJournal(dir, 'test') };
+}
+
+describe('uploadFile and a finalize that is not final yet', () => {
+  it('polls until ready, then records ready', async () => {
+    const { file, journal } = setup();
+    const events: UploadEvent[] = [];
+    const out = await uploadFile(file, {
+      target: fakeTarget(['uploaded', 'uploaded', 'ready']), journal, now: Date.now, sleep: async () => {},
+      waitTimeoutMs: 60_000, onEvent: (e) => events.push(e),
+    });
+    expect(out.status, String(out.error)).toBe('uploaded');
+    expect(out.row).toMatchObject({ state: 'ready' });
+    expect(events.some((e) => e.type === 'note' && /waiting until ready/.test(e.message))).toBe(true);
+    expect(journal.get('asset', file.path)).toMatchObject({ state: 'ready', id: 'ast_1' });
+    const put = received.at(-1)!;
+    expect(put.bytes).toBe(file.size);
+    expect(put.headers['content-type']).toBe('image/png');
+    expect(put.headers.authorization).toBeUndefined();
+  });
+
+  it('gives up at the wait bound: exit 8, the journal keeps what was sent', async () => {
+    const { file, journal } = setup();
+    let t = 0;
+    const out = await uploadFile(file, {
+      target: fakeTarget(['uploaded']), journal, now: () => (t += 1000), sleep: async () => {}, waitTimeoutMs: 3000,
+    });
+    expect(out.status).toBe('failed');
+    expect(out.error).toBeInstanceOf(UploadError);
+    expect((out.error as UploadError).code).toBe('wait_timeout');
+    expect(exitOf(out)).toBe(8);
+    expect(out.pending).toMatchObject({ id: 'ast_1', state: 'uploaded' });
+  });
+});

@@ -1,0 +1,100 @@
+// Progress text: plain lines every 10% or 10 s off a terminal (never a \r),
+// bars that fit the terminal on one.
+import { describe, expect, it } from 'vitest';
+import { barLine, plainProgressLine, UploadProgress } from '../../../src/flows/upload-progress.js';
+import { globToRegExp } from '../../../src/flows/upload-files.js';
+import { describeBytes, humanBytes, judgeAsset, judgeDocument } from '../../../src/contract/media.js';
+import { jpeg, mp4, png } from '../uploads/media-samples.js';
+
+const MiB = 1024 * 1024;
+const state = (size: number) => ({ name: 'hero.mp4', size, startedAt: 0, sent: 0, lastDecile: 0, lastLineAt: 0 });
+
+describe('plain progress lines', () => {
+  it('one line per 10% step, with bytes, rate and time left', () => {
+    const f = state(100 * MiB);
+    expect(plainProgressLine(f, 5 * MiB, 500)).toBeUndefined();
+    expect(plainProgressLine(f, 10 * MiB, 1000)).toBe('hero.mp4: 10% (10.0 MiB of 100 MiB, 10.0 MiB/s, about 9 s left)');
+    expect(plainProgressLine(f, 15 * MiB, 1500)).toBeUndefined();
+    // A jump over several steps gives one line, not one per step.
+    expect(plainProgressLine(f, 45 * MiB, 4000)).toMatch(/^hero\.mp4: 45% /);
+    expect(plainProgressLine(f, 49 * MiB, 4100)).toBeUndefined();
+    // The end is reported by the "sent" line, not as 100%.
+    expect(plainProgressLine(f, 100 * MiB, 9000)).toBeUndefined();
+  });
+
+  it('every 10 s when a step takes longer', () => {
+    const f = state(100 * MiB);
+    expect(plainProgressLine(f, 1 * MiB, 9_999)).toBeUndefined();
+    expect(plainProgressLine(f, 1 * MiB, 10_000)).toMatch(/^hero\.mp4: 1% \(1\.00 MiB of 100 MiB/);
+    expect(plainProgressLine(f, 2 * MiB, 15_000)).toBeUndefined();
+    expect(plainProgressLine(f, 2 * MiB, 20_000)).toMatch(/ 2% /);
+  });
+
+  it('off a terminal the whole output has no \\r and no escape sequences', () => {
+    let out = '';
+    let now = 0;
+    const p = new UploadProgress({ tty: false, write: (s) => (out += s), now: () => now });
+    p.handle({ type: 'start', file: 'a\rb.png', size: 10 * MiB, contentType: 'image/png', url: 'http://s/u' });
+    for (let i = 1; i <= 10; i++) {
+      now += 1000;
+      p.handle({ type: 'progress', file: 'a\rb.png', sent: i * MiB, size: 10 * MiB });
+    }
+    p.handle({ type: 'sent', file: 'a\rb.png', size: 10 * MiB });
+    p.close();
+    expect(out).not.toMatch(/[\r\x1b]/);
+    expect(out.trim().split('\n')).toHaveLength(1 + 9 + 1);
+  });
+
+  it('on a terminal bars are redrawn in place and fit the width', () => {
+    let out = '';
+    let now = 0;
+    const p = new UploadProgress({ tty: true, write: (s) => (out += s), now: () => now, columns: 60 });
+    p.handle({ type: 'start', file: 'a-very-long-file-name-of-a-video-shoot.mp4', size: 10 * MiB, contentType: 'video/mp4', url: 'http://s/u' });
+    now += 200;
+    p.handle({ type: 'progress', file: 'a-very-long-file-name-of-a-video-shoot.mp4', sent: 5 * MiB, size: 10 * MiB });
+    expect(out).toContain('\x1b[1A\x1b[2K');
+    const f = { ...state(10 * MiB), name: 'x'.repeat(80), sent: 5 * MiB };
+    expect(barLine(f, 1000, 60).length).toBeLessThan(60);
+    expect(barLine({ ...state(10 * MiB), sent: 5 * MiB }, 1000, 100)).toMatch(/\[(#+)(-+)\]  50% 5\.00 MiB\/10\.0 MiB 5\.00 MiB\/s ETA 1 s/);
+  });
+});
+
+describe('media judgement (the CLI side)', () => {
+  it('names the real type of accepted media whatever the name', () => {
+    expect(judgeAsset(png(), png().length)).toEqual({ ok: true, contentType: 'image/png' });
+    expect(judgeAsset(jpeg(), jpeg().length)).toEqual({ ok: true, contentType: 'image/jpeg' });
+    expect(judgeAsset(mp4(), mp4().length)).toEqual({ ok: true, contentType: 'video/mp4' });
+  });
+
+  it('says what refused bytes look like', () => {
+    expect(judgeAsset(Buffer.from('hello'), 5)).toEqual({ ok: false, looksLike: 'text' });
+    expect(judgeAsset(Buffer.from('%PDF-1.7'), 8)).toEqual({ ok: false, looksLike: 'application/pdf' });
+    expect(describeBytes(Buffer.from([0x50, 0x4b, 3, 4, 0]))).toBe('a ZIP archive');
+    expect(describeBytes(Buffer.alloc(0))).toBe('an empty file');
+  });
+
+  it('documents: bytes pick the family, the extension only picks among text types', () => {
+    expect(judgeDocument(Buffer.from('%PDF-1.4'), 'x.txt')).toEqual({ ok: true, contentType: 'application/pdf' });
+    expect(judgeDocument(Buffer.from('# hi'), 'notes.md')).toEqual({ ok: true, contentType: 'text/markdown' });
+    expect(judgeDocument(Buffer.from('a,b\n1,2\n'), 'rows.CSV')).toEqual({ ok: true, contentType: 'text/csv' });
+    expect(judgeDocument(Buffer.from('plain'), 'x.pdf')).toEqual({ ok: true, contentType: 'text/plain' });
+    expect(judgeDocument(png(), 'logo.pdf')).toEqual({ ok: false, looksLike: 'image/png' });
+  });
+
+  it('human sizes', () => {
+    expect(humanBytes(100)).toBe('100 B');
+    expect(humanBytes(2000)).toBe('1.95 KiB');
+    expect(humanBytes(4 * 1024 ** 3)).toBe('4.00 GiB');
+  });
+});
+
+describe('glob patterns', () => {
+  it('* stays in a folder, ** crosses folders, ? is one character', () => {
+    expect(globToRegExp('*.png').test('a.png')).toBe(true);
+    expect(globToRegExp('*.png').test('x/a.png')).toBe(false);
+    expect(globToRegExp('**/*.mp4').test('a.mp4')).toBe(true);
+    expect(globToRegExp('**/*.mp4').test('x/y/a.mp4')).toBe(true);
+    expect(globToRegExp('shot?.jpg').test('shot1.jpg')).toBe(true);
+    expect(globToRegExp('a.b').test('axb')).toBe(false);
+  });
+});
