@@ -16,6 +16,7 @@ import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
 import { insightsPage } from '../ingest/insights.js';
 import { storedPage } from '../ingest/stored-reads.js';
+import { pageJson } from '../store/cursor.js';
 import type { StoredQuery } from '../ingest/stored-reads.js';
 import { liveGet, liveList } from '../providers/live.js';
 import type { LiveQuery } from '../providers/live.js';
@@ -54,6 +55,9 @@ function valid<T>(c: Context<AppEnv>, target: 'query' | 'param'): T {
   return (c.req as unknown as { valid(t: string): T }).valid(target);
 }
 
+/** The Content-Type c.json sends, for bodies built as text. A fresh object each time: the node adapter may keep and extend it. */
+const jsonType = () => ({ 'content-type': 'application/json' });
+
 const LIVE_ERRORS = ['not_found', 'invalid_cursor', 'provider_not_connected', 'live_read_unsupported', 'provider_error'] as const;
 
 export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -76,7 +80,8 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       }) as never,
       ((c: Context<AppEnv>) => {
         const query = withoutEmptyIds(valid<StoredQuery>(c, 'query'));
-        return c.json(storedPage(c.var.sandbox, c.var.auth.orgId, r.kind, r.stored, query), 200);
+        // Rows are stored serialized: the page is spliced text, not c.json of parsed rows.
+        return c.body(pageJson(storedPage(c.var.sandbox, c.var.auth.orgId, r.kind, r.stored, query)), 200, jsonType());
       }) as never,
     );
 

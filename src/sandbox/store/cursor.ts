@@ -22,7 +22,7 @@
 // and `decodeCursor(...)` gives it back (validate its shape: it is yours, but
 // treat it as unknown).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { fail } from '../http/errors.js';
 
 /** Longest cursor we try to read; anything longer is garbage by construction. */
@@ -117,20 +117,6 @@ export interface KeysetQuery<Row, T> {
   map: (row: Row) => T;
 }
 
-const statementCache = new WeakMap<Database, Map<string, Statement>>();
-
-function prepared(db: Database, sql: string): Statement {
-  let cache = statementCache.get(db);
-  if (!cache) statementCache.set(db, (cache = new Map()));
-  let stmt = cache.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql);
-    if (cache.size > 500) cache.clear();
-    cache.set(sql, stmt);
-  }
-  return stmt;
-}
-
 /**
  * One page newest first: `WHERE … AND seq < :after ORDER BY seq DESC LIMIT :limit+1`.
  * Never OFFSET, so page 1,000 costs what page 1 costs (with an index on the filter
@@ -151,7 +137,7 @@ export function keysetPage<Row extends Record<string, unknown>, T>(q: KeysetQuer
   }
   params.__limit = q.limit + 1;
   if (after !== null) params.__after = after;
-  const rows = prepared(q.db, sql).all(params) as Array<Row & { __seq: number }>;
+  const rows = q.db.prepare(sql).all(params) as Array<Row & { __seq: number }>;
   const more = rows.length > q.limit;
   const pageRows = more ? rows.slice(0, q.limit) : rows;
   const data = pageRows.map((r) => {
@@ -160,4 +146,13 @@ export function keysetPage<Row extends Record<string, unknown>, T>(q: KeysetQuer
   });
   const last = pageRows[pageRows.length - 1];
   return more && last ? { data, nextCursor: encodeCursor(q.secret, q.scope, q.filters, last.__seq) } : { data };
+}
+
+/**
+ * A page whose rows are already JSON text, as the response body: the rows are
+ * spliced in as they are, so nothing is parsed or serialized per row.
+ */
+export function pageJson(page: Page<string>): string {
+  const data = `{"data":[${page.data.join(',')}]`;
+  return page.nextCursor === undefined ? `${data}}` : `${data},"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
