@@ -7,7 +7,7 @@ import type { AuthContext, SandboxServices } from '../http/context.js';
 import { fail } from '../http/errors.js';
 import type { z } from 'zod';
 import type { assetRegistrationSchema } from '../../contract/schemas/assets.js';
-import { ownedAdvertiser } from './mutations.js';
+import { ownedAdvertiser } from './advertisers.js';
 import { requireAssetRow } from './assets.js';
 import type { AssetDbRow } from './assets.js';
 

@@ -10,7 +10,8 @@ import type { Database } from 'better-sqlite3';
 import type { Clock } from '../http/context.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import type { CreateMutation } from '../../contract/schemas/mutations.js';
-import { changeOf, ownedAdvertiser } from './mutations.js';
+import { ownedAdvertiser } from './advertisers.js';
+import { changeOf } from './mutations.js';
 import type { MutationDbRow } from './mutations.js';
 
 export const START_DELAY_MS = 200;

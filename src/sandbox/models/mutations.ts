@@ -10,6 +10,7 @@ import { fail } from '../http/errors.js';
 import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import { checkWholeAmount } from '../providers/units.js';
+import { ownedAdvertiser } from './advertisers.js';
 import { keysetPage } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 
@@ -54,22 +55,6 @@ export function canonicalJson(value: unknown): string {
 }
 
 const hashBody = (body: CreateMutation) => createHash('sha256').update(canonicalJson(body)).digest('hex');
-
-interface AdvertiserDbRow {
-  id: string;
-  org_id: string;
-  provider: AdvertiserRecord['provider'];
-  name: string;
-  currency: string | null;
-  connection: AdvertiserRecord['connection'];
-}
-
-export function ownedAdvertiser(db: Database, orgId: string, advertiserId: string): AdvertiserRecord | null {
-  const r = db.prepare('SELECT id, org_id, provider, name, currency, connection FROM advertisers WHERE id = ? AND org_id = ?').get(advertiserId, orgId) as
-    | AdvertiserDbRow
-    | undefined;
-  return r ? { id: r.id, orgId: r.org_id, provider: r.provider, name: r.name, currency: r.currency, connection: r.connection } : null;
-}
 
 /** The amounts a mutation writes must be positive and fit the currency's decimals (else 422 invalid_amount at once). */
 function checkAmounts(change: ProviderChange, advertiser: AdvertiserRecord): void {

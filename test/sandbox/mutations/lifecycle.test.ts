@@ -62,7 +62,7 @@ describe('states', () => {
 });
 
 describe('every action on every provider', () => {
-  it('provider_a: budget in minor units, bid strategy and amount on an ad set, rename, archive, delete', async () => {
+  it('provider_a: budgets and bids answered in whole units (as a live read), bid strategy and amount on an ad set, rename, archive, delete', async () => {
     const ids = [
       (await start(sb, { ...campaign('acc_a', '100'), action: 'set_budget', budget: { amount: 75.5 } })).body.id,
       (await start(sb, { ...adGroup('acc_a', '200'), action: 'set_bid', bidStrategy: 'COST_CAP', bidAmount: 2.25 })).body.id,
@@ -71,9 +71,11 @@ describe('every action on every provider', () => {
       (await start(sb, { ...campaign('acc_a', '101'), action: 'archive' })).body.id,
     ];
     const [budget, bid, lifetime, rename, archive] = await settle(sb, clock, ids);
-    expect(budget).toMatchObject({ state: 'succeeded', changes: { budget: { amount: 75.5 } }, entity: { daily_budget: '7550' } });
-    expect(bid).toMatchObject({ state: 'succeeded', entity: { bid_strategy: 'COST_CAP', bid_amount: '225' } });
-    expect(lifetime.entity).toMatchObject({ lifetime_budget: '3000' });
+    expect(budget).toMatchObject({ state: 'succeeded', changes: { budget: { amount: 75.5 } }, entity: { daily_budget: 75.5 } });
+    expect(bid).toMatchObject({ state: 'succeeded', entity: { bid_strategy: 'COST_CAP', bid_amount: 2.25 } });
+    // Only the keys the service requests from the provider (as a single live read).
+    expect(budget.entity).not.toHaveProperty('internal_note');
+    expect(lifetime.entity).toMatchObject({ lifetime_budget: 30 });
     expect(lifetime.entity.daily_budget).toBeUndefined();
     expect(rename.entity).toMatchObject({ name: 'Renamed ad set' });
     expect(archive.entity).toMatchObject({ status: 'ARCHIVED' });

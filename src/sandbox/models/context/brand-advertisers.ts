@@ -3,7 +3,7 @@
 // does not exist). Attaching twice is idempotent: 200 with the attachment.
 import type { BrandAdvertiser } from '../../../contract/schemas/context.js';
 import { fail } from '../../http/errors.js';
-import { ownedAdvertiser } from '../mutations.js';
+import { ownedAdvertiser } from '../advertisers.js';
 import type { BrandRow } from './brands.js';
 import type { ContextScope } from './scope.js';
 

@@ -3,7 +3,7 @@
 // adds what execution needs now: an approved plan and an advertiser that is
 // connected with write access.
 import type { LineItemProblem, LineItemReadiness, LineItemValidation } from '../../../contract/schemas/context.js';
-import { ownedAdvertiser } from '../mutations.js';
+import { ownedAdvertiser } from '../advertisers.js';
 import { fromMinorUnits } from './money.js';
 import { lineItemsOf, LINE_ITEMS_TABLE } from './plan-rows.js';
 import type { LineItemRow, PlanRow } from './plan-rows.js';
