@@ -14,6 +14,7 @@ import {
 import type { InsightsQuery } from '../../contract/schemas/observe.js';
 import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
+import { advanceDueSteps } from './mutations.js';
 import { insightsPage } from '../ingest/insights.js';
 import { storedPage } from '../ingest/stored-reads.js';
 import { pageJson } from '../store/cursor.js';
@@ -61,6 +62,9 @@ const jsonType = () => ({ 'content-type': 'application/json' });
 const LIVE_ERRORS = ['not_found', 'invalid_cursor', 'provider_not_connected', 'live_read_unsupported', 'provider_error'] as const;
 
 export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
+  // A mutation applied at its due time shows in a live read that comes after it.
+  app.use('/observe/*', advanceDueSteps);
+
   // Insights first: '/observe/insights' is a stored read, not an advertiser's path.
   app.openapi(
     operationRoute('listInsights', {

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { mutationsWorld } from './world.js';
-import { settle, sleep, start, waitForState } from './helpers.js';
+import { read, settle, start } from './helpers.js';
 
 let sb: TestSandbox;
 const clock = new ManualClock();
@@ -40,17 +40,20 @@ describe('states', () => {
     expect(res.body.id).toMatch(/^mut_/);
     const id = res.body.id as string;
 
-    await sleep(150); // several worker polls, but the clock has not moved
-    expect((await sb.req('GET', `/mutations/${id}`, { key: sb.keys.full })).body.state).toBe('pending');
+    // Reading takes the steps that are due; the clock has not moved, so none is.
+    expect((await read(sb, id)).state).toBe('pending');
 
-    clock.advance(200);
-    const running = await waitForState(sb, id, ['running']);
-    expect(running.startedAt).toBe(clock.now());
-    await sleep(100);
-    expect((await sb.req('GET', `/mutations/${id}`, { key: sb.keys.full })).body.state).toBe('running');
+    clock.advance(199);
+    expect((await read(sb, id)).state).toBe('pending');
+    clock.advance(1);
+    const running = await read(sb, id);
+    expect(running).toMatchObject({ state: 'running', startedAt: clock.now() });
+    expect((await read(sb, id)).state).toBe('running');
 
-    clock.advance(300);
-    const done = await waitForState(sb, id, ['succeeded', 'failed']);
+    clock.advance(299);
+    expect((await read(sb, id)).state).toBe('running');
+    clock.advance(1);
+    const done = await read(sb, id);
     expect(done).toMatchObject({ state: 'succeeded', error: null, completedAt: clock.now() });
     expect(done.entity).toMatchObject({ id: '100', status: 'PAUSED' });
 

@@ -4,9 +4,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import type { Database } from '../../../src/sandbox/store/db.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import type { AuthContext } from '../../../src/sandbox/http/context.js';
-import { APPLY_DELAY_MS, START_DELAY_MS, advanceMutations } from '../../../src/sandbox/models/mutations-worker.js';
+import { advanceMutations } from '../../../src/sandbox/models/mutations-worker.js';
+import { APPLY_DELAY_MS, START_DELAY_MS } from '../../../src/sandbox/models/lifecycle.js';
 import type { ApplyChange } from '../../../src/sandbox/models/mutations-worker.js';
 import { canonicalJson, changeOf, startMutation } from '../../../src/sandbox/models/mutations.js';
 import type { CreateMutation } from '../../../src/contract/schemas/mutations.js';
