@@ -14,7 +14,7 @@ import type { Asset, AssetState } from '../../contract/schemas/assets.js';
 import { keysetPage } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 import { assetLimits, streamingCap } from './uploads/limits.js';
-import { discardUpload, getUpload, inspectUpload, reserveUpload, uploadFiles } from './uploads/index.js';
+import { discardUpload, getUpload, inspectUpload, reserveUpload } from './uploads/index.js';
 import { registrationsOf } from './assets-registrations.js';
 
 export interface AssetDbRow {
@@ -79,7 +79,7 @@ export function reserveAsset(
   body: { filename: string; contentType?: string | undefined; sizeBytes?: number | undefined },
 ): Asset & { uploadUrl: string; uploadExpiresAt: number } {
   const { db, clock } = services;
-  const limits = assetLimits(services);
+  const limits = assetLimits(services.settings);
   if (body.sizeBytes !== undefined && body.sizeBytes > streamingCap(limits, body.contentType ?? null)) {
     throw fail('too_large', 'The file is larger than the limit for its type; upload a smaller file.');
   }
@@ -98,7 +98,7 @@ export function reserveAsset(
 /** Delete the asset, its registrations, its upload row and its file. */
 async function purge(services: SandboxServices, row: AssetDbRow): Promise<void> {
   services.db.prepare('DELETE FROM assets WHERE id = ?').run(row.id);
-  await discardUpload(services.db, uploadFiles(services), row.upload_id);
+  await discardUpload(services.db, services.files, row.upload_id);
 }
 
 /**
@@ -113,7 +113,7 @@ export async function finalizeAsset(services: SandboxServices, auth: AuthContext
   const row = requireAssetRow(db, auth.orgId, id);
   if (row.state === 'ready') return toAsset(db, row);
   const upload = getUpload(db, row.upload_id);
-  const inspection = upload ? await inspectUpload(db, uploadFiles(services), upload) : ({ state: 'awaiting_bytes' } as const);
+  const inspection = upload ? await inspectUpload(db, services.files, upload) : ({ state: 'awaiting_bytes' } as const);
 
   if (inspection.state === 'awaiting_bytes') {
     throw fail('upload_incomplete', 'No complete upload has reached this asset yet: PUT the bytes to its uploadUrl, then finalize.', {}, 409);

@@ -5,8 +5,7 @@
 // not, as at the platforms), and refuses a seeded share of calls with the
 // provider's own error object. The seeded draw makes an error rate replay the
 // same way in tests. Configuration lives in SQLite (survives restarts); the
-// call counters live in memory, per database.
-import type { Database } from 'better-sqlite3';
+// call counters live in memory, in the sandbox's ProviderCallLog.
 import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { EntityProvider } from '../../contract/ids.js';
 import { fail, invalidRequest } from '../http/errors.js';
@@ -26,7 +25,20 @@ interface CallState {
   rng: () => number;
 }
 
-const stateByDb = new WeakMap<Database, Map<string, CallState>>();
+/** The calls one sandbox made to each provider (a field of its services). */
+export class ProviderCallLog {
+  readonly #byProvider = new Map<string, CallState>();
+
+  state(provider: string, seed: number): CallState {
+    let s = this.#byProvider.get(provider);
+    if (!s) this.#byProvider.set(provider, (s = { calls: 0, recent: [], rng: seededRandom(seed) }));
+    return s;
+  }
+
+  calls(provider: string): number {
+    return this.#byProvider.get(provider)?.calls ?? 0;
+  }
+}
 
 /** mulberry32: a small seeded PRNG, enough for a reproducible error draw. */
 export function seededRandom(seed: number): () => number {
@@ -38,14 +50,6 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function callState(db: Database, provider: string, seed: number): CallState {
-  let byProvider = stateByDb.get(db);
-  if (!byProvider) stateByDb.set(db, (byProvider = new Map()));
-  let s = byProvider.get(provider);
-  if (!s) byProvider.set(provider, (s = { calls: 0, recent: [], rng: seededRandom(seed) }));
-  return s;
 }
 
 export function readFaults(services: ProviderServices, provider: string): ProviderFaults {
@@ -64,7 +68,7 @@ export function writeFaults(services: ProviderServices, provider: EntityProvider
          rate_limit_per_minute = excluded.rate_limit_per_minute, seed = excluded.seed`,
     )
     .run(provider, faults.errorRate, faults.latencyMs, faults.rateLimitPerMinute, faults.seed);
-  const s = callState(services.db, provider, faults.seed);
+  const s = services.providerCalls.state(provider, faults.seed);
   s.rng = seededRandom(faults.seed);
   s.recent = [];
 }
@@ -86,7 +90,7 @@ export function setProviderFaults(services: ProviderServices, provider: string, 
 
 /** How many requests the service has sent this provider since the sandbox started. */
 export function providerCallCount(services: ProviderServices, provider: EntityProvider): number {
-  return stateByDb.get(services.db)?.get(provider)?.calls ?? 0;
+  return services.providerCalls.calls(provider);
 }
 
 export type ProviderRefusal = { provider: EntityProvider; platformError: Record<string, unknown>; message: string };
@@ -99,7 +103,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function callProvider(services: ProviderServices, provider: EntityProvider): Promise<ProviderRefusal | null> {
   const faults = readFaults(services, provider);
-  const s = callState(services.db, provider, faults.seed);
+  const s = services.providerCalls.state(provider, faults.seed);
   const now = services.clock.now();
   s.calls += 1;
   s.recent = s.recent.filter((t) => t > now - WINDOW_MS);

@@ -25,7 +25,7 @@ import { pointLookup, providerEntitiesAfter, providerEntity } from './store.js';
 import type { EntityLookup, ProviderEntityRow } from './store.js';
 import type { AdvertiserRecord, EntityKind, Payload, ProviderAdapter } from './types.js';
 
-type LiveEnv = Pick<SandboxServices, 'db' | 'clock' | 'secret'>;
+type LiveEnv = Pick<SandboxServices, 'db' | 'clock' | 'secret' | 'providerCalls'>;
 
 export interface LiveQuery {
   ids?: string[] | undefined;

@@ -2,7 +2,7 @@
 // live `status` table, resources a provider lacks, provider order and paging,
 // rate limits and faults (502 provider_error with the provider's own error).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { providerCallCount, setProviderFaults } from '../../../src/sandbox/providers/faults.js';
 import { writeProviderEntity } from '../../../src/sandbox/providers/store.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';

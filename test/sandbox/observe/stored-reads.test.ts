@@ -2,7 +2,7 @@
 // parameter of the spec's table, paging, ordering, and what ingestion writes
 // (createdAt, updatedAt, deletedAt, budget rule 5).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { ingestAll } from '../../../src/sandbox/ingest/index.js';
 import { applyProviderChange } from '../../../src/sandbox/providers/mutate.js';
 import { removeProviderEntity, writeProviderEntity } from '../../../src/sandbox/providers/store.js';

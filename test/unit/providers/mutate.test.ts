@@ -4,18 +4,22 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { loadWorld } from '../../../src/sandbox/fixtures/load.js';
 import { parseWorld } from '../../../src/sandbox/fixtures/load.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
-import type { SandboxServices } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../../sandbox/clock.js';
+import { createServices } from '../../../src/sandbox/services.js';
+import type { SandboxServices } from '../../../src/sandbox/services.js';
 import { applyProviderChange } from '../../../src/sandbox/providers/mutate.js';
 import { providerCallCount, setProviderFaults } from '../../../src/sandbox/providers/faults.js';
 import { providerEntity } from '../../../src/sandbox/providers/store.js';
 import { observeWorld } from '../../sandbox/observe/world.js';
 
+/** No uploads here: a files directory that is never created. */
+const NO_FILES = '/nonexistent/adops-test-files';
+
 let services: SandboxServices;
 let clock: ManualClock;
 beforeEach(async () => {
   clock = new ManualClock(Date.UTC(2026, 9, 1, 12));
-  services = { db: openDatabase(':memory:'), clock, secret: Buffer.alloc(32) } as unknown as SandboxServices;
+  services = createServices({ db: openDatabase(':memory:'), clock, secret: Buffer.alloc(32), dataDir: null, filesDir: NO_FILES });
   await loadWorld(services, parseWorld(observeWorld()));
 });
 afterEach(() => services.db.close());

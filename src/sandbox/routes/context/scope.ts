@@ -6,7 +6,6 @@ import { skillCatalog } from '../../models/context/catalog.js';
 import { documentLimits } from '../../models/context/document-types.js';
 import type { DocumentDeps } from '../../models/context/documents.js';
 import type { ContextScope } from '../../models/context/scope.js';
-import { uploadFiles } from '../../models/uploads/index.js';
 
 export function scopeOf(c: Context<AppEnv>): ContextScope {
   const { db, clock } = c.var.sandbox;
@@ -15,7 +14,7 @@ export function scopeOf(c: Context<AppEnv>): ContextScope {
 
 export function documentDepsOf(c: Context<AppEnv>): DocumentDeps {
   const services = c.var.sandbox;
-  return { files: uploadFiles(services), secret: services.secret, publicUrl: services.publicUrl(), limits: documentLimits(services) };
+  return { files: services.files, secret: services.secret, publicUrl: services.publicUrl(), limits: documentLimits(services.settings) };
 }
 
-export const catalogOf = (c: Context<AppEnv>) => skillCatalog(c.var.sandbox);
+export const catalogOf = (c: Context<AppEnv>) => skillCatalog(c.var.sandbox.settings);
