@@ -8,7 +8,7 @@
 // call counters live in memory, in the sandbox's ProviderCallLog.
 import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { EntityProvider } from '../../contract/ids.js';
-import { fail, invalidRequest } from '../http/errors.js';
+import { ApiError, fail, invalidRequest } from '../http/errors.js';
 import { zodIssuesToIssues } from '../http/validation.js';
 import { providerFaultsSchema } from './fixture-schema.js';
 import type { ProviderFaults } from './fixture-schema.js';
@@ -93,7 +93,26 @@ export function providerCallCount(services: ProviderServices, provider: EntityPr
   return services.providerCalls.calls(provider);
 }
 
-export type ProviderRefusal = { provider: EntityProvider; platformError: Record<string, unknown>; message: string };
+export type ProviderRefusal = {
+  provider: EntityProvider;
+  platformError: Record<string, unknown>;
+  message: string;
+  /** Throttled: whole seconds until the rate window lets a request through again. */
+  retryAfterSeconds?: number;
+};
+
+/**
+ * 502 provider_error for a throttled live read: the service knows when the
+ * provider's window reopens, so the answer says it in a Retry-After header
+ * (the Observe routes set it; the body stays the spec's).
+ */
+export class ProviderThrottled extends ApiError {
+  constructor(refusal: ProviderRefusal & { retryAfterSeconds: number }) {
+    super(502, 'provider_error', refusal.message, { provider: refusal.provider, platformError: refusal.platformError });
+    this.retryAfterSeconds = refusal.retryAfterSeconds;
+  }
+  readonly retryAfterSeconds: number;
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -111,7 +130,13 @@ export async function callProvider(services: ProviderServices, provider: EntityP
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   const adapter = adapterFor(provider);
   if (faults.rateLimitPerMinute !== null && s.recent.length > faults.rateLimitPerMinute) {
-    return { provider, platformError: adapter.platformError('throttled'), message: `${provider} throttled the request: its rate limit is used up. Retry in a minute.` };
+    // Refused calls count too, so the next one passes once all but limit - 1 of these calls left the window.
+    const reopensAt = s.recent[Math.max(0, s.recent.length - faults.rateLimitPerMinute)]! + WINDOW_MS;
+    const retryAfterSeconds = Math.max(1, Math.ceil((reopensAt - now) / 1000));
+    return {
+      provider, platformError: adapter.platformError('throttled'), retryAfterSeconds,
+      message: `${provider} throttled the request: its rate limit is used up. Retry in ${retryAfterSeconds} s.`,
+    };
   }
   if (faults.errorRate > 0 && s.rng() < faults.errorRate) {
     return { provider, platformError: adapter.platformError('error'), message: `${provider} refused the request or did not answer. Retry.` };
@@ -122,5 +147,6 @@ export async function callProvider(services: ProviderServices, provider: EntityP
 /** callProvider for live reads: a refusal becomes 502 provider_error with `provider` and `platformError`. */
 export async function askProvider(services: ProviderServices, provider: EntityProvider): Promise<void> {
   const refused = await callProvider(services, provider);
+  if (refused?.retryAfterSeconds !== undefined) throw new ProviderThrottled({ ...refused, retryAfterSeconds: refused.retryAfterSeconds });
   if (refused) throw fail('provider_error', refused.message, { provider, platformError: refused.platformError });
 }

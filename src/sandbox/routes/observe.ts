@@ -19,6 +19,7 @@ import { insightsPage } from '../ingest/insights.js';
 import { storedPage } from '../ingest/stored-reads.js';
 import { pageJson } from '../store/cursor.js';
 import type { StoredQuery } from '../ingest/stored-reads.js';
+import { ProviderThrottled } from '../providers/faults.js';
 import { liveGet, liveList } from '../providers/live.js';
 import type { LiveQuery } from '../providers/live.js';
 import type { EntityKind } from '../providers/types.js';
@@ -64,6 +65,11 @@ const LIVE_ERRORS = ['not_found', 'invalid_cursor', 'provider_not_connected', 'l
 export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
   // A mutation applied at its due time shows in a live read that comes after it.
   app.use('/observe/*', advanceDueSteps);
+  // A throttled provider: say when to retry (the error body is rendered by the app's onError before this runs on).
+  app.use('/observe/*', async (c, next) => {
+    await next();
+    if (c.error instanceof ProviderThrottled) c.header('Retry-After', String(c.error.retryAfterSeconds));
+  });
 
   // Insights first: '/observe/insights' is a stored read, not an advertiser's path.
   app.openapi(

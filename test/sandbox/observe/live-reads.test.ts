@@ -184,7 +184,11 @@ describe('faults and rate limits', () => {
     const r = await get('/observe/acc_a/ad-groups');
     expect([r.status, r.body.error, r.body.provider]).toEqual([502, 'provider_error', 'provider_a']);
     expect(r.body.platformError).toMatchObject({ code: 17, error_subcode: 2446079, type: 'OAuthException' });
-    clock.advance(61_000);
+    // The service knows when the window reopens: 60 s after the first of the two calls.
+    expect(r.headers.get('retry-after')).toBe('60');
+    clock.advance(30_000);
+    expect((await get('/observe/acc_a/campaigns')).headers.get('retry-after')).toBe('30');
+    clock.advance(31_000);
     expect((await get('/observe/acc_a/campaigns')).status).toBe(200);
   });
 
@@ -192,6 +196,7 @@ describe('faults and rate limits', () => {
     setProviderFaults(sb.services, 'provider_a', { errorRate: 1, latencyMs: 0, rateLimitPerMinute: null, seed: 1 });
     const r = await get('/observe/acc_a/campaigns', { ids: '1001', limit: 7 });
     expect(r.status).toBe(502);
+    expect(r.headers.get('retry-after')).toBeNull(); // a failure, not a throttle: no time is known
     expect(r.body).toMatchObject({ error: 'provider_error', provider: 'provider_a' });
     for (const k of ['code', 'error_subcode', 'type', 'error_user_title', 'error_user_msg']) expect(r.body.platformError).toHaveProperty(k);
     const text = JSON.stringify(r.body);
