@@ -9,8 +9,8 @@
 // read costs one indexed query and no per-row parse or serialize.
 import type { Database } from 'better-sqlite3';
 import type { EntityStatus, ProviderToken } from '../../contract/ids.js';
-import { keysetPage } from '../store/cursor.js';
-import type { Page } from '../store/cursor.js';
+import { keysetPage, keysetTextPage } from '../store/cursor.js';
+import type { TextPage } from '../store/cursor.js';
 import { completeRow } from '../providers/rows.js';
 import type { EntityKind } from '../providers/types.js';
 
@@ -32,15 +32,13 @@ interface StoredDbRow extends Record<string, unknown> {
   updated_at: number | null;
 }
 
-/** One page of stored rows, each already serialized (see pageJson in store/cursor.ts). */
+/** One page of stored rows as text (see keysetTextPage), in the route's body by pageJson. */
 export function storedPage(
   env: { db: Database; secret: Buffer }, orgId: string, kind: EntityKind, scope: string, query: StoredQuery,
-): Page<string> {
+): TextPage {
   const { cursor, limit, ...filters } = query;
-  return keysetPage<StoredDbRow, string>({
-    db: env.db, secret: env.secret, scope, filters, cursor, limit,
-    // `row` is read only for rows stored before the json column existed.
-    select: 'json, CASE WHEN json IS NULL THEN row END AS row, created_at, updated_at', from: 'observe_rows', seq: 'seq',
+  const q = {
+    db: env.db, secret: env.secret, scope, filters, cursor, limit, from: 'observe_rows', seq: 'seq',
     where: [
       'org_id = @org',
       'kind = @kind',
@@ -58,8 +56,16 @@ export function storedPage(
       campaignId: filters.campaignId, adGroupId: filters.adGroupId,
       ids: filters.ids === undefined ? undefined : JSON.stringify(filters.ids),
     },
+  };
+  const spliced = keysetTextPage({ ...q, text: 'json' });
+  if (spliced) return spliced;
+  // A page holding rows stored before the json column existed: serialize them here.
+  const page = keysetPage<StoredDbRow, string>({
+    ...q,
+    select: 'json, row, created_at, updated_at',
     map: (r) => r.json ?? storedRowJson(kind, JSON.parse(r.row) as Record<string, unknown>, r.created_at, r.updated_at),
   });
+  return page.nextCursor === undefined ? { rows: page.data.join(',') } : { rows: page.data.join(','), nextCursor: page.nextCursor };
 }
 
 /** The serialized row a stored read answers (a stored row is never deleted while listed). */

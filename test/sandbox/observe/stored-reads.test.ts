@@ -56,6 +56,30 @@ describe('paging and order', () => {
     });
   }
 
+  it('rows stored before the serialized copy existed (json NULL) read back the same, page by page', async () => {
+    const pages = async () => {
+      const out: unknown[] = [];
+      let cursor: string | undefined;
+      do {
+        const r = await get('/observe/ad-groups', { limit: 2, cursor });
+        out.push(r.text);
+        cursor = r.body.nextCursor;
+      } while (cursor);
+      return out;
+    };
+    const spliced = await pages();
+    const { db } = sb.services;
+    const saved = db.prepare(`SELECT seq, json FROM observe_rows WHERE kind = 'ad_group'`).all() as Array<{ seq: number; json: string }>;
+    // Every other row, so some pages mix both kinds of row.
+    db.prepare(`UPDATE observe_rows SET json = NULL WHERE kind = 'ad_group' AND seq % 2 = 0`).run();
+    try {
+      expect(await pages()).toEqual(spliced);
+    } finally {
+      const put = db.prepare('UPDATE observe_rows SET json = ? WHERE seq = ?');
+      for (const r of saved) put.run(r.json, r.seq);
+    }
+  });
+
   it('limit defaults to 100, accepts 1 and 500, refuses 0, 501 and non-integers with 400 invalid_request', async () => {
     expect((await get('/observe/campaigns', { limit: 1 })).body.data).toHaveLength(1);
     expect((await get('/observe/campaigns', { limit: 500 })).status).toBe(200);
