@@ -7,7 +7,7 @@
 // Each page is served as stored text: ingestion keeps every row serialized
 // (`observe_rows.json`), and the page splices those strings together, so a
 // read costs one indexed query and no per-row parse or serialize.
-import type { Database } from 'better-sqlite3';
+import type { Scope } from '../models/scope.js';
 import type { EntityStatus, ProviderToken } from '../../contract/ids.js';
 import { keysetPage, keysetTextPage } from '../store/cursor.js';
 import type { TextPage } from '../store/cursor.js';
@@ -34,7 +34,7 @@ interface StoredDbRow extends Record<string, unknown> {
 
 /** One page of stored rows as text (see keysetTextPage), in the route's body by pageJson. */
 export function storedPage(
-  env: { db: Database; secret: Buffer }, orgId: string, kind: EntityKind, scope: string, query: StoredQuery,
+  env: Pick<Scope, 'db' | 'secret' | 'orgId'>, kind: EntityKind, scope: string, query: StoredQuery,
 ): TextPage {
   const { cursor, limit, ...filters } = query;
   const q = {
@@ -51,7 +51,7 @@ export function storedPage(
       filters.ids !== undefined && 'id IN (SELECT value FROM json_each(@ids))',
     ],
     params: {
-      org: orgId, kind,
+      org: env.orgId, kind,
       advertiserId: filters.advertiserId, provider: filters.provider, status: filters.status,
       campaignId: filters.campaignId, adGroupId: filters.adGroupId,
       ids: filters.ids === undefined ? undefined : JSON.stringify(filters.ids),

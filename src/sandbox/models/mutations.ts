@@ -5,7 +5,8 @@
 // reads back. No HTTP here: failures are ApiErrors the route lets through.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import type { AuthContext } from '../http/context.js';
+import { START_DELAY_MS } from './lifecycle.js';
+import type { Scope } from './scope.js';
 import { fail } from '../http/errors.js';
 import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
@@ -78,14 +79,12 @@ export interface StartResult {
 }
 
 /** Start a mutation (one transaction: a racing duplicate key cannot start two). */
-export function startMutation(
-  db: Database,
-  auth: AuthContext,
-  body: CreateMutation,
-  opts: { now: number; idempotencyKey?: string | undefined },
-): StartResult {
-  return db.transaction((): StartResult => {
-    const { now, idempotencyKey } = opts;
+export function startMutation(s: Scope, body: CreateMutation, opts: { idempotencyKey?: string | undefined } = {}): StartResult {
+  const { db } = s;
+  const auth = { orgId: s.orgId, memberId: s.memberId };
+  const now = s.clock.now();
+  const started = db.transaction((): StartResult => {
+    const { idempotencyKey } = opts;
     const hash = idempotencyKey === undefined ? null : hashBody(body);
     if (idempotencyKey !== undefined) {
       const seen = db
@@ -132,6 +131,9 @@ export function startMutation(
     }
     return { mutation: getMutationRow(db, auth.orgId, id)!.mutation, created: true };
   })();
+  // Its first step falls due START_DELAY_MS from now: the advancer takes it then.
+  if (started.created) s.services.mutations.noteDue(now + START_DELAY_MS);
+  return started;
 }
 
 export interface MutationDbRow {
@@ -183,25 +185,23 @@ function getMutationRow(db: Database, orgId: string, id: string): { mutation: Mu
  * 403 forbidden, since the spec puts "the poller must be the starter" in the
  * permission table.
  */
-export function readMutationAsStarter(db: Database, auth: AuthContext, id: string): Mutation {
-  const found = getMutationRow(db, auth.orgId, id);
+export function readMutationAsStarter(s: Scope, id: string): Mutation {
+  const found = getMutationRow(s.db, s.orgId, id);
   if (!found) throw fail('not_found', 'No mutation with this id exists in your organization.');
-  if (found.starter !== auth.memberId) {
+  if (found.starter !== s.memberId) {
     throw fail('forbidden', 'Only the member who started a mutation may read it; list the history with GET /mutations (mutation:read).');
   }
   return found.mutation;
 }
 
 export function listMutations(
-  db: Database,
-  secret: Buffer,
-  orgId: string,
+  s: Scope,
   q: { cursor?: string | undefined; limit: number; advertiserId?: string | undefined; state?: MutationState | undefined },
 ): Page<Mutation> {
   const { cursor, limit, ...filters } = q;
   return keysetPage<MutationDbRow & Record<string, unknown>, Mutation>({
-    db,
-    secret,
+    db: s.db,
+    secret: s.secret,
     scope: 'listMutations',
     filters,
     cursor,
@@ -210,7 +210,7 @@ export function listMutations(
     from: 'mutations',
     seq: 'seq',
     where: ['org_id = @org', filters.advertiserId ? 'advertiser_id = @advertiserId' : null, filters.state ? 'state = @state' : null],
-    params: { org: orgId, advertiserId: filters.advertiserId, state: filters.state },
+    params: { org: s.orgId, advertiserId: filters.advertiserId, state: filters.state },
     map: toMutation,
   });
 }

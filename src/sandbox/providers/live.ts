@@ -13,7 +13,7 @@
 // the size of the page, so page 30 costs what page 1 costs.
 import { LIMIT_MAX } from '../../contract/ids.js';
 import type { EntityStatus } from '../../contract/ids.js';
-import type { SandboxServices } from '../http/context.js';
+import type { Scope } from '../models/scope.js';
 import { fail } from '../http/errors.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
@@ -25,7 +25,8 @@ import { pointLookup, providerEntitiesAfter, providerEntity } from './store.js';
 import type { EntityLookup, ProviderEntityRow } from './store.js';
 import type { AdvertiserRecord, EntityKind, Payload, ProviderAdapter } from './types.js';
 
-type LiveEnv = Pick<SandboxServices, 'db' | 'clock' | 'secret' | 'providerCalls'>;
+/** Live reads ask the providers through the sandbox's services (call log, faults). */
+type LiveEnv = Pick<Scope, 'db' | 'orgId' | 'secret' | 'services'>;
 
 export interface LiveQuery {
   ids?: string[] | undefined;
@@ -42,9 +43,9 @@ const RESOURCE_WORD: Record<EntityKind, string> = {
 
 /** The checks every live read makes before asking the provider. */
 function reachableAdvertiser(
-  env: LiveEnv, orgId: string, advertiserId: string, kind: EntityKind, notOwned = () => fail('not_found', 'No advertiser with this id belongs to your organization.'),
+  env: LiveEnv, advertiserId: string, kind: EntityKind, notOwned = () => fail('not_found', 'No advertiser with this id belongs to your organization.'),
 ): { advertiser: AdvertiserRecord; adapter: ProviderAdapter } {
-  const advertiser = ownedAdvertiser(env.db, orgId, advertiserId);
+  const advertiser = ownedAdvertiser(env.db, env.orgId, advertiserId);
   if (!advertiser) throw notOwned();
   const provider = advertiser.provider;
   if (advertiser.connection === 'not_connected') {
@@ -96,8 +97,8 @@ function scan(
   }
 }
 
-export async function liveList(env: LiveEnv, orgId: string, advertiserId: string, kind: EntityKind, scope: string, query: LiveQuery): Promise<Page<Record<string, unknown>>> {
-  const { advertiser, adapter } = reachableAdvertiser(env, orgId, advertiserId, kind);
+export async function liveList(env: LiveEnv, advertiserId: string, kind: EntityKind, scope: string, query: LiveQuery): Promise<Page<Record<string, unknown>>> {
+  const { advertiser, adapter } = reachableAdvertiser(env, advertiserId, kind);
   const { cursor, limit, ...rest } = query;
   if (rest.status !== undefined && !adapter.liveStatuses.includes(rest.status)) {
     throw fail('live_read_unsupported', `This provider cannot select ${rest.status} entities in one request; read the stored copy with status as a filter.`, { provider: advertiser.provider });
@@ -106,7 +107,7 @@ export async function liveList(env: LiveEnv, orgId: string, advertiserId: string
   const filters = { advertiserId, ...rest };
   const position = cursor === undefined ? null : readPosition(env, scope, filters, cursor, adapter.paging);
 
-  await askProvider(env, advertiser.provider);
+  await askProvider(env.services, advertiser.provider);
 
   const lookup: EntityLookup = pointLookup(env.db, advertiser.id);
   const accept = (e: ProviderEntityRow): boolean => {
@@ -143,11 +144,11 @@ export async function liveList(env: LiveEnv, orgId: string, advertiserId: string
  * an advertiser not owned answer the same 404 (status, code and message): the
  * spec leaves them deliberately indistinguishable.
  */
-export async function liveGet(env: LiveEnv, orgId: string, advertiserId: string, kind: EntityKind, id: string): Promise<Payload> {
+export async function liveGet(env: LiveEnv, advertiserId: string, kind: EntityKind, id: string): Promise<Payload> {
   const word = RESOURCE_WORD[kind].replace(/s$/, '');
   const notFound = () => fail('not_found', `No ${word} with this id is held for this advertiser of your organization.`);
-  const { advertiser, adapter } = reachableAdvertiser(env, orgId, advertiserId, kind, notFound);
-  await askProvider(env, advertiser.provider);
+  const { advertiser, adapter } = reachableAdvertiser(env, advertiserId, kind, notFound);
+  await askProvider(env.services, advertiser.provider);
   const entity = providerEntity(env.db, advertiser.id, kind, id);
   if (!entity) throw notFound();
   return adapter.singlePayload(kind, entity.payload, { advertiser, live: true, lookup: pointLookup(env.db, advertiser.id) });

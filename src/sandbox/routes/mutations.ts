@@ -13,7 +13,7 @@ import {
 } from '../../contract/schemas/mutations.js';
 import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
-import { START_DELAY_MS } from '../models/lifecycle.js';
+import { scopeOf } from './scope.js';
 import { listMutations, readMutationAsStarter, startMutation } from '../models/mutations.js';
 
 /** Take the mutation steps due by now before answering (used by the Observe routes too: a live read sees applied changes). */
@@ -32,10 +32,7 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: "A page of the organization's mutations, newest first.", schema: mutationPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => {
-      const { db, secret } = c.var.sandbox;
-      return c.json(listMutations(db, secret, c.var.auth.orgId, c.req.valid('query')), 200);
-    },
+    (c) => c.json(listMutations(scopeOf(c), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -51,12 +48,7 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
       errors: ['advertiser_not_owned', 'provider_not_connected', 'missing_write_access', 'invalid_amount', 'idempotency_key_reused'],
     }),
     (c) => {
-      const { db, clock, mutations } = c.var.sandbox;
-      const { mutation, created } = startMutation(db, c.var.auth, c.req.valid('json'), {
-        now: clock.now(),
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-      });
-      if (created) mutations.noteDue(mutation.createdAt + START_DELAY_MS);
+      const { mutation } = startMutation(scopeOf(c), c.req.valid('json'), { idempotencyKey: c.req.valid('header')['idempotency-key'] });
       return c.json(mutation, 202);
     },
   );
@@ -67,6 +59,6 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'The mutation in its current state (failed carries the error, succeeded the entity).', schema: mutationSchema } },
       errors: ['not_found'],
     }),
-    (c) => c.json(readMutationAsStarter(c.var.sandbox.db, c.var.auth, c.req.valid('param').id), 200),
+    (c) => c.json(readMutationAsStarter(scopeOf(c), c.req.valid('param').id), 200),
   );
 }

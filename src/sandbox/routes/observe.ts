@@ -15,6 +15,7 @@ import type { InsightsQuery } from '../../contract/schemas/observe.js';
 import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
 import { advanceDueSteps } from './mutations.js';
+import { scopeOf } from './scope.js';
 import { insightsPage } from '../ingest/insights.js';
 import { storedPage } from '../ingest/stored-reads.js';
 import { pageJson } from '../store/cursor.js';
@@ -78,7 +79,7 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'Aggregated metrics over the range, newest period first.', schema: insightPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => c.json(insightsPage(c.var.sandbox, c.var.auth.orgId, valid<InsightsQuery>(c as never, 'query')), 200),
+    (c) => c.json(insightsPage(scopeOf(c as never), valid<InsightsQuery>(c as never, 'query')), 200),
   );
 
   for (const r of RESOURCES) {
@@ -91,7 +92,7 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       ((c: Context<AppEnv>) => {
         const query = withoutEmptyIds(valid<StoredQuery>(c, 'query'));
         // Rows are stored serialized: the page is spliced text, not c.json of parsed rows.
-        return c.body(pageJson(storedPage(c.var.sandbox, c.var.auth.orgId, r.kind, r.stored, query)), 200, jsonType());
+        return c.body(pageJson(storedPage(scopeOf(c), r.kind, r.stored, query)), 200, jsonType());
       }) as never,
     );
 
@@ -104,7 +105,7 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       (async (c: Context<AppEnv>) => {
         const { advertiserId } = valid<{ advertiserId: string }>(c, 'param');
         const query = withoutEmptyIds(valid<LiveQuery>(c, 'query'));
-        return c.json(await liveList(c.var.sandbox, c.var.auth.orgId, advertiserId, r.kind, r.live, query), 200);
+        return c.json(await liveList(scopeOf(c), advertiserId, r.kind, r.live, query), 200);
       }) as never,
     );
 
@@ -116,7 +117,7 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       }) as never,
       (async (c: Context<AppEnv>) => {
         const { advertiserId, id } = valid<{ advertiserId: string; id: string }>(c, 'param');
-        return c.json(await liveGet(c.var.sandbox, c.var.auth.orgId, advertiserId, r.kind, id), 200);
+        return c.json(await liveGet(scopeOf(c), advertiserId, r.kind, id), 200);
       }) as never,
     );
   }
