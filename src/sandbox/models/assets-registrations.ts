@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Scope } from './scope.js';
-import { fail } from '../http/errors.js';
+import { domainError } from './errors.js';
 import type { z } from 'zod';
 import type { assetRegistrationSchema } from '../../contract/schemas/assets.js';
 import { ownedAdvertiser } from './advertisers.js';
@@ -74,9 +74,9 @@ export function registerAsset(s: Scope, assetId: string, advertiserId: string): 
   const { db } = s;
   const asset = requireAssetRow(s, assetId);
   const advertiser = ownedAdvertiser(db, s.orgId, advertiserId);
-  if (!advertiser) throw fail('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
+  if (!advertiser) throw domainError('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
   if (asset.state !== 'ready') {
-    throw fail('asset_not_ready', 'Only a finalized (ready) asset can be registered: finalize it first.', {}, 409);
+    throw domainError('asset_not_ready', 'Only a finalized (ready) asset can be registered: finalize it first.');
   }
   const existing = db.prepare('SELECT * FROM asset_registrations WHERE asset_id = ? AND advertiser_id = ?').get(asset.id, advertiser.id) as
     | RegistrationDbRow

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Scope } from './scope.js';
-import { fail } from '../http/errors.js';
+import { domainError } from './errors.js';
 import type { Asset, AssetState } from '../../contract/schemas/assets.js';
 import { keysetPage } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
@@ -61,7 +61,7 @@ export function toAsset(db: Database, r: AssetDbRow, registrations: Asset['regis
 /** Another organization's asset is 404, the same as one that never existed. */
 export function requireAssetRow(s: Scope, id: string): AssetDbRow {
   const row = s.db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE a.id = ? AND a.org_id = ?`).get(id, s.orgId) as AssetDbRow | undefined;
-  if (!row) throw fail('not_found', 'No asset with this id exists in your organization.');
+  if (!row) throw domainError('not_found', 'No asset with this id exists in your organization.');
   return row;
 }
 
@@ -77,7 +77,7 @@ export function reserveAsset(
   const auth = { orgId: s.orgId, memberId: s.memberId };
   const limits = assetLimits(services.settings);
   if (body.sizeBytes !== undefined && body.sizeBytes > streamingCap(limits, body.contentType ?? null)) {
-    throw fail('too_large', 'The file is larger than the limit for its type; upload a smaller file.');
+    throw domainError('too_large', 'The file is larger than the limit for its type; upload a smaller file.');
   }
   const now = clock.now();
   const id = `ast_${randomBytes(10).toString('hex')}`;
@@ -112,25 +112,25 @@ export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
   const inspection = upload ? await inspectUpload(db, s.services.files, upload) : ({ state: 'awaiting_bytes' } as const);
 
   if (inspection.state === 'awaiting_bytes') {
-    throw fail('upload_incomplete', 'No complete upload has reached this asset yet: PUT the bytes to its uploadUrl, then finalize.', {}, 409);
+    throw domainError('upload_incomplete', 'No complete upload has reached this asset yet: PUT the bytes to its uploadUrl, then finalize.');
   }
   if (inspection.state === 'too_large') {
     await purge(s, row);
-    throw fail('too_large', `The upload passed the ${inspection.limitBytes}-byte limit of its type and was deleted; upload a smaller file.`);
+    throw domainError('too_large', `The upload passed the ${inspection.limitBytes}-byte limit of its type and was deleted; upload a smaller file.`);
   }
   const { sniffed } = inspection;
   if (!sniffed.ok || (sniffed.kind !== 'image' && sniffed.kind !== 'video') || inspection.limitBytes === null) {
     await purge(s, row);
     const why = !sniffed.ok && sniffed.reason === 'truncated' ? 'ends before its header does' : 'is not an accepted image or video type';
-    throw fail('unreadable', `The stored file ${why}; it was deleted.`);
+    throw domainError('unreadable', `The stored file ${why}; it was deleted.`);
   }
   if (inspection.contentType !== sniffed.mimeType) {
     await purge(s, row);
-    throw fail('type_mismatch', `The bytes are ${sniffed.mimeType}, not the Content-Type the upload was sent with; the file was deleted.`);
+    throw domainError('type_mismatch', `The bytes are ${sniffed.mimeType}, not the Content-Type the upload was sent with; the file was deleted.`);
   }
   if (inspection.sizeBytes > inspection.limitBytes) {
     await purge(s, row);
-    throw fail('too_large', `The file is ${inspection.sizeBytes} bytes, over the ${inspection.limitBytes}-byte limit for ${sniffed.mimeType}; it was deleted.`);
+    throw domainError('too_large', `The file is ${inspection.sizeBytes} bytes, over the ${inspection.limitBytes}-byte limit for ${sniffed.mimeType}; it was deleted.`);
   }
   const now = s.clock.now();
   db.prepare(
@@ -141,7 +141,7 @@ export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
 }
 
 function revisionMismatch(current: number) {
-  return fail('revision_mismatch', 'The asset changed since you read it: read it again, reapply your change and resend with its revision.', {
+  return domainError('revision_mismatch', 'The asset changed since you read it: read it again, reapply your change and resend with its revision.', {
     currentRevision: current,
   });
 }

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { START_DELAY_MS } from './lifecycle.js';
 import type { Scope } from './scope.js';
-import { fail } from '../http/errors.js';
+import { domainError } from './errors.js';
 import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import { checkWholeAmount } from '../providers/units.js';
@@ -66,9 +66,9 @@ function checkAmounts(change: ProviderChange, advertiser: AdvertiserRecord): voi
   for (const [field, amount] of amounts) {
     if (amount === undefined) continue;
     const check = checkWholeAmount(amount, advertiser.currency);
-    if (!check.ok) throw fail('invalid_amount', `${field}: ${check.reason}`);
-    if (amount <= 0) throw fail('invalid_amount', `${field}: the amount must be greater than zero.`);
-    if (amount > 1e12) throw fail('invalid_amount', `${field}: the amount is larger than any provider accepts.`);
+    if (!check.ok) throw domainError('invalid_amount', `${field}: ${check.reason}`);
+    if (amount <= 0) throw domainError('invalid_amount', `${field}: the amount must be greater than zero.`);
+    if (amount > 1e12) throw domainError('invalid_amount', `${field}: the amount is larger than any provider accepts.`);
   }
 }
 
@@ -92,11 +92,9 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
         .get(auth.orgId, idempotencyKey) as { request_hash: string; mutation_id: string; created_at: number } | undefined;
       if (seen && seen.created_at + IDEMPOTENCY_RETENTION_MS > now) {
         if (seen.request_hash !== hash) {
-          throw fail(
+          throw domainError(
             'idempotency_key_reused',
             'This Idempotency-Key was already used with a different request body; use a new key for a different change.',
-            {},
-            422,
           );
         }
         const existing = getMutationRow(db, auth.orgId, seen.mutation_id);
@@ -105,12 +103,12 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
     }
 
     const advertiser = ownedAdvertiser(db, auth.orgId, body.advertiserId);
-    if (!advertiser) throw fail('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
+    if (!advertiser) throw domainError('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
     if (advertiser.connection === 'not_connected') {
-      throw fail('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', { provider: advertiser.provider });
+      throw domainError('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', { provider: advertiser.provider });
     }
     if (advertiser.connection === 'no_write_access') {
-      throw fail('missing_write_access', "The advertiser's connection has no write access; a person must reconnect it and grant write access.");
+      throw domainError('missing_write_access', "The advertiser's connection has no write access; a person must reconnect it and grant write access.");
     }
     const change = changeOf(body);
     checkAmounts(change, advertiser);
@@ -187,9 +185,9 @@ function getMutationRow(db: Database, orgId: string, id: string): { mutation: Mu
  */
 export function readMutationAsStarter(s: Scope, id: string): Mutation {
   const found = getMutationRow(s.db, s.orgId, id);
-  if (!found) throw fail('not_found', 'No mutation with this id exists in your organization.');
+  if (!found) throw domainError('not_found', 'No mutation with this id exists in your organization.');
   if (found.starter !== s.memberId) {
-    throw fail('forbidden', 'Only the member who started a mutation may read it; list the history with GET /mutations (mutation:read).');
+    throw domainError('forbidden', 'Only the member who started a mutation may read it; list the history with GET /mutations (mutation:read).');
   }
   return found.mutation;
 }

@@ -6,9 +6,12 @@
 // provider's own error object. The seeded draw makes an error rate replay the
 // same way in tests. Configuration lives in SQLite (survives restarts); the
 // call counters live in memory, in the sandbox's ProviderCallLog.
+import { errorInfo } from '../../contract/errors.js';
 import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { EntityProvider } from '../../contract/ids.js';
-import { ApiError, fail, invalidRequest } from '../http/errors.js';
+import { domainError } from '../models/errors.js';
+import { invalidRequest } from '../http/errors.js';
+import { DomainError } from '../models/errors.js';
 import { zodIssuesToIssues } from '../http/validation.js';
 import { providerFaultsSchema } from './fixture-schema.js';
 import type { ProviderFaults } from './fixture-schema.js';
@@ -75,7 +78,7 @@ export function writeFaults(services: ProviderServices, provider: EntityProvider
 
 /** The provider token if a simulated provider has it, else 404 not_found. */
 export function simulatedProvider(provider: string): EntityProvider {
-  if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw fail('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
+  if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw domainError('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
   return provider as EntityProvider;
 }
 
@@ -106,9 +109,9 @@ export type ProviderRefusal = {
  * provider's window reopens, so the answer says it in a Retry-After header
  * (the Observe routes set it; the body stays the spec's).
  */
-export class ProviderThrottled extends ApiError {
+export class ProviderThrottled extends DomainError {
   constructor(refusal: ProviderRefusal & { retryAfterSeconds: number }) {
-    super(502, 'provider_error', refusal.message, { provider: refusal.provider, platformError: refusal.platformError });
+    super(errorInfo('provider_error')!.status, 'provider_error', refusal.message, { provider: refusal.provider, platformError: refusal.platformError });
     this.retryAfterSeconds = refusal.retryAfterSeconds;
   }
   readonly retryAfterSeconds: number;
@@ -148,5 +151,5 @@ export async function callProvider(services: ProviderServices, provider: EntityP
 export async function askProvider(services: ProviderServices, provider: EntityProvider): Promise<void> {
   const refused = await callProvider(services, provider);
   if (refused?.retryAfterSeconds !== undefined) throw new ProviderThrottled({ ...refused, retryAfterSeconds: refused.retryAfterSeconds });
-  if (refused) throw fail('provider_error', refused.message, { provider, platformError: refused.platformError });
+  if (refused) throw domainError('provider_error', refused.message, { provider, platformError: refused.platformError });
 }

@@ -14,7 +14,7 @@
 import { LIMIT_MAX } from '../../contract/ids.js';
 import type { EntityStatus } from '../../contract/ids.js';
 import type { Scope } from '../models/scope.js';
-import { fail } from '../http/errors.js';
+import { domainError } from '../models/errors.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 import { completeRow, LIVE_TIMES } from './rows.js';
@@ -43,17 +43,17 @@ const RESOURCE_WORD: Record<EntityKind, string> = {
 
 /** The checks every live read makes before asking the provider. */
 function reachableAdvertiser(
-  env: LiveEnv, advertiserId: string, kind: EntityKind, notOwned = () => fail('not_found', 'No advertiser with this id belongs to your organization.'),
+  env: LiveEnv, advertiserId: string, kind: EntityKind, notOwned = () => domainError('not_found', 'No advertiser with this id belongs to your organization.'),
 ): { advertiser: AdvertiserRecord; adapter: ProviderAdapter } {
   const advertiser = ownedAdvertiser(env.db, env.orgId, advertiserId);
   if (!advertiser) throw notOwned();
   const provider = advertiser.provider;
   if (advertiser.connection === 'not_connected') {
-    throw fail('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it. The stored read still answers.', { provider });
+    throw domainError('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it. The stored read still answers.', { provider });
   }
   const adapter = adapterFor(provider);
   if (!adapter.kinds.includes(kind)) {
-    throw fail('live_read_unsupported', `The service cannot read ${RESOURCE_WORD[kind]} live from this provider. Read the stored copy with advertiserId as a filter.`, { provider });
+    throw domainError('live_read_unsupported', `The service cannot read ${RESOURCE_WORD[kind]} live from this provider. Read the stored copy with advertiserId as a filter.`, { provider });
   }
   return { advertiser, adapter };
 }
@@ -101,7 +101,7 @@ export async function liveList(env: LiveEnv, advertiserId: string, kind: EntityK
   const { advertiser, adapter } = reachableAdvertiser(env, advertiserId, kind);
   const { cursor, limit, ...rest } = query;
   if (rest.status !== undefined && !adapter.liveStatuses.includes(rest.status)) {
-    throw fail('live_read_unsupported', `This provider cannot select ${rest.status} entities in one request; read the stored copy with status as a filter.`, { provider: advertiser.provider });
+    throw domainError('live_read_unsupported', `This provider cannot select ${rest.status} entities in one request; read the stored copy with status as a filter.`, { provider: advertiser.provider });
   }
   // Bound to the advertiser too: a cursor of one advertiser's list does not page another's.
   const filters = { advertiserId, ...rest };
@@ -146,7 +146,7 @@ export async function liveList(env: LiveEnv, advertiserId: string, kind: EntityK
  */
 export async function liveGet(env: LiveEnv, advertiserId: string, kind: EntityKind, id: string): Promise<Payload> {
   const word = RESOURCE_WORD[kind].replace(/s$/, '');
-  const notFound = () => fail('not_found', `No ${word} with this id is held for this advertiser of your organization.`);
+  const notFound = () => domainError('not_found', `No ${word} with this id is held for this advertiser of your organization.`);
   const { advertiser, adapter } = reachableAdvertiser(env, advertiserId, kind, notFound);
   await askProvider(env.services, advertiser.provider);
   const entity = providerEntity(env.db, advertiser.id, kind, id);

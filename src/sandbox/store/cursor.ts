@@ -23,7 +23,7 @@
 // treat it as unknown).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import { fail } from '../http/errors.js';
+import { domainError } from '../models/errors.js';
 
 /** Longest cursor we try to read; anything longer is garbage by construction. */
 const MAX_CURSOR_LENGTH = 4096;
@@ -64,7 +64,7 @@ export function encodeCursor(secret: Buffer, scope: string, filters: Record<stri
 
 /** 400 invalid_cursor: the one answer for any cursor that cannot be used, whatever the reason. */
 export const invalidCursor = () =>
-  fail('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
+  domainError('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
 
 export function decodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): unknown {
   if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();

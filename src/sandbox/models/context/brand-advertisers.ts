@@ -2,7 +2,7 @@
 // be attached (422 advertiser_not_owned otherwise, the same answer for one that
 // does not exist). Attaching twice is idempotent: 200 with the attachment.
 import type { BrandAdvertiser } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { ownedAdvertiser } from '../advertisers.js';
 import type { BrandRow } from './brands.js';
 import type { Scope } from '../scope.js';
@@ -34,7 +34,7 @@ function attachment(s: Scope, brand: BrandRow, advertiserId: string): Attachment
 export function attachAdvertiser(s: Scope, brand: BrandRow, advertiserId: string): { row: AttachmentRow; created: boolean } {
   return s.db.transaction(() => {
     if (!ownedAdvertiser(s.db, s.orgId, advertiserId)) {
-      throw fail('advertiser_not_owned', 'This advertiser is not one of your organization’s.');
+      throw domainError('advertiser_not_owned', 'This advertiser is not one of your organization’s.');
     }
     const existing = attachment(s, brand, advertiserId);
     if (existing) return { row: existing, created: false };
@@ -45,7 +45,7 @@ export function attachAdvertiser(s: Scope, brand: BrandRow, advertiserId: string
 
 export function detachAdvertiser(s: Scope, brand: BrandRow, advertiserId: string): void {
   const result = s.db.prepare('DELETE FROM context_brand_advertisers WHERE brand_seq = ? AND advertiser_id = ?').run(brand.seq, advertiserId);
-  if (result.changes === 0) throw fail('not_found', 'This advertiser is not attached to the Brand.');
+  if (result.changes === 0) throw domainError('not_found', 'This advertiser is not attached to the Brand.');
 }
 
 /** Paging parameters and the list's filters, as the route validated them. */

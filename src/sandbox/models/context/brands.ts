@@ -3,7 +3,7 @@
 // caller removes the files) and advertiser attachments.
 import type { Brand, BrandSummary, CreateBrand, UpdateBrand } from '../../../contract/schemas/context.js';
 import { BRAND_SECTIONS } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { checkRevision, writeWithRevision } from './revision.js';
 import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
@@ -71,7 +71,7 @@ export function findBrand(s: Scope, slug: string): BrandRow | null {
 
 export function getBrand(s: Scope, slug: string): BrandRow {
   const row = findBrand(s, slug);
-  if (!row) throw fail('not_found', 'No Brand with this slug in your organization.');
+  if (!row) throw domainError('not_found', 'No Brand with this slug in your organization.');
   return row;
 }
 

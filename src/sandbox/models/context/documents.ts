@@ -7,7 +7,7 @@
 //   not the reserved type  → 415 unsupported_type; file and document deleted
 //   otherwise              → ready (finalizing a ready document again answers it unchanged)
 import type { Document, ReserveDocument } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { discardUpload, essenceOf, getUpload, inspectUpload, reserveUpload } from '../uploads/index.js';
 import type { FileStore, MediaLimits } from '../uploads/index.js';
 import type { BrandRow } from './brands.js';
@@ -62,7 +62,7 @@ export function toDocument(r: DocumentRow, brandSlug: string): Document {
 
 export function getDocument(s: Scope, brand: BrandRow, documentId: string): DocumentRow {
   const row = s.db.prepare(`SELECT * FROM ${DOCUMENTS_TABLE} WHERE brand_seq = ? AND id = ?`).get(brand.seq, documentId) as DocumentRow | undefined;
-  if (!row) throw fail('not_found', 'No document with this id in the Brand.');
+  if (!row) throw domainError('not_found', 'No document with this id in the Brand.');
   return row;
 }
 
@@ -75,7 +75,7 @@ export function reserveDocument(
   const allowed = Object.keys(deps.limits);
   const type = essenceOf(body.contentType);
   if (type === null || !allowed.includes(type)) {
-    throw fail('unsupported_type', 'Documents of this media type are not accepted.', { allowed });
+    throw domainError('unsupported_type', 'Documents of this media type are not accepted.', { allowed });
   }
   return s.db.transaction(() => {
     const now = s.clock.now();
@@ -91,7 +91,7 @@ export function reserveDocument(
   })();
 }
 
-async function refuse(s: Scope, row: DocumentRow, error: ReturnType<typeof fail>): Promise<never> {
+async function refuse(s: Scope, row: DocumentRow, error: ReturnType<typeof domainError>): Promise<never> {
   s.db.prepare(`DELETE FROM ${DOCUMENTS_TABLE} WHERE seq = ?`).run(row.seq);
   await discardUpload(s.db, s.services.files, row.file_key);
   throw error;
@@ -108,19 +108,17 @@ export async function finalizeDocument(s: Scope, brand: BrandRow, documentId: st
 
   if (inspection.state === 'awaiting_bytes') {
     const expired = upload !== null && upload.expiresAt <= s.clock.now();
-    throw fail(
+    throw domainError(
       'upload_incomplete',
       expired
         ? 'No bytes arrived before the upload URL expired; delete this document and reserve a new one.'
         : 'No bytes have arrived yet: PUT the file to the uploadUrl first, then finalize.',
-      {},
-      409,
     );
   }
   if (inspection.state === 'too_large' || inspection.sizeBytes > limitBytes) {
     // A PUT cut off while streaming reports the cap that cut it (the size counted so far).
     const limit = inspection.state === 'too_large' ? inspection.limitBytes : limitBytes;
-    return refuse(s, row, fail('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
+    return refuse(s, row, domainError('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
       sizeBytes: inspection.sizeBytes,
       limitBytes: limit,
     }));
@@ -128,7 +126,7 @@ export async function finalizeDocument(s: Scope, brand: BrandRow, documentId: st
   // The head inspection read (SNIFF_HEAD_BYTES, more than DOCUMENT_HEAD_BYTES): no second read of the file.
   const head = inspection.head.subarray(0, DOCUMENT_HEAD_BYTES);
   if (!bytesMatchDocumentType(row.content_type, head, inspection.sizeBytes)) {
-    return refuse(s, row, fail('unsupported_type', `The stored file is not a ${row.content_type} file; it was deleted.`));
+    return refuse(s, row, domainError('unsupported_type', `The stored file is not a ${row.content_type} file; it was deleted.`));
   }
   const now = s.clock.now();
   s.db

@@ -3,7 +3,7 @@
 // (a plan is written step by step); validate says what else is missing. All
 // writes need a draft plan (approval freezes them: 409 plan_frozen).
 import type { AddLineItem, LineItemExecution, RecordExecution, UpdateLineItem } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { assertAmount } from './money.js';
 import { assertDateOrder, assertEditable, EXECUTIONS_TABLE, getLineItem, LINE_ITEMS_TABLE, toExecution } from './plan-rows.js';
 import type { ExecutionRow, LineItemRow, PlanRow } from './plan-rows.js';
@@ -77,10 +77,10 @@ export function recordExecution(
 ): { execution: LineItemExecution; created: boolean } {
   return s.db.transaction(() => {
     const li = getLineItem(s, plan, lineItemId);
-    if (plan.status === 'draft') throw fail('plan_not_approved', 'Only an approved Campaign Plan is executed; approve it first.', {}, 409);
-    if (plan.status === 'archived') throw fail('plan_frozen', 'The Campaign Plan is archived and can no longer change.', {}, 409);
+    if (plan.status === 'draft') throw domainError('plan_not_approved', 'Only an approved Campaign Plan is executed; approve it first.');
+    if (plan.status === 'archived') throw domainError('plan_frozen', 'The Campaign Plan is archived and can no longer change.');
     if (li.provider !== body.provider) {
-      throw fail('provider_mismatch', `The Line Item is for ${li.provider ?? 'no provider'}, not ${body.provider}.`, {}, 422);
+      throw domainError('provider_mismatch', `The Line Item is for ${li.provider ?? 'no provider'}, not ${body.provider}.`);
     }
     const existing = s.db
       .prepare(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? AND provider = ? AND entity_type = ? AND entity_id = ?`)

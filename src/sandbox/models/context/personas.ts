@@ -1,7 +1,7 @@
 // Personas: each belongs to one Brand; the handle is (brand slug, persona
 // slug), unique per Brand, so two Brands may each hold the same persona slug.
 import type { CreatePersona, Persona, UpdatePersona } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import type { BrandRow } from './brands.js';
 import { checkRevision, writeWithRevision } from './revision.js';
 import { fromJsonList, toJsonList } from './scope.js';
@@ -49,13 +49,13 @@ function findPersona(s: Scope, brand: BrandRow, slug: string): PersonaRow | null
 
 export function getPersona(s: Scope, brand: BrandRow, slug: string): PersonaRow {
   const row = findPersona(s, brand, slug);
-  if (!row) throw fail('not_found', 'No Persona with this slug in the Brand.');
+  if (!row) throw domainError('not_found', 'No Persona with this slug in the Brand.');
   return row;
 }
 
 export function createPersona(s: Scope, brand: BrandRow, body: CreatePersona): PersonaRow {
   assertSlug(body.slug);
-  const conflict = () => fail('slug_conflict', 'Another Persona of this Brand already has this slug.', { slug: body.slug });
+  const conflict = () => domainError('slug_conflict', 'Another Persona of this Brand already has this slug.', { slug: body.slug });
   if (findPersona(s, brand, body.slug)) throw conflict();
   const now = s.clock.now();
   try {

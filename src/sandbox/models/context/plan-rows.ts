@@ -7,7 +7,7 @@ import type {
   LineItemExecution,
   LineItemValidation,
 } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { fromMinorUnits } from './money.js';
 import type { Scope } from '../scope.js';
 import { keysetPage } from '../../store/cursor.js';
@@ -132,30 +132,30 @@ export const toPlan = (s: Scope, r: PlanRow): CampaignPlan => ({
 
 export function getPlan(s: Scope, slug: string): PlanRow {
   const row = s.db.prepare(`SELECT * FROM ${PLANS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as PlanRow | undefined;
-  if (!row) throw fail('not_found', 'No Campaign Plan with this slug in your organization.');
+  if (!row) throw domainError('not_found', 'No Campaign Plan with this slug in your organization.');
   return row;
 }
 
 export function getLineItem(s: Scope, plan: PlanRow, lineItemId: string): LineItemRow {
   const row = s.db.prepare(`SELECT * FROM ${LINE_ITEMS_TABLE} WHERE plan_seq = ? AND id = ?`).get(plan.seq, lineItemId) as LineItemRow | undefined;
-  if (!row) throw fail('not_found', 'No Line Item with this id in the Campaign Plan.');
+  if (!row) throw domainError('not_found', 'No Line Item with this id in the Campaign Plan.');
   return row;
 }
 
 /** Approval freezes a plan and its Line Items; archived plans are read-only. */
 export function assertEditable(plan: PlanRow): void {
   if (plan.status === 'approved') {
-    throw fail('plan_frozen', 'The Campaign Plan is approved, which freezes it and its Line Items; archive it and write a new plan to change it.', {}, 409);
+    throw domainError('plan_frozen', 'The Campaign Plan is approved, which freezes it and its Line Items; archive it and write a new plan to change it.');
   }
   if (plan.status === 'archived') {
-    throw fail('plan_frozen', 'The Campaign Plan is archived and can no longer change.', {}, 409);
+    throw domainError('plan_frozen', 'The Campaign Plan is archived and can no longer change.');
   }
 }
 
 /** Both dates known and the end before the start: refused content. */
 export function assertDateOrder(start: string | null, end: string | null, what: string): void {
   if (start !== null && end !== null && end < start) {
-    throw fail('invalid_dates', `The ${what}'s endDate is before its startDate.`, {}, 422);
+    throw domainError('invalid_dates', `The ${what}'s endDate is before its startDate.`);
   }
 }
 

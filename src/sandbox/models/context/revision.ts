@@ -4,10 +4,10 @@
 // of two writers racing with the same revision exactly one changes the row and
 // the other gets 409 revision_mismatch with currentRevision, nothing changed.
 import type { Database } from 'better-sqlite3';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 
 export const revisionMismatch = (currentRevision: number) =>
-  fail('revision_mismatch', 'Somebody changed this first: read it again, reapply your change and resend with the current revision.', {
+  domainError('revision_mismatch', 'Somebody changed this first: read it again, reapply your change and resend with the current revision.', {
     currentRevision,
   });
 
@@ -38,7 +38,7 @@ export function writeWithRevision<Row = Record<string, unknown>>(w: RevisionedWr
   const written = w.db.prepare(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE seq = @__seq${guard} RETURNING *`).get(params) as Row | undefined;
   if (written) return written;
   const current = w.db.prepare(`SELECT revision FROM ${w.table} WHERE seq = ?`).get(w.seq) as { revision: number } | undefined;
-  if (!current) throw fail('not_found', 'It was deleted meanwhile.');
+  if (!current) throw domainError('not_found', 'It was deleted meanwhile.');
   throw revisionMismatch(current.revision);
 }
 

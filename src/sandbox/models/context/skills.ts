@@ -3,7 +3,7 @@
 // and version); re-import refreshes a catalog Skill to the entry's current
 // version, overwriting local edits.
 import type { CatalogSkill, CreateSkill, Skill, SkillSummary, UpdateSkill } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { findCatalogSkill, skillCatalog } from './catalog.js';
 import { checkRevision, writeWithRevision } from './revision.js';
 import type { Scope } from '../scope.js';
@@ -46,7 +46,7 @@ export function toSkillSummary(r: SkillRow): SkillSummary {
 
 export const toSkill = (r: SkillRow): Skill => ({ ...toSkillSummary(r), body: r.body });
 
-const notFound = () => fail('not_found', 'No Skill with this slug in your organization.');
+const notFound = () => domainError('not_found', 'No Skill with this slug in your organization.');
 
 export function findSkill(s: Scope, slug: string): SkillRow | null {
   return (s.db.prepare(`SELECT * FROM ${SKILLS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as SkillRow | undefined) ?? null;
@@ -106,7 +106,7 @@ export function deleteSkill(s: Scope, slug: string, revision: number | undefined
 
 export function importCatalogSkill(s: Scope, catalogSlug: string, slug: string | undefined): SkillRow {
   const entry = findCatalogSkill(skillCatalog(s.services.settings), catalogSlug);
-  if (!entry) throw fail('not_found', 'No Skill Catalog entry with this catalogSlug.');
+  if (!entry) throw domainError('not_found', 'No Skill Catalog entry with this catalogSlug.');
   return insertSkill(s, {
     slug: slug ?? entry.catalogSlug,
     name: entry.name,
@@ -129,11 +129,11 @@ export function reimportSkill(s: Scope, slug: string, revision: number | undefin
   return s.db.transaction(() => {
     const row = getSkill(s, slug);
     if (row.source !== 'catalog' || row.catalog_slug === null) {
-      throw fail('not_imported', 'This Skill was written here, not imported from the Skill Catalog; there is nothing to re-import.', {}, 422);
+      throw domainError('not_imported', 'This Skill was written here, not imported from the Skill Catalog; there is nothing to re-import.');
     }
     const entry = findCatalogSkill(skillCatalog(s.services.settings), row.catalog_slug);
     if (!entry) {
-      throw fail('catalog_entry_missing', 'The Skill Catalog no longer offers the entry this Skill was imported from.', {}, 422);
+      throw domainError('catalog_entry_missing', 'The Skill Catalog no longer offers the entry this Skill was imported from.');
     }
     writeWithRevision({
       db: s.db,
