@@ -26,8 +26,8 @@ export const LIVE_TIMES: ServiceTimes = { createdAt: null, updatedAt: null, dele
 
 /** A row body plus the three service times, in the contract's key order. */
 export function completeRow(kind: EntityKind, body: RowBody, times: ServiceTimes): Record<string, unknown> {
-  const all: Record<string, unknown> = { ...body, ...times };
+  // Built in one pass (no merged copy): a live page completes every one of its rows.
   const out: Record<string, unknown> = {};
-  for (const k of ROW_KEYS[kind]) out[k] = all[k] ?? null;
+  for (const k of ROW_KEYS[kind]) out[k] = (k in times ? times[k as keyof ServiceTimes] : body[k]) ?? null;
   return out;
 }
