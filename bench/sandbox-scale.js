@@ -19,7 +19,7 @@
 // Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -37,6 +37,7 @@ if (!existsSync(join(ROOT, 'dist', 'sandbox', 'index.js'))) {
   process.exit(2);
 }
 
+const loadStart = loadavg()[0].toFixed(1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const figures = [];
 /** One line of the report: a figure, its baseline from this run, and the target it answers. */
@@ -209,7 +210,7 @@ async function main() {
 await main();
 
 const lines = [
-  `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (bench/sandbox-scale.js) on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.versions.node}; baselines from the same run:`,
+  `Measured ${new Date().toISOString().slice(0, 10)} by bench/sandbox-scale.js (part of \`npm run bench\`) on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.versions.node}, load average ${loadStart} at the start and ${loadavg()[0].toFixed(1)} at the end (other work on this machine); baselines from the same run:`,
   '',
   '| Measure | Result | Baseline (same run) | Target | Met |',
   '| --- | --- | --- | --- | :-: |',
