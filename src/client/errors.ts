@@ -59,7 +59,8 @@ function hintFor(code: string, status: number, extra: Record<string, unknown>, a
 // already spent when we give up, so say how long we waited and what to do.
 function throttledHint(r: { attempts: number; elapsedMs: number }, extra: Record<string, unknown>): string {
   const who = typeof extra.provider === 'string' ? extra.provider : 'the service';
-  return `${who} was still rate limiting after ${r.attempts} attempts over ${Math.round(r.elapsedMs / 1000)} s; wait a few minutes before running again (raise the wait with --retry-budget SECONDS).`;
+  const tries = `${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`;
+  return `${who} was still rate limiting after ${tries} over ${Math.round(r.elapsedMs / 1000)} s; wait a few minutes before running again (raise the wait with --retry-budget SECONDS).`;
 }
 
 export type NetworkFailureKind = 'connect' | 'timeout' | 'lost';

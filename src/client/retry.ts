@@ -179,7 +179,9 @@ export async function runWithRetry<T>(opts: {
     const elapsedMs = opts.deps.now() - started;
     if (!decision.retry) {
       const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method);
-      return { result, attempts: attempt, elapsedMs, ...(failed && attempt > 1 ? { gaveUp: decision.reason } : {}) };
+      // Given up: after retries, or at once because the wait the service asked for is longer than the budget.
+      const gaveUp = failed && (attempt > 1 || decision.reason.startsWith('the service asked'));
+      return { result, attempts: attempt, elapsedMs, ...(gaveUp ? { gaveUp: decision.reason } : {}) };
     }
     opts.onRetry?.({ attempt, delayMs: decision.delayMs, outcome, elapsedMs });
     await opts.deps.sleep(decision.delayMs, opts.signal);

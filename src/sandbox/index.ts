@@ -7,16 +7,17 @@ import Database from 'better-sqlite3';
 import envPaths from 'env-paths';
 import { buildApp } from './app.js';
 import type { AppOptions } from './app.js';
-import { systemClock } from './http/context.js';
-import type { Clock, SandboxServices } from './http/context.js';
+import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { createServices } from './services.js';
+import type { SandboxServices } from './services.js';
 import { listen } from './server.js';
 import type { HttpLimits } from './http/limits.js';
 import { isWorldLoaded, openDatabase, storeSecret } from './store/db.js';
 import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
 import type { World, WorldInput } from './fixtures/schema.js';
-import { listKeys } from './routes/admin.js';
-import { ensureMutationWorker } from './routes/mutations.js';
+import { listKeys } from './models/api-keys.js';
 
 export { FixtureError } from './fixtures/load.js';
 export type { World, WorldInput } from './fixtures/schema.js';
@@ -40,7 +41,14 @@ export interface StartOptions {
   world?: WorldInput;
   /** Delete the store (and its uploaded files) first. */
   reset?: boolean;
+  /** Default: the system clock. A test passes its own clock and moves it; see `ticker`. */
   clock?: Clock;
+  /**
+   * Take due lifecycle steps (mutations) every TICK_MS as well as on access.
+   * Default: on with the system clock (`sandbox serve`, `demo`), off with an
+   * injected clock, where only the test moves time and access takes the steps.
+   */
+  ticker?: boolean;
   /** No notes on stderr (unexpected errors are still reported). */
   quiet?: boolean;
   /** The browser origin allowed by CORS (default https://console.adops.example). */
@@ -65,6 +73,9 @@ export interface RunningSandbox {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4010;
+
+/** How often a serving sandbox looks for due steps; an idle look is one comparison. */
+const TICK_MS = 25;
 
 /** ADOPS_SANDBOX_DATA if set, else `<user data dir>/sandbox.db` (env-paths('adops').data). */
 export function defaultDataPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -104,7 +115,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
 
   if (opts.reset && !memory) removeStore(dataPath);
   const db = openDatabase(dataPath);
-  const timers = new Set<NodeJS.Timeout>();
+  let ticker: NodeJS.Timeout | undefined;
   let publicUrl = '';
   let filesDir: string;
   if (memory) {
@@ -113,28 +124,12 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     filesDir = filesDirFor(dataPath);
     mkdirSync(filesDir, { recursive: true });
   }
-  const services: SandboxServices = {
-    db,
-    clock: opts.clock ?? systemClock,
-    secret: storeSecret(db),
-    dataDir: memory ? null : dirname(dataPath),
-    filesDir,
-    publicUrl: () => publicUrl,
-    every(ms, fn) {
-      const t = setInterval(() => {
-        try {
-          fn();
-        } catch (err) {
-          console.error('adops sandbox: background task failed:', err);
-        }
-      }, ms);
-      t.unref();
-      timers.add(t);
-    },
-  };
+  const clock = opts.clock ?? systemClock;
+  const services: SandboxServices = createServices({
+    db, clock, secret: storeSecret(db), dataDir: memory ? null : dirname(dataPath), filesDir, publicUrl: () => publicUrl,
+  });
   const cleanup = () => {
-    for (const t of timers) clearInterval(t);
-    timers.clear();
+    clearInterval(ticker);
     if (db.open) db.close();
     if (memory) rmSync(filesDir, { recursive: true, force: true });
   };
@@ -151,8 +146,11 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     if (opts.logError) appOptions.logError = opts.logError;
     if (opts.limits) appOptions.limits = opts.limits;
     const { app } = buildApp(services, appOptions);
-    // Mutations accepted before a restart resume without waiting for a request.
-    ensureMutationWorker(services);
+    if (opts.ticker ?? opts.clock === undefined) {
+      // Mutations (also those accepted before a restart) advance without waiting for a request.
+      // Not unref'd: it lives exactly as long as the server, and close() stops it.
+      ticker = setInterval(() => void services.mutations.advance(), TICK_MS);
+    }
     const server = await listen(app, host, port, opts.limits ? { limits: opts.limits } : {});
     publicUrl = urlOf(host, server.port);
     let closing: Promise<void> | null = null;

@@ -129,7 +129,7 @@ describe('adops assets upload', () => {
   });
 
   it('explains an oversized Asset by its size and the limit, nothing left reserved', async () => {
-    services().assetLimits = { 'image/png': 40 };
+    services().settings.assetLimits = { 'image/png': 40 };
     try {
       const before = (await assets()).length;
       const r = await adops(['assets', 'upload', file('big.png', png())]);
@@ -137,7 +137,7 @@ describe('adops assets upload', () => {
       expect(r.stderr).toMatch(/big\.png: too large: the file is 65 B/);
       expect((await assets()).length).toBe(before);
     } finally {
-      delete services().assetLimits;
+      delete services().settings.assetLimits;
     }
   });
 
@@ -275,7 +275,7 @@ describe('adops brands documents upload', () => {
   });
 
   it('explains an oversized Document by its size next to the limit (413), nothing left', async () => {
-    services().documentLimits = { 'text/plain': 100 };
+    services().settings.documentLimits = { 'text/plain': 100 };
     try {
       const r = await adops(['brands', 'documents', 'upload', 'upb', file('long.txt', 'x'.repeat(2000))]);
       expect(r.code).toBe(7);
@@ -283,7 +283,7 @@ describe('adops brands documents upload', () => {
       const docs = await sb.req('GET', '/context/brands/upb/documents', { key: TEST_FULL_KEY });
       expect(docs.body.data.filter((d: any) => d.filename === 'long.txt')).toEqual([]);
     } finally {
-      delete services().documentLimits;
+      delete services().settings.documentLimits;
     }
   });
 

@@ -20,20 +20,14 @@ interface KeyRow {
   paywall_url: string;
 }
 
-const lookups = new WeakMap<Database, Statement<[string], KeyRow>>();
-
+// The database keeps this statement prepared (store/db.ts caches by SQL text).
 function lookup(db: Database): Statement<[string], KeyRow> {
-  let stmt = lookups.get(db);
-  if (!stmt) {
-    stmt = db.prepare<[string], KeyRow>(`
+  return db.prepare<[string], KeyRow>(`
       SELECT k.id AS key_id, k.state AS key_state, k.expires_at, k.permissions,
              m.id AS member_id, m.state AS member_state,
              o.id AS org_id, o.subscribed, o.paywall_url
       FROM api_keys k JOIN members m ON m.id = k.member_id JOIN organizations o ON o.id = m.org_id
       WHERE k.key = ?`);
-    lookups.set(db, stmt);
-  }
-  return stmt;
 }
 
 /** `Bearer acr_…` → the key; anything else → null. The scheme name is case-insensitive (RFC 9110). */

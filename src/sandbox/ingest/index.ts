@@ -17,8 +17,10 @@
 import type { Database } from 'better-sqlite3';
 import { AD_GROUP_TYPE, ROW_PROVIDERS } from '../../contract/ids.js';
 import { currencyDecimals } from '../providers/units.js';
+import { storedRowJson } from './stored-reads.js';
 import { adapterFor } from '../providers/registry.js';
-import { entityLookup, listAdvertisers, providerEntities } from '../providers/store.js';
+import { listAdvertisers } from '../models/advertisers.js';
+import { providerEntities, wholeLookup } from '../providers/store.js';
 import type { AdvertiserRecord, ProviderServices } from '../providers/types.js';
 
 /** Providers whose entities the service ingests into stored rows (the contract's ROW_PROVIDERS). */
@@ -55,19 +57,20 @@ interface StoredRef {
   id: string;
   source: string;
   row: string;
+  created_at: number;
   deleted_at: number | null;
 }
 
 function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: number): void {
   const adapter = adapterFor(advertiser.provider);
-  const lookup = entityLookup(db, advertiser.id);
-  const select = db.prepare('SELECT seq, id, source, row, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?');
+  const lookup = wholeLookup(db, advertiser.id);
+  const select = db.prepare('SELECT seq, id, source, row, created_at, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?');
   const insert = db.prepare(
-    `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, ad_group_id, source, row, created_at)
-     VALUES (@kind, @org, @adv, @provider, @id, @status, @campaignId, @adGroupId, @source, @row, @now)`,
+    `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, ad_group_id, source, row, json, created_at)
+     VALUES (@kind, @org, @adv, @provider, @id, @status, @campaignId, @adGroupId, @source, @row, @json, @now)`,
   );
   const rewrite = db.prepare(
-    `UPDATE observe_rows SET status = @status, campaign_id = @campaignId, ad_group_id = @adGroupId, source = @source, row = @row,
+    `UPDATE observe_rows SET status = @status, campaign_id = @campaignId, ad_group_id = @adGroupId, source = @source, row = @row, json = @json,
        updated_at = @now, deleted_at = NULL, org_id = @org WHERE seq = @seq`,
   );
   const touch = db.prepare('UPDATE observe_rows SET source = ? WHERE seq = ?');
@@ -88,8 +91,8 @@ function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: numbe
         status: body.status as string, campaignId: parents.campaignId, adGroupId: parents.adGroupId,
         source, row: JSON.stringify(body), now,
       };
-      if (!prior) insert.run(values);
-      else if (prior.row !== values.row || prior.deleted_at !== null) rewrite.run({ ...values, seq: prior.seq });
+      if (!prior) insert.run({ ...values, json: storedRowJson(kind, body, now, null) });
+      else if (prior.row !== values.row || prior.deleted_at !== null) rewrite.run({ ...values, json: storedRowJson(kind, body, prior.created_at, now), seq: prior.seq });
       else touch.run(source, prior.seq);
     }
     for (const prior of stored.values()) {

@@ -5,10 +5,10 @@
 // never mix currencies: currency is always part of the grouping, and spend is
 // in whole units of it (the unit of `budget`). Newest period first; paging
 // is keyset on the row's sort key, bound to the query like every cursor.
-import type { Database } from 'better-sqlite3';
 import type { InsightRow, InsightsQuery } from '../../contract/schemas/observe.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
+import type { Scope } from '../models/scope.js';
 
 const PERIOD_START: Record<InsightsQuery['timeGrain'], string> = {
   day: 'date',
@@ -43,7 +43,8 @@ function compare(a: SortKey, b: SortKey): number {
   return 0;
 }
 
-export function insightsPage(env: { db: Database; secret: Buffer }, orgId: string, query: InsightsQuery): Page<InsightRow> {
+export function insightsPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, query: InsightsQuery): Page<InsightRow> {
+  const { orgId } = env;
   const { cursor, limit, ...filters } = query;
   const scope = 'listInsights';
   let after: SortKey | null = null;

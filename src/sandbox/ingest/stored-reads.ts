@@ -3,13 +3,15 @@
 // costs. Rows the service marked deleted never appear. Filters that match
 // nothing (an advertiser not owned, provider_e…g or provider_d, which are never
 // ingested) simply answer an empty page.
-import type { Database } from 'better-sqlite3';
+//
+// Each page is served as stored text: ingestion keeps every row serialized
+// (`observe_rows.json`), and the page splices those strings together, so a
+// read costs one indexed query and no per-row parse or serialize.
+import type { Scope } from '../models/scope.js';
 import type { EntityStatus, ProviderToken } from '../../contract/ids.js';
-import {
-  adGroupRowSchema, adRowSchema, assetGroupRowSchema, campaignRowSchema, creativeRowSchema,
-} from '../../contract/schemas/observe.js';
-import { keysetPage } from '../store/cursor.js';
-import type { Page } from '../store/cursor.js';
+import { keysetPage, keysetTextPage } from '../store/cursor.js';
+import type { TextPage } from '../store/cursor.js';
+import { completeRow } from '../providers/rows.js';
 import type { EntityKind } from '../providers/types.js';
 
 export interface StoredQuery {
@@ -23,36 +25,20 @@ export interface StoredQuery {
   adGroupId?: string | undefined;
 }
 
-/** Field order of each row kind, as the contract's schema lists them. */
-export const ROW_KEYS: Record<EntityKind, readonly string[]> = {
-  campaign: Object.keys(campaignRowSchema.shape),
-  ad_group: Object.keys(adGroupRowSchema.shape),
-  ad: Object.keys(adRowSchema.shape),
-  creative: Object.keys(creativeRowSchema.shape),
-  asset_group: Object.keys(assetGroupRowSchema.shape),
-};
-
-/** A row body plus the three service times, in the contract's key order. */
-export function completeRow(kind: EntityKind, body: Record<string, unknown>, times: { createdAt: number | null; updatedAt: number | null; deletedAt: number | null }): Record<string, unknown> {
-  const all: Record<string, unknown> = { ...body, ...times };
-  const out: Record<string, unknown> = {};
-  for (const k of ROW_KEYS[kind]) out[k] = all[k] ?? null;
-  return out;
-}
-
 interface StoredDbRow extends Record<string, unknown> {
+  json: string | null;
   row: string;
   created_at: number;
   updated_at: number | null;
 }
 
+/** One page of stored rows as text (see keysetTextPage), in the route's body by pageJson. */
 export function storedPage(
-  env: { db: Database; secret: Buffer }, orgId: string, kind: EntityKind, scope: string, query: StoredQuery,
-): Page<Record<string, unknown>> {
+  env: Pick<Scope, 'db' | 'secret' | 'orgId'>, kind: EntityKind, scope: string, query: StoredQuery,
+): TextPage {
   const { cursor, limit, ...filters } = query;
-  return keysetPage<StoredDbRow, Record<string, unknown>>({
-    db: env.db, secret: env.secret, scope, filters, cursor, limit,
-    select: 'row, created_at, updated_at', from: 'observe_rows', seq: 'seq',
+  const q = {
+    db: env.db, secret: env.secret, scope, filters, cursor, limit, from: 'observe_rows', seq: 'seq',
     where: [
       'org_id = @org',
       'kind = @kind',
@@ -65,11 +51,24 @@ export function storedPage(
       filters.ids !== undefined && 'id IN (SELECT value FROM json_each(@ids))',
     ],
     params: {
-      org: orgId, kind,
+      org: env.orgId, kind,
       advertiserId: filters.advertiserId, provider: filters.provider, status: filters.status,
       campaignId: filters.campaignId, adGroupId: filters.adGroupId,
       ids: filters.ids === undefined ? undefined : JSON.stringify(filters.ids),
     },
-    map: (r) => completeRow(kind, JSON.parse(r.row) as Record<string, unknown>, { createdAt: r.created_at, updatedAt: r.updated_at, deletedAt: null }),
+  };
+  const spliced = keysetTextPage({ ...q, text: 'json' });
+  if (spliced) return spliced;
+  // A page holding rows stored before the json column existed: serialize them here.
+  const page = keysetPage<StoredDbRow, string>({
+    ...q,
+    select: 'json, row, created_at, updated_at',
+    map: (r) => r.json ?? storedRowJson(kind, JSON.parse(r.row) as Record<string, unknown>, r.created_at, r.updated_at),
   });
+  return page.nextCursor === undefined ? { rows: page.data.join(',') } : { rows: page.data.join(','), nextCursor: page.nextCursor };
+}
+
+/** The serialized row a stored read answers (a stored row is never deleted while listed). */
+export function storedRowJson(kind: EntityKind, body: Record<string, unknown>, createdAt: number, updatedAt: number | null): string {
+  return JSON.stringify(completeRow(kind, body, { createdAt, updatedAt, deletedAt: null }));
 }

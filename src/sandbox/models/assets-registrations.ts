@@ -3,11 +3,11 @@
 // provider's own form, so an agent can reference the asset when it builds ads.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import type { AuthContext, SandboxServices } from '../http/context.js';
-import { fail } from '../http/errors.js';
+import type { Scope } from './scope.js';
+import { domainError } from './errors.js';
 import type { z } from 'zod';
 import type { assetRegistrationSchema } from '../../contract/schemas/assets.js';
-import { ownedAdvertiser } from './mutations.js';
+import { ownedAdvertiser } from './advertisers.js';
 import { requireAssetRow } from './assets.js';
 import type { AssetDbRow } from './assets.js';
 
@@ -32,8 +32,17 @@ const toRegistration = (r: RegistrationDbRow): AssetRegistration => ({
 });
 
 export function registrationsOf(db: Database, assetId: string): AssetRegistration[] {
-  const rows = db.prepare('SELECT * FROM asset_registrations WHERE asset_id = ? ORDER BY seq').all(assetId) as RegistrationDbRow[];
-  return rows.map(toRegistration);
+  return registrationsOfMany(db, [assetId]).get(assetId) ?? [];
+}
+
+/** The registrations of several assets in one query (a page of assets), by asset id. */
+export function registrationsOfMany(db: Database, assetIds: readonly string[]): Map<string, AssetRegistration[]> {
+  const rows = db
+    .prepare('SELECT * FROM asset_registrations WHERE asset_id IN (SELECT value FROM json_each(?)) ORDER BY seq')
+    .all(JSON.stringify(assetIds)) as RegistrationDbRow[];
+  const byAsset = new Map<string, AssetRegistration[]>();
+  for (const r of rows) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), toRegistration(r)]);
+  return byAsset;
 }
 
 /**
@@ -61,18 +70,13 @@ function providerAssetId(provider: string, asset: AssetDbRow, advertiserId: stri
  * advertiser_not_owned), asset ready (409 asset_not_ready). Registering again
  * to the same advertiser answers the existing registration (`created: false`).
  */
-export function registerAsset(
-  services: SandboxServices,
-  auth: AuthContext,
-  assetId: string,
-  advertiserId: string,
-): { registration: AssetRegistration; created: boolean } {
-  const { db } = services;
-  const asset = requireAssetRow(db, auth.orgId, assetId);
-  const advertiser = ownedAdvertiser(db, auth.orgId, advertiserId);
-  if (!advertiser) throw fail('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
+export function registerAsset(s: Scope, assetId: string, advertiserId: string): { registration: AssetRegistration; created: boolean } {
+  const { db } = s;
+  const asset = requireAssetRow(s, assetId);
+  const advertiser = ownedAdvertiser(db, s.orgId, advertiserId);
+  if (!advertiser) throw domainError('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
   if (asset.state !== 'ready') {
-    throw fail('asset_not_ready', 'Only a finalized (ready) asset can be registered: finalize it first.', {}, 409);
+    throw domainError('asset_not_ready', 'Only a finalized (ready) asset can be registered: finalize it first.');
   }
   const existing = db.prepare('SELECT * FROM asset_registrations WHERE asset_id = ? AND advertiser_id = ?').get(asset.id, advertiser.id) as
     | RegistrationDbRow
@@ -81,7 +85,7 @@ export function registerAsset(
   const id = `areg_${randomBytes(8).toString('hex')}`;
   db.prepare(
     'INSERT INTO asset_registrations (id, asset_id, advertiser_id, provider, provider_asset_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(id, asset.id, advertiser.id, advertiser.provider, providerAssetId(advertiser.provider, asset, advertiser.id), services.clock.now());
+  ).run(id, asset.id, advertiser.id, advertiser.provider, providerAssetId(advertiser.provider, asset, advertiser.id), s.clock.now());
   const row = db.prepare('SELECT * FROM asset_registrations WHERE id = ?').get(id) as RegistrationDbRow;
   return { registration: toRegistration(row), created: true };
 }

@@ -8,14 +8,14 @@
 // `uploaded` is not stored: it is `reserved` whose upload has received its bytes.
 import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import type { AuthContext, SandboxServices } from '../http/context.js';
-import { fail } from '../http/errors.js';
+import type { Scope } from './scope.js';
+import { domainError } from './errors.js';
 import type { Asset, AssetState } from '../../contract/schemas/assets.js';
 import { keysetPage } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 import { assetLimits, streamingCap } from './uploads/limits.js';
-import { discardUpload, getUpload, inspectUpload, reserveUpload, uploadFiles } from './uploads/index.js';
-import { registrationsOf } from './assets-registrations.js';
+import { discardUpload, getUpload, inspectUpload, reserveUpload } from './uploads/index.js';
+import { registrationsOf, registrationsOfMany } from './assets-registrations.js';
 
 export interface AssetDbRow {
   id: string;
@@ -40,7 +40,7 @@ const SHOWN_STATE = `CASE WHEN a.state = 'ready' THEN 'ready' WHEN u.state = 're
 const FROM = 'assets a LEFT JOIN uploads u ON u.id = a.upload_id';
 const SELECT = `a.*, ${SHOWN_STATE} AS shown_state`;
 
-export function toAsset(db: Database, r: AssetDbRow): Asset {
+export function toAsset(db: Database, r: AssetDbRow, registrations: Asset['registrations'] = registrationsOf(db, r.id)): Asset {
   return {
     id: r.id,
     filename: r.filename,
@@ -51,37 +51,33 @@ export function toAsset(db: Database, r: AssetDbRow): Asset {
     width: r.width,
     height: r.height,
     revision: r.revision,
-    registrations: registrationsOf(db, r.id),
+    registrations,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     finalizedAt: r.finalized_at,
   };
 }
 
-function findRow(db: Database, orgId: string, id: string): AssetDbRow | null {
-  return (db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE a.id = ? AND a.org_id = ?`).get(id, orgId) as AssetDbRow | undefined) ?? null;
-}
-
 /** Another organization's asset is 404, the same as one that never existed. */
-export function requireAssetRow(db: Database, orgId: string, id: string): AssetDbRow {
-  const row = findRow(db, orgId, id);
-  if (!row) throw fail('not_found', 'No asset with this id exists in your organization.');
+export function requireAssetRow(s: Scope, id: string): AssetDbRow {
+  const row = s.db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE a.id = ? AND a.org_id = ?`).get(id, s.orgId) as AssetDbRow | undefined;
+  if (!row) throw domainError('not_found', 'No asset with this id exists in your organization.');
   return row;
 }
 
-export function getAsset(db: Database, orgId: string, id: string): Asset {
-  return toAsset(db, requireAssetRow(db, orgId, id));
+export function getAsset(s: Scope, id: string): Asset {
+  return toAsset(s.db, requireAssetRow(s, id));
 }
 
 export function reserveAsset(
-  services: SandboxServices,
-  auth: AuthContext,
+  s: Scope,
   body: { filename: string; contentType?: string | undefined; sizeBytes?: number | undefined },
 ): Asset & { uploadUrl: string; uploadExpiresAt: number } {
-  const { db, clock } = services;
-  const limits = assetLimits(services);
+  const { db, clock, services } = s;
+  const auth = { orgId: s.orgId, memberId: s.memberId };
+  const limits = assetLimits(services.settings);
   if (body.sizeBytes !== undefined && body.sizeBytes > streamingCap(limits, body.contentType ?? null)) {
-    throw fail('too_large', 'The file is larger than the limit for its type; upload a smaller file.');
+    throw domainError('too_large', 'The file is larger than the limit for its type; upload a smaller file.');
   }
   const now = clock.now();
   const id = `ast_${randomBytes(10).toString('hex')}`;
@@ -92,13 +88,13 @@ export function reserveAsset(
     ).run(id, auth.orgId, reserved.uploadId, body.filename, auth.memberId, now, now);
     return reserved;
   })();
-  return { ...getAsset(db, auth.orgId, id), uploadUrl: upload.uploadUrl, uploadExpiresAt: upload.expiresAt };
+  return { ...getAsset(s, id), uploadUrl: upload.uploadUrl, uploadExpiresAt: upload.expiresAt };
 }
 
 /** Delete the asset, its registrations, its upload row and its file. */
-async function purge(services: SandboxServices, row: AssetDbRow): Promise<void> {
-  services.db.prepare('DELETE FROM assets WHERE id = ?').run(row.id);
-  await discardUpload(services.db, uploadFiles(services), row.upload_id);
+async function purge(s: Scope, row: AssetDbRow): Promise<void> {
+  s.db.prepare('DELETE FROM assets WHERE id = ?').run(row.id);
+  await discardUpload(s.db, s.services.files, row.upload_id);
 }
 
 /**
@@ -108,75 +104,75 @@ async function purge(services: SandboxServices, row: AssetDbRow): Promise<void> 
  * arrived: 409 upload_incomplete, and the asset stays reserved for another PUT.
  * A ready asset finalizes again as a no-op.
  */
-export async function finalizeAsset(services: SandboxServices, auth: AuthContext, id: string): Promise<Asset> {
-  const { db } = services;
-  const row = requireAssetRow(db, auth.orgId, id);
+export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
+  const { db } = s;
+  const row = requireAssetRow(s, id);
   if (row.state === 'ready') return toAsset(db, row);
   const upload = getUpload(db, row.upload_id);
-  const inspection = upload ? await inspectUpload(db, uploadFiles(services), upload) : ({ state: 'awaiting_bytes' } as const);
+  const inspection = upload ? await inspectUpload(db, s.services.files, upload) : ({ state: 'awaiting_bytes' } as const);
 
   if (inspection.state === 'awaiting_bytes') {
-    throw fail('upload_incomplete', 'No complete upload has reached this asset yet: PUT the bytes to its uploadUrl, then finalize.', {}, 409);
+    throw domainError('upload_incomplete', 'No complete upload has reached this asset yet: PUT the bytes to its uploadUrl, then finalize.');
   }
   if (inspection.state === 'too_large') {
-    await purge(services, row);
-    throw fail('too_large', `The upload passed the ${inspection.limitBytes}-byte limit of its type and was deleted; upload a smaller file.`);
+    await purge(s, row);
+    throw domainError('too_large', `The upload passed the ${inspection.limitBytes}-byte limit of its type and was deleted; upload a smaller file.`);
   }
   const { sniffed } = inspection;
   if (!sniffed.ok || (sniffed.kind !== 'image' && sniffed.kind !== 'video') || inspection.limitBytes === null) {
-    await purge(services, row);
+    await purge(s, row);
     const why = !sniffed.ok && sniffed.reason === 'truncated' ? 'ends before its header does' : 'is not an accepted image or video type';
-    throw fail('unreadable', `The stored file ${why}; it was deleted.`);
+    throw domainError('unreadable', `The stored file ${why}; it was deleted.`);
   }
   if (inspection.contentType !== sniffed.mimeType) {
-    await purge(services, row);
-    throw fail('type_mismatch', `The bytes are ${sniffed.mimeType}, not the Content-Type the upload was sent with; the file was deleted.`);
+    await purge(s, row);
+    throw domainError('type_mismatch', `The bytes are ${sniffed.mimeType}, not the Content-Type the upload was sent with; the file was deleted.`);
   }
   if (inspection.sizeBytes > inspection.limitBytes) {
-    await purge(services, row);
-    throw fail('too_large', `The file is ${inspection.sizeBytes} bytes, over the ${inspection.limitBytes}-byte limit for ${sniffed.mimeType}; it was deleted.`);
+    await purge(s, row);
+    throw domainError('too_large', `The file is ${inspection.sizeBytes} bytes, over the ${inspection.limitBytes}-byte limit for ${sniffed.mimeType}; it was deleted.`);
   }
-  const now = services.clock.now();
+  const now = s.clock.now();
   db.prepare(
     `UPDATE assets SET state = 'ready', kind = ?, mime_type = ?, size_bytes = ?, width = ?, height = ?, revision = revision + 1, updated_at = ?, finalized_at = ?
      WHERE id = ? AND state = 'reserved'`,
   ).run(sniffed.kind, sniffed.mimeType, inspection.sizeBytes, sniffed.width, sniffed.height, now, now, row.id);
-  return getAsset(db, auth.orgId, id);
+  return getAsset(s, id);
 }
 
 function revisionMismatch(current: number) {
-  return fail('revision_mismatch', 'The asset changed since you read it: read it again, reapply your change and resend with its revision.', {
+  return domainError('revision_mismatch', 'The asset changed since you read it: read it again, reapply your change and resend with its revision.', {
     currentRevision: current,
   });
 }
 
 /** Rename, only if the caller read the current revision (one conditional update: racing writers cannot both win). */
-export function renameAsset(services: SandboxServices, auth: AuthContext, id: string, body: { filename: string; revision: number }): Asset {
-  const { db } = services;
+export function renameAsset(s: Scope, id: string, body: { filename: string; revision: number }): Asset {
+  const { db } = s;
   const changed = db
     .prepare(`UPDATE assets SET filename = ?, revision = revision + 1, updated_at = ? WHERE id = ? AND org_id = ? AND revision = ?`)
-    .run(body.filename, services.clock.now(), id, auth.orgId, body.revision).changes;
-  const row = requireAssetRow(db, auth.orgId, id);
+    .run(body.filename, s.clock.now(), id, s.orgId, body.revision).changes;
+  const row = requireAssetRow(s, id);
   if (changed === 0) throw revisionMismatch(row.revision);
   return toAsset(db, row);
 }
 
-export async function deleteAsset(services: SandboxServices, auth: AuthContext, id: string, revision?: number): Promise<void> {
-  const row = requireAssetRow(services.db, auth.orgId, id);
+export async function deleteAsset(s: Scope, id: string, revision?: number): Promise<void> {
+  const row = requireAssetRow(s, id);
   if (revision !== undefined && revision !== row.revision) throw revisionMismatch(row.revision);
-  await purge(services, row);
+  await purge(s, row);
 }
 
+/** GET /assets: newest first; each page reads its assets' registrations in one query, not one per asset. */
 export function listAssets(
-  db: Database,
-  secret: Buffer,
-  orgId: string,
+  s: Scope,
   q: { cursor?: string | undefined; limit: number; state?: AssetState | undefined; kind?: 'image' | 'video' | undefined },
 ): Page<Asset> {
+  const { db } = s;
   const { cursor, limit, ...filters } = q;
-  return keysetPage<AssetDbRow & Record<string, unknown>, Asset>({
+  const page = keysetPage<AssetDbRow & Record<string, unknown>, AssetDbRow>({
     db,
-    secret,
+    secret: s.secret,
     scope: 'listAssets',
     filters,
     cursor,
@@ -185,7 +181,10 @@ export function listAssets(
     from: FROM,
     seq: 'a.seq',
     where: ['a.org_id = @org', filters.state ? `${SHOWN_STATE} = @state` : null, filters.kind ? 'a.kind = @kind' : null],
-    params: { org: orgId, state: filters.state, kind: filters.kind },
-    map: (r) => toAsset(db, r),
+    params: { org: s.orgId, state: filters.state, kind: filters.kind },
+    map: (r) => r,
   });
+  const registrations = registrationsOfMany(db, page.data.map((r) => r.id));
+  const data = page.data.map((r) => toAsset(db, r, registrations.get(r.id) ?? []));
+  return page.nextCursor === undefined ? { data } : { data, nextCursor: page.nextCursor };
 }

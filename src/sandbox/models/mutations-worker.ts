@@ -1,27 +1,30 @@
-// The worker that moves mutations through their states:
+// Moves mutations along their machine in the transition table (lifecycle.ts):
 //
 //   pending ──(START_DELAY_MS after creation)──▶ running ──(APPLY_DELAY_MS later)──▶ succeeded | failed
 //
 // The change is applied to the simulated provider at the running → final step,
-// so a live read sees it as soon as the mutation reads `succeeded`. Delays are
-// measured on the sandbox clock, so a test with a ManualClock decides exactly
-// when each step happens; the worker itself only polls (services.every).
+// so a live read sees it as soon as the mutation reads `succeeded`. Steps are
+// taken when due, by `MutationAdvancer.advance()`: on access (the Mutations
+// and Observe routes call it) and by the ticker of a serving sandbox. Each
+// step is stamped with the time it fell due, so a test driving a ManualClock
+// sees the same rows whenever it looks.
 import type { Database } from 'better-sqlite3';
-import type { Clock } from '../http/context.js';
+import type { Clock } from '../clock.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import type { CreateMutation } from '../../contract/schemas/mutations.js';
-import { changeOf, ownedAdvertiser } from './mutations.js';
+import { ownedAdvertiser } from './advertisers.js';
+import { LIFECYCLES } from './lifecycle.js';
+import { changeOf } from './mutations.js';
 import type { MutationDbRow } from './mutations.js';
 
-export const START_DELAY_MS = 200;
-export const APPLY_DELAY_MS = 300;
-export const WORKER_POLL_MS = 25;
+const START = LIFECYCLES.mutation.pending.due.afterMs;
+const APPLY = LIFECYCLES.mutation.running.due.afterMs;
 
 export type ApplyOutcome =
   | { ok: true; entity: unknown }
   | { ok: false; status: number; error: string; message: string; extra?: Record<string, unknown> };
 
-/** The observe engineer's applyProviderChange, bound to the services. */
+/** applyProviderChange, bound to the services. */
 export type ApplyChange = (advertiser: AdvertiserRecord, change: ProviderChange) => ApplyOutcome | Promise<ApplyOutcome>;
 
 export interface WorkerDeps {
@@ -31,22 +34,24 @@ export interface WorkerDeps {
 }
 
 /**
- * One pass: start every due pending mutation, then finish every due running one.
- * Returns how many changed state. Not re-entrant (the caller guards); each
- * mutation's final step is one conditional update, so a row is applied once.
+ * One pass: start every due pending mutation, then finish every due running one
+ * (one that became running in this pass too, if its apply step is also due).
+ * Returns how many changed state. Not re-entrant (MutationAdvancer serializes
+ * passes); each final step is one conditional update, so a row is applied once.
  */
 export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promise<number> {
   const now = clock.now();
   let moved = db
-    .prepare(`UPDATE mutations SET state = 'running', started_at = @now, updated_at = @now WHERE state = 'pending' AND created_at + @delay <= @now`)
-    .run({ now, delay: START_DELAY_MS }).changes;
+    .prepare(
+      `UPDATE mutations SET state = 'running', started_at = created_at + @start, updated_at = created_at + @start
+       WHERE state = 'pending' AND created_at + @start <= @now`,
+    )
+    .run({ now, start: START }).changes;
 
-  const due = db
-    .prepare(`SELECT * FROM mutations WHERE state = 'running' AND started_at + ? <= ? ORDER BY seq`)
-    .all(APPLY_DELAY_MS, now) as MutationDbRow[];
+  const due = db.prepare(`SELECT * FROM mutations WHERE state = 'running' AND started_at + ? <= ? ORDER BY seq`).all(APPLY, now) as MutationDbRow[];
   for (const row of due) {
     const outcome = await applyOne(db, apply, row);
-    const at = clock.now();
+    const at = row.started_at! + APPLY;
     const done = outcome.ok
       ? db
           .prepare(`UPDATE mutations SET state = 'succeeded', result = ?, updated_at = ?, completed_at = ? WHERE id = ? AND state = 'running'`)
@@ -57,6 +62,17 @@ export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promis
     moved += done.changes;
   }
   return moved;
+}
+
+/** When the next step of any open mutation falls due (ms), or null when none is open. */
+export function nextDueAt(db: Database): number | null {
+  const r = db
+    .prepare(
+      `SELECT MIN(CASE state WHEN 'pending' THEN created_at + @start ELSE started_at + @apply END) AS due
+       FROM mutations WHERE state IN ('pending', 'running')`,
+    )
+    .get({ start: START, apply: APPLY }) as { due: number | null };
+  return r.due;
 }
 
 async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): Promise<ApplyOutcome> {
@@ -77,20 +93,40 @@ async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): P
   }
 }
 
-const running = new WeakMap<object, true>();
+/**
+ * The one advancer of a sandbox (a typed field of its services). It knows when
+ * the next step falls due, so an access with nothing due costs one comparison,
+ * and it runs one pass at a time, so a change is never applied twice.
+ */
+export class MutationAdvancer {
+  readonly #deps: WorkerDeps;
+  #due: number | null;
+  #pass: Promise<void> = Promise.resolve();
 
-/** Start polling for this services object, once (later calls are no-ops). */
-export function startMutationWorker(services: { db: Database; clock: Clock; every(ms: number, fn: () => void): void }, apply: ApplyChange): void {
-  if (running.has(services)) return;
-  running.set(services, true);
-  let busy = false;
-  services.every(WORKER_POLL_MS, () => {
-    if (busy) return;
-    busy = true;
-    advanceMutations({ db: services.db, clock: services.clock, apply })
-      .catch(() => undefined)
-      .finally(() => {
-        busy = false;
-      });
-  });
+  constructor(deps: WorkerDeps) {
+    this.#deps = deps;
+    this.#due = nextDueAt(deps.db);
+  }
+
+  /** A mutation was started: its first step falls due at `at`. */
+  noteDue(at: number): void {
+    if (this.#due === null || at < this.#due) this.#due = at;
+  }
+
+  /** Take every step that is due now (resolves once they are taken). */
+  advance(): Promise<void> {
+    if (this.#due === null || this.#due > this.#deps.clock.now()) return this.#pass;
+    this.#pass = this.#pass
+      .then(async () => {
+        if (this.#due === null || this.#due > this.#deps.clock.now()) return;
+        try {
+          await advanceMutations(this.#deps);
+        } finally {
+          this.#due = nextDueAt(this.#deps.db);
+        }
+      })
+      // A failed pass (a closed store at shutdown) must not block every later one; the request that asked still answers.
+      .catch((err: unknown) => console.error('adops sandbox: advancing mutations failed:', err));
+    return this.#pass;
+  }
 }

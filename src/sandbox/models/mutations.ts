@@ -5,11 +5,13 @@
 // reads back. No HTTP here: failures are ApiErrors the route lets through.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import type { AuthContext } from '../http/context.js';
-import { fail } from '../http/errors.js';
+import { START_DELAY_MS } from './lifecycle.js';
+import type { Scope } from './scope.js';
+import { domainError } from './errors.js';
 import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import { checkWholeAmount } from '../providers/units.js';
+import { ownedAdvertiser } from './advertisers.js';
 import { keysetPage } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 
@@ -55,22 +57,6 @@ export function canonicalJson(value: unknown): string {
 
 const hashBody = (body: CreateMutation) => createHash('sha256').update(canonicalJson(body)).digest('hex');
 
-interface AdvertiserDbRow {
-  id: string;
-  org_id: string;
-  provider: AdvertiserRecord['provider'];
-  name: string;
-  currency: string | null;
-  connection: AdvertiserRecord['connection'];
-}
-
-export function ownedAdvertiser(db: Database, orgId: string, advertiserId: string): AdvertiserRecord | null {
-  const r = db.prepare('SELECT id, org_id, provider, name, currency, connection FROM advertisers WHERE id = ? AND org_id = ?').get(advertiserId, orgId) as
-    | AdvertiserDbRow
-    | undefined;
-  return r ? { id: r.id, orgId: r.org_id, provider: r.provider, name: r.name, currency: r.currency, connection: r.connection } : null;
-}
-
 /** The amounts a mutation writes must be positive and fit the currency's decimals (else 422 invalid_amount at once). */
 function checkAmounts(change: ProviderChange, advertiser: AdvertiserRecord): void {
   const amounts: Array<[string, number | undefined]> = [
@@ -80,9 +66,9 @@ function checkAmounts(change: ProviderChange, advertiser: AdvertiserRecord): voi
   for (const [field, amount] of amounts) {
     if (amount === undefined) continue;
     const check = checkWholeAmount(amount, advertiser.currency);
-    if (!check.ok) throw fail('invalid_amount', `${field}: ${check.reason}`);
-    if (amount <= 0) throw fail('invalid_amount', `${field}: the amount must be greater than zero.`);
-    if (amount > 1e12) throw fail('invalid_amount', `${field}: the amount is larger than any provider accepts.`);
+    if (!check.ok) throw domainError('invalid_amount', `${field}: ${check.reason}`);
+    if (amount <= 0) throw domainError('invalid_amount', `${field}: the amount must be greater than zero.`);
+    if (amount > 1e12) throw domainError('invalid_amount', `${field}: the amount is larger than any provider accepts.`);
   }
 }
 
@@ -93,14 +79,12 @@ export interface StartResult {
 }
 
 /** Start a mutation (one transaction: a racing duplicate key cannot start two). */
-export function startMutation(
-  db: Database,
-  auth: AuthContext,
-  body: CreateMutation,
-  opts: { now: number; idempotencyKey?: string | undefined },
-): StartResult {
-  return db.transaction((): StartResult => {
-    const { now, idempotencyKey } = opts;
+export function startMutation(s: Scope, body: CreateMutation, opts: { idempotencyKey?: string | undefined } = {}): StartResult {
+  const { db } = s;
+  const auth = { orgId: s.orgId, memberId: s.memberId };
+  const now = s.clock.now();
+  const started = db.transaction((): StartResult => {
+    const { idempotencyKey } = opts;
     const hash = idempotencyKey === undefined ? null : hashBody(body);
     if (idempotencyKey !== undefined) {
       const seen = db
@@ -108,11 +92,9 @@ export function startMutation(
         .get(auth.orgId, idempotencyKey) as { request_hash: string; mutation_id: string; created_at: number } | undefined;
       if (seen && seen.created_at + IDEMPOTENCY_RETENTION_MS > now) {
         if (seen.request_hash !== hash) {
-          throw fail(
+          throw domainError(
             'idempotency_key_reused',
             'This Idempotency-Key was already used with a different request body; use a new key for a different change.',
-            {},
-            422,
           );
         }
         const existing = getMutationRow(db, auth.orgId, seen.mutation_id);
@@ -121,12 +103,12 @@ export function startMutation(
     }
 
     const advertiser = ownedAdvertiser(db, auth.orgId, body.advertiserId);
-    if (!advertiser) throw fail('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
+    if (!advertiser) throw domainError('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
     if (advertiser.connection === 'not_connected') {
-      throw fail('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', { provider: advertiser.provider });
+      throw domainError('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', { provider: advertiser.provider });
     }
     if (advertiser.connection === 'no_write_access') {
-      throw fail('missing_write_access', "The advertiser's connection has no write access; a person must reconnect it and grant write access.");
+      throw domainError('missing_write_access', "The advertiser's connection has no write access; a person must reconnect it and grant write access.");
     }
     const change = changeOf(body);
     checkAmounts(change, advertiser);
@@ -147,6 +129,9 @@ export function startMutation(
     }
     return { mutation: getMutationRow(db, auth.orgId, id)!.mutation, created: true };
   })();
+  // Its first step falls due START_DELAY_MS from now: the advancer takes it then.
+  if (started.created) s.services.mutations.noteDue(now + START_DELAY_MS);
+  return started;
 }
 
 export interface MutationDbRow {
@@ -198,25 +183,23 @@ function getMutationRow(db: Database, orgId: string, id: string): { mutation: Mu
  * 403 forbidden, since the spec puts "the poller must be the starter" in the
  * permission table.
  */
-export function readMutationAsStarter(db: Database, auth: AuthContext, id: string): Mutation {
-  const found = getMutationRow(db, auth.orgId, id);
-  if (!found) throw fail('not_found', 'No mutation with this id exists in your organization.');
-  if (found.starter !== auth.memberId) {
-    throw fail('forbidden', 'Only the member who started a mutation may read it; list the history with GET /mutations (mutation:read).');
+export function readMutationAsStarter(s: Scope, id: string): Mutation {
+  const found = getMutationRow(s.db, s.orgId, id);
+  if (!found) throw domainError('not_found', 'No mutation with this id exists in your organization.');
+  if (found.starter !== s.memberId) {
+    throw domainError('forbidden', 'Only the member who started a mutation may read it; list the history with GET /mutations (mutation:read).');
   }
   return found.mutation;
 }
 
 export function listMutations(
-  db: Database,
-  secret: Buffer,
-  orgId: string,
+  s: Scope,
   q: { cursor?: string | undefined; limit: number; advertiserId?: string | undefined; state?: MutationState | undefined },
 ): Page<Mutation> {
   const { cursor, limit, ...filters } = q;
   return keysetPage<MutationDbRow & Record<string, unknown>, Mutation>({
-    db,
-    secret,
+    db: s.db,
+    secret: s.secret,
     scope: 'listMutations',
     filters,
     cursor,
@@ -225,7 +208,7 @@ export function listMutations(
     from: 'mutations',
     seq: 'seq',
     where: ['org_id = @org', filters.advertiserId ? 'advertiser_id = @advertiserId' : null, filters.state ? 'state = @state' : null],
-    params: { org: orgId, advertiserId: filters.advertiserId, state: filters.state },
+    params: { org: s.orgId, advertiserId: filters.advertiserId, state: filters.state },
     map: toMutation,
   });
 }

@@ -5,11 +5,13 @@
 // not, as at the platforms), and refuses a seeded share of calls with the
 // provider's own error object. The seeded draw makes an error rate replay the
 // same way in tests. Configuration lives in SQLite (survives restarts); the
-// call counters live in memory, per database.
-import type { Database } from 'better-sqlite3';
+// call counters live in memory, in the sandbox's ProviderCallLog.
+import { errorInfo } from '../../contract/errors.js';
 import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { EntityProvider } from '../../contract/ids.js';
-import { fail, invalidRequest } from '../http/errors.js';
+import { domainError } from '../models/errors.js';
+import { invalidRequest } from '../http/errors.js';
+import { DomainError } from '../models/errors.js';
 import { zodIssuesToIssues } from '../http/validation.js';
 import { providerFaultsSchema } from './fixture-schema.js';
 import type { ProviderFaults } from './fixture-schema.js';
@@ -26,7 +28,20 @@ interface CallState {
   rng: () => number;
 }
 
-const stateByDb = new WeakMap<Database, Map<string, CallState>>();
+/** The calls one sandbox made to each provider (a field of its services). */
+export class ProviderCallLog {
+  readonly #byProvider = new Map<string, CallState>();
+
+  state(provider: string, seed: number): CallState {
+    let s = this.#byProvider.get(provider);
+    if (!s) this.#byProvider.set(provider, (s = { calls: 0, recent: [], rng: seededRandom(seed) }));
+    return s;
+  }
+
+  calls(provider: string): number {
+    return this.#byProvider.get(provider)?.calls ?? 0;
+  }
+}
 
 /** mulberry32: a small seeded PRNG, enough for a reproducible error draw. */
 export function seededRandom(seed: number): () => number {
@@ -38,14 +53,6 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function callState(db: Database, provider: string, seed: number): CallState {
-  let byProvider = stateByDb.get(db);
-  if (!byProvider) stateByDb.set(db, (byProvider = new Map()));
-  let s = byProvider.get(provider);
-  if (!s) byProvider.set(provider, (s = { calls: 0, recent: [], rng: seededRandom(seed) }));
-  return s;
 }
 
 export function readFaults(services: ProviderServices, provider: string): ProviderFaults {
@@ -64,14 +71,14 @@ export function writeFaults(services: ProviderServices, provider: EntityProvider
          rate_limit_per_minute = excluded.rate_limit_per_minute, seed = excluded.seed`,
     )
     .run(provider, faults.errorRate, faults.latencyMs, faults.rateLimitPerMinute, faults.seed);
-  const s = callState(services.db, provider, faults.seed);
+  const s = services.providerCalls.state(provider, faults.seed);
   s.rng = seededRandom(faults.seed);
   s.recent = [];
 }
 
 /** The provider token if a simulated provider has it, else 404 not_found. */
 export function simulatedProvider(provider: string): EntityProvider {
-  if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw fail('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
+  if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw domainError('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
   return provider as EntityProvider;
 }
 
@@ -86,10 +93,29 @@ export function setProviderFaults(services: ProviderServices, provider: string, 
 
 /** How many requests the service has sent this provider since the sandbox started. */
 export function providerCallCount(services: ProviderServices, provider: EntityProvider): number {
-  return stateByDb.get(services.db)?.get(provider)?.calls ?? 0;
+  return services.providerCalls.calls(provider);
 }
 
-export type ProviderRefusal = { provider: EntityProvider; platformError: Record<string, unknown>; message: string };
+export type ProviderRefusal = {
+  provider: EntityProvider;
+  platformError: Record<string, unknown>;
+  message: string;
+  /** Throttled: whole seconds until the rate window lets a request through again. */
+  retryAfterSeconds?: number;
+};
+
+/**
+ * 502 provider_error for a throttled live read: the service knows when the
+ * provider's window reopens, so the answer says it in a Retry-After header
+ * (the Observe routes set it; the body stays the spec's).
+ */
+export class ProviderThrottled extends DomainError {
+  constructor(refusal: ProviderRefusal & { retryAfterSeconds: number }) {
+    super(errorInfo('provider_error')!.status, 'provider_error', refusal.message, { provider: refusal.provider, platformError: refusal.platformError });
+    this.retryAfterSeconds = refusal.retryAfterSeconds;
+  }
+  readonly retryAfterSeconds: number;
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -99,7 +125,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function callProvider(services: ProviderServices, provider: EntityProvider): Promise<ProviderRefusal | null> {
   const faults = readFaults(services, provider);
-  const s = callState(services.db, provider, faults.seed);
+  const s = services.providerCalls.state(provider, faults.seed);
   const now = services.clock.now();
   s.calls += 1;
   s.recent = s.recent.filter((t) => t > now - WINDOW_MS);
@@ -107,7 +133,13 @@ export async function callProvider(services: ProviderServices, provider: EntityP
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
   const adapter = adapterFor(provider);
   if (faults.rateLimitPerMinute !== null && s.recent.length > faults.rateLimitPerMinute) {
-    return { provider, platformError: adapter.platformError('throttled'), message: `${provider} throttled the request: its rate limit is used up. Retry in a minute.` };
+    // Refused calls count too, so the next one passes once all but limit - 1 of these calls left the window.
+    const reopensAt = s.recent[Math.max(0, s.recent.length - faults.rateLimitPerMinute)]! + WINDOW_MS;
+    const retryAfterSeconds = Math.max(1, Math.ceil((reopensAt - now) / 1000));
+    return {
+      provider, platformError: adapter.platformError('throttled'), retryAfterSeconds,
+      message: `${provider} throttled the request: its rate limit is used up. Retry in ${retryAfterSeconds} s.`,
+    };
   }
   if (faults.errorRate > 0 && s.rng() < faults.errorRate) {
     return { provider, platformError: adapter.platformError('error'), message: `${provider} refused the request or did not answer. Retry.` };
@@ -118,5 +150,6 @@ export async function callProvider(services: ProviderServices, provider: EntityP
 /** callProvider for live reads: a refusal becomes 502 provider_error with `provider` and `platformError`. */
 export async function askProvider(services: ProviderServices, provider: EntityProvider): Promise<void> {
   const refused = await callProvider(services, provider);
-  if (refused) throw fail('provider_error', refused.message, { provider, platformError: refused.platformError });
+  if (refused?.retryAfterSeconds !== undefined) throw new ProviderThrottled({ ...refused, retryAfterSeconds: refused.retryAfterSeconds });
+  if (refused) throw domainError('provider_error', refused.message, { provider, platformError: refused.platformError });
 }

@@ -7,19 +7,26 @@
 // with the three service times null. Each provider pages its own way: a
 // position token, or (provider_b) page number + page size, where the size of
 // the first page holds for every later page.
+//
+// A page reads the provider's list from where the last one stopped (the cursor
+// keeps the position of its last entity, also under page numbers), in windows
+// the size of the page, so page 30 costs what page 1 costs.
 import { LIMIT_MAX } from '../../contract/ids.js';
 import type { EntityStatus } from '../../contract/ids.js';
-import type { SandboxServices } from '../http/context.js';
-import { fail } from '../http/errors.js';
+import type { Scope } from '../models/scope.js';
+import { domainError } from '../models/errors.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
-import { completeRow } from '../ingest/stored-reads.js';
+import { completeRow, LIVE_TIMES } from './rows.js';
 import { askProvider } from './faults.js';
 import { adapterFor } from './registry.js';
-import { entityLookup, findOwnedAdvertiser, providerEntities, providerEntity } from './store.js';
+import { ownedAdvertiser } from '../models/advertisers.js';
+import { pointLookup, providerEntitiesAfter, providerEntity } from './store.js';
+import type { EntityLookup, ProviderEntityRow } from './store.js';
 import type { AdvertiserRecord, EntityKind, Payload, ProviderAdapter } from './types.js';
 
-type LiveEnv = Pick<SandboxServices, 'db' | 'clock' | 'secret'>;
+/** Live reads ask the providers through the sandbox's services (call log, faults). */
+type LiveEnv = Pick<Scope, 'db' | 'orgId' | 'secret' | 'services'>;
 
 export interface LiveQuery {
   ids?: string[] | undefined;
@@ -35,46 +42,75 @@ const RESOURCE_WORD: Record<EntityKind, string> = {
 };
 
 /** The checks every live read makes before asking the provider. */
-function reachableAdvertiser(env: LiveEnv, orgId: string, advertiserId: string, kind: EntityKind): { advertiser: AdvertiserRecord; adapter: ProviderAdapter } {
-  const advertiser = findOwnedAdvertiser(env.db, orgId, advertiserId);
-  if (!advertiser) throw fail('not_found', 'No advertiser with this id belongs to your organization.');
+function reachableAdvertiser(
+  env: LiveEnv, advertiserId: string, kind: EntityKind, notOwned = () => domainError('not_found', 'No advertiser with this id belongs to your organization.'),
+): { advertiser: AdvertiserRecord; adapter: ProviderAdapter } {
+  const advertiser = ownedAdvertiser(env.db, env.orgId, advertiserId);
+  if (!advertiser) throw notOwned();
   const provider = advertiser.provider;
   if (advertiser.connection === 'not_connected') {
-    throw fail('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it. The stored read still answers.', { provider });
+    throw domainError('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it. The stored read still answers.', { provider });
   }
   const adapter = adapterFor(provider);
   if (!adapter.kinds.includes(kind)) {
-    throw fail('live_read_unsupported', `The service cannot read ${RESOURCE_WORD[kind]} live from this provider. Read the stored copy with advertiserId as a filter.`, { provider });
+    throw domainError('live_read_unsupported', `The service cannot read ${RESOURCE_WORD[kind]} live from this provider. Read the stored copy with advertiserId as a filter.`, { provider });
   }
   return { advertiser, adapter };
 }
 
-type Position = { after: number } | { page: number; pageSize: number };
+/** `after`: the provider position of the last entity served (absent only in cursors minted before it was kept). */
+type Position = { after: number } | { page: number; pageSize: number; after?: number };
 
 function readPosition(env: LiveEnv, scope: string, filters: Record<string, unknown>, cursor: string, paging: ProviderAdapter['paging']): Position {
   const p = decodeCursor(env.secret, scope, filters, cursor) as Record<string, unknown> | null;
   const int = (v: unknown, min: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
   if (paging === 'token' && p && int(p.after, 0)) return { after: p.after as number };
-  if (paging === 'page' && p && int(p.page, 2) && int(p.pageSize, 1) && (p.pageSize as number) <= LIMIT_MAX) return { page: p.page as number, pageSize: p.pageSize as number };
+  if (paging === 'page' && p && int(p.page, 2) && int(p.pageSize, 1) && (p.pageSize as number) <= LIMIT_MAX && (p.after === undefined || int(p.after, 0))) {
+    const page = { page: p.page as number, pageSize: p.pageSize as number };
+    return p.after === undefined ? page : { ...page, after: p.after as number };
+  }
   throw invalidCursor();
 }
 
-export async function liveList(env: LiveEnv, orgId: string, advertiserId: string, kind: EntityKind, scope: string, query: LiveQuery): Promise<Page<Record<string, unknown>>> {
-  const { advertiser, adapter } = reachableAdvertiser(env, orgId, advertiserId, kind);
+/**
+ * Entities in the provider's order after `after` that pass `accept`: skip the
+ * first `skip` of them, then take up to `take`. Reads windows of `take` rows
+ * (one window when nothing is filtered out), so the cost follows the page, not
+ * its depth.
+ */
+function scan(
+  env: LiveEnv, advertiserId: string, kind: EntityKind, start: { after: number; skip: number; take: number; ids?: readonly string[] },
+  accept: (e: ProviderEntityRow) => boolean,
+): ProviderEntityRow[] {
+  const out: ProviderEntityRow[] = [];
+  let { after, skip } = start;
+  const windowSize = Math.max(start.take, 50);
+  for (;;) {
+    const batch = providerEntitiesAfter(env.db, advertiserId, kind, after, windowSize, start.ids);
+    for (const e of batch) {
+      after = e.position;
+      if (!accept(e)) continue;
+      if (skip > 0) skip -= 1;
+      else if (out.push(e) >= start.take) return out;
+    }
+    if (batch.length < windowSize) return out;
+  }
+}
+
+export async function liveList(env: LiveEnv, advertiserId: string, kind: EntityKind, scope: string, query: LiveQuery): Promise<Page<Record<string, unknown>>> {
+  const { advertiser, adapter } = reachableAdvertiser(env, advertiserId, kind);
   const { cursor, limit, ...rest } = query;
   if (rest.status !== undefined && !adapter.liveStatuses.includes(rest.status)) {
-    throw fail('live_read_unsupported', `This provider cannot select ${rest.status} entities in one request; read the stored copy with status as a filter.`, { provider: advertiser.provider });
+    throw domainError('live_read_unsupported', `This provider cannot select ${rest.status} entities in one request; read the stored copy with status as a filter.`, { provider: advertiser.provider });
   }
   // Bound to the advertiser too: a cursor of one advertiser's list does not page another's.
   const filters = { advertiserId, ...rest };
   const position = cursor === undefined ? null : readPosition(env, scope, filters, cursor, adapter.paging);
 
-  await askProvider(env, advertiser.provider);
+  await askProvider(env.services, advertiser.provider);
 
-  const lookup = entityLookup(env.db, advertiser.id);
-  const wanted = rest.ids ? new Set(rest.ids) : null;
-  const matching = providerEntities(env.db, advertiser.id, kind).filter((e) => {
-    if (wanted && !wanted.has(e.id)) return false;
+  const lookup: EntityLookup = pointLookup(env.db, advertiser.id);
+  const accept = (e: ProviderEntityRow): boolean => {
     if (rest.status !== undefined && adapter.statusOf(kind, e.payload) !== rest.status) return false;
     if (rest.campaignId !== undefined || rest.adGroupId !== undefined) {
       const parents = adapter.parentsOf(kind, e.payload, lookup);
@@ -82,30 +118,38 @@ export async function liveList(env: LiveEnv, orgId: string, advertiserId: string
       if (rest.adGroupId !== undefined && parents.adGroupId !== rest.adGroupId) return false;
     }
     return true;
-  });
+  };
 
-  let slice: typeof matching;
-  let next: Position | null = null;
-  if (adapter.paging === 'page') {
-    const pageSize = position && 'pageSize' in position ? position.pageSize : limit;
-    const page = position && 'page' in position ? position.page : 1;
-    slice = matching.slice((page - 1) * pageSize, page * pageSize);
-    if (matching.length > page * pageSize) next = { page: page + 1, pageSize };
-  } else {
-    const after = position && 'after' in position ? position.after : 0;
-    const rest2 = matching.filter((e) => e.position > after);
-    slice = rest2.slice(0, limit);
-    if (rest2.length > limit) next = { after: slice[slice.length - 1]!.position };
-  }
+  // The page size (fixed by the first page under page numbers) and where this page starts.
+  const pageSize = position && 'pageSize' in position ? position.pageSize : limit;
+  const page = position && 'page' in position ? position.page : 1;
+  const after = position?.after ?? 0;
+  // A page-number cursor without a position (minted before positions were kept) skips whole pages.
+  const skip = position && 'page' in position && position.after === undefined ? (page - 1) * pageSize : 0;
+  // One more than the page, to know whether another page follows.
+  const found = scan(env, advertiser.id, kind, { after, skip, take: pageSize + 1, ...(rest.ids ? { ids: rest.ids } : {}) }, accept);
+  const slice = found.slice(0, pageSize);
+  const last = slice[slice.length - 1];
+  const next: Position | null = found.length > pageSize && last
+    ? adapter.paging === 'page' ? { page: page + 1, pageSize, after: last.position } : { after: last.position }
+    : null;
+
   const ctx = { advertiser, live: true, lookup };
-  const data = slice.map((e) => completeRow(kind, adapter.normalize(kind, e.payload, ctx), { createdAt: null, updatedAt: null, deletedAt: null }));
+  const data = slice.map((e) => completeRow(kind, adapter.normalize(kind, e.payload, ctx), LIVE_TIMES));
   return next ? { data, nextCursor: encodeCursor(env.secret, scope, filters, next) } : { data };
 }
 
-export async function liveGet(env: LiveEnv, orgId: string, advertiserId: string, kind: EntityKind, id: string): Promise<Payload> {
-  const { advertiser, adapter } = reachableAdvertiser(env, orgId, advertiserId, kind);
-  await askProvider(env, advertiser.provider);
+/**
+ * Single live read. No such entity, a provider holding none of that kind, and
+ * an advertiser not owned answer the same 404 (status, code and message): the
+ * spec leaves them deliberately indistinguishable.
+ */
+export async function liveGet(env: LiveEnv, advertiserId: string, kind: EntityKind, id: string): Promise<Payload> {
+  const word = RESOURCE_WORD[kind].replace(/s$/, '');
+  const notFound = () => domainError('not_found', `No ${word} with this id is held for this advertiser of your organization.`);
+  const { advertiser, adapter } = reachableAdvertiser(env, advertiserId, kind, notFound);
+  await askProvider(env.services, advertiser.provider);
   const entity = providerEntity(env.db, advertiser.id, kind, id);
-  if (!entity) throw fail('not_found', `The provider holds no such ${RESOURCE_WORD[kind].replace(/s$/, '')} on this account.`);
-  return adapter.singlePayload(kind, entity.payload, { advertiser, live: true, lookup: entityLookup(env.db, advertiser.id) });
+  if (!entity) throw notFound();
+  return adapter.singlePayload(kind, entity.payload, { advertiser, live: true, lookup: pointLookup(env.db, advertiser.id) });
 }

@@ -9,7 +9,8 @@ import type { EntityStatus } from '../../contract/ids.js';
 import { ENTITY_STATUSES } from '../../contract/ids.js';
 import { callProvider } from './faults.js';
 import { adapterFor } from './registry.js';
-import { entityLookup, findAdvertiser, providerEntity, writeProviderEntity } from './store.js';
+import { findAdvertiser } from '../models/advertisers.js';
+import { pointLookup, providerEntity, writeProviderEntity } from './store.js';
 import { isBudgetOnly, refusal } from './types.js';
 import type { AdvertiserRecord, ChangeRefusal, Payload, ProviderChange, ProviderServices } from './types.js';
 
@@ -32,7 +33,8 @@ function checkShape(change: ProviderChange): ChangeRefusal | null {
 
 /**
  * Apply `change` at the advertiser's provider. `entity` is the provider's
- * native payload after the change (its own keys and units).
+ * payload after the change in the service's own units: the keys the service
+ * requests, provider_a money in whole units (as a single live read).
  */
 export async function applyProviderChange(
   services: ProviderServices, advertiser: string | Pick<AdvertiserRecord, 'id'>, change: ProviderChange,
@@ -51,7 +53,8 @@ export async function applyProviderChange(
   if (status === 'DELETED') return refusal(422, 'invalid_transition', 'A deleted entity cannot be changed.');
 
   const now = services.clock.now();
-  const result = adapter.applyChange(current.payload, change, { advertiser: record, lookup: entityLookup(services.db, record.id), now });
+  const lookup = pointLookup(services.db, record.id);
+  const result = adapter.applyChange(current.payload, change, { advertiser: record, lookup, now });
   if (!result.ok) return result;
 
   const refused = await callProvider(services, record.provider);
@@ -64,5 +67,6 @@ export async function applyProviderChange(
       writeProviderEntity(services.db, record.id, w.kind, w.id, w.payload, budgetOnly ? (before?.stamp ?? 0) : now);
     }
   })();
-  return { ok: true, entity: result.writes[0]!.payload };
+  // Answered as a single live read answers it: the requested keys, provider_a money in whole units.
+  return { ok: true, entity: adapter.singlePayload(change.entityType, result.writes[0]!.payload, { advertiser: record, live: true, lookup }) };
 }

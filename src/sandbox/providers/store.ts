@@ -1,36 +1,10 @@
-// Reading and writing the simulated providers' state (provider_entities) and
-// the platform's advertiser records. Plain functions over the database; no HTTP.
+// Reading and writing the simulated providers' state (provider_entities).
+// Plain functions over the database; no HTTP. Reads come in two sizes: the
+// whole of one kind (ingestion, which visits everything anyway) and a window
+// in the provider's own order (live reads: a page costs what its rows cost,
+// at any depth).
 import type { Database } from 'better-sqlite3';
-import type { EntityProvider } from '../../contract/ids.js';
-import type { AdvertiserRecord, Payload, StoredKind } from './types.js';
-
-interface AdvertiserDbRow {
-  id: string;
-  org_id: string;
-  provider: string;
-  name: string;
-  currency: string | null;
-  connection: AdvertiserRecord['connection'];
-}
-
-const toAdvertiser = (r: AdvertiserDbRow): AdvertiserRecord => ({
-  id: r.id, orgId: r.org_id, provider: r.provider as EntityProvider, name: r.name, currency: r.currency, connection: r.connection,
-});
-
-export function findAdvertiser(db: Database, id: string): AdvertiserRecord | undefined {
-  const row = db.prepare('SELECT id, org_id, provider, name, currency, connection FROM advertisers WHERE id = ?').get(id) as AdvertiserDbRow | undefined;
-  return row ? toAdvertiser(row) : undefined;
-}
-
-/** The advertiser if the organization owns it; otherwise undefined (not owned and nonexistent look alike). */
-export function findOwnedAdvertiser(db: Database, orgId: string, id: string): AdvertiserRecord | undefined {
-  const a = findAdvertiser(db, id);
-  return a && a.orgId === orgId ? a : undefined;
-}
-
-export function listAdvertisers(db: Database): AdvertiserRecord[] {
-  return (db.prepare('SELECT id, org_id, provider, name, currency, connection FROM advertisers ORDER BY seq').all() as AdvertiserDbRow[]).map(toAdvertiser);
-}
+import type { Payload, StoredKind } from './types.js';
 
 export interface ProviderEntityRow {
   id: string;
@@ -39,34 +13,54 @@ export interface ProviderEntityRow {
   stamp: number;
 }
 
+type DbEntity = { id: string; position: number; payload: string; stamp: number };
+const parsed = (r: DbEntity): ProviderEntityRow => ({ id: r.id, position: r.position, payload: JSON.parse(r.payload) as Payload, stamp: r.stamp });
+
 /** Every entity of one kind, in the provider's own order. */
 export function providerEntities(db: Database, advertiserId: string, kind: StoredKind): ProviderEntityRow[] {
   const rows = db
     .prepare('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? ORDER BY position')
-    .all(advertiserId, kind) as Array<{ id: string; position: number; payload: string; stamp: number }>;
-  return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Payload }));
+    .all(advertiserId, kind) as DbEntity[];
+  return rows.map(parsed);
+}
+
+/**
+ * Up to `count` entities after `after` in the provider's order, optionally only
+ * the given ids (the provider_entities_order index: cost follows `count`, not depth).
+ */
+export function providerEntitiesAfter(
+  db: Database, advertiserId: string, kind: StoredKind, after: number, count: number, ids?: readonly string[],
+): ProviderEntityRow[] {
+  const rows = (ids === undefined
+    ? db
+        .prepare('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND position > ? ORDER BY position LIMIT ?')
+        .all(advertiserId, kind, after, count)
+    : db
+        .prepare(
+          `SELECT id, position, payload, stamp FROM provider_entities
+           WHERE advertiser_id = ? AND kind = ? AND position > ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?`,
+        )
+        .all(advertiserId, kind, after, JSON.stringify(ids), count)) as DbEntity[];
+  return rows.map(parsed);
 }
 
 export function providerEntity(db: Database, advertiserId: string, kind: StoredKind, id: string): ProviderEntityRow | undefined {
   const r = db
     .prepare('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND id = ?')
-    .get(advertiserId, kind, id) as { id: string; position: number; payload: string; stamp: number } | undefined;
-  return r ? { ...r, payload: JSON.parse(r.payload) as Payload } : undefined;
+    .get(advertiserId, kind, id) as DbEntity | undefined;
+  return r ? parsed(r) : undefined;
 }
 
 /** Insert (at the end of the provider's order) or replace an entity, keeping its position. */
 export function writeProviderEntity(db: Database, advertiserId: string, kind: StoredKind, id: string, payload: Payload, stamp: number): void {
-  const existing = db.prepare('SELECT position FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND id = ?').get(advertiserId, kind, id) as
-    | { position: number }
-    | undefined;
-  if (existing) {
-    db.prepare('UPDATE provider_entities SET payload = ?, stamp = ? WHERE advertiser_id = ? AND kind = ? AND id = ?')
-      .run(JSON.stringify(payload), stamp, advertiserId, kind, id);
-    return;
-  }
-  const next = db.prepare('SELECT COALESCE(MAX(position), 0) + 1 AS p FROM provider_entities WHERE advertiser_id = ? AND kind = ?').get(advertiserId, kind) as { p: number };
-  db.prepare('INSERT INTO provider_entities (advertiser_id, kind, id, position, payload, stamp) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(advertiserId, kind, id, next.p, JSON.stringify(payload), stamp);
+  const changed = db
+    .prepare('UPDATE provider_entities SET payload = ?, stamp = ? WHERE advertiser_id = ? AND kind = ? AND id = ?')
+    .run(JSON.stringify(payload), stamp, advertiserId, kind, id).changes;
+  if (changed > 0) return;
+  db.prepare(
+    `INSERT INTO provider_entities (advertiser_id, kind, id, position, payload, stamp)
+     SELECT ?, ?, ?, COALESCE(MAX(position), 0) + 1, ?, ? FROM provider_entities WHERE advertiser_id = ? AND kind = ?`,
+  ).run(advertiserId, kind, id, JSON.stringify(payload), stamp, advertiserId, kind);
 }
 
 /** The provider forgets an entity (it no longer has it); ingestion then marks the stored row deleted. */
@@ -74,12 +68,24 @@ export function removeProviderEntity(db: Database, advertiserId: string, kind: S
   return db.prepare('DELETE FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND id = ?').run(advertiserId, kind, id).changes > 0;
 }
 
-/** A lookup of an advertiser's entities by kind and id, read once per kind and cached for one operation. */
-export function entityLookup(db: Database, advertiserId: string): (kind: StoredKind, id: string) => Payload | undefined {
+export type EntityLookup = (kind: StoredKind, id: string) => Payload | undefined;
+
+/** A lookup that reads each kind whole on first use: for ingestion, which visits every entity. */
+export function wholeLookup(db: Database, advertiserId: string): EntityLookup {
   const maps = new Map<StoredKind, Map<string, Payload>>();
   return (kind, id) => {
     let m = maps.get(kind);
     if (!m) maps.set(kind, (m = new Map(providerEntities(db, advertiserId, kind).map((e) => [e.id, e.payload]))));
     return m.get(id);
+  };
+}
+
+/** A lookup that reads one entity at a time, remembered for one operation: for a page or a single read. */
+export function pointLookup(db: Database, advertiserId: string): EntityLookup {
+  const seen = new Map<string, Payload | undefined>();
+  return (kind, id) => {
+    const key = `${kind}\0${id}`;
+    if (!seen.has(key)) seen.set(key, providerEntity(db, advertiserId, kind, id)?.payload);
+    return seen.get(key);
   };
 }

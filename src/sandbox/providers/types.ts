@@ -5,12 +5,14 @@
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
 import type { EntityProvider, EntityStatus } from '../../contract/ids.js';
-import type { Clock } from '../http/context.js';
+import type { Clock } from '../clock.js';
+import type { ProviderCallLog } from './faults.js';
 
-/** The slice of SandboxServices the providers use (tests may pass just these). */
+/** The slice of SandboxServices the providers use. */
 export interface ProviderServices {
   db: Database;
   clock: Clock;
+  providerCalls: ProviderCallLog;
 }
 
 /** Resources an advertiser's provider may hold, as Observe names them. */

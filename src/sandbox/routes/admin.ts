@@ -2,31 +2,12 @@
 // not in the OpenAPI documents, never used by the CLI). No key needed: the
 // sandbox listens on loopback and these exist for tests and demos.
 import type { Hono } from 'hono';
-import type { AppEnv, SandboxServices } from '../http/context.js';
+import type { AppEnv } from '../http/context.js';
+import { listKeys } from '../models/api-keys.js';
 import { invalidRequest } from '../http/errors.js';
 import { notJsonIssue, readBodyText } from '../http/json-body.js';
 import { ingestAll } from '../ingest/index.js';
 import { setProviderFaults, simulatedProvider } from '../providers/faults.js';
-
-export interface KeyListing {
-  key: string;
-  organization: string;
-  label: string;
-  description: string;
-  state: string;
-  permissions: 'all' | string[];
-}
-
-/** Every key of the store with what it shows, oldest first (the order of the world). */
-export function listKeys(db: SandboxServices['db']): KeyListing[] {
-  const rows = db
-    .prepare(
-      `SELECT k.key, m.org_id AS organization, k.label, k.description, k.state, k.permissions
-       FROM api_keys k JOIN members m ON m.id = k.member_id ORDER BY k.seq`,
-    )
-    .all() as Array<Omit<KeyListing, 'permissions'> & { permissions: string }>;
-  return rows.map((r) => ({ ...r, permissions: JSON.parse(r.permissions) as KeyListing['permissions'] }));
-}
 
 export function registerAdminRoutes(app: Hono<AppEnv>): void {
   app.get('/_sandbox/health', (c) => c.json({ status: 'ok', time: c.var.sandbox.clock.now() }, 200));

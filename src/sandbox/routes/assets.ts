@@ -18,6 +18,7 @@ import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
 import { deleteAsset, finalizeAsset, getAsset, listAssets, renameAsset, reserveAsset } from '../models/assets.js';
 import { registerAsset } from '../models/assets-registrations.js';
+import { scopeOf } from './scope.js';
 
 export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
@@ -27,8 +28,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
       errors: ['invalid_cursor'],
     }),
     (c) => {
-      const { db, secret } = c.var.sandbox;
-      return c.json(listAssets(db, secret, c.var.auth.orgId, c.req.valid('query')), 200);
+      return c.json(listAssets(scopeOf(c), c.req.valid('query')), 200);
     },
   );
 
@@ -43,7 +43,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
       },
       errors: ['too_large'],
     }),
-    (c) => c.json(reserveAsset(c.var.sandbox, c.var.auth, c.req.valid('json')), 201),
+    (c) => c.json(reserveAsset(scopeOf(c), c.req.valid('json')), 201),
   );
 
   app.openapi(
@@ -52,7 +52,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'The asset, ready: kind, mimeType, sizeBytes and image dimensions from its bytes.', schema: assetSchema } },
       errors: ['not_found', 'upload_incomplete', 'too_large', 'type_mismatch', 'unreadable'],
     }),
-    async (c) => c.json(await finalizeAsset(c.var.sandbox, c.var.auth, c.req.valid('param').id), 200),
+    async (c) => c.json(await finalizeAsset(scopeOf(c), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -61,7 +61,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'The asset.', schema: assetSchema } },
       errors: ['not_found'],
     }),
-    (c) => c.json(getAsset(c.var.sandbox.db, c.var.auth.orgId, c.req.valid('param').id), 200),
+    (c) => c.json(getAsset(scopeOf(c), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -70,7 +70,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'The asset as written, revision + 1.', schema: assetSchema } },
       errors: ['not_found', 'revision_mismatch'],
     }),
-    (c) => c.json(renameAsset(c.var.sandbox, c.var.auth, c.req.valid('param').id, c.req.valid('json')), 200),
+    (c) => c.json(renameAsset(scopeOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -81,7 +81,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      await deleteAsset(c.var.sandbox, c.var.auth, id, c.req.valid('query').revision);
+      await deleteAsset(scopeOf(c), id, c.req.valid('query').revision);
       return c.json({ deleted: true as const, id }, 200);
     },
   );
@@ -96,7 +96,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
       errors: ['not_found', 'advertiser_not_owned', 'asset_not_ready'],
     }),
     (c) => {
-      const { registration, created } = registerAsset(c.var.sandbox, c.var.auth, c.req.valid('param').id, c.req.valid('json').advertiserId);
+      const { registration, created } = registerAsset(scopeOf(c), c.req.valid('param').id, c.req.valid('json').advertiserId);
       return created ? c.json(registration, 201) : c.json(registration, 200);
     },
   );

@@ -1,6 +1,6 @@
 // Routes of the Mutations API (thin: parse, call the model, answer). The change
-// itself is applied later by the worker (models/mutations-worker.ts), which the
-// first request to /mutations starts for its sandbox.
+// itself is applied when due (models/mutations-worker.ts): every request here
+// first takes the steps that are due, so a reader never sees a stale state.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import {
@@ -11,25 +11,20 @@ import {
   mutationParams,
   mutationSchema,
 } from '../../contract/schemas/mutations.js';
-import type { AppEnv, SandboxServices } from '../http/context.js';
+import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
+import { scopeOf } from './scope.js';
 import { listMutations, readMutationAsStarter, startMutation } from '../models/mutations.js';
-import { startMutationWorker } from '../models/mutations-worker.js';
-import { applyProviderChange } from '../providers/mutate.js';
 
-/** Start this sandbox's worker (idempotent). Exported so a server can start it at boot. */
-export function ensureMutationWorker(services: SandboxServices): void {
-  startMutationWorker(services, (advertiser, change) => applyProviderChange(services, advertiser, change));
-}
-
-const withWorker: MiddlewareHandler<AppEnv> = async (c, next) => {
-  ensureMutationWorker(c.var.sandbox);
+/** Take the mutation steps due by now before answering (used by the Observe routes too: a live read sees applied changes). */
+export const advanceDueSteps: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await c.var.sandbox.mutations.advance();
   await next();
 };
 
 export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.use('/mutations', withWorker);
-  app.use('/mutations/*', withWorker);
+  app.use('/mutations', advanceDueSteps);
+  app.use('/mutations/*', advanceDueSteps);
 
   app.openapi(
     operationRoute('listMutations', {
@@ -37,10 +32,7 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: "A page of the organization's mutations, newest first.", schema: mutationPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => {
-      const { db, secret } = c.var.sandbox;
-      return c.json(listMutations(db, secret, c.var.auth.orgId, c.req.valid('query')), 200);
-    },
+    (c) => c.json(listMutations(scopeOf(c), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -56,10 +48,7 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
       errors: ['advertiser_not_owned', 'provider_not_connected', 'missing_write_access', 'invalid_amount', 'idempotency_key_reused'],
     }),
     (c) => {
-      const { mutation } = startMutation(c.var.sandbox.db, c.var.auth, c.req.valid('json'), {
-        now: c.var.sandbox.clock.now(),
-        idempotencyKey: c.req.valid('header')['idempotency-key'],
-      });
+      const { mutation } = startMutation(scopeOf(c), c.req.valid('json'), { idempotencyKey: c.req.valid('header')['idempotency-key'] });
       return c.json(mutation, 202);
     },
   );
@@ -70,6 +59,6 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'The mutation in its current state (failed carries the error, succeeded the entity).', schema: mutationSchema } },
       errors: ['not_found'],
     }),
-    (c) => c.json(readMutationAsStarter(c.var.sandbox.db, c.var.auth, c.req.valid('param').id), 200),
+    (c) => c.json(readMutationAsStarter(scopeOf(c), c.req.valid('param').id), 200),
   );
 }

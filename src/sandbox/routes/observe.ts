@@ -14,9 +14,13 @@ import {
 import type { InsightsQuery } from '../../contract/schemas/observe.js';
 import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
+import { advanceDueSteps } from './mutations.js';
+import { scopeOf } from './scope.js';
 import { insightsPage } from '../ingest/insights.js';
 import { storedPage } from '../ingest/stored-reads.js';
+import { pageJson } from '../store/cursor.js';
 import type { StoredQuery } from '../ingest/stored-reads.js';
+import { ProviderThrottled } from '../providers/faults.js';
 import { liveGet, liveList } from '../providers/live.js';
 import type { LiveQuery } from '../providers/live.js';
 import type { EntityKind } from '../providers/types.js';
@@ -54,9 +58,20 @@ function valid<T>(c: Context<AppEnv>, target: 'query' | 'param'): T {
   return (c.req as unknown as { valid(t: string): T }).valid(target);
 }
 
+/** The Content-Type c.json sends, for bodies built as text. A fresh object each time: the node adapter may keep and extend it. */
+const jsonType = () => ({ 'content-type': 'application/json' });
+
 const LIVE_ERRORS = ['not_found', 'invalid_cursor', 'provider_not_connected', 'live_read_unsupported', 'provider_error'] as const;
 
 export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
+  // A mutation applied at its due time shows in a live read that comes after it.
+  app.use('/observe/*', advanceDueSteps);
+  // A throttled provider: say when to retry (the error body is rendered by the app's onError before this runs on).
+  app.use('/observe/*', async (c, next) => {
+    await next();
+    if (c.error instanceof ProviderThrottled) c.header('Retry-After', String(c.error.retryAfterSeconds));
+  });
+
   // Insights first: '/observe/insights' is a stored read, not an advertiser's path.
   app.openapi(
     operationRoute('listInsights', {
@@ -64,7 +79,7 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'Aggregated metrics over the range, newest period first.', schema: insightPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => c.json(insightsPage(c.var.sandbox, c.var.auth.orgId, valid<InsightsQuery>(c as never, 'query')), 200),
+    (c) => c.json(insightsPage(scopeOf(c as never), valid<InsightsQuery>(c as never, 'query')), 200),
   );
 
   for (const r of RESOURCES) {
@@ -76,7 +91,8 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       }) as never,
       ((c: Context<AppEnv>) => {
         const query = withoutEmptyIds(valid<StoredQuery>(c, 'query'));
-        return c.json(storedPage(c.var.sandbox, c.var.auth.orgId, r.kind, r.stored, query), 200);
+        // Rows are stored serialized: the page is spliced text, not c.json of parsed rows.
+        return c.body(pageJson(storedPage(scopeOf(c), r.kind, r.stored, query)), 200, jsonType());
       }) as never,
     );
 
@@ -89,7 +105,7 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       (async (c: Context<AppEnv>) => {
         const { advertiserId } = valid<{ advertiserId: string }>(c, 'param');
         const query = withoutEmptyIds(valid<LiveQuery>(c, 'query'));
-        return c.json(await liveList(c.var.sandbox, c.var.auth.orgId, advertiserId, r.kind, r.live, query), 200);
+        return c.json(await liveList(scopeOf(c), advertiserId, r.kind, r.live, query), 200);
       }) as never,
     );
 
@@ -101,7 +117,7 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       }) as never,
       (async (c: Context<AppEnv>) => {
         const { advertiserId, id } = valid<{ advertiserId: string; id: string }>(c, 'param');
-        return c.json(await liveGet(c.var.sandbox, c.var.auth.orgId, advertiserId, r.kind, id), 200);
+        return c.json(await liveGet(scopeOf(c), advertiserId, r.kind, id), 200);
       }) as never,
     );
   }

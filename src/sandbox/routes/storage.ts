@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { fail, invalidRequest } from '../http/errors.js';
-import { STORAGE_PATH_PREFIX, getUpload, receiveUpload, uploadFiles } from '../models/uploads/index.js';
+import { STORAGE_PATH_PREFIX, getUpload, receiveUpload } from '../models/uploads/index.js';
 import type { ByteSource } from '../models/uploads/file-store.js';
 import { verifyUploadToken } from '../models/uploads/tokens.js';
 
@@ -47,7 +47,7 @@ export function registerStorageRoutes(app: Hono<AppEnv>): void {
     const source: ByteSource = incoming
       ? incoming.iterator({ destroyOnReturn: false })
       : ((c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null) ?? empty());
-    const result = await receiveUpload(services.db, uploadFiles(services), uploadId, source, contentType, () => services.clock.now(),
+    const result = await receiveUpload(services.db, services.files, uploadId, source, contentType, () => services.clock.now(),
       Number.isFinite(declared) ? declared : undefined);
     if (result.ok) return c.json({ received: true, sizeBytes: result.sizeBytes, contentType }, 200);
     switch (result.reason) {

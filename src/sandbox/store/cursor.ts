@@ -22,8 +22,8 @@
 // and `decodeCursor(...)` gives it back (validate its shape: it is yours, but
 // treat it as unknown).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database, Statement } from 'better-sqlite3';
-import { fail } from '../http/errors.js';
+import type { Database } from 'better-sqlite3';
+import { domainError } from '../models/errors.js';
 
 /** Longest cursor we try to read; anything longer is garbage by construction. */
 const MAX_CURSOR_LENGTH = 4096;
@@ -64,7 +64,7 @@ export function encodeCursor(secret: Buffer, scope: string, filters: Record<stri
 
 /** 400 invalid_cursor: the one answer for any cursor that cannot be used, whatever the reason. */
 export const invalidCursor = () =>
-  fail('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
+  domainError('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
 
 export function decodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): unknown {
   if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();
@@ -117,18 +117,18 @@ export interface KeysetQuery<Row, T> {
   map: (row: Row) => T;
 }
 
-const statementCache = new WeakMap<Database, Map<string, Statement>>();
-
-function prepared(db: Database, sql: string): Statement {
-  let cache = statementCache.get(db);
-  if (!cache) statementCache.set(db, (cache = new Map()));
-  let stmt = cache.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql);
-    if (cache.size > 500) cache.clear();
-    cache.set(sql, stmt);
+/** The WHERE clause and parameters of a keyset page (the cursor decoded, the limit left to the caller). */
+function keysetParts(q: Omit<KeysetQuery<never, unknown>, 'map' | 'select'>): { where: string; params: Record<string, unknown> } {
+  const after = q.cursor === undefined ? null : decodeSeqCursor(q.secret, q.scope, q.filters, q.cursor);
+  const conditions = (q.where ?? []).filter((w): w is string => typeof w === 'string' && w.length > 0);
+  if (after !== null) conditions.push(`${q.seq} < @__after`);
+  const params: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(q.params ?? {})) {
+    if (v === undefined) continue;
+    params[k] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
   }
-  return stmt;
+  if (after !== null) params.__after = after;
+  return { where: conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : '', params };
 }
 
 /**
@@ -137,21 +137,10 @@ function prepared(db: Database, sql: string): Statement {
  * columns and seq). nextCursor is set only when a further row exists.
  */
 export function keysetPage<Row extends Record<string, unknown>, T>(q: KeysetQuery<Row, T>): Page<T> {
-  const after = q.cursor === undefined ? null : decodeSeqCursor(q.secret, q.scope, q.filters, q.cursor);
-  const conditions = (q.where ?? []).filter((w): w is string => typeof w === 'string' && w.length > 0);
-  if (after !== null) conditions.push(`${q.seq} < @__after`);
-  const sql =
-    `SELECT ${q.select}, ${q.seq} AS __seq FROM ${q.from}` +
-    (conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : '') +
-    ` ORDER BY ${q.seq} DESC LIMIT @__limit`;
-  const params: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(q.params ?? {})) {
-    if (v === undefined) continue;
-    params[k] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
-  }
+  const { where, params } = keysetParts(q);
+  const sql = `SELECT ${q.select}, ${q.seq} AS __seq FROM ${q.from}${where} ORDER BY ${q.seq} DESC LIMIT @__limit`;
   params.__limit = q.limit + 1;
-  if (after !== null) params.__after = after;
-  const rows = prepared(q.db, sql).all(params) as Array<Row & { __seq: number }>;
+  const rows = q.db.prepare(sql).all(params) as Array<Row & { __seq: number }>;
   const more = rows.length > q.limit;
   const pageRows = more ? rows.slice(0, q.limit) : rows;
   const data = pageRows.map((r) => {
@@ -160,4 +149,39 @@ export function keysetPage<Row extends Record<string, unknown>, T>(q: KeysetQuer
   });
   const last = pageRows[pageRows.length - 1];
   return more && last ? { data, nextCursor: encodeCursor(q.secret, q.scope, q.filters, last.__seq) } : { data };
+}
+
+/** A page whose rows are JSON texts already joined with commas (the inside of `data: [...]`). */
+export interface TextPage {
+  rows: string;
+  nextCursor?: string;
+}
+
+/**
+ * keysetPage for rows stored as JSON text (`text`, a column expression): SQLite
+ * joins the page's texts itself, so no row becomes a JS object or string of its
+ * own. A second indexed probe tells whether a further row exists. Answers null
+ * when a row of the page has no text (the caller then builds that page row by row).
+ */
+export function keysetTextPage(q: Omit<KeysetQuery<never, unknown>, 'map' | 'select'> & { text: string }): TextPage | null {
+  const { where, params } = keysetParts(q);
+  const page = q.db
+    .prepare(
+      // The LIMITed subquery is not flattened: its rows reach group_concat in its ORDER BY order.
+      `SELECT group_concat(__text, ',') AS rows, count(*) AS n, count(__text) AS texts, min(__seq) AS last` +
+        ` FROM (SELECT ${q.text} AS __text, ${q.seq} AS __seq FROM ${q.from}${where} ORDER BY ${q.seq} DESC LIMIT @__limit)`,
+    )
+    .get({ ...params, __limit: q.limit }) as { rows: string | null; n: number; texts: number; last: number | null };
+  if (page.texts < page.n) return null;
+  if (page.last === null || page.n < q.limit) return { rows: page.rows ?? '' };
+  const further = q.db
+    .prepare(`SELECT 1 FROM ${q.from}${where ? `${where} AND` : ' WHERE'} ${q.seq} < @__last LIMIT 1`)
+    .get({ ...params, __last: page.last });
+  return further ? { rows: page.rows ?? '', nextCursor: encodeCursor(q.secret, q.scope, q.filters, page.last) } : { rows: page.rows ?? '' };
+}
+
+/** The response body of a TextPage: the rows are spliced in as they are, nothing is parsed or serialized per row. */
+export function pageJson(page: TextPage): string {
+  const data = `{"data":[${page.rows}]`;
+  return page.nextCursor === undefined ? `${data}}` : `${data},"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }

@@ -20,6 +20,7 @@ export function openDatabase(path: string | ':memory:', migrations: readonly Mig
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
     migrate(db, migrations);
+    cacheStatements(db);
   } catch (err) {
     db.close();
     throw err;
@@ -38,6 +39,30 @@ function migrate(db: DatabaseType, migrations: readonly Migration[]): void {
       record.run(m.name, Date.now());
     })();
   }
+}
+
+/** Distinct SQL texts kept prepared; dynamic list queries have few shapes, so this is never reached in practice. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Prepare each SQL text once per database: preparing costs more than running a
+ * small statement, and the models run the same few texts on every request. The
+ * cache belongs to this db object (no module-level state) and dies with it.
+ * A cached statement keeps the modes set on it (pluck, raw), so a text is
+ * always used in one mode; statements are never iterated while reused.
+ */
+function cacheStatements(db: DatabaseType): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, ReturnType<typeof prepare>>();
+  db.prepare = ((sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+      stmt = prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  }) as typeof db.prepare;
 }
 
 /** A value of `sandbox_meta`, created with `init()` the first time it is asked for. */

@@ -2,7 +2,7 @@
 // own schema file; this list only orders them. Applied once per database in a
 // transaction, recorded in the `migrations` table (see db.ts).
 import { PLATFORM_SCHEMA } from './schema/platform.js';
-import { OBSERVE_SCHEMA } from './schema/observe.js';
+import { OBSERVE_ROW_JSON, OBSERVE_SCHEMA } from './schema/observe.js';
 import { MUTATIONS_SCHEMA } from './schema/mutations.js';
 import { CONTEXT_SCHEMA } from './schema/context.js';
 import { ASSETS_SCHEMA } from './schema/assets.js';
@@ -18,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '003_mutations', sql: MUTATIONS_SCHEMA },
   { name: '004_context', sql: CONTEXT_SCHEMA },
   { name: '005_assets', sql: ASSETS_SCHEMA },
+  { name: '006_observe_row_json', sql: OBSERVE_ROW_JSON },
 ];

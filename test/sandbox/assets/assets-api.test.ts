@@ -138,6 +138,13 @@ describe('register', () => {
     const asset = await sb.req('GET', `/assets/${reserved.id}`, { key: full() });
     expect(asset.body.registrations.map((r: { advertiserId: string }) => r.advertiserId)).toEqual(['acc_a', 'acc_b', 'acc_c', 'acc_d']);
     expect(asset.body.registrations[0].provider).toBe('provider_a');
+    // The list answers each asset with its own registrations (read for the whole page at once).
+    const other = (await upload(sb, png(), 'image/png')).reserved;
+    await sb.req('POST', `/assets/${other.id}/registrations`, { key: full(), body: { advertiserId: 'acc_b' } });
+    const listed = (await sb.req('GET', '/assets', { key: full(), query: { limit: 500 } })).body.data as Array<{ id: string; registrations: Array<{ advertiserId: string }> }>;
+    const regs = (id: string) => listed.find((x) => x.id === id)!.registrations.map((r) => r.advertiserId);
+    expect(regs(reserved.id)).toEqual(['acc_a', 'acc_b', 'acc_c', 'acc_d']);
+    expect(regs(other.id)).toEqual(['acc_b']);
   });
 
   it('gives a video a numeric id at provider_a', async () => {

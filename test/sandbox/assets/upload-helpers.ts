@@ -35,7 +35,12 @@ export async function upload(sb: TestSandbox, bytes: Uint8Array, contentType: st
  */
 export function putStream(
   url: string,
-  opts: { contentType: string; total: number; chunk?: number; cutAfter?: number; fill?: (offset: number, chunk: Buffer) => void },
+  opts: {
+    contentType: string; total: number; chunk?: number;
+    /** Stop sending after this many bytes, then drop the connection (once `cutWhen` resolves, if given). */
+    cutAfter?: number; cutWhen?: Promise<unknown>;
+    fill?: (offset: number, chunk: Buffer) => void;
+  },
 ): Promise<{ status: number | null; body: string; error?: string }> {
   const chunkSize = opts.chunk ?? 1024 * 1024;
   const buffer = Buffer.alloc(chunkSize, 0x61);
@@ -51,7 +56,8 @@ export function putStream(
     const pump = () => {
       while (sent < opts.total) {
         if (opts.cutAfter !== undefined && sent >= opts.cutAfter) {
-          req.destroy();
+          if (opts.cutWhen) void opts.cutWhen.then(() => req.destroy());
+          else req.destroy();
           return;
         }
         const n = Math.min(chunkSize, opts.total - sent);
@@ -77,13 +83,3 @@ export async function storedFiles(sb: TestSandbox): Promise<{ files: string[]; t
   return { files, temp };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Poll `check` until it holds or `ms` pass. */
-export async function eventually(check: () => Promise<boolean> | boolean, ms = 2000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await sleep(10);
-  }
-}

@@ -2,10 +2,10 @@
 // real file signatures for every accepted type and every failure mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../helpers/sandbox.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
 import { SAMPLES, gif, jpeg, png } from '../../unit/uploads/media-samples.js';
-import { eventually, put, putStream, reserve, storedFiles, upload } from './upload-helpers.js';
+import { put, putStream, reserve, storedFiles, upload } from './upload-helpers.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -107,7 +107,7 @@ describe('finalize refusals delete the asset and its file', () => {
 
 describe('limits while streaming', () => {
   it('cuts an upload at its type limit; finalize answers 413 too_large and deletes the asset', async () => {
-    sb.services.assetLimits = { 'image/png': 1024 };
+    sb.services.settings.assetLimits = { 'image/png': 1024 };
     try {
       const reserved = await reserve(sb, { filename: 'big.png' });
       const big = Buffer.concat([png(), Buffer.alloc(2000)]);
@@ -126,12 +126,12 @@ describe('limits while streaming', () => {
       expect(ok.finalized.status).toBe(200);
       expect(ok.finalized.body.sizeBytes).toBe(1024);
     } finally {
-      delete sb.services.assetLimits;
+      delete sb.services.settings.assetLimits;
     }
   });
 
   it('also cuts a streamed body with no declared length', async () => {
-    sb.services.assetLimits = { 'image/gif': 100 };
+    sb.services.settings.assetLimits = { 'image/gif': 100 };
     try {
       const reserved = await reserve(sb, { filename: 'chunked.gif' });
       const body = new ReadableStream<Uint8Array>({
@@ -144,7 +144,7 @@ describe('limits while streaming', () => {
       expect(res.status).toBe(413);
       expect((await finalize(reserved.id)).body.error).toBe('too_large');
     } finally {
-      delete sb.services.assetLimits;
+      delete sb.services.settings.assetLimits;
     }
   });
 });
@@ -208,10 +208,12 @@ describe('bytes that never arrived', () => {
 
   it('an upload cut off midway leaves no file; finalize says incomplete; the URL still works', async () => {
     const reserved = await reserve(sb);
-    const cut = await putStream(reserved.uploadUrl, { contentType: 'image/png', total: 4 * 1024 * 1024, chunk: 64 * 1024, cutAfter: 1024 * 1024 });
+    // Cut once the server is writing the bytes (it waits for the rest: 4 MiB were announced).
+    const cut = await putStream(reserved.uploadUrl, { contentType: 'image/png', total: 4 * 1024 * 1024, chunk: 64 * 1024, cutAfter: 1024 * 1024, cutWhen: sb.services.files.busy() });
     expect(cut.status).toBeNull();
-    // The server notices the abort asynchronously; wait until its temp file is gone.
-    await eventually(async () => (await storedFiles(sb)).temp.length === 0);
+    // The server notices the abort on its own time: wait for its write to end, then look.
+    await sb.services.files.idle();
+    expect((await storedFiles(sb)).temp).toEqual([]);
     const res = await finalize(reserved.id);
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('upload_incomplete');

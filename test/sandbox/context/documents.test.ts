@@ -4,8 +4,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
-import { DOCUMENT_LIMITS_SERVICE_KEY } from '../../../src/sandbox/models/context/document-types.js';
+import { ManualClock } from '../clock.js';
 import { allPages, startContextSandbox } from './world.js';
 import type { Ctx } from './world.js';
 
@@ -105,8 +104,10 @@ describe('document uploads', () => {
       const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { 'content-type': 'application/pdf', 'content-length': '100000' } });
       req.on('error', () => resolve());
       req.on('close', () => resolve());
-      req.write(PDF_BYTES, () => setTimeout(() => req.destroy(), 50));
+      // Drop the connection once the server is writing the bytes (100,000 were announced).
+      req.write(PDF_BYTES, () => void ctx.sb.services.files.busy().then(() => req.destroy()));
     });
+    await ctx.sb.services.files.idle();
     const fin = await finalize(r.body.documentId);
     expect(fin.status).toBe(409);
     expect(fin.body.error).toBe('upload_incomplete');
@@ -114,7 +115,7 @@ describe('document uploads', () => {
   });
 
   it('refuses a file over its type’s limit at finalize: 413 too_large with sizeBytes and limitBytes, file and document deleted', async () => {
-    ctx.sb.services[DOCUMENT_LIMITS_SERVICE_KEY] = { 'text/plain': 100 };
+    ctx.sb.services.settings.documentLimits = { 'text/plain': 100 };
     try {
       // Sent under another type's (larger) cap, so the whole file lands and finalize judges it.
       const r = await reserve({ filename: 'big.txt', contentType: 'text/plain' });
@@ -137,7 +138,7 @@ describe('document uploads', () => {
       expect(fin2.body.sizeBytes).toBeGreaterThan(100);
       expect(existsSync(fileOf(cut.body.uploadUrl))).toBe(false);
     } finally {
-      delete ctx.sb.services[DOCUMENT_LIMITS_SERVICE_KEY];
+      delete ctx.sb.services.settings.documentLimits;
     }
   });
 

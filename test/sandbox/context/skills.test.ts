@@ -1,6 +1,6 @@
 // Skills and the Skill Catalog over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SKILL_CATALOG, SKILL_CATALOG_SERVICE_KEY } from '../../../src/sandbox/models/context/catalog.js';
+import { DEFAULT_SKILL_CATALOG } from '../../../src/sandbox/models/context/catalog.js';
 import { allPages, startContextSandbox } from './world.js';
 import type { Ctx } from './world.js';
 
@@ -136,7 +136,7 @@ describe('skill catalog', () => {
     const entry = DEFAULT_SKILL_CATALOG[1]!;
     await ctx.call('POST', `/context/skill-catalog/${entry.catalogSlug}/import`, { body: { slug: 'fatigue' } });
     await ctx.call('PATCH', '/context/skills/fatigue', { body: { revision: 1, body: 'local edit' } });
-    ctx.sb.services[SKILL_CATALOG_SERVICE_KEY] = DEFAULT_SKILL_CATALOG.map((c) =>
+    ctx.sb.services.settings.skillCatalog = DEFAULT_SKILL_CATALOG.map((c) =>
       c.catalogSlug === entry.catalogSlug ? { ...c, version: '9.0.0', body: 'new playbook' } : c,
     );
     try {
@@ -150,7 +150,7 @@ describe('skill catalog', () => {
       expect(noBody.status).toBe(200);
       expect(noBody.body.revision).toBe(4);
     } finally {
-      delete ctx.sb.services[SKILL_CATALOG_SERVICE_KEY];
+      delete ctx.sb.services.settings.skillCatalog;
     }
     await ctx.call('POST', '/context/skills', { body: { slug: 'handmade', name: 'h' } });
     const custom = await ctx.call('POST', '/context/skills/handmade/re-import');
@@ -161,13 +161,13 @@ describe('skill catalog', () => {
 
   it('says when the catalog dropped the entry a Skill came from (422 catalog_entry_missing)', async () => {
     await ctx.call('POST', '/context/skill-catalog/naming-conventions/import', { body: { slug: 'names' } });
-    ctx.sb.services[SKILL_CATALOG_SERVICE_KEY] = DEFAULT_SKILL_CATALOG.filter((c) => c.catalogSlug !== 'naming-conventions');
+    ctx.sb.services.settings.skillCatalog = DEFAULT_SKILL_CATALOG.filter((c) => c.catalogSlug !== 'naming-conventions');
     try {
       const res = await ctx.call('POST', '/context/skills/names/re-import');
       expect(res.status).toBe(422);
       expect(res.body.error).toBe('catalog_entry_missing');
     } finally {
-      delete ctx.sb.services[SKILL_CATALOG_SERVICE_KEY];
+      delete ctx.sb.services.settings.skillCatalog;
     }
   });
 });

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/schemas/common.js';
 import { DEFAULT_HTTP_LIMITS } from '../../../src/sandbox/http/limits.js';
-import { rawExchange, startLimited, streamBody } from './wire.js';
-import type { LimitedSandbox } from './wire.js';
+import { rawExchange, startLimited, streamBody } from '../../wire/raw-http.js';
+import type { LimitedSandbox } from '../../wire/raw-http.js';
 
 const MiB = 1024 * 1024;
 /** Time bounds leave room for a loaded two-core machine; what they catch is seconds-long work. */

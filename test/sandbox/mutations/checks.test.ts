@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { mutationsWorld } from './world.js';
 import { settle, start } from './helpers.js';
 

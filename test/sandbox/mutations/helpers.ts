@@ -1,26 +1,19 @@
 import type { TestSandbox } from '../../helpers/sandbox.js';
-import type { ManualClock } from '../../../src/sandbox/http/context.js';
+import type { ManualClock } from '../clock.js';
+import { APPLY_DELAY_MS, START_DELAY_MS } from '../../../src/sandbox/models/lifecycle.js';
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Poll GET /mutations/{id} (real time) until it reaches one of `states`. */
-export async function waitForState(sb: TestSandbox, id: string, states: string[], key = sb.keys.full!, ms = 3000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const res = await sb.req('GET', `/mutations/${id}`, { key });
-    if (states.includes(res.body.state)) return res.body;
-    if (Date.now() > until) throw new Error(`mutation ${id} stayed ${res.body.state}, wanted ${states.join('|')}`);
-    await sleep(15);
-  }
+/** GET /mutations/{id}: the request itself takes the steps due on the sandbox clock. */
+export async function read(sb: TestSandbox, id: string, key = sb.keys.full!) {
+  const res = await sb.req('GET', `/mutations/${id}`, { key });
+  if (res.status !== 200) throw new Error(`GET /mutations/${id} answered ${res.status}: ${res.text}`);
+  return res.body;
 }
 
-/** Move the sandbox clock past both worker delays and wait for every listed mutation to finish. */
+/** Move the sandbox clock past both steps and read every listed mutation (finished, by the table's delays). */
 export async function settle(sb: TestSandbox, clock: ManualClock, ids: string[], key = sb.keys.full!) {
-  clock.advance(200);
-  for (const id of ids) await waitForState(sb, id, ['running', 'succeeded', 'failed'], key);
-  clock.advance(300);
+  clock.advance(START_DELAY_MS + APPLY_DELAY_MS);
   const out = [];
-  for (const id of ids) out.push(await waitForState(sb, id, ['succeeded', 'failed'], key));
+  for (const id of ids) out.push(await read(sb, id, key));
   return out;
 }
 

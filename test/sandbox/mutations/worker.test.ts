@@ -4,16 +4,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import type { Database } from '../../../src/sandbox/store/db.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
-import type { AuthContext } from '../../../src/sandbox/http/context.js';
-import { APPLY_DELAY_MS, START_DELAY_MS, advanceMutations } from '../../../src/sandbox/models/mutations-worker.js';
+import { ManualClock } from '../clock.js';
+import { createServices } from '../../../src/sandbox/services.js';
+import { scopeFor } from '../../../src/sandbox/models/scope.js';
+import { advanceMutations } from '../../../src/sandbox/models/mutations-worker.js';
+import { APPLY_DELAY_MS, START_DELAY_MS } from '../../../src/sandbox/models/lifecycle.js';
 import type { ApplyChange } from '../../../src/sandbox/models/mutations-worker.js';
 import { canonicalJson, changeOf, startMutation } from '../../../src/sandbox/models/mutations.js';
 import type { CreateMutation } from '../../../src/contract/schemas/mutations.js';
 
 let db: Database;
 const clock = new ManualClock();
-const auth: AuthContext = { orgId: 'org_1', memberId: 'mem_1', keyId: 'key_1', permissions: new Set() };
+/** The caller's scope over this test's store (no uploads here: a files directory never created). */
+const scope = () =>
+  scopeFor(createServices({ db, clock, secret: Buffer.alloc(32), dataDir: null, filesDir: '/nonexistent/adops-test-files' }), { orgId: 'org_1', memberId: 'mem_1' });
 
 beforeEach(() => {
   db = openDatabase(':memory:');
@@ -32,7 +36,7 @@ describe('advanceMutations', () => {
       calls.push(change);
       return { ok: true, entity: { id: '7', status: 'PAUSED' } };
     };
-    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    const { mutation } = startMutation(scope(), pause);
     await advanceMutations({ db, clock, apply });
     expect(stateOf(mutation.id).state).toBe('pending');
     clock.advance(START_DELAY_MS);
@@ -50,7 +54,7 @@ describe('advanceMutations', () => {
 
   it('records a refusal as failed with the error body (extra fields kept, error and message win)', async () => {
     const apply: ApplyChange = () => ({ ok: false, status: 502, error: 'provider_error', message: 'no', extra: { provider: 'provider_a', platformError: { code: 2 }, error: 'ignored' } });
-    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    const { mutation } = startMutation(scope(), pause);
     clock.advance(START_DELAY_MS);
     await advanceMutations({ db, clock, apply });
     clock.advance(APPLY_DELAY_MS);
@@ -64,7 +68,7 @@ describe('advanceMutations', () => {
     const apply: ApplyChange = () => {
       throw new Error('bug');
     };
-    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    const { mutation } = startMutation(scope(), pause);
     clock.advance(START_DELAY_MS + APPLY_DELAY_MS);
     await advanceMutations({ db, clock, apply });
     clock.advance(APPLY_DELAY_MS);
@@ -78,7 +82,7 @@ describe('advanceMutations', () => {
       called = true;
       return { ok: true, entity: {} };
     };
-    const { mutation } = startMutation(db, auth, pause, { now: clock.now() });
+    const { mutation } = startMutation(scope(), pause);
     db.prepare(`UPDATE advertisers SET connection = 'no_write_access'`).run();
     clock.advance(START_DELAY_MS);
     await advanceMutations({ db, clock, apply });

@@ -14,7 +14,7 @@ export function mutationsWorld(): WorldInput {
     id: 'acc_a',
     provider: 'provider_a',
     campaigns: [
-      { id: '100', name: 'A campaign', status: 'ACTIVE', daily_budget: '5000', bid_strategy: 'LOWEST_COST_WITHOUT_CAP', created_time: T_A, updated_time: T_A },
+      { id: '100', name: 'A campaign', status: 'ACTIVE', daily_budget: '5000', bid_strategy: 'LOWEST_COST_WITHOUT_CAP', created_time: T_A, updated_time: T_A, internal_note: 'not requested by the service' },
       { id: '101', name: 'A ad-set budgets', status: 'ACTIVE', created_time: T_A, updated_time: T_A },
     ],
     adGroups: [

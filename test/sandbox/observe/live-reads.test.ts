@@ -2,7 +2,7 @@
 // live `status` table, resources a provider lacks, provider order and paging,
 // rate limits and faults (502 provider_error with the provider's own error).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { providerCallCount, setProviderFaults } from '../../../src/sandbox/providers/faults.js';
 import { writeProviderEntity } from '../../../src/sandbox/providers/store.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
@@ -29,16 +29,29 @@ describe('advertiser checks come before the provider is asked', () => {
   const paths = ['campaigns', 'campaigns/1301', 'ad-groups', 'ads', 'creatives', 'creatives/1', 'ad-groups/1'];
   it('not owned and nonexistent answer the same 404 not_found, and the provider call counter does not move', async () => {
     const before = calls('provider_a');
-    const bodies = new Set<string>();
+    const bodies = new Map<string, Set<string>>();
     for (const adv of ['acc_other', 'acc_nope']) {
       for (const p of paths) {
         const r = await get(`/observe/${adv}/${p}`);
         expect([p, r.status, r.body.error]).toEqual([p, 404, 'not_found']);
-        bodies.add(JSON.stringify(r.body));
+        bodies.set(p, (bodies.get(p) ?? new Set()).add(JSON.stringify(r.body)));
       }
     }
     expect(calls('provider_a')).toBe(before);
-    expect(bodies.size).toBeLessThanOrEqual(2); // one message per kind of path, never one per advertiser
+    // One body per path, never one per advertiser.
+    for (const [p, seen] of bodies) expect([p, seen.size]).toEqual([p, 1]);
+  });
+
+  it('a single live read: no such campaign, a provider with no campaigns, an advertiser not owned answer the same status, code and message', async () => {
+    const answers = await Promise.all([
+      get('/observe/acc_a/campaigns/424242'), // owned, the provider has campaigns, not this one
+      get('/observe/acc_a_empty/campaigns/1001'), // owned, the provider has no campaigns at all
+      get('/observe/acc_other/campaigns/1301'), // another organization's advertiser (the campaign exists there)
+    ]);
+    const seen = answers.map((r) => [r.status, r.body]);
+    expect(seen[0]).toEqual([404, { error: 'not_found', message: expect.any(String) }]);
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[2]).toEqual(seen[0]);
   });
 
   it('a path advertiserId not starting acc_ is 400 invalid_request', async () => {
@@ -171,7 +184,11 @@ describe('faults and rate limits', () => {
     const r = await get('/observe/acc_a/ad-groups');
     expect([r.status, r.body.error, r.body.provider]).toEqual([502, 'provider_error', 'provider_a']);
     expect(r.body.platformError).toMatchObject({ code: 17, error_subcode: 2446079, type: 'OAuthException' });
-    clock.advance(61_000);
+    // The service knows when the window reopens: 60 s after the first of the two calls.
+    expect(r.headers.get('retry-after')).toBe('60');
+    clock.advance(30_000);
+    expect((await get('/observe/acc_a/campaigns')).headers.get('retry-after')).toBe('30');
+    clock.advance(31_000);
     expect((await get('/observe/acc_a/campaigns')).status).toBe(200);
   });
 
@@ -179,6 +196,7 @@ describe('faults and rate limits', () => {
     setProviderFaults(sb.services, 'provider_a', { errorRate: 1, latencyMs: 0, rateLimitPerMinute: null, seed: 1 });
     const r = await get('/observe/acc_a/campaigns', { ids: '1001', limit: 7 });
     expect(r.status).toBe(502);
+    expect(r.headers.get('retry-after')).toBeNull(); // a failure, not a throttle: no time is known
     expect(r.body).toMatchObject({ error: 'provider_error', provider: 'provider_a' });
     for (const k of ['code', 'error_subcode', 'type', 'error_user_title', 'error_user_msg']) expect(r.body.platformError).toHaveProperty(k);
     const text = JSON.stringify(r.body);

@@ -11,8 +11,8 @@ let db: Database;
 beforeAll(() => {
   db = openDatabase(':memory:');
   const insert = db.prepare(
-    `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, source, row, created_at)
-     VALUES (?, ?, ?, 'provider_a', ?, 'ACTIVE', NULL, '0:USD', '{}', 0)`,
+    `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, source, row, json, created_at)
+     VALUES (?, ?, ?, 'provider_a', ?, 'ACTIVE', NULL, '0:USD', '{}', '{}', 0)`,
   );
   // Many organizations and kinds share the table, as in a real store.
   const kinds = ['campaign', 'ad_group', 'ad'];
@@ -31,14 +31,21 @@ function capture(query: StoredQuery): { sql: string; params: Record<string, unkn
       if (prop !== 'prepare') return Reflect.get(target, prop);
       return (sql: string) => {
         const stmt = target.prepare(sql);
-        return { all: (params: Record<string, unknown>) => ((seen = { sql, params }), stmt.all(params)) };
+        // The page's own statement is the one with the LIMIT; the probe for a further row is not kept.
+        const keep = (params: Record<string, unknown>) => {
+          if (sql.includes('@__limit')) seen = { sql, params };
+        };
+        return {
+          all: (params: Record<string, unknown>) => (keep(params), stmt.all(params)),
+          get: (params: Record<string, unknown>) => (keep(params), stmt.get(params)),
+        };
       };
     },
   });
   const secret = Buffer.alloc(32, 1);
-  const first = storedPage({ db: spy as Database, secret }, 'org_1', 'campaign', 'listCampaigns', { ...query, limit: 10 });
+  const first = storedPage({ db: spy as Database, secret, orgId: 'org_1' }, 'campaign', 'listCampaigns', { ...query, limit: 10 });
   // Page 2 (with a cursor) is the deep-page shape: seq < @__after.
-  storedPage({ db: spy as Database, secret }, 'org_1', 'campaign', 'listCampaigns', { ...query, limit: 10, cursor: first.nextCursor });
+  storedPage({ db: spy as Database, secret, orgId: 'org_1' }, 'campaign', 'listCampaigns', { ...query, limit: 10, cursor: first.nextCursor });
   return seen!;
 }
 

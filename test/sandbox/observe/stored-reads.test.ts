@@ -2,7 +2,7 @@
 // parameter of the spec's table, paging, ordering, and what ingestion writes
 // (createdAt, updatedAt, deletedAt, budget rule 5).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { ingestAll } from '../../../src/sandbox/ingest/index.js';
 import { applyProviderChange } from '../../../src/sandbox/providers/mutate.js';
 import { removeProviderEntity, writeProviderEntity } from '../../../src/sandbox/providers/store.js';
@@ -55,6 +55,30 @@ describe('paging and order', () => {
       expect(paged).toEqual(ids(all));
     });
   }
+
+  it('rows stored before the serialized copy existed (json NULL) read back the same, page by page', async () => {
+    const pages = async () => {
+      const out: unknown[] = [];
+      let cursor: string | undefined;
+      do {
+        const r = await get('/observe/ad-groups', { limit: 2, cursor });
+        out.push(r.text);
+        cursor = r.body.nextCursor;
+      } while (cursor);
+      return out;
+    };
+    const spliced = await pages();
+    const { db } = sb.services;
+    const saved = db.prepare(`SELECT seq, json FROM observe_rows WHERE kind = 'ad_group'`).all() as Array<{ seq: number; json: string }>;
+    // Every other row, so some pages mix both kinds of row.
+    db.prepare(`UPDATE observe_rows SET json = NULL WHERE kind = 'ad_group' AND seq % 2 = 0`).run();
+    try {
+      expect(await pages()).toEqual(spliced);
+    } finally {
+      const put = db.prepare('UPDATE observe_rows SET json = ? WHERE seq = ?');
+      for (const r of saved) put.run(r.json, r.seq);
+    }
+  });
 
   it('limit defaults to 100, accepts 1 and 500, refuses 0, 501 and non-integers with 400 invalid_request', async () => {
     expect((await get('/observe/campaigns', { limit: 1 })).body.data).toHaveLength(1);

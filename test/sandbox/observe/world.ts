@@ -63,7 +63,7 @@ export const providerD = {
   ads: [{ id: 'ad-1', ad_group_id: 'grp-1', campaign_id: 'cmp-1', name: 'Answer ad', state: 'deleted', created_at: '2026-08-01T10:00:00Z', updated_at: '2026-08-01T10:00:00Z' }],
 };
 
-/** org_test: acc_a (USD), acc_a_nocur (currency unknown), acc_a_jpy, acc_b (EUR), acc_c, acc_d, acc_b_off (not connected); org_other: acc_other. */
+/** org_test: acc_a (USD), acc_a_nocur (currency unknown), acc_a_jpy, acc_b (EUR), acc_c, acc_d, acc_b_off (not connected), acc_a_empty (no entities); org_other: acc_other. */
 export function observeWorld(extra: Partial<WorldInput> = {}): WorldInput {
   let w = withOrganization(minimalWorld(), 'org_other');
   w = withAdvertiser(w, { id: 'acc_a', provider: 'provider_a', currency: 'USD', ...providerA } as never);
@@ -78,6 +78,7 @@ export function observeWorld(extra: Partial<WorldInput> = {}): WorldInput {
   w = withAdvertiser(w, { id: 'acc_c', provider: 'provider_c', currency: 'USD', ...providerC } as never);
   w = withAdvertiser(w, { id: 'acc_d', provider: 'provider_d', currency: 'USD', ...providerD } as never);
   w = withAdvertiser(w, { id: 'acc_b_off', provider: 'provider_b', currency: 'EUR', connection: 'not_connected', campaigns: [{ ...providerB.campaigns[0], campaign_id: '5101' }] } as never);
+  w = withAdvertiser(w, { id: 'acc_a_empty', provider: 'provider_a', currency: 'USD' });
   w = withAdvertiser(w, { id: 'acc_other', organization: 'org_other', provider: 'provider_a', currency: 'USD', campaigns: [{ ...providerA.campaigns[1], id: '1301' }] } as never);
   return { ...w, ...extra };
 }

@@ -1,6 +1,6 @@
 // Sandbox-only admin routes under /_sandbox/ (no key; not in the OpenAPI documents).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { minimalWorld, startTestSandbox, withKey } from '../../helpers/sandbox.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
 

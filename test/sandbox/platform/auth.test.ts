@@ -2,7 +2,7 @@
 // Probe operations (test/sandbox/platform/probe-routes.ts) carry real operation
 // ids, so their permission and middleware are exactly those of the real routes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../clock.js';
 import { minimalWorld, startTestSandbox, withKey, withMember, withOrganization } from '../../helpers/sandbox.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
 import { registerProbeRoutes } from './probe-routes.js';

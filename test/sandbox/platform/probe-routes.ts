@@ -16,6 +16,39 @@ export const probeBody = z.strictObject({
 
 export const probeAdvertiserRow = z.object({ id: z.string(), name: z.string() });
 
+/**
+ * Requests held in the slow probe until the test releases them: `arrived()`
+ * resolves once one is inside the handler, `release()` lets them all answer.
+ * Events, not sleeps, so a test knows a request is in flight.
+ */
+export class HeldRequests {
+  #arrivals: Array<() => void> = [];
+  #inside = 0;
+  #gate!: Promise<void>;
+  #open!: () => void;
+  constructor() {
+    this.#close();
+  }
+  #close(): void {
+    this.#gate = new Promise((resolve) => (this.#open = resolve));
+  }
+  arrived(): Promise<void> {
+    return this.#inside > 0 ? Promise.resolve() : new Promise((resolve) => this.#arrivals.push(resolve));
+  }
+  async enter(): Promise<void> {
+    this.#inside += 1;
+    for (const a of this.#arrivals.splice(0)) a();
+    await this.#gate;
+    this.#inside -= 1;
+  }
+  release(): void {
+    this.#open();
+    this.#close();
+  }
+}
+
+export const held = new HeldRequests();
+
 const probe = <T extends { path: string }>(route: T): T => ({ ...route, path: `/_probe${route.path}` });
 
 export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -62,7 +95,7 @@ export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
     ),
     (c) => c.json({ slug: c.req.valid('param').slug, org: c.var.auth.orgId }, 200),
   );
-  // getLiveCampaign: answers after `id` milliseconds (≤ 1000), to hold a request in flight.
+  // getLiveCampaign: held until the test calls held.release(), to keep a request in flight.
   app.openapi(
     probe(
       operationRoute('getLiveCampaign', {
@@ -71,9 +104,8 @@ export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
       }),
     ),
     async (c) => {
-      const waited = Math.min(Number(c.req.valid('param').id), 1000);
-      await new Promise((r) => setTimeout(r, waited));
-      return c.json({ waited }, 200);
+      await held.enter();
+      return c.json({ waited: Number(c.req.valid('param').id) }, 200);
     },
   );
   // deleteSkill: a handler that fails unexpectedly (a bug) → 500 internal.

@@ -9,7 +9,7 @@ import type { StartOptions } from '../../../src/sandbox/index.js';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { MIGRATIONS } from '../../../src/sandbox/store/migrations.js';
 import { minimalWorld, request, withAdvertiser, withKey } from '../../helpers/sandbox.js';
-import { registerProbeRoutes } from './probe-routes.js';
+import { held, registerProbeRoutes } from './probe-routes.js';
 
 let dir: string;
 beforeEach(() => {
@@ -72,9 +72,10 @@ describe('persistence', () => {
     const sb = await start(':memory:');
     const key = sb.keys[0]!.key;
     const inflight = request(sb.url, 'GET', '/_probe/observe/acc_1/campaigns/300', { key });
-    await new Promise((r) => setTimeout(r, 60));
+    await held.arrived();
     const closing = sb.close();
     expect(sb.services.db.open).toBe(true); // still serving the request in flight
+    held.release();
     const res = await inflight;
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ waited: 300 });
@@ -96,16 +97,13 @@ describe('persistence', () => {
     }
   });
 
-  it('background tickers stop on close', async () => {
-    const sb = await start(':memory:');
-    let ticks = 0;
-    sb.services.every(5, () => ticks++);
-    await new Promise((r) => setTimeout(r, 40));
+  it('the ticker of a serving sandbox runs until close, and close stops it', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const sb = await start(':memory:', { ticker: true });
+    expect(timers()).toBe(before + 1);
     await sb.close();
-    const after = ticks;
-    expect(after).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(ticks).toBe(after);
+    expect(timers()).toBe(before);
   });
 });
 

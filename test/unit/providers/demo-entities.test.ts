@@ -4,9 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { demoWorld } from '../../../src/sandbox/fixtures/demo.js';
 import { loadWorld } from '../../../src/sandbox/fixtures/load.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
-import type { SandboxServices } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../../sandbox/clock.js';
+import { createServices } from '../../../src/sandbox/services.js';
+import type { SandboxServices } from '../../../src/sandbox/services.js';
 import { generateDemoEntities, DEMO_INSIGHTS_LAST_DAY, DEMO_INSIGHT_DAYS } from '../../../src/sandbox/providers/demo-entities.js';
+
+/** No uploads here: a files directory that is never created. */
+const NO_FILES = '/nonexistent/adops-test-files';
 
 describe('demo provider entities', () => {
   it('are deterministic for an advertiser', () => {

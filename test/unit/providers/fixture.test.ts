@@ -3,13 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { loadWorld, parseWorld } from '../../../src/sandbox/fixtures/load.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
-import type { SandboxServices } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../../sandbox/clock.js';
+import { createServices } from '../../../src/sandbox/services.js';
+import type { SandboxServices } from '../../../src/sandbox/services.js';
 import { minimalWorld, withAdvertiser } from '../../helpers/sandbox.js';
 import { providerA, providerC } from '../../sandbox/observe/world.js';
 
+/** No uploads here: a files directory that is never created. */
+const NO_FILES = '/nonexistent/adops-test-files';
+
 async function loadError(adv: Record<string, unknown>): Promise<string> {
-  const services = { db: openDatabase(':memory:'), clock: new ManualClock(), secret: Buffer.alloc(32) } as unknown as SandboxServices;
+  const services = createServices({ db: openDatabase(':memory:'), clock: new ManualClock(), secret: Buffer.alloc(32), dataDir: null, filesDir: NO_FILES });
   try {
     await loadWorld(services, parseWorld(withAdvertiser(minimalWorld(), { id: 'acc_x', ...adv } as never)));
     return '';

@@ -4,18 +4,22 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { loadWorld } from '../../../src/sandbox/fixtures/load.js';
 import { parseWorld } from '../../../src/sandbox/fixtures/load.js';
-import { ManualClock } from '../../../src/sandbox/http/context.js';
-import type { SandboxServices } from '../../../src/sandbox/http/context.js';
+import { ManualClock } from '../../sandbox/clock.js';
+import { createServices } from '../../../src/sandbox/services.js';
+import type { SandboxServices } from '../../../src/sandbox/services.js';
 import { applyProviderChange } from '../../../src/sandbox/providers/mutate.js';
 import { providerCallCount, setProviderFaults } from '../../../src/sandbox/providers/faults.js';
 import { providerEntity } from '../../../src/sandbox/providers/store.js';
 import { observeWorld } from '../../sandbox/observe/world.js';
 
+/** No uploads here: a files directory that is never created. */
+const NO_FILES = '/nonexistent/adops-test-files';
+
 let services: SandboxServices;
 let clock: ManualClock;
 beforeEach(async () => {
   clock = new ManualClock(Date.UTC(2026, 9, 1, 12));
-  services = { db: openDatabase(':memory:'), clock, secret: Buffer.alloc(32) } as unknown as SandboxServices;
+  services = createServices({ db: openDatabase(':memory:'), clock, secret: Buffer.alloc(32), dataDir: null, filesDir: NO_FILES });
   await loadWorld(services, parseWorld(observeWorld()));
 });
 afterEach(() => services.db.close());
@@ -25,15 +29,15 @@ const entity = (adv: string, kind: 'campaign' | 'ad_group' | 'shared_budget', id
 describe('conversions to the provider', () => {
   it('provider_a: whole units → minor-unit strings; status words as they are; updated_time moves', async () => {
     const r = await applyProviderChange(services, 'acc_a', { entityType: 'campaign', entityId: '1001', budget: { amount: 75.5 }, status: 'PAUSED' });
-    expect(r).toMatchObject({ ok: true, entity: { daily_budget: '7550', status: 'PAUSED', updated_time: '2026-10-01T12:00:00+0000' } });
+    expect(r).toMatchObject({ ok: true, entity: { daily_budget: 75.5, status: 'PAUSED', updated_time: '2026-10-01T12:00:00+0000' } });
     const lifetime = await applyProviderChange(services, 'acc_a', { entityType: 'ad_group', entityId: '2002', budget: { amount: 300, type: 'lifetime' } });
-    expect(lifetime.ok && lifetime.entity).toMatchObject({ lifetime_budget: '30000' });
+    expect(lifetime.ok && lifetime.entity).toMatchObject({ lifetime_budget: 300 });
     expect(lifetime.ok && 'daily_budget' in lifetime.entity).toBe(false);
   });
 
   it('provider_a: bid strategy words and bid amounts', async () => {
     expect(await applyProviderChange(services, 'acc_a', { entityType: 'ad_group', entityId: '2002', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', bidAmount: 2.25 }))
-      .toMatchObject({ ok: true, entity: { bid_strategy: 'LOWEST_COST_WITH_BID_CAP', bid_amount: '225' } });
+      .toMatchObject({ ok: true, entity: { bid_strategy: 'LOWEST_COST_WITH_BID_CAP', bid_amount: 2.25 } });
     expect(await applyProviderChange(services, 'acc_a', { entityType: 'ad_group', entityId: '2002', bidStrategy: 'MAXIMIZE_CLICKS' })).toMatchObject({ ok: false, status: 422 });
   });
 

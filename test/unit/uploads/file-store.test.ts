@@ -25,6 +25,28 @@ const tempFiles = async () => (await readdir(join(dir, '.tmp')).catch(() => [] a
 const accept = () => true;
 
 describe('file store', () => {
+  it('busy() resolves once a write is in progress, idle() once none is left (events, not time)', async () => {
+    await store.idle(); // nothing in progress: at once
+    const order: string[] = [];
+    const busy = store.busy().then(() => order.push('busy'));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    async function* slow() {
+      yield Buffer.alloc(10);
+      await held; // the write stays in progress until the test lets it end
+      yield Buffer.alloc(10);
+    }
+    const writing = store.write('upl_busy', slow(), { maxBytes: 100, commit: accept });
+    await busy;
+    const idle = store.idle().then(() => order.push('idle'));
+    await Promise.resolve();
+    expect(order).toEqual(['busy']); // still writing
+    release();
+    expect(await writing).toEqual({ ok: true, sizeBytes: 20 });
+    await idle;
+    expect(order).toEqual(['busy', 'idle']);
+  });
+
   it('streams chunks into a file that appears only when complete', async () => {
     let seenSize = -1;
     const result = await store.write('upl_a', chunks(10, 1000), {

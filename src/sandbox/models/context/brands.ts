@@ -3,10 +3,12 @@
 // caller removes the files) and advertiser attachments.
 import type { Brand, BrandSummary, CreateBrand, UpdateBrand } from '../../../contract/schemas/context.js';
 import { BRAND_SECTIONS } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { checkRevision, writeWithRevision } from './revision.js';
-import type { ContextScope } from './scope.js';
+import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
+import { keysetPage } from '../../store/cursor.js';
+import type { Page } from '../../store/cursor.js';
 
 export type BrandRow = {
   seq: number;
@@ -63,20 +65,20 @@ export function toBrand(r: BrandRow): Brand {
   };
 }
 
-export function findBrand(s: ContextScope, slug: string): BrandRow | null {
+export function findBrand(s: Scope, slug: string): BrandRow | null {
   return (s.db.prepare(`SELECT * FROM ${BRANDS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as BrandRow | undefined) ?? null;
 }
 
-export function getBrand(s: ContextScope, slug: string): BrandRow {
+export function getBrand(s: Scope, slug: string): BrandRow {
   const row = findBrand(s, slug);
-  if (!row) throw fail('not_found', 'No Brand with this slug in your organization.');
+  if (!row) throw domainError('not_found', 'No Brand with this slug in your organization.');
   return row;
 }
 
-export function createBrand(s: ContextScope, body: CreateBrand): BrandRow {
+export function createBrand(s: Scope, body: CreateBrand): BrandRow {
   assertSlug(body.slug);
   if (findBrand(s, body.slug)) throw slugConflict(body.slug, 'Brand');
-  const now = s.now();
+  const now = s.clock.now();
   try {
     s.db
       .prepare(
@@ -102,7 +104,7 @@ export function createBrand(s: ContextScope, body: CreateBrand): BrandRow {
   return getBrand(s, body.slug);
 }
 
-export function updateBrand(s: ContextScope, slug: string, body: UpdateBrand): BrandRow {
+export function updateBrand(s: Scope, slug: string, body: UpdateBrand): BrandRow {
   const row = getBrand(s, slug);
   const set: Record<string, unknown> = {};
   if (body.name !== undefined) set.name = body.name;
@@ -111,8 +113,7 @@ export function updateBrand(s: ContextScope, slug: string, body: UpdateBrand): B
   for (const section of BRAND_SECTIONS) {
     if (body[section] !== undefined) set[section] = prose(body[section]);
   }
-  writeWithRevision({ db: s.db, table: BRANDS_TABLE, seq: row.seq, expected: body.revision, set, now: s.now() });
-  return getBrand(s, slug);
+  return writeWithRevision<BrandRow>({ db: s.db, table: BRANDS_TABLE, seq: row.seq, expected: body.revision, set, now: s.clock.now() });
 }
 
 export interface BrandDeletion {
@@ -122,7 +123,7 @@ export interface BrandDeletion {
   documentUploads: string[];
 }
 
-export function deleteBrand(s: ContextScope, slug: string, revision: number | undefined): BrandDeletion {
+export function deleteBrand(s: Scope, slug: string, revision: number | undefined): BrandDeletion {
   return s.db.transaction(() => {
     const row = getBrand(s, slug);
     checkRevision(row.revision, revision);
@@ -131,4 +132,18 @@ export function deleteBrand(s: ContextScope, slug: string, revision: number | un
     s.db.prepare(`DELETE FROM ${BRANDS_TABLE} WHERE seq = ?`).run(row.seq); // cascades to personas, documents, attachments
     return { personasDeleted: personas.n, documentsDeleted: docs.length, documentUploads: docs.map((d) => d.file_key) };
   })();
+}
+
+/** Paging parameters and the list's filters, as the route validated them. */
+type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
+
+/** GET /context/brands: newest first, summaries. */
+export function listBrands(s: Scope, query: ListQuery): Page<BrandSummary> {
+  const { cursor, limit, ...filters } = query;
+  return keysetPage<BrandRow, BrandSummary>({
+    db: s.db, secret: s.secret, scope: 'listBrands', filters, cursor, limit,
+    select: '*', from: BRANDS_TABLE, seq: 'seq',
+    where: ['org_id = @org'], params: { org: s.orgId },
+    map: toBrandSummary,
+  });
 }

@@ -1,10 +1,8 @@
 // The Skill Catalog: playbooks the service provides, each with a version that
 // grows when the service revises it. Fixed in code; a sandbox can swap the
-// list (services key `skillCatalog`) so tests can publish a new version and
+// list (services.settings.skillCatalog) so tests can publish a new version and
 // watch re-import pick it up.
 import type { CatalogSkill } from '../../../contract/schemas/context.js';
-
-export const SKILL_CATALOG_SERVICE_KEY = 'skillCatalog';
 
 const at = Date.UTC(2026, 8, 1);
 
@@ -81,9 +79,9 @@ export const DEFAULT_SKILL_CATALOG: readonly CatalogSkill[] = [
   },
 ];
 
-export function skillCatalog(services: Record<string, unknown>): readonly CatalogSkill[] {
-  const override = services[SKILL_CATALOG_SERVICE_KEY];
-  return Array.isArray(override) ? (override as CatalogSkill[]) : DEFAULT_SKILL_CATALOG;
+/** The Skill Catalog of a sandbox: its `settings.skillCatalog` (a test publishing a new version), else the built-in one. */
+export function skillCatalog(settings: { skillCatalog?: readonly CatalogSkill[] }): readonly CatalogSkill[] {
+  return settings.skillCatalog ?? DEFAULT_SKILL_CATALOG;
 }
 
 export function findCatalogSkill(catalog: readonly CatalogSkill[], catalogSlug: string): CatalogSkill | undefined {

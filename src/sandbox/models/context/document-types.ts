@@ -18,11 +18,8 @@ export const DEFAULT_DOCUMENT_LIMITS: MediaLimits = {
 
 export const DOCUMENT_MEDIA_TYPES: readonly string[] = Object.keys(DEFAULT_DOCUMENT_LIMITS);
 
-/** Services key to override limits (e.g. a small limit in a test): `{ 'text/plain': 100 }`. */
-export const DOCUMENT_LIMITS_SERVICE_KEY = 'documentLimits';
-
-export const documentLimits = (services: Record<string, unknown>) =>
-  limitsFrom(services, DOCUMENT_LIMITS_SERVICE_KEY, DEFAULT_DOCUMENT_LIMITS);
+/** The Document limits of a sandbox: the defaults, with its `settings.documentLimits` (e.g. `{ 'text/plain': 100 }` in a test) over them. */
+export const documentLimits = (settings: { documentLimits?: MediaLimits }) => limitsFrom(settings.documentLimits, DEFAULT_DOCUMENT_LIMITS);
 
 /** Leading bytes read to judge a stored document. */
 export const DOCUMENT_HEAD_BYTES = 64 * 1024;

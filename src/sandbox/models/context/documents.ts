@@ -7,13 +7,15 @@
 //   not the reserved type  → 415 unsupported_type; file and document deleted
 //   otherwise              → ready (finalizing a ready document again answers it unchanged)
 import type { Document, ReserveDocument } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { discardUpload, essenceOf, getUpload, inspectUpload, reserveUpload } from '../uploads/index.js';
 import type { FileStore, MediaLimits } from '../uploads/index.js';
 import type { BrandRow } from './brands.js';
-import { DOCUMENT_HEAD_BYTES, bytesMatchDocumentType } from './document-types.js';
+import { DOCUMENT_HEAD_BYTES, bytesMatchDocumentType, documentLimits } from './document-types.js';
 import { mintId } from './scope.js';
-import type { ContextScope } from './scope.js';
+import type { Scope } from '../scope.js';
+import { keysetPage } from '../../store/cursor.js';
+import type { Page } from '../../store/cursor.js';
 
 export type DocumentRow = {
   seq: number;
@@ -32,13 +34,17 @@ export type DocumentRow = {
 
 export const DOCUMENTS_TABLE = 'context_documents';
 
-/** What documents need beyond the scope: the byte store and what mints upload URLs. */
-export interface DocumentDeps {
+/** What documents need from the sandbox: the byte store, what mints upload URLs, the limits. */
+interface DocumentDeps {
   files: FileStore;
   secret: Buffer;
   publicUrl: string;
   limits: MediaLimits;
 }
+
+const depsOf = (s: Scope): DocumentDeps => ({
+  files: s.services.files, secret: s.secret, publicUrl: s.services.publicUrl(), limits: documentLimits(s.services.settings),
+});
 
 export function toDocument(r: DocumentRow, brandSlug: string): Document {
   return {
@@ -54,25 +60,25 @@ export function toDocument(r: DocumentRow, brandSlug: string): Document {
   };
 }
 
-export function getDocument(s: ContextScope, brand: BrandRow, documentId: string): DocumentRow {
+export function getDocument(s: Scope, brand: BrandRow, documentId: string): DocumentRow {
   const row = s.db.prepare(`SELECT * FROM ${DOCUMENTS_TABLE} WHERE brand_seq = ? AND id = ?`).get(brand.seq, documentId) as DocumentRow | undefined;
-  if (!row) throw fail('not_found', 'No document with this id in the Brand.');
+  if (!row) throw domainError('not_found', 'No document with this id in the Brand.');
   return row;
 }
 
 export function reserveDocument(
-  s: ContextScope,
-  deps: DocumentDeps,
+  s: Scope,
   brand: BrandRow,
   body: ReserveDocument,
 ): { row: DocumentRow; uploadUrl: string; uploadExpiresAt: number } {
+  const deps = depsOf(s);
   const allowed = Object.keys(deps.limits);
   const type = essenceOf(body.contentType);
   if (type === null || !allowed.includes(type)) {
-    throw fail('unsupported_type', 'Documents of this media type are not accepted.', { allowed });
+    throw domainError('unsupported_type', 'Documents of this media type are not accepted.', { allowed });
   }
   return s.db.transaction(() => {
-    const now = s.now();
+    const now = s.clock.now();
     const upload = reserveUpload(s.db, { orgId: s.orgId, purpose: 'document', limits: deps.limits, now, secret: deps.secret, publicUrl: deps.publicUrl });
     const id = mintId('doc');
     s.db
@@ -85,13 +91,14 @@ export function reserveDocument(
   })();
 }
 
-async function refuse(s: ContextScope, deps: DocumentDeps, row: DocumentRow, error: ReturnType<typeof fail>): Promise<never> {
+async function refuse(s: Scope, row: DocumentRow, error: ReturnType<typeof domainError>): Promise<never> {
   s.db.prepare(`DELETE FROM ${DOCUMENTS_TABLE} WHERE seq = ?`).run(row.seq);
-  await discardUpload(s.db, deps.files, row.file_key);
+  await discardUpload(s.db, s.services.files, row.file_key);
   throw error;
 }
 
-export async function finalizeDocument(s: ContextScope, deps: DocumentDeps, brand: BrandRow, documentId: string): Promise<DocumentRow> {
+export async function finalizeDocument(s: Scope, brand: BrandRow, documentId: string): Promise<DocumentRow> {
+  const deps = depsOf(s);
   const row = getDocument(s, brand, documentId);
   if (row.state === 'ready') return row;
   const upload = getUpload(s.db, row.file_key);
@@ -100,20 +107,18 @@ export async function finalizeDocument(s: ContextScope, deps: DocumentDeps, bran
   const limitBytes = (upload?.limits ?? deps.limits)[row.content_type] ?? 0;
 
   if (inspection.state === 'awaiting_bytes') {
-    const expired = upload !== null && upload.expiresAt <= s.now();
-    throw fail(
+    const expired = upload !== null && upload.expiresAt <= s.clock.now();
+    throw domainError(
       'upload_incomplete',
       expired
         ? 'No bytes arrived before the upload URL expired; delete this document and reserve a new one.'
         : 'No bytes have arrived yet: PUT the file to the uploadUrl first, then finalize.',
-      {},
-      409,
     );
   }
   if (inspection.state === 'too_large' || inspection.sizeBytes > limitBytes) {
     // A PUT cut off while streaming reports the cap that cut it (the size counted so far).
     const limit = inspection.state === 'too_large' ? inspection.limitBytes : limitBytes;
-    return refuse(s, deps, row, fail('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
+    return refuse(s, row, domainError('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
       sizeBytes: inspection.sizeBytes,
       limitBytes: limit,
     }));
@@ -121,22 +126,37 @@ export async function finalizeDocument(s: ContextScope, deps: DocumentDeps, bran
   // The head inspection read (SNIFF_HEAD_BYTES, more than DOCUMENT_HEAD_BYTES): no second read of the file.
   const head = inspection.head.subarray(0, DOCUMENT_HEAD_BYTES);
   if (!bytesMatchDocumentType(row.content_type, head, inspection.sizeBytes)) {
-    return refuse(s, deps, row, fail('unsupported_type', `The stored file is not a ${row.content_type} file; it was deleted.`));
+    return refuse(s, row, domainError('unsupported_type', `The stored file is not a ${row.content_type} file; it was deleted.`));
   }
-  const now = s.now();
+  const now = s.clock.now();
   s.db
     .prepare(`UPDATE ${DOCUMENTS_TABLE} SET state = 'ready', size_bytes = ?, finalized_at = ?, updated_at = ? WHERE seq = ? AND state = 'pending_upload'`)
     .run(inspection.sizeBytes, now, now, row.seq);
   return getDocument(s, brand, documentId);
 }
 
-export async function deleteDocument(s: ContextScope, deps: DocumentDeps, brand: BrandRow, documentId: string): Promise<void> {
+export async function deleteDocument(s: Scope, brand: BrandRow, documentId: string): Promise<void> {
   const row = getDocument(s, brand, documentId);
   s.db.prepare(`DELETE FROM ${DOCUMENTS_TABLE} WHERE seq = ?`).run(row.seq);
-  await discardUpload(s.db, deps.files, row.file_key);
+  await discardUpload(s.db, s.services.files, row.file_key);
 }
 
 /** Files of a deleted Brand's documents (their rows went with the Brand). */
-export async function discardDocumentFiles(s: ContextScope, deps: Pick<DocumentDeps, 'files'>, uploadIds: readonly string[]): Promise<void> {
-  for (const id of uploadIds) await discardUpload(s.db, deps.files, id);
+export async function discardDocumentFiles(s: Scope, uploadIds: readonly string[]): Promise<void> {
+  for (const id of uploadIds) await discardUpload(s.db, s.services.files, id);
+}
+
+/** Paging parameters and the list's filters, as the route validated them. */
+type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
+
+/** GET /context/brands/{slug}/documents: newest first; `state` filters; the cursor is bound to the Brand. */
+export function listDocuments(s: Scope, brand: BrandRow, query: ListQuery<{ state?: DocumentRow['state'] | undefined }>): Page<Document> {
+  const { cursor, limit, ...rest } = query;
+  return keysetPage<DocumentRow, Document>({
+    db: s.db, secret: s.secret, scope: 'listDocuments', filters: { ...rest, brand: brand.slug }, cursor, limit,
+    select: '*', from: DOCUMENTS_TABLE, seq: 'seq',
+    where: ['brand_seq = @brand', rest.state ? 'state = @state' : null],
+    params: { brand: brand.seq, state: rest.state },
+    map: (r) => toDocument(r, brand.slug),
+  });
 }

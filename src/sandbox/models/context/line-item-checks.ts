@@ -3,11 +3,11 @@
 // adds what execution needs now: an approved plan and an advertiser that is
 // connected with write access.
 import type { LineItemProblem, LineItemReadiness, LineItemValidation } from '../../../contract/schemas/context.js';
-import { ownedAdvertiser } from '../mutations.js';
+import { ownedAdvertiser } from '../advertisers.js';
 import { fromMinorUnits } from './money.js';
 import { lineItemsOf, LINE_ITEMS_TABLE } from './plan-rows.js';
 import type { LineItemRow, PlanRow } from './plan-rows.js';
-import type { ContextScope } from './scope.js';
+import type { Scope } from '../scope.js';
 
 const problem = (code: string, field: string | null, message: string): LineItemProblem => ({ code, field, message });
 
@@ -27,7 +27,7 @@ export function spendCeiling(li: Pick<LineItemRow, 'budget_minor' | 'budget_type
   return li.budget_minor * flightDays(li.start_date, li.end_date);
 }
 
-export function problemsOf(s: ContextScope, plan: PlanRow, li: LineItemRow): LineItemProblem[] {
+export function problemsOf(s: Scope, plan: PlanRow, li: LineItemRow): LineItemProblem[] {
   const problems: LineItemProblem[] = [];
   const required: Array<[keyof LineItemRow, string]> = [
     ['provider', 'provider'],
@@ -80,14 +80,14 @@ export function problemsOf(s: ContextScope, plan: PlanRow, li: LineItemRow): Lin
 }
 
 /** Validate and remember the result on the Line Item (not a user write: the revision stays). */
-export function validateLineItem(s: ContextScope, plan: PlanRow, li: LineItemRow): LineItemValidation {
+export function validateLineItem(s: Scope, plan: PlanRow, li: LineItemRow): LineItemValidation {
   const problems = problemsOf(s, plan, li);
-  const result: LineItemValidation = { lineItemId: li.id, valid: problems.length === 0, problems, checkedAt: s.now() };
+  const result: LineItemValidation = { lineItemId: li.id, valid: problems.length === 0, problems, checkedAt: s.clock.now() };
   s.db.prepare(`UPDATE ${LINE_ITEMS_TABLE} SET validation = ? WHERE seq = ? AND revision = ?`).run(JSON.stringify(result), li.seq, li.revision);
   return result;
 }
 
-export function readinessOf(s: ContextScope, plan: PlanRow, li: LineItemRow): LineItemReadiness {
+export function readinessOf(s: Scope, plan: PlanRow, li: LineItemRow): LineItemReadiness {
   const missing: LineItemReadiness['missing'] = [];
   if (plan.status === 'draft') missing.push({ code: 'plan_not_approved', message: 'The Campaign Plan is not approved yet.' });
   if (plan.status === 'archived') missing.push({ code: 'plan_archived', message: 'The Campaign Plan is archived.' });
@@ -101,5 +101,5 @@ export function readinessOf(s: ContextScope, plan: PlanRow, li: LineItemRow): Li
   } else if (advertiser?.connection === 'no_write_access') {
     missing.push({ code: 'missing_write_access', message: 'The advertiser’s connection has no write access; a person must reconnect it and grant write access.' });
   }
-  return { lineItemId: li.id, ready: missing.length === 0, missing, checkedAt: s.now() };
+  return { lineItemId: li.id, ready: missing.length === 0, missing, checkedAt: s.clock.now() };
 }

@@ -3,21 +3,21 @@
 // (a plan is written step by step); validate says what else is missing. All
 // writes need a draft plan (approval freezes them: 409 plan_frozen).
 import type { AddLineItem, LineItemExecution, RecordExecution, UpdateLineItem } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { assertAmount } from './money.js';
 import { assertDateOrder, assertEditable, EXECUTIONS_TABLE, getLineItem, LINE_ITEMS_TABLE, toExecution } from './plan-rows.js';
 import type { ExecutionRow, LineItemRow, PlanRow } from './plan-rows.js';
 import { checkRevision, writeWithRevision } from './revision.js';
 import { mintId } from './scope.js';
-import type { ContextScope } from './scope.js';
+import type { Scope } from '../scope.js';
 
-export function addLineItem(s: ContextScope, plan: PlanRow, body: AddLineItem): LineItemRow {
+export function addLineItem(s: Scope, plan: PlanRow, body: AddLineItem): LineItemRow {
   return s.db.transaction(() => {
     assertEditable(plan);
     const budget = body.budget == null ? null : assertAmount(body.budget, plan.currency, 'budget');
     assertDateOrder(body.startDate ?? null, body.endDate ?? null, 'Line Item');
     const id = mintId('li');
-    const now = s.now();
+    const now = s.clock.now();
     s.db
       .prepare(
         `INSERT INTO ${LINE_ITEMS_TABLE} (id, plan_seq, name, provider, advertiser_id, budget_minor, budget_type, start_date, end_date, objective, validation, revision, created_at, updated_at)
@@ -31,7 +31,7 @@ export function addLineItem(s: ContextScope, plan: PlanRow, body: AddLineItem): 
   })();
 }
 
-export function updateLineItem(s: ContextScope, plan: PlanRow, lineItemId: string, body: UpdateLineItem): LineItemRow {
+export function updateLineItem(s: Scope, plan: PlanRow, lineItemId: string, body: UpdateLineItem): LineItemRow {
   return s.db.transaction(() => {
     const li = getLineItem(s, plan, lineItemId);
     assertEditable(plan);
@@ -50,12 +50,11 @@ export function updateLineItem(s: ContextScope, plan: PlanRow, lineItemId: strin
       changes.endDate !== undefined ? changes.endDate : li.end_date,
       'Line Item',
     );
-    writeWithRevision({ db: s.db, table: LINE_ITEMS_TABLE, seq: li.seq, expected: revision, set, now: s.now() });
-    return getLineItem(s, plan, lineItemId);
+    return writeWithRevision<LineItemRow>({ db: s.db, table: LINE_ITEMS_TABLE, seq: li.seq, expected: revision, set, now: s.clock.now() });
   })();
 }
 
-export function deleteLineItem(s: ContextScope, plan: PlanRow, lineItemId: string, revision: number | undefined): void {
+export function deleteLineItem(s: Scope, plan: PlanRow, lineItemId: string, revision: number | undefined): void {
   s.db.transaction(() => {
     const li = getLineItem(s, plan, lineItemId);
     assertEditable(plan);
@@ -71,17 +70,17 @@ export function deleteLineItem(s: ContextScope, plan: PlanRow, lineItemId: strin
  * after a lost answer must not duplicate it).
  */
 export function recordExecution(
-  s: ContextScope,
+  s: Scope,
   plan: PlanRow,
   lineItemId: string,
   body: RecordExecution,
 ): { execution: LineItemExecution; created: boolean } {
   return s.db.transaction(() => {
     const li = getLineItem(s, plan, lineItemId);
-    if (plan.status === 'draft') throw fail('plan_not_approved', 'Only an approved Campaign Plan is executed; approve it first.', {}, 409);
-    if (plan.status === 'archived') throw fail('plan_frozen', 'The Campaign Plan is archived and can no longer change.', {}, 409);
+    if (plan.status === 'draft') throw domainError('plan_not_approved', 'Only an approved Campaign Plan is executed; approve it first.');
+    if (plan.status === 'archived') throw domainError('plan_frozen', 'The Campaign Plan is archived and can no longer change.');
     if (li.provider !== body.provider) {
-      throw fail('provider_mismatch', `The Line Item is for ${li.provider ?? 'no provider'}, not ${body.provider}.`, {}, 422);
+      throw domainError('provider_mismatch', `The Line Item is for ${li.provider ?? 'no provider'}, not ${body.provider}.`);
     }
     const existing = s.db
       .prepare(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? AND provider = ? AND entity_type = ? AND entity_id = ?`)
@@ -92,7 +91,7 @@ export function recordExecution(
       .prepare(
         `INSERT INTO ${EXECUTIONS_TABLE} (id, line_item_seq, provider, entity_type, entity_id, mutation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, li.seq, body.provider, body.entityType, body.entityId, body.mutationId ?? null, s.now());
+      .run(id, li.seq, body.provider, body.entityType, body.entityId, body.mutationId ?? null, s.clock.now());
     const row = s.db.prepare(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE id = ?`).get(id) as ExecutionRow;
     return { execution: toExecution(row, li.id), created: true };
   })();

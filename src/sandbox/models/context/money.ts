@@ -3,7 +3,7 @@
 // minor units so sums and comparisons are exact. An amount is refused with 422
 // invalid_amount when it is not positive, has more decimals than the currency,
 // or is absurdly large.
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { currencyDecimals } from '../../providers/units.js';
 
 /** ISO 4217 codes a plan may use; their decimals are the one table in providers/units.ts. */
@@ -20,7 +20,7 @@ export const AMOUNT_MAX = 1e12;
 
 export function assertCurrency(code: string): string {
   if (!PLAN_CURRENCIES.has(code)) {
-    throw fail('invalid_currency', `Unknown ISO 4217 currency code; use one the service supports.`, {}, 422);
+    throw domainError('invalid_currency', `Unknown ISO 4217 currency code; use one the service supports.`);
   }
   return code;
 }
@@ -44,7 +44,7 @@ export function assertAmount(amount: number, currency: string, field: string): n
   const minor = toMinorUnits(amount, currency);
   if (minor === null) {
     const decimals = currencyDecimals(currency);
-    throw fail(
+    throw domainError(
       'invalid_amount',
       `${field} must be a positive amount in whole units of ${currency} with at most ${decimals} decimal${decimals === 1 ? '' : 's'}.`,
     );

@@ -1,12 +1,14 @@
 // Personas: each belongs to one Brand; the handle is (brand slug, persona
 // slug), unique per Brand, so two Brands may each hold the same persona slug.
 import type { CreatePersona, Persona, UpdatePersona } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import type { BrandRow } from './brands.js';
 import { checkRevision, writeWithRevision } from './revision.js';
 import { fromJsonList, toJsonList } from './scope.js';
-import type { ContextScope } from './scope.js';
-import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
+import type { Scope } from '../scope.js';
+import { assertSlug, isUniqueViolation } from './slug.js';
+import { keysetPage } from '../../store/cursor.js';
+import type { Page } from '../../store/cursor.js';
 
 export type PersonaRow = {
   seq: number;
@@ -41,21 +43,21 @@ export function toPersona(r: PersonaRow, brandSlug: string): Persona {
   };
 }
 
-function findPersona(s: ContextScope, brand: BrandRow, slug: string): PersonaRow | null {
+function findPersona(s: Scope, brand: BrandRow, slug: string): PersonaRow | null {
   return (s.db.prepare(`SELECT * FROM ${PERSONAS_TABLE} WHERE brand_seq = ? AND slug = ?`).get(brand.seq, slug) as PersonaRow | undefined) ?? null;
 }
 
-export function getPersona(s: ContextScope, brand: BrandRow, slug: string): PersonaRow {
+export function getPersona(s: Scope, brand: BrandRow, slug: string): PersonaRow {
   const row = findPersona(s, brand, slug);
-  if (!row) throw fail('not_found', 'No Persona with this slug in the Brand.');
+  if (!row) throw domainError('not_found', 'No Persona with this slug in the Brand.');
   return row;
 }
 
-export function createPersona(s: ContextScope, brand: BrandRow, body: CreatePersona): PersonaRow {
+export function createPersona(s: Scope, brand: BrandRow, body: CreatePersona): PersonaRow {
   assertSlug(body.slug);
-  const conflict = () => fail('slug_conflict', 'Another Persona of this Brand already has this slug.', { slug: body.slug });
+  const conflict = () => domainError('slug_conflict', 'Another Persona of this Brand already has this slug.', { slug: body.slug });
   if (findPersona(s, brand, body.slug)) throw conflict();
-  const now = s.now();
+  const now = s.clock.now();
   try {
     s.db
       .prepare(
@@ -80,7 +82,7 @@ export function createPersona(s: ContextScope, brand: BrandRow, body: CreatePers
   return getPersona(s, brand, body.slug);
 }
 
-export function updatePersona(s: ContextScope, brand: BrandRow, slug: string, body: UpdatePersona): PersonaRow {
+export function updatePersona(s: Scope, brand: BrandRow, slug: string, body: UpdatePersona): PersonaRow {
   const row = getPersona(s, brand, slug);
   const set: Record<string, unknown> = {};
   if (body.name !== undefined) set.name = body.name;
@@ -89,14 +91,27 @@ export function updatePersona(s: ContextScope, brand: BrandRow, slug: string, bo
   if (body.goals !== undefined) set.goals = toJsonList(body.goals);
   if (body.painPoints !== undefined) set.pain_points = toJsonList(body.painPoints);
   if (body.channels !== undefined) set.channels = toJsonList(body.channels);
-  writeWithRevision({ db: s.db, table: PERSONAS_TABLE, seq: row.seq, expected: body.revision, set, now: s.now() });
-  return getPersona(s, brand, slug);
+  return writeWithRevision<PersonaRow>({ db: s.db, table: PERSONAS_TABLE, seq: row.seq, expected: body.revision, set, now: s.clock.now() });
 }
 
-export function deletePersona(s: ContextScope, brand: BrandRow, slug: string, revision: number | undefined): void {
+export function deletePersona(s: Scope, brand: BrandRow, slug: string, revision: number | undefined): void {
   s.db.transaction(() => {
     const row = getPersona(s, brand, slug);
     checkRevision(row.revision, revision);
     s.db.prepare(`DELETE FROM ${PERSONAS_TABLE} WHERE seq = ?`).run(row.seq);
   })();
+}
+
+/** Paging parameters and the list's filters, as the route validated them. */
+type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
+
+/** GET /context/brands/{slug}/personas: newest first; the cursor is bound to the Brand. */
+export function listPersonas(s: Scope, brand: BrandRow, query: ListQuery): Page<Persona> {
+  const { cursor, limit, ...rest } = query;
+  return keysetPage<PersonaRow, Persona>({
+    db: s.db, secret: s.secret, scope: 'listPersonas', filters: { ...rest, brand: brand.slug }, cursor, limit,
+    select: '*', from: PERSONAS_TABLE, seq: 'seq',
+    where: ['brand_seq = @brand'], params: { brand: brand.seq },
+    map: (r) => toPersona(r, brand.slug),
+  });
 }

@@ -7,9 +7,11 @@ import type {
   LineItemExecution,
   LineItemValidation,
 } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { fromMinorUnits } from './money.js';
-import type { ContextScope } from './scope.js';
+import type { Scope } from '../scope.js';
+import { keysetPage } from '../../store/cursor.js';
+import type { Page } from '../../store/cursor.js';
 
 export type PlanRow = {
   seq: number;
@@ -98,7 +100,7 @@ export function toExecution(r: ExecutionRow, lineItemId: string): LineItemExecut
   };
 }
 
-export function toLineItem(s: ContextScope, r: LineItemRow, plan: PlanRow): LineItem {
+export function toLineItem(s: Scope, r: LineItemRow, plan: PlanRow): LineItem {
   const executions = s.db.prepare(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? ORDER BY seq`).all(r.seq) as ExecutionRow[];
   return {
     lineItemId: r.id,
@@ -119,40 +121,56 @@ export function toLineItem(s: ContextScope, r: LineItemRow, plan: PlanRow): Line
   };
 }
 
-export function lineItemsOf(s: ContextScope, plan: PlanRow): LineItemRow[] {
+export function lineItemsOf(s: Scope, plan: PlanRow): LineItemRow[] {
   return s.db.prepare(`SELECT * FROM ${LINE_ITEMS_TABLE} WHERE plan_seq = ? ORDER BY seq`).all(plan.seq) as LineItemRow[];
 }
 
-export const toPlan = (s: ContextScope, r: PlanRow): CampaignPlan => ({
+export const toPlan = (s: Scope, r: PlanRow): CampaignPlan => ({
   ...planHead(r),
   lineItems: lineItemsOf(s, r).map((li) => toLineItem(s, li, r)),
 });
 
-export function getPlan(s: ContextScope, slug: string): PlanRow {
+export function getPlan(s: Scope, slug: string): PlanRow {
   const row = s.db.prepare(`SELECT * FROM ${PLANS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as PlanRow | undefined;
-  if (!row) throw fail('not_found', 'No Campaign Plan with this slug in your organization.');
+  if (!row) throw domainError('not_found', 'No Campaign Plan with this slug in your organization.');
   return row;
 }
 
-export function getLineItem(s: ContextScope, plan: PlanRow, lineItemId: string): LineItemRow {
+export function getLineItem(s: Scope, plan: PlanRow, lineItemId: string): LineItemRow {
   const row = s.db.prepare(`SELECT * FROM ${LINE_ITEMS_TABLE} WHERE plan_seq = ? AND id = ?`).get(plan.seq, lineItemId) as LineItemRow | undefined;
-  if (!row) throw fail('not_found', 'No Line Item with this id in the Campaign Plan.');
+  if (!row) throw domainError('not_found', 'No Line Item with this id in the Campaign Plan.');
   return row;
 }
 
 /** Approval freezes a plan and its Line Items; archived plans are read-only. */
 export function assertEditable(plan: PlanRow): void {
   if (plan.status === 'approved') {
-    throw fail('plan_frozen', 'The Campaign Plan is approved, which freezes it and its Line Items; archive it and write a new plan to change it.', {}, 409);
+    throw domainError('plan_frozen', 'The Campaign Plan is approved, which freezes it and its Line Items; archive it and write a new plan to change it.');
   }
   if (plan.status === 'archived') {
-    throw fail('plan_frozen', 'The Campaign Plan is archived and can no longer change.', {}, 409);
+    throw domainError('plan_frozen', 'The Campaign Plan is archived and can no longer change.');
   }
 }
 
 /** Both dates known and the end before the start: refused content. */
 export function assertDateOrder(start: string | null, end: string | null, what: string): void {
   if (start !== null && end !== null && end < start) {
-    throw fail('invalid_dates', `The ${what}'s endDate is before its startDate.`, {}, 422);
+    throw domainError('invalid_dates', `The ${what}'s endDate is before its startDate.`);
   }
+}
+
+/** Paging parameters and the list's filters, as the route validated them. */
+type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
+
+/** GET /context/campaign-plans: newest first, Line Items counted, not listed; `status` filters. */
+export function listPlans(s: Scope, query: ListQuery<{ status?: PlanRow['status'] | undefined }>): Page<CampaignPlanSummary> {
+  const { cursor, limit, ...filters } = query;
+  return keysetPage<PlanRow & { line_item_count: number }, CampaignPlanSummary>({
+    db: s.db, secret: s.secret, scope: 'listCampaignPlans', filters, cursor, limit,
+    select: 'p.*, (SELECT COUNT(*) FROM context_line_items li WHERE li.plan_seq = p.seq) AS line_item_count',
+    from: `${PLANS_TABLE} p`, seq: 'p.seq',
+    where: ['p.org_id = @org', filters.status ? 'p.status = @status' : null],
+    params: { org: s.orgId, status: filters.status },
+    map: toPlanSummary,
+  });
 }

@@ -6,24 +6,24 @@
 // refuse edits (409 plan_frozen); only executions can be recorded, and the plan
 // can be archived. archived: read-only and terminal; may be deleted.
 import type { CreateCampaignPlan, UpdateCampaignPlan } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 import { problemsOf } from './line-item-checks.js';
 import { currencyDecimals } from '../../providers/units.js';
 import { assertAmount, assertCurrency } from './money.js';
 import { assertDateOrder, assertEditable, getPlan, LINE_ITEMS_TABLE, lineItemsOf, PLANS_TABLE } from './plan-rows.js';
 import type { PlanRow } from './plan-rows.js';
 import { checkRevision, writeWithRevision } from './revision.js';
-import type { ContextScope } from './scope.js';
+import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
 
-export function createPlan(s: ContextScope, body: CreateCampaignPlan): PlanRow {
+export function createPlan(s: Scope, body: CreateCampaignPlan): PlanRow {
   assertSlug(body.slug);
   assertCurrency(body.currency);
   const budget = body.budget == null ? null : assertAmount(body.budget, body.currency, 'budget');
   const start = body.startDate ?? null;
   const end = body.endDate ?? null;
   assertDateOrder(start, end, 'Campaign Plan');
-  const now = s.now();
+  const now = s.clock.now();
   try {
     s.db
       .prepare(
@@ -46,7 +46,7 @@ function convertMinor(minor: number, from: string, to: string): number | null {
   return minor % factor === 0 ? minor / factor : null;
 }
 
-export function updatePlan(s: ContextScope, slug: string, body: UpdateCampaignPlan): PlanRow {
+export function updatePlan(s: Scope, slug: string, body: UpdateCampaignPlan): PlanRow {
   return s.db.transaction(() => {
     const plan = getPlan(s, slug);
     const { revision, status, ...changes } = body;
@@ -63,7 +63,7 @@ export function updatePlan(s: ContextScope, slug: string, body: UpdateCampaignPl
       set.currency = changes.currency;
       // Amounts are whole units of the plan currency: they keep their value, and
       // must still fit the new currency's decimals (50.5 EUR cannot become JPY).
-      const refuse = () => fail('invalid_amount', `An amount of this plan has more decimals than ${changes.currency} allows.`);
+      const refuse = () => domainError('invalid_amount', `An amount of this plan has more decimals than ${changes.currency} allows.`);
       if (changes.budget === undefined && plan.budget_minor !== null) {
         const converted = convertMinor(plan.budget_minor, plan.currency, currency);
         if (converted === null) throw refuse();
@@ -87,9 +87,9 @@ export function updatePlan(s: ContextScope, slug: string, body: UpdateCampaignPl
     );
     if (archiving) {
       set.status = 'archived';
-      set.archived_at = s.now();
+      set.archived_at = s.clock.now();
     }
-    writeWithRevision({ db: s.db, table: PLANS_TABLE, seq: plan.seq, expected: revision, set, now: s.now() });
+    writeWithRevision({ db: s.db, table: PLANS_TABLE, seq: plan.seq, expected: revision, set, now: s.clock.now() });
     return getPlan(s, slug);
   })();
 }
@@ -99,34 +99,34 @@ export function updatePlan(s: ContextScope, slug: string, body: UpdateCampaignPl
  * otherwise 422 plan_invalid with each failing Line Item's problems. Approving
  * an approved plan answers it unchanged (safe to retry).
  */
-export function approvePlan(s: ContextScope, slug: string, revision: number | undefined): PlanRow {
+export function approvePlan(s: Scope, slug: string, revision: number | undefined): PlanRow {
   return s.db.transaction(() => {
     const plan = getPlan(s, slug);
     if (plan.status === 'approved') return plan;
-    if (plan.status === 'archived') throw fail('plan_frozen', 'The Campaign Plan is archived and cannot be approved.', {}, 409);
+    if (plan.status === 'archived') throw domainError('plan_frozen', 'The Campaign Plan is archived and cannot be approved.');
     checkRevision(plan.revision, revision);
     const items = lineItemsOf(s, plan);
     if (items.length === 0) {
-      throw fail('plan_invalid', 'A Campaign Plan needs at least one Line Item to be approved.', { lineItems: [] }, 422);
+      throw domainError('plan_invalid', 'A Campaign Plan needs at least one Line Item to be approved.', { lineItems: [] });
     }
     const failing = items
       .map((li) => ({ lineItemId: li.id, problems: problemsOf(s, plan, li) }))
       .filter((r) => r.problems.length > 0);
     if (failing.length > 0) {
-      throw fail('plan_invalid', 'Some Line Items do not validate; fix them, then approve.', { lineItems: failing }, 422);
+      throw domainError('plan_invalid', 'Some Line Items do not validate; fix them, then approve.', { lineItems: failing });
     }
-    const now = s.now();
+    const now = s.clock.now();
     writeWithRevision({ db: s.db, table: PLANS_TABLE, seq: plan.seq, expected: revision, set: { status: 'approved', approved_at: now }, now });
     return getPlan(s, slug);
   })();
 }
 
 /** Drafts and archived plans can be deleted (with their Line Items); an approved plan must be archived first. */
-export function deletePlan(s: ContextScope, slug: string, revision: number | undefined): void {
+export function deletePlan(s: Scope, slug: string, revision: number | undefined): void {
   s.db.transaction(() => {
     const plan = getPlan(s, slug);
     if (plan.status === 'approved') {
-      throw fail('plan_frozen', 'An approved Campaign Plan cannot be deleted; archive it first.', {}, 409);
+      throw domainError('plan_frozen', 'An approved Campaign Plan cannot be deleted; archive it first.');
     }
     checkRevision(plan.revision, revision);
     s.db.prepare(`DELETE FROM ${PLANS_TABLE} WHERE seq = ?`).run(plan.seq);

@@ -4,10 +4,10 @@
 // of two writers racing with the same revision exactly one changes the row and
 // the other gets 409 revision_mismatch with currentRevision, nothing changed.
 import type { Database } from 'better-sqlite3';
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 
 export const revisionMismatch = (currentRevision: number) =>
-  fail('revision_mismatch', 'Somebody changed this first: read it again, reapply your change and resend with the current revision.', {
+  domainError('revision_mismatch', 'Somebody changed this first: read it again, reapply your change and resend with the current revision.', {
     currentRevision,
   });
 
@@ -24,21 +24,22 @@ export interface RevisionedWrite {
 }
 
 /**
- * Apply `set` if the row still has `expected`, bumping revision. Throws 409
- * revision_mismatch (with the row's current revision) otherwise. Returns the
- * new revision. Run inside the caller's transaction when other checks precede it.
+ * Apply `set` if the row still has `expected`, bumping revision, and answer
+ * the row as written (`UPDATE … RETURNING *`: one statement when it succeeds).
+ * Throws 409 revision_mismatch (with the row's current revision) otherwise.
+ * Run inside the caller's transaction when other checks precede it.
  */
-export function writeWithRevision(w: RevisionedWrite): number {
+export function writeWithRevision<Row = Record<string, unknown>>(w: RevisionedWrite): Row {
   const columns = Object.keys(w.set);
   const assignments = [...columns.map((c) => `${c} = @${c}`), 'revision = revision + 1', 'updated_at = @__now'];
   const guard = w.expected === undefined ? '' : ' AND revision = @__expected';
   const params: Record<string, unknown> = { ...w.set, __seq: w.seq, __now: w.now };
   if (w.expected !== undefined) params.__expected = w.expected;
-  const result = w.db.prepare(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE seq = @__seq${guard}`).run(params);
+  const written = w.db.prepare(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE seq = @__seq${guard} RETURNING *`).get(params) as Row | undefined;
+  if (written) return written;
   const current = w.db.prepare(`SELECT revision FROM ${w.table} WHERE seq = ?`).get(w.seq) as { revision: number } | undefined;
-  if (!current) throw fail('not_found', 'It was deleted meanwhile.');
-  if (result.changes !== 1) throw revisionMismatch(current.revision);
-  return current.revision;
+  if (!current) throw domainError('not_found', 'It was deleted meanwhile.');
+  throw revisionMismatch(current.revision);
 }
 
 /** For deletes and state actions that take an optional revision: check it without writing. */

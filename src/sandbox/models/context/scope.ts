@@ -1,15 +1,6 @@
-// What every context model function needs: the store, the time, and the
-// calling organization (every query is scoped by it, so another
-// organization's rows are simply not found).
-import type { Database } from 'better-sqlite3';
+// Small helpers the Context models share. (Their calling convention, the
+// Scope, is the one of every model: ../scope.ts.)
 import { randomBytes } from 'node:crypto';
-
-export interface ContextScope {
-  db: Database;
-  orgId: string;
-  /** Epoch ms, from the sandbox's (injectable) clock. */
-  now: () => number;
-}
 
 /** Service-minted ids: a short type prefix and 12 random bytes, base32-ish lowercase. */
 export function mintId(prefix: 'doc' | 'li' | 'exe'): string {

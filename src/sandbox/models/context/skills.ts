@@ -3,11 +3,13 @@
 // and version); re-import refreshes a catalog Skill to the entry's current
 // version, overwriting local edits.
 import type { CatalogSkill, CreateSkill, Skill, SkillSummary, UpdateSkill } from '../../../contract/schemas/context.js';
-import { fail } from '../../http/errors.js';
-import { findCatalogSkill } from './catalog.js';
+import { domainError } from '../errors.js';
+import { findCatalogSkill, skillCatalog } from './catalog.js';
 import { checkRevision, writeWithRevision } from './revision.js';
-import type { ContextScope } from './scope.js';
+import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
+import { decodeSeqCursor, encodeCursor, keysetPage } from '../../store/cursor.js';
+import type { Page } from '../../store/cursor.js';
 
 export type SkillRow = {
   seq: number;
@@ -44,20 +46,20 @@ export function toSkillSummary(r: SkillRow): SkillSummary {
 
 export const toSkill = (r: SkillRow): Skill => ({ ...toSkillSummary(r), body: r.body });
 
-const notFound = () => fail('not_found', 'No Skill with this slug in your organization.');
+const notFound = () => domainError('not_found', 'No Skill with this slug in your organization.');
 
-export function findSkill(s: ContextScope, slug: string): SkillRow | null {
+export function findSkill(s: Scope, slug: string): SkillRow | null {
   return (s.db.prepare(`SELECT * FROM ${SKILLS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as SkillRow | undefined) ?? null;
 }
 
-export function getSkill(s: ContextScope, slug: string): SkillRow {
+export function getSkill(s: Scope, slug: string): SkillRow {
   return findSkill(s, slug) ?? (() => { throw notFound(); })();
 }
 
-function insertSkill(s: ContextScope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision' | 'created_at' | 'updated_at'>): SkillRow {
+function insertSkill(s: Scope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision' | 'created_at' | 'updated_at'>): SkillRow {
   assertSlug(row.slug);
   if (findSkill(s, row.slug)) throw slugConflict(row.slug, 'Skill');
-  const now = s.now();
+  const now = s.clock.now();
   try {
     s.db
       .prepare(
@@ -72,7 +74,7 @@ function insertSkill(s: ContextScope, row: Omit<SkillRow, 'seq' | 'org_id' | 're
   return getSkill(s, row.slug);
 }
 
-export function createSkill(s: ContextScope, body: CreateSkill): SkillRow {
+export function createSkill(s: Scope, body: CreateSkill): SkillRow {
   return insertSkill(s, {
     slug: body.slug,
     name: body.name,
@@ -85,17 +87,16 @@ export function createSkill(s: ContextScope, body: CreateSkill): SkillRow {
   });
 }
 
-export function updateSkill(s: ContextScope, slug: string, body: UpdateSkill): SkillRow {
+export function updateSkill(s: Scope, slug: string, body: UpdateSkill): SkillRow {
   const row = getSkill(s, slug);
   const set: Record<string, unknown> = {};
   if (body.name !== undefined) set.name = body.name;
   if (body.description !== undefined) set.description = body.description;
   if (body.body !== undefined) set.body = body.body;
-  writeWithRevision({ db: s.db, table: SKILLS_TABLE, seq: row.seq, expected: body.revision, set, now: s.now() });
-  return getSkill(s, slug);
+  return writeWithRevision<SkillRow>({ db: s.db, table: SKILLS_TABLE, seq: row.seq, expected: body.revision, set, now: s.clock.now() });
 }
 
-export function deleteSkill(s: ContextScope, slug: string, revision: number | undefined): void {
+export function deleteSkill(s: Scope, slug: string, revision: number | undefined): void {
   s.db.transaction(() => {
     const row = getSkill(s, slug);
     checkRevision(row.revision, revision);
@@ -103,9 +104,9 @@ export function deleteSkill(s: ContextScope, slug: string, revision: number | un
   })();
 }
 
-export function importCatalogSkill(s: ContextScope, catalog: readonly CatalogSkill[], catalogSlug: string, slug: string | undefined): SkillRow {
-  const entry = findCatalogSkill(catalog, catalogSlug);
-  if (!entry) throw fail('not_found', 'No Skill Catalog entry with this catalogSlug.');
+export function importCatalogSkill(s: Scope, catalogSlug: string, slug: string | undefined): SkillRow {
+  const entry = findCatalogSkill(skillCatalog(s.services.settings), catalogSlug);
+  if (!entry) throw domainError('not_found', 'No Skill Catalog entry with this catalogSlug.');
   return insertSkill(s, {
     slug: slug ?? entry.catalogSlug,
     name: entry.name,
@@ -114,7 +115,7 @@ export function importCatalogSkill(s: ContextScope, catalog: readonly CatalogSki
     source: 'catalog',
     catalog_slug: entry.catalogSlug,
     catalog_version: entry.version,
-    imported_at: s.now(),
+    imported_at: s.clock.now(),
   });
 }
 
@@ -124,24 +125,49 @@ export function importCatalogSkill(s: ContextScope, catalog: readonly CatalogSki
  * bumps the revision even when the version is unchanged: the content was
  * rewritten from the catalog, which is a write.
  */
-export function reimportSkill(s: ContextScope, catalog: readonly CatalogSkill[], slug: string, revision: number | undefined): SkillRow {
+export function reimportSkill(s: Scope, slug: string, revision: number | undefined): SkillRow {
   return s.db.transaction(() => {
     const row = getSkill(s, slug);
     if (row.source !== 'catalog' || row.catalog_slug === null) {
-      throw fail('not_imported', 'This Skill was written here, not imported from the Skill Catalog; there is nothing to re-import.', {}, 422);
+      throw domainError('not_imported', 'This Skill was written here, not imported from the Skill Catalog; there is nothing to re-import.');
     }
-    const entry = findCatalogSkill(catalog, row.catalog_slug);
+    const entry = findCatalogSkill(skillCatalog(s.services.settings), row.catalog_slug);
     if (!entry) {
-      throw fail('catalog_entry_missing', 'The Skill Catalog no longer offers the entry this Skill was imported from.', {}, 422);
+      throw domainError('catalog_entry_missing', 'The Skill Catalog no longer offers the entry this Skill was imported from.');
     }
     writeWithRevision({
       db: s.db,
       table: SKILLS_TABLE,
       seq: row.seq,
       expected: revision,
-      set: { name: entry.name, description: entry.description, body: entry.body, catalog_version: entry.version, imported_at: s.now() },
-      now: s.now(),
+      set: { name: entry.name, description: entry.description, body: entry.body, catalog_version: entry.version, imported_at: s.clock.now() },
+      now: s.clock.now(),
     });
     return getSkill(s, slug);
   })();
+}
+
+/** Paging parameters and the list's filters, as the route validated them. */
+type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
+
+/** GET /context/skills: newest first, no bodies; `source` filters. */
+export function listSkills(s: Scope, query: ListQuery<{ source?: 'custom' | 'catalog' | undefined }>): Page<SkillSummary> {
+  const { cursor, limit, ...filters } = query;
+  return keysetPage<SkillRow, SkillSummary>({
+    db: s.db, secret: s.secret, scope: 'listSkills', filters, cursor, limit,
+    select: '*', from: SKILLS_TABLE, seq: 'seq',
+    where: ['org_id = @org', filters.source ? 'source = @source' : null],
+    params: { org: s.orgId, source: filters.source },
+    map: toSkillSummary,
+  });
+}
+
+/** GET /context/skill-catalog: a fixed, short list in the service's order; the cursor is an index into it. */
+export function listCatalog(s: Scope, query: ListQuery): Page<CatalogSkill> {
+  const { cursor, limit, ...filters } = query;
+  const catalog = skillCatalog(s.services.settings);
+  const from = cursor === undefined ? 0 : decodeSeqCursor(s.secret, 'listSkillCatalog', filters, cursor);
+  const data = catalog.slice(from, from + limit);
+  const next = from + limit;
+  return next < catalog.length ? { data, nextCursor: encodeCursor(s.secret, 'listSkillCatalog', filters, next) } : { data };
 }

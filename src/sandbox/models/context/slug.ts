@@ -2,7 +2,7 @@
 // characters of lowercase ASCII letters and digits in groups joined by single
 // hyphens, so a slug is safe in a URL path and a file name and reads the same
 // everywhere. Breaking the rule is content the service refuses: 422 invalid_slug.
-import { fail } from '../../http/errors.js';
+import { domainError } from '../errors.js';
 
 export const SLUG_MAX = 64;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -13,7 +13,7 @@ export function isSlug(value: string): boolean {
 
 export function assertSlug(value: string, field = 'slug'): string {
   if (!isSlug(value)) {
-    throw fail(
+    throw domainError(
       'invalid_slug',
       `The ${field} must be 1–${SLUG_MAX} lowercase letters, digits and single hyphens, not starting or ending with a hyphen.`,
     );
@@ -22,7 +22,7 @@ export function assertSlug(value: string, field = 'slug'): string {
 }
 
 export const slugConflict = (slug: string, what: string) =>
-  fail('slug_conflict', `Another ${what} already has this slug.`, { slug });
+  domainError('slug_conflict', `Another ${what} already has this slug.`, { slug });
 
 /** True when a better-sqlite3 error is a UNIQUE violation (two creates racing past the pre-check). */
 export function isUniqueViolation(error: unknown): boolean {

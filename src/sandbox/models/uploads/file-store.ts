@@ -38,6 +38,10 @@ export interface FileStore {
   remove(key: string): Promise<void>;
   /** Deletes temp files left by a process that died mid-upload (older than this store object). */
   sweepTemp(): Promise<void>;
+  /** Resolves once a write is in progress (at once if one is): lets a caller act while bytes are streaming. */
+  busy(): Promise<void>;
+  /** Resolves once no write is in progress (every temp file kept or removed): an event to wait for, not a time. */
+  idle(): Promise<void>;
 }
 
 class TooLarge extends Error {
@@ -58,10 +62,30 @@ export function createFileStore(dir: string): FileStore {
     return join(dir, key);
   };
 
-  return {
-    dir,
+  // Writes in progress, and who waits for the next one to start or for none to be left.
+  let writing = 0;
+  let onBusy: Array<() => void> = [];
+  let onIdle: Array<() => void> = [];
+  const release = (waiters: Array<() => void>) => {
+    for (const w of waiters) w();
+  };
 
-    async write(key, source, { maxBytes, commit }) {
+  const write: FileStore['write'] = async (key, source, options) => {
+    writing += 1;
+    release(onBusy);
+    onBusy = [];
+    try {
+      return await writeFile(key, source, options);
+    } finally {
+      writing -= 1;
+      if (writing === 0) {
+        release(onIdle);
+        onIdle = [];
+      }
+    }
+  };
+
+  const writeFile: FileStore['write'] = async (key, source, { maxBytes, commit }) => {
       const finalPath = pathOf(key);
       await mkdir(tmpDir, { recursive: true });
       const tmpPath = join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
@@ -88,7 +112,14 @@ export function createFileStore(dir: string): FileStore {
         if (!accepted) await rm(tmpPath, { force: true });
       }
       return accepted ? { ok: true, sizeBytes } : { ok: false, reason: 'refused', sizeBytes };
-    },
+  };
+
+  return {
+    dir,
+    write,
+
+    busy: () => (writing > 0 ? Promise.resolve() : new Promise<void>((resolve) => onBusy.push(resolve))),
+    idle: () => (writing === 0 ? Promise.resolve() : new Promise<void>((resolve) => onIdle.push(resolve))),
 
     async size(key) {
       try {

@@ -21,20 +21,13 @@ export const DEFAULT_ASSET_LIMITS: MediaLimits = {
 
 export const ASSET_MEDIA_TYPES = Object.keys(DEFAULT_ASSET_LIMITS) as readonly string[];
 
-/**
- * Services key a test world (or `sandbox serve`) may set to override limits, e.g.
- * `{ 'image/png': 1024 }`; unnamed types keep their defaults.
- */
-export const ASSET_LIMITS_SERVICE_KEY = 'assetLimits';
-
-/** `defaults`, with the override set on services under `key` (Assets and Brand Documents each have one). */
-export function limitsFrom(services: Record<string, unknown>, key: string, defaults: MediaLimits): MediaLimits {
-  const override = services[key];
-  if (!override || typeof override !== 'object') return defaults;
-  return { ...defaults, ...(override as MediaLimits) };
+/** `defaults` with an override merged over them (e.g. `{ 'image/png': 1024 }`; unnamed types keep their defaults). */
+export function limitsFrom(override: MediaLimits | undefined, defaults: MediaLimits): MediaLimits {
+  return override ? { ...defaults, ...override } : defaults;
 }
 
-export const assetLimits = (services: Record<string, unknown>) => limitsFrom(services, ASSET_LIMITS_SERVICE_KEY, DEFAULT_ASSET_LIMITS);
+/** The Asset limits of a sandbox: the defaults, with its `settings.assetLimits` over them. */
+export const assetLimits = (settings: { assetLimits?: MediaLimits }) => limitsFrom(settings.assetLimits, DEFAULT_ASSET_LIMITS);
 
 /** `image/PNG; charset=x` → `image/png`: parameters and case never change the type. */
 export function essenceOf(contentType: string | null | undefined): string | null {

@@ -18,13 +18,10 @@ import {
 } from '../../../contract/schemas/context.js';
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
-import { attachAdvertiser, ATTACHMENT_COLUMNS, ATTACHMENTS_FROM, detachAdvertiser, toBrandAdvertiser } from '../../models/context/brand-advertisers.js';
-import type { AttachmentRow } from '../../models/context/brand-advertisers.js';
-import { BRANDS_TABLE, createBrand, deleteBrand, getBrand, toBrand, toBrandSummary, updateBrand } from '../../models/context/brands.js';
-import type { BrandRow } from '../../models/context/brands.js';
+import { attachAdvertiser, detachAdvertiser, toBrandAdvertiser, listBrandAdvertisers } from '../../models/context/brand-advertisers.js';
+import { createBrand, deleteBrand, getBrand, toBrand, updateBrand, listBrands } from '../../models/context/brands.js';
 import { discardDocumentFiles } from '../../models/context/documents.js';
-import { keysetPage } from '../../store/cursor.js';
-import { documentDepsOf, scopeOf } from './scope.js';
+import { scopeOf } from '../scope.js';
 
 const brandJson = (description: string) => ({ description, schema: brandSchema });
 
@@ -35,19 +32,7 @@ export function registerBrandRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'A page of Brands, newest first: name, description, logo and which sections carry prose.', schema: brandPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => {
-      const { cursor, limit, ...filters } = c.req.valid('query');
-      const { db, secret } = c.var.sandbox;
-      return c.json(
-        keysetPage<BrandRow, ReturnType<typeof toBrandSummary>>({
-          db, secret, scope: 'listBrands', filters, cursor, limit,
-          select: '*', from: BRANDS_TABLE, seq: 'seq',
-          where: ['org_id = @org'], params: { org: c.var.auth.orgId },
-          map: toBrandSummary,
-        }),
-        200,
-      );
-    },
+    (c) => c.json(listBrands(scopeOf(c), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -87,7 +72,7 @@ export function registerBrandRoutes(app: OpenAPIHono<AppEnv>): void {
       const { slug } = c.req.valid('param');
       const s = scopeOf(c);
       const gone = deleteBrand(s, slug, c.req.valid('query').revision);
-      await discardDocumentFiles(s, documentDepsOf(c), gone.documentUploads);
+      await discardDocumentFiles(s, gone.documentUploads);
       return c.json({ deleted: true as const, slug, personasDeleted: gone.personasDeleted, documentsDeleted: gone.documentsDeleted }, 200);
     },
   );
@@ -99,20 +84,8 @@ export function registerBrandRoutes(app: OpenAPIHono<AppEnv>): void {
       errors: ['not_found', 'invalid_cursor'],
     }),
     (c) => {
-      const { slug } = c.req.valid('param');
-      const brand = getBrand(scopeOf(c), slug);
-      const { cursor, limit, ...rest } = c.req.valid('query');
-      const filters = { ...rest, brand: slug }; // a cursor of one Brand's list is no good on another's
-      const { db, secret } = c.var.sandbox;
-      return c.json(
-        keysetPage<AttachmentRow, ReturnType<typeof toBrandAdvertiser>>({
-          db, secret, scope: 'listBrandAdvertisers', filters, cursor, limit,
-          select: ATTACHMENT_COLUMNS, from: ATTACHMENTS_FROM, seq: 'ba.seq',
-          where: ['ba.brand_seq = @brand'], params: { brand: brand.seq },
-          map: toBrandAdvertiser,
-        }),
-        200,
-      );
+      const s = scopeOf(c);
+      return c.json(listBrandAdvertisers(s, getBrand(s, c.req.valid('param').slug), c.req.valid('query')), 200);
     },
   );
 

@@ -14,10 +14,8 @@ import {
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
 import { getBrand } from '../../models/context/brands.js';
-import { deleteDocument, DOCUMENTS_TABLE, finalizeDocument, getDocument, reserveDocument, toDocument } from '../../models/context/documents.js';
-import type { DocumentRow } from '../../models/context/documents.js';
-import { keysetPage } from '../../store/cursor.js';
-import { documentDepsOf, scopeOf } from './scope.js';
+import { deleteDocument, finalizeDocument, getDocument, reserveDocument, toDocument, listDocuments } from '../../models/context/documents.js';
+import { scopeOf } from '../scope.js';
 
 export function registerDocumentRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
@@ -27,20 +25,8 @@ export function registerDocumentRoutes(app: OpenAPIHono<AppEnv>): void {
       errors: ['not_found', 'invalid_cursor'],
     }),
     (c) => {
-      const { slug } = c.req.valid('param');
-      const brand = getBrand(scopeOf(c), slug);
-      const { cursor, limit, ...rest } = c.req.valid('query');
-      const { db, secret } = c.var.sandbox;
-      return c.json(
-        keysetPage<DocumentRow, ReturnType<typeof toDocument>>({
-          db, secret, scope: 'listDocuments', filters: { ...rest, brand: slug }, cursor, limit,
-          select: '*', from: DOCUMENTS_TABLE, seq: 'seq',
-          where: ['brand_seq = @brand', rest.state ? 'state = @state' : null],
-          params: { brand: brand.seq, state: rest.state },
-          map: (r) => toDocument(r, slug),
-        }),
-        200,
-      );
+      const s = scopeOf(c);
+      return c.json(listDocuments(s, getBrand(s, c.req.valid('param').slug), c.req.valid('query')), 200);
     },
   );
 
@@ -55,7 +41,7 @@ export function registerDocumentRoutes(app: OpenAPIHono<AppEnv>): void {
     (c) => {
       const s = scopeOf(c);
       const brand = getBrand(s, c.req.valid('param').slug);
-      const { row, uploadUrl, uploadExpiresAt } = reserveDocument(s, documentDepsOf(c), brand, c.req.valid('json'));
+      const { row, uploadUrl, uploadExpiresAt } = reserveDocument(s, brand, c.req.valid('json'));
       return c.json({ ...toDocument(row, brand.slug), uploadUrl, uploadExpiresAt }, 201);
     },
   );
@@ -70,7 +56,7 @@ export function registerDocumentRoutes(app: OpenAPIHono<AppEnv>): void {
       const { slug, documentId } = c.req.valid('param');
       const s = scopeOf(c);
       const brand = getBrand(s, slug);
-      return c.json(toDocument(await finalizeDocument(s, documentDepsOf(c), brand, documentId), slug), 200);
+      return c.json(toDocument(await finalizeDocument(s, brand, documentId), slug), 200);
     },
   );
 
@@ -96,7 +82,7 @@ export function registerDocumentRoutes(app: OpenAPIHono<AppEnv>): void {
     async (c) => {
       const { slug, documentId } = c.req.valid('param');
       const s = scopeOf(c);
-      await deleteDocument(s, documentDepsOf(c), getBrand(s, slug), documentId);
+      await deleteDocument(s, getBrand(s, slug), documentId);
       return c.json({ deleted: true as const, brandSlug: slug, documentId }, 200);
     },
   );

@@ -19,7 +19,7 @@ import { operationRoute } from '../../http/route.js';
 import { readinessOf, validateLineItem } from '../../models/context/line-item-checks.js';
 import { addLineItem, deleteLineItem, recordExecution, updateLineItem } from '../../models/context/line-items.js';
 import { getLineItem, getPlan, toLineItem } from '../../models/context/plan-rows.js';
-import { scopeOf } from './scope.js';
+import { scopeOf } from '../scope.js';
 
 const lineItemJson = (description: string) => ({ description, schema: lineItemSchema });
 

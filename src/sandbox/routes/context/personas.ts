@@ -14,10 +14,8 @@ import {
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
 import { getBrand } from '../../models/context/brands.js';
-import { createPersona, deletePersona, getPersona, PERSONAS_TABLE, toPersona, updatePersona } from '../../models/context/personas.js';
-import type { PersonaRow } from '../../models/context/personas.js';
-import { keysetPage } from '../../store/cursor.js';
-import { scopeOf } from './scope.js';
+import { createPersona, deletePersona, getPersona, toPersona, updatePersona, listPersonas } from '../../models/context/personas.js';
+import { scopeOf } from '../scope.js';
 
 const personaJson = (description: string) => ({ description, schema: personaSchema });
 
@@ -29,19 +27,8 @@ export function registerPersonaRoutes(app: OpenAPIHono<AppEnv>): void {
       errors: ['not_found', 'invalid_cursor'],
     }),
     (c) => {
-      const { slug } = c.req.valid('param');
-      const brand = getBrand(scopeOf(c), slug);
-      const { cursor, limit, ...rest } = c.req.valid('query');
-      const { db, secret } = c.var.sandbox;
-      return c.json(
-        keysetPage<PersonaRow, ReturnType<typeof toPersona>>({
-          db, secret, scope: 'listPersonas', filters: { ...rest, brand: slug }, cursor, limit,
-          select: '*', from: PERSONAS_TABLE, seq: 'seq',
-          where: ['brand_seq = @brand'], params: { brand: brand.seq },
-          map: (r) => toPersona(r, slug),
-        }),
-        200,
-      );
+      const s = scopeOf(c);
+      return c.json(listPersonas(s, getBrand(s, c.req.valid('param').slug), c.req.valid('query')), 200);
     },
   );
 

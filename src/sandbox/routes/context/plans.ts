@@ -13,11 +13,9 @@ import {
 } from '../../../contract/schemas/context.js';
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
-import { getPlan, PLANS_TABLE, toPlan, toPlanSummary } from '../../models/context/plan-rows.js';
-import type { PlanRow } from '../../models/context/plan-rows.js';
+import { getPlan, toPlan, listPlans } from '../../models/context/plan-rows.js';
 import { approvePlan, createPlan, deletePlan, updatePlan } from '../../models/context/plans.js';
-import { keysetPage } from '../../store/cursor.js';
-import { scopeOf } from './scope.js';
+import { scopeOf } from '../scope.js';
 
 const planJson = (description: string) => ({ description, schema: planSchema });
 
@@ -28,21 +26,7 @@ export function registerPlanRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'A page of Campaign Plans, newest first (Line Items counted, not listed).', schema: planPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => {
-      const { cursor, limit, ...filters } = c.req.valid('query');
-      const { db, secret } = c.var.sandbox;
-      return c.json(
-        keysetPage<PlanRow & { line_item_count: number }, ReturnType<typeof toPlanSummary>>({
-          db, secret, scope: 'listCampaignPlans', filters, cursor, limit,
-          select: 'p.*, (SELECT COUNT(*) FROM context_line_items li WHERE li.plan_seq = p.seq) AS line_item_count',
-          from: `${PLANS_TABLE} p`, seq: 'p.seq',
-          where: ['p.org_id = @org', filters.status ? 'p.status = @status' : null],
-          params: { org: c.var.auth.orgId, status: filters.status },
-          map: toPlanSummary,
-        }),
-        200,
-      );
-    },
+    (c) => c.json(listPlans(scopeOf(c), c.req.valid('query')), 200),
   );
 
   app.openapi(

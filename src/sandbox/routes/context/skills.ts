@@ -17,10 +17,8 @@ import {
 } from '../../../contract/schemas/context.js';
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
-import { createSkill, deleteSkill, getSkill, importCatalogSkill, reimportSkill, SKILLS_TABLE, toSkill, toSkillSummary, updateSkill } from '../../models/context/skills.js';
-import type { SkillRow } from '../../models/context/skills.js';
-import { decodeSeqCursor, encodeCursor, keysetPage } from '../../store/cursor.js';
-import { catalogOf, scopeOf } from './scope.js';
+import { createSkill, deleteSkill, getSkill, importCatalogSkill, reimportSkill, toSkill, updateSkill, listSkills, listCatalog } from '../../models/context/skills.js';
+import { scopeOf } from '../scope.js';
 
 const skillJson = (description: string) => ({ description, schema: skillSchema });
 
@@ -31,18 +29,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'A page of Skills, newest first (no bodies).', schema: skillPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => {
-      const { cursor, limit, ...filters } = c.req.valid('query');
-      const { db, secret } = c.var.sandbox;
-      const page = keysetPage<SkillRow, ReturnType<typeof toSkillSummary>>({
-        db, secret, scope: 'listSkills', filters, cursor, limit,
-        select: '*', from: SKILLS_TABLE, seq: 'seq',
-        where: ['org_id = @org', filters.source ? 'source = @source' : null],
-        params: { org: c.var.auth.orgId, source: filters.source },
-        map: toSkillSummary,
-      });
-      return c.json(page, 200);
-    },
+    (c) => c.json(listSkills(scopeOf(c), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -93,7 +80,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
     }),
     (c) => {
       const body = c.req.valid('json') ?? {};
-      return c.json(toSkill(reimportSkill(scopeOf(c), catalogOf(c), c.req.valid('param').slug, body.revision)), 200);
+      return c.json(toSkill(reimportSkill(scopeOf(c), c.req.valid('param').slug, body.revision)), 200);
     },
   );
 
@@ -103,16 +90,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: { 200: { description: 'The Skill Catalog, in the service’s order.', schema: catalogPageSchema } },
       errors: ['invalid_cursor'],
     }),
-    (c) => {
-      const { cursor, limit, ...filters } = c.req.valid('query');
-      const { secret } = c.var.sandbox;
-      const catalog = catalogOf(c);
-      // A fixed, short list: the position is an index into it.
-      const from = cursor === undefined ? 0 : decodeSeqCursor(secret, 'listSkillCatalog', filters, cursor);
-      const data = catalog.slice(from, from + limit);
-      const next = from + limit;
-      return c.json(next < catalog.length ? { data, nextCursor: encodeCursor(secret, 'listSkillCatalog', filters, next) } : { data }, 200);
-    },
+    (c) => c.json(listCatalog(scopeOf(c), c.req.valid('query')), 200),
   );
 
   app.openapi(
@@ -123,7 +101,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
     }),
     (c) => {
       const body = c.req.valid('json') ?? {};
-      return c.json(toSkill(importCatalogSkill(scopeOf(c), catalogOf(c), c.req.valid('param').catalogSlug, body.slug)), 201);
+      return c.json(toSkill(importCatalogSkill(scopeOf(c), c.req.valid('param').catalogSlug, body.slug)), 201);
     },
   );
 }

@@ -83,3 +83,11 @@ CREATE TABLE observe_insights (
 CREATE INDEX observe_insights_org ON observe_insights(org_id, date);
 CREATE INDEX observe_insights_adv ON observe_insights(advertiser_id, date);
 `;
+
+// The whole serialized row (contract key order, service times included), so a
+// stored read splices stored text into the page instead of parsing and
+// re-serializing each row. Written by ingestion with every insert or rewrite;
+// null only on rows stored before this column existed (read back the slow way).
+export const OBSERVE_ROW_JSON = `
+ALTER TABLE observe_rows ADD COLUMN json TEXT;
+`;

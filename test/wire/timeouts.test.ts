@@ -1,11 +1,13 @@
 // Issue 9: requests node's HTTP layer refuses (bad framing, oversized headers,
 // slow headers) and bodies that stop coming get the JSON error shape, in bounded
-// time. Small limits here keep the file fast; bodies.test.ts runs the defaults.
+// time. These tests live outside test/sandbox on purpose: what they test is the
+// server's own real-time socket timeouts, so they must wait on real time, which
+// test/sandbox's rule (no-real-time.test.ts) forbids for lifecycle tests. Small limits here keep the file fast; bodies.test.ts runs the defaults.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { errorBodySchema } from '../../../src/contract/schemas/common.js';
-import { DEFAULT_HTTP_LIMITS } from '../../../src/sandbox/http/limits.js';
-import { rawExchange, startLimited } from './wire.js';
-import type { LimitedSandbox } from './wire.js';
+import { errorBodySchema } from '../../src/contract/schemas/common.js';
+import { DEFAULT_HTTP_LIMITS } from '../../src/sandbox/http/limits.js';
+import { rawExchange, startLimited } from './raw-http.js';
+import type { LimitedSandbox } from './raw-http.js';
 
 const LIMITS = { headersMs: 300, jsonBodyMs: 300, idleMs: 900 };
 /** Room for a loaded two-core machine; without the limits these waits were 60 s to 300 s. */

@@ -3,10 +3,10 @@
 // bytes the sender stops pushing as soon as the answer arrives.
 import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunningSandbox, StartOptions } from '../../../src/sandbox/index.js';
-import { minimalWorld, request } from '../../helpers/sandbox.js';
-import type { ReqOptions, TestResponse } from '../../helpers/sandbox.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox, StartOptions } from '../../src/sandbox/index.js';
+import { minimalWorld, request } from '../helpers/sandbox.js';
+import type { ReqOptions, TestResponse } from '../helpers/sandbox.js';
 
 export interface WireAnswer {
   status: number;

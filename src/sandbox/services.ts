@@ -1,0 +1,73 @@
+// What a sandbox holds for its handlers and models, built in one place
+// (createServices) with every field typed: no index signature, no module-level
+// singletons keyed by the services object. Tests may swap the overrides in
+// `settings` on a running sandbox.
+import type { Database } from 'better-sqlite3';
+import type { CatalogSkill } from '../contract/schemas/context.js';
+import type { Clock } from './clock.js';
+import { MutationAdvancer } from './models/mutations-worker.js';
+import { createFileStore } from './models/uploads/file-store.js';
+import type { FileStore } from './models/uploads/file-store.js';
+import type { MediaLimits } from './models/uploads/limits.js';
+import { applyProviderChange } from './providers/mutate.js';
+import { ProviderCallLog } from './providers/faults.js';
+
+/** Overrides a test world (or a future flag) may set; unset means the built-in default. */
+export interface SandboxSettings {
+  /** Per media type, merged over the default Asset limits. */
+  assetLimits?: MediaLimits;
+  /** Per media type, merged over the default Document limits. */
+  documentLimits?: MediaLimits;
+  /** Replaces the built-in Skill Catalog. */
+  skillCatalog?: readonly CatalogSkill[];
+}
+
+export interface SandboxServices {
+  db: Database;
+  clock: Clock;
+  /** HMAC secret for cursors and upload tokens; persisted in the store so cursors survive restarts. */
+  secret: Buffer;
+  /** Directory of the database file; null for ':memory:'. */
+  dataDir: string | null;
+  /** Where uploaded bytes are stored (a temp dir for ':memory:', removed on close). */
+  filesDir: string;
+  /** The byte store under filesDir. */
+  files: FileStore;
+  /** http://host:port the server is reachable at, for minting upload URLs. */
+  publicUrl(): string;
+  settings: SandboxSettings;
+  /** Calls made to each simulated provider (rate windows, error draws). */
+  providerCalls: ProviderCallLog;
+  /** Takes the due steps of mutations (on access, and by the ticker of a serving sandbox). */
+  mutations: MutationAdvancer;
+}
+
+export interface ServiceInputs {
+  db: Database;
+  clock: Clock;
+  secret: Buffer;
+  dataDir: string | null;
+  filesDir: string;
+  publicUrl?: () => string;
+}
+
+export function createServices(inputs: ServiceInputs): SandboxServices {
+  const files = createFileStore(inputs.filesDir);
+  // Temp files of a process that died mid-upload; nothing waits on this.
+  void files.sweepTemp();
+  const services: SandboxServices = {
+    ...inputs,
+    publicUrl: inputs.publicUrl ?? (() => ''),
+    files,
+    settings: {},
+    providerCalls: new ProviderCallLog(),
+    // Late-bound: applyProviderChange needs the finished services object.
+    mutations: undefined as unknown as MutationAdvancer,
+  };
+  services.mutations = new MutationAdvancer({
+    db: inputs.db,
+    clock: inputs.clock,
+    apply: (advertiser, change) => applyProviderChange(services, advertiser, change),
+  });
+  return services;
+}
