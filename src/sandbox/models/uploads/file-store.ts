@@ -97,9 +97,12 @@ export function createFileStore(dir: string): FileStore {
           else done(null, chunk);
         },
       });
+      const sink = createWriteStream(tmpPath, { flags: 'wx' });
       try {
-        await pipeline(source, counter, createWriteStream(tmpPath, { flags: 'wx' }));
+        await pipeline(source, counter, sink);
       } catch (error) {
+        // The file may still be opening when the source fails: remove it only once the sink has closed.
+        if (!sink.closed) await new Promise((resolve) => sink.once('close', resolve));
         await rm(tmpPath, { force: true });
         if (error instanceof TooLarge) return { ok: false, reason: 'too_large', sizeBytes: error.sizeBytes };
         return { ok: false, reason: 'aborted', error };
