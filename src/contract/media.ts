@@ -1,10 +1,9 @@
 // What a file's bytes really are, for the CLI to send the true Content-Type
 // (never trusting the extension) and to refuse what the service would refuse
-// before reserving anything. Images and videos use the sandbox's sniffer: one
-// signature table for both sides, so the CLI and the service judge alike.
-// TODO(lead): move src/sandbox/models/uploads/sniff.ts here and let the
-// sandbox import it (this re-export keeps one copy until then).
-import { SNIFF_HEAD_BYTES, sniffMedia, type SniffResult } from '../sandbox/models/uploads/sniff.js';
+// before reserving anything. Images and videos use the one signature table in
+// ./media-sniff.ts, which the sandbox's finalize uses too, so the CLI and the
+// service judge alike.
+import { SNIFF_HEAD_BYTES, sniffMedia, type SniffResult } from './media-sniff.js';
 
 export { SNIFF_HEAD_BYTES, sniffMedia, type SniffResult };
 

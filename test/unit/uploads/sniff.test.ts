@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniffMedia } from '../../../src/sandbox/models/uploads/sniff.js';
+import { sniffMedia } from '../../../src/contract/media-sniff.js';
 import { SAMPLES, gif, jpeg, png, webm, webpVp8, webpVp8l, webpVp8x } from './media-samples.js';
 
 describe('sniffMedia', () => {

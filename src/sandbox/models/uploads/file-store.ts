@@ -102,7 +102,7 @@ export function createFileStore(dir: string): FileStore {
         await pipeline(source, counter, sink);
       } catch (error) {
         // The file may still be opening when the source fails: remove it only once the sink has closed.
-        if (!sink.closed) await new Promise((resolve) => sink.once('close', resolve));
+        if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
         await rm(tmpPath, { force: true });
         if (error instanceof TooLarge) return { ok: false, reason: 'too_large', sizeBytes: error.sizeBytes };
         return { ok: false, reason: 'aborted', error };

@@ -12,8 +12,8 @@ import type { FileStore, ByteSource } from './file-store.js';
 import { mintUploadToken } from './tokens.js';
 import { essenceOf, streamingCap } from './limits.js';
 import type { MediaLimits } from './limits.js';
-import { SNIFF_HEAD_BYTES, sniffMedia } from './sniff.js';
-import type { SniffResult } from './sniff.js';
+import { SNIFF_HEAD_BYTES, sniffMedia } from '../../../contract/media-sniff.js';
+import type { SniffResult } from '../../../contract/media-sniff.js';
 
 export type UploadPurpose = 'asset' | 'document';
 export type UploadState = 'awaiting_bytes' | 'received' | 'too_large';
