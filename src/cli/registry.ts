@@ -79,7 +79,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '--query <jmespath>', description: "JMESPath applied to the result (a list: its rows), like the AWS CLI's --query" },
   { flags: '--profile <name>', description: 'config profile to use (env ADOPS_PROFILE)' },
   { flags: '--base-url <url>', description: 'service base URL for this run (env ADOPS_BASE_URL)' },
-  { flags: '--request-timeout <seconds>', description: 'limit on one request attempt', type: 'number' },
+  { flags: '--request-timeout <seconds>', description: 'give up on an attempt when no byte moves for this long', type: 'number' },
   { flags: '--connect-timeout <seconds>', description: 'limit on opening a connection', type: 'number' },
   { flags: '--retries <n>', description: 'retries after the first attempt (0 disables)', type: 'int' },
   { flags: '--retry-budget <seconds>', description: 'total time for a request and its retries', type: 'number' },
