@@ -66,9 +66,13 @@ export function judgeDocument(head: Uint8Array, filename: string): Judged {
   return { ok: false, looksLike: describeBytes(head) };
 }
 
-/** 1536 → "1.5 KiB"; exact bytes below 1 KiB. */
-export function humanBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
+/**
+ * 1536 → "1.5 KiB", 2000 → "1.95 KiB", 26214400 → "25 MiB": three significant
+ * digits, exact bytes below 1 KiB. `fixed` keeps trailing zeros ("1.50 KiB")
+ * so a progress line does not jitter as it updates.
+ */
+export function humanBytes(n: number, fixed = false): string {
+  if (!Number.isFinite(n) || n < 1024) return `${n} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let v = n / 1024;
   let i = 0;
@@ -76,5 +80,6 @@ export function humanBytes(n: number): string {
     v /= 1024;
     i++;
   }
-  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${units[i]}`;
+  const text = v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
+  return `${fixed ? text : Number(text)} ${units[i]}`;
 }

@@ -2,7 +2,10 @@
 // per file in flight (bytes, rate, ETA); elsewhere (CI logs, pipes) plain
 // lines at the start, every 10% or 10 s, and at the end, never a `\r`.
 // Pure text: the command hands in `write` (stderr) and the clock.
-import { humanBytes } from '../contract/media.js';
+import { humanBytes as bytes } from '../contract/media.js';
+
+/** Fixed decimals: a progress line must not jitter as it updates. */
+const humanBytes = (n: number) => bytes(n, true);
 import type { UploadEvent } from './upload.js';
 
 const PLAIN_EVERY_MS = 10_000;

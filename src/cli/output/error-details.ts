@@ -4,6 +4,7 @@
 // masked (an API key never reaches the terminal), and cut to one short line.
 import { redactText } from '../../client/redact.js';
 import { cellText, stripControl } from './sanitize.js';
+import { humanBytes } from '../../contract/media.js';
 
 export const MAX_ISSUES = 10;
 const MAX_VALUE = 300;
@@ -18,18 +19,6 @@ function short(value: unknown): string {
   return text.length > MAX_VALUE ? text.slice(0, MAX_VALUE - 1) + '…' : text;
 }
 
-/** 1536 → "1.5 KiB"; the exact byte count stays in --output json. */
-export function humanBytes(n: number): string {
-  if (!Number.isFinite(n) || n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 ? Math.round(v) : Math.round(v * 10) / 10} ${units[i]}`;
-}
 
 // provider_a's error object: the keys the spec names, in reading order.
 const PLATFORM_KEYS = ['code', 'error_subcode', 'type', 'error_user_title', 'error_user_msg', 'message'] as const;

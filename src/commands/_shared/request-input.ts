@@ -12,7 +12,7 @@ import { camel, type CommandInput } from '../../cli/registry.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
 import { fillPath, operation, type OperationDef } from '../../contract/operations.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
-import { objectBody, splitField } from './fields.js';
+import { objectBody, setPath, splitField } from './fields.js';
 
 export interface BuiltRequest {
   op: OperationDef;
@@ -89,7 +89,7 @@ async function buildBody(input: CommandInput, data: OperationCommandData, io: Op
     const [k, v] = splitField(raw);
     const top = k.split('.')[0]!;
     const nested = k.includes('.');
-    setDotted(body, k, nested ? v : fromText(byName.get(top), v));
+    setPath(body, k, nested ? v : fromText(byName.get(top), v));
   }
   const given = Object.keys(body);
   warnUnknown(ctx, opId, 'body field', given, bodyIo.fields);
@@ -111,16 +111,6 @@ async function buildBody(input: CommandInput, data: OperationCommandData, io: Op
   return body;
 }
 
-function setDotted(target: Record<string, unknown>, key: string, value: unknown): void {
-  const parts = key.split('.');
-  let node = target;
-  for (const part of parts.slice(0, -1)) {
-    const next = node[part];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[part] = {};
-    node = node[part] as Record<string, unknown>;
-  }
-  node[parts[parts.length - 1]!] = value;
-}
 
 /** Build and check the request; throws UsageError before anything is sent. */
 export async function buildRequest(ctx: CommandContext, input: CommandInput, data: OperationCommandData): Promise<BuiltRequest> {

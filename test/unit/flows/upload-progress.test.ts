@@ -84,7 +84,8 @@ describe('media judgement (the CLI side)', () => {
   it('human sizes', () => {
     expect(humanBytes(100)).toBe('100 B');
     expect(humanBytes(2000)).toBe('1.95 KiB');
-    expect(humanBytes(4 * 1024 ** 3)).toBe('4.00 GiB');
+    expect(humanBytes(4 * 1024 ** 3)).toBe('4 GiB');
+    expect(humanBytes(4 * 1024 ** 3, true)).toBe('4.00 GiB');
   });
 });
 

@@ -2,7 +2,7 @@
 // and a command's own hint (withHint) before the error table's.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
-import { humanBytes } from '../../../src/cli/output/error-details.js';
+import { humanBytes } from '../../../src/contract/media.js';
 import { formatReport, formatReportJson, toReport, withHint } from '../../../src/cli/report.js';
 import { DANGER, EVIL, SAFE } from './helpers.js';
 
