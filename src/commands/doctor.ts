@@ -93,7 +93,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     const lines = checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`);
     ctx.io.stdout.write(lines.join('\n') + '\n');
   } else {
-    const w = new ListWriter({ ...(await prepareOutput(ctx, 'check')), color: false });
+    const w = new ListWriter(Object.assign(await prepareOutput(ctx, 'check'), { color: false }));
     await w.begin();
     await w.page(checks.map((c) => ({ ...c })));
     await w.end();

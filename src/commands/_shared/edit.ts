@@ -13,8 +13,7 @@ import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { valueProblem } from '../../cli/input-checks.js';
 import { inputsOf, type OperationCommandData } from '../../cli/operation-command.js';
-import { checkFields } from '../../cli/output/format.js';
-import { writeObject } from '../../cli/output/writers.js';
+import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import type { ApiClient } from '../../client/http.js';
 import { applyRevisionSafe, isRevisionMismatch, type EditOutcome, type FieldConflict, type Revisioned } from '../../flows/edit.js';
@@ -102,7 +101,7 @@ function revisionSafe(ctx: CommandContext, client: ApiClient, operationId: strin
 /** `skills update`, `brands update`, `brands personas update`, `plans update`, `plans line-items update`, `assets rename`. */
 export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
   const data = command.data as OperationCommandData;
-  const fields = checkFields(ctx.output.fields, data.resource);
+  const out = await prepareOutput(ctx, data.resource);
   const req = await updateRequest(ctx, input, data);
   const target = editTarget(data.operationId);
   const what = label(target, req.params);
@@ -118,7 +117,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
   } else {
     row = settle(ctx, await revisionSafe(ctx, client, data.operationId, req.params, req.changes, { force: input.opts.force === true }), what);
   }
-  await writeObject(row, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color });
+  await writeObject(row, out);
   return EXIT.ok;
 }
 
@@ -186,7 +185,7 @@ export async function runEdit(ctx: CommandContext, input: CommandInput, command:
     const row = settle(ctx, await revisionSafe(ctx, client, data.operationId, params, changes, { base, force: input.opts.force === true }), what);
     keep = false;
     ctx.note(`saved ${what}: ${Object.keys(changes).join(', ')} (revision ${row.revision})`);
-    if (ctx.output.explicit) await writeObject(row, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields: undefined, color: ctx.output.color });
+    if (ctx.output.explicit) await writeObject(row, { ...(await prepareOutput(ctx, data.resource)), fields: undefined });
     return EXIT.ok;
   } catch (err) {
     if (keep) ctx.note(`your edit is kept in ${file}`);

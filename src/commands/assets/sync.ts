@@ -3,7 +3,7 @@
 // nothing new. One row per file: uploaded / already there / failed.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { checkFields } from '../../cli/output/format.js';
+import { prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { findExisting, readyAssetsByName, type Existing } from '../../flows/sync.js';
 import { explainFailure } from '../../flows/upload-report.js';
@@ -34,7 +34,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const concurrency = concurrencyOf(o.concurrency);
   const advertisers = advertisersOf(o.register);
   const files = await filesFrom([dir]);
-  checkFields(ctx.output.fields, 'syncResult');
+  await prepareOutput(ctx, 'syncResult'); // --fields and --query checked before anything is sent
   const client = await ctx.client();
   const target = assetTarget(client);
   const journal = journalFor(ctx);

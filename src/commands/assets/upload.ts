@@ -7,8 +7,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
-import { checkFields } from '../../cli/output/format.js';
-import { ListWriter } from '../../cli/output/writers.js';
+import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { toReport } from '../../cli/report.js';
 import type { ApiClient } from '../../client/http.js';
@@ -131,8 +130,7 @@ export function reportFailures(ctx: CommandContext, outcomes: readonly FileOutco
 }
 
 export async function writeRows(ctx: CommandContext, rows: readonly Row[], resource: string): Promise<void> {
-  const fields = checkFields(ctx.output.fields, resource);
-  const writer = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource, fields, color: ctx.output.color });
+  const writer = new ListWriter(await prepareOutput(ctx, resource));
   await writer.page(rows);
   await writer.end();
 }
@@ -155,7 +153,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     if (name.length < 1 || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
     files[0]!.filename = name;
   }
-  checkFields(ctx.output.fields, 'asset');
+  await prepareOutput(ctx, 'asset'); // --fields and --query checked before anything is sent
   const client = await ctx.client();
   const target = assetTarget(client);
   const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout as number | undefined, afterReady: registerAfter(client, advertisers, ctx.signal) });

@@ -3,7 +3,7 @@
 // row per file; failures explained per file. Shared wiring: assets/upload.ts.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { checkFields } from '../../cli/output/format.js';
+import { prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { documentTarget } from '../../flows/upload-targets.js';
@@ -16,7 +16,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const inputs = (input.args.files as string[] | undefined) ?? [];
   const concurrency = concurrencyOf(o.concurrency);
   const files = await filesFrom(inputs);
-  checkFields(ctx.output.fields, 'document');
+  await prepareOutput(ctx, 'document'); // --fields and --query checked before anything is sent
   const client = await ctx.client();
   // A Brand that does not exist fails once here (exit 4), not once per file.
   await client.request({ method: 'GET', path: fillPath(operation('getBrand').path, { slug: brand }), signal: ctx.signal });

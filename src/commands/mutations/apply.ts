@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
-import { ListWriter } from '../../cli/output/writers.js';
+import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
 import { Journal, rowIds } from '../../flows/mutation-journal.js';
@@ -59,7 +59,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const journalPath = (o.journal as string | undefined) ?? `${file}.adops-journal.ndjson`;
   const journal = new Journal(o.dryRun === true ? undefined : journalPath);
   const byLine = new Map(rows.map((r) => [r.line, r]));
-  const writer = new ListWriter({ format: ctx.output.format, out: ctx.io.stdout, resource: 'mutation-apply', fields: ctx.output.fields, color: ctx.output.color });
+  const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
   const print = async (outcomes: readonly RowOutcome[]) => {
     await writer.page(
       outcomes.map((x) => {

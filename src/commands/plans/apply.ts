@@ -10,8 +10,7 @@ import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { valueProblem } from '../../cli/input-checks.js';
 import { inputsOf } from '../../cli/operation-command.js';
-import { checkFields } from '../../cli/output/format.js';
-import { writeObject } from '../../cli/output/writers.js';
+import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-apply.js';
 import { readStdin } from '../_shared/stdin.js';
@@ -58,7 +57,7 @@ async function readDocument(source: string, ctx: CommandContext): Promise<unknow
 }
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const fields = checkFields(ctx.output.fields, 'plan');
+  const out = await prepareOutput(ctx, 'campaignPlan');
   const doc = planDocument(await readDocument(String(input.args.file), ctx));
   const client = await ctx.client();
   let plan: Record<string, unknown>;
@@ -69,6 +68,6 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ctx.note(`lineItems[${err.index}] (${String(doc.lineItems[err.index]!.name)}) was refused:`);
     throw err.cause;
   }
-  await writeObject(plan, { format: ctx.output.format, out: ctx.io.stdout, resource: 'campaignPlan', fields, color: ctx.output.color });
+  await writeObject(plan, out);
   return EXIT.ok;
 }

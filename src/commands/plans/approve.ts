@@ -6,8 +6,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData } from '../../cli/operation-command.js';
-import { checkFields } from '../../cli/output/format.js';
-import { writeObject } from '../../cli/output/writers.js';
+import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { ApiError } from '../../client/errors.js';
 import { fillPath, operation } from '../../contract/operations.js';
@@ -25,7 +24,7 @@ interface PlanHead {
 
 export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
   const data = command.data as OperationCommandData;
-  const fields = checkFields(ctx.output.fields, data.resource);
+  const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const slug = req.params.slug!;
   const body = { ...(req.body ?? {}) };
@@ -39,7 +38,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
   }
   try {
     const { body: approved } = await client.request({ method: req.op.method, path: req.path, json: body, signal: ctx.signal });
-    await writeObject(approved, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color });
+    await writeObject(approved, out);
     return EXIT.ok;
   } catch (err) {
     if (isRevisionMismatch(err)) ctx.note(`plan ${slug} changed after revision ${String(body.revision)} (now ${String(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`);

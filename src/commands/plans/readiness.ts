@@ -6,8 +6,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData } from '../../cli/operation-command.js';
-import { checkFields } from '../../cli/output/format.js';
-import { writeObject } from '../../cli/output/writers.js';
+import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { waitForReadiness, type Readiness } from '../../flows/plan-readiness.js';
 import { buildRequest } from '../_shared/request-input.js';
@@ -18,7 +17,7 @@ const missingCodes = (r: Readiness) => (r.missing ?? []).map((m) => m.code).join
 export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
   const data = command.data as OperationCommandData;
   const opts = input.opts;
-  const fields = checkFields(ctx.output.fields, data.resource);
+  const out = await prepareOutput(ctx, data.resource);
   if (opts.wait !== true && (opts.timeout !== undefined || opts.interval !== undefined)) throw new UsageError('--timeout and --interval need --wait');
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
@@ -56,7 +55,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
     value = await fetch();
     outcome = value.ready ? 'ready' : 'not_ready';
   }
-  await writeObject(value, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color });
+  await writeObject(value, out);
   if (outcome === 'ready') return EXIT.ok;
   ctx.note(`${what} is not ready:`);
   for (const line of problemLines(value.missing)) ctx.note(line);

@@ -5,19 +5,18 @@ import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData } from '../../cli/operation-command.js';
-import { checkFields } from '../../cli/output/format.js';
-import { writeObject } from '../../cli/output/writers.js';
+import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
 
 export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
   const data = command.data as OperationCommandData;
-  const fields = checkFields(ctx.output.fields, data.resource);
+  const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
   const { body } = await client.request<{ valid?: boolean; problems?: unknown[] }>({ method: req.op.method, path: req.path, signal: ctx.signal });
-  await writeObject(body, { format: ctx.output.format, out: ctx.io.stdout, resource: data.resource, fields, color: ctx.output.color });
+  await writeObject(body, out);
   if (body.valid !== false) return EXIT.ok;
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
   ctx.note(`${what} is not valid:`);

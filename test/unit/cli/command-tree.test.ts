@@ -104,3 +104,14 @@ describe('one source for what an operation accepts', () => {
     }
   });
 });
+
+describe('output flags reach every command', () => {
+  it('no command builds its writer options by hand (prepareOutput applies --fields, --query and the abort signal)', async () => {
+    const { readdirSync, readFileSync: read } = await import('node:fs');
+    const { join } = await import('node:path');
+    const root = new URL('../../../src/commands', import.meta.url).pathname;
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+    const bad = walk(root).filter((f) => /checkFields\(|new ListWriter\(\{|writeObject\([^)]*\{ format:/.test(read(f, 'utf8')));
+    expect(bad).toEqual([]);
+  });
+});
