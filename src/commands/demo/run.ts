@@ -207,7 +207,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       );
     } else fail('skipped the budget change: no campaign with a campaign-level budget was found');
 
-    const onTerminal = ctx.io.stdoutIsTTY;
+    const onTerminal = ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY;
     say(
       onTerminal
         ? 'Performance by ISO week; --chart draws spend under the table on a terminal (this step writes straight to yours)'
