@@ -124,6 +124,7 @@ describe('adops demo', () => {
     expect(out).toMatch(/demo-logo\.png: ready as ast_\w+\n/);
     expect(out).toMatch(/│ ast_\w+ │ demo-logo\.png │ ready │ image │ image\/png │/);
     expect(out).toMatch(/\$ adops assets get ast_\w+ --fields [\s\S]*?│ state\s+│ ready\s+│/);
+    expect(out).toMatch(/│ registrations\.0\.advertiserId\s+│ acc_acme_a_001\s+│/);
     expect(out).not.toMatch(/\$ adops api /);
     expect(out).toMatch(/\$ adops assets delete (ast_\w+)\nerror: "adops assets delete \1" is destructive/);
     expect(out).toContain('(exit 2, as expected)');

@@ -228,8 +228,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     const relay = await startRaceRelay(sandbox.url, brandPath, async () => {
       // The other writer: reads the brand and sets its voice at that revision, after adops read it and before adops writes.
       const row = await apiJson(sandbox.url, key, 'GET', brandPath);
-      await apiJson(sandbox.url, key, 'PATCH', brandPath, { voice: THEIR_VOICE, revision: row.revision });
-      out(dim(`# (meanwhile another writer set the voice: brand ${DEMO_BRAND} is now at revision ${Number(row.revision) + 1})`) + '\n');
+      const saved = await apiJson(sandbox.url, key, 'PATCH', brandPath, { voice: THEIR_VOICE, revision: row.revision });
+      out(dim(`# (meanwhile another writer set the voice: brand ${DEMO_BRAND} is now at revision ${String(saved.revision)})`) + '\n');
     });
     try {
       say(
@@ -258,10 +258,11 @@ export async function run(ctx: CommandContext): Promise<number> {
     const asset = uploaded ? parseTable(uploaded.stdout).find((row) => row.state === 'ready')?.id : undefined;
 
     if (asset) {
-      say('The Asset as the service holds it: the type, size and dimensions it read from the bytes');
-      await adops(['assets', 'get', asset, '--fields', 'id,filename,state,kind,mimeType,sizeBytes,width,height'], 0, (r) =>
-        /│ state\s+│ ready\s+│/.test(r.stdout) ? undefined : 'the Asset is not ready',
-      );
+      say(`The Asset as the service holds it: the type, size and dimensions it read from the bytes, and its registration to ${DEMO_ADVERTISER}`);
+      await adops(['assets', 'get', asset, '--fields', 'id,filename,state,kind,mimeType,sizeBytes,width,height,registrations'], 0, (r) => {
+        if (!/│ state\s+│ ready\s+│/.test(r.stdout)) return 'the Asset is not ready';
+        return new RegExp(`│ registrations\\.0\\.advertiserId\\s+│ ${DEMO_ADVERTISER}\\s+│`).test(r.stdout) ? undefined : `the Asset is not registered to ${DEMO_ADVERTISER}`;
+      });
 
       say('Destructive commands ask first on a terminal and need --yes elsewhere (this step runs without one)');
       await adops(['assets', 'delete', asset], EXIT.usage, (r) => (/--yes/.test(r.text) ? undefined : 'no mention of --yes'));
