@@ -92,18 +92,40 @@ describe('adops demo', () => {
     expect(out).toMatch(/✓ subscription: active/);
     expect(out).toContain('$ adops observe campaigns --limit 5\n');
     expect(out).toMatch(/\$ adops observe campaigns --live acc_acme_a_001 --limit 3/);
-    expect(out).toMatch(/\$ adops api GET \/observe\/insights -f since=\S+ -f until=2026-09-30/);
-    expect(out).toMatch(/\$ adops mutations start --advertiser acc_acme_a_001 --action pause .*--wait/);
-    expect(out).toMatch(/state: succeeded/);
-    expect(out).toMatch(/│ PAUSED │/);
     // The failure case: the message, the hint and the exit code.
     expect(out).toMatch(/\$ adops observe campaigns --live acc_acme_a_001 --status PAUSED\nerror: live_read_unsupported \(501\)/);
     expect(out).toMatch(/hint: Read the stored copy/);
     expect(out).toContain('(exit 7, as expected)');
-    // The upload: reserve, PUT (no key), finalize; then the destructive delete.
-    expect(out).toMatch(/\$ adops api POST \/assets\/uploads/);
-    expect(out).toMatch(/PUT <uploadUrl>.*\n200 \{"received":true/);
-    expect(out).toMatch(/│ state\s+│ ready\s+│/);
+    // A budget change on a campaign found with --query, waited to success, then seen live.
+    const found = /\$ adops observe campaigns --advertiser acc_acme_a_001 --query .*budgetLevel.*-o json\n"(\d+)"\n/.exec(out);
+    expect(found).not.toBeNull();
+    const campaign = found![1];
+    expect(out).toContain(`$ adops mutations budget acc_acme_a_001 --campaign ${campaign} --amount 75 --type daily --wait`);
+    expect(out).toMatch(/state: succeeded/);
+    expect(out).toMatch(/│ action\s+│ set_budget\s+│/);
+    expect(out).toMatch(/│ state\s+│ succeeded\s+│/);
+    expect(out).toMatch(new RegExp(`│ ${campaign} │ [^│]+│\\s+75\\.00 USD │ daily\\s+│`));
+    // Insights by week: the table; --chart is not drawn off a terminal, and adops says so.
+    expect(out).toContain('$ adops observe insights --since 2026-09-01 --until 2026-09-30 --grain week --advertiser acc_acme_a_001 --chart spend\n');
+    expect(out).toMatch(/warning: --chart draws under a table on a terminal; not drawn when stdout is not a terminal/);
+    expect(out).toMatch(/│ dateStart\s+│ dateStop\s+│ advertiserId\s+│/);
+    expect(out).toMatch(/│ 2026-09-07 │ 2026-09-13 │ acc_acme_a_001 │/);
+    // The revision-safe edit: the other writer got in between, adops re-applied, both fields are there.
+    expect(out).toMatch(/\$ adops brands create --slug demo-outdoor /);
+    expect(out).toMatch(/\$ adops brands update demo-outdoor --description 'Gear for the outdoors'\n/);
+    expect(out).toMatch(/changed meanwhile \(revision 2: voice\); re-applying yours/);
+    const got = out.slice(out.indexOf('$ adops brands get demo-outdoor'));
+    expect(got).toMatch(/│ description │ Gear for the outdoors\s+│/);
+    expect(got).toMatch(/│ voice\s+│ Warm, plain, practical │/);
+    expect(got).toMatch(/│ revision\s+│ 3\s+│/);
+    // The upload: progress lines (plain, off a terminal), ready, registered; then the destructive delete.
+    expect(out).toMatch(/\$ adops assets upload \/\S+\/demo-logo\.png --register acc_acme_a_001\n/);
+    expect(out).toMatch(/demo-logo\.png: sending 70 B as image\/png\n/);
+    expect(out).toMatch(/demo-logo\.png: ready as ast_\w+\n/);
+    expect(out).toMatch(/│ ast_\w+ │ demo-logo\.png │ ready │ image │ image\/png │/);
+    expect(out).toMatch(/\$ adops assets get ast_\w+ --fields [\s\S]*?│ state\s+│ ready\s+│/);
+    expect(out).toMatch(/│ registrations\.0\.advertiserId\s+│ acc_acme_a_001\s+│/);
+    expect(out).not.toMatch(/\$ adops api /);
     expect(out).toMatch(/\$ adops assets delete (ast_\w+)\nerror: "adops assets delete \1" is destructive/);
     expect(out).toContain('(exit 2, as expected)');
     expect(out).toMatch(/\$ adops assets delete ast_\w+ --yes\n/);
@@ -132,5 +154,9 @@ describe('adops demo', () => {
     expect(dir).toBeDefined();
     expect(dir!.startsWith(userConfig)).toBe(false);
     expect(existsSync(dir!)).toBe(false);
+    // The image the demo wrote to upload went with it.
+    const png = /\$ adops assets upload (\S+demo-logo\.png)/.exec(r.stdout)?.[1];
+    expect(png).toBeDefined();
+    expect(existsSync(png!)).toBe(false);
   });
 });

@@ -5,21 +5,33 @@
 // result); the exit code says whether every step behaved as expected, so CI
 // can run it. The demo key reaches the steps only through ADOPS_API_KEY.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { InterruptedError } from '../../cli/errors.js';
+import { apiJson, startRaceRelay } from './race.js';
 
 /** Advertiser of the demo world at provider_a, which accepts no status filter on live reads (spec). */
 export const DEMO_ADVERTISER = 'acc_acme_a_001';
-/** The demo world's insights cover the 90 days ending on this date. */
-const INSIGHTS_SINCE = '2026-07-03';
+/** A month of the demo world's insights (they cover the 90 days ending 2026-09-30). */
+const INSIGHTS_SINCE = '2026-09-01';
 const INSIGHTS_UNTIL = '2026-09-30';
+/** The brand the revision-safe edit creates, and the two writers' values. */
+const DEMO_BRAND = 'demo-outdoor';
+const OUR_DESCRIPTION = 'Gear for the outdoors';
+const THEIR_VOICE = 'Warm, plain, practical';
 /** A 1×1 PNG: small, and a real image the sandbox sniffs. */
 const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+interface StepOptions {
+  /** Variables that differ from the demo's for this step (ADOPS_BASE_URL of the race relay). */
+  env?: Record<string, string>;
+  /** Give the child the demo's own stdout and stderr (a terminal): its output is then not captured nor checked. */
+  terminal?: boolean;
+}
 
 interface StepResult {
   code: number;
@@ -45,6 +57,15 @@ export function adopsBin(): string {
     dir = up;
   }
   return resolve(process.argv[1] ?? 'bin/adops.js');
+}
+
+/** The JSON a step printed, or undefined. */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 const quote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -97,7 +118,12 @@ export async function run(ctx: CommandContext): Promise<number> {
     };
 
     /** One step: `$ adops ARGS`, its output as it comes, then whether it behaved as expected. */
-    const adops = async (args: string[], expectCode = 0, check?: (r: StepResult) => string | undefined): Promise<StepResult | undefined> => {
+    const adops = async (
+      args: string[],
+      expectCode = 0,
+      check?: (r: StepResult) => string | undefined,
+      opts: StepOptions = {},
+    ): Promise<StepResult | undefined> => {
       if (ctx.signal.aborted) throw new InterruptedError();
       if (args.some((a) => a.includes(key))) throw new Error('refusing to put the API key on a command line');
       steps++;
@@ -105,15 +131,18 @@ export async function run(ctx: CommandContext): Promise<number> {
       const result = await new Promise<StepResult>((done, reject) => {
         let text = '';
         let stdout = '';
-        const c = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const c = spawn(process.execPath, [bin, ...args], {
+          env: { ...env, ...opts.env },
+          stdio: opts.terminal ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
+        });
         child = c;
-        c.stdout!.on('data', (chunk: Buffer) => {
+        c.stdout?.on('data', (chunk: Buffer) => {
           const s = chunk.toString('utf8');
           stdout += s;
           text += s;
           out(s);
         });
-        c.stderr!.on('data', (chunk: Buffer) => {
+        c.stderr?.on('data', (chunk: Buffer) => {
           const s = chunk.toString('utf8');
           text += s;
           out(s);
@@ -149,70 +178,99 @@ export async function run(ctx: CommandContext): Promise<number> {
     await adops(['observe', 'campaigns', '--limit', '5'], 0, (r) => (/provider_[a-g]/.test(r.stdout) ? undefined : 'no campaign rows'));
 
     say('A live read asks the provider itself (counts against its rate limits)');
-    const liveArgs = ['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--limit', '3', '--fields', 'id,name,status,budget,currency'];
-    const live = await adops(liveArgs, 0, (r) => (parseTable(r.stdout).some((row) => row.status === 'ACTIVE') ? undefined : 'no ACTIVE campaign to pause'));
-    const campaign = live ? parseTable(live.stdout).find((row) => row.status === 'ACTIVE')?.id : undefined;
-
-    say(`Performance: insights per advertiser over the demo world's 90 days (no named command yet: adops api, which prints JSON unless told)`);
-    await adops(
-      ['api', 'GET', '/observe/insights', '-f', `since=${INSIGHTS_SINCE}`, '-f', `until=${INSIGHTS_UNTIL}`, '-f', 'breakdown=advertiser', '--paginate', '-o', 'table', '--fields', 'advertiserId,currency,spend,impressions,clicks,conversions'],
-      0,
-      (r) => (r.stdout.includes(DEMO_ADVERTISER) ? undefined : `no row for ${DEMO_ADVERTISER}`),
+    await adops(['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--limit', '3', '--fields', 'id,name,status,budget,currency'], 0, (r) =>
+      parseTable(r.stdout).length > 0 ? undefined : 'no campaign rows',
     );
-
-    if (campaign) {
-      say(`Pause campaign ${campaign}: the change is started once (Idempotency-Key) and --wait follows it to the end`);
-      await adops(
-        ['mutations', 'start', '--advertiser', DEMO_ADVERTISER, '--action', 'pause', '-f', 'target.type=campaign', '-f', `target.id=${campaign}`, '--wait', '--interval', '0.5', '--fields', 'id,state,action,target'],
-        0,
-        (r) => (/succeeded/.test(r.stdout) ? undefined : 'the mutation did not succeed'),
-      );
-
-      say('The live read shows the change at the provider');
-      await adops(['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--ids', campaign, '--fields', 'id,name,status'], 0, (r) =>
-        parseTable(r.stdout).some((row) => row.id === campaign && row.status === 'PAUSED') ? undefined : 'the campaign is not PAUSED',
-      );
-    } else fail('skipped the mutation: no ACTIVE campaign was found');
 
     say('When something fails you get the reason, a hint and an exit code: provider_a cannot filter live reads by status');
     await adops(['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--status', 'PAUSED'], EXIT.refused, (r) =>
       r.text.includes('live_read_unsupported') ? undefined : 'no live_read_unsupported error',
     );
 
-    say('Upload an image: reserve an Asset (no named command yet: adops api), which returns an uploadUrl');
-    const reserved = await adops(['api', 'POST', '/assets/uploads', '-f', 'filename=demo-logo.png', '--json'], 0, (r) => {
-      try {
-        const body = JSON.parse(r.stdout) as { id?: unknown; uploadUrl?: unknown };
-        return typeof body.id === 'string' && typeof body.uploadUrl === 'string' ? undefined : 'no id or uploadUrl in the answer';
-      } catch {
-        return 'the answer is not JSON';
-      }
+    say('A budget change. First pick a campaign that holds its own budget (--query is JMESPath over the rows)');
+    const found = await adops(['observe', 'campaigns', '--advertiser', DEMO_ADVERTISER, '--query', "[?budgetLevel=='campaign'] | [0].id", '-o', 'json'], 0, (r) =>
+      typeof jsonOf(r.stdout) === 'string' ? undefined : 'no campaign with a campaign-level budget',
+    );
+    const campaign = found ? (jsonOf(found.stdout) as string) : undefined;
+    if (campaign) {
+      say(`Set its daily budget to 75: the change is started once (Idempotency-Key) and --wait follows it to the end`);
+      await adops(
+        ['mutations', 'budget', DEMO_ADVERTISER, '--campaign', campaign, '--amount', '75', '--type', 'daily', '--wait', '--interval', '0.5', '--fields', 'id,action,target,changes,state'],
+        0,
+        (r) => (/succeeded/.test(r.stdout) ? undefined : 'the mutation did not succeed'),
+      );
+      say('The live read shows the new budget at the provider');
+      await adops(['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--ids', campaign, '--fields', 'id,name,budget,budgetType'], 0, (r) =>
+        parseTable(r.stdout).some((row) => row.id === campaign && /^75\.00\b/.test(row.budget ?? '') && row.budgetType === 'daily')
+          ? undefined
+          : 'the live read does not show a daily budget of 75.00',
+      );
+    } else fail('skipped the budget change: no campaign with a campaign-level budget was found');
+
+    const onTerminal = ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY;
+    say(
+      onTerminal
+        ? 'Performance by ISO week; --chart draws spend under the table on a terminal (this step writes straight to yours)'
+        : 'Performance by ISO week. --chart draws under the table on a terminal only: this transcript is not one, so adops says so and prints the table',
+    );
+    await adops(
+      ['observe', 'insights', '--since', INSIGHTS_SINCE, '--until', INSIGHTS_UNTIL, '--grain', 'week', '--advertiser', DEMO_ADVERTISER, '--chart', 'spend'],
+      0,
+      onTerminal ? undefined : (r) => (/│ dateStart\s+│ dateStop\s+│/.test(r.stdout) && r.stdout.includes(DEMO_ADVERTISER) ? undefined : `no weekly rows for ${DEMO_ADVERTISER}`),
+      { terminal: onTerminal },
+    );
+
+    say(`A revision-safe edit: create a brand, then change its description while someone else changes its voice`);
+    await adops(['brands', 'create', '--slug', DEMO_BRAND, '--name', 'Demo Outdoor', '--description', 'Gear'], 0, (r) =>
+      /│ revision\s+│ 1\s+│/.test(r.stdout) ? undefined : 'the brand was not created at revision 1',
+    );
+    const brandPath = `/context/brands/${DEMO_BRAND}`;
+    const relay = await startRaceRelay(sandbox.url, brandPath, async () => {
+      // The other writer: reads the brand and sets its voice at that revision, after adops read it and before adops writes.
+      const row = await apiJson(sandbox.url, key, 'GET', brandPath);
+      const saved = await apiJson(sandbox.url, key, 'PATCH', brandPath, { voice: THEIR_VOICE, revision: row.revision });
+      out(dim(`# (meanwhile another writer set the voice: brand ${DEMO_BRAND} is now at revision ${String(saved.revision)})`) + '\n');
     });
-    const asset = reserved ? (JSON.parse(reserved.stdout) as { id: string; uploadUrl: string }) : undefined;
+    try {
+      say(
+        `For this step ADOPS_BASE_URL is a loopback relay in the demo: after adops reads the brand, the other writer changes the voice through the API, ` +
+          `so adops's write meets 409 revision_mismatch; it reads again, sees only the voice changed, and re-applies the description`,
+      );
+      await adops(['brands', 'update', DEMO_BRAND, '--description', OUR_DESCRIPTION], 0, (r) => {
+        if (!relay.raced()) return 'the other writer did not get in between';
+        return /changed meanwhile/.test(r.text) ? undefined : 'adops did not report the change made meanwhile';
+      }, { env: { ADOPS_BASE_URL: relay.url } });
+    } finally {
+      await relay.close();
+    }
+    say('Both changes are there: their voice and your description');
+    await adops(['brands', 'get', DEMO_BRAND, '--fields', 'slug,name,description,voice,revision'], 0, (r) => {
+      const row = Object.fromEntries(r.stdout.split('\n').filter((l) => l.startsWith('│')).map((l) => l.split('│').slice(1, -1).map((c) => c.trim())));
+      return row.description === OUR_DESCRIPTION && row.voice === THEIR_VOICE ? undefined : 'the brand does not hold both changes';
+    });
+
+    say('Upload an image: adops reserves an Asset, sends the bytes to its upload URL (without the API key), finalizes, and registers it; progress goes to stderr');
+    const png = join(configHome, 'demo-logo.png');
+    writeFileSync(png, PNG_1x1);
+    const uploaded = await adops(['assets', 'upload', png, '--register', DEMO_ADVERTISER], 0, (r) =>
+      parseTable(r.stdout).some((row) => row.state === 'ready' && /^ast_/.test(row.id ?? '')) ? undefined : 'the Asset is not ready',
+    );
+    const asset = uploaded ? parseTable(uploaded.stdout).find((row) => row.state === 'ready')?.id : undefined;
 
     if (asset) {
-      say(`Send the bytes to the uploadUrl: a plain HTTP PUT (here with undici); the URL is its own credential, so no API key goes there`);
-      steps++;
-      out(`${bold(`PUT <uploadUrl>`)}  (${PNG_1x1.length} bytes, Content-Type: image/png)\n`);
-      const { request } = await import('undici');
-      const put = await request(asset.uploadUrl, { method: 'PUT', body: PNG_1x1, headers: { 'content-type': 'image/png' }, signal: ctx.signal });
-      const putBody = await put.body.text();
-      out(`${put.statusCode} ${putBody}\n`);
-      if (put.statusCode !== 200) fail(`the upload PUT answered ${put.statusCode}`);
-      else {
-        say('Finalize: the service checks what landed (type, size, dimensions)');
-        await adops(['api', 'POST', `/assets/${asset.id}/finalize`, '-o', 'table', '--fields', 'id,state,kind,mimeType,width,height,sizeBytes'], 0, (r) =>
-          /ready/.test(r.stdout) ? undefined : 'the Asset is not ready',
-        );
-      }
+      say(`The Asset as the service holds it: the type, size and dimensions it read from the bytes, and its registration to ${DEMO_ADVERTISER}`);
+      await adops(['assets', 'get', asset, '--fields', 'id,filename,state,kind,mimeType,sizeBytes,width,height,registrations'], 0, (r) => {
+        if (!/│ state\s+│ ready\s+│/.test(r.stdout)) return 'the Asset is not ready';
+        return new RegExp(`│ registrations\\.0\\.advertiserId\\s+│ ${DEMO_ADVERTISER}\\s+│`).test(r.stdout) ? undefined : `the Asset is not registered to ${DEMO_ADVERTISER}`;
+      });
 
       say('Destructive commands ask first on a terminal and need --yes elsewhere (this step runs without one)');
-      await adops(['assets', 'delete', asset.id], EXIT.usage, (r) => (/--yes/.test(r.text) ? undefined : 'no mention of --yes'));
+      await adops(['assets', 'delete', asset], EXIT.usage, (r) => (/--yes/.test(r.text) ? undefined : 'no mention of --yes'));
       say('…so nothing was deleted');
-      await adops(['assets', 'get', asset.id, '--fields', 'id,filename,state'], 0);
+      await adops(['assets', 'get', asset, '--fields', 'id,filename,state'], 0);
       say('With --yes it is deleted, and a read answers 404 (exit 4)');
-      await adops(['assets', 'delete', asset.id, '--yes'], 0, (r) => (/deleted/.test(r.stdout) ? undefined : 'no "deleted" in the answer'));
-      await adops(['assets', 'get', asset.id], EXIT.notFound);
+      await adops(['assets', 'delete', asset, '--yes'], 0, (r) => (/deleted/.test(r.stdout) ? undefined : 'no "deleted" in the answer'));
+      await adops(['assets', 'get', asset], EXIT.notFound);
     }
 
     out(`\n${bold('Next steps')}\n`);
