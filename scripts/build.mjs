@@ -24,7 +24,7 @@ const outdir = 'dist/bundle';
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 
 // import('pkg') of a CommonJS package: Node gives the named exports
-// (`const { request } = await import('undici')`), esbuild's split chunk only
+// (`const { x } = await import('some-cjs-package')`), esbuild's split chunk only
 // `default`. Such packages stay external so Node loads them as it would
 // unbundled; ESM packages (ora, @inquirer/prompts, conf, ...) are bundled.
 const cjsDynamicImportsExternal = {

@@ -50,7 +50,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 
 const code = await main(process.argv.slice(2));
-// Exit as soon as our output is handed to the OS: undici's sockets otherwise
+// Exit as soon as our output is handed to the OS: idle keep-alive sockets otherwise
 // hold the event loop open for a few hundred ms after the last request.
 await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(code);
