@@ -225,6 +225,41 @@ describe('interrupted list', () => {
   });
 });
 
+describe('interrupted list, each format and signal', () => {
+  const interrupt = async (format: string, signal: NodeJS.Signals) => {
+    const before = stub.requests.filter((q) => q.url.includes('cursor=resume-here')).length;
+    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/stuck', '--paginate', '--output', format], { cwd: ROOT, env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const exited = new Promise<number | null>((r) => child.on('close', r));
+    for (let i = 0; i < 400 && stub.requests.filter((q) => q.url.includes('cursor=resume-here')).length === before; i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill(signal);
+    return { code: await exited, out, err };
+  };
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} after page 1: exit ${signal === 'SIGINT' ? 130 : 143}, valid partial json, ndjson and csv, the cursor to resume on stderr`, async () => {
+      const expected = signal === 'SIGINT' ? 130 : 143;
+      const json = await interrupt('json', signal);
+      expect(json.code).toBe(expected);
+      expect(JSON.parse(json.out)).toHaveLength(50);
+      const nd = await interrupt('ndjson', signal);
+      expect(nd.code).toBe(expected);
+      const lines = nd.out.trim().split('\n');
+      expect(lines).toHaveLength(50);
+      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+      const csv = await interrupt('csv', signal);
+      expect(csv.code).toBe(expected);
+      expect(csv.out.trim().split('\n')).toHaveLength(51); // header + 50 rows
+      // A person reads "next cursor: …"; with --output json|ndjson the error object carries nextCursor.
+      for (const r of [json, nd]) expect(JSON.parse(r.err.trim().split("\n").at(-1)!).error.nextCursor).toBe("resume-here");
+      expect(csv.err).toMatch(/next cursor: resume-here/);
+    });
+  }
+});
+
 describe('observe', () => {
   it('stored read: json by default when piped, unknown fields kept, table with resource columns on a terminal', async () => {
     const r = await run(['observe', 'campaigns', '--limit', '3']);

@@ -90,6 +90,18 @@ describe('adops assets delete', () => {
     expect(await getCode(id)).toBe(4);
   });
 
+  it('`adops api DELETE` is destructive too: piped without --yes, exit 2 and nothing deleted', async () => {
+    const id = await newAsset();
+    const r = await runAdops(['api', 'DELETE', `/assets/${id}`], { env: env({ ADOPS_DEBUG: '1' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"adops api DELETE /assets/${id}" is destructive`);
+    expect(r.stderr).not.toMatch(/→ DELETE/);
+    expect(await getCode(id)).toBe(0);
+    const yes = await runAdops(['api', 'DELETE', `/assets/${id}`, '--yes'], { env: env() });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(await getCode(id)).toBe(4);
+  });
+
   it('on a terminal with CI=true or --no-input: no prompt, exit 2, nothing deleted', async () => {
     const id = await newAsset();
     for (const [args, extra] of [

@@ -53,6 +53,14 @@ describe('registry', () => {
     for (const shell of SHELLS) expect(read(`completions/adops.${shell}`), REGEN).toBe(completionScript(getRegistry(), shell));
   });
 
+  it('completions offer each flag\'s choices after the flag (a default verb\'s flags on its group too)', () => {
+    const bash = completionScript(getRegistry(), 'bash');
+    expect(bash).toContain('"observe campaigns list|--status") COMPREPLY=( $(compgen -W "ACTIVE PAUSED DELETED ARCHIVED" -- "$cur") ); return ;;');
+    expect(bash).toContain('"observe campaigns|--status")');
+    expect(completionScript(getRegistry(), 'zsh')).toContain('"mutations list|--state") compadd -- pending running succeeded failed; return ;;');
+    expect(completionScript(getRegistry(), 'fish')).toMatch(/__adops_path_is 'observe insights'" -l grain -xa 'day week month all'/);
+  });
+
   it('docs/cli.md is current', () => {
     expect(read('docs/cli.md'), REGEN).toBe(commandReference(getRegistry()));
   });
