@@ -59,6 +59,12 @@ export interface OperationCommandOptions {
   load?: CommandSpec['load'];
   /** Extra options the custom handler reads. */
   extraOptions?: readonly OptionSpec[];
+  /**
+   * An update of a revisioned row, made revision-safe by src/commands/_shared/edit.ts:
+   * `--revision N` stays strict; without it the row is read, and after a race the
+   * change is re-applied when the other writer touched other fields (`--force`).
+   */
+  revisionSafe?: boolean;
   hidden?: boolean;
 }
 
@@ -71,6 +77,12 @@ export interface OperationCommandData {
   resource: string;
   watch: boolean;
 }
+
+const FORCE_OPTION: OptionSpec = { flags: '--force', description: 'when someone else changed the same field meanwhile, write yours over theirs' };
+const REVISION_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--revision <n>', description: 'write only over this revision (a stale one exits 5); without it the current one is read, and a change by someone else to other fields is kept', type: 'int' },
+  FORCE_OPTION,
+];
 
 const DEFAULT_ARG_NAMES: Readonly<Record<string, string>> = { personaSlug: 'persona', catalogSlug: 'catalog-slug' };
 /** Paging fields have flags of their own (--limit, --cursor, --all, --max). */
@@ -122,7 +134,7 @@ export function fieldOption(ff: FieldFlag): OptionSpec {
 
 function fieldFlags(fields: readonly FieldInput[], where: 'query' | 'body', opts: OperationCommandOptions): FieldFlag[] {
   return fields
-    .filter((f) => !PAGING.has(f.name) && !(opts.noFlag ?? []).includes(f.name) && flaggable(f))
+    .filter((f) => !PAGING.has(f.name) && !(opts.noFlag ?? []).includes(f.name) && !(opts.revisionSafe && f.name === 'revision') && flaggable(f))
     .map((f) => ({ flag: opts.flagNames?.[f.name] ?? defaultFlagName(f.name), field: f.name, in: where, input: f }));
 }
 
@@ -174,6 +186,7 @@ export function operationCommand(opts: OperationCommandOptions): CommandSpec {
       { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
     );
   }
+  if (opts.revisionSafe) options.push(...REVISION_OPTIONS);
   options.push(...(opts.extraOptions ?? []));
 
   const data: OperationCommandData = { operationId: op.id, args, flags, ...(alternate ? { alternate } : {}), resource: opts.resource, watch: opts.watch === true };
@@ -189,7 +202,22 @@ export function operationCommand(opts: OperationCommandOptions): CommandSpec {
     ...(opts.alternate ? { alternates: [{ operationId: opts.alternate.operationId, when: `--${opts.alternate.flag}` }] } : {}),
     ...(op.kind === 'delete' ? { destructive: true } : {}),
     ...(opts.hidden ? { hidden: true } : {}),
-    load: opts.load ?? (() => import('../commands/operation.js')),
+    load: opts.load ?? (opts.revisionSafe ? () => import('../commands/_shared/edit.js') : () => import('../commands/operation.js')),
     data,
+  };
+}
+
+/**
+ * `… edit`: the same row as a revision-safe update, opened in $VISUAL/$EDITOR on
+ * a terminal and saved the same way (src/commands/_shared/edit.ts runEdit).
+ */
+export function editCommand(update: CommandSpec, o: { path: readonly string[]; description: string; examples: readonly string[] }): CommandSpec {
+  return {
+    ...update,
+    ...o,
+    options: [FORCE_OPTION],
+    notes:
+      'Opens $VISUAL or $EDITOR (else vi) on "field: value" lines, with prose fields as "=== field ===" markdown blocks; closing it unchanged sends nothing. A terminal only: elsewhere it is a usage error (use update). If someone else changed a field you changed while the editor was open: both values on stderr, exit 5, your text kept in a file (--force writes yours).',
+    load: () => import('../commands/_shared/edit.js').then((m) => ({ run: m.runEdit })),
   };
 }

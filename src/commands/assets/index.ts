@@ -1,7 +1,6 @@
 // Definitions of the assets group (data only).
 import { operationCommand } from '../../cli/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
-import { REVISION_SAFE } from '../skills/index.js';
 
 export const assetGroups: GroupSpec[] = [];
 
@@ -20,7 +19,7 @@ export const assetCommands: CommandSpec[] = [
     description: 'Rename an Asset (revision-safe: a rename by someone else meanwhile exits 5 unless --force)',
     resource: 'asset',
     examples: ['adops assets rename ast_123 --filename spring-hero.png', 'adops assets rename ast_123 --filename spring-hero.png --revision 2'],
-    ...REVISION_SAFE,
+    revisionSafe: true,
   }),
   operationCommand({ path: ['assets', 'delete'], operationId: 'deleteAsset', description: 'Delete an Asset', resource: 'asset', examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes --revision 3'] }),
   operationCommand({

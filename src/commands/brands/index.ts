@@ -1,8 +1,7 @@
 // Definitions of the brands group: Brands, the advertisers attached to them,
 // their Personas and Documents. `slug` is the Brand's handle throughout.
-import { operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../../cli/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
-import { EDIT, REVISION_SAFE } from '../skills/index.js';
 
 const brand = { slug: 'brand' };
 
@@ -12,7 +11,7 @@ const updateBrand = operationCommand({
   description: "Change a Brand (revision-safe: another writer's change to the same field exits 5 unless --force)",
   resource: 'brand',
   examples: ['adops brands update acme --description "Gear for the outdoors"', 'adops brands update acme -F guidelines=@guidelines.md', 'adops brands update acme --revision 2 --voice "Only over revision 2"'],
-  ...REVISION_SAFE,
+  revisionSafe: true,
 });
 
 const updatePersona = operationCommand({
@@ -22,7 +21,7 @@ const updatePersona = operationCommand({
   description: "Change a Persona (revision-safe: another writer's change to the same field exits 5 unless --force)",
   resource: 'persona',
   examples: ['adops brands personas update acme weekend-hiker --name "Weekend hikers"', 'adops brands personas update acme weekend-hiker --goals "summit,camp"'],
-  ...REVISION_SAFE,
+  revisionSafe: true,
 });
 
 export const brandGroups: GroupSpec[] = [
@@ -42,13 +41,11 @@ export const brandCommands: CommandSpec[] = [
     examples: ['adops brands create --slug acme --name "Acme Outdoor" -F voice=@voice.md'],
   }),
   updateBrand,
-  {
-    ...updateBrand,
-    ...EDIT,
+  editCommand(updateBrand, {
     path: ['brands', 'edit'],
     description: 'Edit a Brand in $EDITOR (a terminal only): fields as lines, each section as a markdown block; saved like update',
     examples: ['adops brands edit acme', 'EDITOR="code --wait" adops brands edit acme'],
-  },
+  }),
   operationCommand({ path: ['brands', 'delete'], operationId: 'deleteBrand', description: 'Delete a Brand with its Personas and Documents', resource: 'brand', examples: ['adops brands delete acme --yes'] }),
 
   operationCommand({ path: ['brands', 'advertisers', 'list'], operationId: 'listBrandAdvertisers', argNames: brand, description: "List a Brand's advertisers", resource: 'brandAdvertiser', examples: ['adops brands advertisers list acme'] }),
@@ -73,7 +70,7 @@ export const brandCommands: CommandSpec[] = [
     examples: ['adops brands personas create acme --slug weekend-hiker --name "Weekend hiker" -F profile=@hiker.md'],
   }),
   updatePersona,
-  { ...updatePersona, ...EDIT, path: ['brands', 'personas', 'edit'], description: 'Edit a Persona in $EDITOR (a terminal only), saved like update', examples: ['adops brands personas edit acme weekend-hiker'] },
+  editCommand(updatePersona, { path: ['brands', 'personas', 'edit'], description: 'Edit a Persona in $EDITOR (a terminal only), saved like update', examples: ['adops brands personas edit acme weekend-hiker'] }),
   operationCommand({ path: ['brands', 'personas', 'delete'], operationId: 'deletePersona', argNames: brand, description: 'Delete a Persona', resource: 'persona', examples: ['adops brands personas delete acme weekend-hiker --yes'] }),
 
   operationCommand({ path: ['brands', 'documents', 'list'], operationId: 'listDocuments', argNames: brand, description: "List a Brand's Documents", resource: 'document', examples: ['adops brands documents list acme', 'adops brands documents list acme --state ready'] }),

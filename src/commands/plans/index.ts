@@ -1,7 +1,6 @@
 // Definitions of the plans group: Campaign Plans and their Line Items.
-import { operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../../cli/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
-import { EDIT, REVISION_SAFE } from '../skills/index.js';
 
 const plan = { slug: 'plan' };
 
@@ -11,7 +10,7 @@ const updatePlan = operationCommand({
   description: "Change a Campaign Plan (revision-safe: another writer's change to the same field exits 5 unless --force)",
   resource: 'campaignPlan',
   examples: ['adops plans update spring-sale --budget 30000', 'adops plans update spring-sale --status archived', 'adops plans update spring-sale --revision 2 --budget 30000'],
-  ...REVISION_SAFE,
+  revisionSafe: true,
 });
 
 const updateLineItem = operationCommand({
@@ -21,7 +20,7 @@ const updateLineItem = operationCommand({
   description: "Change a Line Item (revision-safe: another writer's change to the same field exits 5 unless --force)",
   resource: 'lineItem',
   examples: ['adops plans line-items update spring-sale li_123 --budget 6000', 'adops plans line-items update spring-sale li_123 --revision 2 --budget 6000'],
-  ...REVISION_SAFE,
+  revisionSafe: true,
 });
 
 export const planGroups: GroupSpec[] = [{ path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, edit, delete, validate, readiness, record executions" }];
@@ -37,7 +36,7 @@ export const planCommands: CommandSpec[] = [
     examples: ['adops plans create --slug spring-sale --name "Spring sale" --currency EUR --budget 25000 --start-date 2027-03-01 --end-date 2027-03-31', 'adops plans create --input plan.json'],
   }),
   updatePlan,
-  { ...updatePlan, ...EDIT, path: ['plans', 'edit'], description: 'Edit a draft Campaign Plan in $EDITOR (a terminal only), saved like update', examples: ['adops plans edit spring-sale'] },
+  editCommand(updatePlan, { path: ['plans', 'edit'], description: 'Edit a draft Campaign Plan in $EDITOR (a terminal only), saved like update', examples: ['adops plans edit spring-sale'] }),
   operationCommand({ path: ['plans', 'delete'], operationId: 'deleteCampaignPlan', description: 'Delete a Campaign Plan and its Line Items', resource: 'campaignPlan', examples: ['adops plans delete spring-sale --yes'] }),
   operationCommand({
     path: ['plans', 'approve'],
@@ -69,7 +68,7 @@ export const planCommands: CommandSpec[] = [
     examples: ['adops plans line-items add spring-sale --name "Search, brand terms" --provider provider_c --advertiser acc_123 --budget 5000 --budget-type lifetime'],
   }),
   updateLineItem,
-  { ...updateLineItem, ...EDIT, path: ['plans', 'line-items', 'edit'], description: "Edit a draft plan's Line Item in $EDITOR (a terminal only), saved like update", examples: ['adops plans line-items edit spring-sale li_123'] },
+  editCommand(updateLineItem, { path: ['plans', 'line-items', 'edit'], description: "Edit a draft plan's Line Item in $EDITOR (a terminal only), saved like update", examples: ['adops plans line-items edit spring-sale li_123'] }),
   operationCommand({ path: ['plans', 'line-items', 'delete'], operationId: 'deleteLineItem', argNames: plan, description: 'Delete a Line Item', resource: 'lineItem', examples: ['adops plans line-items delete spring-sale li_123 --yes'] }),
   operationCommand({
     path: ['plans', 'line-items', 'validate'],

@@ -1,33 +1,18 @@
 // Definitions of the skills group: Skills (ad-ops playbooks) and the Skill Catalog.
-import { operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../../cli/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 // Revision-safe update and edit (src/commands/_shared/edit.ts): read, apply with
 // the revision, re-apply after a 409 unless the other writer changed the same field.
 // Shared by the brands, plans and assets definitions (data only: the help path
 // may load group index files, not src/commands/_shared).
-export const REVISION_SAFE = {
-  noFlag: ['revision'],
-  extraOptions: [
-    { flags: '--revision <n>', description: 'write only over this revision (a stale one exits 5); without it the current one is read, and a change by someone else to other fields is kept', type: 'int' as const },
-    { flags: '--force', description: 'when someone else changed the same field meanwhile, write yours over theirs' },
-  ],
-  load: () => import('../_shared/edit.js'),
-};
-export const EDIT = {
-  options: REVISION_SAFE.extraOptions.slice(1),
-  notes:
-    'Opens $VISUAL or $EDITOR (else vi) on "field: value" lines, with prose fields as "=== field ===" markdown blocks; closing it unchanged sends nothing. A terminal only: elsewhere it is a usage error (use update). If someone else changed a field you changed while the editor was open: both values on stderr, exit 5, your text kept in a file (--force writes yours).',
-  load: () => import('../_shared/edit.js').then((m) => ({ run: m.runEdit })),
-};
-
 const updateSkill = operationCommand({
   path: ['skills', 'update'],
   operationId: 'updateSkill',
   description: 'Change a Skill (revision-safe: another writer\'s change to the same field exits 5 unless --force)',
   resource: 'skill',
   examples: ['adops skills update budget-pacing --name "Budget pacing v2"', 'adops skills update budget-pacing -F body=@pacing.md', 'adops skills update budget-pacing --revision 3 --description "Only over revision 3"'],
-  ...REVISION_SAFE,
+  revisionSafe: true,
 });
 
 export const skillGroups: GroupSpec[] = [{ path: ['skills', 'catalog'], description: 'The Skill Catalog: ready-made playbooks to import' }];
@@ -43,7 +28,7 @@ export const skillCommands: CommandSpec[] = [
     examples: ['adops skills create --slug budget-pacing --name "Budget pacing" -F body=@pacing.md'],
   }),
   updateSkill,
-  { ...updateSkill, ...EDIT, path: ['skills', 'edit'], description: 'Edit a Skill in $EDITOR (a terminal only), saved like update', examples: ['adops skills edit budget-pacing'] },
+  editCommand(updateSkill, { path: ['skills', 'edit'], description: 'Edit a Skill in $EDITOR (a terminal only), saved like update', examples: ['adops skills edit budget-pacing'] }),
   operationCommand({ path: ['skills', 'delete'], operationId: 'deleteSkill', description: 'Delete a Skill', resource: 'skill', examples: ['adops skills delete budget-pacing --yes'] }),
   operationCommand({
     path: ['skills', 'reimport'],
