@@ -10,6 +10,7 @@ import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
+import { acquireLock, describeHolder } from '../../flows/lock-file.js';
 import { Journal, rowIds } from '../../flows/mutation-journal.js';
 import { parseRows, type ParsedRow } from './_rows.js';
 
@@ -57,7 +58,6 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
   const rows = readRows(file);
   const journalPath = (o.journal as string | undefined) ?? `${file}.adops-journal.ndjson`;
-  const journal = new Journal(o.dryRun === true ? undefined : journalPath);
   const byLine = new Map(rows.map((r) => [r.line, r]));
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
   const print = async (outcomes: readonly RowOutcome[]) => {
@@ -90,6 +90,23 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   } catch (err) {
     throw new UsageError(`cannot write the journal ${journalPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'choose another place with --journal PATH; nothing was sent');
   }
+  // One run at a time per journal: a second run started meanwhile waits, then reads what the first recorded.
+  const lock = await acquireLock(`${journalPath}.lock`, {
+    wait: true,
+    what: 'adops mutations apply',
+    signal: ctx.signal,
+    onWait: (holder) => ctx.note(`waiting: another run is applying this file (journal ${journalPath} held by ${describeHolder(holder)})`),
+  });
+  try {
+    return await applyLocked(ctx, input, { rows, journal: new Journal(journalPath), journalPath, concurrency, print });
+  } finally {
+    lock.release();
+  }
+}
+
+async function applyLocked(ctx: CommandContext, input: CommandInput, a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> }): Promise<number> {
+  const o = input.opts;
+  const { rows, journal, journalPath, concurrency, print } = a;
   const client = await ctx.client();
   ctx.note(`applying ${rows.length} row(s), ${concurrency} at a time; journal: ${journalPath}`);
   let outcomes: RowOutcome[];
