@@ -1,19 +1,20 @@
 // `assets sync`: which local files are already on the service, so a re-run
-// pipeline uploads nothing new. The Asset shows no checksum (spec: fields not
-// shown; the sandbox has none), so "same name and bytes" is proven as far as
-// the evidence goes, strongest first:
-//   1. our journal recorded this path's upload with its SHA-256, the file still
-//      hashes the same and that Asset is still listed ready → same bytes;
-//      a journal hash that differs means the bytes changed → upload;
-//   2. a listed ready Asset with the same filename carries a checksum
-//      (`sha256`, `checksumSha256`, `contentSha256`; a real service may) → compared;
-//   3. otherwise a ready Asset with the same filename and sizeBytes counts as
-//      there (reported as matched by name+size, e.g. on a fresh CI runner).
+// pipeline uploads nothing new. "Already there" needs proof of the same name
+// and bytes, strongest first:
+//   1. our journal recorded an upload of these very bytes (by SHA-256) and that
+//      Asset is still listed ready for this key's organization;
+//   2. a listed ready Asset with the same filename shows a checksum (`sha256`,
+//      as the sandbox does; `checksumSha256`, `contentSha256` elsewhere) equal
+//      to the file's; a checksum that differs means other bytes → upload;
+//   3. only when asked (--match-name-size): a ready Asset of the same filename
+//      and sizeBytes that shows no checksum (today's behaviour on a fresh CI
+//      runner against a deployment that shows none). Without the flag such a
+//      file is uploaded: a creative changed at the same size is never kept.
 import type { ApiClient } from '../client/http.js';
 import { operation } from '../contract/operations.js';
 import type { LocalFile } from './upload.js';
 import { hashFile, type UploadJournal } from './upload-journal.js';
-import type { Row } from './upload-targets.js';
+import { serviceSha256, type Row } from './upload-targets.js';
 
 export type MatchedBy = 'sha256 (journal)' | 'sha256 (service)' | 'name+size';
 
@@ -21,9 +22,6 @@ export interface Existing {
   row: Row;
   matchedBy: MatchedBy;
 }
-
-const CHECKSUM_FIELDS = ['sha256', 'checksumSha256', 'contentSha256'] as const;
-
 /** Every ready Asset, grouped by filename (pages of 100, following nextCursor). */
 export async function readyAssetsByName(client: ApiClient, signal?: AbortSignal): Promise<Map<string, Row[]>> {
   const byName = new Map<string, Row[]>();
@@ -41,21 +39,27 @@ export async function readyAssetsByName(client: ApiClient, signal?: AbortSignal)
   return byName;
 }
 
-export async function findExisting(file: LocalFile, byName: Map<string, Row[]>, journal: UploadJournal, signal?: AbortSignal): Promise<Existing | undefined> {
-  let sha: string | undefined;
-  const hash = async () => (sha ??= await hashFile(file.path, signal));
-  const entry = journal.get('asset', file.path);
-  if (entry?.state === 'ready' && entry.sha256) {
-    if ((await hash()) !== entry.sha256) return undefined; // the bytes changed since they were sent
-    const row = [...byName.values()].flat().find((r) => r.id === entry.id);
-    // Same bytes (a touched file with a new mtime still counts).
+export interface FindOptions {
+  /** Count a ready Asset of the same name and size that shows no checksum as there (no proof of the bytes). */
+  matchNameSize?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What is there for this file, or undefined; `unproven` when only name and size match (and that was not asked to count). */
+export async function findExisting(file: LocalFile, byName: Map<string, Row[]>, journal: UploadJournal, o: FindOptions = {}): Promise<Existing | { unproven: Row } | undefined> {
+  // Kept on the file: the upload that may follow uses it as its journal key instead of reading the file again.
+  const sha = (file.sha256 ??= await hashFile(file.path, o.signal));
+  const ready = [...byName.values()].flat();
+  for (const entry of journal.peek('asset', file.size, sha)) {
+    if (entry.state !== 'ready' || entry.sentSha256 !== sha) continue;
+    // Listed with this key: this organization's (a touched or copied file counts: same bytes).
+    const row = ready.find((r) => r.id === entry.id);
     if (row) return { row, matchedBy: 'sha256 (journal)' };
   }
   const candidates = (byName.get(file.filename) ?? []).filter((r) => r.sizeBytes === file.size);
-  for (const row of candidates) {
-    const field = CHECKSUM_FIELDS.find((f) => typeof row[f] === 'string');
-    if (field && String(row[field]).toLowerCase() === (await hash())) return { row, matchedBy: 'sha256 (service)' };
-  }
-  const unverifiable = candidates.find((row) => !CHECKSUM_FIELDS.some((f) => typeof row[f] === 'string'));
-  return unverifiable ? { row: unverifiable, matchedBy: 'name+size' } : undefined;
+  const proven = candidates.find((r) => serviceSha256(r) === sha);
+  if (proven) return { row: proven, matchedBy: 'sha256 (service)' };
+  const unverifiable = candidates.find((r) => serviceSha256(r) === undefined);
+  if (!unverifiable) return undefined;
+  return o.matchNameSize ? { row: unverifiable, matchedBy: 'name+size' } : { unproven: unverifiable };
 }

@@ -1,7 +1,9 @@
 // Which local files an upload command means: files as named, directories
-// walked (dot files and dot directories skipped), and quoted glob patterns
+// walked (dot-named entries, symlinks leaving the tree and non-regular files
+// skipped, each listed with its reason), and quoted glob patterns
 // (`*`, `?`, `**`; the shell usually expands them, CI YAML often does not).
-import { readdir, stat } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { LocalFile } from './upload.js';
 
@@ -22,14 +24,44 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-async function walk(dir: string, out: string[]): Promise<void> {
+/** A directory entry a walk did not take, and why (every one is shown to the user). */
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+
+function kindOf(e: Dirent | Stats): string {
+  if (e.isFIFO()) return 'a FIFO (named pipe)';
+  if (e.isSocket()) return 'a socket';
+  if (e.isCharacterDevice()) return 'a character device';
+  if (e.isBlockDevice()) return 'a block device';
+  if (e.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+/**
+ * Regular files under `dir`, sorted. A symlink to a file inside `rootReal`
+ * (the walked tree, resolved) is followed; anything else not a regular file,
+ * and dot-named entries, land in `skipped` with the reason.
+ */
+async function walk(dir: string, rootReal: string, out: string[], skipped: Skipped[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => a.name.localeCompare(b.name));
   for (const e of entries) {
-    if (e.name.startsWith('.')) continue;
     const p = join(dir, e.name);
-    if (e.isDirectory()) await walk(p, out);
+    if (e.name.startsWith('.')) skipped.push({ path: p, reason: e.isDirectory() ? 'dot-named directory (hidden; not walked)' : 'dot-named file (hidden)' });
+    else if (e.isDirectory()) await walk(p, rootReal, out, skipped);
     else if (e.isFile()) out.push(p);
+    else if (e.isSymbolicLink()) {
+      const real = await realpath(p).catch(() => undefined);
+      const st = real ? await stat(real).catch(() => undefined) : undefined;
+      if (!real || !st) skipped.push({ path: p, reason: 'broken symlink' });
+      else if (!isInside(rootReal, real)) skipped.push({ path: p, reason: `symlink to ${real}, outside the directory` });
+      else if (st.isFile()) out.push(p);
+      else skipped.push({ path: p, reason: st.isDirectory() ? 'symlink to a directory (not followed)' : `symlink to ${kindOf(st)}` });
+    } else skipped.push({ path: p, reason: kindOf(e) });
   }
 }
 
@@ -37,20 +69,25 @@ export interface Expanded {
   files: LocalFile[];
   /** Inputs that name nothing (the command refuses them before any request). */
   problems: string[];
+  /** Entries of named directories that are not uploaded, with the reason (shown as names given). */
+  skipped: Skipped[];
 }
 
 export async function expandInputs(inputs: readonly string[], cwd: string): Promise<Expanded> {
   const paths: Array<{ path: string; shown: string }> = [];
   const problems: string[] = [];
+  const skipped: Skipped[] = [];
   for (const input of inputs) {
     const abs = resolve(cwd, input);
     const st = await stat(abs).catch(() => undefined);
     if (st?.isFile()) paths.push({ path: abs, shown: input });
     else if (st?.isDirectory()) {
       const found: string[] = [];
-      await walk(abs, found);
-      if (found.length === 0) problems.push(`${input}: directory has no files`);
+      const left: Skipped[] = [];
+      await walk(abs, await realpath(abs), found, left);
+      if (found.length === 0) problems.push(`${input}: directory has no files${left.length ? ` to upload (${left.length} skipped)` : ''}`);
       for (const p of found) paths.push({ path: p, shown: join(input, relative(abs, p)) });
+      for (const x of left) skipped.push({ path: join(input, relative(abs, x.path)), reason: x.reason });
     } else if (st) problems.push(`${input}: not a regular file or directory`);
     else if (GLOB_CHARS.test(input)) {
       const parts = input.split('/');
@@ -58,7 +95,8 @@ export async function expandInputs(inputs: readonly string[], cwd: string): Prom
       const base = resolve(cwd, parts.slice(0, fixed).join('/') || '.');
       const re = globToRegExp(parts.slice(fixed).join('/'));
       const found: string[] = [];
-      await walk(base, found).catch(() => undefined);
+      // A pattern picks what it matches; what it walks past is not listed as skipped.
+      await walk(base, await realpath(base).catch(() => base), found, []).catch(() => undefined);
       const matched = found.filter((p) => re.test(relative(base, p).split(sep).join('/')));
       if (matched.length === 0) problems.push(`${input}: no file matches`);
       for (const p of matched) paths.push({ path: p, shown: relative(cwd, p) || p });
@@ -72,7 +110,7 @@ export async function expandInputs(inputs: readonly string[], cwd: string): Prom
     const st = await stat(p.path);
     files.push({ path: p.path, shown: p.shown, filename: basename(p.path), size: st.size, mtimeMs: st.mtimeMs });
   }
-  return { files, problems };
+  return { files, problems, skipped };
 }
 
 /** Run `fn` over items with at most `concurrency` at once; results in input order. */

@@ -33,6 +33,18 @@ export interface UploadTarget {
   listReservedCommand: string;
 }
 
+/** Names under which a deployment may show a row's content checksum (the spec shows none; the sandbox sets `sha256`). */
+export const CHECKSUM_FIELDS = ['sha256', 'checksumSha256', 'contentSha256'] as const;
+
+/** The SHA-256 (lower-case hex) the service shows for a row, if it shows one. */
+export function serviceSha256(row: Row): string | undefined {
+  for (const f of CHECKSUM_FIELDS) {
+    const v = row[f];
+    if (typeof v === 'string' && /^[0-9a-f]{64}$/i.test(v)) return v.toLowerCase();
+  }
+  return undefined;
+}
+
 const orUndefinedOn404 = async <T>(p: Promise<T>): Promise<T | undefined> => {
   try {
     return await p;

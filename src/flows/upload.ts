@@ -10,9 +10,9 @@ import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { ApiError, NetworkError } from '../client/errors.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
-import { hashFile, hashGate, sameFile, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
+import { hashFile, hashGate, waitingNote, type ContentSlot, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
-import type { Reservation, Row, UploadTarget } from './upload-targets.js';
+import { serviceSha256, type Reservation, type Row, type UploadTarget } from './upload-targets.js';
 import { watchUntilDone } from './watch.js';
 
 export interface LocalFile extends FileIdentity {
@@ -20,6 +20,8 @@ export interface LocalFile extends FileIdentity {
   shown: string;
   /** Name sent at reserve (--name, else the base name). */
   filename: string;
+  /** SHA-256 of the bytes, when a step before the upload has read them already. */
+  sha256?: string;
 }
 
 export type UploadEvent =
@@ -89,6 +91,9 @@ async function readHead(path: string): Promise<Buffer> {
   }
 }
 
+/** "an Asset", "a Document". */
+export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
 
 export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<FileOutcome> {
@@ -98,8 +103,7 @@ export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<Fil
     const shown = o.afterReady ? await o.afterReady(row) : row;
     return { file, status: already ? 'already' : 'uploaded', row: shown };
   } catch (err) {
-    const entry = o.journal.get(o.target.key, file.path);
-    const pending = entry && entry.state !== 'ready' ? { id: entry.id, state: entry.state, uploadExpiresAt: entry.uploadExpiresAt } : undefined;
+    const pending = run.pending();
     return { file, status: isAbort(err) || o.signal?.aborted ? 'interrupted' : 'failed', error: err, ...(pending ? { pending } : {}) };
   }
 }
@@ -112,6 +116,12 @@ class FileUpload {
   private sentSha: string | undefined;
   private putAttempts = 0;
   private renewals = 0;
+  /** SHA-256 of the file, read before anything is reserved: the journal's key. */
+  private sha = '';
+  /** This content's journal entries, locked for the whole upload. */
+  private slot: ContentSlot | undefined;
+  /** The journal state of `res`, as last recorded. */
+  private state: JournalState | undefined;
 
   constructor(private readonly file: LocalFile, private readonly o: UploadOptions) {
     this.t = o.target;
@@ -125,59 +135,83 @@ class FileUpload {
     return this.o.signal;
   }
 
+  /** What stays on the service if this run stops now. */
+  pending(): FileOutcome['pending'] {
+    return this.res && this.state && this.state !== 'ready' ? { id: this.res.id, state: this.state, uploadExpiresAt: this.res.uploadExpiresAt } : undefined;
+  }
+
   private record(state: JournalState, extra: Partial<JournalEntry> = {}) {
-    if (!this.res) return;
-    const previous = this.o.journal.get(this.t.key, this.file.path);
-    this.o.journal.put({
-      v: 1, target: this.t.key, path: this.file.path, size: this.file.size, mtimeMs: this.file.mtimeMs,
-      id: this.res.id, state,
+    if (!this.res || !this.slot) return;
+    const previous = this.slot.get(this.res.id);
+    this.slot.put({
+      id: this.res.id, keyFp: this.o.journal.keyFp, state,
       // A used URL is no longer needed; do not keep a credential longer than it is useful.
       ...(state === 'ready' ? {} : { uploadUrl: this.res.uploadUrl, uploadExpiresAt: this.res.uploadExpiresAt }),
-      ...(previous?.id === this.res.id && previous.sha256 ? { sha256: previous.sha256 } : {}),
+      ...(previous?.sentSha256 ? { sentSha256: previous.sentSha256 } : {}),
       ...extra, updatedAt: this.o.now(),
     });
+    this.state = state;
+  }
+
+  /** Forget `res`: deleted on the service (or not ours to touch), and out of the journal. */
+  private drop(id: string) {
+    this.slot?.remove(id);
+    this.res = undefined;
+    this.state = undefined;
   }
 
   async go(): Promise<{ row: Row; already: boolean }> {
     const head = await readHead(this.file.path);
     const judged = this.t.judge(head, this.file.size, this.file.filename);
     if (!judged.ok) {
-      throw refuseBytes(`the bytes are ${judged.looksLike}, not a type a${this.t.noun === 'Asset' ? 'n' : ''} ${this.t.noun} accepts (${this.t.accepted}); nothing was reserved`);
+      throw refuseBytes(`the bytes are ${judged.looksLike}, not a type ${withArticle(this.t.noun)} accepts (${this.t.accepted}); nothing was reserved`);
     }
     this.contentType = judged.contentType;
     const claimed = claimedType(this.file.shown);
     if (claimed && claimed !== this.contentType) this.note(`named like ${claimed}, but the bytes are ${this.contentType}: sending ${this.contentType}`);
 
-    const step = await this.resume();
-    if (step && 'row' in step) return { row: step.row, already: true };
-    return { row: await this.fromStep(step?.step ?? 'reserve'), already: false };
+    // The journal is keyed by content: hash first, then hold this content's entries until done.
+    this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
+    this.slot = await this.o.journal.open(this.t.key, this.file.size, this.sha, { ...(this.sig() ? { signal: this.sig()! } : {}), onWait: (h) => this.note(waitingNote(h)) });
+    try {
+      const step = await this.resume();
+      if (step && 'row' in step) return { row: step.row, already: true };
+      return { row: await this.fromStep(step?.step ?? 'reserve'), already: false };
+    } finally {
+      this.slot.release();
+    }
   }
 
-  /** What an earlier run left: a ready row to show, a step to continue from, or nothing. */
+  /** What an earlier run left of these bytes: a ready row to show, a step to continue from, or nothing. */
   private async resume(): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
-    const { journal } = this.o;
-    const entry = journal.get(this.t.key, this.file.path);
-    if (!entry) return undefined;
-    if (!sameFile(entry, this.file)) {
-      journal.remove(this.t.key, this.file.path);
-      if (entry.state !== 'ready') {
-        await this.t.remove(entry.id, this.sig());
-        this.note(`the file changed since an interrupted upload; deleted that upload's ${this.t.noun} ${entry.id}`);
+    const mine = this.o.journal.keyFp;
+    // This key's entries first, newest first; another key's may be the same organization's.
+    const entries = [...this.slot!.entries].sort((a, b) => Number(b.keyFp === mine) - Number(a.keyFp === mine) || b.updatedAt - a.updatedAt);
+    for (const entry of entries) {
+      const found = await this.resumeEntry(entry, entry.keyFp === mine);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private async resumeEntry(entry: JournalEntry, ownKey: boolean): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
+    const row = await this.t.get(entry.id, this.sig());
+    if (!row) {
+      // A row of another organization answers 404 too: only this key's entries are known to be gone.
+      if (ownKey) {
+        this.drop(entry.id);
+        this.note(`${this.t.noun} ${entry.id} of an earlier run no longer exists; uploading anew`);
       }
       return undefined;
     }
-    const row = await this.t.get(entry.id, this.sig());
-    if (!row) {
-      journal.remove(this.t.key, this.file.path);
-      this.note(`${this.t.noun} ${entry.id} of an earlier run no longer exists; uploading anew`);
-      return undefined;
-    }
     this.res = { id: entry.id, uploadUrl: entry.uploadUrl ?? '', uploadExpiresAt: entry.uploadExpiresAt ?? 0 };
-    this.sentSha = entry.sha256;
+    this.state = entry.state;
+    this.sentSha = entry.sentSha256;
     const landed = entry.state === 'sent' || entry.state === 'uploaded' || entry.state === 'ready' || row.state === 'uploaded' || this.t.isReady(row);
     if (landed) {
-      // Bytes may be there: adopt them only for the very same content.
-      if (entry.sha256 && (await hashFile(this.file.path, this.sig())) === entry.sha256) {
+      // Bytes may be there: adopt them only for the very same content (our record, or the service's checksum).
+      const shown = serviceSha256(row);
+      if (shown ? shown === this.sha : entry.sentSha256 === this.sha) {
         if (this.t.isReady(row)) {
           this.record('ready');
           this.note(`already uploaded as ${entry.id} (same SHA-256); nothing sent`);
@@ -188,12 +222,12 @@ class FileUpload {
       }
       if (this.t.isReady(row)) {
         // A ready row of other bytes is a real file of someone's: keep it, upload this one anew.
-        journal.remove(this.t.key, this.file.path);
+        this.drop(entry.id);
         return undefined;
       }
       if (row.state === 'uploaded') {
         await this.t.remove(entry.id, this.sig());
-        journal.remove(this.t.key, this.file.path);
+        this.drop(entry.id);
         this.note(`${entry.id} holds bytes that cannot be proven to be this file's; deleted it, uploading anew`);
         return undefined;
       }
@@ -203,7 +237,7 @@ class FileUpload {
       return { step: 'put' };
     }
     await this.t.remove(entry.id, this.sig());
-    journal.remove(this.t.key, this.file.path);
+    this.drop(entry.id);
     this.note(`the reservation ${entry.id} expired before its bytes were sent; deleted it, reserving anew`);
     return undefined;
   }
@@ -219,7 +253,7 @@ class FileUpload {
       // A reserve is not resent after a lost answer (the client never retries a sent POST), and
       // the service names no id we could look for: say what may exist rather than guess.
       if (err instanceof NetworkError && err.sent) {
-        this.note(`the answer to the reservation was lost; a ${this.t.noun} named ${this.file.filename} may have been reserved unused (see \`${this.t.listReservedCommand}\`)`);
+        this.note(`the answer to the reservation was lost; ${withArticle(this.t.noun)} named ${this.file.filename} may have been reserved unused (see \`${this.t.listReservedCommand}\`)`);
       }
       throw err;
     }
@@ -230,9 +264,12 @@ class FileUpload {
   /** Drop the current reservation and make a new one (bounded). */
   private async renew(why: string): Promise<void> {
     if (++this.renewals > RENEWALS) throw new UploadError(`gave up after ${RENEWALS} new reservations: ${why}`, 'upload_failed', 'unexpected');
-    if (this.res) await this.t.remove(this.res.id, this.sig());
-    this.o.journal.remove(this.t.key, this.file.path);
-    this.note(`${why}; deleted ${this.res?.id ?? 'the reservation'}, reserving anew`);
+    const old = this.res?.id;
+    if (old) {
+      await this.t.remove(old, this.sig());
+      this.drop(old);
+    }
+    this.note(`${why}; deleted ${old ?? 'the reservation'}, reserving anew`);
     await this.reserve();
   }
 
@@ -292,7 +329,7 @@ class FileUpload {
       if (priorSha && sha === priorSha) {
         this.note(`the storage already holds these bytes (same SHA-256 as sent earlier); not sending again`);
         this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
-        this.record('uploaded', { sha256: sha });
+        this.record('uploaded', { sentSha256: sha });
         return true;
       }
       await this.renew(`${res.id} already holds bytes that cannot be proven to be this file's`);
@@ -312,7 +349,7 @@ class FileUpload {
   private openBody() {
     const gate = hashGate((sha) => {
       this.sentSha = sha;
-      this.record('sent', { sha256: sha });
+      this.record('sent', { sentSha256: sha });
     });
     // Exactly the bytes declared: a file that grows while it is sent does not overrun Content-Length.
     const range = this.file.size > 0 ? { start: 0, end: this.file.size - 1 } : {};
@@ -332,7 +369,7 @@ class FileUpload {
         return undefined;
       }
       // 413/415: the service deleted the row, nothing to resume.
-      if (err instanceof ApiError && (err.status === 413 || err.status === 415 || err.status === 404)) this.o.journal.remove(this.t.key, this.file.path);
+      if (err instanceof ApiError && (err.status === 413 || err.status === 415 || err.status === 404)) this.drop(res.id);
       throw err;
     }
     if (!this.t.isReady(row)) row = await this.waitReady(res.id, row);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, baseEnv, ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
-import { UploadJournal } from '../../src/flows/upload-journal.js';
+import { keyFingerprint, UploadJournal } from '../../src/flows/upload-journal.js';
 import { startUploadProxy, type UploadProxy } from './upload-proxy.js';
 
 let sb: TestSandbox;
@@ -36,6 +36,14 @@ async function assets(): Promise<Array<Record<string, any>>> {
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** The one content file of the upload journal under the config dir. */
+function journalFile(): string {
+  const root = join(cfg, 'uploads');
+  const found = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
+  expect(found).toHaveLength(1);
+  return join(root, found[0]!);
+}
 
 /** SHA-256 of every file the sandbox stored. */
 function storedHashes(): string[] {
@@ -174,10 +182,9 @@ describe('adops assets upload', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: reserved[0]!.id, state: 'ready', sizeBytes: size });
     expect(storedHashes()).toContain(sha(readFileSync(p)));
-    const jdir = join(cfg, 'uploads');
-    const journal = JSON.parse(readFileSync(join(jdir, readdirSync(jdir)[0]!), 'utf8'));
-    expect(journal).toMatchObject({ state: 'ready', id: reserved[0]!.id, sha256: sha(readFileSync(p)) });
-    expect(journal.uploadUrl).toBeUndefined(); // the used URL (a credential) is not kept
+    const journal = JSON.parse(readFileSync(journalFile(), 'utf8'));
+    expect(journal).toMatchObject({ sha256: sha(readFileSync(p)), entries: [{ state: 'ready', id: reserved[0]!.id, sentSha256: sha(readFileSync(p)) }] });
+    expect(journal.entries[0].uploadUrl).toBeUndefined(); // the used URL (a credential) is not kept
 
     // A third run proves by hash that it is there and sends nothing.
     const puts = proxy.puts.length;
@@ -192,11 +199,10 @@ describe('adops assets upload', () => {
     const first = await adops(['assets', 'upload', p]);
     expect(first.code).toBe(0);
     // Make the journal say the bytes never left and the URL is long expired.
-    const jdir = join(cfg, 'uploads');
-    const jfile = join(jdir, readdirSync(jdir)[0]!);
-    const entry = JSON.parse(readFileSync(jfile, 'utf8'));
+    const jfile = journalFile();
+    const content = JSON.parse(readFileSync(jfile, 'utf8'));
     const { body: reservedRow } = await sb.req('POST', '/assets/uploads', { key: TEST_FULL_KEY, body: { filename: 'stale.png' } });
-    writeFileSync(jfile, JSON.stringify({ ...entry, id: reservedRow.id, state: 'reserved', sha256: undefined, uploadExpiresAt: 1 }));
+    writeFileSync(jfile, JSON.stringify({ ...content, entries: [{ ...content.entries[0], id: reservedRow.id, state: 'reserved', uploadUrl: reservedRow.uploadUrl, uploadExpiresAt: 1 }] }));
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`the reservation ${reservedRow.id} expired before its bytes were sent; deleted it`);
@@ -212,12 +218,10 @@ describe('adops assets upload', () => {
     const { body: row } = await sb.req('POST', '/assets/uploads', { key: TEST_FULL_KEY, body: { filename: 'swap.png' } });
     const put = await fetch(row.uploadUrl, { method: 'PUT', body: theirs, headers: { 'content-type': 'image/png' } });
     expect(put.status).toBe(200);
-    const st = statSync(p);
-    // The journal's scope is base URL + profile ('default' with the key from the environment).
-    new UploadJournal(cfg, `${sb.url}\ndefault`).put({
-      v: 1, target: 'asset', path: p, size: st.size, mtimeMs: st.mtimeMs, id: row.id, state: 'sent', sha256: sha(theirs),
-      uploadUrl: row.uploadUrl, uploadExpiresAt: row.uploadExpiresAt, updatedAt: 1,
-    });
+    // The journal's scope is base URL + key fingerprint; entries are found by the file's SHA-256.
+    const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', ours.length, sha(ours));
+    slot.put({ id: row.id, keyFp: keyFingerprint(TEST_FULL_KEY), state: 'sent', sentSha256: sha(theirs), uploadUrl: row.uploadUrl, uploadExpiresAt: row.uploadExpiresAt, updatedAt: 1 });
+    slot.release();
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${row.id} holds bytes that cannot be proven to be this file's; deleted it`);
@@ -251,12 +255,24 @@ describe('adops assets sync', () => {
     expect(JSON.parse(third.stdout).map((r: any) => r.result)).toEqual(['uploaded', 'already there']);
   });
 
-  it('on a machine without the journal, a ready Asset of the same name and size counts as there', async () => {
-    file('f/fresh.png', png(3, 3));
+  it('on a machine without the journal, the checksum the sandbox shows proves the same bytes; other bytes of the same size are uploaded', async () => {
+    const first = png(3, 3);
+    file('f/fresh.png', first);
     expect((await adops(['assets', 'sync', join(dir, 'f')])).code).toBe(0);
+    expect((await assets()).find((a) => a.filename === 'fresh.png')).toMatchObject({ state: 'ready', sha256: sha(first) });
     cfg = tempConfigDir(); // a fresh CI runner
     const r = await adops(['assets', 'sync', join(dir, 'f'), '--output', 'json']);
-    expect(JSON.parse(r.stdout)[0]).toMatchObject({ result: 'already there', matchedBy: 'name+size' });
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ result: 'already there', matchedBy: 'sha256 (service)' });
+
+    // The creative changed at the same size on another machine: a fresh runner must upload it.
+    const changed = Buffer.from(first);
+    changed[changed.length - 5] ^= 0xff;
+    file('f/fresh.png', changed);
+    cfg = tempConfigDir();
+    const again = await adops(['assets', 'sync', join(dir, 'f'), '--output', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)[0]).toMatchObject({ result: 'uploaded', sizeBytes: first.length });
+    expect((await assets()).filter((a) => a.filename === 'fresh.png').map((a) => a.sha256).sort()).toEqual([sha(first), sha(changed)].sort());
   });
 });
 

@@ -88,7 +88,7 @@ export const RESOURCES: Record<string, ResourceView> = {
     columns: ['id', 'filename', 'state', 'kind', 'mimeType', 'sizeBytes', 'width', 'height', 'updatedAt'],
     fields: [
       'id', 'filename', 'state', 'kind', 'mimeType', 'sizeBytes', 'width', 'height', 'revision', 'registrations', 'createdAt',
-      'updatedAt', 'finalizedAt', 'uploadUrl', 'uploadExpiresAt',
+      'updatedAt', 'finalizedAt', 'sha256', 'uploadUrl', 'uploadExpiresAt',
     ],
   },
   assetRegistration: { columns: ['id', 'assetId', 'advertiserId', 'provider', 'providerAssetId', 'createdAt'], fields: REGISTRATION },

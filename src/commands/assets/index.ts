@@ -70,17 +70,18 @@ export const assetCommands: CommandSpec[] = [
   {
     path: ['assets', 'sync'],
     description: 'Upload the files of a directory that are not already Assets (same name and bytes); a re-run uploads nothing new',
-    args: [{ name: 'dir', description: 'directory to sync (walked; dot files skipped)', required: true }],
+    args: [{ name: 'dir', description: 'directory to sync (walked; dot-named entries skipped and listed)', required: true }],
     options: [
       { flags: '--register <advertiser>', description: 'register every Asset (new or already there) to this advertiser (repeatable)', type: 'repeat' },
       { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
       { flags: '--timeout <seconds>', description: 'how long to wait for an Asset to become ready after finalize (default 300)', type: 'number' },
       { flags: '--dry-run', description: 'say what would be uploaded; send nothing' },
+      { flags: '--match-name-size', description: 'count a ready Asset of the same name and size as already there even without proof of the same bytes (no checksum shown, no journal record)' },
     ],
     flowOperations: ['listAssets', 'reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
     notes:
-      'One row per file: uploaded, already there (with how it was matched: sha256 from the upload journal, a checksum the service shows, or name+size) or failed. ' +
-      'The service shows no checksum on an Asset, so on a machine without the journal a ready Asset of the same filename and size counts as already there.',
+      'One row per file: uploaded, already there (with how it was matched: sha256 from the upload journal, or a checksum the service shows) or failed; then one row per entry skipped (dot-named, a symlink leaving the directory, a FIFO or other non-regular file), the reason in `error`. Symlinks to files inside the directory are followed. ' +
+      'Without proof of the same bytes a ready Asset of the same filename and size is not counted as there (a creative changed at the same size is uploaded); --match-name-size counts it (matched by name+size).',
     examples: ['adops assets sync ./creatives', 'adops assets sync ./creatives --register acc_123 --output ndjson', 'adops assets sync ./creatives --dry-run'],
     load: () => import('./sync.js'),
   },

@@ -1,6 +1,7 @@
 // adops assets sync DIR: upload what is not already there (same name and
 // bytes; how that is known: src/flows/sync.ts), so a re-run pipeline uploads
-// nothing new. One row per file: uploaded / already there / failed.
+// nothing new. One row per file: uploaded / already there / failed, then one
+// per entry not taken (skipped, the reason in `error`).
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { prepareOutput } from '../../cli/output/writers.js';
@@ -9,7 +10,8 @@ import { findExisting, readyAssetsByName, type Existing } from '../../flows/sync
 import { explainFailure } from '../../flows/upload-report.js';
 import { assetTarget, type Row } from '../../flows/upload-targets.js';
 import type { FileOutcome, LocalFile } from '../../flows/upload.js';
-import { advertisersOf, againCommand, concurrencyOf, filesFrom, journalFor, registerAfter, reportFailures, runUploads, writeRows } from './upload.js';
+import type { Skipped } from '../../flows/upload-files.js';
+import { advertisersOf, againCommand, concurrencyOf, filesFrom, journalFor, noteSkipped, registerAfter, reportFailures, runUploads, writeRows } from './upload.js';
 
 const RESULT = { uploaded: 'uploaded', already: 'already there', failed: 'failed', interrupted: 'interrupted' } as const;
 
@@ -27,13 +29,15 @@ function resultRow(o: FileOutcome, matchedBy?: string): Row {
   };
 }
 
+const skippedRow = (x: Skipped): Row => ({ file: x.path, result: 'skipped', id: null, filename: null, sizeBytes: null, mimeType: null, matchedBy: null, error: x.reason });
+
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const o = input.opts;
   const dir = String(input.args.dir ?? '');
   if (!dir) throw new UsageError('name the directory to sync');
   const concurrency = concurrencyOf(o.concurrency);
   const advertisers = advertisersOf(o.register);
-  const files = await filesFrom([dir]);
+  const { files, skipped } = await filesFrom([dir]);
   await prepareOutput(ctx, 'syncResult'); // --fields and --query checked before anything is sent
   const client = await ctx.client();
   const target = assetTarget(client);
@@ -43,14 +47,23 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const byName = await readyAssetsByName(client, ctx.signal);
   const there = new Map<LocalFile, Existing>();
   const missing: LocalFile[] = [];
+  const unproven: LocalFile[] = [];
   for (const file of files) {
-    const found = await findExisting(file, byName, journal, ctx.signal);
-    if (found) there.set(file, found);
-    else missing.push(file);
+    const found = await findExisting(file, byName, journal, { matchNameSize: o.matchNameSize === true, signal: ctx.signal });
+    if (found && 'matchedBy' in found) there.set(file, found);
+    else {
+      missing.push(file);
+      if (found) unproven.push(file);
+    }
   }
-  ctx.note(`${files.length} file${files.length === 1 ? '' : 's'} in ${dir}: ${there.size} already there, ${missing.length} to upload`);
+  ctx.note(`${files.length} file${files.length === 1 ? '' : 's'} in ${dir}: ${there.size} already there, ${missing.length} to upload${skipped.length ? `, ${skipped.length} skipped` : ''}`);
+  if (unproven.length) {
+    ctx.note(`${unproven.length} of them match a ready Asset by name and size only (no checksum shown, no record in this machine's journal), so the bytes may differ: uploading them. --match-name-size counts such a match as already there`);
+  }
+  noteSkipped(ctx, skipped);
   if (o.dryRun === true) {
-    await writeRows(ctx, files.map((f) => resultRow({ file: f, status: there.has(f) ? 'already' : 'uploaded', ...(there.get(f) ? { row: there.get(f)!.row } : {}) }, there.get(f)?.matchedBy)).map((r) => (r.result === 'uploaded' ? { ...r, result: 'to upload' } : r)), 'syncResult');
+    const planned = files.map((f) => resultRow({ file: f, status: there.has(f) ? 'already' : 'uploaded', ...(there.get(f) ? { row: there.get(f)!.row } : {}) }, there.get(f)?.matchedBy));
+    await writeRows(ctx, [...planned.map((r) => (r.result === 'uploaded' ? { ...r, result: 'to upload' } : r)), ...skipped.map(skippedRow)], 'syncResult');
     return 0;
   }
   const uploaded = await runUploads(ctx, { target, files: missing, concurrency, timeoutSeconds: o.timeout as number | undefined, afterReady });
@@ -70,6 +83,6 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     outcomes.push(outcome);
     rows.push(resultRow(outcome, existing?.matchedBy));
   }
-  await writeRows(ctx, rows, 'syncResult');
+  await writeRows(ctx, [...rows, ...skipped.map(skippedRow)], 'syncResult');
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'sync'], [dir]));
 }

@@ -14,8 +14,8 @@ import type { ApiClient } from '../../client/http.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions } from '../../flows/upload.js';
-import { expandInputs, runPool } from '../../flows/upload-files.js';
-import { UploadJournal } from '../../flows/upload-journal.js';
+import { expandInputs, runPool, type Skipped } from '../../flows/upload-files.js';
+import { keyFingerprint, UploadJournal } from '../../flows/upload-journal.js';
 import { UploadProgress } from '../../flows/upload-progress.js';
 import { PutNetworkError } from '../../flows/upload-put.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
@@ -23,12 +23,19 @@ import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-tar
 
 export const DEFAULT_CONCURRENCY = 4;
 
-/** The files named on the command line, or a usage error naming each input that names nothing. */
-export async function filesFrom(inputs: readonly string[]): Promise<LocalFile[]> {
-  const { files, problems } = await expandInputs(inputs, process.cwd());
+/** The files named on the command line, or a usage error naming each input that names nothing; `skipped`: what directories held besides. */
+export async function filesFrom(inputs: readonly string[]): Promise<{ files: LocalFile[]; skipped: Skipped[] }> {
+  const { files, problems, skipped } = await expandInputs(inputs, process.cwd());
   if (problems.length) throw new UsageError(`nothing to upload for ${problems.length === 1 ? 'this input' : 'these inputs'}:\n  ${problems.join('\n  ')}`);
   if (files.length === 0) throw new UsageError('no files to upload');
-  return files;
+  return { files, skipped };
+}
+
+/** Every skipped entry with its reason, on stderr. */
+export function noteSkipped(ctx: CommandContext, skipped: readonly Skipped[]): void {
+  if (skipped.length === 0) return;
+  ctx.note(`skipped ${skipped.length} entr${skipped.length === 1 ? 'y' : 'ies'}:`);
+  for (const x of skipped) ctx.note(`  ${x.path}: ${x.reason}`);
 }
 
 export function concurrencyOf(value: unknown): number {
@@ -66,7 +73,8 @@ export interface UploadRun {
 
 export function journalFor(ctx: CommandContext): UploadJournal {
   const auth = ctx.auth();
-  return new UploadJournal(ctx.config.dir, `${auth.baseUrl}\n${auth.profile}`);
+  // Scoped by service and key (the organization as far as this machine can tell), not by profile name.
+  return new UploadJournal(ctx.config.dir, auth.baseUrl, keyFingerprint(auth.apiKey), (m) => ctx.warn(m));
 }
 
 export function progressFor(ctx: CommandContext): UploadProgress {
@@ -146,7 +154,8 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const inputs = (input.args.files as string[] | undefined) ?? [];
   const concurrency = concurrencyOf(o.concurrency);
   const advertisers = advertisersOf(o.register);
-  const files = await filesFrom(inputs);
+  const { files, skipped } = await filesFrom(inputs);
+  noteSkipped(ctx, skipped);
   if (o.name !== undefined) {
     if (files.length !== 1) throw new UsageError(`--name names one file, but ${files.length} files were given`);
     const name = String(o.name);

@@ -38,6 +38,7 @@ export const assetSchema = z
     createdAt: epochMs,
     updatedAt: epochMs,
     finalizedAt: epochMs.nullable(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable().meta({ description: 'SHA-256 (lower-case hex) of the stored bytes, set at finalize; null until ready.' }),
   })
   .meta({ id: 'Asset' });
 export type Asset = z.infer<typeof assetSchema>;

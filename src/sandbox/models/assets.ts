@@ -33,6 +33,7 @@ export interface AssetDbRow {
   created_at: number;
   updated_at: number;
   finalized_at: number | null;
+  sha256: string | null;
 }
 
 /** The state a reader sees: `uploaded` once the bytes landed, before finalize. */
@@ -55,6 +56,7 @@ export function toAsset(db: Database, r: AssetDbRow, registrations: Asset['regis
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     finalizedAt: r.finalized_at,
+    sha256: r.sha256,
   };
 }
 
@@ -132,11 +134,14 @@ export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
     await purge(s, row);
     throw domainError('too_large', `The file is ${inspection.sizeBytes} bytes, over the ${inspection.limitBytes}-byte limit for ${sniffed.mimeType}; it was deleted.`);
   }
+  // The checksum of what was judged, shown on the ready Asset (decisions.md: "Asset checksum"), so a
+  // client without its own record can tell a changed file of the same name and size.
+  const sha256 = await s.services.files.sha256(row.upload_id);
   const now = s.clock.now();
   db.prepare(
-    `UPDATE assets SET state = 'ready', kind = ?, mime_type = ?, size_bytes = ?, width = ?, height = ?, revision = revision + 1, updated_at = ?, finalized_at = ?
+    `UPDATE assets SET state = 'ready', kind = ?, mime_type = ?, size_bytes = ?, width = ?, height = ?, sha256 = ?, revision = revision + 1, updated_at = ?, finalized_at = ?
      WHERE id = ? AND state = 'reserved'`,
-  ).run(sniffed.kind, sniffed.mimeType, inspection.sizeBytes, sniffed.width, sniffed.height, now, now, row.id);
+  ).run(sniffed.kind, sniffed.mimeType, inspection.sizeBytes, sniffed.width, sniffed.height, sha256, now, now, row.id);
   return getAsset(s, id);
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf } from '../../../src/commands/assets/upload.js';
 import { uploadFile, UploadError, type UploadEvent } from '../../../src/flows/upload.js';
-import { UploadJournal } from '../../../src/flows/upload-journal.js';
+import { hashFile, UploadJournal } from '../../../src/flows/upload-journal.js';
 import type { Row, UploadTarget } from '../../../src/flows/upload-targets.js';
 import { judgeAsset } from '../../../src/contract/media.js';
 import { png } from '../uploads/media-samples.js';
@@ -52,7 +52,7 @@ function setup() {
   writeFileSync(path, png());
   const st = statSync(path);
   const file = { path, shown: 'a.png', filename: 'a.png', size: st.size, mtimeMs: st.mtimeMs };
-  return { file, journal: new UploadJournal(dir, 'test') };
+  return { file, journal: new UploadJournal(dir, 'test', 'k1') };
 }
 
 describe('uploadFile and a finalize that is not final yet', () => {
@@ -66,7 +66,7 @@ describe('uploadFile and a finalize that is not final yet', () => {
     expect(out.status, String(out.error)).toBe('uploaded');
     expect(out.row).toMatchObject({ state: 'ready' });
     expect(events.some((e) => e.type === 'note' && /waiting until ready/.test(e.message))).toBe(true);
-    expect(journal.get('asset', file.path)).toMatchObject({ state: 'ready', id: 'ast_1' });
+    expect(journal.peek('asset', file.size, await hashFile(file.path))).toEqual([expect.objectContaining({ state: 'ready', id: 'ast_1', keyFp: 'k1' })]);
     const put = received.at(-1)!;
     expect(put.bytes).toBe(file.size);
     expect(put.headers['content-type']).toBe('image/png');

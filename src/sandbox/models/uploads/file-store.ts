@@ -3,9 +3,9 @@
 // complete upload is renamed into place. So memory stays flat whatever the size,
 // an aborted or oversized upload leaves nothing behind, and a finished file is
 // never half-written.
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -36,6 +36,8 @@ export interface FileStore {
   /** Up to `bytes` leading bytes of a stored file. */
   readHead(key: string, bytes: number): Promise<Buffer>;
   remove(key: string): Promise<void>;
+  /** SHA-256 (hex) of a stored file, streamed. */
+  sha256(key: string): Promise<string>;
   /** Deletes temp files left by a process that died mid-upload (older than this store object). */
   sweepTemp(): Promise<void>;
   /** Resolves once a write is in progress (at once if one is): lets a caller act while bytes are streaming. */
@@ -146,6 +148,12 @@ export function createFileStore(dir: string): FileStore {
 
     async remove(key) {
       await rm(pathOf(key), { force: true });
+    },
+
+    async sha256(key) {
+      const hash = createHash('sha256');
+      await pipeline(createReadStream(pathOf(key)), hash);
+      return hash.digest('hex');
     },
 
     async sweepTemp() {

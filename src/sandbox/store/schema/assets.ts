@@ -47,3 +47,6 @@ CREATE TABLE asset_registrations (
   UNIQUE (asset_id, advertiser_id)
 );
 `;
+
+/** The SHA-256 of a ready Asset's bytes, set at finalize (null before, and on rows older than this column). */
+export const ASSET_SHA256 = `ALTER TABLE assets ADD COLUMN sha256 TEXT;`;
