@@ -9,7 +9,7 @@ import { UsageError } from '../../cli/errors.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { toReport } from '../../cli/report.js';
+import { formatReportJson, toReport, type ErrorReport } from '../../cli/report.js';
 import type { ApiClient } from '../../client/http.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { fillPath, operation } from '../../contract/operations.js';
@@ -128,6 +128,11 @@ export function exitOf(o: FileOutcome): ExitCode {
 export function reportFailures(ctx: CommandContext, outcomes: readonly FileOutcome[], target: UploadTarget, command: string): ExitCode {
   const bad = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
   if (bad.length === 0) return EXIT.ok;
+  if (ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson')) {
+    // Like every other failure under --output json: one error object per file (a line each).
+    for (const o of bad) ctx.io.stderr.write(formatReportJson(fileReport(o, target, command)));
+    return exitOf(bad[0]!);
+  }
   ctx.note(`${bad.length} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} not done:`);
   for (const o of bad) {
     ctx.note(`  ${o.file.shown}: ${o.status === 'interrupted' ? 'interrupted' : explainFailure(o)}`);
@@ -135,6 +140,26 @@ export function reportFailures(ctx: CommandContext, outcomes: readonly FileOutco
     if (advice) ctx.note(`    ${advice}`);
   }
   return exitOf(bad[0]!);
+}
+
+/** One file's failure as an error report: the service's code where there is one, the file and what it left in `extra`. */
+function fileReport(o: FileOutcome, target: UploadTarget, command: string): ErrorReport {
+  const errno = (o.error as { code?: unknown } | undefined)?.code;
+  // Our own refusals and an unreadable local file are not bugs: no "bug in adops" hint for them.
+  const own = o.status === 'failed' && (o.error instanceof UploadError || (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)));
+  const base: ErrorReport = own
+    ? { code: o.error instanceof UploadError ? o.error.code : 'file_unreadable', status: null, message: '', issues: [], retryable: false, hint: null, exitCode: exitOf(o) }
+    : toReport(o.status === 'interrupted' ? new DOMException('interrupted', 'AbortError') : o.error);
+  const code = base.code;
+  const advice = pendingAdvice(o, target, command);
+  return {
+    ...base,
+    code,
+    message: `${o.file.shown}: ${o.status === 'interrupted' ? 'interrupted' : explainFailure(o)}`,
+    exitCode: exitOf(o),
+    ...(advice ? { hint: advice, hints: [advice, ...(base.hint ? [base.hint] : [])] } : {}),
+    extra: { ...base.extra, file: o.file.shown, ...(o.pending ? { pending: o.pending } : {}) },
+  };
 }
 
 export async function writeRows(ctx: CommandContext, rows: readonly Row[], resource: string): Promise<void> {
