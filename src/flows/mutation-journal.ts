@@ -35,6 +35,8 @@ export function rowIds(bodies: readonly Obj[]): string[] {
 
 export class Journal {
   readonly entries = new Map<string, JournalEntry>();
+  /** Lines (1-based) that are not journal lines, besides a last line cut short by a kill mid-write. */
+  readonly unreadableLines: number[] = [];
   constructor(readonly path: string | undefined) {
     if (!path) return;
     let text = '';
@@ -43,15 +45,19 @@ export class Journal {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
+    const lines = text.split('\n');
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      let e: JournalEntry | undefined;
       try {
-        const e = JSON.parse(line) as JournalEntry;
-        if (typeof e.row === 'string' && typeof e.idempotencyKey === 'string') this.entries.set(e.row, { ...this.entries.get(e.row), ...e });
+        e = JSON.parse(line) as JournalEntry;
       } catch {
-        // A line cut by a kill mid-write: the row's earlier lines still hold its key.
+        /* judged below */
       }
-    }
+      if (e && typeof e.row === 'string' && typeof e.idempotencyKey === 'string') this.entries.set(e.row, { ...this.entries.get(e.row), ...e });
+      // A last line without its newline was cut by a kill mid-write: the row's earlier lines still hold its key.
+      else if (i < lines.length - 1) this.unreadableLines.push(i + 1);
+    });
   }
 
   get(row: string): JournalEntry | undefined {

@@ -49,6 +49,6 @@ export function pendingAdvice(o: FileOutcome, target: UploadTarget, command: str
   return (
     `${target.noun} ${p.id} stays ${landed ? 'uploaded, not yet finalized' : 'reserved'}${valid}. ` +
     `Run \`${command}\` again to finish it without sending again what landed; ` +
-    `that run deletes it instead if the URL has expired or the file changed. To drop it now: \`${target.deleteCommand(p.id)}\`.`
+    `that run deletes it instead if the URL has expired (if the file changes meanwhile, it stays: drop it yourself). To drop it now: \`${target.deleteCommand(p.id)}\`.`
   );
 }

@@ -2,7 +2,7 @@
 // dir and one journal (issue 13 item 1): real processes of the built binary,
 // several rounds; every row becomes exactly one mutation, counted on the server.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,25 @@ describe('two mutations apply of one file at once', () => {
     }
     expect(waited.some(Boolean)).toBe(true);
   }, 180_000);
+
+  it('a journal with an unreadable line stops the run (exit 2) naming it and the line, a copy kept, nothing sent', async () => {
+    const file = join(dir, 'damaged.csv');
+    writeFileSync(file, renames('damaged', 2));
+    const first = await run(['mutations', 'apply', file]);
+    expect(first.code, first.stderr).toBe(0);
+    const journal = `${file}.adops-journal.ndjson`;
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines.splice(1, 0, '\u0000garbage{');
+    writeFileSync(journal, lines.join('\n'));
+    t.proxy.seen.splice(0);
+    const r = await run(['mutations', 'apply', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the journal ${journal} could not be read at line 2; a copy of its bytes is at ${journal}.corrupt-`);
+    expect(t.proxy.seen.filter((x) => x.method === 'POST')).toHaveLength(0);
+    const copy = readdirSync(dir).find((f) => f.startsWith('damaged.csv.adops-journal.ndjson.corrupt-'))!;
+    expect(readFileSync(join(dir, copy), 'utf8')).toBe(lines.join('\n'));
+    expect(await perName('damaged')).toEqual([1, 1]);
+  }, 60_000);
 
   it('a lock left by a killed run (its pid is gone) is taken over at once', async () => {
     const file = join(dir, 'stale.csv');

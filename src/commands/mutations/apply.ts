@@ -3,7 +3,7 @@
 // then a bounded pool starts them, each with an Idempotency-Key recorded in the
 // journal (FILE.adops-journal.ndjson) before its POST, so a re-run after an
 // interruption sends nothing twice and loses nothing. Summary table on stdout.
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, copyFileSync, openSync, readFileSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
@@ -38,6 +38,21 @@ function readRows(file: string): ParsedRow[] {
     throw new UsageError(`${bad.length} of ${rows.length} row(s) cannot be sent:\n  ${shown.join('\n  ')}`, 'nothing was sent; fix these lines and run again');
   }
   return rows;
+}
+
+/**
+ * A journal with lines that are not journal lines (not the last line a kill cut short) may have lost
+ * the keys of rows already sent: going on could make them twice. Stop, keeping a copy of its bytes.
+ */
+function refuseUnreadable(journal: Journal, path: string, now: number): void {
+  if (journal.unreadableLines.length === 0) return;
+  const aside = `${path}.corrupt-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+  copyFileSync(path, aside);
+  const lines = journal.unreadableLines;
+  throw new UsageError(
+    `the journal ${path} could not be read at line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}; a copy of its bytes is at ${aside}`,
+    'nothing was sent: rows recorded there could be made twice. Check `adops mutations list`, then repair or remove those lines (or choose a new journal with --journal PATH) and run again',
+  );
 }
 
 /** 0 only when every row succeeded (or, without --wait, started); else the most telling failure. */
@@ -98,7 +113,9 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     onWait: (holder) => ctx.note(`waiting: another run is applying this file (journal ${journalPath} held by ${describeHolder(holder)})`),
   });
   try {
-    return await applyLocked(ctx, input, { rows, journal: new Journal(journalPath), journalPath, concurrency, print });
+    const journal = new Journal(journalPath);
+    refuseUnreadable(journal, journalPath, ctx.clock.now());
+    return await applyLocked(ctx, input, { rows, journal, journalPath, concurrency, print });
   } finally {
     lock.release();
   }

@@ -1,0 +1,73 @@
+// The lock on local state: exclusive, names its holder, frees itself, and a
+// lock left by a dead or silent holder is taken over (once, by one taker).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireLock, LockHeldError } from '../../../src/flows/lock-file.js';
+
+const lockPath = () => join(mkdtempSync(join(tmpdir(), 'adops-lock-')), 'x.lock');
+const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+
+describe('acquireLock', () => {
+  it('is exclusive; without waiting the second fails naming pid, host and what holds it', async () => {
+    const p = lockPath();
+    const lock = await acquireLock(p, { wait: false, what: 'adops test' });
+    expect(JSON.parse(readFileSync(p, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname(), what: 'adops test' });
+    const err = await acquireLock(p, { wait: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LockHeldError);
+    expect((err as Error).message).toMatch(new RegExp(`held by pid ${process.pid} on .+ \\(adops test\\)`));
+    lock.release();
+    expect(existsSync(p)).toBe(false);
+    (await acquireLock(p, { wait: false })).release();
+  });
+
+  it('a waiter is told once and gets the lock when it is released; Ctrl-C stops the wait', async () => {
+    const p = lockPath();
+    const first = await acquireLock(p, { wait: true });
+    const told: unknown[] = [];
+    const second = acquireLock(p, { wait: true, pollMs: 20, onWait: (h) => told.push(h) });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(told).toHaveLength(1);
+    first.release();
+    (await second).release();
+    const held = await acquireLock(p, { wait: true });
+    const ac = new AbortController();
+    const waiting = acquireLock(p, { wait: true, signal: ac.signal });
+    ac.abort();
+    await expect(waiting).rejects.toThrow();
+    held.release();
+  });
+
+  it('takes over a lock whose pid is gone on this host, and one not touched for staleMs', async () => {
+    const p = lockPath();
+    writeFileSync(p, JSON.stringify({ pid: deadPid(), host: hostname(), since: 1, token: 'dead' }));
+    (await acquireLock(p, { wait: false })).release();
+
+    writeFileSync(p, JSON.stringify({ pid: 1, host: 'another-host', since: 1, token: 'far' }));
+    await expect(acquireLock(p, { wait: false, staleMs: 60_000 })).rejects.toBeInstanceOf(LockHeldError); // fresh: alive
+    utimesSync(p, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+    const lock = await acquireLock(p, { wait: false, staleMs: 60_000 });
+    expect(JSON.parse(readFileSync(p, 'utf8')).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('of many takers of one stale lock, exactly one holds it at a time', async () => {
+    const p = lockPath();
+    writeFileSync(p, JSON.stringify({ pid: deadPid(), host: hostname(), since: 1, token: 'dead' }));
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const lock = await acquireLock(p, { wait: true, pollMs: 5 });
+        inside++;
+        most = Math.max(most, inside);
+        await new Promise((r) => setTimeout(r, 10));
+        inside--;
+        lock.release();
+      }),
+    );
+    expect(most).toBe(1);
+  });
+});
