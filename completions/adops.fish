@@ -1922,6 +1922,7 @@ complete -c adops -n "__adops_path_is 'assets sync'" -l register
 complete -c adops -n "__adops_path_is 'assets sync'" -l concurrency
 complete -c adops -n "__adops_path_is 'assets sync'" -l timeout
 complete -c adops -n "__adops_path_is 'assets sync'" -l dry-run
+complete -c adops -n "__adops_path_is 'assets sync'" -l match-name-size
 complete -c adops -n "__adops_path_is 'assets sync'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets sync'" -l json
 complete -c adops -n "__adops_path_is 'assets sync'" -l fields
