@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { realRetryDeps } from '../client/retry.js';
 
 export interface LockHolder {
   pid: number;
@@ -125,20 +126,6 @@ function tryCreate(path: string, holder: LockHolder): boolean {
   return true;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new DOMException('aborted', 'AbortError'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason ?? new DOMException('aborted', 'AbortError'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
 export async function acquireLock(path: string, opts: LockOptions): Promise<Lock> {
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
   const me: LockHolder = { pid: process.pid, host: hostname(), since: Date.now(), ...(opts.what ? { what: opts.what } : {}), token: randomUUID() };
@@ -155,7 +142,7 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<Lock
       told = true;
       opts.onWait?.(holder);
     }
-    await sleep(opts.pollMs ?? 100, opts.signal);
+    await realRetryDeps.sleep(opts.pollMs ?? 100, opts.signal);
   }
 }
 
