@@ -47,3 +47,14 @@ CREATE TABLE asset_registrations (
   UNIQUE (asset_id, advertiser_id)
 );
 `;
+
+/**
+ * Why a PUT was cut off (#13): the limit that stopped it and whether it was the
+ * reservation's (its type's limit, or the size it named) or the organization's
+ * quota, so finalize can say which. The index serves the quota's sum of stored bytes.
+ */
+export const UPLOAD_REFUSALS = `
+ALTER TABLE uploads ADD COLUMN limit_bytes INTEGER;
+ALTER TABLE uploads ADD COLUMN refused_by TEXT CHECK (refused_by IN ('limit', 'org_quota'));
+CREATE INDEX uploads_org_state ON uploads(org_id, state);
+`;
