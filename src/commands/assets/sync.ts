@@ -9,7 +9,7 @@ import { findExisting, readyAssetsByName, type Existing } from '../../flows/sync
 import { explainFailure } from '../../flows/upload-report.js';
 import { assetTarget, type Row } from '../../flows/upload-targets.js';
 import type { FileOutcome, LocalFile } from '../../flows/upload.js';
-import { advertisersOf, againCommand, concurrencyOf, filesFrom, journalFor, registerAfter, reportFailures, runUploads, writeRows } from './upload.js';
+import { advertisersOf, againCommand, concurrencyOf, filesFrom, idleTimeoutOf, journalFor, registerAfter, reportFailures, runUploads, writeRows } from './upload.js';
 
 const RESULT = { uploaded: 'uploaded', already: 'already there', failed: 'failed', interrupted: 'interrupted' } as const;
 
@@ -53,7 +53,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     await writeRows(ctx, files.map((f) => resultRow({ file: f, status: there.has(f) ? 'already' : 'uploaded', ...(there.get(f) ? { row: there.get(f)!.row } : {}) }, there.get(f)?.matchedBy)).map((r) => (r.result === 'uploaded' ? { ...r, result: 'to upload' } : r)), 'syncResult');
     return 0;
   }
-  const uploaded = await runUploads(ctx, { target, files: missing, concurrency, timeoutSeconds: o.timeout as number | undefined, afterReady });
+  const uploaded = await runUploads(ctx, { target, files: missing, concurrency, timeoutSeconds: o.timeout as number | undefined, idleTimeoutSeconds: idleTimeoutOf(o.idleTimeout), afterReady });
   const byFile = new Map(uploaded.map((u) => [u.file, u]));
   const outcomes: FileOutcome[] = [];
   const rows: Row[] = [];
