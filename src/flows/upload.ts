@@ -390,15 +390,15 @@ class FileUpload {
   private async waitReady(id: string, first: Row): Promise<Row> {
     this.note(`${id} is ${String(first.state)} after finalize; waiting until ready`);
     const { value, outcome } = await watchUntilDone({
-      fetch: async () => (await this.t.get(id, this.sig())) ?? { state: 'failed' },
+      fetch: async (signal) => (await this.t.get(id, signal)) ?? { state: 'failed' },
       timeoutMs: this.o.waitTimeoutMs,
       intervalMs: 1000,
       now: this.o.now,
       sleep: this.o.sleep,
       ...(this.o.signal ? { signal: this.o.signal } : {}),
     });
-    if (outcome === 'succeeded') return value;
-    if (outcome === 'timeout') throw new UploadError(`${id} was still ${String(value.state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
+    if (outcome === 'succeeded' && value) return value;
+    if (outcome === 'timeout') throw new UploadError(`${id} was still ${String((value ?? first).state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
     throw new UploadError(`${id} disappeared while waiting for it to become ready`, 'upload_failed', 'unexpected');
   }
 }
