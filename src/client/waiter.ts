@@ -84,11 +84,10 @@ async function pollWithin(fetch: (signal: AbortSignal) => Promise<Poll>, ms: num
   const inFlight = new AbortController();
   const stop = () => inFlight.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', stop, { once: true });
-  const timer = new AbortController();
-  const expired = opts.sleep(ms, timer.signal).then(
-    () => undefined,
-    () => new Promise<never>(() => {}), // the poll won: this sleep was cancelled
-  );
+  // A real timer, not opts.sleep: a poll in flight takes real time whatever clock the wait
+  // runs on, and a test clock's sleep that returns at once must not beat an instant answer.
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
   const answer = fetch(inFlight.signal);
   answer.catch(() => {}); // an answer aborted after the deadline is nobody's failure
   try {
@@ -96,7 +95,7 @@ async function pollWithin(fetch: (signal: AbortSignal) => Promise<Poll>, ms: num
     if (first === undefined) inFlight.abort(new WaitDeadline('the wait timed out with a poll in flight'));
     return first;
   } finally {
-    timer.abort();
+    clearTimeout(timer);
     opts.signal?.removeEventListener('abort', stop);
   }
 }
