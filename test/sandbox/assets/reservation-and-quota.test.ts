@@ -136,13 +136,27 @@ describe('a per-organization storage quota (#13 item 18)', () => {
     // The first PUT sends 80 KB of its 90 KB and holds there until the second is answered.
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
-    const first = putStream(a.uploadUrl, { contentType: 'video/mp4', total: 90_000, chunk: 10_000, cutAfter: 80_000, cutWhen: held });
-    while (sb.services.uploadsInFlight.of('org_test') < 80_000) await new Promise((r) => setTimeout(r, 5));
-    const second = await put(b.uploadUrl, padded(mp4(), 30_000), 'video/mp4');
-    expect(second.status).toBe(413);
-    expect(second.body.message).toMatch(/storage quota/);
-    release();
-    await first;
+    // An event, not a poll: the ledger says when the first PUT's 80 KB are counted in flight.
+    const ledger = sb.services.uploadsInFlight;
+    const take = ledger.take.bind(ledger);
+    let counted = () => {};
+    const at80k = new Promise<void>((r) => (counted = r));
+    ledger.take = (org, bytes, stored, quota) => {
+      const ok = take(org, bytes, stored, quota);
+      if (ledger.of('org_test') >= 80_000) counted();
+      return ok;
+    };
+    try {
+      const first = putStream(a.uploadUrl, { contentType: 'video/mp4', total: 90_000, chunk: 10_000, cutAfter: 80_000, cutWhen: held });
+      await at80k;
+      const second = await put(b.uploadUrl, padded(mp4(), 30_000), 'video/mp4');
+      expect(second.status).toBe(413);
+      expect(second.body.message).toMatch(/storage quota/);
+      release();
+      await first;
+    } finally {
+      ledger.take = take;
+    }
   });
 });
 
