@@ -1452,6 +1452,7 @@ complete -c adops -n "__adops_path_is 'brands documents finalize'" -l yes
 complete -c adops -n "__adops_path_is 'brands documents finalize'" -l help
 complete -c adops -n "__adops_path_is 'brands documents upload'" -l concurrency
 complete -c adops -n "__adops_path_is 'brands documents upload'" -l timeout
+complete -c adops -n "__adops_path_is 'brands documents upload'" -l idle-timeout
 complete -c adops -n "__adops_path_is 'brands documents upload'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'brands documents upload'" -l json
 complete -c adops -n "__adops_path_is 'brands documents upload'" -l fields
@@ -1903,6 +1904,7 @@ complete -c adops -n "__adops_path_is 'assets upload'" -l register
 complete -c adops -n "__adops_path_is 'assets upload'" -l concurrency
 complete -c adops -n "__adops_path_is 'assets upload'" -l name
 complete -c adops -n "__adops_path_is 'assets upload'" -l timeout
+complete -c adops -n "__adops_path_is 'assets upload'" -l idle-timeout
 complete -c adops -n "__adops_path_is 'assets upload'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'assets upload'" -l json
 complete -c adops -n "__adops_path_is 'assets upload'" -l fields
@@ -1921,6 +1923,7 @@ complete -c adops -n "__adops_path_is 'assets upload'" -l help
 complete -c adops -n "__adops_path_is 'assets sync'" -l register
 complete -c adops -n "__adops_path_is 'assets sync'" -l concurrency
 complete -c adops -n "__adops_path_is 'assets sync'" -l timeout
+complete -c adops -n "__adops_path_is 'assets sync'" -l idle-timeout
 complete -c adops -n "__adops_path_is 'assets sync'" -l dry-run
 complete -c adops -n "__adops_path_is 'assets sync'" -l match-name-size
 complete -c adops -n "__adops_path_is 'assets sync'" -l output -xa 'table json ndjson csv'
@@ -2038,6 +2041,7 @@ complete -c adops -n "__adops_path_is 'sandbox serve'" -l data
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l fixtures
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l reset
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l login
+complete -c adops -n "__adops_path_is 'sandbox serve'" -l storage-quota
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l json
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l fields

@@ -35,9 +35,9 @@ export type WaitOutcome = 'success' | 'failure' | 'timeout';
 
 export interface WaitResult {
   outcome: WaitOutcome;
-  /** The last poll's body (a refusal's body when an error acceptor decided). */
+  /** The last poll's body (a refusal's body when an error acceptor decided); undefined when no poll answered in time. */
   value: unknown;
-  last: Poll;
+  last?: Poll;
 }
 
 export function valueAt(value: unknown, path: string): unknown {
@@ -70,12 +70,51 @@ export function accept(acceptors: readonly Acceptor[], poll: Poll): AcceptorStat
   return acceptors.find((a) => matches(a, poll))?.state;
 }
 
-/** Poll `fetch` until an acceptor says success or failure, or the timeout passes. */
-export async function waitFor(fetch: () => Promise<Poll>, opts: WaitOptions): Promise<WaitResult> {
+/** Thrown into a poll still in flight when the wait's time is up (it is aborted with this reason). */
+export class WaitDeadline extends Error {
+  override readonly name = 'WaitDeadline';
+}
+
+/**
+ * One poll, given at most `ms`: its answer, or undefined when the time ran out
+ * first, the request then aborted. A poll the service holds open (a slow
+ * provider) cannot stretch the wait past its timeout (#13).
+ */
+async function pollWithin(fetch: (signal: AbortSignal) => Promise<Poll>, ms: number, opts: WaitOptions): Promise<Poll | undefined> {
+  const inFlight = new AbortController();
+  const stop = () => inFlight.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', stop, { once: true });
+  // A real timer, not opts.sleep: a poll in flight takes real time whatever clock the wait
+  // runs on, and a test clock's sleep that returns at once must not beat an instant answer.
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  const answer = fetch(inFlight.signal);
+  answer.catch(() => {}); // an answer aborted after the deadline is nobody's failure
+  try {
+    const first = await Promise.race([answer, expired]);
+    if (first === undefined) inFlight.abort(new WaitDeadline('the wait timed out with a poll in flight'));
+    return first;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', stop);
+  }
+}
+
+/**
+ * Poll `fetch` until an acceptor says success or failure, or the timeout
+ * passes. The timeout bounds the whole wait, the poll in flight included:
+ * `fetch` gets a signal that aborts at the deadline (and on the caller's).
+ * A wait that ends before any poll answered has no `last` poll.
+ */
+export async function waitFor(fetch: (signal: AbortSignal) => Promise<Poll>, opts: WaitOptions): Promise<WaitResult> {
   const deadline = opts.now() + opts.timeoutMs;
+  let last: Poll | undefined;
   for (;;) {
     opts.signal?.throwIfAborted();
-    const poll = await fetch();
+    const poll = await pollWithin(fetch, Math.max(0, deadline - opts.now()), opts);
+    opts.signal?.throwIfAborted();
+    if (poll === undefined) return { outcome: 'timeout', value: last?.body, ...(last ? { last } : {}) };
+    last = poll;
     opts.onPoll?.(poll);
     const state = accept(opts.acceptors, poll);
     if (state === 'success' || state === 'failure') return { outcome: state, value: poll.body, last: poll };
@@ -87,10 +126,10 @@ export async function waitFor(fetch: () => Promise<Poll>, opts: WaitOptions): Pr
 }
 
 /** A poll of one request: its 2xx answer, or an ApiError as a poll (network failures are thrown after the client's retries). */
-export function pollRequest(client: ApiClient, req: ApiRequest): () => Promise<Poll> {
-  return async () => {
+export function pollRequest(client: ApiClient, req: ApiRequest): (signal?: AbortSignal) => Promise<Poll> {
+  return async (signal) => {
     try {
-      const res = await client.request(req);
+      const res = await client.request({ ...req, ...(signal ? { signal } : {}) });
       return { status: res.status, body: res.body };
     } catch (err) {
       if (err instanceof ApiError) return { status: err.status, body: { error: err.code, message: err.message, ...err.extra }, error: err };

@@ -38,8 +38,8 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
   }
 
   const client = await ctx.client();
-  const fetchOnce = async () =>
-    (await client.request({ method: op.method, path: req.path, query: req.query, ...(req.body ? { json: req.body } : {}), signal: ctx.signal })).body;
+  const fetchOnce = async (signal: AbortSignal = ctx.signal) =>
+    (await client.request({ method: op.method, path: req.path, query: req.query, ...(req.body ? { json: req.body } : {}), signal })).body;
 
   if (data.watch && opts.wait === true) {
     const again = `adops ${command.path.join(' ')} ${Object.values(req.params).join(' ')} --wait`;

@@ -138,7 +138,7 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
       const o = todo[next++]!;
       const path = fillPath(operation('getMutation').path, { id: o.mutationId! });
       const { value, outcome } = await watchUntilDone({
-        fetch: async () => (await client.request<Obj>({ method: 'GET', path, ...(opts.signal ? { signal: opts.signal } : {}) })).body,
+        fetch: async (signal) => (await client.request<Obj>({ method: 'GET', path, signal })).body,
         timeoutMs: Math.max(0, deadline - opts.now()),
         intervalMs: opts.intervalMs,
         now: opts.now,
@@ -146,7 +146,7 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
       o.state = stateOf(value) ?? o.state;
-      const err = (value as { error?: { error?: string; message?: string } | null }).error;
+      const err = (value as { error?: { error?: string; message?: string } | null } | undefined)?.error;
       if (outcome === 'failed' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
       const prior = opts.journal.get(o.row);
       if (prior) opts.journal.record({ ...prior, state: o.state });

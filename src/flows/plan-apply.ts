@@ -3,9 +3,18 @@
 // after the plan was created, the plan this run created is deleted again, so
 // a corrected file can simply be applied again. A plan that already exists is
 // refused by the service (409 slug_conflict) before anything else is sent.
+//
+// A run killed outright (kill -9) cannot roll back; its local marker
+// (plan-apply-marker.ts) stays. The next run of the same slug finds it and,
+// when the plan on the service is provably that run's draft (the createdAt
+// the service answered it, or, if that answer never arrived, created after
+// that run began and holding this file's fields), deletes it and applies anew
+// (#13). Anything it cannot prove is left alone, and the 409 says what to do.
 // No terminal code: progress goes to onNote.
+import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import { fillPath, operation } from '../contract/operations.js';
+import type { PlanApplyMarkers, PlanMarker } from './plan-apply-marker.js';
 
 export interface PlanDocument {
   /** The plan's own fields (createCampaignPlan's body). */
@@ -17,6 +26,8 @@ export interface PlanDocument {
 export interface ApplyOptions {
   signal?: AbortSignal;
   onNote?: (message: string) => void;
+  /** Markers of runs in progress (none: no recognition of a killed run's leftover). */
+  markers?: PlanApplyMarkers;
 }
 
 export class LineItemRefused extends Error {
@@ -26,24 +37,88 @@ export class LineItemRefused extends Error {
   }
 }
 
+/** Service and local clocks may differ by this much when judging "created after that run began". */
+const CLOCK_SKEW_MS = 2 * 60 * 1000;
+
+type Plan = Record<string, unknown> & { revision?: number; createdAt?: number; status?: string };
+type At = (id: string, params?: Record<string, string>) => { method: string; path: string };
+
 export async function applyPlan(client: ApiClient, doc: PlanDocument, opts: ApplyOptions = {}): Promise<Record<string, unknown>> {
   const note = opts.onNote ?? (() => {});
   const slug = doc.plan.slug;
-  const at = (id: string, params: Record<string, string> = {}) => {
+  const at: At = (id, params = {}) => {
     const op = operation(id);
     return { method: op.method, path: fillPath(op.path, { slug, ...params }) };
   };
-  const created = (await client.request<{ revision: number }>({ ...at('createCampaignPlan'), json: doc.plan, signal: opts.signal })).body;
-  note(`created plan ${slug} (revision ${created.revision})`);
-  for (const [i, item] of doc.lineItems.entries()) {
+  const markers = opts.markers;
+  const { leftover } = markers?.claim(slug) ?? {};
+  // Whether something of this run may be left on the service (then the marker stays for the next run).
+  let mayLeave = false;
+  try {
+    if (leftover) await replaceLeftover(client, doc, leftover, at, note, opts.signal);
+    let created: Plan;
     try {
-      const added = (await client.request<{ lineItemId: string }>({ ...at('addLineItem'), json: item, signal: opts.signal })).body;
-      note(`added line item ${added.lineItemId} (${String(item.name)})`);
+      mayLeave = true;
+      created = (await client.request<Plan>({ ...at('createCampaignPlan'), json: doc.plan, signal: opts.signal })).body;
     } catch (err) {
-      throw new LineItemRefused(i, err, await rollBack(client, at('deleteCampaignPlan'), slug, note));
+      // Refused by the service: nothing was created.
+      if (err instanceof ApiError) mayLeave = false;
+      if (err instanceof ApiError && err.code === 'slug_conflict') note(conflictAdvice(slug, leftover));
+      throw err;
     }
+    if (typeof created.createdAt === 'number') markers?.created(slug, created.createdAt);
+    note(`created plan ${slug} (revision ${String(created.revision)})`);
+    for (const [i, item] of doc.lineItems.entries()) {
+      try {
+        const added = (await client.request<{ lineItemId: string }>({ ...at('addLineItem'), json: item, signal: opts.signal })).body;
+        note(`added line item ${added.lineItemId} (${String(item.name)})`);
+      } catch (err) {
+        const rolledBack = await rollBack(client, at('deleteCampaignPlan'), slug, note);
+        if (rolledBack) mayLeave = false;
+        throw new LineItemRefused(i, err, rolledBack);
+      }
+    }
+    const plan = (await client.request<Record<string, unknown>>({ ...at('getCampaignPlan'), signal: opts.signal })).body;
+    mayLeave = false;
+    return plan;
+  } finally {
+    if (!mayLeave) markers?.release(slug);
   }
-  return (await client.request<Record<string, unknown>>({ ...at('getCampaignPlan'), signal: opts.signal })).body;
+}
+
+/**
+ * A killed run of this slug left its marker: if the plan on the service is
+ * provably its draft, delete it (at the revision read) so this run applies
+ * the file anew; otherwise leave it, and the create's 409 explains.
+ */
+async function replaceLeftover(client: ApiClient, doc: PlanDocument, m: PlanMarker, at: At, note: (m: string) => void, signal?: AbortSignal): Promise<void> {
+  const slug = doc.plan.slug;
+  let plan: Plan;
+  try {
+    plan = (await client.request<Plan>({ ...at('getCampaignPlan'), signal })).body;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return; // that run left nothing (or it was cleaned up)
+    throw err;
+  }
+  if (!isLeftoverOf(plan, m, doc)) return;
+  const started = new Date(m.startedAt).toISOString();
+  note(`plan ${slug} is the draft an interrupted \`adops plans apply\` left (pid ${m.pid}, started ${started}); deleting it to apply this file anew`);
+  const del = at('deleteCampaignPlan');
+  await client.request({ ...del, query: { revision: String(plan.revision) }, signal });
+}
+
+export function isLeftoverOf(plan: Plan, m: PlanMarker, doc: PlanDocument): boolean {
+  if (plan.status !== 'draft' || typeof plan.createdAt !== 'number') return false;
+  if (m.planCreatedAt !== undefined) return plan.createdAt === m.planCreatedAt;
+  // The create's answer never arrived: created after that run began, and holding what this file says.
+  return plan.createdAt >= m.startedAt - CLOCK_SKEW_MS && Object.entries(doc.plan).every(([k, v]) => v === null || typeof v !== 'object' ? plan[k] === v : true);
+}
+
+function conflictAdvice(slug: string, leftover: PlanMarker | undefined): string {
+  const clean = `look at it with \`adops plans get ${slug}\`; if it is not wanted, \`adops plans delete ${slug} --yes\` and apply again`;
+  return leftover
+    ? `plan ${slug} exists. An earlier \`adops plans apply\` of it from here was interrupted (pid ${leftover.pid}), but this plan cannot be proven to be what it left (approved, changed, or created by someone else): ${clean}`
+    : `plan ${slug} already exists (a plan is created once; to change it use \`adops plans update\`): ${clean}`;
 }
 
 /** Deletes the plan this run created. Without the run's signal: an interrupted apply still cleans up. */

@@ -23,14 +23,14 @@ export function readinessState(r: Readiness): 'ready' | 'waiting' | 'failed' {
 
 export async function waitForReadiness(
   opts: Omit<WatchOptions<Readiness>, 'onPoll'> & { onPoll?: (r: Readiness) => void },
-): Promise<{ value: Readiness; outcome: ReadinessOutcome }> {
+): Promise<{ value: Readiness | undefined; outcome: ReadinessOutcome }> {
   const { value, outcome } = await watchUntilDone({
     ...opts,
-    fetch: async () => {
-      const readiness = await opts.fetch();
+    fetch: async (signal) => {
+      const readiness = await opts.fetch(signal);
       return { state: readinessState(readiness), readiness };
     },
     onPoll: (w) => opts.onPoll?.(w.readiness),
   });
-  return { value: value.readiness, outcome: outcome === 'succeeded' ? 'ready' : outcome === 'failed' ? 'never' : 'timeout' };
+  return { value: value?.readiness, outcome: outcome === 'succeeded' ? 'ready' : outcome === 'failed' ? 'never' : 'timeout' };
 }

@@ -4,7 +4,11 @@
 // its own credential, and a storage host must never see the key), no
 // redirects followed (a 3xx is returned as is), the body streamed from disk
 // with back-pressure (memory flat for any size), and a Content-Length so the
-// storage can refuse an oversized file before reading it.
+// storage can refuse an oversized file before reading it. The body waits for
+// the storage's go-ahead (`Expect: 100-continue`), so such a refusal arrives
+// before a byte is sent and is read, not lost to a reset connection mid-body
+// (a write EPIPE, #13); a storage that never answers the Expect gets the body
+// after CONTINUE_WAIT_MS anyway, as curl does.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
@@ -35,6 +39,10 @@ export class PutNetworkError extends Error {
 }
 
 const MAX_ANSWER = 64 * 1024;
+/** How long to wait for a 100 Continue before sending the body unasked. */
+export const CONTINUE_WAIT_MS = 1000;
+
+const seconds = (ms: number) => `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
 function readAnswer(res: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -58,15 +66,16 @@ export function putBytes(url: string, open: () => Readable, opts: PutOptions): P
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new Error(`upload URL has an unsupported scheme: ${target.protocol}`));
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const idleMs = opts.idleTimeoutMs ?? 60_000;
   return new Promise<PutResult>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error('aborted'));
     let sentAll = false;
     let settled = false;
-    const body = open();
+    let body: Readable | undefined;
     const req = send(target, {
       method: 'PUT',
       // Only these headers: never Authorization, never a cookie.
-      headers: { 'content-type': opts.contentType, 'content-length': String(opts.sizeBytes), 'user-agent': opts.userAgent ?? 'adops' },
+      headers: { 'content-type': opts.contentType, 'content-length': String(opts.sizeBytes), expect: '100-continue', 'user-agent': opts.userAgent ?? 'adops' },
       // A fresh connection per file: an upload host is not the API origin, and a
       // keep-alive socket left open would delay the process exit.
       agent: false,
@@ -75,24 +84,38 @@ export function putBytes(url: string, open: () => Readable, opts: PutOptions): P
       if (settled) return;
       settled = true;
       cleanup();
-      body.destroy();
+      body?.destroy();
       req.destroy();
       reject(err);
     };
+    // Our own idle timer, reset whenever bytes move either way: node's socket timeout
+    // lets a stalled write run about twice the time it is given (#13).
+    const idle = setTimeout(() => fail(new PutNetworkError(`no progress for ${seconds(idleMs)}`, sentAll)), idleMs);
+    const progressed = () => idle.refresh();
+    const goAhead = setTimeout(() => sendBody(), CONTINUE_WAIT_MS);
     const onAbort = () => fail(opts.signal?.reason instanceof Error ? opts.signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' }));
-    const cleanup = () => opts.signal?.removeEventListener('abort', onAbort);
+    const cleanup = () => {
+      clearTimeout(idle);
+      clearTimeout(goAhead);
+      opts.signal?.removeEventListener('abort', onAbort);
+    };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    req.setTimeout(opts.idleTimeoutMs ?? 60_000, () => fail(new PutNetworkError(`no progress for ${Math.round((opts.idleTimeoutMs ?? 60_000) / 1000)} s`, sentAll)));
     req.on('error', (err) => fail(new PutNetworkError(err.message, sentAll, { cause: err })));
+    req.on('continue', () => {
+      progressed();
+      sendBody();
+    });
     req.on('response', (res) => {
-      // The storage may answer early (413, 409) without reading the body: stop sending.
-      if (!sentAll) body.unpipe(req);
+      clearTimeout(goAhead);
+      // The storage may answer early (413, 409) without reading the body: stop sending (or never start).
+      if (body && !sentAll) body.unpipe(req);
+      res.on('data', progressed);
       readAnswer(res).then(
         (answer) => {
           if (settled) return;
           settled = true;
           cleanup();
-          body.destroy();
+          body?.destroy();
           // Answered before the body ended: drop the half-sent request rather than leave its socket open.
           if (!sentAll) req.destroy();
           resolve({ status: res.statusCode ?? 0, body: answer });
@@ -100,15 +123,23 @@ export function putBytes(url: string, open: () => Readable, opts: PutOptions): P
         (err: Error) => fail(new PutNetworkError(err.message, sentAll, { cause: err })),
       );
     });
-    let sent = 0;
-    body.on('data', (chunk: Buffer) => {
-      sent += chunk.length;
-      opts.onProgress?.(sent);
-    });
-    body.on('error', (err) => fail(err));
-    body.on('end', () => {
-      sentAll = true;
-    });
-    body.pipe(req);
+    function sendBody() {
+      clearTimeout(goAhead);
+      if (body || settled) return;
+      const stream = (body = open());
+      let sent = 0;
+      stream.on('data', (chunk: Buffer) => {
+        sent += chunk.length;
+        progressed();
+        opts.onProgress?.(sent);
+      });
+      stream.on('error', (err) => fail(err));
+      stream.on('end', () => {
+        sentAll = true;
+      });
+      stream.pipe(req);
+    }
+    // The headers go now; the body waits for the go-ahead.
+    req.flushHeaders();
   });
 }

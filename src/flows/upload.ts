@@ -6,8 +6,8 @@
 // file's SHA-256 equals the one recorded when it was sent. No terminal code:
 // progress and notes go through onEvent.
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { pipeline } from 'node:stream';
+import { open, stat } from 'node:fs/promises';
+import { pipeline, Transform } from 'node:stream';
 import { ApiError, NetworkError } from '../client/errors.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
 import { hashFile, hashGate, waitingNote, type ContentSlot, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
@@ -93,6 +93,38 @@ async function readHead(path: string): Promise<Buffer> {
 
 /** "an Asset", "a Document". */
 export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+/** The file is not what it was when the upload began (it grew, shrank or was rewritten while read). */
+class FileChanged extends Error {
+  override readonly name = 'FileChanged';
+}
+
+/**
+ * Passes the bytes through and, when they end, proves they are the whole file
+ * as it was: exactly `size` bytes, and size and mtime unchanged on disk. Else it
+ * fails the stream before the hash gate lets the last chunk go, so the storage
+ * never receives a complete body of a file that changed.
+ */
+function unchangedCheck(file: FileIdentity): Transform {
+  let read = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      read += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      if (read < file.size) return done(new FileChanged(`the file shrank while it was read (${read} of ${file.size} bytes were there)`));
+      if (read > file.size) return done(new FileChanged(`the file grew while it was read (${file.size} → ${read}+ bytes)`));
+      stat(file.path).then(
+        (now) => {
+          if (now.size !== file.size) done(new FileChanged(`the file grew while it was read (${file.size} → ${now.size} bytes)`));
+          else if (now.mtimeMs !== file.mtimeMs) done(new FileChanged('the file was rewritten while it was read (its modification time changed)'));
+          else done();
+        },
+        (err: Error) => done(err),
+      );
+    },
+  });
+}
 
 const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
 
@@ -310,6 +342,7 @@ class FileUpload {
         ...(this.o.userAgent ? { userAgent: this.o.userAgent } : {}),
       });
     } catch (err) {
+      if (err instanceof FileChanged) return this.dropChanged(err);
       if (!(err instanceof PutNetworkError) || this.putAttempts >= PUT_ATTEMPTS) throw err;
       // The storage keeps nothing of a cut PUT and the URL stays usable; if the
       // answer alone was lost, the next PUT answers 409 and we adopt by hash.
@@ -346,6 +379,16 @@ class FileUpload {
     throw new ApiError({ status: answer.status, body: answer.body, method: 'PUT', path: '(upload URL)' });
   }
 
+  /** The file changed under the PUT: nothing it sent may be adopted; delete the reservation, fail (exit 7). */
+  private async dropChanged(err: FileChanged): Promise<never> {
+    const id = this.res?.id;
+    if (id) {
+      await this.t.remove(id, this.sig());
+      this.drop(id);
+    }
+    throw new UploadError(`${err.message}; deleted the ${this.t.noun} ${id ?? ''} it was reserved as, nothing is kept. Upload it again once it is complete`, 'file_changed', 'refused');
+  }
+
   private openBody() {
     const gate = hashGate((sha) => {
       this.sentSha = sha;
@@ -353,7 +396,8 @@ class FileUpload {
     });
     // Exactly the bytes declared: a file that grows while it is sent does not overrun Content-Length.
     const range = this.file.size > 0 ? { start: 0, end: this.file.size - 1 } : {};
-    pipeline(createReadStream(this.file.path, { highWaterMark: 1024 * 1024, ...range }), gate, () => {});
+    // 64 KiB reads: each chunk handed on is progress the PUT's idle timer sees, also on a slow link.
+    pipeline(createReadStream(this.file.path, { highWaterMark: 64 * 1024, ...range }), unchangedCheck(this.file), gate, () => {});
     return gate;
   }
 
@@ -384,15 +428,15 @@ class FileUpload {
   private async waitReady(id: string, first: Row): Promise<Row> {
     this.note(`${id} is ${String(first.state)} after finalize; waiting until ready`);
     const { value, outcome } = await watchUntilDone({
-      fetch: async () => (await this.t.get(id, this.sig())) ?? { state: 'failed' },
+      fetch: async (signal) => (await this.t.get(id, signal)) ?? { state: 'failed' },
       timeoutMs: this.o.waitTimeoutMs,
       intervalMs: 1000,
       now: this.o.now,
       sleep: this.o.sleep,
       ...(this.o.signal ? { signal: this.o.signal } : {}),
     });
-    if (outcome === 'succeeded') return value;
-    if (outcome === 'timeout') throw new UploadError(`${id} was still ${String(value.state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
+    if (outcome === 'succeeded' && value) return value;
+    if (outcome === 'timeout') throw new UploadError(`${id} was still ${String((value ?? first).state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
     throw new UploadError(`${id} disappeared while waiting for it to become ready`, 'upload_failed', 'unexpected');
   }
 }

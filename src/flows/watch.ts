@@ -32,7 +32,8 @@ export function classify(value: unknown): WatchOutcome | 'running' {
 }
 
 export interface WatchOptions<T> {
-  fetch: () => Promise<T>;
+  /** One poll; `signal` aborts it when the wait's time is up (pass it to the request). */
+  fetch: (signal: AbortSignal) => Promise<T>;
   timeoutMs: number;
   intervalMs: number;
   now: () => number;
@@ -43,8 +44,9 @@ export interface WatchOptions<T> {
   acceptors?: readonly Acceptor[];
 }
 
-export async function watchUntilDone<T>(opts: WatchOptions<T>): Promise<{ value: T; outcome: WatchOutcome }> {
-  const poll = async (): Promise<Poll> => ({ status: 200, body: await opts.fetch() });
+/** `value` is the last answer; undefined only on a timeout that came before any poll answered. */
+export async function watchUntilDone<T>(opts: WatchOptions<T>): Promise<{ value: T | undefined; outcome: WatchOutcome }> {
+  const poll = async (signal: AbortSignal): Promise<Poll> => ({ status: 200, body: await opts.fetch(signal) });
   const result = await waitFor(poll, {
     acceptors: opts.acceptors ?? STATE_ACCEPTORS,
     timeoutMs: opts.timeoutMs,
@@ -55,5 +57,5 @@ export async function watchUntilDone<T>(opts: WatchOptions<T>): Promise<{ value:
     onPoll: (p) => opts.onPoll?.(p.body as T, stateOf(p.body)),
   });
   const outcome = result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : 'timeout';
-  return { value: result.value as T, outcome };
+  return { value: result.value as T | undefined, outcome };
 }

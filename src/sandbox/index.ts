@@ -18,6 +18,7 @@ import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
 import type { World, WorldInput } from './fixtures/schema.js';
 import { listKeys } from './models/api-keys.js';
+import { STORAGE_PATH_PREFIX } from './models/uploads/uploads.js';
 
 export { FixtureError } from './fixtures/load.js';
 export type { World, WorldInput } from './fixtures/schema.js';
@@ -59,6 +60,8 @@ export interface StartOptions {
   logError?: AppOptions['logError'];
   /** Bounds on one request's work (http/limits.ts); tests pass small ones. */
   limits?: Partial<HttpLimits>;
+  /** Bytes each organization may keep stored plus in flight (`settings.storageQuotaBytes`; default 5 GiB). */
+  storageQuotaBytes?: number;
 }
 
 export interface RunningSandbox {
@@ -128,6 +131,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   const services: SandboxServices = createServices({
     db, clock, secret: storeSecret(db), dataDir: memory ? null : dirname(dataPath), filesDir, publicUrl: () => publicUrl,
   });
+  if (opts.storageQuotaBytes !== undefined) services.settings.storageQuotaBytes = opts.storageQuotaBytes;
   const cleanup = () => {
     clearInterval(ticker);
     if (db.open) db.close();
@@ -151,7 +155,10 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
       // Not unref'd: it lives exactly as long as the server, and close() stops it.
       ticker = setInterval(() => void services.mutations.advance(), TICK_MS);
     }
-    const server = await listen(app, host, port, opts.limits ? { limits: opts.limits } : {});
+    const server = await listen(app, host, port, {
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      holdsContinue: (path) => path.startsWith(STORAGE_PATH_PREFIX),
+    });
     publicUrl = urlOf(host, server.port);
     let closing: Promise<void> | null = null;
     return {

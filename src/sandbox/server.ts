@@ -28,6 +28,13 @@ export interface FetchApp {
 export interface ListenOptions {
   graceMs?: number;
   limits?: Partial<HttpLimits>;
+  /**
+   * Paths whose handler gives a client's `Expect: 100-continue` its go-ahead
+   * itself, once it means to read the body (the storage endpoint: an upload
+   * refused at once is answered before the client sends a byte). Elsewhere the
+   * go-ahead is given at once, as node does by default.
+   */
+  holdsContinue?: (path: string) => boolean;
 }
 
 export function listen(app: FetchApp, host: string, port: number, options: ListenOptions = {}): Promise<Listening> {
@@ -49,6 +56,13 @@ export function listen(app: FetchApp, host: string, port: number, options: Liste
       },
     );
     guard(server as Server, limits);
+    const holds = options.holdsContinue;
+    if (holds) {
+      (server as Server).on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+        if (!holds(req.url ?? '')) res.writeContinue();
+        server.emit('request', req, res);
+      });
+    }
     server.once('error', onError);
   });
 }

@@ -9,6 +9,7 @@ import { MutationAdvancer } from './models/mutations-worker.js';
 import { createFileStore } from './models/uploads/file-store.js';
 import type { FileStore } from './models/uploads/file-store.js';
 import type { MediaLimits } from './models/uploads/limits.js';
+import { BytesInFlight } from './models/uploads/quota.js';
 import { applyProviderChange } from './providers/mutate.js';
 import { ProviderCallLog } from './providers/faults.js';
 
@@ -20,6 +21,8 @@ export interface SandboxSettings {
   documentLimits?: MediaLimits;
   /** Replaces the built-in Skill Catalog. */
   skillCatalog?: readonly CatalogSkill[];
+  /** Bytes an organization may keep stored plus in flight (default 5 GiB; `sandbox serve --storage-quota`). */
+  storageQuotaBytes?: number;
 }
 
 export interface SandboxServices {
@@ -33,6 +36,8 @@ export interface SandboxServices {
   filesDir: string;
   /** The byte store under filesDir. */
   files: FileStore;
+  /** Bytes of upload PUTs streaming now, per organization (the storage quota counts them). */
+  uploadsInFlight: BytesInFlight;
   /** http://host:port the server is reachable at, for minting upload URLs. */
   publicUrl(): string;
   settings: SandboxSettings;
@@ -59,6 +64,7 @@ export function createServices(inputs: ServiceInputs): SandboxServices {
     ...inputs,
     publicUrl: inputs.publicUrl ?? (() => ''),
     files,
+    uploadsInFlight: new BytesInFlight(),
     settings: {},
     providerCalls: new ProviderCallLog(),
     // Late-bound: applyProviderChange needs the finished services object.

@@ -5,7 +5,12 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ProxyMode = 'pass' | { stallAfter: number } | 'lose-answer-once';
+export type ProxyMode =
+  | 'pass'
+  | { stallAfter: number }
+  | 'lose-answer-once'
+  /** Forward `holdAfter` bytes, call `held()`, and go on once the promise it returns resolves. */
+  | { holdAfter: number; held: () => Promise<void> };
 
 export interface UploadProxy {
   url: string;
@@ -35,8 +40,19 @@ export async function startUploadProxy(upstream: string): Promise<UploadProxy> {
       ur.pipe(res);
     });
     up.on('error', () => res.destroy());
+    let holding = false;
     req.on('data', (chunk: Buffer) => {
-      if (typeof mode === 'object' && state.forwarded + chunk.length > mode.stallAfter) {
+      if (typeof mode === 'object' && 'holdAfter' in mode && !holding && state.forwarded + chunk.length > mode.holdAfter) {
+        holding = true;
+        req.pause();
+        void mode.held().then(() => {
+          state.forwarded += chunk.length;
+          up.write(chunk);
+          req.resume();
+        });
+        return;
+      }
+      if (typeof mode === 'object' && 'stallAfter' in mode && state.forwarded + chunk.length > mode.stallAfter) {
         req.pause(); // stop reading: adops's PUT stalls, the test kills it
         return;
       }

@@ -19,9 +19,15 @@ export interface WaitOptions {
   acceptors?: readonly Acceptor[];
 }
 
-export async function waitAndReport(ctx: CommandContext, poll: (() => Promise<unknown>) | ApiRequest, opts: WaitOptions, out: WriterOptions): Promise<ExitCode> {
+export async function waitAndReport(
+  ctx: CommandContext,
+  /** One poll; pass `signal` to its request so the timeout can cut it off. */
+  poll: ((signal: AbortSignal) => Promise<unknown>) | ApiRequest,
+  opts: WaitOptions,
+  out: WriterOptions,
+): Promise<ExitCode> {
   const timeoutMs = (opts.timeoutSeconds ?? 300) * 1000;
-  const fetch = typeof poll === 'function' ? poll : async () => (await (await ctx.client()).request({ ...poll, signal: ctx.signal })).body;
+  const fetch = typeof poll === 'function' ? poll : async (signal: AbortSignal) => (await (await ctx.client()).request({ ...poll, signal })).body;
   const spinner = await ctx.spinner('Waiting…');
   let last: string | undefined;
   try {
@@ -42,7 +48,8 @@ export async function waitAndReport(ctx: CommandContext, poll: (() => Promise<un
       },
     });
     spinner.stop();
-    await writeObject(value, out);
+    // No poll answered before the timeout: nothing to show on stdout (--timeout bounds the request in flight too).
+    if (value !== undefined) await writeObject(value, out);
     if (outcome === 'timeout') {
       ctx.note(`still ${last ?? 'running'} after ${timeoutMs / 1000} s; check again with \`${opts.again}\``);
       return EXIT.waitTimeout;

@@ -53,6 +53,7 @@ export const assetCommands: CommandSpec[] = [
       { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
       { flags: '--name <filename>', description: 'the Asset filename to use instead of the file name (one file only)' },
       { flags: '--timeout <seconds>', description: 'how long to wait for an Asset to become ready after finalize (default 300)', type: 'number' },
+      { flags: '--idle-timeout <seconds>', description: 'fail a byte transfer when no byte moves for this long (default 60); it is retried twice', type: 'number' },
     ],
     flowOperations: ['reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
     notes:
@@ -75,6 +76,7 @@ export const assetCommands: CommandSpec[] = [
       { flags: '--register <advertiser>', description: 'register every Asset (new or already there) to this advertiser (repeatable)', type: 'repeat' },
       { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
       { flags: '--timeout <seconds>', description: 'how long to wait for an Asset to become ready after finalize (default 300)', type: 'number' },
+      { flags: '--idle-timeout <seconds>', description: 'fail a byte transfer when no byte moves for this long (default 60); it is retried twice', type: 'number' },
       { flags: '--dry-run', description: 'say what would be uploaded; send nothing' },
       { flags: '--match-name-size', description: 'count a ready Asset of the same name and size as already there even without proof of the same bytes (no checksum shown, no journal record)' },
     ],

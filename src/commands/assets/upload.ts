@@ -44,6 +44,14 @@ export function concurrencyOf(value: unknown): number {
   return n;
 }
 
+/** --idle-timeout: seconds without a byte moving before a PUT attempt fails (default 60). */
+export function idleTimeoutOf(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--idle-timeout must be a number of seconds above 0, at most 3600 (got ${String(value)})`);
+  return n;
+}
+
 export function advertisersOf(value: unknown): string[] {
   const list = value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
   const bad = list.filter((a) => !a.startsWith(ADVERTISER_PREFIX) || a.length > 200);
@@ -68,6 +76,8 @@ export interface UploadRun {
   files: readonly LocalFile[];
   concurrency: number;
   timeoutSeconds?: number | undefined;
+  /** --idle-timeout (checked by idleTimeoutOf). */
+  idleTimeoutSeconds?: number | undefined;
   afterReady?: UploadOptions['afterReady'] | undefined;
 }
 
@@ -99,6 +109,7 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
         progress.handle(e);
       },
       waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,
+      ...(run.idleTimeoutSeconds !== undefined ? { idleTimeoutMs: Math.round(run.idleTimeoutSeconds * 1000) } : {}),
       userAgent: `adops/${ctx.version}`,
       ...(run.afterReady ? { afterReady: run.afterReady } : {}),
     });
@@ -178,6 +189,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const o = input.opts;
   const inputs = (input.args.files as string[] | undefined) ?? [];
   const concurrency = concurrencyOf(o.concurrency);
+  const idleTimeoutSeconds = idleTimeoutOf(o.idleTimeout);
   const advertisers = advertisersOf(o.register);
   const { files, skipped } = await filesFrom(inputs);
   noteSkipped(ctx, skipped);
@@ -190,7 +202,9 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   await prepareOutput(ctx, 'asset'); // --fields and --query checked before anything is sent
   const client = await ctx.client();
   const target = assetTarget(client);
-  const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout as number | undefined, afterReady: registerAfter(client, advertisers, ctx.signal) });
+  const outcomes = await runUploads(ctx, {
+    target, files, concurrency, timeoutSeconds: o.timeout as number | undefined, idleTimeoutSeconds, afterReady: registerAfter(client, advertisers, ctx.signal),
+  });
   await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'asset');
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'upload'], inputs));
 }

@@ -102,6 +102,7 @@ export const brandCommands: CommandSpec[] = [
     options: [
       { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
       { flags: '--timeout <seconds>', description: 'how long to wait for a Document to become ready after finalize (default 300)', type: 'number' },
+      { flags: '--idle-timeout <seconds>', description: 'fail a byte transfer when no byte moves for this long (default 60); it is retried twice', type: 'number' },
     ],
     flowOperations: ['getBrand', 'reserveDocument', 'finalizeDocument', 'getDocument', 'deleteDocument'],
     notes:

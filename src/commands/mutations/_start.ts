@@ -77,7 +77,7 @@ export function outcomeUnknown(err: OutcomeUnknownError): CliError {
 /** Poll a started mutation to its end; on Ctrl-C say how to pick the wait up again. */
 export async function waitForMutation(ctx: CommandContext, client: ApiClient, id: string, flags: StartFlags, out: WriterOptions): Promise<number> {
   const path = fillPath(operation('getMutation').path, { id });
-  const fetch = async () => (await client.request({ method: 'GET', path, signal: ctx.signal })).body;
+  const fetch = async (signal: AbortSignal) => (await client.request({ method: 'GET', path, signal })).body;
   try {
     return await waitAndReport(ctx, fetch, { timeoutSeconds: flags.timeout, intervalSeconds: flags.interval, again: `adops mutations watch ${id}` }, out);
   } catch (err) {

@@ -13,6 +13,8 @@ import { inputsOf } from '../../cli/operation-command.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-apply.js';
+import { MarkerHeld, PlanApplyMarkers } from '../../flows/plan-apply-marker.js';
+import { CliError } from '../../cli/errors.js';
 import { readStdin } from '../_shared/stdin.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -60,10 +62,16 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const out = await prepareOutput(ctx, 'campaignPlan');
   const doc = planDocument(await readDocument(String(input.args.file), ctx));
   const client = await ctx.client();
+  // Markers of applies in progress, per service and profile (a killed run's leftover is recognised by the next).
+  const auth = ctx.auth();
+  const markers = new PlanApplyMarkers(ctx.config.dir, `${auth.baseUrl}\n${auth.profile}`, () => ctx.clock.now());
   let plan: Record<string, unknown>;
   try {
-    plan = await applyPlan(client, doc, { signal: ctx.signal, onNote: ctx.note });
+    plan = await applyPlan(client, doc, { signal: ctx.signal, onNote: ctx.note, markers });
   } catch (err) {
+    if (err instanceof MarkerHeld) {
+      throw new CliError(err.message, EXIT.conflict, `wait for it to finish; if that process is gone (another machine sharing this config dir), remove ${err.path} and apply again`, 'apply_in_progress');
+    }
     if (!(err instanceof LineItemRefused)) throw err;
     ctx.note(`lineItems[${err.index}] (${String(doc.lineItems[err.index]!.name)}) was refused:`);
     throw err.cause;

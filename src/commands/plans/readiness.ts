@@ -21,11 +21,11 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
   if (opts.wait !== true && (opts.timeout !== undefined || opts.interval !== undefined)) throw new UsageError('--timeout and --interval need --wait');
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
-  const fetch = async () => (await client.request<Readiness>({ method: req.op.method, path: req.path, signal: ctx.signal })).body;
+  const fetch = async (signal?: AbortSignal) => (await client.request<Readiness>({ method: req.op.method, path: req.path, signal: signal ?? ctx.signal })).body;
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
   const again = `adops plans line-items readiness ${req.params.slug} ${req.params.lineItemId} --wait`;
 
-  let value: Readiness;
+  let value: Readiness | undefined;
   let outcome: 'ready' | 'never' | 'timeout' | 'not_ready';
   if (opts.wait === true) {
     const timeoutMs = ((opts.timeout as number | undefined) ?? 300) * 1000;
@@ -54,6 +54,11 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
   } else {
     value = await fetch();
     outcome = value.ready ? 'ready' : 'not_ready';
+  }
+  if (value === undefined) {
+    // The wait's time ran out before the service answered one poll: nothing to show.
+    ctx.note(`no answer about ${what} within ${timeoutSeconds(opts)} s; check again with \`${again}\``);
+    return EXIT.waitTimeout;
   }
   await writeObject(value, out);
   if (outcome === 'ready') return EXIT.ok;

@@ -12,6 +12,7 @@ export const sandboxCommands: CommandSpec[] = [
       { flags: '--fixtures <file>', description: 'fixture file describing the world to load' },
       { flags: '--reset', description: 'discard stored data and reload the fixtures' },
       { flags: '--login [profile]', description: 'point a profile (default "sandbox") at this sandbox with the first demo key, and make it current' },
+      { flags: '--storage-quota <size>', description: 'bytes each organization may keep stored plus in flight, e.g. 500MiB or 2GiB (default 5GiB); past it an upload answers 413 too_large' },
     ],
     notes: 'Prints exactly one line on stdout when ready: "listening on http://HOST:PORT". The demo keys go to stderr.',
     examples: ['adops sandbox serve --login', 'adops sandbox serve --port 0 --data :memory:'],

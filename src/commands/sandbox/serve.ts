@@ -2,7 +2,7 @@
 // ready, the demo keys on stderr, serve until SIGINT/SIGTERM, close, exit 0.
 // --login points a profile at it with the first organization's key.
 import type { CommandContext } from '../../cli/context.js';
-import { CliError } from '../../cli/errors.js';
+import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
@@ -16,6 +16,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ...(o.data !== undefined ? { data: o.data as string } : {}),
     ...(o.fixtures !== undefined ? { fixtures: o.fixtures as string } : {}),
     reset: o.reset === true,
+    ...(o.storageQuota !== undefined ? { storageQuotaBytes: sizeOf(String(o.storageQuota)) } : {}),
   }).catch((err: unknown) => {
     throw listenFailure(err, o.host as string, o.port as number) ?? err;
   });
@@ -63,4 +64,14 @@ function listenFailure(err: unknown, host: string, port: number): CliError | und
   if (code === 'EACCES') return new CliError(`not allowed to listen on ${where}`, EXIT.usage, 'ports below 1024 need privileges: use --port 0 or a port above 1024', 'port_not_allowed');
   if (code === 'EADDRNOTAVAIL') return new CliError(`${host} is not an address of this machine`, EXIT.usage, 'use --host 127.0.0.1 (the default)', 'host_not_available');
   return undefined;
+}
+
+const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+
+/** `--storage-quota`: whole bytes, or a number with KiB, MiB, GiB or TiB. */
+export function sizeOf(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new UsageError(`--storage-quota takes a size such as 500MiB, 2GiB or 1048576 (got ${JSON.stringify(text)})`);
+  return Math.floor(Number(m[1]) * unit);
 }

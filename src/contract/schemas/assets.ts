@@ -54,8 +54,8 @@ export const reservedAssetSchema = z
 export const reserveAssetBody = z
   .strictObject({
     filename: z.string().min(1).max(255).meta({ example: 'hero.jpg' }),
-    contentType: z.enum(ASSET_CONTENT_TYPES).optional().meta({ description: 'Expected type; informational except that sizeBytes is checked against its limit.' }),
-    sizeBytes: z.number().int().min(0).optional().meta({ description: 'Expected size; over the limit of contentType (or of every type) answers 413 too_large at once.' }),
+    contentType: z.enum(ASSET_CONTENT_TYPES).optional().meta({ description: 'Expected type: the storage then takes bytes of this type only (finalize answers 415 type_mismatch for another), and sizeBytes is checked against its limit.' }),
+    sizeBytes: z.number().int().min(0).optional().meta({ description: 'Expected size; over the limit of contentType (or of every type) answers 413 too_large at once. The storage cuts a PUT off past this size (413 too_large).' }),
   })
   .meta({ id: 'ReserveAsset' });
 

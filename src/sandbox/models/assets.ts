@@ -14,7 +14,7 @@ import type { Asset, AssetState } from '../../contract/schemas/assets.js';
 import { keysetPage } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 import { assetLimits, streamingCap } from './uploads/limits.js';
-import { discardUpload, getUpload, inspectUpload, reserveUpload } from './uploads/index.js';
+import { discardUpload, getUpload, inspectUpload, reserveUpload, reservedLimits } from './uploads/index.js';
 import { registrationsOf, registrationsOfMany } from './assets-registrations.js';
 
 export interface AssetDbRow {
@@ -84,7 +84,10 @@ export function reserveAsset(
   const now = clock.now();
   const id = `ast_${randomBytes(10).toString('hex')}`;
   const upload = db.transaction(() => {
-    const reserved = reserveUpload(db, { orgId: auth.orgId, purpose: 'asset', limits, now, secret: services.secret, publicUrl: services.publicUrl() });
+    // The storage takes what this reservation names (its type, at most its size), not what a PUT claims.
+    const reserved = reserveUpload(db, {
+      orgId: auth.orgId, purpose: 'asset', limits: reservedLimits(limits, body), now, secret: services.secret, publicUrl: services.publicUrl(),
+    });
     db.prepare(
       `INSERT INTO assets (id, org_id, upload_id, filename, state, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, 'reserved', ?, ?, ?)`,
     ).run(id, auth.orgId, reserved.uploadId, body.filename, auth.memberId, now, now);
@@ -118,13 +121,20 @@ export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
   }
   if (inspection.state === 'too_large') {
     await purge(s, row);
-    throw domainError('too_large', `The upload passed the ${inspection.limitBytes}-byte limit of its type and was deleted; upload a smaller file.`);
+    throw domainError('too_large', inspection.refusedBy === 'org_quota'
+      ? `The upload would have passed your organization's storage quota and was deleted; delete files you no longer need, or upload a smaller file.`
+      : `The upload passed the ${inspection.limitBytes}-byte limit of its reservation and was deleted; upload a smaller file.`);
   }
   const { sniffed } = inspection;
-  if (!sniffed.ok || (sniffed.kind !== 'image' && sniffed.kind !== 'video') || inspection.limitBytes === null) {
+  if (!sniffed.ok || (sniffed.kind !== 'image' && sniffed.kind !== 'video') || assetLimits(s.services.settings)[sniffed.mimeType] === undefined) {
     await purge(s, row);
     const why = !sniffed.ok && sniffed.reason === 'truncated' ? 'ends before its header does' : 'is not an accepted image or video type';
     throw domainError('unreadable', `The stored file ${why}; it was deleted.`);
+  }
+  if (inspection.limitBytes === null) {
+    // An accepted type, but not the one the reservation named (its limits hold that type only).
+    await purge(s, row);
+    throw domainError('type_mismatch', `The bytes are ${sniffed.mimeType}, not the type the asset was reserved as (${Object.keys(upload?.limits ?? {}).join(', ')}); the file was deleted.`);
   }
   if (inspection.contentType !== sniffed.mimeType) {
     await purge(s, row);

@@ -1,6 +1,7 @@
 // Routes of the Mutations API (thin: parse, call the model, answer). The change
 // itself is applied when due (models/mutations-worker.ts): every request here
-// first takes the steps that are due, so a reader never sees a stale state.
+// first takes the steps that are due, so a reader never sees a stale state,
+// and never waits on a provider still applying a change.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import {
@@ -16,9 +17,16 @@ import { operationRoute } from '../http/route.js';
 import { scopeOf } from './scope.js';
 import { listMutations, readMutationAsStarter, startMutation } from '../models/mutations.js';
 
-/** Take the mutation steps due by now before answering (used by the Observe routes too: a live read sees applied changes). */
+/**
+ * Take the mutation steps due by now before answering (used by the Observe
+ * routes too: a live read sees applied changes). A step that waits on a
+ * provider (its latency) is not waited for: the read answers at once, the
+ * mutation still `running` until the provider is done (#13). Every step that
+ * needs no provider time is taken before the answer: a pass settles within
+ * microtasks unless a provider sleeps, and setImmediate comes after those.
+ */
 export const advanceDueSteps: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await c.var.sandbox.mutations.advance();
+  await Promise.race([c.var.sandbox.mutations.advance(), new Promise<void>((resolve) => setImmediate(resolve))]);
   await next();
 };
 

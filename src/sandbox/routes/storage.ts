@@ -7,11 +7,11 @@
 //
 //   PUT /_storage/uploads/{token}   body: the file's bytes, Content-Type: its media type
 //   200 { received: true, sizeBytes, contentType }
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { fail, invalidRequest } from '../http/errors.js';
-import { STORAGE_PATH_PREFIX, getUpload, receiveUpload } from '../models/uploads/index.js';
+import { STORAGE_PATH_PREFIX, getUpload, receiveUpload, storageQuota } from '../models/uploads/index.js';
 import type { ByteSource } from '../models/uploads/file-store.js';
 import { verifyUploadToken } from '../models/uploads/tokens.js';
 
@@ -43,18 +43,23 @@ export function registerStorageRoutes(app: Hono<AppEnv>): void {
     const declared = Number(c.req.header('content-length') ?? NaN);
     // Read the Node request itself when served by node-server (real backpressure), else the web
     // stream. Stopping early (too large) must not destroy the request: the 413 still has to go out.
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const node = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+    const incoming = node?.incoming;
     const source: ByteSource = incoming
-      ? incoming.iterator({ destroyOnReturn: false })
+      ? readBody(incoming, node?.outgoing)
       : ((c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null) ?? empty());
     const result = await receiveUpload(services.db, services.files, uploadId, source, contentType, () => services.clock.now(),
-      Number.isFinite(declared) ? declared : undefined);
+      Number.isFinite(declared) ? declared : undefined,
+      { quotaBytes: storageQuota(services.settings), inFlight: services.uploadsInFlight });
     if (result.ok) return c.json({ received: true, sizeBytes: result.sizeBytes, contentType }, 200);
     switch (result.reason) {
       case 'too_large':
-        // The rest of the body is not read; close the connection rather than drain it.
-        c.header('connection', 'close');
-        throw fail('too_large', `The upload passed the ${result.limitBytes}-byte limit for its type and was not kept; finalize to release the reservation, then upload a smaller file.`);
+        // The rest of the body is not stored; the connection stays open so the client reads this
+        // answer (closing on a client still sending resets it, and the answer is lost: #13).
+        // Node then drains what is still coming, bounded in time and bytes.
+        throw fail('too_large', result.refusedBy === 'org_quota'
+          ? `The upload would pass your organization's storage quota (${result.limitBytes} bytes left of it) and was not kept; delete Assets or Documents you no longer need, or upload a smaller file.`
+          : `The upload passed the ${result.limitBytes}-byte limit of its reservation and was not kept; finalize to release the reservation, then upload a smaller file.`);
       case 'already_received':
         throw fail('upload_already_received', 'Another upload to this URL completed first; it is good for one upload only.', {}, 409);
       case 'not_found':
@@ -64,4 +69,15 @@ export function registerStorageRoutes(app: Hono<AppEnv>): void {
         throw fail('upload_incomplete', 'The upload was cut off before its end; nothing was kept. Send it again.');
     }
   });
+}
+
+/**
+ * The request body as bytes. A client that sent `Expect: 100-continue` waits
+ * for our go-ahead (server.ts holds it back for this endpoint): it is given
+ * only once the upload is known to fit, so an early 413 reaches a client that
+ * has not sent a byte yet.
+ */
+async function* readBody(incoming: IncomingMessage, outgoing: ServerResponse | undefined): AsyncIterable<Uint8Array> {
+  if (outgoing && /100-continue/i.test(incoming.headers.expect ?? '') && !outgoing.headersSent) outgoing.writeContinue();
+  yield* incoming.iterator({ destroyOnReturn: false });
 }

@@ -5,7 +5,7 @@ import { PLATFORM_SCHEMA } from './schema/platform.js';
 import { OBSERVE_ROW_JSON, OBSERVE_SCHEMA } from './schema/observe.js';
 import { MUTATIONS_SCHEMA } from './schema/mutations.js';
 import { CONTEXT_SCHEMA } from './schema/context.js';
-import { ASSET_SHA256, ASSETS_SCHEMA } from './schema/assets.js';
+import { ASSET_SHA256, ASSETS_SCHEMA, UPLOAD_REFUSALS } from './schema/assets.js';
 
 export interface Migration {
   name: string;
@@ -20,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '005_assets', sql: ASSETS_SCHEMA },
   { name: '006_observe_row_json', sql: OBSERVE_ROW_JSON },
   { name: '007_asset_sha256', sql: ASSET_SHA256 },
+  { name: '008_upload_refusals', sql: UPLOAD_REFUSALS },
 ];

@@ -114,14 +114,14 @@ describe('document uploads', () => {
     expect(existsSync(fileOf(r.body.uploadUrl))).toBe(false);
   });
 
-  it('refuses a file over its type’s limit at finalize: 413 too_large with sizeBytes and limitBytes, file and document deleted', async () => {
+  it('refuses a file over its type’s limit, whatever type the PUT claims: 413 too_large with sizeBytes and limitBytes, file and document deleted', async () => {
     ctx.sb.services.settings.documentLimits = { 'text/plain': 100 };
     try {
-      // Sent under another type's (larger) cap, so the whole file lands and finalize judges it.
+      // Sent under another type's (larger) cap: the reservation's cap holds all the same (#13).
       const r = await reserve({ filename: 'big.txt', contentType: 'text/plain' });
-      expect((await put(r.body.uploadUrl, Buffer.alloc(500, 'a'), 'text/csv')).status).toBe(200);
+      expect((await put(r.body.uploadUrl, Buffer.alloc(500, 'a'), 'text/csv')).status).toBe(413);
       const file = fileOf(r.body.uploadUrl);
-      expect(existsSync(file)).toBe(true);
+      expect(existsSync(file)).toBe(false);
       const fin = await finalize(r.body.documentId);
       expect(fin.status).toBe(413);
       expect(fin.body).toMatchObject({ error: 'too_large', sizeBytes: 500, limitBytes: 100 });

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putBytes } from '../../../src/flows/upload-put.js';
+import { CONTINUE_WAIT_MS, PutNetworkError, putBytes } from '../../../src/flows/upload-put.js';
 
 let server: Server;
 let base = '';
@@ -52,6 +52,69 @@ describe('putBytes', () => {
       for (let i = 0; i < 64; i++) yield Buffer.alloc(1024 * 1024);
     })()), { contentType: 'video/mp4', sizeBytes: 64 * 1024 * 1024 });
     expect(r).toEqual({ status: 413, body: { error: 'too_large' } });
+  });
+
+  it('fails after the idle time it was given without progress, not twice that (#13 item 14)', async () => {
+    const stall = createServer((req) => {
+      let n = 0;
+      req.on('data', (c: Buffer) => {
+        n += c.length;
+        if (n > 100_000) req.pause(); // reads a little, then never again
+      });
+    });
+    await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
+    try {
+      const started = Date.now();
+      const err = await putBytes(`http://127.0.0.1:${(stall.address() as AddressInfo).port}/`, () => Readable.from((function* () {
+        for (let i = 0; i < 256; i++) yield Buffer.alloc(256 * 1024);
+      })()), { contentType: 'video/mp4', sizeBytes: 64 * 1024 * 1024, idleTimeoutMs: 1000 }).catch((e: unknown) => e);
+      const took = Date.now() - started;
+      expect(err).toBeInstanceOf(PutNetworkError);
+      expect((err as Error).message).toBe('no progress for 1 s');
+      // node's own socket timeout fired at about 2,000 ms here.
+      expect(took).toBeGreaterThanOrEqual(950);
+      expect(took).toBeLessThan(1_600);
+    } finally {
+      stall.closeAllConnections();
+      stall.close();
+    }
+  });
+
+  it('sends Expect: 100-continue and no body byte before the go-ahead: a refusal in its place is read (#13 item 22)', async () => {
+    let bodyBytes = 0;
+    const refuser = createServer();
+    refuser.on('checkContinue', (req, res) => {
+      req.on('data', (c: Buffer) => (bodyBytes += c.length));
+      res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":"too_large"}');
+    });
+    await new Promise<void>((r) => refuser.listen(0, '127.0.0.1', r));
+    try {
+      const r = await putBytes(`http://127.0.0.1:${(refuser.address() as AddressInfo).port}/`, bytes(8 * 1024 * 1024), { contentType: 'text/markdown', sizeBytes: 8 * 1024 * 1024 });
+      expect(r).toEqual({ status: 413, body: { error: 'too_large' } });
+      expect(bodyBytes).toBe(0);
+    } finally {
+      refuser.closeAllConnections();
+      refuser.close();
+    }
+  });
+
+  it('a storage that never answers the Expect gets the body after CONTINUE_WAIT_MS', async () => {
+    const silent = createServer();
+    silent.on('checkContinue', (req, res) => {
+      let n = 0;
+      req.on('data', (c: Buffer) => (n += c.length));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ sizeBytes: n })));
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const started = Date.now();
+      const r = await putBytes(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, bytes(1000), { contentType: 'image/png', sizeBytes: 1000 });
+      expect(r).toEqual({ status: 200, body: { sizeBytes: 1000 } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(CONTINUE_WAIT_MS - 50);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it('refuses a URL that is not http(s)', async () => {

@@ -3,12 +3,13 @@
 // the sandbox's storage endpoint, shared with Assets: models/uploads), PUT the
 // bytes there, then finalize, which judges what landed:
 //   nothing yet            → 409 upload_incomplete (document stays pending_upload)
-//   over the type's limit  → 413 too_large {sizeBytes, limitBytes}; file and document deleted
+//   over the type's limit (or the declared size, or the organization's quota)
+//                          → 413 too_large {sizeBytes, limitBytes}; file and document deleted
 //   not the reserved type  → 415 unsupported_type; file and document deleted
 //   otherwise              → ready (finalizing a ready document again answers it unchanged)
 import type { Document, ReserveDocument } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
-import { discardUpload, essenceOf, getUpload, inspectUpload, reserveUpload } from '../uploads/index.js';
+import { discardUpload, essenceOf, getUpload, inspectUpload, reserveUpload, reservedLimits } from '../uploads/index.js';
 import type { FileStore, MediaLimits } from '../uploads/index.js';
 import type { BrandRow } from './brands.js';
 import { DOCUMENT_HEAD_BYTES, bytesMatchDocumentType, documentLimits } from './document-types.js';
@@ -77,9 +78,19 @@ export function reserveDocument(
   if (type === null || !allowed.includes(type)) {
     throw domainError('unsupported_type', 'Documents of this media type are not accepted.', { allowed });
   }
+  const limitBytes = deps.limits[type]!;
+  if (body.sizeBytes !== undefined && body.sizeBytes > limitBytes) {
+    // Refused before any byte is sent (as for Assets): nothing is reserved.
+    throw domainError('too_large', `The file is ${body.sizeBytes} bytes, over the ${limitBytes}-byte limit for ${type}; upload a smaller file.`, {
+      sizeBytes: body.sizeBytes,
+      limitBytes,
+    });
+  }
   return s.db.transaction(() => {
     const now = s.clock.now();
-    const upload = reserveUpload(s.db, { orgId: s.orgId, purpose: 'document', limits: deps.limits, now, secret: deps.secret, publicUrl: deps.publicUrl });
+    // The storage takes what this reservation names: its type, at most its declared size.
+    const limits = reservedLimits(deps.limits, { contentType: type, sizeBytes: body.sizeBytes });
+    const upload = reserveUpload(s.db, { orgId: s.orgId, purpose: 'document', limits, now, secret: deps.secret, publicUrl: deps.publicUrl });
     const id = mintId('doc');
     s.db
       .prepare(
@@ -118,7 +129,8 @@ export async function finalizeDocument(s: Scope, brand: BrandRow, documentId: st
   if (inspection.state === 'too_large' || inspection.sizeBytes > limitBytes) {
     // A PUT cut off while streaming reports the cap that cut it (the size counted so far).
     const limit = inspection.state === 'too_large' ? inspection.limitBytes : limitBytes;
-    return refuse(s, row, domainError('too_large', 'The stored file exceeds the limit for its type; it was deleted.', {
+    const why = inspection.state === 'too_large' && inspection.refusedBy === 'org_quota' ? "would pass your organization's storage quota" : 'exceeds the limit of its reservation';
+    return refuse(s, row, domainError('too_large', `The stored file ${why}; it was deleted.`, {
       sizeBytes: inspection.sizeBytes,
       limitBytes: limit,
     }));

@@ -15,6 +15,8 @@ export type ByteSource = NodeJS.ReadableStream | AsyncIterable<Uint8Array>;
 export interface WriteOptions {
   /** Bytes allowed; one more byte stops the upload and deletes what was written. */
   maxBytes: number;
+  /** Asked before each chunk is written (a quota shared by many writes); false stops the upload as too large. */
+  take?: (bytes: number) => boolean;
   /**
    * Called once every byte has landed, before the file becomes visible. Returning
    * false refuses it (e.g. another upload to the same row finished first).
@@ -87,7 +89,7 @@ export function createFileStore(dir: string): FileStore {
     }
   };
 
-  const writeFile: FileStore['write'] = async (key, source, { maxBytes, commit }) => {
+  const writeFile: FileStore['write'] = async (key, source, { maxBytes, take, commit }) => {
       const finalPath = pathOf(key);
       await mkdir(tmpDir, { recursive: true });
       const tmpPath = join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
@@ -95,7 +97,7 @@ export function createFileStore(dir: string): FileStore {
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {
           sizeBytes += chunk.length;
-          if (sizeBytes > maxBytes) done(new TooLarge(sizeBytes));
+          if (sizeBytes > maxBytes || (take && !take(chunk.length))) done(new TooLarge(sizeBytes));
           else done(null, chunk);
         },
       });

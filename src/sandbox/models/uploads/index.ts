@@ -7,3 +7,4 @@ export type { SniffResult, SniffedMedia, MediaKind } from '../../../contract/med
 export { essenceOf, streamingCap } from './limits.js';
 export type { MediaLimits } from './limits.js';
 export type { FileStore } from './file-store.js';
+export { storageQuota } from './quota.js';

@@ -36,7 +36,7 @@ export function registerDocumentRoutes(app: OpenAPIHono<AppEnv>): void {
       responses: {
         201: { description: 'The document in pending_upload, and the URL to PUT its bytes to (no API key there).', schema: reservedDocumentSchema },
       },
-      errors: ['not_found', 'unsupported_type'],
+      errors: ['not_found', 'unsupported_type', 'too_large'],
     }),
     (c) => {
       const s = scopeOf(c);

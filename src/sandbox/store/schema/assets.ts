@@ -50,3 +50,13 @@ CREATE TABLE asset_registrations (
 
 /** The SHA-256 of a ready Asset's bytes, set at finalize (null before, and on rows older than this column). */
 export const ASSET_SHA256 = `ALTER TABLE assets ADD COLUMN sha256 TEXT;`;
+/**
+ * Why a PUT was cut off (#13): the limit that stopped it and whether it was the
+ * reservation's (its type's limit, or the size it named) or the organization's
+ * quota, so finalize can say which. The index serves the quota's sum of stored bytes.
+ */
+export const UPLOAD_REFUSALS = `
+ALTER TABLE uploads ADD COLUMN limit_bytes INTEGER;
+ALTER TABLE uploads ADD COLUMN refused_by TEXT CHECK (refused_by IN ('limit', 'org_quota'));
+CREATE INDEX uploads_org_state ON uploads(org_id, state);
+`;

@@ -1,0 +1,92 @@
+// A local marker for each `plans apply` in progress, so a run killed between
+// creating the plan and adding its last Line Item (kill -9, a power cut) is
+// recognised by the next run: the marker names the slug, the run's pid and
+// host, when it started and, once the service answered, the plan's createdAt.
+// One marker per (service, profile, slug) under the config dir; created
+// exclusively, so two runs of one plan on one machine cannot both hold it.
+// Removed when the run ends cleanly (done, or rolled back).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+
+export interface PlanMarker {
+  v: 1;
+  slug: string;
+  pid: number;
+  host: string;
+  startedAt: number;
+  /** The created plan's createdAt, once the service answered the create. */
+  planCreatedAt?: number;
+}
+
+/** What a claim found: nothing, or the marker of an earlier run that is no longer running. */
+export type Claim = { leftover?: PlanMarker };
+
+/** Another run holds the marker: alive on this host, or on another host (cannot tell). */
+export class MarkerHeld extends Error {
+  override readonly name = 'MarkerHeld';
+  constructor(readonly held: PlanMarker, readonly path: string) {
+    super(`plan ${held.slug} is being applied by another adops (pid ${held.pid} on ${held.host}, since ${new Date(held.startedAt).toISOString()})`);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class PlanApplyMarkers {
+  private readonly dir: string;
+
+  constructor(configDir: string, private readonly scope: string, private readonly now: () => number = Date.now) {
+    this.dir = join(configDir, 'plan-apply');
+  }
+
+  /** The marker file of a slug (the scope keeps two services or profiles apart). */
+  pathOf(slug: string): string {
+    return join(this.dir, `${createHash('sha256').update(`${this.scope}\n${slug}`).digest('hex').slice(0, 32)}.json`);
+  }
+
+  private read(path: string): PlanMarker | undefined {
+    try {
+      const m = JSON.parse(readFileSync(path, 'utf8')) as PlanMarker;
+      return m && m.v === 1 && typeof m.pid === 'number' ? m : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Take the marker of `slug` for this process; a dead run's marker is taken over and returned. */
+  claim(slug: string): Claim {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const path = this.pathOf(slug);
+    const mine: PlanMarker = { v: 1, slug, pid: process.pid, host: hostname(), startedAt: this.now() };
+    try {
+      writeFileSync(path, JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
+      return {};
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const held = this.read(path);
+    if (held && (held.host !== mine.host || alive(held.pid)) && held.pid !== process.pid) throw new MarkerHeld(held, path);
+    writeFileSync(path, JSON.stringify(mine), { mode: 0o600 });
+    return held ? { leftover: held } : {};
+  }
+
+  /** Record what the create answered (proof for a later run that the plan is this run's). */
+  created(slug: string, planCreatedAt: number): void {
+    const path = this.pathOf(slug);
+    const m = this.read(path);
+    if (m?.pid === process.pid) writeFileSync(path, JSON.stringify({ ...m, planCreatedAt }), { mode: 0o600 });
+  }
+
+  release(slug: string): void {
+    const path = this.pathOf(slug);
+    if (this.read(path)?.pid === process.pid) rmSync(path, { force: true });
+  }
+}
