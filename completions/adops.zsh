@@ -368,7 +368,7 @@ _adops() {
     "assets finalize") opts=(-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "assets upload") opts=(--register --concurrency --name --timeout -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "assets sync") opts=(--register --concurrency --timeout --dry-run -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
-    "auth login") opts=(--with-key --url --no-verify -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "auth login") opts=(--with-key --url --no-verify --set-default -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth status") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth logout") opts=(--all-profiles -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config get") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
