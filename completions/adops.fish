@@ -1944,6 +1944,7 @@ complete -c adops -n "__adops_path_is 'assets sync'" -l help
 complete -c adops -n "__adops_path_is 'auth login'" -l with-key
 complete -c adops -n "__adops_path_is 'auth login'" -l url
 complete -c adops -n "__adops_path_is 'auth login'" -l no-verify
+complete -c adops -n "__adops_path_is 'auth login'" -l set-default
 complete -c adops -n "__adops_path_is 'auth login'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'auth login'" -l json
 complete -c adops -n "__adops_path_is 'auth login'" -l fields

@@ -41,15 +41,33 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
+// A signal decides the exit code from then on, whatever stdout does: a reader
+// that stalls must not hold the process (nor turn 143 into 0 when it leaves).
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+let signalled: number | undefined;
+for (const name of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(name, () => {
+    const first = signalled === undefined;
+    signalled ??= SIGNAL_EXIT[name];
+    // Still running a command: the runner's own listener aborts it and it ends with this code.
+    // Already winding down (waiting for stdout to drain), or a second signal: go now.
+    if (finishing || !first) process.exit(signalled);
+  });
+}
+let finishing = false;
+
 // The reader of our results left (`adops … | head -1`): it has what it wanted.
 // Stop quietly with 0, like the launcher's --help, instead of dying on an
-// unhandled EPIPE with a stack trace; no further page is fetched.
+// unhandled EPIPE with a stack trace; no further page is fetched. After a signal, its code.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
+  if (err.code === 'EPIPE') process.exit(signalled ?? 0);
   throw err;
 });
 
 const code = await main(process.argv.slice(2));
+finishing = true;
+// Interrupted: the output is cut anyway, and a stalled reader must not keep us (stderr has the message).
+if (signalled !== undefined) process.exit(code);
 // Exit as soon as our output is handed to the OS: idle keep-alive sockets otherwise
 // hold the event loop open for a few hundred ms after the last request.
 await Promise.all([flushed(process.stdout), flushed(process.stderr)]);

@@ -6,7 +6,6 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient, ClientConfig, RetryWait } from '../client/http.js';
 import { DEFAULT_RETRY, DEFAULT_THROTTLE, realRetryDeps, type RetryPolicy } from '../client/retry.js';
 import type { Transport } from '../client/transport.js';
-import { redactText } from '../client/redact.js';
 import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
 import { ConfigStore, configDir } from '../config/store.js';
 import { getRegistry } from './commands.js';
@@ -15,6 +14,7 @@ import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js
 import { CliError, InterruptedError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { chooseFormat } from './output/format.js';
+import { clean } from './output/error-details.js';
 import { stripControl } from './output/sanitize.js';
 import { inquirerPrompter, refusingPrompter, type Prompter } from './prompter.js';
 import { formatReport, formatReportJson, toReport } from './report.js';
@@ -139,7 +139,8 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     const report = toReport(signal.aborted && !(err instanceof CliError) ? signal.reason : err);
     const json = ctx ? ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson') : pre.json;
     stderr.write(json ? formatReportJson(report) : formatReport(report));
-    if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(redactText(err.stack) + '\n');
+    // A stack holds the message, which may be server text: sanitized like every other line.
+    if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(clean(err.stack) + '\n');
     return report.exitCode;
   } finally {
     signals?.dispose();
@@ -202,7 +203,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
         },
         ...over.retry,
       },
-      ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${line}\n`) } : {}),
+      ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${clean(line)}\n`) } : {}),
       onRetryWait: (w) => {
         if (w.throttled || w.delayMs >= 1000) note(retryWaitNote(w));
       },
@@ -239,7 +240,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
     note,
     warn: (m) => note(`warning: ${m}`),
     trace: (line) => {
-      if (debug) stderr.write(`[debug] ${redactText(line)}\n`);
+      if (debug) stderr.write(`[debug] ${clean(line)}\n`);
     },
     async spinner(text): Promise<Spinner> {
       // ora divides by the terminal width: a pty reporting 0 columns (script(1),

@@ -154,6 +154,7 @@ export class ApiClient {
     const idleTimeoutMs = req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000;
     type Attempt = { response?: ApiResponse<T>; error?: Error };
     let lastProvider: string | undefined;
+    let notJson: string | undefined;
 
     const { result, attempts, gaveUp, elapsedMs } = await runWithRetry<Attempt>({
       method,
@@ -190,7 +191,12 @@ export class ApiClient {
             ...(req.onProgress ? { onProgress: (n: number) => req.onProgress!(n, total) } : {}),
           });
           const ok = res.status >= 200 && res.status < 300;
-          const body = ok && req.sink ? await drainTo(res, req.sink()) : parseBody(await readText(res), String(res.headers['content-type'] ?? ''));
+          const contentType = String(res.headers['content-type'] ?? '');
+          const parsed = ok && req.sink ? { body: await drainTo(res, req.sink()), json: true } : parseBody(await readText(res), contentType);
+          const body = parsed.body;
+          // A 2xx from our origin that is not JSON came from something other than the service (a captive
+          // portal, a misrouted base URL). Another origin (an upload URL's store) may answer as it likes.
+          if (ok && own && !parsed.json) notJson = contentType;
           trace?.(`← ${res.status} ${method} ${shownUrl} ${this.deps.now() - started} ms (attempt ${attempt})`);
           const response: ApiResponse<T> = { status: res.status, headers: res.headers, body: body as T, attempts: attempt };
           const code = errorField(body, 'error');
@@ -222,7 +228,10 @@ export class ApiClient {
       throw new NetworkError(e.message + (attempts > 1 ? ` after ${attempts} attempts` : ''), e.kind, e.sent, method, req.path, attempts, { cause: e.cause });
     }
     const response = result.response!;
-    if (response.status >= 200 && response.status < 300) return response;
+    if (response.status >= 200 && response.status < 300) {
+      if (notJson !== undefined) throw unexpectedAnswer(response.status, notJson, method, shownUrl, req.path);
+      return response;
+    }
     if (response.status >= 300 && response.status < 400) {
       const location = String(response.headers.location ?? '');
       throw new ApiError({
@@ -279,14 +288,30 @@ export function queryString(query: Record<string, QueryValue> | undefined, hasQu
   return text ? (hasQuery ? '&' : '?') + text : '';
 }
 
-function parseBody(text: string, contentType: string): unknown {
-  if (text === '') return undefined;
+/** The body as JSON when it is JSON (whatever the Content-Type claims), else the text; empty is undefined. */
+function parseBody(text: string, contentType: string): { body: unknown; json: boolean } {
+  if (text === '') return { body: undefined, json: true };
   if (contentType.includes('json') || /^[[{]/.test(text.trimStart())) {
     try {
-      return JSON.parse(text);
+      return { body: JSON.parse(text), json: true };
     } catch {
-      return text;
+      return { body: text, json: false };
     }
   }
-  return text;
+  return { body: text, json: false };
+}
+
+/** Exit 1, never success: a 2xx whose body is not JSON is not the service's answer, so nothing it "confirms" happened. */
+function unexpectedAnswer(status: number, contentType: string, method: string, shownUrl: string, path: string): ApiError {
+  // The header is server text: keep only what a media type is made of.
+  const type = contentType.split(';')[0]!.trim().replace(/[^\w.+/-]/g, '').slice(0, 60) || 'no Content-Type';
+  return new ApiError({
+    status,
+    body: {
+      error: 'unexpected_answer',
+      message: `unexpected answer (${type}) to ${method} ${shownUrl}: a ${status} whose body is not JSON, so not the service's answer; check the base URL (a captive portal, proxy or another server may be answering)`,
+    },
+    method,
+    path,
+  });
 }

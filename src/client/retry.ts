@@ -4,8 +4,9 @@
 // Retried for every method: 429, 502 provider_error, 503, 504, and connection
 // failures before the request was sent. Retried only for safe methods: a
 // request that was sent but whose answer was lost. Waits use exponential
-// backoff with full jitter, exactly Retry-After when the server sends one, and
-// stop when the attempts or the total time budget run out.
+// backoff with full jitter above a floor (the base delay), Retry-After when the
+// server sends one (never below that floor), and stop when the attempts or the
+// total time budget run out.
 //
 // Throttling (429, or a provider_error whose provider says its rate limit is
 // used up) is not a blip: providers count every call in a per-minute window,
@@ -108,10 +109,13 @@ export function decideRetry(input: {
   const limits = throttled ? (policy.throttle ?? DEFAULT_THROTTLE) : policy;
   if (attempt >= limits.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
   const ceiling = Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (attempt - 1));
+  // The schedule's minimum (its base delay) floors every wait, Retry-After's too: `0`, a date in
+  // the past or a negative number would otherwise retry at once, again and again.
+  const floor = Math.min(limits.baseDelayMs, ceiling);
   // Throttled: never sooner than the schedule (an early call is one more spent against the limit).
-  let delayMs = throttled ? Math.floor(ceiling * (1 + 0.2 * input.random())) : Math.floor(input.random() * ceiling);
+  let delayMs = throttled ? Math.floor(ceiling * (1 + 0.2 * input.random())) : Math.max(floor, Math.floor(input.random() * ceiling));
   const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, input.nowMs) : undefined;
-  if (asked !== undefined) delayMs = asked;
+  if (asked !== undefined) delayMs = Math.max(floor, asked);
   const remaining = limits.budgetMs - elapsedMs;
   if (delayMs >= remaining) {
     return {

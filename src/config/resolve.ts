@@ -72,5 +72,8 @@ export function resolveAuth(
   } else if (storedKey) [apiKey, apiKeySource] = [storedKey, 'file'];
   else [apiKey, apiKeySource] = [undefined, 'none'];
 
-  return { profile, profileSource, baseUrl, baseUrlSource, apiKey, apiKeySource, organization: stored.organization, envOverrides };
+  // The service has no "who am I": an organization is known only as recorded with the very key in
+  // use (sandbox serve --login), never another key's (ADOPS_API_KEY over a stored profile).
+  const organization = apiKey ? Object.values(data.profiles).find((p) => p.organization && p.apiKey?.trim() === apiKey)?.organization : undefined;
+  return { profile, profileSource, baseUrl, baseUrlSource, apiKey, apiKeySource, organization, envOverrides };
 }

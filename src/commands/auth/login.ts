@@ -72,11 +72,24 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const key = await readKey(ctx, input, baseUrl);
   if (input.opts.verify !== false) await verify(ctx, baseUrl, key);
 
+  let makeDefault = false;
   await ctx.config.update((d) => {
-    d.profiles[profile] = { ...d.profiles[profile], baseUrl, apiKey: key };
-    d.currentProfile = profile;
+    const { organization, ...before } = d.profiles[profile] ?? {};
+    // An organization recorded with another key is not this key's.
+    d.profiles[profile] = { ...before, ...(organization && before.apiKey === key ? { organization } : {}), baseUrl, apiKey: key };
+    // Like the AWS CLI: logging in to a named profile leaves the default alone, unless asked
+    // or no other profile has a key (the first login becomes the default).
+    const others = Object.entries(d.profiles).some(([name, p]) => name !== profile && p.apiKey);
+    makeDefault = input.opts.setDefault === true || !others || (d.currentProfile ?? DEFAULT_PROFILE) === profile;
+    if (makeDefault) d.currentProfile = profile;
   });
   ctx.note(`Logged in: profile "${profile}" → ${baseUrl}, key ${maskKey(key)}, stored in ${ctx.config.file}`);
+  const current = ctx.config.read().currentProfile ?? DEFAULT_PROFILE;
+  ctx.note(
+    makeDefault
+      ? `"${profile}" is the default profile (commands without --profile use it)`
+      : `the default profile is still "${current}"; use this one with --profile ${profile} or ADOPS_PROFILE=${profile}, or log in again with --set-default to make it the default`,
+  );
   if (ctx.env.ADOPS_API_KEY) ctx.warn('ADOPS_API_KEY is set in the environment and overrides the stored key');
   return EXIT.ok;
 }

@@ -23,7 +23,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     const lines = [
       `Profile:      ${status.profile} (from ${status.profileSource})`,
       `Base URL:     ${status.baseUrl} (from ${status.baseUrlSource})`,
-      `Organization: ${status.organization ?? '(not known: the service does not say)'}`,
+      `Organization: ${status.organization ?? `(not known${a.apiKeySource === 'env' ? ' for the key from ADOPS_API_KEY' : ''}: the service does not say)`}`,
       `Key:          ${status.key ?? '(none: run `adops auth login`)'}`,
       ...(status.keyStoredIn ? [`Stored in:    ${status.keyStoredIn}`] : []),
       ...a.envOverrides.map((v) => `Note:         ${v} is set and overrides the stored login`),

@@ -1,6 +1,12 @@
 // The rows of `mutations apply FILE`: CSV with named columns, or NDJSON with
 // one full createMutation body per line. Each row keeps the line it starts on,
 // so every refusal names it. Nothing here sends anything.
+// The file is streamed (csv-parse for CSV), never held whole: a cell or a row
+// past its bound, an unclosed quote or a stray one refuses the whole file
+// (a broken quote would otherwise swallow the rows after it into one cell).
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { parse, type CsvError, type Options } from 'csv-parse';
+import { UsageError } from '../../cli/errors.js';
 import { ACTIONS, bodyOf, bodyProblems } from './_body.js';
 
 type Obj = Record<string, unknown>;
@@ -19,43 +25,9 @@ const USED_BY: Readonly<Record<string, readonly string[]>> = {
 
 export type ParsedRow = { line: number; body: Obj; problems: string[] };
 
-/** RFC 4180 records with the line each starts on (quoted fields may span lines). */
-export function csvRecords(text: string): Array<{ line: number; cells: string[] }> {
-  const out: Array<{ line: number; cells: string[] }> = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  let any = false;
-  const endRecord = () => {
-    cells.push(cell);
-    if (any || cells.length > 1 || cell !== '') out.push({ line: start, cells });
-    cells = [];
-    cell = '';
-    any = false;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        cell += c;
-      }
-    } else if (c === '"') (quoted = true), (any = true);
-    else if (c === ',') cells.push(cell), (cell = ''), (any = true);
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
-      line++;
-      start = line;
-    } else cell += c;
-  }
-  if (cell !== '' || cells.length) endRecord();
-  return out;
-}
+/** Bounds on what one row may hold: a mutation body is a few hundred bytes. */
+export const MAX_CELL_CHARS = 64 * 1024;
+export const MAX_ROW_CHARS = 256 * 1024;
 
 function numberCell(name: string, text: string, problems: string[]): number | undefined {
   if (text === '') return undefined;
@@ -69,6 +41,11 @@ function rowFromCells(line: number, header: readonly string[], cells: string[]):
   const v: Record<string, string> = {};
   header.forEach((h, i) => (v[h] = (cells[i] ?? '').trim()));
   if (cells.length > header.length) problems.push(`${cells.length} cells, the header has ${header.length}`);
+  const long = header.filter((h) => v[h]!.length > MAX_CELL_CHARS);
+  if (long.length) return { line, body: {}, problems: [`${long.join(', ')}: longer than ${MAX_CELL_CHARS} characters`] };
+  // Only a JSON body may span lines; a name holding a line break is a quote closed too late.
+  const broken = header.filter((h) => h !== 'body' && /[\r\n]/.test(v[h]!));
+  if (broken.length) problems.push(`${broken.join(', ')} holds a line break (a quote closed too late?)`);
   if (v.body) {
     const others = header.filter((h) => h !== 'body' && v[h] !== '');
     if (others.length) problems.push(`give either body or the columns, not both (${others.join(', ')})`);
@@ -108,22 +85,149 @@ function withChecks(line: number, body: Obj, problems: string[]): ParsedRow {
   return { line, body, problems: problems.length ? problems : bodyProblems(body) };
 }
 
-export function parseRows(text: string, file: string): { rows: ParsedRow[]; fileProblem?: string } {
-  const ndjson = /\.(nd)?jsonl?$/i.test(file) || /^\s*\{/.test(text);
-  if (ndjson) {
-    const rows: ParsedRow[] = [];
-    text.split('\n').forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      const problems: string[] = [];
-      rows.push(withChecks(i + 1, parseBody(raw, problems), problems));
-    });
-    return { rows };
+const ndjsonName = /\.(nd)?jsonl?$/i;
+
+/** NDJSON when the name says so or the file starts with `{` (a peek, not a read of the whole file). */
+function looksLikeNdjson(file: string): boolean {
+  if (ndjsonName.test(file)) return true;
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    return /^\s*\{/.test(head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8'));
+  } finally {
+    closeSync(fd);
   }
-  const records = csvRecords(text.replace(/^\uFEFF/, ''));
-  if (records.length === 0) return { rows: [], fileProblem: 'the file is empty' };
-  const header = records[0]!.cells.map((h) => h.trim());
-  const unknown = header.filter((h) => !(COLUMNS as readonly string[]).includes(h));
-  if (unknown.length) return { rows: [], fileProblem: `line 1: unknown column(s) ${unknown.join(', ')}; columns are ${COLUMNS.join(', ')}` };
-  if (!header.includes('body') && !header.includes('action')) return { rows: [], fileProblem: `line 1: no action column (actions: ${ACTIONS.join(', ')})` };
-  return { rows: records.slice(1).map((r) => rowFromCells(r.line, header, r.cells)) };
+}
+
+const refuse = (file: string, what: string) => new UsageError(`${file}: ${what}`, 'nothing was sent');
+const tooLong = (file: string, line: number) => refuse(file, `line ${line}: a row longer than ${MAX_ROW_CHARS} characters`);
+
+/** Lines of a file, streamed; a line past MAX_ROW_CHARS is refused before it is all read. */
+async function* lines(file: string): AsyncGenerator<{ line: number; text: string }> {
+  let held = '';
+  let n = 0;
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    let from = 0;
+    for (let i = chunk.indexOf('\n'); i !== -1; from = i + 1, i = chunk.indexOf('\n', from)) {
+      const text = held + chunk.slice(from, i);
+      held = '';
+      if (text.length > MAX_ROW_CHARS) throw tooLong(file, n + 1);
+      yield { line: ++n, text };
+    }
+    held += chunk.slice(from);
+    if (held.length > MAX_ROW_CHARS) throw tooLong(file, n + 1);
+  }
+  if (held !== '') yield { line: n + 1, text: held };
+}
+
+type CsvFailure = CsvError & { lines: number; empty_lines: number };
+type CsvRecord = { line: number; cells: string[] };
+
+/** What csv-parse found wrong with the file's structure, for a person. */
+function csvProblem(err: CsvFailure, startLine: number): string {
+  switch (err.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return `line ${startLine}: a quoted cell is never closed (every line after it would be read into that cell)`;
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return `line ${err.lines}: a quote ends a cell but more text follows it (inside a quoted cell write "" for a quote)`;
+    case 'CSV_MAX_RECORD_SIZE':
+      return `line ${startLine}: a row longer than ${MAX_ROW_CHARS} characters`;
+    default:
+      return `line ${err.lines}: ${err.message}`;
+  }
+}
+
+/** CSV records with the line each starts on (quoted cells may span lines), streamed. */
+async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
+  // Where the last record ended: the next starts after it and any empty lines skipped since.
+  let lastEnd = 0;
+  let lastEmpty = 0;
+  const startOf = (empty: number) => lastEnd + 1 + (empty - lastEmpty);
+  const options: Options<CsvRecord, string[]> = {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    max_record_size: MAX_ROW_CHARS,
+    on_record: (cells: string[], info) => {
+      const line = startOf(info.empty_lines);
+      lastEnd = info.lines;
+      lastEmpty = info.empty_lines;
+      return { line, cells };
+    },
+  };
+  // The typings tie on_record's result to the input record type; ours carries the start line.
+  const parser = parse(options as unknown as Options);
+  const input = createReadStream(file);
+  input.on('error', (err) => parser.destroy(err));
+  try {
+    for await (const rec of input.pipe(parser) as AsyncIterable<CsvRecord>) yield rec;
+  } catch (err) {
+    const failure = err as CsvFailure;
+    if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, startOf(failure.empty_lines)));
+    throw err;
+  } finally {
+    input.destroy();
+  }
+}
+
+/**
+ * Every row of FILE, one at a time (nothing else of the file is held). A file
+ * that cannot be read as a whole (unknown column, unclosed quote, a row too
+ * long) is a UsageError naming the line; a row's own problems ride on the row.
+ */
+export async function* readRows(file: string): AsyncGenerator<ParsedRow> {
+  if (looksLikeNdjson(file)) {
+    for await (const { line, text } of lines(file)) {
+      const raw = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+      if (raw.trim() === '') continue;
+      const problems: string[] = [];
+      yield withChecks(line, parseBody(raw, problems), problems);
+    }
+    return;
+  }
+  let header: string[] | undefined;
+  for await (const r of csvRecords(file)) {
+    if (header) {
+      yield rowFromCells(r.line, header, r.cells);
+      continue;
+    }
+    header = r.cells.map((h) => h.trim());
+    const unknown = header.filter((h) => !(COLUMNS as readonly string[]).includes(h));
+    if (unknown.length) throw refuse(file, `line ${r.line}: unknown column(s) ${unknown.join(', ')}; columns are ${COLUMNS.join(', ')}`);
+    if (!header.includes('body') && !header.includes('action')) throw refuse(file, `line ${r.line}: no action column (actions: ${ACTIONS.join(', ')})`);
+  }
+}
+
+const SHOWN = 20;
+
+/**
+ * Read FILE's rows once, checking each; any bad row refuses the whole file
+ * (exit 2 naming up to 20 lines, nothing sent). `keep` holds the rows (a real
+ * run sends them); without it only a count is held and `onRow` sees each row.
+ */
+export async function checkRows(file: string, opts: { keep: boolean; onRow?: (r: ParsedRow) => void }): Promise<{ count: number; rows: ParsedRow[] }> {
+  const rows: ParsedRow[] = [];
+  const bad: string[] = [];
+  let count = 0;
+  let badCount = 0;
+  try {
+    for await (const r of readRows(file)) {
+      count++;
+      if (r.problems.length) {
+        if (++badCount <= SHOWN) bad.push(`line ${r.line}: ${r.problems.join('; ')}`);
+        continue;
+      }
+      if (opts.keep) rows.push(r);
+      opts.onRow?.(r);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (count === 0) throw refuse(file, 'holds no rows');
+  if (badCount) {
+    if (badCount > SHOWN) bad.push(`… and ${badCount - SHOWN} more`);
+    throw new UsageError(`${badCount} of ${count} row(s) cannot be sent:\n  ${bad.join('\n  ')}`, 'nothing was sent; fix these lines and run again');
+  }
+  return { count, rows };
 }

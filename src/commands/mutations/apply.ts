@@ -1,9 +1,11 @@
 // adops mutations apply FILE: one change per row of a CSV or NDJSON file.
-// Every row is checked before anything is sent (exit 2 naming the bad lines);
+// Every row is checked before anything is sent (exit 2 naming the bad lines;
+// the file is streamed, and a dry run of a regular file reads it twice rather
+// than hold it, so its memory stays flat whatever the file's length);
 // then a bounded pool starts them, each with an Idempotency-Key recorded in the
 // journal (FILE.adops-journal.ndjson) before its POST, so a re-run after an
 // interruption sends nothing twice and loses nothing. Summary table on stdout.
-import { closeSync, copyFileSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, copyFileSync, openSync, statSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
@@ -11,33 +13,25 @@ import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../flows/lock-file.js';
-import { Journal, rowIds } from '../../flows/mutation-journal.js';
-import { parseRows, type ParsedRow } from './_rows.js';
+import { Journal } from '../../flows/mutation-journal.js';
+import { StreamedRowIds } from './_row-ids.js';
+import { checkRows, readRows, type ParsedRow } from './_rows.js';
 
 const MAX_CONCURRENCY = 16;
+/** Rows handed to the writer at once by a dry run. */
+const PAGE = 1000;
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false; // checkRows says why it cannot be read
+  }
+}
 
 function targetText(body: Record<string, unknown>): string {
   const t = (body.target ?? {}) as { type?: unknown; id?: unknown };
   return `${String(t.type ?? '?')} ${String(t.id ?? '?')}`;
-}
-
-function readRows(file: string): ParsedRow[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  const { rows, fileProblem } = parseRows(text, file);
-  if (fileProblem) throw new UsageError(`${file}: ${fileProblem}`, 'nothing was sent');
-  if (rows.length === 0) throw new UsageError(`${file} holds no rows`, 'nothing was sent');
-  const bad = rows.filter((r) => r.problems.length);
-  if (bad.length) {
-    const shown = bad.slice(0, 20).map((r) => `line ${r.line}: ${r.problems.join('; ')}`);
-    if (bad.length > 20) shown.push(`… and ${bad.length - 20} more`);
-    throw new UsageError(`${bad.length} of ${rows.length} row(s) cannot be sent:\n  ${shown.join('\n  ')}`, 'nothing was sent; fix these lines and run again');
-  }
-  return rows;
 }
 
 /**
@@ -71,33 +65,42 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const file = String(input.args.file ?? '');
   const concurrency = (o.concurrency as number | undefined) ?? 4;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
-  const rows = readRows(file);
   const journalPath = (o.journal as string | undefined) ?? `${file}.adops-journal.ndjson`;
-  const byLine = new Map(rows.map((r) => [r.line, r]));
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
-  const print = async (outcomes: readonly RowOutcome[]) => {
-    await writer.page(
-      outcomes.map((x) => {
-        const body = byLine.get(x.line)!.body;
-        return { row: x.line, action: body.action, target: targetText(body), mutationId: x.mutationId ?? null, state: x.state, sent: x.earlier ? 'earlier run' : x.mutationId ? 'this run' : 'no', error: x.error ?? null };
-      }),
-    );
-    await writer.end();
-  };
+  const line = (body: Record<string, unknown>, x: RowOutcome) => ({ row: x.line, action: body.action, target: targetText(body), mutationId: x.mutationId ?? null, state: x.state, sent: x.earlier ? 'earlier run' : x.mutationId ? 'this run' : 'no', error: x.error ?? null });
 
   if (o.dryRun === true) {
+    // A FIFO cannot be read twice: its rows are held, as a real run holds them.
+    const twice = isRegularFile(file);
+    const ids = new StreamedRowIds();
+    const { count, rows: held } = await checkRows(file, { keep: !twice, onRow: (r) => ids.see(r.body) });
     // Read the journal too: the plan says which rows a real run would skip.
     const seen = new Journal(journalPath);
-    const ids = rowIds(rows.map((r) => r.body));
-    ctx.note(`dry run: ${rows.length} row(s) valid; nothing sent`);
-    await print(rows.map((r, i) => {
-      const prior = seen.get(ids[i]!);
-      if (prior?.mutationId && prior.state === 'failed' && o.retryFailed === true) return { line: r.line, row: ids[i]!, state: 'failed earlier: would send again as a new change' };
-      if (prior?.mutationId) return { line: r.line, row: ids[i]!, state: prior.state ?? 'pending', mutationId: prior.mutationId, earlier: true };
-      return { line: r.line, row: ids[i]!, state: prior ? 'in doubt: would resend with its key' : 'would send' };
-    }));
+    ctx.note(`dry run: ${count} row(s) valid; nothing sent`);
+    const plan = (r: ParsedRow): RowOutcome => {
+      const row = ids.id(r.body);
+      const prior = seen.get(row);
+      if (prior?.mutationId && prior.state === 'failed' && o.retryFailed === true) return { line: r.line, row, state: 'failed earlier: would send again as a new change' };
+      if (prior?.mutationId) return { line: r.line, row, state: prior.state ?? 'pending', mutationId: prior.mutationId, earlier: true };
+      return { line: r.line, row, state: prior ? 'in doubt: would resend with its key' : 'would send' };
+    };
+    const page: Array<Record<string, unknown>> = [];
+    for await (const r of twice ? readRows(file) : held) {
+      if (r.problems.length) throw new UsageError(`${file} changed while it was read (line ${r.line}: ${r.problems.join('; ')})`, 'nothing was sent');
+      page.push(line(r.body, plan(r)));
+      if (page.length >= PAGE) await writer.page(page.splice(0));
+    }
+    await writer.page(page);
+    await writer.end();
     return EXIT.ok;
   }
+
+  const { rows } = await checkRows(file, { keep: true });
+  const byLine = new Map(rows.map((r) => [r.line, r]));
+  const print = async (outcomes: readonly RowOutcome[]) => {
+    await writer.page(outcomes.map((x) => line(byLine.get(x.line)!.body, x)));
+    await writer.end();
+  };
 
   try {
     // Before any POST: a journal we cannot write would leave no way to resume safely.

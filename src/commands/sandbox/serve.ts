@@ -9,7 +9,7 @@ import { cellText } from '../../cli/output/sanitize.js';
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const o = input.opts;
-  const { startSandbox } = await import('../../sandbox/index.js');
+  const { startSandbox, FixtureError } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({
     host: o.host as string,
     port: o.port as number,
@@ -18,6 +18,8 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     reset: o.reset === true,
     ...(o.storageQuota !== undefined ? { storageQuotaBytes: sizeOf(String(o.storageQuota)) } : {}),
   }).catch((err: unknown) => {
+    // A bad --fixtures file (missing, not JSON, a field against the schema) is the user's input: exit 2, its message names the file and field.
+    if (err instanceof FixtureError) throw new CliError(err.message, EXIT.usage, 'see docs/fixtures.md for the fields a world takes', 'invalid_fixtures');
     throw listenFailure(err, o.host as string, o.port as number) ?? err;
   });
   try {

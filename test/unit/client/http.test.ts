@@ -22,7 +22,7 @@ let lastBody = '';
 
 const routes: Record<string, Handler> = {
   '/flaky': (_q, res, hit) => (hit < 3 ? json(res, 503, { error: 'unavailable', message: 'busy' }) : json(res, 200, { data: [{ id: '1', novel: { deep: true } }], unknownTop: 'kept' })),
-  '/rate': (_q, res, hit) => (hit === 1 ? (res.setHeader('retry-after', '1'), json(res, 429, { error: 'rate_limited', message: 'slow down' })) : json(res, 200, { ok: true })),
+  '/rate': (_q, res, hit) => (hit === 1 ? (res.setHeader('retry-after', '7'), json(res, 429, { error: 'rate_limited', message: 'slow down' })) : json(res, 200, { ok: true })),
   '/provider': (_q, res) => json(res, 502, { error: 'provider_error', message: 'provider down', provider: 'provider_a', platformError: { code: 2 } }),
   '/lost': (req, res, hit) => (hit === 1 ? req.socket.destroy() : json(res, 200, { ok: hit })),
   '/invalid': (_q, res) => json(res, 400, { error: 'invalid_request', message: 'bad', issues: [{ in: 'query', path: '/limit', message: 'too big' }] }),
@@ -87,7 +87,7 @@ describe('ApiClient', () => {
     const slept: number[] = [];
     const res = await client({ deps: noSleep(slept) }).request({ method: 'POST', path: '/rate', json: {} });
     expect(res.status).toBe(200);
-    expect(slept).toEqual([1000]);
+    expect(slept).toEqual([7000]);
   });
 
   it('gives up on 502 provider_error after maxAttempts with a typed error', async () => {

@@ -42,8 +42,17 @@ describe('Retry-After', () => {
     expect(parseRetryAfter(undefined, 0)).toBeUndefined();
   });
   it('never retries sooner than asked', () => {
-    const d = decide({ kind: 'response', status: 429, retryAfter: '2' }, { random: () => 0 });
-    expect(d).toEqual({ retry: true, delayMs: 2000 });
+    const d = decide({ kind: 'response', status: 429, retryAfter: '7' }, { random: () => 0 });
+    expect(d).toEqual({ retry: true, delayMs: 7000 });
+  });
+  it('never sooner than the schedule\'s minimum either: Retry-After 0, negative or in the past is floored', () => {
+    const past = 'Sat, 21 Nov 2026 23:00:00 GMT';
+    const now = Date.parse(past) + 60_000;
+    for (const retryAfter of ['0', '-5', past, '2']) {
+      expect(decide({ kind: 'response', status: 503, retryAfter }, { nowMs: now, random: () => 0 }), retryAfter).toEqual({ retry: true, delayMs: retryAfter === '2' ? 2000 : 100 });
+      // Throttled: the throttle schedule's base (5 s).
+      expect(decide({ kind: 'response', status: 429, retryAfter }, { nowMs: now, random: () => 0 }), retryAfter).toEqual({ retry: true, delayMs: 5000 });
+    }
   });
   it('gives up when asked to wait longer than the remaining budget', () => {
     const d = decide({ kind: 'response', status: 503, retryAfter: '60' });
@@ -55,8 +64,9 @@ describe('Retry-After', () => {
 describe('backoff', () => {
   it('uses full jitter under an exponential ceiling', () => {
     const delays = [1, 2, 3].map((attempt) => decide({ kind: 'response', status: 503 }, { attempt, random: () => 0.999 }));
-    expect(delays.map((d) => (d as { delayMs: number }).delayMs)).toEqual([99, 199, 399]);
-    expect(decide({ kind: 'response', status: 503 }, { attempt: 2, random: () => 0 })).toEqual({ retry: true, delayMs: 0 });
+    expect(delays.map((d) => (d as { delayMs: number }).delayMs)).toEqual([100, 199, 399]);
+    // Floored at the base delay: never an immediate retry.
+    expect(decide({ kind: 'response', status: 503 }, { attempt: 2, random: () => 0 })).toEqual({ retry: true, delayMs: 100 });
   });
   it('caps the ceiling at maxDelayMs', () => {
     const d = decideRetry({ outcome: { kind: 'response', status: 503 }, method: 'GET', attempt: 3, elapsedMs: 0, nowMs: 0, policy: { ...policy, maxAttempts: 20 }, random: () => 0.999 });
@@ -81,12 +91,12 @@ describe('runWithRetry', () => {
       deps: { now: () => t, sleep: async (ms) => { slept.push(ms); t += ms; }, random: () => 0.5 },
       attemptFn: async (attempt) => {
         const status = statuses[attempt - 1]!;
-        return { outcome: { kind: 'response', status, retryAfter: status === 429 ? '1' : null }, result: status };
+        return { outcome: { kind: 'response', status, retryAfter: status === 429 ? '6' : null }, result: status };
       },
     });
     expect(result).toBe(200);
     expect(attempts).toBe(3);
-    expect(slept).toEqual([50, 1000]);
+    expect(slept).toEqual([100, 6000]);
   });
   it('does not resend a POST whose answer was lost', async () => {
     let calls = 0;
