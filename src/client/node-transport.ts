@@ -5,7 +5,8 @@
 import { once } from 'node:events';
 import * as http from 'node:http';
 import type { Readable } from 'node:stream';
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { proxyAuthRefused, ProxyRefusedError, type ProxyRoute } from './proxy.js';
+import { certificateError, TlsCertificateError, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 // Errors meaning the connection never carried the request.
 const NOT_SENT_CODES = new Set([
@@ -39,33 +40,51 @@ export function nodeTransport(): Transport {
     return { request: mod.request, agent };
   }
 
+  async function tunnelFor(route: ProxyRoute, connectTimeoutMs: number | undefined): Promise<{ request: RequestFn; agent: http.Agent }> {
+    const key = `tunnel ${route.origin} ${route.authorization ?? ''}`;
+    const https = await import('node:https');
+    let agent = agents.get(key);
+    if (!agent) {
+      const { tunnelAgent } = await import('./proxy-tunnel.js');
+      agents.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: 4_000, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
+    }
+    return { request: https.request, agent };
+  }
+
   return {
     async send(req: TransportRequest): Promise<TransportResponse> {
       req.signal?.throwIfAborted();
       const url = new URL(req.origin);
-      const { request, agent } = await moduleFor(url.protocol);
-      return exchange(request, agent, url, req);
+      if (req.proxy && url.protocol === 'https:') {
+        const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs);
+        return exchange(request, agent, url, req);
+      }
+      const { request, agent } = await moduleFor(req.proxy ? req.proxy.protocol : url.protocol);
+      return exchange(request, agent, url, req, req.proxy);
     },
     async close() {
+      const tunnels = [...agents.keys()].some((k) => k.startsWith('tunnel '));
       for (const agent of agents.values()) agent.destroy();
       agents.clear();
+      if (tunnels) await (await import('./proxy-tunnel.js')).closeTunnels();
     },
   };
 }
 
-function exchange(request: RequestFn, agent: http.Agent, url: URL, req: TransportRequest): Promise<TransportResponse> {
+/** One request; `forward`: sent to that proxy as an absolute URL (plain http forwarding). */
+function exchange(request: RequestFn, agent: http.Agent, url: URL, req: TransportRequest, forward?: ProxyRoute): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     let connected = false;
     let response: http.IncomingMessage | undefined;
     let settled = false;
     const where = url.origin;
     const creq = request({
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || undefined,
+      protocol: forward ? forward.protocol : url.protocol,
+      hostname: forward ? forward.hostname : url.hostname.replace(/^\[|\]$/g, ''),
+      port: forward ? forward.port : url.port || undefined,
       method: req.method,
-      path: req.path,
-      headers: req.headers,
+      path: forward ? url.origin + req.path : req.path,
+      headers: forward?.authorization ? { ...req.headers, host: url.host, 'proxy-authorization': forward.authorization } : forward ? { ...req.headers, host: url.host } : req.headers,
       agent,
     });
 
@@ -102,7 +121,10 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       );
     }
     creq.on('error', (err) => {
-      if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
+      const known = err instanceof TransportError || err instanceof ProxyRefusedError || err instanceof TlsCertificateError;
+      if (known || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
+      const cert = certificateError(err, url.host);
+      if (cert) return fail(cert);
       const code = errorCode(err);
       const sent = connected && !(code !== undefined && NOT_SENT_CODES.has(code));
       const kind = sent ? 'lost' : 'connect';
@@ -110,6 +132,10 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       fail(new TransportError(`${text} (${code ?? err.message})`, kind, sent, code, { cause: err }));
     });
     creq.on('response', (res) => {
+      if (forward && res.statusCode === 407) {
+        res.resume();
+        return fail(proxyAuthRefused(forward));
+      }
       response = res;
       clearTimeout(connectTimer);
       res.on('end', () => req.signal?.removeEventListener('abort', onAbort));

@@ -92,6 +92,7 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
       },
       waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,
       userAgent: `adops/${ctx.version}`,
+      env: ctx.env,
       ...(run.afterReady ? { afterReady: run.afterReady } : {}),
     });
     const id = outcome.row?.id ?? outcome.row?.documentId;
