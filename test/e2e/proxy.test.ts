@@ -167,6 +167,13 @@ describe('through a CONNECT proxy without credentials', () => {
     expect(open.connects).toEqual(['ads.corp.test:443']);
   });
 
+  it('an unusable proxy variable: exit 2 before any request, the password not shown', async () => {
+    const r = await adops(['observe', 'campaigns', 'list', '--limit', '1'], proxied(open, { HTTPS_PROXY: `socks5://ops:${PASSWORD}@127.0.0.1:1080` }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('bad_proxy: HTTPS_PROXY is socks5://ops:***@127.0.0.1:1080: adops supports http:// and https:// proxies only');
+    expect(r.stderr).not.toContain(PASSWORD);
+  });
+
   it('NO_PROXY bypasses it: host, domain suffix, port and * forms', async () => {
     const base = `https://localhost:${tls.port}`;
     for (const noProxy of ['localhost', '.localhost,other.test', `example.test localhost:${tls.port}`, '*']) {
