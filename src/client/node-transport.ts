@@ -8,11 +8,8 @@ import type { Readable } from 'node:stream';
 import { proxyAuthRefused, ProxyRefusedError, type ProxyRoute } from './proxy.js';
 import { certificateError, TlsCertificateError, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
-// Errors meaning the connection never carried the request.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
-  'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'SELF_SIGNED_CERT_IN_CHAIN',
-]);
+// Errors meaning the connection never carried the request (a refused certificate is one too: certificateError).
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;

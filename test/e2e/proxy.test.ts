@@ -144,6 +144,18 @@ describe('through a CONNECT proxy with credentials', () => {
 });
 
 describe('through a CONNECT proxy without credentials', () => {
+  it('an https:// proxy: TLS to the proxy (its certificate from the same CA), then TLS to the origin inside', async () => {
+    const secure = await startConnectProxy({ 'ads.corp.test:443': tls.port }, undefined, ca);
+    try {
+      const r = await adops(['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'], proxied(open, { HTTPS_PROXY: secure.url }));
+      expect(r.code, r.stderr).toBe(0);
+      expect(secure.connects).toEqual(['ads.corp.test:443']);
+      expect(secure.seen()).not.toContain(DEMO.full);
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('lowercase https_proxy wins over HTTPS_PROXY', async () => {
     const r = await adops(['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'], proxied(open, { https_proxy: open.url, HTTPS_PROXY: 'http://127.0.0.1:9' }));
     expect(r.code, r.stderr).toBe(0);

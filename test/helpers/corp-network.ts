@@ -9,7 +9,8 @@
 //   in clear.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,9 +84,9 @@ export interface TestProxy extends Closable {
 /**
  * A proxy resolving only `hosts` (name → loopback port; 'name:port' keys
  * route one port). With `credentials` ('user:password'), anything without
- * them gets 407.
+ * them gets 407. With `tls`, the proxy itself speaks TLS (an https:// proxy).
  */
-export async function startConnectProxy(hosts: Record<string, number>, credentials?: string): Promise<TestProxy> {
+export async function startConnectProxy(hosts: Record<string, number>, credentials?: string, tls?: TestCa): Promise<TestProxy> {
   const sockets = new Set<Socket>();
   const chunks: Buffer[] = [];
   const expected = credentials ? `Basic ${Buffer.from(credentials).toString('base64')}` : undefined;
@@ -96,7 +97,7 @@ export async function startConnectProxy(hosts: Record<string, number>, credentia
     if (expected && auth !== expected) return 407;
     return undefined;
   };
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     // Plain forwarding: an absolute URL.
     chunks.push(Buffer.from(`${req.method} ${req.url}\n${JSON.stringify(req.headers)}\n`));
     state.forwarded.push(String(req.url));
@@ -118,8 +119,9 @@ export async function startConnectProxy(hosts: Record<string, number>, credentia
     up.on('error', () => res.destroy());
     req.on('data', (c: Buffer) => chunks.push(c));
     req.pipe(up);
-  });
-  server.on('connection', (s: Socket) => {
+  };
+  const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, listener) : createServer(listener);
+  server.on(tls ? 'secureConnection' : 'connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -155,7 +157,7 @@ export async function startConnectProxy(hosts: Record<string, number>, credentia
   const port = (server.address() as AddressInfo).port;
   return Object.assign(state, {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     seen: () => Buffer.concat(chunks).toString('latin1'),
     close: closer(server, sockets),
   });
