@@ -5,8 +5,9 @@
 import { once } from 'node:events';
 import * as http from 'node:http';
 import type { Readable } from 'node:stream';
-import { proxyAuthRefused, ProxyRefusedError, type ProxyRoute } from './proxy.js';
-import { certificateError, TlsCertificateError, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
+import { finalFailure } from './proxy-route.js';
+import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 // Errors meaning the connection never carried the request (a refused certificate is one too: certificateError).
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
@@ -37,13 +38,15 @@ export function nodeTransport(): Transport {
     return { request: mod.request, agent };
   }
 
+  // Behind a proxy, per proxy and credentials: https agents whose sockets are TLS inside CONNECT tunnels.
+  const tunnels = new Map<string, http.Agent>();
   async function tunnelFor(route: ProxyRoute, connectTimeoutMs: number | undefined): Promise<{ request: RequestFn; agent: http.Agent }> {
-    const key = `tunnel ${route.origin} ${route.authorization ?? ''}`;
+    const key = `${route.origin} ${route.authorization ?? ''}`;
     const https = await import('node:https');
-    let agent = agents.get(key);
+    let agent = tunnels.get(key);
     if (!agent) {
       const { tunnelAgent } = await import('./proxy-tunnel.js');
-      agents.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: 4_000, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
+      tunnels.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: 4_000, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
     }
     return { request: https.request, agent };
   }
@@ -60,10 +63,11 @@ export function nodeTransport(): Transport {
       return exchange(request, agent, url, req, req.proxy);
     },
     async close() {
-      const tunnels = [...agents.keys()].some((k) => k.startsWith('tunnel '));
-      for (const agent of agents.values()) agent.destroy();
+      for (const agent of [...agents.values(), ...tunnels.values()]) agent.destroy();
       agents.clear();
-      if (tunnels) await (await import('./proxy-tunnel.js')).closeTunnels();
+      if (tunnels.size === 0) return;
+      tunnels.clear();
+      await (await import('./proxy-tunnel.js')).closeTunnels();
     },
   };
 }
@@ -81,7 +85,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       port: forward ? forward.port : url.port || undefined,
       method: req.method,
       path: forward ? url.origin + req.path : req.path,
-      headers: forward?.authorization ? { ...req.headers, host: url.host, 'proxy-authorization': forward.authorization } : forward ? { ...req.headers, host: url.host } : req.headers,
+      headers: forward ? { ...req.headers, ...forwardedHeaders(forward, url) } : req.headers,
       agent,
     });
 
@@ -118,10 +122,10 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       );
     }
     creq.on('error', (err) => {
-      const known = err instanceof TransportError || err instanceof ProxyRefusedError || err instanceof TlsCertificateError;
-      if (known || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
-      const cert = certificateError(err, url.host);
-      if (cert) return fail(cert);
+      if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
+      // The proxy's 407, a refused certificate: typed, so the client does not retry them.
+      const final = finalFailure(err, url.host);
+      if (final) return fail(final);
       const code = errorCode(err);
       const sent = connected && !(code !== undefined && NOT_SENT_CODES.has(code));
       const kind = sent ? 'lost' : 'connect';

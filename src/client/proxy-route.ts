@@ -4,7 +4,7 @@
 // by plain forwarding (the absolute URL sent to the proxy). The client's
 // transport keeps pooled agents instead (./node-transport.ts).
 import * as http from 'node:http';
-import { proxyFor, ProxyRefusedError, type Env, type ProxyRoute } from './proxy.js';
+import { forwardedHeaders, proxyFor, ProxyRefusedError, type Env, type ProxyRoute } from './proxy.js';
 import { certificateError, TlsCertificateError } from './transport.js';
 
 export interface Via {
@@ -32,7 +32,7 @@ export async function connectionFor(target: URL, env: Env, connectTimeoutMs?: nu
     send,
     url: new URL(proxy.origin),
     path: target.href,
-    headers: { host: target.host, ...(proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {}) },
+    headers: forwardedHeaders(proxy, target),
     agent: false,
     forwardedBy: proxy,
   };

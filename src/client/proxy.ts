@@ -56,6 +56,11 @@ export function proxyAuthRefused(route: ProxyRoute): ProxyRefusedError {
   return new ProxyRefusedError(`the proxy ${route.shown} (from ${route.variable}) refused the request: 407 Proxy Authentication Required`, 407, route.shown);
 }
 
+/** Headers of a request forwarded (absolute-form) through this proxy to `target`. */
+export function forwardedHeaders(route: ProxyRoute, target: URL): Record<string, string> {
+  return { host: target.host, ...(route.authorization ? { 'proxy-authorization': route.authorization } : {}) };
+}
+
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 function variable(env: Env, name: string): { name: string; value: string } | undefined {

@@ -49,6 +49,16 @@ function closer(server: Server | ReturnType<typeof createNetServer>, sockets: Se
     });
 }
 
+/** Two ends of one relay: either failing or closing ends both. */
+function together(a: Socket, b: Socket): void {
+  const end = () => {
+    a.destroy();
+    b.destroy();
+  };
+  a.on('error', end).on('close', end);
+  b.on('error', end).on('close', end);
+}
+
 /** TLS on a loopback port, each connection piped to upstream host:port in plain TCP. */
 export async function startTlsTerminator(ca: TestCa, upstreamPort: number): Promise<Closable> {
   const sockets = new Set<Socket>();
@@ -57,12 +67,7 @@ export async function startTlsTerminator(ca: TestCa, upstreamPort: number): Prom
     sockets.add(tls);
     sockets.add(up);
     tls.pipe(up).pipe(tls);
-    const end = () => {
-      tls.destroy();
-      up.destroy();
-    };
-    tls.on('error', end).on('close', end);
-    up.on('error', end).on('close', end);
+    together(tls, up);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { port: (server.address() as AddressInfo).port, close: closer(server as never, sockets) };
@@ -146,12 +151,7 @@ export async function startConnectProxy(hosts: Record<string, number>, credentia
       client.pipe(up).pipe(client);
     });
     sockets.add(up);
-    const end = () => {
-      client.destroy();
-      up.destroy();
-    };
-    up.on('error', end).on('close', end);
-    client.on('error', end).on('close', end);
+    together(client, up);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
