@@ -177,6 +177,12 @@ describe('through a CONNECT proxy without credentials', () => {
     expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(open.connects).toEqual(['ads.corp.test:443']);
+    // The same without any proxy: the host it connected to is named.
+    const direct = await adops(['observe', 'campaigns', 'list', '--limit', '1'], { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: `https://localhost:${tls.port}` });
+    expect(direct.code).toBe(6);
+    expect(direct.stderr).toContain(`tls_certificate_refused: the TLS certificate of localhost:${tls.port} was refused`);
+    const trusted = await adops(['observe', 'campaigns', 'list', '--limit', '1'], { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: `https://localhost:${tls.port}`, NODE_EXTRA_CA_CERTS: ca.caFile });
+    expect(trusted.code, trusted.stderr).toBe(0);
   });
 
   it('an unusable proxy variable: exit 2 before any request, the password not shown', async () => {
