@@ -25,10 +25,10 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.unexpected, 'unexpected failure (a bug, an unexpected answer such as 500 or a redirect)'],
   [EXIT.usage, 'usage error, caught before any request (bad flag, missing argument, insecure base URL)'],
-  [EXIT.auth, 'authentication, subscription or permission (401, 402, 403; no key configured)'],
+  [EXIT.auth, 'authentication, subscription or permission (401, 402, 403; no key configured; a proxy\'s 407)'],
   [EXIT.notFound, 'not found (404)'],
   [EXIT.conflict, 'conflict (409: revision_mismatch, slug_conflict, provider_not_connected)'],
-  [EXIT.unavailable, 'provider, network or timeout failure after retries (408, 429, 502, 503, 504, connection)'],
+  [EXIT.unavailable, 'provider, network or timeout failure after retries (408, 429, 502, 503, 504, connection, proxy); a refused TLS certificate'],
   [EXIT.refused, 'content refused by the service (400, 413, 415, 422, 431, 501; a Line Item not valid or not ready)'],
   [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
   [EXIT.operationFailed, 'a waited-for operation finished and failed'],
@@ -39,7 +39,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
 
 /** Exit code for an HTTP failure status from the service. */
 export function exitCodeForStatus(status: number): ExitCode {
-  if (status === 401 || status === 402 || status === 403) return EXIT.auth;
+  if (status === 401 || status === 402 || status === 403 || status === 407) return EXIT.auth;
   if (status === 404) return EXIT.notFound;
   if (status === 409) return EXIT.conflict;
   if (status === 408 || status === 429 || status === 502 || status === 503 || status === 504) return EXIT.unavailable;

@@ -3,6 +3,8 @@
 // one JSON object with --output json, and (b) an exit code. One place.
 import { ApiError, NetworkError } from '../client/errors.js';
 import { InsecureBaseUrlError } from '../client/origin.js';
+import { ProxyRefusedError, ProxySettingError } from '../client/proxy.js';
+import { TlsCertificateError } from '../client/transport.js';
 import { redactText } from '../client/redact.js';
 import { CliError } from './errors.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from './exit-codes.js';
@@ -75,6 +77,15 @@ function baseReport(err: unknown): ErrorReport {
   }
   if (err instanceof NetworkError) {
     return { code: err.kind === 'timeout' ? 'timeout' : 'network_error', status: null, message: err.message, issues: [], retryable: true, hint: err.hint, exitCode: EXIT.unavailable };
+  }
+  if (err instanceof ProxyRefusedError) {
+    return { code: 'proxy_auth_required', status: err.status, message: err.message, issues: [], retryable: false, hint: 'Put the proxy\'s user name and password in the variable (http://USER:PASSWORD@host:port; percent-encode special characters), or ask whoever runs the proxy.', exitCode: EXIT.auth };
+  }
+  if (err instanceof TlsCertificateError) {
+    return { code: 'tls_certificate_refused', status: null, message: err.message, issues: [], retryable: false, hint: `If ${err.host} is signed by a private CA (a corporate proxy inspecting TLS, an internal service), trust that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops … (a PEM file; verification is never turned off).`, exitCode: EXIT.unavailable };
+  }
+  if (err instanceof ProxySettingError) {
+    return { code: 'bad_proxy', status: null, message: err.message, issues: [], retryable: false, hint: 'Fix or unset the variable (e.g. HTTPS_PROXY=http://proxy.corp:3128), or list the host in NO_PROXY.', exitCode: EXIT.usage };
   }
   if (err instanceof InsecureBaseUrlError) {
     return { code: 'insecure_base_url', status: null, message: err.message, issues: [], retryable: false, hint: 'Change it with `adops config set base-url URL` or ADOPS_BASE_URL.', exitCode: EXIT.usage };

@@ -208,6 +208,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
         if (w.throttled || w.delayMs >= 1000) note(retryWaitNote(w));
       },
       ...(envIn.transport ? { transport: envIn.transport } : {}),
+      env,
       // An injected clock (tests) also drives the retry waits.
       ...(envIn.clock ? { deps: { now: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms, signal), random: realRetryDeps.random } } : {}),
     };

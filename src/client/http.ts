@@ -12,6 +12,7 @@ import { normalizeApiKey } from '../config/key.js';
 import { ApiError, NetworkError } from './errors.js';
 import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
+import { decideProxy, type Env } from './proxy.js';
 import { redactHeaders, redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
 import { DEFAULT_RETRY, isThrottleAnswer, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
 import { TransportError, type Transport, type TransportResponse } from './transport.js';
@@ -51,6 +52,8 @@ export interface ClientConfig {
   deps?: RetryDeps;
   /** Where requests go; the process-wide node:http transport when absent. */
   transport?: Transport;
+  /** The proxy variables (HTTPS_PROXY, NO_PROXY, ...); process.env when absent. */
+  env?: Env;
 }
 
 export interface ApiRequest {
@@ -150,6 +153,9 @@ export class ApiClient {
     else if (req.body && req.contentType) headers['content-type'] = req.contentType;
     if (req.body && req.contentLength !== undefined) headers['content-length'] = String(req.contentLength);
     const trace = this.config.trace;
+    // Each origin its own decision (an upload URL may be another host); only the masked proxy URL is ever shown.
+    const route = decideProxy(origin, this.config.env ?? process.env);
+    const proxy = route.kind === 'proxy' ? route.route : undefined;
     const policy: RetryPolicy = { ...this.retry, ...req.retry };
     const idleTimeoutMs = req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000;
     type Attempt = { response?: ApiResponse<T>; error?: Error };
@@ -175,6 +181,8 @@ export class ApiClient {
         if (attempt === 1) {
           trace?.(`→ ${method} ${shownUrl}`);
           trace?.(`  ${JSON.stringify(redactHeaders(headers))}`);
+          if (proxy) trace?.(`  via proxy ${proxy.shown} (from ${proxy.variable})${origin.startsWith('https:') ? ', CONNECT tunnel' : ', forwarded'}`);
+          else if (route.kind === 'bypass') trace?.(`  direct, not via the proxy: ${route.reason}`);
         }
         const json = req.json !== undefined ? JSON.stringify(req.json) : undefined;
         const total = json !== undefined ? Buffer.byteLength(json) : req.contentLength;
@@ -189,6 +197,7 @@ export class ApiClient {
             idleTimeoutMs,
             connectTimeoutMs: this.config.connectTimeoutMs ?? 10_000,
             ...(req.onProgress ? { onProgress: (n: number) => req.onProgress!(n, total) } : {}),
+            ...(proxy ? { proxy } : {}),
           });
           const ok = res.status >= 200 && res.status < 300;
           const contentType = String(res.headers['content-type'] ?? '');

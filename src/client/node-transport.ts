@@ -5,13 +5,12 @@
 import { once } from 'node:events';
 import * as http from 'node:http';
 import type { Readable } from 'node:stream';
+import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
+import { finalFailure } from './proxy-route.js';
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
-// Errors meaning the connection never carried the request.
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
-  'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'SELF_SIGNED_CERT_IN_CHAIN',
-]);
+// Errors meaning the connection never carried the request (a refused certificate is one too: certificateError).
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;
@@ -39,33 +38,54 @@ export function nodeTransport(): Transport {
     return { request: mod.request, agent };
   }
 
+  // Behind a proxy, per proxy and credentials: https agents whose sockets are TLS inside CONNECT tunnels.
+  const tunnels = new Map<string, http.Agent>();
+  async function tunnelFor(route: ProxyRoute, connectTimeoutMs: number | undefined): Promise<{ request: RequestFn; agent: http.Agent }> {
+    const key = `${route.origin} ${route.authorization ?? ''}`;
+    const https = await import('node:https');
+    let agent = tunnels.get(key);
+    if (!agent) {
+      const { tunnelAgent } = await import('./proxy-tunnel.js');
+      tunnels.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: 4_000, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
+    }
+    return { request: https.request, agent };
+  }
+
   return {
     async send(req: TransportRequest): Promise<TransportResponse> {
       req.signal?.throwIfAborted();
       const url = new URL(req.origin);
-      const { request, agent } = await moduleFor(url.protocol);
-      return exchange(request, agent, url, req);
+      if (req.proxy && url.protocol === 'https:') {
+        const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs);
+        return exchange(request, agent, url, req);
+      }
+      const { request, agent } = await moduleFor(req.proxy ? req.proxy.protocol : url.protocol);
+      return exchange(request, agent, url, req, req.proxy);
     },
     async close() {
-      for (const agent of agents.values()) agent.destroy();
+      for (const agent of [...agents.values(), ...tunnels.values()]) agent.destroy();
       agents.clear();
+      if (tunnels.size === 0) return;
+      tunnels.clear();
+      await (await import('./proxy-tunnel.js')).closeTunnels();
     },
   };
 }
 
-function exchange(request: RequestFn, agent: http.Agent, url: URL, req: TransportRequest): Promise<TransportResponse> {
+/** One request; `forward`: sent to that proxy as an absolute URL (plain http forwarding). */
+function exchange(request: RequestFn, agent: http.Agent, url: URL, req: TransportRequest, forward?: ProxyRoute): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
     let connected = false;
     let response: http.IncomingMessage | undefined;
     let settled = false;
     const where = url.origin;
     const creq = request({
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || undefined,
+      protocol: forward ? forward.protocol : url.protocol,
+      hostname: forward ? forward.hostname : url.hostname.replace(/^\[|\]$/g, ''),
+      port: forward ? forward.port : url.port || undefined,
       method: req.method,
-      path: req.path,
-      headers: req.headers,
+      path: forward ? url.origin + req.path : req.path,
+      headers: forward ? { ...req.headers, ...forwardedHeaders(forward, url) } : req.headers,
       agent,
     });
 
@@ -103,6 +123,9 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     }
     creq.on('error', (err) => {
       if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
+      // The proxy's 407, a refused certificate: typed, so the client does not retry them.
+      const final = finalFailure(err, url.host);
+      if (final) return fail(final);
       const code = errorCode(err);
       const sent = connected && !(code !== undefined && NOT_SENT_CODES.has(code));
       const kind = sent ? 'lost' : 'connect';
@@ -110,6 +133,10 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       fail(new TransportError(`${text} (${code ?? err.message})`, kind, sent, code, { cause: err }));
     });
     creq.on('response', (res) => {
+      if (forward && res.statusCode === 407) {
+        res.resume();
+        return fail(proxyAuthRefused(forward));
+      }
       response = res;
       clearTimeout(connectTimer);
       res.on('end', () => req.signal?.removeEventListener('abort', onAbort));

@@ -3,6 +3,7 @@
 // tests pass an in-process stub registry (test/helpers/http-stub.ts) and the
 // CLI the node:http transport (./node-transport.ts).
 import type { Readable } from 'node:stream';
+import type { ProxyRoute } from './proxy.js';
 
 export interface TransportRequest {
   method: string;
@@ -21,6 +22,8 @@ export interface TransportRequest {
   connectTimeoutMs?: number;
   /** Bytes of the body handed to the socket so far. */
   onProgress?: (sentBytes: number) => void;
+  /** The proxy this origin goes through (./proxy.ts decided); absent: direct. */
+  proxy?: ProxyRoute;
 }
 
 export interface TransportResponse {
@@ -50,4 +53,34 @@ export interface Transport {
   send(req: TransportRequest): Promise<TransportResponse>;
   /** Drop idle keep-alive connections (the runner calls it before exiting). */
   close(): Promise<void>;
+}
+
+// TLS verification failures: the certificate was refused, so sending again cannot help.
+const CERTIFICATE_CODES = new Set([
+  'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE', 'CERT_REJECTED', 'HOSTNAME_MISMATCH',
+]);
+
+/** A host's TLS certificate was refused: not retried, exit 6, with how to trust a private CA. */
+export class TlsCertificateError extends Error {
+  override readonly name = 'TlsCertificateError';
+  constructor(message: string, readonly host: string, readonly code: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The failure as a TlsCertificateError naming `host` when it is a refused certificate, else undefined. */
+export function certificateError(err: unknown, host: string): TlsCertificateError | undefined {
+  if (err instanceof TlsCertificateError) return err;
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
+      const why = (e as Error).message ? `: ${(e as Error).message}` : '';
+      return new TlsCertificateError(`the TLS certificate of ${host} was refused (${code}${why})`, host, code, { cause: err });
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -4,6 +4,8 @@
 import { ApiError, NetworkError } from '../client/errors.js';
 import { ApiClient } from '../client/http.js';
 import { checkBaseUrl } from '../client/origin.js';
+import { decideProxy, ProxyRefusedError, type ProxyDecision } from '../client/proxy.js';
+import { TlsCertificateError } from '../client/transport.js';
 import { maskKey } from '../client/redact.js';
 import { API_KEY_PREFIX } from '../contract/ids.js';
 import type { CommandContext } from '../cli/context.js';
@@ -55,17 +57,34 @@ export async function run(ctx: CommandContext): Promise<number> {
   else if (!a.apiKey.startsWith(API_KEY_PREFIX)) fail({ check: 'key', detail: `the key does not start with ${API_KEY_PREFIX}`, fix: 'adops auth login with a key from the console' }, EXIT.auth);
   else checks.push({ check: 'key', ok: true, detail: `${maskKey(a.apiKey)} (from ${a.apiKeySource === 'env' ? 'ADOPS_API_KEY' : 'config file'})` });
 
+  // The proxy the configured origin goes through (HTTPS_PROXY...), or why it goes direct.
+  let proxy: ProxyDecision | undefined;
+  if (baseOk) {
+    try {
+      proxy = decideProxy(new URL(a.baseUrl).origin, ctx.env);
+      if (proxy.kind === 'bypass') checks.push({ check: 'proxy', ok: true, detail: `not used for ${new URL(a.baseUrl).host}: ${proxy.reason}` });
+    } catch (err) {
+      baseOk = false;
+      fail({ check: 'proxy', detail: (err as Error).message, fix: 'fix or unset the variable, or list the host in NO_PROXY' }, EXIT.usage);
+    }
+  }
+  const route = proxy?.kind === 'proxy' ? proxy.route : undefined;
+
   if (baseOk && a.apiKey) {
-    const client = new ApiClient({ baseUrl: a.baseUrl, apiKey: a.apiKey, userAgent: userAgent(ctx.version), requestTimeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 15_000 }, trace: (l) => ctx.trace(l) });
+    const client = new ApiClient({ baseUrl: a.baseUrl, apiKey: a.apiKey, userAgent: userAgent(ctx.version), requestTimeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 15_000 }, trace: (l) => ctx.trace(l), env: ctx.env });
     const probe = (path: string) => client.request({ method: 'GET', path, query: { limit: 1 }, signal: ctx.signal });
     try {
       await probe('/observe/campaigns');
+      if (route) checks.push({ check: 'proxy', ok: true, detail: `${route.shown} (from ${route.variable}) ${client.baseUrl.protocol === 'https:' ? 'tunnels' : 'forwards'} to ${client.baseUrl.hostname}:${client.baseUrl.port || (client.baseUrl.protocol === 'https:' ? 443 : 80)}` });
       checks.push({ check: 'reachable', ok: true, detail: `${a.baseUrl} answers` });
       checks.push({ check: 'key accepted', ok: true, detail: 'the service accepts the key' });
       checks.push({ check: 'subscription', ok: true, detail: 'active' });
       checks.push({ check: 'observe:read', ok: true, detail: 'granted' });
     } catch (err) {
-      if (err instanceof NetworkError) fail({ check: 'reachable', detail: err.message, fix: 'is the service (or `adops sandbox serve`) running at this base URL?' }, EXIT.unavailable);
+      if (err instanceof ProxyRefusedError) fail({ check: 'proxy', detail: err.message, fix: `put the proxy's user name and password in ${route?.variable ?? 'HTTPS_PROXY'} (http://USER:PASSWORD@host:port)` }, EXIT.auth);
+      else if (err instanceof TlsCertificateError) fail({ check: 'tls', detail: err.message, fix: 'if a private CA signs it, NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops doctor' }, EXIT.unavailable);
+      else if (route && err instanceof NetworkError && /\bthe proxy\b/.test(err.message)) fail({ check: 'proxy', detail: err.message, fix: `is ${route.shown} right and reachable? (${route.variable}; NO_PROXY to bypass it)` }, EXIT.unavailable);
+      else if (err instanceof NetworkError) fail({ check: 'reachable', detail: err.message, fix: 'is the service (or `adops sandbox serve`) running at this base URL?' }, EXIT.unavailable);
       else if (err instanceof ApiError) {
         checks.push({ check: 'reachable', ok: true, detail: `${a.baseUrl} answers` });
         const fix = err.hint ?? undefined;

@@ -9,9 +9,10 @@
 // before a byte is sent and is read, not lost to a reset connection mid-body
 // (a write EPIPE, #13); a storage that never answers the Expect gets the body
 // after CONTINUE_WAIT_MS anyway, as curl does.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { proxyAuthRefused, type Env } from '../client/proxy.js';
+import { connectionFor, finalFailure } from '../client/proxy-route.js';
 
 export interface PutOptions {
   contentType: string;
@@ -22,6 +23,8 @@ export interface PutOptions {
   idleTimeoutMs?: number;
   signal?: AbortSignal;
   userAgent?: string;
+  /** Proxy variables (the storage origin gets its own NO_PROXY decision); process.env when absent. */
+  env?: Env;
 }
 
 export interface PutResult {
@@ -62,23 +65,26 @@ function readAnswer(res: IncomingMessage): Promise<unknown> {
   });
 }
 
-export function putBytes(url: string, open: () => Readable, opts: PutOptions): Promise<PutResult> {
+export async function putBytes(url: string, open: () => Readable, opts: PutOptions): Promise<PutResult> {
   const target = new URL(url);
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new Error(`upload URL has an unsupported scheme: ${target.protocol}`));
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`upload URL has an unsupported scheme: ${target.protocol}`);
+  // Direct, or behind a proxy (a CONNECT tunnel, or plain forwarding): the storage origin's own decision.
+  const via = await connectionFor(target, opts.env ?? process.env);
+  const send = via.send;
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   return new Promise<PutResult>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error('aborted'));
     let sentAll = false;
     let settled = false;
     let body: Readable | undefined;
-    const req = send(target, {
+    const req = send(via.url, {
+      ...(via.path ? { path: via.path } : {}),
       method: 'PUT',
       // Only these headers: never Authorization, never a cookie.
-      headers: { 'content-type': opts.contentType, 'content-length': String(opts.sizeBytes), expect: '100-continue', 'user-agent': opts.userAgent ?? 'adops' },
+      headers: { 'content-type': opts.contentType, 'content-length': String(opts.sizeBytes), expect: '100-continue', 'user-agent': opts.userAgent ?? 'adops', ...via.headers },
       // A fresh connection per file: an upload host is not the API origin, and a
       // keep-alive socket left open would delay the process exit.
-      agent: false,
+      agent: via.agent,
     });
     const fail = (err: Error) => {
       if (settled) return;
@@ -100,13 +106,15 @@ export function putBytes(url: string, open: () => Readable, opts: PutOptions): P
       opts.signal?.removeEventListener('abort', onAbort);
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => fail(new PutNetworkError(err.message, sentAll, { cause: err })));
+    // A proxy's 407 or a refused certificate: sending again cannot help.
+    req.on('error', (err) => fail(finalFailure(err, target.host) ?? new PutNetworkError(err.message, sentAll, { cause: err })));
     req.on('continue', () => {
       progressed();
       sendBody();
     });
     req.on('response', (res) => {
       clearTimeout(goAhead);
+      if (via.forwardedBy && res.statusCode === 407) return fail(proxyAuthRefused(via.forwardedBy));
       // The storage may answer early (413, 409) without reading the body: stop sending (or never start).
       if (body && !sentAll) body.unpipe(req);
       res.on('data', progressed);

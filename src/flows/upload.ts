@@ -41,6 +41,8 @@ export interface UploadOptions {
   waitTimeoutMs: number;
   idleTimeoutMs?: number;
   userAgent?: string;
+  /** Proxy variables for the PUT to the storage origin (HTTPS_PROXY, NO_PROXY, ...). */
+  env?: Record<string, string | undefined>;
   /** Runs once the row is ready (e.g. registrations); its answer is the row shown. */
   afterReady?: (row: Row) => Promise<Row>;
 }
@@ -340,6 +342,7 @@ class FileUpload {
         ...(this.o.idleTimeoutMs ? { idleTimeoutMs: this.o.idleTimeoutMs } : {}),
         ...(this.o.signal ? { signal: this.o.signal } : {}),
         ...(this.o.userAgent ? { userAgent: this.o.userAgent } : {}),
+        ...(this.o.env ? { env: this.o.env } : {}),
       });
     } catch (err) {
       if (err instanceof FileChanged) return this.dropChanged(err);

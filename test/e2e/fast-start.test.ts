@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
 
 const HEAVY = ['node_modules/commander/', 'node_modules/undici/', 'node_modules/zod/', 'node_modules/ora/', 'node_modules/@inquirer/', 'node_modules/cli-table3/', 'node_modules/conf/', 'src/commands/', 'src/client/', 'src/sandbox/', '/dist/commands/', '/dist/client/'];
 // Group definition files (commands/<group>/index) are plain data; handlers are not.
@@ -50,10 +50,10 @@ Module._resolveFilename = function (...args) {
 });
 
 /** Each loaded file, with the sources it holds (a bundle output's inputs, or the file itself). */
-function loaded(args: string[]): { files: Array<{ url: string; sources: string[] }>; stdout: string; status: number | null } {
+function loaded(args: string[], env: Record<string, string> = {}): { files: Array<{ url: string; sources: string[] }>; stdout: string; stderr: string; status: number | null } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], { cwd: ROOT, env: baseEnv({ ADOPS_TEST_LOADED: log }), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], { cwd: ROOT, env: baseEnv({ ADOPS_TEST_LOADED: log, ...env }), encoding: 'utf8' });
   const urls = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
   const bundleDir = pathToFileURL(join(ROOT, 'dist', 'bundle')).href + '/';
   const files = urls.map((url) => {
@@ -61,7 +61,7 @@ function loaded(args: string[]): { files: Array<{ url: string; sources: string[]
     if (url.startsWith(bundleDir) && !output) throw new Error(`${url} is not in dist/bundle/meta.json: stale build?`);
     return { url, sources: output ? output.inputs : [url.startsWith('file:') ? fileURLToPath(url) : url] };
   });
-  return { files, stdout: r.stdout, status: r.status };
+  return { files, stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
 const heavyIn = (files: Array<{ url: string; sources: string[] }>) =>
@@ -96,5 +96,38 @@ describe('fast start', () => {
       const { files } = loaded(args);
       expect(files.filter((f) => f.url.includes('/dist/')).map((f) => f.url.replace(/.*\/dist\//, 'dist/'))).toEqual(args[0] === '--version' ? [] : ['dist/bundle/quick.cjs']);
     }
+  });
+
+  // undici is for proxies only (#14): loaded when a proxy variable applies to the request's origin, never otherwise.
+  describe('undici', () => {
+    let sandbox: SandboxChild;
+    beforeAll(async () => {
+      sandbox = await startSandboxChild();
+    }, 60_000);
+    afterAll(async () => {
+      await sandbox?.stop();
+    });
+    const undiciIn = (files: Array<{ url: string; sources: string[] }>) => heavyIn(files).filter((s) => s.includes('node_modules/undici/'));
+    const read = ['observe', 'campaigns', '--limit', '1', '-o', 'json'];
+    const env = () => ({ ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ADOPS_CONFIG_DIR: join(dir, 'cfg') });
+
+    it('a read without proxy variables does not load it, nor does one whose origin NO_PROXY exempts', () => {
+      const plain = loaded(read, env());
+      expect(plain.status, plain.stderr).toBe(0);
+      expect(JSON.parse(plain.stdout)).toHaveLength(1);
+      expect(undiciIn(plain.files)).toEqual([]);
+      // An https origin NO_PROXY lists: the decision is made without undici (the connection then fails: nothing listens there).
+      const exempt = loaded([...read, '--retries', '0'], { ...env(), ADOPS_BASE_URL: 'https://localhost:9', HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: 'localhost' });
+      expect(exempt.status).toBe(6);
+      expect(exempt.stderr).toContain('cannot connect to https://localhost:9');
+      expect(undiciIn(exempt.files)).toEqual([]);
+    });
+
+    it('a read whose https origin a proxy variable applies to loads it (the check can fail)', () => {
+      const r = loaded([...read, '--retries', '0'], { ...env(), ADOPS_BASE_URL: 'https://ads.corp.test', HTTPS_PROXY: 'http://127.0.0.1:9' });
+      expect(r.status).toBe(6);
+      expect(r.stderr).toContain('cannot reach the proxy http://127.0.0.1:9');
+      expect(undiciIn(r.files).length).toBeGreaterThan(0);
+    });
   });
 });

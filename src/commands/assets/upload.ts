@@ -111,6 +111,7 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
       waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,
       ...(run.idleTimeoutSeconds !== undefined ? { idleTimeoutMs: Math.round(run.idleTimeoutSeconds * 1000) } : {}),
       userAgent: `adops/${ctx.version}`,
+      env: ctx.env,
       ...(run.afterReady ? { afterReady: run.afterReady } : {}),
     });
     const id = outcome.row?.id ?? outcome.row?.documentId;

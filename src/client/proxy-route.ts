@@ -1,0 +1,45 @@
+// One request's way to its origin behind a proxy, in node:http terms, for a
+// caller that opens its own request (the upload PUT, src/flows/upload-put.ts):
+// an https origin through a CONNECT tunnel (undici loads then), an http origin
+// by plain forwarding (the absolute URL sent to the proxy). The client's
+// transport keeps pooled agents instead (./node-transport.ts).
+import * as http from 'node:http';
+import { forwardedHeaders, proxyFor, ProxyRefusedError, type Env, type ProxyRoute } from './proxy.js';
+import { certificateError, TlsCertificateError } from './transport.js';
+
+export interface Via {
+  send: typeof http.request;
+  /** Where to connect (the origin, or the forwarding proxy). */
+  url: URL;
+  /** The request target when it is not url's path (absolute-form, for forwarding). */
+  path?: string;
+  headers: Record<string, string>;
+  agent: http.Agent | false;
+  /** Set when forwarding: an answer 407 is this proxy's, not the origin's. */
+  forwardedBy?: ProxyRoute;
+}
+
+/** A fresh connection (no keep-alive) to `target`: direct, or through the proxy its origin's variables name. */
+export async function connectionFor(target: URL, env: Env, connectTimeoutMs?: number): Promise<Via> {
+  const proxy = proxyFor(target, env);
+  if (!proxy) return { send: target.protocol === 'https:' ? (await import('node:https')).request : http.request, url: target, headers: {}, agent: false };
+  if (target.protocol === 'https:') {
+    const [{ request }, { tunnelAgent }] = await Promise.all([import('node:https'), import('./proxy-tunnel.js')]);
+    return { send: request, url: target, headers: {}, agent: tunnelAgent(proxy, { keepAlive: false, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) }) };
+  }
+  const send = proxy.protocol === 'https:' ? (await import('node:https')).request : http.request;
+  return {
+    send,
+    url: new URL(proxy.origin),
+    path: target.href,
+    headers: forwardedHeaders(proxy, target),
+    agent: false,
+    forwardedBy: proxy,
+  };
+}
+
+/** A failure that sending again cannot cure (the proxy's 407, a refused certificate), typed; else undefined. */
+export function finalFailure(err: unknown, host: string): Error | undefined {
+  if (err instanceof ProxyRefusedError || err instanceof TlsCertificateError) return err;
+  return certificateError(err, host);
+}
