@@ -3,7 +3,6 @@
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import envPaths from 'env-paths';
 import { buildApp } from './app.js';
 import type { AppOptions } from './app.js';
@@ -14,6 +13,7 @@ import type { SandboxServices } from './services.js';
 import { listen } from './server.js';
 import type { HttpLimits } from './http/limits.js';
 import { isWorldLoaded, openDatabase, storeSecret } from './store/db.js';
+import { openSqlite } from './store/sqlite.js';
 import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
 import type { World, WorldInput } from './fixtures/schema.js';
@@ -176,7 +176,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
 export function readKeys(opts: { data?: string; fixtures?: string } = {}): DemoKeyInfo[] {
   const dataPath = opts.data ?? defaultDataPath();
   if (dataPath !== ':memory:' && existsSync(dataPath)) {
-    const db = new Database(dataPath, { readonly: true, fileMustExist: true });
+    const db = openSqlite(dataPath, { readonly: true });
     try {
       const loaded = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sandbox_meta'`).get() !== undefined && isWorldLoaded(db);
       if (loaded) return listKeys(db).map(toInfo);

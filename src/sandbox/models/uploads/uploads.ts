@@ -7,7 +7,7 @@
 //
 // Owners (assets, documents) keep the upload id; the file is stored under it.
 import { randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../../store/sqlite.js';
 import type { FileStore, ByteSource } from './file-store.js';
 import { mintUploadToken } from './tokens.js';
 import { essenceOf, streamingCap } from './limits.js';
