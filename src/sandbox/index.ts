@@ -3,7 +3,6 @@
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import envPaths from 'env-paths';
 import { buildApp } from './app.js';
 import type { AppOptions } from './app.js';
 import { systemClock } from './clock.js';
@@ -14,6 +13,7 @@ import { listen } from './server.js';
 import type { HttpLimits } from './http/limits.js';
 import { isWorldLoaded, openDatabase, storeSecret } from './store/db.js';
 import { openSqlite } from './store/sqlite.js';
+import { dataDir, moveLegacyData, STORE_FILE } from './store/location.js';
 import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
 import type { World, WorldInput } from './fixtures/schema.js';
@@ -77,11 +77,21 @@ export const DEFAULT_PORT = 4010;
 /** How often a serving sandbox looks for due steps; an idle look is one comparison. */
 const TICK_MS = 25;
 
-/** ADOPS_SANDBOX_DATA if set, else `<user data dir>/sandbox.db` (env-paths('adops').data). */
+/** ADOPS_SANDBOX_DATA if set, else `<XDG_DATA_HOME or ~/.local/share>/adops/sandbox.db` (store/location.ts). */
 export function defaultDataPath(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.ADOPS_SANDBOX_DATA;
   if (fromEnv) return fromEnv;
-  return join(envPaths('adops').data, 'sandbox.db');
+  return join(dataDir(env), STORE_FILE);
+}
+
+/** The default store, after moving one left under the pre-#18 name (a note says so). */
+function defaultStore(note: (msg: string) => void): string {
+  const path = defaultDataPath();
+  if (!process.env.ADOPS_SANDBOX_DATA) {
+    const moved = moveLegacyData(process.env);
+    if (moved) note(moved);
+  }
+  return path;
 }
 
 function filesDirFor(dataPath: string): string {
@@ -104,11 +114,11 @@ const toInfo = (k: DemoKeyInfo): DemoKeyInfo => ({ key: k.key, organization: k.o
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
-  const dataPath = opts.data ?? defaultDataPath();
-  const memory = dataPath === ':memory:';
   const note = (msg: string) => {
     if (!opts.quiet) process.stderr.write(`${msg}\n`);
   };
+  const dataPath = opts.data ?? defaultStore(note);
+  const memory = dataPath === ':memory:';
 
   // A bad fixture file stops the start before the store is touched.
   const given: World | undefined = opts.world ? parseWorld(opts.world) : opts.fixtures ? readWorldFile(opts.fixtures) : undefined;
@@ -174,7 +184,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
 
 /** Keys for `adops sandbox keys`: from the store if it holds a world, else from the world it would load. */
 export function readKeys(opts: { data?: string; fixtures?: string } = {}): DemoKeyInfo[] {
-  const dataPath = opts.data ?? defaultDataPath();
+  const dataPath = opts.data ?? defaultStore((msg) => process.stderr.write(`${msg}\n`));
   if (dataPath !== ':memory:' && existsSync(dataPath)) {
     const db = openSqlite(dataPath, { readonly: true });
     try {
