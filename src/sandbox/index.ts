@@ -18,6 +18,7 @@ import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
 import type { World, WorldInput } from './fixtures/schema.js';
 import { listKeys } from './models/api-keys.js';
+import { ingestAll } from './ingest/index.js';
 
 export { FixtureError } from './fixtures/load.js';
 export type { World, WorldInput } from './fixtures/schema.js';
@@ -49,6 +50,12 @@ export interface StartOptions {
    * injected clock, where only the test moves time and access takes the steps.
    */
   ticker?: boolean;
+  /**
+   * Run ingestion (stored reads catch up with the providers) every this many
+   * ms, as the real service does on its own. Default 0: off, so tests control
+   * ingestion with POST /_sandbox/ingest; `sandbox serve` passes --ingest-every.
+   */
+  ingestEveryMs?: number;
   /** No notes on stderr (unexpected errors are still reported). */
   quiet?: boolean;
   /** The browser origin allowed by CORS (default https://console.adops.example). */
@@ -126,6 +133,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   if (opts.reset && !memory) removeStore(dataPath);
   const db = openDatabase(dataPath);
   let ticker: NodeJS.Timeout | undefined;
+  let ingester: NodeJS.Timeout | undefined;
   let publicUrl = '';
   let filesDir: string;
   if (memory) {
@@ -140,6 +148,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   });
   const cleanup = () => {
     clearInterval(ticker);
+    clearInterval(ingester);
     if (db.open) db.close();
     if (memory) rmSync(filesDir, { recursive: true, force: true });
   };
@@ -161,6 +170,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
       // Not unref'd: it lives exactly as long as the server, and close() stops it.
       ticker = setInterval(() => void services.mutations.advance(), TICK_MS);
     }
+    if (opts.ingestEveryMs) ingester = scheduleIngestion(services, opts.ingestEveryMs, opts.logError);
     const server = await listen(app, host, port, opts.limits ? { limits: opts.limits } : {});
     publicUrl = urlOf(host, server.port);
     let closing: Promise<void> | null = null;
@@ -180,6 +190,18 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     cleanup();
     throw err;
   }
+}
+
+function scheduleIngestion(services: SandboxServices, everyMs: number, logError: AppOptions['logError']): NodeJS.Timeout {
+  return setInterval(() => {
+    try {
+      ingestAll(services);
+    } catch (err) {
+      // A failed round leaves the stored rows as they were (one transaction); the next round tries again.
+      if (logError) logError(err);
+      else process.stderr.write(`adops sandbox: ingestion failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  }, everyMs);
 }
 
 /** Keys for `adops sandbox keys`: from the store if it holds a world, else from the world it would load. */

@@ -11,6 +11,7 @@ export const sandboxCommands: CommandSpec[] = [
       { flags: '--data <path>', description: 'SQLite file, or :memory: for a throw-away world' },
       { flags: '--fixtures <file>', description: 'fixture file describing the world to load' },
       { flags: '--reset', description: 'discard stored data and reload the fixtures' },
+      { flags: '--ingest-every <seconds>', description: 'refresh stored reads (ingestion) from the providers this often; 0 turns it off (then only POST /_sandbox/ingest does)', type: 'number', defaultValue: 30 },
       { flags: '--login [profile]', description: 'point a profile (default "sandbox") at this sandbox with the first demo key, and make it current' },
     ],
     notes: 'Prints exactly one line on stdout when ready: "listening on http://HOST:PORT". The demo keys go to stderr.',

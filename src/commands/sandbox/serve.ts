@@ -16,11 +16,14 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ...(o.data !== undefined ? { data: o.data as string } : {}),
     ...(o.fixtures !== undefined ? { fixtures: o.fixtures as string } : {}),
     reset: o.reset === true,
+    ingestEveryMs: Math.round((o.ingestEvery as number) * 1000),
   }).catch((err: unknown) => {
     throw listenFailure(err, o.host as string, o.port as number) ?? err;
   });
   try {
     ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
+    const every = o.ingestEvery as number;
+    ctx.note(every > 0 ? `adops sandbox: stored reads refresh every ${every} s (--ingest-every; 0 turns it off)` : 'adops sandbox: stored reads refresh only on POST /_sandbox/ingest (--ingest-every 0)');
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
     for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
 
