@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { nativeModuleProblem, openSqlite, sqliteDriver } from '../../../src/sandbox/store/sqlite.js';
 import { installProblem } from '../../../src/cli/install-problem.js';
+import { ensureBuilt, runAdops } from '../../helpers/cli.js';
 
 const runnable = (driver: string): boolean => {
   try {
@@ -79,4 +80,25 @@ describe('a native module built for another Node', () => {
     expect(nativeModuleProblem(missing)).toMatchObject({ code: 'sqlite_unavailable', hint: expect.stringMatching(/Node 22\.15/) });
     expect(nativeModuleProblem(new Error('disk full'))).toBeUndefined();
   });
+});
+
+// Real, not simulated: under a Node other than the one better-sqlite3 was built
+// for (.ci/run runs this file on Node 22 and 24 with the Node 20 build), the
+// built CLI forced onto better-sqlite3 says to reinstall, exit 1.
+const mismatched = !drivers.includes('better-sqlite3') && (() => {
+  try {
+    openSqlite(':memory:', {}, { ADOPS_SQLITE_DRIVER: 'better-sqlite3' });
+  } catch (err) {
+    return (err as { code?: string }).code === 'native_module_mismatch';
+  }
+  return false;
+})();
+
+it.runIf(mismatched)('the built CLI under another Node major with the mismatched module: reinstall, exit 1', async () => {
+  ensureBuilt();
+  const r = await runAdops(['sandbox', 'serve', '--port', '0', '--data', ':memory:'], { env: { ADOPS_SQLITE_DRIVER: 'better-sqlite3' } });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('native_module_mismatch');
+  expect(r.stderr).toMatch(/hint: reinstall adops under this Node/);
+  expect(r.stderr).not.toMatch(/bug in adops/);
 });
