@@ -3,11 +3,12 @@
 // loads at run time (everything bundled is a devDependency, so an install does
 // not fetch a second copy of it), and the native SQLite module is optional.
 // The packed tarball itself is installed and run by .ci/run (pack step).
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from '../helpers/cli.js';
+import { baseEnv, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
 
 interface Pkg {
   dependencies?: Record<string, string>;
@@ -60,4 +61,44 @@ it('the tarball holds the bundle, docs and completions, not tsc output', () => {
   expect(files).toContain('package.json');
   const stray = files.filter((f) => !/^(bin\/|dist\/bundle\/[^/]+\.c?js$|completions\/|docs\/|README\.md$|package\.json$|LICENSE)/.test(f));
   expect(stray).toEqual([]);
+});
+
+describe('an install without the optional native module (it could not be built)', () => {
+  // A copy of what ships, beside a node_modules that has everything but better-sqlite3.
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'adops-no-native-'));
+    for (const part of ['bin', 'dist/bundle', 'package.json']) cpSync(join(ROOT, part), join(root, part), { recursive: true });
+    mkdirSync(join(root, 'node_modules'));
+    for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+      if (name !== 'better-sqlite3' && name !== '.bin') symlinkSync(join(ROOT, 'node_modules', name), join(root, 'node_modules', name));
+    }
+  });
+  const adops = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [join(root, 'bin', 'adops.js'), ...args], { encoding: 'utf8', timeout: 20_000, env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ...env }) });
+
+  it('the client runs: --version and a read against a sandbox', async () => {
+    expect(adops(['--version']).stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+    const sb = await startSandboxChild();
+    try {
+      const r = spawnSync(process.execPath, [join(root, 'bin', 'adops.js'), 'observe', 'campaigns', '--advertiser', 'acc_acme_a_001', '-o', 'json'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: DEMO.full }),
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      await sb.stop();
+    }
+  }, 60_000);
+
+  it('sandbox serve on better-sqlite3 (Node 20) says what is missing: exit 1, sqlite_unavailable', () => {
+    const r = adops(['sandbox', 'serve', '--port', '0', '--data', ':memory:'], { ADOPS_SQLITE_DRIVER: 'better-sqlite3' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('sqlite_unavailable');
+    expect(r.stderr).toMatch(/better-sqlite3 is not installed/);
+    expect(r.stderr).toMatch(/hint: use Node 22\.15 or newer/);
+    expect(r.stderr).not.toMatch(/bug in adops/);
+  });
 });
