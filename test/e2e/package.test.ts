@@ -102,3 +102,13 @@ describe('an install without the optional native module (it could not be built)'
     expect(r.stderr).not.toMatch(/bug in adops/);
   });
 });
+
+it('a checkout that was never built says to build, not MODULE_NOT_FOUND', () => {
+  const root = mkdtempSync(join(tmpdir(), 'adops-unbuilt-'));
+  for (const part of ['bin', 'package.json']) cpSync(join(ROOT, part), join(root, part), { recursive: true });
+  for (const args of [['--help'], ['observe', 'campaigns']]) {
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'adops.js'), ...args], { encoding: 'utf8', env: baseEnv() });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('adops: dist/bundle is missing: run `npm run build` in this checkout (or reinstall the package)\n');
+  }
+});
