@@ -49,6 +49,9 @@ export function openSqlite(path: string, opts: OpenOptions = {}, env: NodeJS.Pro
 
 export function sqliteDriver(env: NodeJS.ProcessEnv = process.env): SqliteDriver {
   const forced = env.ADOPS_SQLITE_DRIVER;
+  if (forced && forced !== 'better-sqlite3' && forced !== 'node:sqlite') {
+    throw new SqliteUnavailableError(`ADOPS_SQLITE_DRIVER=${forced} names no SQLite driver`, 'set it to node:sqlite or better-sqlite3, or unset it', 'sqlite_unavailable');
+  }
   if (forced === 'better-sqlite3') return forced;
   if (forced === 'node:sqlite' || nodeSqlite() !== undefined) return 'node:sqlite';
   return 'better-sqlite3';

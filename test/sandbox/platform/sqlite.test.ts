@@ -22,6 +22,7 @@ it('the default driver is one this Node runs: node:sqlite from Node 22.15, else 
   const major = Number(process.versions.node.split('.')[0]);
   expect(sqliteDriver({})).toBe(major >= 22 ? 'node:sqlite' : 'better-sqlite3');
   expect(drivers).toContain(sqliteDriver({}));
+  expect(() => sqliteDriver({ ADOPS_SQLITE_DRIVER: 'sqlite3' })).toThrow(/ADOPS_SQLITE_DRIVER=sqlite3 names no SQLite driver/);
 });
 
 describe.each(drivers)('%s', (driver) => {
