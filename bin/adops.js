@@ -12,10 +12,22 @@ const version = () => require('../package.json').version;
 let text;
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) text = version() + '\n';
 else if (argv.length === 0 || argv.some((a) => a === '-h' || a === '--help' || a === 'help' || a === '-V' || a === '--version')) {
-  text = require('../dist/bundle/quick.cjs').quickAnswer(argv, version);
+  try {
+    text = require('../dist/bundle/quick.cjs').quickAnswer(argv, version);
+  } catch (err) {
+    text = notBuilt(err);
+  }
 }
 if (text !== undefined) print(text);
-else import('../dist/bundle/main.js');
+else import('../dist/bundle/main.js').catch(notBuilt);
+
+// A checkout that was never built (a packed tarball always is: prepack builds).
+function notBuilt(err) {
+  if (!(err && /MODULE_NOT_FOUND/.test(err.code) && /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|quick\.cjs)'/.test(err.message))) throw err;
+  process.stderr.write('adops: dist/bundle is missing: run `npm run build` in this checkout (or reinstall the package)\n');
+  process.exitCode = 1;
+  return '';
+}
 
 // Straight to fd 1: process.stdout on a pipe loads net and the streams, ~9 ms
 // here, a fifth of bare node's start-up.

@@ -2041,6 +2041,7 @@ complete -c adops -n "__adops_path_is 'sandbox serve'" -l port
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l data
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l fixtures
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l reset
+complete -c adops -n "__adops_path_is 'sandbox serve'" -l ingest-every
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l login
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l storage-quota
 complete -c adops -n "__adops_path_is 'sandbox serve'" -l output -xa 'table json ndjson csv'

@@ -374,7 +374,7 @@ _adops() {
     "config get") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config set") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config list") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
-    "sandbox serve") opts=(--host --port --data --fixtures --reset --login -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "sandbox serve") opts=(--host --port --data --fixtures --reset --ingest-every --login -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "sandbox keys") opts=(--data --fixtures -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "api") opts=(-f --field -F --json-field -H --header --input --paginate -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "doctor") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;

@@ -12,10 +12,12 @@
 //   files: the client is on node:http (docs/decisions.md).
 // - quick.cjs: src/cli/quick.ts (`--version`, the top help page) as one
 //   CommonJS file, which bin/adops.js requires without starting the ESM loader.
-// - meta.json: which sources each output holds (esbuild's metafile, outputs
-//   only); test/e2e/fast-start.test.ts reads it.
+// - meta.json: which sources each output holds and which packages it leaves
+//   external (esbuild's metafile, outputs only); test/e2e/fast-start.test.ts
+//   and test/e2e/package.test.ts read it.
 import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,6 +84,8 @@ const [esm, cjs] = await Promise.all([
 
 const outputs = {};
 for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs })) {
-  outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort() };
+  // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
+  const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !isBuiltin(i.path)).map((i) => i.path))].sort();
+  outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };
 }
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');

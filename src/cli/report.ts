@@ -8,6 +8,7 @@ import { TlsCertificateError } from '../client/transport.js';
 import { redactText } from '../client/redact.js';
 import { CliError } from './errors.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from './exit-codes.js';
+import { installProblem } from './install-problem.js';
 import { clean, extraLines, MAX_ISSUES } from './output/error-details.js';
 import { jsonText } from './output/sanitize.js';
 
@@ -96,6 +97,8 @@ function baseReport(err: unknown): ErrorReport {
   if (isAbort(err)) {
     return { code: 'interrupted', status: null, message: 'interrupted', issues: [], retryable: true, hint: null, exitCode: EXIT.interrupted };
   }
+  const install = installProblem(err);
+  if (install) return { ...install, status: null, issues: [], retryable: false, exitCode: EXIT.unexpected };
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'unexpected', status: null, message, issues: [], retryable: false, hint: 'This is a bug in adops if it persists; rerun with --debug.', exitCode: EXIT.unexpected };
 }

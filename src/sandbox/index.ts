@@ -3,8 +3,6 @@
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
-import envPaths from 'env-paths';
 import { buildApp } from './app.js';
 import type { AppOptions } from './app.js';
 import { systemClock } from './clock.js';
@@ -14,11 +12,14 @@ import type { SandboxServices } from './services.js';
 import { listen } from './server.js';
 import type { HttpLimits } from './http/limits.js';
 import { isWorldLoaded, openDatabase, storeSecret } from './store/db.js';
+import { openSqlite } from './store/sqlite.js';
+import { dataDir, moveLegacyData, STORE_FILE } from './store/location.js';
 import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
 import type { World, WorldInput } from './fixtures/schema.js';
 import { listKeys } from './models/api-keys.js';
 import { STORAGE_PATH_PREFIX } from './models/uploads/uploads.js';
+import { ingestAll } from './ingest/index.js';
 
 export { FixtureError } from './fixtures/load.js';
 export type { World, WorldInput } from './fixtures/schema.js';
@@ -50,6 +51,12 @@ export interface StartOptions {
    * injected clock, where only the test moves time and access takes the steps.
    */
   ticker?: boolean;
+  /**
+   * Run ingestion (stored reads catch up with the providers) every this many
+   * ms, as the real service does on its own. Default 0: off, so tests control
+   * ingestion with POST /_sandbox/ingest; `sandbox serve` passes --ingest-every.
+   */
+  ingestEveryMs?: number;
   /** No notes on stderr (unexpected errors are still reported). */
   quiet?: boolean;
   /** The browser origin allowed by CORS (default https://console.adops.example). */
@@ -80,11 +87,21 @@ export const DEFAULT_PORT = 4010;
 /** How often a serving sandbox looks for due steps; an idle look is one comparison. */
 const TICK_MS = 25;
 
-/** ADOPS_SANDBOX_DATA if set, else `<user data dir>/sandbox.db` (env-paths('adops').data). */
+/** ADOPS_SANDBOX_DATA if set, else `<XDG_DATA_HOME or ~/.local/share>/adops/sandbox.db` (store/location.ts). */
 export function defaultDataPath(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.ADOPS_SANDBOX_DATA;
   if (fromEnv) return fromEnv;
-  return join(envPaths('adops').data, 'sandbox.db');
+  return join(dataDir(env), STORE_FILE);
+}
+
+/** The default store, after moving one left under the pre-#18 name (a note says so). */
+function defaultStore(note: (msg: string) => void): string {
+  const path = defaultDataPath();
+  if (!process.env.ADOPS_SANDBOX_DATA) {
+    const moved = moveLegacyData(process.env);
+    if (moved) note(moved);
+  }
+  return path;
 }
 
 function filesDirFor(dataPath: string): string {
@@ -107,11 +124,11 @@ const toInfo = (k: DemoKeyInfo): DemoKeyInfo => ({ key: k.key, organization: k.o
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
-  const dataPath = opts.data ?? defaultDataPath();
-  const memory = dataPath === ':memory:';
   const note = (msg: string) => {
     if (!opts.quiet) process.stderr.write(`${msg}\n`);
   };
+  const dataPath = opts.data ?? defaultStore(note);
+  const memory = dataPath === ':memory:';
 
   // A bad fixture file stops the start before the store is touched.
   const given: World | undefined = opts.world ? parseWorld(opts.world) : opts.fixtures ? readWorldFile(opts.fixtures) : undefined;
@@ -119,6 +136,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   if (opts.reset && !memory) removeStore(dataPath);
   const db = openDatabase(dataPath);
   let ticker: NodeJS.Timeout | undefined;
+  let ingester: NodeJS.Timeout | undefined;
   let publicUrl = '';
   let filesDir: string;
   if (memory) {
@@ -134,6 +152,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   if (opts.storageQuotaBytes !== undefined) services.settings.storageQuotaBytes = opts.storageQuotaBytes;
   const cleanup = () => {
     clearInterval(ticker);
+    clearInterval(ingester);
     if (db.open) db.close();
     if (memory) rmSync(filesDir, { recursive: true, force: true });
   };
@@ -155,6 +174,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
       // Not unref'd: it lives exactly as long as the server, and close() stops it.
       ticker = setInterval(() => void services.mutations.advance(), TICK_MS);
     }
+    if (opts.ingestEveryMs) ingester = scheduleIngestion(services, opts.ingestEveryMs, opts.logError);
     const server = await listen(app, host, port, {
       ...(opts.limits ? { limits: opts.limits } : {}),
       holdsContinue: (path) => path.startsWith(STORAGE_PATH_PREFIX),
@@ -179,11 +199,23 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   }
 }
 
+function scheduleIngestion(services: SandboxServices, everyMs: number, logError: AppOptions['logError']): NodeJS.Timeout {
+  return setInterval(() => {
+    try {
+      ingestAll(services);
+    } catch (err) {
+      // A failed round leaves the stored rows as they were (one transaction); the next round tries again.
+      if (logError) logError(err);
+      else process.stderr.write(`adops sandbox: ingestion failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  }, everyMs);
+}
+
 /** Keys for `adops sandbox keys`: from the store if it holds a world, else from the world it would load. */
 export function readKeys(opts: { data?: string; fixtures?: string } = {}): DemoKeyInfo[] {
-  const dataPath = opts.data ?? defaultDataPath();
+  const dataPath = opts.data ?? defaultStore((msg) => process.stderr.write(`${msg}\n`));
   if (dataPath !== ':memory:' && existsSync(dataPath)) {
-    const db = new Database(dataPath, { readonly: true, fileMustExist: true });
+    const db = openSqlite(dataPath, { readonly: true });
     try {
       const loaded = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'sandbox_meta'`).get() !== undefined && isWorldLoaded(db);
       if (loaded) return listKeys(db).map(toInfo);

@@ -2,7 +2,7 @@
 // (createServices) with every field typed: no index signature, no module-level
 // singletons keyed by the services object. Tests may swap the overrides in
 // `settings` on a running sandbox.
-import type { Database } from 'better-sqlite3';
+import type { Database } from './store/sqlite.js';
 import type { CatalogSkill } from '../contract/schemas/context.js';
 import type { Clock } from './clock.js';
 import { MutationAdvancer } from './models/mutations-worker.js';

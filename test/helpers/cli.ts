@@ -137,10 +137,10 @@ export interface SandboxChild {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** `adops sandbox serve --port 0 --data :memory:` as a child; resolves on its "listening on" line. */
+/** `adops sandbox serve --port 0 --data :memory: --ingest-every 0` (ingestion only when a test asks) as a child; resolves on its "listening on" line. */
 export function startSandboxChild(extraArgs: readonly string[] = [], env: Record<string, string | undefined> = {}): Promise<SandboxChild> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', ...extraArgs], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', '--ingest-every', '0', ...extraArgs], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${err}`)), 30_000);

@@ -11,6 +11,7 @@ export const sandboxCommands: CommandSpec[] = [
       { flags: '--data <path>', description: 'SQLite file, or :memory: for a throw-away world' },
       { flags: '--fixtures <file>', description: 'fixture file describing the world to load' },
       { flags: '--reset', description: 'discard stored data and reload the fixtures' },
+      { flags: '--ingest-every <seconds>', description: 'refresh stored reads (ingestion) from the providers this often; 0 turns it off (then only POST /_sandbox/ingest does)', type: 'number', defaultValue: 30 },
       { flags: '--login [profile]', description: 'point a profile (default "sandbox") at this sandbox with the first demo key, and make it current' },
       { flags: '--storage-quota <size>', description: 'bytes each organization may keep stored plus in flight, e.g. 500MiB or 2GiB (default 5GiB); past it an upload answers 413 too_large' },
     ],

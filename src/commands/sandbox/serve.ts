@@ -17,6 +17,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ...(o.fixtures !== undefined ? { fixtures: o.fixtures as string } : {}),
     reset: o.reset === true,
     ...(o.storageQuota !== undefined ? { storageQuotaBytes: sizeOf(String(o.storageQuota)) } : {}),
+    ingestEveryMs: Math.round((o.ingestEvery as number) * 1000),
   }).catch((err: unknown) => {
     // A bad --fixtures file (missing, not JSON, a field against the schema) is the user's input: exit 2, its message names the file and field.
     if (err instanceof FixtureError) throw new CliError(err.message, EXIT.usage, 'see docs/fixtures.md for the fields a world takes', 'invalid_fixtures');
@@ -24,6 +25,8 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   });
   try {
     ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
+    const every = o.ingestEvery as number;
+    ctx.note(every > 0 ? `adops sandbox: stored reads refresh every ${every} s (--ingest-every; 0 turns it off)` : 'adops sandbox: stored reads refresh only on POST /_sandbox/ingest (--ingest-every 0)');
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
     for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
 

@@ -2,7 +2,7 @@
 // key (401) → subscription (402 + paywallUrl) → creator left (403) → permission (403).
 // The request schema is checked only after this middleware, by the validators.
 import type { MiddlewareHandler } from 'hono';
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement } from '../store/sqlite.js';
 import { API_KEY_PREFIX, PERMISSIONS } from '../../contract/ids.js';
 import type { Permission } from '../../contract/ids.js';
 import type { AppEnv, AuthContext } from './context.js';

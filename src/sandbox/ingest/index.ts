@@ -14,7 +14,7 @@
 // - Advertisers not connected are ingested once (their first ingestion, as if
 //   the connection broke afterwards) and then left as stored. provider_d is
 //   not ingested: stored rows carry provider_a, provider_b or provider_c only.
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import { AD_GROUP_TYPE, ROW_PROVIDERS } from '../../contract/ids.js';
 import { currencyDecimals } from '../providers/units.js';
 import { storedRowJson } from './stored-reads.js';

@@ -1,7 +1,7 @@
 // The platform's advertiser records: which organization connects each ad
 // account, at which provider, in which currency, and how its connection stands.
 // One reader for every domain (live reads, mutations, Context, Assets).
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import type { EntityProvider } from '../../contract/ids.js';
 import type { AdvertiserRecord } from '../providers/types.js';
 

@@ -1,6 +1,6 @@
 // The store's API keys as `adops sandbox keys` and /_sandbox/keys show them
 // (the sandbox keeps keys in clear: they are public fixtures, not secrets).
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 
 export interface KeyListing {
   key: string;

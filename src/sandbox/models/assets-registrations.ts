@@ -2,7 +2,7 @@
 // its provider. The registration records the id the provider gave it, in the
 // provider's own form, so an agent can reference the asset when it builds ads.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import type { Scope } from './scope.js';
 import { domainError } from './errors.js';
 import type { z } from 'zod';

@@ -7,7 +7,7 @@
 //
 // `uploaded` is not stored: it is `reserved` whose upload has received its bytes.
 import { randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import type { Scope } from './scope.js';
 import { domainError } from './errors.js';
 import type { Asset, AssetState } from '../../contract/schemas/assets.js';

@@ -8,7 +8,7 @@
 // and Observe routes call it) and by the ticker of a serving sandbox. Each
 // step is stamped with the time it fell due, so a test driving a ManualClock
 // sees the same rows whenever it looks.
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import type { Clock } from '../clock.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import type { CreateMutation } from '../../contract/schemas/mutations.js';

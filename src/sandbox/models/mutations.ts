@@ -4,7 +4,7 @@
 // advertiser owned → connection → write access → amounts), and how a stored row
 // reads back. No HTTP here: failures are ApiErrors the route lets through.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import { START_DELAY_MS } from './lifecycle.js';
 import type { Scope } from './scope.js';
 import { domainError } from './errors.js';

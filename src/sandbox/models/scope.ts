@@ -4,7 +4,7 @@
 // mutations and owns what they create), the store, the time and the secret.
 // Models never see HTTP: routes build the scope (routes/scope.ts), tests may
 // build one with scopeFor.
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import type { Clock } from '../clock.js';
 import type { SandboxServices } from '../services.js';
 

@@ -3,7 +3,7 @@
 // whole of one kind (ingestion, which visits everything anyway) and a window
 // in the provider's own order (live reads: a page costs what its rows cost,
 // at any depth).
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import type { Payload, StoredKind } from './types.js';
 
 export interface ProviderEntityRow {

@@ -2,7 +2,7 @@
 // (provider-a.ts … provider-d.ts) knows its own payload keys, units, status
 // words, time format and error objects; everything else (live reads, ingestion,
 // mutation, faults) is written once against this interface.
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../store/sqlite.js';
 import type { z } from 'zod';
 import type { EntityProvider, EntityStatus } from '../../contract/ids.js';
 import type { Clock } from '../clock.js';

@@ -22,7 +22,7 @@
 // and `decodeCursor(...)` gives it back (validate its shape: it is yours, but
 // treat it as unknown).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from './sqlite.js';
 import { domainError } from '../models/errors.js';
 
 /** Longest cursor we try to read; anything longer is garbage by construction. */

@@ -1,8 +1,8 @@
 // Opens the sandbox's SQLite store and brings its schema up to date. Each
 // migration runs in its own transaction together with its record in
 // `migrations`, so a crash leaves either the old or the new schema, never half.
-import Database from 'better-sqlite3';
-import type { Database as DatabaseType } from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
+import type { Database as DatabaseType } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,12 +13,12 @@ export type { DatabaseType as Database };
 
 export function openDatabase(path: string | ':memory:', migrations: readonly Migration[] = MIGRATIONS): DatabaseType {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = openSqlite(path);
   try {
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('synchronous = NORMAL');
+    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA foreign_keys = ON');
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.exec('PRAGMA synchronous = NORMAL');
     migrate(db, migrations);
     cacheStatements(db);
   } catch (err) {

@@ -2,7 +2,7 @@
 // walk an index in seq order (no OFFSET, no sort). Checked on the query plan,
 // not with timings (bench/stored-read.js measures those).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../../../src/sandbox/store/sqlite.js';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { storedPage } from '../../../src/sandbox/ingest/stored-reads.js';
 import type { StoredQuery } from '../../../src/sandbox/ingest/stored-reads.js';

@@ -120,8 +120,8 @@ describe('openDatabase', () => {
     const db = openDatabase(path);
     const names = db.prepare('SELECT name FROM migrations ORDER BY name').pluck().all();
     expect(names).toEqual(MIGRATIONS.map((m) => m.name));
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
+    expect(db.prepare('PRAGMA foreign_keys').pluck().get()).toBe(1);
     db.close();
     const again = openDatabase(path);
     expect(again.prepare('SELECT count(*) FROM migrations').pluck().get()).toBe(MIGRATIONS.length);

@@ -3,7 +3,7 @@
 // write are ONE conditional statement (`… WHERE seq = ? AND revision = ?`), so
 // of two writers racing with the same revision exactly one changes the row and
 // the other gets 409 revision_mismatch with currentRevision, nothing changed.
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../../store/sqlite.js';
 import { domainError } from '../errors.js';
 
 export const revisionMismatch = (currentRevision: number) =>

@@ -4,7 +4,7 @@
 // read from the uploads table; bytes in flight live in memory (a PUT does not
 // survive a restart either), counted chunk by chunk as they pass, so two PUTs
 // racing for the last room cannot both have it.
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../../store/sqlite.js';
 
 const GiB = 1024 * 1024 * 1024;
 

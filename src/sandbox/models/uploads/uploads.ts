@@ -13,7 +13,7 @@
 // reserved cap. Every PUT also counts against its organization's quota
 // (quota.ts) on the bytes stored plus the bytes in flight.
 import { randomBytes } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../../store/sqlite.js';
 import type { FileStore, ByteSource } from './file-store.js';
 import { mintUploadToken } from './tokens.js';
 import { essenceOf, streamingCap } from './limits.js';
