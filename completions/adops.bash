@@ -40,6 +40,8 @@ _adops() {
     "brands personas|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "brands documents|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "plans line-items|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
+    "observe drift|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
+    "observe drift|--level") COMPREPLY=( $(compgen -W "campaigns ad-groups" -- "$cur") ); return ;;
     "observe insights|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "observe insights|--level") COMPREPLY=( $(compgen -W "advertiser campaign ad_group ad" -- "$cur") ); return ;;
     "observe insights|--grain") COMPREPLY=( $(compgen -W "day week month all" -- "$cur") ); return ;;
@@ -169,7 +171,7 @@ _adops() {
     "brands") opts="advertisers create delete documents edit get list personas update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "config") opts="get list set -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "mutations") opts="activate apply archive bid budget delete get list pause rename start watch -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
-    "observe") opts="ad-groups ads asset-groups campaigns creatives insights -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "observe") opts="ad-groups ads asset-groups campaigns creatives drift insights -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans") opts="apply approve create delete edit get line-items list update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "sandbox") opts="keys serve -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "skills") opts="catalog create delete edit get list reimport update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -183,6 +185,7 @@ _adops() {
     "brands personas") opts="create delete edit get list update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands documents") opts="delete finalize get list reserve upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "plans line-items") opts="add delete edit readiness record update validate -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "observe drift") opts="--level --compare --exit-code -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe insights") opts="--since --until --level --grain --breakdown --ids --advertiser --provider --limit --cursor --all --max -f --field --chart -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe campaigns list") opts="--live --ids --advertiser --provider --status --limit --cursor --all --max -f --field --fallback-stored -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "observe campaigns get") opts="-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -297,6 +300,7 @@ _adops_known() {
     "brands personas") return 0 ;;
     "brands documents") return 0 ;;
     "plans line-items") return 0 ;;
+    "observe drift") return 0 ;;
     "observe insights") return 0 ;;
     "observe campaigns list") return 0 ;;
     "observe campaigns get") return 0 ;;

@@ -97,7 +97,7 @@ complete -c adops -n "__adops_path_is 'mutations'" -l no-color
 complete -c adops -n "__adops_path_is 'mutations'" -l no-input
 complete -c adops -n "__adops_path_is 'mutations'" -l yes
 complete -c adops -n "__adops_path_is 'mutations'" -l help
-complete -c adops -n "__adops_path_is 'observe'" -a 'ad-groups ads asset-groups campaigns creatives insights'
+complete -c adops -n "__adops_path_is 'observe'" -a 'ad-groups ads asset-groups campaigns creatives drift insights'
 complete -c adops -n "__adops_path_is 'observe'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'observe'" -l json
 complete -c adops -n "__adops_path_is 'observe'" -l fields
@@ -380,6 +380,24 @@ complete -c adops -n "__adops_path_is 'plans line-items'" -l no-color
 complete -c adops -n "__adops_path_is 'plans line-items'" -l no-input
 complete -c adops -n "__adops_path_is 'plans line-items'" -l yes
 complete -c adops -n "__adops_path_is 'plans line-items'" -l help
+complete -c adops -n "__adops_path_is 'observe drift'" -l level -xa 'campaigns ad-groups'
+complete -c adops -n "__adops_path_is 'observe drift'" -l compare
+complete -c adops -n "__adops_path_is 'observe drift'" -l exit-code
+complete -c adops -n "__adops_path_is 'observe drift'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'observe drift'" -l json
+complete -c adops -n "__adops_path_is 'observe drift'" -l fields
+complete -c adops -n "__adops_path_is 'observe drift'" -l query
+complete -c adops -n "__adops_path_is 'observe drift'" -l profile
+complete -c adops -n "__adops_path_is 'observe drift'" -l base-url
+complete -c adops -n "__adops_path_is 'observe drift'" -l request-timeout
+complete -c adops -n "__adops_path_is 'observe drift'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'observe drift'" -l retries
+complete -c adops -n "__adops_path_is 'observe drift'" -l retry-budget
+complete -c adops -n "__adops_path_is 'observe drift'" -l debug
+complete -c adops -n "__adops_path_is 'observe drift'" -l no-color
+complete -c adops -n "__adops_path_is 'observe drift'" -l no-input
+complete -c adops -n "__adops_path_is 'observe drift'" -l yes
+complete -c adops -n "__adops_path_is 'observe drift'" -l help
 complete -c adops -n "__adops_path_is 'observe insights'" -l since
 complete -c adops -n "__adops_path_is 'observe insights'" -l until
 complete -c adops -n "__adops_path_is 'observe insights'" -l level -xa 'advertiser campaign ad_group ad'

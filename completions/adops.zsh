@@ -25,6 +25,7 @@ _adops() {
       "brands personas") path="brands personas" ;;
       "brands documents") path="brands documents" ;;
       "plans line-items") path="plans line-items" ;;
+      "observe drift") path="observe drift" ;;
       "observe insights") path="observe insights" ;;
       "observe campaigns list") path="observe campaigns list" ;;
       "observe campaigns get") path="observe campaigns get" ;;
@@ -148,6 +149,8 @@ _adops() {
     "brands personas|--output") compadd -- table json ndjson csv; return ;;
     "brands documents|--output") compadd -- table json ndjson csv; return ;;
     "plans line-items|--output") compadd -- table json ndjson csv; return ;;
+    "observe drift|--output") compadd -- table json ndjson csv; return ;;
+    "observe drift|--level") compadd -- campaigns ad-groups; return ;;
     "observe insights|--output") compadd -- table json ndjson csv; return ;;
     "observe insights|--level") compadd -- advertiser campaign ad_group ad; return ;;
     "observe insights|--grain") compadd -- day week month all; return ;;
@@ -277,7 +280,7 @@ _adops() {
     "brands") opts=(advertisers create delete documents edit get list personas update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config") opts=(get list set -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "mutations") opts=(activate apply archive bid budget delete get list pause rename start watch -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
-    "observe") opts=(ad-groups ads asset-groups campaigns creatives insights -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "observe") opts=(ad-groups ads asset-groups campaigns creatives drift insights -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans") opts=(apply approve create delete edit get line-items list update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "sandbox") opts=(keys serve -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "skills") opts=(catalog create delete edit get list reimport update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -291,6 +294,7 @@ _adops() {
     "brands personas") opts=(create delete edit get list update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands documents") opts=(delete finalize get list reserve upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "plans line-items") opts=(add delete edit readiness record update validate -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "observe drift") opts=(--level --compare --exit-code -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe insights") opts=(--since --until --level --grain --breakdown --ids --advertiser --provider --limit --cursor --all --max -f --field --chart -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe campaigns list") opts=(--live --ids --advertiser --provider --status --limit --cursor --all --max -f --field --fallback-stored -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "observe campaigns get") opts=(-f --field -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;

@@ -117,6 +117,14 @@ const observeCases = (word: string, resource: string, advertiser: string): Case[
 
 const CASES: Case[] = [
   {
+    command: 'observe drift',
+    ok: () => ['observe', 'drift', A, '--level', 'ad-groups', '-o', 'json'],
+    check: (r) => expect(Array.isArray(JSON.parse(r.stdout))).toBe(true),
+    fail: () => ['observe', 'drift', 'acc_acme_b_disconnected'],
+    failCode: 5,
+    usage: () => ['observe', 'drift', 'adv_1'],
+  },
+  {
     command: 'observe insights',
     ok: () => ['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-07', '--limit', '3', '-o', 'json'],
     check: (r) => expect(JSON.parse(r.stdout)[0]).toHaveProperty('spend'),
