@@ -153,6 +153,8 @@ _adops() {
     "auth login|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "auth status|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "auth logout|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
+    "auth list|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
+    "auth switch|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "config get|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "config set|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
     "config list|--output") COMPREPLY=( $(compgen -W "table json ndjson csv" -- "$cur") ); return ;;
@@ -167,7 +169,7 @@ _adops() {
   case "$path" in
     "") opts="api assets auth brands commands completion config demo doctor mutations observe plans sandbox skills -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version" ;;
     "assets") opts="delete finalize get list register rename reserve sync upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
-    "auth") opts="login logout status -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "auth") opts="list login logout status switch -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "brands") opts="advertisers create delete documents edit get list personas update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "config") opts="get list set -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "mutations") opts="activate apply archive bid budget delete get list pause rename start watch -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -264,8 +266,10 @@ _adops() {
     "assets upload") opts="--register --concurrency --name --timeout -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "assets sync") opts="--register --concurrency --timeout --dry-run -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth login") opts="--with-key --url --no-verify -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
-    "auth status") opts="-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "auth status") opts="--all -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "auth logout") opts="--all-profiles -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "auth list") opts="-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
+    "auth switch") opts="-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "config get") opts="-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "config set") opts="-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
     "config list") opts="-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help" ;;
@@ -381,6 +385,8 @@ _adops_known() {
     "auth login") return 0 ;;
     "auth status") return 0 ;;
     "auth logout") return 0 ;;
+    "auth list") return 0 ;;
+    "auth switch") return 0 ;;
     "config get") return 0 ;;
     "config set") return 0 ;;
     "config list") return 0 ;;

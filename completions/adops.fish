@@ -33,7 +33,7 @@ complete -c adops -n "__adops_path_is 'assets'" -l no-color
 complete -c adops -n "__adops_path_is 'assets'" -l no-input
 complete -c adops -n "__adops_path_is 'assets'" -l yes
 complete -c adops -n "__adops_path_is 'assets'" -l help
-complete -c adops -n "__adops_path_is 'auth'" -a 'login logout status'
+complete -c adops -n "__adops_path_is 'auth'" -a 'list login logout status switch'
 complete -c adops -n "__adops_path_is 'auth'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'auth'" -l json
 complete -c adops -n "__adops_path_is 'auth'" -l fields
@@ -1973,6 +1973,7 @@ complete -c adops -n "__adops_path_is 'auth login'" -l no-color
 complete -c adops -n "__adops_path_is 'auth login'" -l no-input
 complete -c adops -n "__adops_path_is 'auth login'" -l yes
 complete -c adops -n "__adops_path_is 'auth login'" -l help
+complete -c adops -n "__adops_path_is 'auth status'" -l all
 complete -c adops -n "__adops_path_is 'auth status'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'auth status'" -l json
 complete -c adops -n "__adops_path_is 'auth status'" -l fields
@@ -2004,6 +2005,36 @@ complete -c adops -n "__adops_path_is 'auth logout'" -l no-color
 complete -c adops -n "__adops_path_is 'auth logout'" -l no-input
 complete -c adops -n "__adops_path_is 'auth logout'" -l yes
 complete -c adops -n "__adops_path_is 'auth logout'" -l help
+complete -c adops -n "__adops_path_is 'auth list'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'auth list'" -l json
+complete -c adops -n "__adops_path_is 'auth list'" -l fields
+complete -c adops -n "__adops_path_is 'auth list'" -l query
+complete -c adops -n "__adops_path_is 'auth list'" -l profile
+complete -c adops -n "__adops_path_is 'auth list'" -l base-url
+complete -c adops -n "__adops_path_is 'auth list'" -l request-timeout
+complete -c adops -n "__adops_path_is 'auth list'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'auth list'" -l retries
+complete -c adops -n "__adops_path_is 'auth list'" -l retry-budget
+complete -c adops -n "__adops_path_is 'auth list'" -l debug
+complete -c adops -n "__adops_path_is 'auth list'" -l no-color
+complete -c adops -n "__adops_path_is 'auth list'" -l no-input
+complete -c adops -n "__adops_path_is 'auth list'" -l yes
+complete -c adops -n "__adops_path_is 'auth list'" -l help
+complete -c adops -n "__adops_path_is 'auth switch'" -l output -xa 'table json ndjson csv'
+complete -c adops -n "__adops_path_is 'auth switch'" -l json
+complete -c adops -n "__adops_path_is 'auth switch'" -l fields
+complete -c adops -n "__adops_path_is 'auth switch'" -l query
+complete -c adops -n "__adops_path_is 'auth switch'" -l profile
+complete -c adops -n "__adops_path_is 'auth switch'" -l base-url
+complete -c adops -n "__adops_path_is 'auth switch'" -l request-timeout
+complete -c adops -n "__adops_path_is 'auth switch'" -l connect-timeout
+complete -c adops -n "__adops_path_is 'auth switch'" -l retries
+complete -c adops -n "__adops_path_is 'auth switch'" -l retry-budget
+complete -c adops -n "__adops_path_is 'auth switch'" -l debug
+complete -c adops -n "__adops_path_is 'auth switch'" -l no-color
+complete -c adops -n "__adops_path_is 'auth switch'" -l no-input
+complete -c adops -n "__adops_path_is 'auth switch'" -l yes
+complete -c adops -n "__adops_path_is 'auth switch'" -l help
 complete -c adops -n "__adops_path_is 'config get'" -l output -xa 'table json ndjson csv'
 complete -c adops -n "__adops_path_is 'config get'" -l json
 complete -c adops -n "__adops_path_is 'config get'" -l fields

@@ -106,6 +106,8 @@ _adops() {
       "auth login") path="auth login" ;;
       "auth status") path="auth status" ;;
       "auth logout") path="auth logout" ;;
+      "auth list") path="auth list" ;;
+      "auth switch") path="auth switch" ;;
       "config get") path="config get" ;;
       "config set") path="config set" ;;
       "config list") path="config list" ;;
@@ -262,6 +264,8 @@ _adops() {
     "auth login|--output") compadd -- table json ndjson csv; return ;;
     "auth status|--output") compadd -- table json ndjson csv; return ;;
     "auth logout|--output") compadd -- table json ndjson csv; return ;;
+    "auth list|--output") compadd -- table json ndjson csv; return ;;
+    "auth switch|--output") compadd -- table json ndjson csv; return ;;
     "config get|--output") compadd -- table json ndjson csv; return ;;
     "config set|--output") compadd -- table json ndjson csv; return ;;
     "config list|--output") compadd -- table json ndjson csv; return ;;
@@ -276,7 +280,7 @@ _adops() {
   case "$path" in
     "") opts=(api assets auth brands commands completion config demo doctor mutations observe plans sandbox skills -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help --version) ;;
     "assets") opts=(delete finalize get list register rename reserve sync upload -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
-    "auth") opts=(login logout status -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "auth") opts=(list login logout status switch -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "brands") opts=(advertisers create delete documents edit get list personas update -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config") opts=(get list set -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "mutations") opts=(activate apply archive bid budget delete get list pause rename start watch -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
@@ -373,8 +377,10 @@ _adops() {
     "assets upload") opts=(--register --concurrency --name --timeout -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "assets sync") opts=(--register --concurrency --timeout --dry-run -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth login") opts=(--with-key --url --no-verify -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
-    "auth status") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "auth status") opts=(--all -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "auth logout") opts=(--all-profiles -o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "auth list") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
+    "auth switch") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config get") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config set") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;
     "config list") opts=(-o --output --json --fields --query --profile --base-url --request-timeout --connect-timeout --retries --retry-budget --debug --no-color --no-input -y --yes --help) ;;

@@ -6,9 +6,12 @@ import { CliError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
+import { checkProfileName } from '../../config/profile-name.js';
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const o = input.opts;
+  // A bad profile name is refused before anything starts.
+  const profile = o.login === undefined ? undefined : checkProfileName(typeof o.login === 'string' ? o.login : 'sandbox');
   const { startSandbox } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({
     host: o.host as string,
@@ -24,8 +27,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
     for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
 
-    if (o.login !== undefined) {
-      const profile = typeof o.login === 'string' ? o.login : 'sandbox';
+    if (profile !== undefined) {
       const first = sandbox.keys[0];
       if (first) {
         await ctx.config.update((d) => {
