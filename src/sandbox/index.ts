@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import envPaths from 'env-paths';
 import { buildApp } from './app.js';
+import { servesOldBehaviour } from './http/generation.js';
 import type { AppOptions } from './app.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
@@ -59,6 +60,8 @@ export interface StartOptions {
   logError?: AppOptions['logError'];
   /** Bounds on one request's work (http/limits.ts); tests pass small ones. */
   limits?: Partial<HttpLimits>;
+  /** Serve the service as it was on this day (YYYY-MM-DD): before 2026-09-24, the old errors and order of checks. */
+  asOf?: string;
 }
 
 export interface RunningSandbox {
@@ -110,7 +113,8 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     if (!opts.quiet) process.stderr.write(`${msg}\n`);
   };
 
-  // A bad fixture file stops the start before the store is touched.
+  // A bad date or fixture file stops the start before the store is touched.
+  const old = opts.asOf !== undefined && servesOldBehaviour(opts.asOf);
   const given: World | undefined = opts.world ? parseWorld(opts.world) : opts.fixtures ? readWorldFile(opts.fixtures) : undefined;
 
   if (opts.reset && !memory) removeStore(dataPath);
@@ -128,6 +132,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   const services: SandboxServices = createServices({
     db, clock, secret: storeSecret(db), dataDir: memory ? null : dirname(dataPath), filesDir, publicUrl: () => publicUrl,
   });
+  if (old) services.settings.before20260924 = true;
   const cleanup = () => {
     clearInterval(ticker);
     if (db.open) db.close();

@@ -20,6 +20,8 @@ export interface SandboxSettings {
   documentLimits?: MediaLimits;
   /** Replaces the built-in Skill Catalog. */
   skillCatalog?: readonly CatalogSkill[];
+  /** Serve the behaviour from before 2026-09-24 (`sandbox serve --as-of`; http/generation.ts). */
+  before20260924?: boolean;
 }
 
 export interface SandboxServices {

@@ -12,9 +12,10 @@ export const sandboxCommands: CommandSpec[] = [
       { flags: '--fixtures <file>', description: 'fixture file describing the world to load' },
       { flags: '--reset', description: 'discard stored data and reload the fixtures' },
       { flags: '--login [profile]', description: 'point a profile (default "sandbox") at this sandbox with the first demo key, and make it current' },
+      { flags: '--as-of <YYYY-MM-DD>', description: 'serve the service as it was on this day: before 2026-09-24, schema mismatches answer 422 {"type":"validation"}, unknown paths plain-text NOT_FOUND, and Observe, Context and Assets check the schema before the key' },
     ],
     notes: 'Prints exactly one line on stdout when ready: "listening on http://HOST:PORT". The demo keys go to stderr.',
-    examples: ['adops sandbox serve --login', 'adops sandbox serve --port 0 --data :memory:'],
+    examples: ['adops sandbox serve --login', 'adops sandbox serve --port 0 --data :memory:', 'adops sandbox serve --as-of 2026-09-23 --port 0 --data :memory:'],
     load: () => import('./serve.js'),
   },
   {

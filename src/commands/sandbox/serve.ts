@@ -2,7 +2,7 @@
 // ready, the demo keys on stderr, serve until SIGINT/SIGTERM, close, exit 0.
 // --login points a profile at it with the first organization's key.
 import type { CommandContext } from '../../cli/context.js';
-import { CliError } from '../../cli/errors.js';
+import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
@@ -12,8 +12,11 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const o = input.opts;
   // A bad profile name is refused before anything starts.
   const profile = o.login === undefined ? undefined : checkProfileName(typeof o.login === 'string' ? o.login : 'sandbox');
+  const asOf = o.asOf as string | undefined;
+  if (asOf !== undefined && !isCalendarDate(asOf)) throw new UsageError(`--as-of ${asOf}: not a calendar date`, 'give a day as YYYY-MM-DD, e.g. --as-of 2026-09-23');
   const { startSandbox } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({
+    ...(asOf !== undefined ? { asOf } : {}),
     host: o.host as string,
     port: o.port as number,
     ...(o.data !== undefined ? { data: o.data as string } : {}),
@@ -24,6 +27,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   });
   try {
     ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
+    if (sandbox.services.settings.before20260924) ctx.note(`adops sandbox: serving the behaviour from before 2026-09-24 (--as-of ${asOf})`);
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
     for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
 
@@ -65,4 +69,9 @@ function listenFailure(err: unknown, host: string, port: number): CliError | und
   if (code === 'EACCES') return new CliError(`not allowed to listen on ${where}`, EXIT.usage, 'ports below 1024 need privileges: use --port 0 or a port above 1024', 'port_not_allowed');
   if (code === 'EADDRNOTAVAIL') return new CliError(`${host} is not an address of this machine`, EXIT.usage, 'use --host 127.0.0.1 (the default)', 'host_not_available');
   return undefined;
+}
+
+function isCalendarDate(s: string): boolean {
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T00:00:00Z`) : undefined;
+  return d !== undefined && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
