@@ -99,7 +99,8 @@ export function staticCandidates(registry: Registry, words: readonly string[], c
 /** A candidate must be one plain token: no blanks or control characters (a shell would split or run them). */
 const plain = (v: string) => /^[\x21-\x7e\u00a0-\uffff]+$/u.test(v) && !/[\u2028\u2029]/.test(v);
 
-async function idsFromService(kind: IdKind, env: Env, where: { profile?: string; baseUrl?: string }, signal: AbortSignal): Promise<string[]> {
+/** The ids of `kind` the service holds, through the profile the words name (cached ~60 s). The completion and the pickers use it. */
+export async function idsFromService(kind: IdKind, env: Env, where: { profile?: string; baseUrl?: string }, signal: AbortSignal): Promise<string[]> {
   const [{ ConfigStore, configDir }, { resolveAuth }] = await Promise.all([import('../config/store.js'), import('../config/resolve.js')]);
   const dir = configDir(env);
   const store = new ConfigStore(dir);
