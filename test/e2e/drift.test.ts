@@ -35,6 +35,7 @@ describe('observe drift', () => {
     const bad = await cli(['observe', 'drift', A, '--compare', 'bidAmount']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/never carry bidAmount/);
+    for (const compare of ['', 'spend']) expect((await cli(['observe', 'drift', A, '--compare', compare])).code, compare).toBe(2);
   });
 
   it('pause, then ingest: status drift until ingestion catches up; --exit-code says so', async () => {

@@ -376,7 +376,7 @@ describe('every command', () => {
       else expect(fail.stdout, c.command).toBe(c.failStdout ?? '');
       expect(fail.stderr, c.command).toMatch(c.failStderr ?? /^error: /m);
     }
-  }, 240_000);
+  }, 420_000);
 
   it('a usage error sends nothing: each, pointed at a recording server, exits 2 with no request', async () => {
     const before = stub.requests.length;
@@ -387,5 +387,5 @@ describe('every command', () => {
       expect(r.code, `${c.command}: ${args!.join(' ')}\n${r.stderr}`).toBe(2);
       expect(stub.requests.length, `${c.command} sent a request`).toBe(before);
     }
-  }, 120_000);
+  }, 240_000);
 });

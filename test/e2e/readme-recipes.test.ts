@@ -105,5 +105,5 @@ describe('README recipes', () => {
     await fetch(`${sandbox.url}/_sandbox/ingest`, { method: 'POST' });
     const after = run('stale-status', folder(), env);
     expect(after.status, after.stderr).toBe(0);
-  });
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { comparableFields, drift, DRIFT_FIELDS, NOT_STORED, type DriftField, typ
 export function comparedFields(level: DriftLevel, asked: readonly string[] | undefined): DriftField[] {
   const comparable = comparableFields(level);
   if (asked === undefined) return comparable;
+  if (asked.length === 0) throw new UsageError('--compare names no field', `compare any of: ${comparable.join(', ')}`);
   for (const f of asked) {
     if (!(DRIFT_FIELDS as readonly string[]).includes(f)) throw new UsageError(`--compare ${f}: not a compared field`, `compare any of: ${comparable.join(', ')}`);
     if (NOT_STORED[level].includes(f as DriftField)) {
