@@ -10,7 +10,8 @@
 const argv = process.argv.slice(2);
 const version = () => require('../package.json').version;
 let text;
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) text = version() + '\n';
+if (argv[0] === '__complete') text = undefined; // shell completion: its words are not ours to answer
+else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) text = version() + '\n';
 else if (argv.length === 0 || argv.some((a) => a === '-h' || a === '--help' || a === 'help' || a === '-V' || a === '--version')) {
   try {
     text = require('../dist/bundle/quick.cjs').quickAnswer(argv, version);

@@ -17,6 +17,8 @@ export const EXIT = {
   terminated: 143,
   /** A change was sent and adops could not confirm whether it started (mutations). */
   outcomeUnknown: 10,
+  /** `observe drift --exit-code`: the stored copy differs from the live one (like `git diff --exit-code`). */
+  drift: 11,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -33,6 +35,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
   [EXIT.operationFailed, 'a waited-for operation finished and failed'],
   [EXIT.outcomeUnknown, 'a change was sent but adops could not tell whether it started (retry with the printed --idempotency-key)'],
+  [EXIT.drift, 'observe drift --exit-code found differences between the stored and the live copy'],
   [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
   [EXIT.terminated, 'terminated (SIGTERM)'],
 ];

@@ -9,6 +9,8 @@ import { quickAnswer } from './quick.js';
 import { packageVersion } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
+  // Shell completion (the scripts call it on TAB): before any help or version handling of its words.
+  if (argv[0] === '__complete') return (await import('./complete.js')).complete(argv.slice(1), process.env, process.stdout);
   const quick = quickAnswer(argv, packageVersion);
   if (quick !== undefined) {
     process.stdout.write(quick);

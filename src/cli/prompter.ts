@@ -8,6 +8,8 @@ export interface Prompter {
   secret(message: string): Promise<string>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
   text(message: string): Promise<string>;
+  /** A searchable choice among `choices` (type to narrow). */
+  choose(message: string, choices: readonly string[]): Promise<string>;
 }
 
 /** Used when prompts are not allowed: each prompt is a usage error naming the way out. */
@@ -15,7 +17,7 @@ export function refusingPrompter(why: string): Prompter {
   const refuse = async (message: string): Promise<never> => {
     throw new UsageError(`cannot ask "${message}": ${why}`);
   };
-  return { secret: refuse, confirm: refuse, text: refuse };
+  return { secret: refuse, confirm: refuse, text: refuse, choose: refuse };
 }
 
 export function inquirerPrompter(input: Readable, output: Writable, signal: AbortSignal): Prompter {
@@ -32,6 +34,11 @@ export function inquirerPrompter(input: Readable, output: Writable, signal: Abor
     async text(message) {
       const { input: ask } = await import('@inquirer/prompts');
       return ask({ message }, context);
+    },
+    async choose(message, choices) {
+      const { search } = await import('@inquirer/prompts');
+      const source = async (term: string | undefined) => choices.filter((c) => !term || c.toLowerCase().includes(term.toLowerCase())).map((c) => ({ value: c, name: c }));
+      return search({ message, source, pageSize: 12 }, context);
     },
   };
 }

@@ -97,7 +97,13 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     const dashdash = argv.indexOf('--');
     const head = dashdash === -1 ? argv : argv.slice(0, dashdash);
     const noInput = head.includes('--no-input');
-    const rest = noInput ? [...head.filter((t) => t !== '--no-input'), ...(dashdash === -1 ? [] : argv.slice(dashdash))] : argv;
+    let rest = noInput ? [...head.filter((t) => t !== '--no-input'), ...(dashdash === -1 ? [] : argv.slice(dashdash))] : argv;
+    // On a terminal an id flag given without its value (`--live`) is picked from a list; elsewhere commander says it is missing.
+    const canAsk = envIn.stdin.isTTY === true && stderr.isTTY === true && !truthy(envIn.env.CI) && !noInput;
+    if (canAsk) {
+      const { pickFlagValues } = await import('./pickers.js');
+      rest = await pickFlagValues(registry, rest, { env: envIn.env, signal, prompter: envIn.prompter ?? inquirerPrompter(envIn.stdin, stderr, signal) });
+    }
     let parsed;
     try {
       parsed = await parse(registry, rest);
@@ -116,7 +122,10 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     for (const a of spec.args ?? []) {
       if (!a.required || input.args[a.name] !== undefined) continue;
       if (!ctx.interactive) throw new UsageError(`missing argument <${a.name}>`, `usage: adops ${spec.path.join(' ')} ${(spec.args ?? []).map((x) => `<${x.name}>`).join(' ')}`);
-      input.args[a.name] = (await ctx.prompter.text(`${a.name}:`)).trim();
+      const { argPicker, pick } = await import('./pickers.js');
+      const kind = argPicker(spec.path, a.name);
+      const where = { ...(ctx.globals.profile ? { profile: ctx.globals.profile } : {}), ...(ctx.globals.baseUrl ? { baseUrl: ctx.globals.baseUrl } : {}) };
+      input.args[a.name] = kind ? await pick(kind, a.name, { env: ctx.env, prompter: ctx.prompter, signal, where }) : (await ctx.prompter.text(`${a.name}:`)).trim();
       if (!input.args[a.name]) throw new UsageError(`missing argument <${a.name}>`);
     }
     if (isDestructive(spec, input) && !ctx.globals.yes) {

@@ -1,6 +1,7 @@
 // Typed failures of the HTTP client. ApiError is a failure the service answered;
 // NetworkError is one where no usable answer came back. Both say whether
 // sending again may help, so the runner and flows never re-derive it.
+import { legacyFailure } from './legacy-errors.js';
 import { errorInfo, type Issue } from '../contract/errors.js';
 
 export class ApiError extends Error {
@@ -22,20 +23,24 @@ export class ApiError extends Error {
 
   constructor(init: { status: number; body: unknown; method: string; path: string; retriedFor?: { attempts: number; elapsedMs: number; throttled: boolean } }) {
     const body = (init.body && typeof init.body === 'object' ? init.body : {}) as Record<string, unknown>;
-    const code = typeof body.error === 'string' ? body.error : `http_${init.status}`;
+    const legacy = legacyFailure(init.status, init.body);
+    const code = typeof body.error === 'string' ? body.error : (legacy?.code ?? `http_${init.status}`);
     const message =
-      typeof body.message === 'string'
+      legacy?.message ??
+      (typeof body.message === 'string'
         ? body.message
         : typeof init.body === 'string' && init.body.trim()
           ? init.body.trim().slice(0, 500)
-          : `the service answered ${init.status}`;
+          : `the service answered ${init.status}`);
     super(message);
     this.status = init.status;
     this.code = code;
     this.method = init.method;
     this.path = init.path;
-    this.issues = Array.isArray(body.issues) ? (body.issues as Issue[]) : [];
+    this.issues = legacy?.issues ?? (Array.isArray(body.issues) ? (body.issues as Issue[]) : []);
     const { error: _e, message: _m, issues: _i, ...extra } = body;
+    // The old framework body's own fields are already read into code, message and issues.
+    if (legacy) for (const k of ['type', 'errors', 'title', 'detail']) delete extra[k];
     this.extra = extra;
     const info = errorInfo(code);
     this.retryable = info?.retryable ?? [429, 502, 503, 504].includes(init.status);

@@ -13,6 +13,7 @@ import { BEARER_SCHEME } from './http/route.js';
 import { httpLimits } from './http/limits.js';
 import type { HttpLimits } from './http/limits.js';
 import { validationHook } from './http/validation.js';
+import { isOld, oldNotFound, oldValidationBody } from './http/generation.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerObserveRoutes } from './routes/observe.js';
 import { registerMutationsRoutes } from './routes/mutations.js';
@@ -149,9 +150,11 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
     return c.json(openapi(name), 200);
   });
 
-  app.notFound((c) => notFound(c));
+  app.notFound((c) => (isOld(c) ? oldNotFound(c) : notFound(c)));
   app.onError((err, c) => {
     const apiError = toApiError(err) ?? internal(err, logError);
+    // Before 2026-09-24 the framework answered a schema mismatch itself.
+    if (isOld(c) && apiError.code === 'invalid_request') return c.json(oldValidationBody(apiError), 422);
     return c.json(apiError.toBody(), apiError.status as never);
   });
   return { app, openapi };

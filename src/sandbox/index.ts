@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { buildApp } from './app.js';
+import { servesOldBehaviour } from './http/generation.js';
 import type { AppOptions } from './app.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
@@ -69,6 +70,8 @@ export interface StartOptions {
   limits?: Partial<HttpLimits>;
   /** Bytes each organization may keep stored plus in flight (`settings.storageQuotaBytes`; default 5 GiB). */
   storageQuotaBytes?: number;
+  /** Serve the service as it was on this day (YYYY-MM-DD): before 2026-09-24, the old errors and order of checks. */
+  asOf?: string;
 }
 
 export interface RunningSandbox {
@@ -130,7 +133,8 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   const dataPath = opts.data ?? defaultStore(note);
   const memory = dataPath === ':memory:';
 
-  // A bad fixture file stops the start before the store is touched.
+  // A bad date or fixture file stops the start before the store is touched.
+  const old = opts.asOf !== undefined && servesOldBehaviour(opts.asOf);
   const given: World | undefined = opts.world ? parseWorld(opts.world) : opts.fixtures ? readWorldFile(opts.fixtures) : undefined;
 
   if (opts.reset && !memory) removeStore(dataPath);
@@ -150,6 +154,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     db, clock, secret: storeSecret(db), dataDir: memory ? null : dirname(dataPath), filesDir, publicUrl: () => publicUrl,
   });
   if (opts.storageQuotaBytes !== undefined) services.settings.storageQuotaBytes = opts.storageQuotaBytes;
+  if (old) services.settings.before20260924 = true;
   const cleanup = () => {
     clearInterval(ticker);
     clearInterval(ingester);

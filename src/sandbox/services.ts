@@ -23,6 +23,8 @@ export interface SandboxSettings {
   skillCatalog?: readonly CatalogSkill[];
   /** Bytes an organization may keep stored plus in flight (default 5 GiB; `sandbox serve --storage-quota`). */
   storageQuotaBytes?: number;
+  /** Serve the behaviour from before 2026-09-24 (`sandbox serve --as-of`; http/generation.ts). */
+  before20260924?: boolean;
 }
 
 export interface SandboxServices {

@@ -117,6 +117,14 @@ const observeCases = (word: string, resource: string, advertiser: string): Case[
 
 const CASES: Case[] = [
   {
+    command: 'observe drift',
+    ok: () => ['observe', 'drift', A, '--level', 'ad-groups', '-o', 'json'],
+    check: (r) => expect(Array.isArray(JSON.parse(r.stdout))).toBe(true),
+    fail: () => ['observe', 'drift', 'acc_acme_b_disconnected'],
+    failCode: 5,
+    usage: () => ['observe', 'drift', 'adv_1'],
+  },
+  {
     command: 'observe insights',
     ok: () => ['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-07', '--limit', '3', '-o', 'json'],
     check: (r) => expect(JSON.parse(r.stdout)[0]).toHaveProperty('spend'),
@@ -368,7 +376,7 @@ describe('every command', () => {
       else expect(fail.stdout, c.command).toBe(c.failStdout ?? '');
       expect(fail.stderr, c.command).toMatch(c.failStderr ?? /^error: /m);
     }
-  }, 240_000);
+  }, 420_000);
 
   it('a usage error sends nothing: each, pointed at a recording server, exits 2 with no request', async () => {
     const before = stub.requests.length;
@@ -379,5 +387,5 @@ describe('every command', () => {
       expect(r.code, `${c.command}: ${args!.join(' ')}\n${r.stderr}`).toBe(2);
       expect(stub.requests.length, `${c.command} sent a request`).toBe(before);
     }
-  }, 120_000);
+  }, 240_000);
 });

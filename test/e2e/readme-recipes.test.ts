@@ -89,4 +89,21 @@ describe('README recipes', () => {
     for (const line of redone.slice(1).filter((l) => done.some((d) => d.split(',')[3] === l.split(',')[3]))) expect(line).toMatch(/,earlier run,/);
     expect(ids(redone).filter((id) => ids(done).includes(id))).toEqual(ids(done));
   });
+
+  it('alert when a paused campaign is still ACTIVE in the stored copy; quiet again after ingestion', async () => {
+    const env = { ADVERTISER: 'acc_acme_c_001' };
+    const quiet = run('stale-status', folder(), env);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    const adops = (...args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full } });
+    const id = JSON.parse(adops('observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id').stdout) as string;
+    const pause = adops('mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait');
+    expect(pause.status, pause.stderr).toBe(0);
+    const alert = run('stale-status', folder(), env);
+    expect(alert.status).toBe(1);
+    expect(alert.stderr).toContain(id);
+    await fetch(`${sandbox.url}/_sandbox/ingest`, { method: 'POST' });
+    const after = run('stale-status', folder(), env);
+    expect(after.status, after.stderr).toBe(0);
+  }, 120_000);
 });

@@ -51,6 +51,8 @@ export interface TestSandboxOptions {
   extraRoutes?: StartOptions['extraRoutes'];
   /** Unexpected errors (500) are reported here instead of stderr. */
   logError?: StartOptions['logError'];
+  /** Serve the service as it was on this day (`sandbox serve --as-of`). */
+  asOf?: string;
 }
 
 export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<TestSandbox> {
@@ -64,6 +66,7 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
     ...(opts.consoleOrigin ? { consoleOrigin: opts.consoleOrigin } : {}),
     ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
     ...(opts.logError ? { logError: opts.logError } : {}),
+    ...(opts.asOf ? { asOf: opts.asOf } : {}),
   });
   const keys = Object.fromEntries(sandbox.keys.map((k) => [k.label, k.key]));
   return {

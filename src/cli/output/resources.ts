@@ -7,7 +7,7 @@
 //   Context:   skill, catalogSkill, brand, brandAdvertiser, persona, document,
 //              campaignPlan, lineItem, validation, readiness, execution
 //   Assets:    asset, assetRegistration
-//   Local:     keys, config, check, generic (anything else: no columns, any field)
+//   Local:     keys, config, check, drift, profile, profileCheck, generic (anything else: no columns, any field)
 //
 // `fields` are the sandbox's zod schema fields (src/contract/schemas/**; a
 // test keeps them in step), nested objects as dotted paths; `x.*` marks an
@@ -136,6 +136,15 @@ export const RESOURCES: Record<string, ResourceView> = {
   keys: { columns: ['organization', 'label', 'key', 'description'], fields: ['key', 'organization', 'label', 'description'], strict: true },
   config: { columns: ['key', 'value', 'source'], fields: ['key', 'value', 'source'], strict: true },
   check: { columns: ['check', 'ok', 'detail'], fields: ['check', 'ok', 'detail'], strict: true },
+  /** `auth list` and `auth status --all`: a stored profile, its key masked. */
+  profile: { columns: ['name', 'default', 'baseUrl', 'key', 'organization'], fields: ['name', 'default', 'baseUrl', 'key', 'organization'], strict: true },
+  profileCheck: {
+    columns: ['name', 'default', 'baseUrl', 'key', 'ok', 'detail'],
+    fields: ['name', 'default', 'baseUrl', 'key', 'organization', 'ok', 'detail'],
+    strict: true,
+  },
+  /** `observe drift`: one difference between the stored and the live copy. */
+  drift: { columns: ['id', 'name', 'field', 'stored', 'live'], fields: ['id', 'name', 'field', 'stored', 'live'], strict: true },
   generic: { columns: [] },
 };
 

@@ -18,7 +18,8 @@ export const authCommands: CommandSpec[] = [
   {
     path: ['auth', 'status'],
     description: 'Show the profile in use, its base URL, organization and (masked) key, and any env override',
-    examples: ['adops auth status', 'adops auth status --json'],
+    options: [{ flags: '--all', description: "check every stored profile's key against its own base URL (exit non-zero if any fails)" }],
+    examples: ['adops auth status', 'adops auth status --json', 'adops auth status --all'],
     load: () => import('./status.js'),
   },
   {
@@ -26,5 +27,18 @@ export const authCommands: CommandSpec[] = [
     description: "Forget a profile's API key",
     options: [{ flags: '--all-profiles', description: 'forget the keys of every profile' }],
     load: () => import('./logout.js'),
+  },
+  {
+    path: ['auth', 'list'],
+    description: 'List the stored profiles: base URL, masked key, organization if known, and which is the default',
+    examples: ['adops auth list', 'adops auth list --json'],
+    load: () => import('./list.js'),
+  },
+  {
+    path: ['auth', 'switch'],
+    description: 'Make a stored profile the default',
+    args: [{ name: 'name', description: 'profile name', required: true }],
+    examples: ['adops auth switch staging'],
+    load: () => import('./switch.js'),
   },
 ];

@@ -14,6 +14,7 @@ import { API_KEY_PREFIX } from '../../contract/ids.js';
 import { normalizeApiKey } from '../../config/key.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
 import { DEFAULT_PROFILE } from '../../config/store.js';
+import { checkProfileName } from '../../config/profile-name.js';
 import { readStdin } from '../_shared/stdin.js';
 
 async function chooseBaseUrl(ctx: CommandContext, input: CommandInput, stored: string | undefined): Promise<string> {
@@ -63,7 +64,7 @@ async function verify(ctx: CommandContext, baseUrl: string, key: string): Promis
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const data = ctx.config.read();
-  const profile = ctx.globals.profile ?? ctx.env.ADOPS_PROFILE ?? data.currentProfile ?? DEFAULT_PROFILE;
+  const profile = checkProfileName(ctx.globals.profile ?? ctx.env.ADOPS_PROFILE ?? data.currentProfile ?? DEFAULT_PROFILE);
   if (input.opts.withKey !== true && !ctx.interactive) {
     throw new UsageError('no terminal to ask for the key', 'pipe it in with --with-key (adops never takes a key as an argument)');
   }

@@ -4,8 +4,10 @@ import { maskKey } from '../../client/redact.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { cellText } from '../../cli/output/sanitize.js';
+import type { CommandInput } from '../../cli/registry.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
+export async function run(ctx: CommandContext, input?: CommandInput): Promise<number> {
+  if (input?.opts.all === true) return (await import('./status-all.js')).runAll(ctx);
   const a = ctx.auth();
   const status = {
     profile: a.profile,

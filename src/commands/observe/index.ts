@@ -29,6 +29,25 @@ export const observeGroups: GroupSpec[] = RESOURCES.map((r) => ({
 }));
 
 export const observeCommands: CommandSpec[] = [
+  {
+    path: ['observe', 'drift'],
+    description: 'Where the stored copy lags the provider: stored and live reads of one advertiser compared by id, one row per difference',
+    args: [{ name: 'advertiser', description: 'advertiser id (acc_…)', required: true }],
+    options: [
+      { flags: '--level <level>', description: 'what to compare', choices: ['campaigns', 'ad-groups'], defaultValue: 'campaigns' },
+      { flags: '--compare <fields>', description: 'compare only these fields (comma-separated; default all the stored copy carries)', type: 'list' },
+      { flags: '--exit-code', description: 'exit 11 when there is drift, 0 when in sync (as git diff --exit-code)' },
+    ],
+    notes:
+      'Rows: id, name, field, stored, live. Fields compared: status, name, budget, budgetType, and bidStrategy of ad groups (the stored copy never carries a campaign\'s bidStrategy or any bidAmount). A row on one side only has field "exists". Both sides are paged, never held whole. A live read the provider cannot answer (501) or a lost connection (409) fails with that code and prints no rows.',
+    flowOperations: ['listLiveCampaigns', 'listCampaigns', 'listLiveAdGroups', 'listAdGroups'],
+    load: () => import('./drift.js'),
+    examples: [
+      'adops observe drift acc_123',
+      'adops observe drift acc_123 --level ad-groups --compare budget --output csv',
+      'adops observe drift acc_123 --compare status --exit-code --output ndjson',
+    ],
+  },
   operationCommand({
     path: ['observe', 'insights'],
     operationId: 'listInsights',

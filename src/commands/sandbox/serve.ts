@@ -6,11 +6,17 @@ import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
+import { checkProfileName } from '../../config/profile-name.js';
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const o = input.opts;
+  // A bad profile name is refused before anything starts.
+  const profile = o.login === undefined ? undefined : checkProfileName(typeof o.login === 'string' ? o.login : 'sandbox');
+  const asOf = o.asOf as string | undefined;
+  if (asOf !== undefined && !isCalendarDate(asOf)) throw new UsageError(`--as-of ${asOf}: not a calendar date`, 'give a day as YYYY-MM-DD, e.g. --as-of 2026-09-23');
   const { startSandbox, FixtureError } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({
+    ...(asOf !== undefined ? { asOf } : {}),
     host: o.host as string,
     port: o.port as number,
     ...(o.data !== undefined ? { data: o.data as string } : {}),
@@ -27,11 +33,11 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
     const every = o.ingestEvery as number;
     ctx.note(every > 0 ? `adops sandbox: stored reads refresh every ${every} s (--ingest-every; 0 turns it off)` : 'adops sandbox: stored reads refresh only on POST /_sandbox/ingest (--ingest-every 0)');
+    if (sandbox.services.settings.before20260924) ctx.note(`adops sandbox: serving the behaviour from before 2026-09-24 (--as-of ${asOf})`);
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
     for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
 
-    if (o.login !== undefined) {
-      const profile = typeof o.login === 'string' ? o.login : 'sandbox';
+    if (profile !== undefined) {
       const first = sandbox.keys[0];
       if (first) {
         await ctx.config.update((d) => {
@@ -79,4 +85,9 @@ export function sizeOf(text: string): number {
   const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
   if (!m || unit === undefined) throw new UsageError(`--storage-quota takes a size such as 500MiB, 2GiB or 1048576 (got ${JSON.stringify(text)})`);
   return Math.floor(Number(m[1]) * unit);
+}
+
+function isCalendarDate(s: string): boolean {
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T00:00:00Z`) : undefined;
+  return d !== undefined && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }

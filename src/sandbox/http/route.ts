@@ -23,6 +23,7 @@ import { errorBodySchema } from '../../contract/schemas/common.js';
 import { authorize } from './auth.js';
 import type { AppEnv } from './context.js';
 import { jsonBody } from './json-body.js';
+import { schemaBeforeKey } from './generation.js';
 
 type ZodObjectLike = z.ZodObject | z.ZodPipe;
 
@@ -122,7 +123,9 @@ export function operationRoute<
   }
 
   // Only operations that take a body need the not-JSON check before the key.
-  const middleware: MiddlewareHandler<AppEnv>[] = req.body ? [jsonBody, authorize(op.permission)] : [authorize(op.permission)];
+  // schemaBeforeKey does nothing unless the sandbox serves the behaviour from before 2026-09-24.
+  const key = [schemaBeforeKey(op.api, req), authorize(op.permission)];
+  const middleware: MiddlewareHandler<AppEnv>[] = req.body ? [jsonBody, ...key] : key;
 
   const config = createRoute({
     method: op.method.toLowerCase() as Lowercase<HttpMethod>,

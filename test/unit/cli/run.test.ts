@@ -70,6 +70,7 @@ const answering = (answers: { text?: string; confirm?: boolean }): Prompter => (
   secret: async () => 'acr_x',
   text: async () => answers.text ?? '',
   confirm: async () => answers.confirm ?? false,
+  choose: async (_m, choices) => choices[0] ?? '',
 });
 
 describe('runner', () => {
