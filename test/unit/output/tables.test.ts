@@ -29,7 +29,7 @@ describe('values for people', () => {
     const json = JSON.parse(await list([[campaign]], { tty: false, resource: 'campaign' }));
     expect(json[0]).toEqual(campaign);
     const csv = await list([[campaign]], { tty: false, format: 'csv', resource: 'campaign' });
-    expect(csv.split('\n')[1]).toContain(`1250,daily,SALES,${T}`);
+    expect(csv.split('\n')[1]).toContain(`1250,EUR,daily,SALES,${T}`);
   });
 
   it('a table has a rule under its header even without colour, and none between rows', async () => {
