@@ -3,7 +3,7 @@
 // then a bounded pool starts them, each with an Idempotency-Key recorded in the
 // journal (FILE.adops-journal.ndjson) before its POST, so a re-run after an
 // interruption sends nothing twice and loses nothing. Summary table on stdout.
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
@@ -12,6 +12,7 @@ import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
 import { Journal, rowIds } from '../../flows/mutation-journal.js';
 import { parseRows, type ParsedRow } from './_rows.js';
+import { readTextFile } from '../../cli/read-file.js';
 
 const MAX_CONCURRENCY = 16;
 
@@ -21,12 +22,7 @@ function targetText(body: Record<string, unknown>): string {
 }
 
 function readRows(file: string): ParsedRow[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
+  const text = readTextFile(file);
   const { rows, fileProblem } = parseRows(text, file);
   if (fileProblem) throw new UsageError(`${file}: ${fileProblem}`, 'nothing was sent');
   if (rows.length === 0) throw new UsageError(`${file} holds no rows`, 'nothing was sent');
