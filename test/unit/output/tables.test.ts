@@ -63,6 +63,36 @@ describe('values for people', () => {
     for (const line of named.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
+  it('a known width keeps the most important columns (Insights: entity and metrics), never cuts ids, and says what it hid', async () => {
+    const row = { dateStart: '2026-09-01', dateStop: '2026-09-30', level: 'campaign', advertiserId: 'acc_acme_b_disconnected', provider: 'provider_b', entityType: 'campaign', entityId: '120212345678901234567', currency: 'EUR', spend: 17323, impressions: 2479174, clicks: 48958, reach: 1811696, conversions: 1944 };
+    const notes: string[] = [];
+    const text = await list([[row]], { tty: true, resource: 'insight', width: 80, note: (m) => notes.push(m) });
+    const head = text.split('\n')[1]!.split('│').map((c) => c.trim()).filter(Boolean);
+    expect(head.slice(0, 3)).toEqual(['entityId', 'spend', 'impressions']);
+    expect(text).toContain('120212345678901234567');
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^\d columns hidden to fit 80 columns: .*dateStop.*; choose the columns with --fields \(e\.g\. --fields entityId,/);
+    // Named columns too narrow for the width: squeezed, the id still whole, the cut said.
+    const named: string[] = [];
+    const squeezed = await list([[{ ...row, entityType: 'a very long entity type text' }]], { tty: true, resource: 'insight', width: 40, fields: ['entityId', 'entityType', 'advertiserId'], note: (m) => named.push(m) });
+    expect(squeezed).toContain('120212345678901234567');
+    expect(squeezed).toContain('acc_acme_b_disconnected');
+    expect(named).toEqual(['some cells were shortened to fit (…); --output json or csv shows them whole']);
+  });
+
+  it('an unknown width (a pipe, a pty of 0 columns) cuts nothing and hides nothing', async () => {
+    const long = { ...campaign, name: 'A campaign name far longer than any terminal column should have to hold, and then some more words' };
+    const notes: string[] = [];
+    const text = await list([[long]], { tty: true, resource: 'campaign', width: undefined, note: (m) => notes.push(m) });
+    expect(text).toContain(long.name);
+    expect(text).not.toContain('…');
+    expect(text.split('\n')[1]).toMatch(/│ updatedAt +│$/);
+    expect(notes).toEqual([]);
+    const view = await object({ id: 'ast_1', description: 'word '.repeat(200).trim() }, { tty: true, width: 0 });
+    expect(view).toContain('word '.repeat(199) + 'word');
+  });
+
   it('drops default columns empty in every row (an Insights breakdown has no entityId)', async () => {
     const rows = [{ dateStart: '2026-09-01', dateStop: '2026-09-01', level: 'advertiser', advertiserId: null, provider: 'provider_a', entityType: null, entityId: null, currency: 'EUR', spend: 10.5, impressions: 1000, clicks: 3, reach: 900, conversions: 1 }];
     const table = await list([rows], { tty: true, resource: 'insight' });
