@@ -90,7 +90,8 @@ export function columnsFor(rows: readonly Row[], resource: string, fields?: read
   if (present.length) return present;
   const keys: string[] = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-  return keys.slice(0, 8);
+  // All of them: a table at a known width hides what does not fit and says so; CSV keeps every one.
+  return keys;
 }
 
 /**
@@ -228,8 +229,7 @@ export class ListWriter {
       // a quiet day's file finds the columns it expects, not a 0-byte file.
       const cols = csvColumns([], this.opts.resource, this.opts.fields);
       if (cols) await write(out, csvLine(cols), signal);
-    }
-    else if (format === 'table') {
+    } else if (format === 'table') {
       if (this.held.length) await this.flushTable();
       else if (this.count === 0) await write(out, '(no rows)\n', signal);
     }

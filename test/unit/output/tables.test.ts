@@ -139,3 +139,15 @@ describe('one object on a terminal', () => {
     expect(JSON.parse(await object(asset, { tty: false, resource: 'asset' }))).toEqual(asset);
   });
 });
+
+describe('rows without a resource view (a live payload, a --query result)', () => {
+  const wide = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field${i}`, `value${i}`]));
+  it('CSV keeps every key; a table of unknown width shows every one', async () => {
+    const csv = await list([[wide]], { tty: false, format: 'csv' });
+    expect(csv.split('\n')[0]).toBe(Object.keys(wide).join(','));
+    const table = await list([[wide]], { tty: true, width: undefined });
+    expect(table).toContain('field11');
+    const queried = await list([[wide]], { tty: false, format: 'csv', query: '[].{a: field0, b: field11}' });
+    expect(queried).toBe('a,b\nvalue0,value11\n');
+  });
+});
