@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
 import { BIN, DEMO, ensureBuilt, ROOT, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 
@@ -17,6 +17,9 @@ const cfg = tempConfigDir();
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...extra });
 const piped = (args: string[], extra: Record<string, string> = {}, stdin?: string) => runAdops(args, { env: env(extra), timeoutMs: 30_000, ...(stdin !== undefined ? { stdin } : {}) });
 const tty = (args: string[], cols: number, extra: Record<string, string> = {}) => runAdopsTty(args, { env: env(extra), cols, timeoutMs: 30_000 });
+
+// Each test runs the binary several times; on a loaded machine that outlasts the default.
+vi.setConfig({ testTimeout: 120_000 });
 
 const ESC = '\u001b[';
 // The table's own lines (a pty's text arrives with \r\n and spinner codes).
@@ -47,8 +50,9 @@ describe('colour: NO_COLOR wins over everything, forced colour over no terminal 
       [{ CLICOLOR_FORCE: '1', NO_COLOR: '1' }, [], false],
       [{ FORCE_COLOR: '1' }, ['--no-color'], false],
     ];
-    for (const [extra, flags, coloured] of cases) {
-      const r = await piped([...keys, ...flags], extra);
+    const runs = await Promise.all(cases.map(([extra, flags]) => piped([...keys, ...flags], extra)));
+    for (const [i, [extra, , coloured]] of cases.entries()) {
+      const r = runs[i]!;
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.includes(ESC), JSON.stringify(extra)).toBe(coloured);
       expect(r.stdout).toContain('acr_demo_acme_full_0001');
