@@ -20,7 +20,13 @@ function parser(o: OptionSpec): ((value: string, previous: unknown) => unknown) 
     case 'number':
       return (v) => {
         const n = Number(v);
-        if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a non-negative number');
+        if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number, 0 or more');
+        return n;
+      };
+    case 'positive':
+      return (v) => {
+        const n = Number(v);
+        if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected an amount greater than 0');
         return n;
       };
     case 'list':

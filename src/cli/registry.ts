@@ -18,7 +18,8 @@ export interface OptionSpec {
   description: string;
   choices?: readonly string[];
   /** How the value is parsed; 'repeat' collects every occurrence into an array. */
-  type?: 'string' | 'int' | 'number' | 'list' | 'boolean' | 'repeat';
+  /** number: 0 or more; positive: more than 0 (an amount the service refuses at 0). */
+  type?: 'string' | 'int' | 'number' | 'positive' | 'list' | 'boolean' | 'repeat';
   defaultValue?: string | number | boolean;
   hidden?: boolean;
   /** The operation field this flag sends (derived flags of operation commands), and where. */

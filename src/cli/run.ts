@@ -13,7 +13,7 @@ import type { CommandSpec, Registry } from './registry.js';
 import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js';
 import { CliError, InterruptedError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { chooseFormat } from './output/format.js';
+import { chooseColor, chooseFormat } from './output/format.js';
 import { clean } from './output/error-details.js';
 import { stripControl } from './output/sanitize.js';
 import { inquirerPrompter, refusingPrompter, type Prompter } from './prompter.js';
@@ -243,7 +243,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
     prompter: envIn.prompter ?? (interactive ? inquirerPrompter(stdin, stderr, signal) : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
     clock,
     signal,
-    output: { format, explicit: globals.output !== undefined || globals.json === true || settings.output !== undefined, fields: globals.fields, query: globals.query, color: stdoutIsTTY && !noColor && !ci && globals.color !== false },
+    output: { format, explicit: globals.output !== undefined || globals.json === true || settings.output !== undefined, fields: globals.fields, query: globals.query, color: chooseColor({ env, stdoutIsTTY, ci, flag: globals.color }) },
     interactive,
     fancy,
     debug,

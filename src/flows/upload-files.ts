@@ -1,27 +1,28 @@
 // Which local files an upload command means: files as named, directories
 // walked (dot-named entries, symlinks leaving the tree and non-regular files
 // skipped, each listed with its reason), and quoted glob patterns
-// (`*`, `?`, `**`; the shell usually expands them, CI YAML often does not).
+// (the shell usually expands them, CI YAML often does not).
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { LocalFile } from './upload.js';
 
-const GLOB_CHARS = /[*?]/;
+// A quoted pattern the shell did not expand: `*`, `?`, `**`, `[ab]`, `{png,jpg}`
+// (tinyglobby over picomatch, bash's rules). An input naming an existing file
+// or directory is taken as it is, even with such characters in its name.
+const GLOB_CHARS = /[*?[\]{}]/;
 
-export function globToRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*' && pattern[i + 1] === '*') {
-      const slash = pattern[i + 2] === '/';
-      re += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
+/** Files matching a pattern, sorted; dot files skipped as in a walked directory. */
+async function globFiles(pattern: string, cwd: string): Promise<string[]> {
+  // Loaded only when a pattern is given: off the --help/--version path.
+  const { glob } = await import('tinyglobby');
+  // The literal folders before the first pattern segment are the base, so
+  // `../art/*.png` and `/abs/dir/*.png` match outside the working directory.
+  const parts = pattern.split('/');
+  const fixed = parts.findIndex((p) => GLOB_CHARS.test(p));
+  const base = resolve(cwd, parts.slice(0, fixed).join('/') || (pattern.startsWith('/') ? '/' : '.'));
+  const found = await glob(parts.slice(fixed).join('/'), { cwd: base, absolute: true, onlyFiles: true, dot: false, expandDirectories: false });
+  return found.map((p) => resolve(p)).sort();
 }
 
 /** A directory entry a walk did not take, and why (every one is shown to the user). */
@@ -90,14 +91,7 @@ export async function expandInputs(inputs: readonly string[], cwd: string): Prom
       for (const x of left) skipped.push({ path: join(input, relative(abs, x.path)), reason: x.reason });
     } else if (st) problems.push(`${input}: not a regular file or directory`);
     else if (GLOB_CHARS.test(input)) {
-      const parts = input.split('/');
-      const fixed = parts.findIndex((p) => GLOB_CHARS.test(p));
-      const base = resolve(cwd, parts.slice(0, fixed).join('/') || '.');
-      const re = globToRegExp(parts.slice(fixed).join('/'));
-      const found: string[] = [];
-      // A pattern picks what it matches; what it walks past is not listed as skipped.
-      await walk(base, await realpath(base).catch(() => base), found, []).catch(() => undefined);
-      const matched = found.filter((p) => re.test(relative(base, p).split(sep).join('/')));
+      const matched = await globFiles(input, cwd);
       if (matched.length === 0) problems.push(`${input}: no file matches`);
       for (const p of matched) paths.push({ path: p, shown: relative(cwd, p) || p });
     } else problems.push(`${input}: no such file or directory`);

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
 
-const HEAVY = ['node_modules/commander/', 'node_modules/undici/', 'node_modules/zod/', 'node_modules/ora/', 'node_modules/@inquirer/', 'node_modules/cli-table3/', 'node_modules/conf/', 'src/commands/', 'src/client/', 'src/sandbox/', '/dist/commands/', '/dist/client/'];
+const HEAVY = ['node_modules/commander/', 'node_modules/undici/', 'node_modules/zod/', 'node_modules/ora/', 'node_modules/@inquirer/', 'node_modules/cli-table3/', 'node_modules/tinyglobby/', 'node_modules/conf/', 'src/commands/', 'src/client/', 'src/sandbox/', '/dist/commands/', '/dist/client/'];
 // Group definition files (commands/<group>/index) are plain data; handlers are not.
 const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !/src\/commands\/[a-z]+\/index\.ts$/.test(source);
 

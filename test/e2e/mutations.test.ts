@@ -65,7 +65,7 @@ describe('named actions', () => {
     ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(/nothing was sent|exactly one target/);
+      expect(r.stderr).toMatch(/nothing was sent|exactly one target|amount greater than 0/);
     }
     expect(proxy.seen).toHaveLength(0);
   });

@@ -101,12 +101,13 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * Run under a pseudo-terminal: stdin, stdout and stderr are all the pty, so
  * their text arrives merged (with \r\n). `input` is typed after `delayMs`.
  */
-export function runAdopsTty(args: readonly string[], opts: RunOptions & { input?: string; delayMs?: number; waitFor?: string } = {}): Promise<RunResult> {
+export function runAdopsTty(args: readonly string[], opts: RunOptions & { input?: string; delayMs?: number; waitFor?: string; cols?: number } = {}): Promise<RunResult> {
   return new Promise((resolve) => {
     const started = Date.now();
-    // A real terminal has a size; script(1)'s pty starts at 0x0.
-    const cmd = 'stty cols 200 rows 50; ' + [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: baseEnv({ TERM: 'xterm', COLUMNS: '200', ...opts.env }), stdio: ['pipe', 'pipe', 'pipe'] });
+    // A real terminal has a size; script(1)'s pty starts at 0x0 (`cols: 0` keeps that, as some CI runners do).
+    const cols = opts.cols ?? 200;
+    const cmd = `stty cols ${cols} rows 50; ` + [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: baseEnv({ TERM: 'xterm', ...(cols > 0 ? { COLUMNS: String(cols) } : {}), ...opts.env }), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let typed = false;
     const type = () => {

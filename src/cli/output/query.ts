@@ -35,3 +35,23 @@ export async function applyQuery(value: unknown, expr: string): Promise<unknown>
     throw usage(expr, err);
   }
 }
+
+interface Node {
+  type: string;
+  right?: Node;
+  children?: Array<{ type: string; name?: string }>;
+}
+
+/**
+ * The keys each row of the query's list will have, when the query ends in a
+ * projection onto a hash (`[?…].{id: id, name: name}`): so an empty result
+ * still gets its CSV header. Undefined when the shape is not known in advance.
+ */
+export async function queryColumns(expr: string): Promise<string[] | undefined> {
+  const { compile } = await load();
+  const ast = compile(expr) as unknown as Node;
+  const projected = /Projection$/.test(ast.type) ? ast.right : undefined;
+  if (projected?.type !== 'MultiSelectHash' || !projected.children) return undefined;
+  const names = projected.children.map((c) => c.name);
+  return names.every((n): n is string => typeof n === 'string') ? names : undefined;
+}

@@ -22,6 +22,11 @@ export interface ResourceView {
   /** Known fields; undefined: any name is accepted. */
   fields?: readonly string[];
   strict?: boolean;
+  /**
+   * Table columns most wanted first, when a known terminal width cannot hold
+   * them all (default: the order of `columns`); shown in the order of `columns`.
+   */
+  importance?: readonly string[];
   /** Numeric fields `--chart` may draw over time. */
   metrics?: readonly string[];
 }
@@ -73,6 +78,8 @@ export const RESOURCES: Record<string, ResourceView> = {
     columns: ['dateStart', 'dateStop', 'advertiserId', 'provider', 'entityType', 'entityId', 'spend', 'impressions', 'clicks', 'reach', 'conversions'],
     fields: ['dateStart', 'dateStop', 'level', 'advertiserId', 'provider', 'entityType', 'entityId', 'currency', 'spend', 'impressions', 'clicks', 'reach', 'conversions'],
     metrics: ['spend', 'impressions', 'clicks', 'reach', 'conversions'],
+    // The numbers are why one reads Insights; the entity says whose they are, the date when.
+    importance: ['entityId', 'spend', 'impressions', 'clicks', 'conversions', 'reach', 'dateStart', 'provider', 'dateStop', 'entityType', 'advertiserId'],
   },
   /** A live single read: the provider's own payload, its own keys. */
   livePayload: { columns: [] },

@@ -20,7 +20,7 @@ type Row = Record<string, unknown>;
 // Time fields by name: createdAt, updatedTime, uploadExpiresAt, startTime, checkedAt...
 const TIME_KEY = /(At|Time)$/;
 // Money fields: whole units of the row's `currency` (spec: budget, spend, bidAmount; plans and line items).
-const MONEY_KEYS = new Set(['budget', 'spend', 'amount', 'bidAmount']);
+export const MONEY_KEYS: ReadonlySet<string> = new Set(['budget', 'spend', 'amount', 'bidAmount']);
 // Epoch ms from 1973 on: smaller numbers in a *At field are not times we can read;
 // beyond ±8.64e15 a Date is invalid (and formatting it would throw).
 const MIN_EPOCH_MS = 1e11;

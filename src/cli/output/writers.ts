@@ -12,7 +12,8 @@ import { checkFields, checkFieldsInData, getPath, pick } from './fields.js';
 import type { OutputFormat } from './format.js';
 import { resourceView } from './resources.js';
 import { cellText, csvText, jsonText } from './sanitize.js';
-import { renderTable, renderVertical, type TableStyle } from './table.js';
+import { MONEY_KEYS } from './values.js';
+import { renderTable, renderVertical, type Drawn, type TableStyle } from './table.js';
 
 export interface WriterOptions {
   format: OutputFormat;
@@ -27,8 +28,13 @@ export interface WriterOptions {
   query?: string | undefined;
   /** Insights: chart this metric under the table (table format only). */
   chart?: string | undefined;
-  /** Terminal columns; default the stream's own, else 120. */
+  /**
+   * Terminal columns; default the stream's own when it is a terminal. Unknown
+   * (a pipe, a pty reporting 0 columns): tables cut nothing and leave nothing out.
+   */
   width?: number | undefined;
+  /** A message for the person (stderr): what a table left out to fit, and how to show it. */
+  note?: ((message: string) => void) | undefined;
   /** Time zone for times in tables; default local. */
   timeZone?: string | undefined;
 }
@@ -84,7 +90,25 @@ export function columnsFor(rows: readonly Row[], resource: string, fields?: read
   if (present.length) return present;
   const keys: string[] = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
-  return keys.slice(0, 8);
+  // All of them: a table at a known width hides what does not fit and says so; CSV keeps every one.
+  return keys;
+}
+
+/**
+ * CSV columns, fixed by the first page: --fields as named; else ALL the
+ * resource's default columns (a loader gets the same header every day, present
+ * or not in today's rows), with the currency beside the first money column
+ * (CSV keeps bare numbers, and one export may mix USD, EUR and GBP); else the
+ * rows' own keys. Undefined: not known without rows.
+ */
+function csvColumns(rows: readonly Row[], resource: string, fields?: readonly string[]): string[] | undefined {
+  if (fields) return [...fields];
+  const view = resourceView(resource);
+  if (view.columns.length === 0) return rows.length ? columnsFor(rows, resource) : undefined;
+  const cols = [...view.columns];
+  const money = cols.findIndex((c) => MONEY_KEYS.has(c));
+  if (money >= 0 && !cols.includes('currency') && view.fields?.includes('currency')) cols.splice(money + 1, 0, 'currency');
+  return cols;
 }
 
 /** A table's default columns minus those empty in every row (e.g. entityId of a breakdown). */
@@ -96,7 +120,24 @@ function tableColumns(rows: readonly Row[], resource: string, fields?: readonly 
 }
 
 function tableStyle(opts: WriterOptions): TableStyle {
-  return { color: opts.color, width: opts.width ?? (opts.out as { columns?: number }).columns ?? 120, timeZone: opts.timeZone };
+  const out = opts.out as { isTTY?: boolean; columns?: number };
+  const width = opts.width ?? (out.isTTY === true ? out.columns : undefined);
+  return { color: opts.color, width: width !== undefined && width > 0 ? width : undefined, timeZone: opts.timeZone };
+}
+
+/** A drawn table on stdout; what it left out or shortened to fit is said on stderr, with the way to see it. */
+async function writeDrawn(drawn: Drawn, shownColumns: readonly string[], opts: WriterOptions, width: number | undefined): Promise<void> {
+  await write(opts.out, drawn.text + '\n', opts.signal);
+  const say = opts.note ?? (() => {});
+  if (drawn.hidden.length) {
+    const n = drawn.hidden.length;
+    const shown = shownColumns.filter((c) => !drawn.hidden.includes(c));
+    say(
+      `${n} column${n === 1 ? '' : 's'} hidden to fit ${width} columns: ${drawn.hidden.join(', ')}; ` +
+        `choose the columns with --fields (e.g. --fields ${[...shown.slice(0, 3), drawn.hidden[0]].join(',')}), or use a wider terminal or --output csv`,
+    );
+  }
+  if (drawn.shortened) say('some cells were shortened to fit (…); --output json or csv shows them whole');
 }
 
 const isRow = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -105,6 +146,7 @@ export class ListWriter {
   private count = 0;
   private started = false;
   private checked = false;
+  private drawn = false;
   private columns: string[] | undefined;
   /** Rows held for the table or the query. */
   private held: Row[] = [];
@@ -148,7 +190,7 @@ export class ListWriter {
       await write(out, rows.map((r) => jsonText(pick(r, fields)) + '\n').join(''), signal);
       this.count += rows.length;
     } else {
-      this.columns ??= columnsFor(rows, this.opts.resource, fields);
+      this.columns ??= csvColumns(rows, this.opts.resource, fields)!;
       let text = this.count === 0 ? csvLine(this.columns) : '';
       for (const row of rows) text += csvLine(this.columns.map((c) => getPath(row, c)));
       this.count += rows.length;
@@ -160,11 +202,15 @@ export class ListWriter {
     const rows = this.held;
     this.held = [];
     this.columns ??= tableColumns(rows, this.opts.resource, this.opts.fields);
-    const style = { ...tableStyle(this.opts), keepColumns: this.opts.fields !== undefined };
-    await write(this.opts.out, (await renderTable(this.columns, rows, style)) + '\n', this.opts.signal);
+    const style = { ...tableStyle(this.opts), keepColumns: this.opts.fields !== undefined, importance: resourceView(this.opts.resource).importance };
+    // Said once, under the first table: the next 5,000 rows hide the same columns.
+    const first = !this.drawn;
+    this.drawn = true;
+    const drawn = await renderTable(this.columns, rows, style);
+    await writeDrawn(first ? drawn : { ...drawn, hidden: [], shortened: false }, this.columns, this.opts, style.width);
     if (this.opts.chart !== undefined) {
       const { renderChart } = await import('./chart.js');
-      await write(this.opts.out, '\n' + (await renderChart(rows, this.opts.chart, { width: style.width, color: this.opts.color })), this.opts.signal);
+      await write(this.opts.out, '\n' + (await renderChart(rows, this.opts.chart, { width: style.width ?? 100, color: this.opts.color })), this.opts.signal);
     }
   }
 
@@ -178,7 +224,12 @@ export class ListWriter {
       return writeResult(await applyQuery(rows, query), this.opts);
     }
     if (format === 'json') await write(out, this.count === 0 ? ']\n' : '\n]\n', signal);
-    else if (format === 'table') {
+    else if (format === 'csv' && this.count === 0) {
+      // An empty export still has its header when the columns are known: a loader reading
+      // a quiet day's file finds the columns it expects, not a 0-byte file.
+      const cols = csvColumns([], this.opts.resource, this.opts.fields);
+      if (cols) await write(out, csvLine(cols), signal);
+    } else if (format === 'table') {
       if (this.held.length) await this.flushTable();
       else if (this.count === 0) await write(out, '(no rows)\n', signal);
     }
@@ -191,12 +242,19 @@ async function writeResult(result: unknown, opts: WriterOptions): Promise<void> 
   const list = Array.isArray(result) ? result : undefined;
   const rowsOnly = list !== undefined && list.length > 0 && list.every(isRow);
   if (format === 'table' && rowsOnly) {
-    return write(out, (await renderTable(columnsFor(list as Row[], 'generic'), list as Row[], tableStyle(opts))) + '\n', signal);
+    const cols = columnsFor(list as Row[], 'generic');
+    return writeDrawn(await renderTable(cols, list as Row[], tableStyle(opts)), cols, opts, tableStyle(opts).width);
   }
-  if (format === 'table' && isRow(result)) return write(out, (await renderVertical(result, tableStyle(opts))) + '\n', signal);
+  if (format === 'table' && isRow(result)) return writeDrawn(await renderVertical(result, tableStyle(opts)), [], opts, undefined);
   if (format === 'table' && list?.every((v) => !isRow(v) && !Array.isArray(v))) return write(out, list.map((v) => cellText(v) + '\n').join(''), signal);
   if (format === 'table' && (typeof result === 'string' || typeof result === 'number' || typeof result === 'boolean')) return write(out, cellText(result) + '\n', signal);
   if (format === 'ndjson' && list) return write(out, list.map((v) => jsonText(v) + '\n').join(''), signal);
+  if (format === 'csv' && list?.length === 0) {
+    // No rows: the header when the query's shape names the columns, else nothing (never `[]` in a CSV).
+    const { queryColumns } = await import('./query.js');
+    const cols = opts.query !== undefined ? await queryColumns(opts.query) : undefined;
+    return cols ? write(out, csvLine(cols), signal) : undefined;
+  }
   if (format === 'csv' && rowsOnly) {
     const cols = columnsFor(list as Row[], 'generic');
     return write(out, csvLine(cols) + (list as Row[]).map((r) => csvLine(cols.map((c) => r[c]))).join(''), signal);
@@ -223,13 +281,14 @@ export async function writeObject(value: unknown, opts: WriterOptions): Promise<
     const cols = fields ?? Object.keys(value);
     return write(out, csvLine(cols) + csvLine(cols.map((c) => getPath(value, c))), signal);
   }
-  return write(out, (await renderVertical(shown as Row, tableStyle(opts))) + '\n', signal);
+  return writeDrawn(await renderVertical(shown as Row, tableStyle(opts)), [], opts, undefined);
 }
 
 export interface OutputContext {
   output: { format: OutputFormat; fields?: string[] | undefined; color: boolean; query?: string | undefined };
   io: { stdout: Writable };
   signal?: AbortSignal;
+  note?(message: string): void;
 }
 
 /**
@@ -250,5 +309,6 @@ export async function prepareOutput(ctx: OutputContext, resource: string, extra:
       throw new UsageError(`--chart ${cellText(extra.chart)}: not a metric of ${resource}`, metrics.length ? `chart one of: ${metrics.join(', ')}` : `${resource} has no metric to chart`);
     }
   }
-  return { format: ctx.output.format, out: ctx.io.stdout, resource, color: ctx.output.color, signal: ctx.signal, ...extra, fields, query };
+  const note = ctx.note ? (m: string) => ctx.note!(m) : undefined;
+  return { format: ctx.output.format, out: ctx.io.stdout, resource, color: ctx.output.color, signal: ctx.signal, note, ...extra, fields, query };
 }

@@ -5,10 +5,10 @@
 // arrays, objects, "quoted strings") or, as `-F key=@file`, a file's text.
 // `-F` text that is not JSON is a usage error, never silently a string.
 // `a.b=1` nests.
-import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../../cli/errors.js';
 import { readStdin } from './stdin.js';
+import { readProblem, readTextFile } from '../../cli/read-file.js';
 
 export function splitField(raw: string): [string, string] {
   const eq = raw.indexOf('=');
@@ -20,11 +20,7 @@ export function splitField(raw: string): [string, string] {
 export function typedValue(text: string, key = 'value'): unknown {
   if (text.startsWith('@')) {
     const file = text.slice(1);
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`-F ${key}=@${file}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
+    return readTextFile(file, `${file} (-F ${key})`);
   }
   try {
     return JSON.parse(text);
@@ -81,9 +77,9 @@ export async function objectBody(opts: Record<string, unknown>, stdin: Readable)
 export async function readInput(source: string, stdin: Readable): Promise<unknown> {
   let text: string;
   try {
-    text = source === '-' ? await readStdin(stdin) : readFileSync(source, 'utf8');
+    text = source === '-' ? await readStdin(stdin) : readTextFile(source, `--input ${source}`);
   } catch (err) {
-    throw new UsageError(`cannot read --input ${source}: ${(err as Error).message}`);
+    throw err instanceof UsageError ? err : readProblem('--input - (stdin)', err);
   }
   try {
     return JSON.parse(text);

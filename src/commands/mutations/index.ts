@@ -87,7 +87,7 @@ export const mutationCommands: CommandSpec[] = [
     'budget',
     'set_budget',
     [
-      { flags: '--amount <n>', description: "budget in whole units of the advertiser's currency, 50 means 50.00 (required)", type: 'number' },
+      { flags: '--amount <n>', description: "budget in whole units of the advertiser's currency, 50 means 50.00 (required)", type: 'positive' },
       { flags: '--type <type>', description: 'budget type (default: keep the current one)', choices: ['daily', 'lifetime'] },
     ],
     ['adops mutations budget acc_123 --campaign 456 --amount 50', 'adops mutations budget acc_123 --ad-group 789 --amount 1200 --type lifetime --wait', 'adops mutations budget acc_123 --campaign 456 --amount 50 --dry-run'],
@@ -97,7 +97,7 @@ export const mutationCommands: CommandSpec[] = [
     'set_bid',
     [
       { flags: '--strategy <word>', description: "the provider's bid strategy word, e.g. LOWEST_COST_WITH_BID_CAP" },
-      { flags: '--amount <n>', description: "bid cap or cost cap in whole units of the advertiser's currency", type: 'number' },
+      { flags: '--amount <n>', description: "bid cap or cost cap in whole units of the advertiser's currency", type: 'positive' },
     ],
     ['adops mutations bid acc_123 --ad-group 789 --strategy COST_CAP --amount 2.5'],
   ),

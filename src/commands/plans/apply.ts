@@ -4,7 +4,6 @@
 // flow (flows/plan-apply.ts) deletes the new plan again when the service
 // refuses a Line Item, so nothing is left half-done. The plan, as the service
 // then holds it, on stdout.
-import { readFileSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
@@ -16,6 +15,7 @@ import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-
 import { MarkerHeld, PlanApplyMarkers } from '../../flows/plan-apply-marker.js';
 import { CliError } from '../../cli/errors.js';
 import { readStdin } from '../_shared/stdin.js';
+import { readProblem, readTextFile } from '../../cli/read-file.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -47,9 +47,9 @@ export function planDocument(value: unknown): PlanDocument {
 async function readDocument(source: string, ctx: CommandContext): Promise<unknown> {
   let text: string;
   try {
-    text = source === '-' ? await readStdin(ctx.io.stdin) : readFileSync(source, 'utf8');
+    text = source === '-' ? await readStdin(ctx.io.stdin) : readTextFile(source);
   } catch (err) {
-    throw new UsageError(`cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw err instanceof UsageError ? err : readProblem('stdin', err);
   }
   try {
     return JSON.parse(text);

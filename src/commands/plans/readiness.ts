@@ -68,7 +68,29 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
     ctx.note(`still not ready after ${timeoutSeconds(opts)} s; check again with \`${again}\``);
     return EXIT.waitTimeout;
   }
-  throw new CliError(`${what} is not ready (${missingCodes(value)})`, EXIT.refused, outcome === 'never' ? 'the plan is archived: it will never be ready' : `wait for it with \`${again}\``, 'not_ready');
+  throw new CliError(`${what} is not ready (${missingCodes(value)})`, EXIT.refused, outcome === 'never' ? 'the plan is archived: it will never be ready' : remedy(value, req.params, again), 'not_ready');
+}
+
+/**
+ * What makes the Line Item ready, for what is missing: waiting helps only when
+ * something else is under way; a draft plan needs an approval, an invalid item
+ * a change, a connection a person. Codes we do not know: waiting, as before.
+ */
+function remedy(r: Readiness, p: Record<string, string>, again: string): string {
+  const steps = (r.missing ?? []).map((m) => {
+    switch (m.code) {
+      case 'plan_not_approved':
+        return `approve the plan with \`adops plans approve ${p.slug}\``;
+      case 'validation_failed':
+        return `fix what validation reports (\`adops plans line-items validate ${p.slug} ${p.lineItemId}\`), e.g. with \`adops plans line-items edit ${p.slug} ${p.lineItemId}\``;
+      case 'provider_not_connected':
+      case 'missing_write_access':
+        return 'a person must reconnect the advertiser\'s provider account (with write access)';
+      default:
+        return `wait for it with \`${again}\``;
+    }
+  });
+  return [...new Set(steps)].join('; then ') + (steps.length && !steps.some((s) => s.startsWith('wait')) ? `; then check again with \`${again.replace(/ --wait$/, '')}\`` : '');
 }
 
 const timeoutSeconds = (opts: Record<string, unknown>) => (opts.timeout as number | undefined) ?? 300;

@@ -30,6 +30,19 @@ describe('exit codes', () => {
     expect(toReport(api(409, 'provider_not_connected')).hint).toMatch(/reconnects/);
     expect(toReport(api(502, 'provider_error')).retryable).toBe(true);
   });
+  it('every "NNN (and NNN) to exit N" in the docs says what the code does', () => {
+    let checked = 0;
+    for (const name of ['decisions.md', 'exit-codes.md', 'architecture.md']) {
+      const doc = readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+      for (const m of doc.matchAll(/\b([1-5]\d\d)((?:,? (?:and )?[1-5]\d\d)*)(?: \([^)]*\))? to (?:exit )?(\d)\b/g)) {
+        for (const status of [m[1], ...(m[2]!.match(/\d{3}/g) ?? [])]) {
+          expect(exitCodeForStatus(Number(status)), `${name}: "${m[0]}"`).toBe(Number(m[3]));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
   it('docs/exit-codes.md lists the same table', () => {
     const doc = readFileSync(new URL('../../../docs/exit-codes.md', import.meta.url), 'utf8');
     for (const [code, text] of EXIT_CODE_TABLE) expect(doc).toContain(`| ${code} | ${text} |`);

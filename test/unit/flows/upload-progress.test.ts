@@ -2,7 +2,6 @@
 // bars that fit the terminal on one.
 import { describe, expect, it } from 'vitest';
 import { barLine, plainProgressLine, UploadProgress } from '../../../src/flows/upload-progress.js';
-import { globToRegExp } from '../../../src/flows/upload-files.js';
 import { describeBytes, humanBytes, judgeAsset, judgeDocument } from '../../../src/contract/media.js';
 import { jpeg, mp4, png } from '../uploads/media-samples.js';
 
@@ -86,16 +85,5 @@ describe('media judgement (the CLI side)', () => {
     expect(humanBytes(2000)).toBe('1.95 KiB');
     expect(humanBytes(4 * 1024 ** 3)).toBe('4 GiB');
     expect(humanBytes(4 * 1024 ** 3, true)).toBe('4.00 GiB');
-  });
-});
-
-describe('glob patterns', () => {
-  it('* stays in a folder, ** crosses folders, ? is one character', () => {
-    expect(globToRegExp('*.png').test('a.png')).toBe(true);
-    expect(globToRegExp('*.png').test('x/a.png')).toBe(false);
-    expect(globToRegExp('**/*.mp4').test('a.mp4')).toBe(true);
-    expect(globToRegExp('**/*.mp4').test('x/y/a.mp4')).toBe(true);
-    expect(globToRegExp('shot?.jpg').test('shot1.jpg')).toBe(true);
-    expect(globToRegExp('a.b').test('axb')).toBe(false);
   });
 });

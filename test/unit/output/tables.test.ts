@@ -29,7 +29,7 @@ describe('values for people', () => {
     const json = JSON.parse(await list([[campaign]], { tty: false, resource: 'campaign' }));
     expect(json[0]).toEqual(campaign);
     const csv = await list([[campaign]], { tty: false, format: 'csv', resource: 'campaign' });
-    expect(csv.split('\n')[1]).toContain(`1250,daily,SALES,${T}`);
+    expect(csv.split('\n')[1]).toContain(`1250,EUR,daily,SALES,${T}`);
   });
 
   it('a table has a rule under its header even without colour, and none between rows', async () => {
@@ -61,6 +61,36 @@ describe('values for people', () => {
     const named = await list([[wide]], { tty: true, resource: 'campaign', width: 80, fields: ['id', 'name', 'provider', 'status', 'advertiserId', 'budget', 'objective', 'updatedAt'] });
     expect(named.split('\n')[1]!.split('│')).toHaveLength(10);
     for (const line of named.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+
+  it('a known width keeps the most important columns (Insights: entity and metrics), never cuts ids, and says what it hid', async () => {
+    const row = { dateStart: '2026-09-01', dateStop: '2026-09-30', level: 'campaign', advertiserId: 'acc_acme_b_disconnected', provider: 'provider_b', entityType: 'campaign', entityId: '120212345678901234567', currency: 'EUR', spend: 17323, impressions: 2479174, clicks: 48958, reach: 1811696, conversions: 1944 };
+    const notes: string[] = [];
+    const text = await list([[row]], { tty: true, resource: 'insight', width: 80, note: (m) => notes.push(m) });
+    const head = text.split('\n')[1]!.split('│').map((c) => c.trim()).filter(Boolean);
+    expect(head.slice(0, 3)).toEqual(['entityId', 'spend', 'impressions']);
+    expect(text).toContain('120212345678901234567');
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^\d columns hidden to fit 80 columns: .*dateStop.*; choose the columns with --fields \(e\.g\. --fields entityId,/);
+    // Named columns too narrow for the width: squeezed, the id still whole, the cut said.
+    const named: string[] = [];
+    const squeezed = await list([[{ ...row, entityType: 'a very long entity type text' }]], { tty: true, resource: 'insight', width: 40, fields: ['entityId', 'entityType', 'advertiserId'], note: (m) => named.push(m) });
+    expect(squeezed).toContain('120212345678901234567');
+    expect(squeezed).toContain('acc_acme_b_disconnected');
+    expect(named).toEqual(['some cells were shortened to fit (…); --output json or csv shows them whole']);
+  });
+
+  it('an unknown width (a pipe, a pty of 0 columns) cuts nothing and hides nothing', async () => {
+    const long = { ...campaign, name: 'A campaign name far longer than any terminal column should have to hold, and then some more words' };
+    const notes: string[] = [];
+    const text = await list([[long]], { tty: true, resource: 'campaign', width: undefined, note: (m) => notes.push(m) });
+    expect(text).toContain(long.name);
+    expect(text).not.toContain('…');
+    expect(text.split('\n')[1]).toMatch(/│ updatedAt +│$/);
+    expect(notes).toEqual([]);
+    const view = await object({ id: 'ast_1', description: 'word '.repeat(200).trim() }, { tty: true, width: 0 });
+    expect(view).toContain('word '.repeat(199) + 'word');
   });
 
   it('drops default columns empty in every row (an Insights breakdown has no entityId)', async () => {
@@ -107,5 +137,17 @@ describe('one object on a terminal', () => {
 
   it('json keeps the object whole and raw', async () => {
     expect(JSON.parse(await object(asset, { tty: false, resource: 'asset' }))).toEqual(asset);
+  });
+});
+
+describe('rows without a resource view (a live payload, a --query result)', () => {
+  const wide = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field${i}`, `value${i}`]));
+  it('CSV keeps every key; a table of unknown width shows every one', async () => {
+    const csv = await list([[wide]], { tty: false, format: 'csv' });
+    expect(csv.split('\n')[0]).toBe(Object.keys(wide).join(','));
+    const table = await list([[wide]], { tty: true, width: undefined });
+    expect(table).toContain('field11');
+    const queried = await list([[wide]], { tty: false, format: 'csv', query: '[].{a: field0, b: field11}' });
+    expect(queried).toBe('a,b\nvalue0,value11\n');
   });
 });
