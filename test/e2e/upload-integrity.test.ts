@@ -66,8 +66,8 @@ describe('a file that changes while it is read (#13 item 8)', () => {
       expect(r.stderr).toMatch(change === 'grows' ? /grew while it was read/ : /shrank while it was read/);
       expect(r.stderr).toMatch(/deleted the Asset ast_\w+ it was reserved as, nothing is kept/);
       expect(r.stdout.trim()).toBe('[]');
-      // Fast: no waiting for an idle timeout (the old code hung 31 s on a shrunk file).
-      expect(r.ms).toBeLessThan(10_000);
+      // No waiting for an idle timeout (the old code hung 31 s on a shrunk file); generous for a loaded machine.
+      expect(r.ms).toBeLessThan(25_000);
       expect(await assetsNamed(`${change}.mp4`)).toEqual([]);
     });
   }
@@ -80,8 +80,9 @@ describe('a stalled transfer (#13 item 14)', () => {
     const r = await runAdops(['assets', 'upload', file, '--idle-timeout', '0.5'], { env: env(), timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr.match(/no progress for 0\.5 s/g)?.length).toBeGreaterThanOrEqual(3);
-    // 3 × 0.5 s idle + 0.5 s and 1 s between attempts, plus start-up; twice the idle time per attempt would pass 4.5 s of waiting alone.
-    expect(r.ms).toBeLessThan(8_000);
+    // 3 × 0.5 s idle + 0.5 s and 1 s between attempts, plus start-up (the default 60 s would take minutes);
+    // that each attempt ends after the idle time given, not twice it, is measured in test/unit/flows/upload-put.test.ts.
+    expect(r.ms).toBeLessThan(20_000);
   });
 
   it('refuses an --idle-timeout that is not a positive number (exit 2, nothing sent)', async () => {
