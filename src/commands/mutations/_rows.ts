@@ -148,6 +148,8 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     skip_empty_lines: true,
     relax_column_count: true,
     max_record_size: MAX_ROW_CHARS,
+    // Every line ending, mixed too (a CRLF header pasted above LF rows); csv-parse would otherwise keep the first one it meets.
+    record_delimiter: ['\r\n', '\n', '\r'],
     on_record: (cells: string[], info) => {
       const line = startOf(info.empty_lines);
       lastEnd = info.lines;

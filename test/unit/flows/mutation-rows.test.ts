@@ -28,6 +28,9 @@ describe('mutation rows', () => {
     const rows = await rowsOf(`${HEADER}\r\nacc_1,pause,campaign,1,,,,,,\r\n\r\n,,,,,,,,,"${body.replace(/"/g, '""')}"\r\nacc_1,pause,campaign,2,,,,,,\r\n`);
     expect(rows.map((r) => [r.line, r.problems])).toEqual([[2, []], [4, []], [6, []]]);
     expect(rows[1]!.body).toMatchObject({ name: 'x, "y"', target: { id: '9' } });
+    // Mixed line endings: each row stays its own.
+    const mixed = await rowsOf(`${HEADER}\r\nacc_1,pause,campaign,1,,,,,,\nacc_1,pause,campaign,2,,,,,,\r\nacc_1,pause,campaign,3,,,,,,\n`);
+    expect(mixed.map((r) => [r.line, r.problems, (r.body.target as { id: string }).id])).toEqual([[2, [], '1'], [3, [], '2'], [4, [], '3']]);
   });
 
   it('builds bodies from columns, a body column, or NDJSON', async () => {
