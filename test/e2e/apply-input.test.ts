@@ -25,6 +25,21 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('mutations apply reads its file safely', () => {
+  it('a header alone (a quiet day in a cron job): exit 0, nothing sent, a note on stderr; a directory is named as one', async () => {
+    const file = join(dir, 'quiet.csv');
+    writeFileSync(file, 'advertiserId,action,targetType,targetId\n');
+    const seen = t.proxy.seen.length;
+    for (const extra of [['--dry-run'], [], ['--wait']]) {
+      const r = await run(['mutations', 'apply', file, ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/holds no rows; nothing sent|0 row\(s\) valid; nothing sent/);
+    }
+    expect(t.proxy.seen.length).toBe(seen);
+    const d = await run(['mutations', 'apply', dir]);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toContain('is a directory, not a file');
+  });
+
   it('an unclosed quote: exit 2 naming the line it opens on, in a dry run and a real one; nothing sent', async () => {
     const file = join(dir, 'unclosed.csv');
     const [a, b, c] = campaigns;

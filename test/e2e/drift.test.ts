@@ -68,7 +68,7 @@ describe('observe drift', () => {
     expect(csv.stdout).toContain(`,budget,${budget},${budget + 7}\n`);
     const nd = await cli(['observe', 'drift', A, '--compare', 'budget', '-o', 'ndjson']);
     expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ id, field: 'budget' }));
-    const table = await runAdopsTty(['observe', 'drift', A, '--compare', 'budget'], { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full } });
+    const table = await runAdopsTty(['observe', 'drift', A, '--compare', 'budget'], { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, NO_COLOR: '1' } });
     expect(table.stdout).toMatch(/id\s.*name\s.*field\s.*stored\s.*live/);
     expect(table.stdout).toContain(id);
     const picked = await cli(['observe', 'drift', A, '--compare', 'budget', '--fields', 'id,live', '-o', 'json']);

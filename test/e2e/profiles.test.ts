@@ -31,12 +31,13 @@ describe('profiles', () => {
     expect(r.code, r.stderr).toBe(0);
     noKeyShown(r);
     expect(JSON.parse(r.stdout)).toEqual([
-      { name: 'acme', default: false, baseUrl: sandbox.url, key: 'acr_…0001', organization: null },
-      { name: 'broken', default: true, baseUrl: sandbox.url, key: 'acr_…9999', organization: null },
+      // The first profile logged in to became the default; later named logins leave it alone (#13 item 23).
+      { name: 'acme', default: true, baseUrl: sandbox.url, key: 'acr_…0001', organization: null },
+      { name: 'broken', default: false, baseUrl: sandbox.url, key: 'acr_…9999', organization: null },
       { name: 'globex', default: false, baseUrl: sandbox.url, key: 'acr_…0001', organization: null },
     ]);
     const csv = await cli(['auth', 'list', '-o', 'csv', '--fields', 'name,default']);
-    expect(csv.stdout).toBe('name,default\nacme,false\nbroken,true\nglobex,false\n');
+    expect(csv.stdout).toBe('name,default\nacme,true\nbroken,false\nglobex,false\n');
   });
 
   it('auth switch: makes a profile the default; unknown and malformed names are usage errors', async () => {

@@ -6,6 +6,7 @@
 // (a broken quote would otherwise swallow the rows after it into one cell).
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parse, type CsvError, type Options } from 'csv-parse';
+import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
 import { ACTIONS, bodyOf, bodyProblems } from './_body.js';
 
@@ -204,7 +205,8 @@ const SHOWN = 20;
 
 /**
  * Read FILE's rows once, checking each; any bad row refuses the whole file
- * (exit 2 naming up to 20 lines, nothing sent). `keep` holds the rows (a real
+ * (exit 2 naming up to 20 lines, nothing sent). A file with no rows (a header
+ * alone: a cron job's quiet day) is not an error: count 0, the caller sends nothing. `keep` holds the rows (a real
  * run sends them); without it only a count is held and `onRow` sees each row.
  */
 export async function checkRows(file: string, opts: { keep: boolean; onRow?: (r: ParsedRow) => void }): Promise<{ count: number; rows: ParsedRow[] }> {
@@ -224,9 +226,8 @@ export async function checkRows(file: string, opts: { keep: boolean; onRow?: (r:
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw readProblem(file, err);
   }
-  if (count === 0) throw refuse(file, 'holds no rows');
   if (badCount) {
     if (badCount > SHOWN) bad.push(`… and ${badCount - SHOWN} more`);
     throw new UsageError(`${badCount} of ${count} row(s) cannot be sent:\n  ${bad.join('\n  ')}`, 'nothing was sent; fix these lines and run again');

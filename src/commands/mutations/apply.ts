@@ -96,6 +96,12 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   }
 
   const { rows } = await checkRows(file, { keep: true });
+  if (rows.length === 0) {
+    // A header alone is a quiet day's file in a cron job, not a mistake: nothing to send, exit 0.
+    ctx.note(`${file} holds no rows; nothing sent`);
+    await writer.end();
+    return EXIT.ok;
+  }
   const byLine = new Map(rows.map((r) => [r.line, r]));
   const print = async (outcomes: readonly RowOutcome[]) => {
     await writer.page(outcomes.map((x) => line(byLine.get(x.line)!.body, x)));
