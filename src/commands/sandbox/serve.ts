@@ -4,6 +4,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
+import { isCalendarDate } from '../../cli/input-checks.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
 import { checkProfileName } from '../../config/profile-name.js';
@@ -85,9 +86,4 @@ export function sizeOf(text: string): number {
   const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
   if (!m || unit === undefined) throw new UsageError(`--storage-quota takes a size such as 500MiB, 2GiB or 1048576 (got ${JSON.stringify(text)})`);
   return Math.floor(Number(m[1]) * unit);
-}
-
-function isCalendarDate(s: string): boolean {
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T00:00:00Z`) : undefined;
-  return d !== undefined && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
