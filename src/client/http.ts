@@ -74,7 +74,7 @@ export interface ApiRequest {
   contentLength?: number;
   contentType?: string;
   headers?: Record<string, string>;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's idle timeout for this request (long uploads on slow links). */
   idleTimeoutMs?: number;
   /** Bytes of the body sent so far (per attempt: it restarts at 0 on a retry). */

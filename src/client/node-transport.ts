@@ -163,7 +163,7 @@ async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promi
     return;
   }
   let sent = 0;
-  for await (const chunk of body as Readable) {
+  for await (const chunk of body) {
     if (creq.destroyed) return;
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     if (!creq.write(buf)) await drained(creq);

@@ -57,7 +57,7 @@ export function rememberUrlSecrets(url: string): void {
   });
   if (q === -1) return;
   for (const m of url.slice(q).matchAll(/[?&]([^=&#]+)=([^&#]*)/g)) {
-    if (SECRET_QUERY_PARAMS.test(m[1]!) && m[2]!.length >= 8) rememberSecret(m[2]!);
+    if (SECRET_QUERY_PARAMS.test(m[1]!) && m[2]!.length >= 8) rememberSecret(m[2]);
   }
 }
 

@@ -42,7 +42,7 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = { maxAttempts: 6, baseDelayMs: 5
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, budgetMs: 30_000 };
 
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; code?: string; retryAfter?: string | null; throttled?: boolean }
+  | { kind: 'response'; status: number; code?: string; retryAfter?: string | null | undefined; throttled?: boolean }
   | { kind: 'network'; sent: boolean };
 
 // How providers word "rate limit used up" (sandbox and real platforms alike):

@@ -55,7 +55,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
       if (fromInput !== undefined && (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput))) {
         throw new UsageError('--field needs --input to hold a JSON object');
       }
-      json = { ...(fromInput as object | undefined), ...fields };
+      json = { ...(fromInput), ...fields };
     } else json = fromInput;
   }
 

@@ -81,9 +81,9 @@ function field(name: string, schema: JsonSchema, required: boolean): FieldInput 
   if (alternatives) {
     const rest = alternatives.filter((a) => a.type !== 'null');
     nullable = rest.length < alternatives.length;
-    if (rest.length === 1) s = { ...rest[0], description: s.description ?? rest[0]!.description };
+    if (rest.length === 1) s = withDescription(rest[0]!, s.description);
   }
-  if (s.allOf?.length === 1) s = { ...s.allOf[0], description: s.description ?? s.allOf[0]!.description };
+  if (s.allOf?.length === 1) s = withDescription(s.allOf[0]!, s.description);
   let type: FieldType = 'any';
   const types = Array.isArray(s.type) ? s.type.filter((t) => t !== 'null') : s.type ? [s.type] : [];
   if (Array.isArray(s.type) && s.type.includes('null')) nullable = true;
@@ -171,4 +171,10 @@ export function operationInputs(): Record<string, OperationInputs> {
     out[op.id] = entry;
   }
   return out;
+}
+
+/** The one alternative left, keeping the outer description when it has one. */
+function withDescription(inner: JsonSchema, outer: string | undefined): JsonSchema {
+  const description = outer ?? inner.description;
+  return description === undefined ? { ...inner } : { ...inner, description };
 }

@@ -242,8 +242,8 @@ async function writeResult(result: unknown, opts: WriterOptions): Promise<void> 
   const list = Array.isArray(result) ? result : undefined;
   const rowsOnly = list !== undefined && list.length > 0 && list.every(isRow);
   if (format === 'table' && rowsOnly) {
-    const cols = columnsFor(list as Row[], 'generic');
-    return writeDrawn(await renderTable(cols, list as Row[], tableStyle(opts)), cols, opts, tableStyle(opts).width);
+    const cols = columnsFor(list, 'generic');
+    return writeDrawn(await renderTable(cols, list, tableStyle(opts)), cols, opts, tableStyle(opts).width);
   }
   if (format === 'table' && isRow(result)) return writeDrawn(await renderVertical(result, tableStyle(opts)), [], opts, undefined);
   if (format === 'table' && list?.every((v) => !isRow(v) && !Array.isArray(v))) return write(out, list.map((v) => cellText(v) + '\n').join(''), signal);
@@ -256,8 +256,8 @@ async function writeResult(result: unknown, opts: WriterOptions): Promise<void> 
     return cols ? write(out, csvLine(cols), signal) : undefined;
   }
   if (format === 'csv' && rowsOnly) {
-    const cols = columnsFor(list as Row[], 'generic');
-    return write(out, csvLine(cols) + (list as Row[]).map((r) => csvLine(cols.map((c) => r[c]))).join(''), signal);
+    const cols = columnsFor(list, 'generic');
+    return write(out, csvLine(cols) + (list).map((r) => csvLine(cols.map((c) => r[c]))).join(''), signal);
   }
   if (format === 'csv' && list?.every((v) => !isRow(v) && !Array.isArray(v))) return write(out, list.map((v) => csvLine([v])).join(''), signal);
   return write(out, jsonText(result ?? null, format === 'ndjson' ? undefined : 2) + '\n', signal);

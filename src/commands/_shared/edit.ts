@@ -125,7 +125,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
 async function openEditor(ctx: CommandContext, file: string): Promise<void> {
   const editor = (ctx.env.VISUAL || ctx.env.EDITOR || 'vi').trim();
   // Through sh, as git does: EDITOR may carry arguments ("code --wait").
-  const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'adops-editor', file], { stdio: [ctx.io.stdin, ctx.io.stdout, ctx.io.stderr], env: ctx.env as NodeJS.ProcessEnv });
+  const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'adops-editor', file], { stdio: [ctx.io.stdin, ctx.io.stdout, ctx.io.stderr], env: ctx.env });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (c) => resolve(c));

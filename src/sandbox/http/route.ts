@@ -139,5 +139,5 @@ export function operationRoute<
     responses: responses as never,
     middleware: middleware as never,
   });
-  return config as unknown as OperationRouteConfig<P, Q, H, B, R>;
+  return config;
 }

@@ -87,7 +87,7 @@ export function insightsPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, query:
   const groups = env.db.prepare(sql).all({
     org: orgId, since: filters.since, until: filters.until, advertiserId: filters.advertiserId, provider: filters.provider,
     ids: ids ? JSON.stringify(ids) : undefined,
-  } as Record<string, unknown>) as Array<{
+  }) as Array<{
     period: string; advertiserId: string | null; provider: InsightRow['provider']; entityType: string | null; entityId: string | null;
     currency: string | null; spendMicros: number | null; impressions: number; clicks: number; reach: number; conversions: number;
   }>;

@@ -20,7 +20,7 @@ export function loadProviderWorld(services: ProviderServices, world: World): voi
     writeAdvertiserEntities(services, a.id, a.provider, { byKind, insights: a.insights ?? [] });
   }
   for (const [provider, faults] of Object.entries(world.faults ?? {})) {
-    if (faults) writeFaults(services, provider as EntityProvider, faults as ProviderFaults);
+    if (faults) writeFaults(services, provider as EntityProvider, faults);
   }
 }
 

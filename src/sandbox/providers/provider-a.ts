@@ -122,9 +122,9 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       return {
         ...baseRow(ctx, { id, name, path: id, type: 'campaign', status, ...times }),
         budget, budgetLevel: own ? 'campaign' : 'ad_group', budgetType,
-        bidStrategy: ctx.live && own ? ((p.bid_strategy as string | undefined) ?? null) : null,
-        objective: (p.objective as string | undefined) ?? null,
-        adsetBudgetSharing: ctx.live ? ((p.is_adset_budget_sharing_enabled as boolean | undefined) ?? null) : null,
+        bidStrategy: ctx.live && own ? ((p.bid_strategy) ?? null) : null,
+        objective: (p.objective) ?? null,
+        adsetBudgetSharing: ctx.live ? ((p.is_adset_budget_sharing_enabled) ?? null) : null,
       };
     }
     case 'ad_group': {
@@ -142,8 +142,8 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
         campaignId,
         bidAmount: ctx.live && strategy && STRATEGIES_WITH_AMOUNT.has(strategy) && p.bid_amount !== undefined ? minorToWhole(p.bid_amount as string, currency) : null,
         roasFloor: ctx.live && strategy === 'LOWEST_COST_WITH_MIN_ROAS' && floor !== undefined ? floor / 10_000 : null,
-        startTime: ctx.live ? ((p.start_time as string | undefined) ?? null) : null,
-        endTime: ctx.live ? ((p.end_time as string | undefined) ?? null) : null,
+        startTime: ctx.live ? ((p.start_time) ?? null) : null,
+        endTime: ctx.live ? ((p.end_time) ?? null) : null,
       };
     }
     case 'ad': {
@@ -158,10 +158,10 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
     case 'creative':
       return {
         ...baseRow(ctx, { id, name, path: id, type: 'creative', status, createdTime: null, updatedTime: null }),
-        title: (p.title as string | undefined) ?? null,
-        body: (p.body as string | undefined) ?? null,
-        imageUrl: (p.image_url as string | undefined) ?? null,
-        callToAction: (p.call_to_action_type as string | undefined) ?? null,
+        title: (p.title) ?? null,
+        body: (p.body) ?? null,
+        imageUrl: (p.image_url) ?? null,
+        callToAction: (p.call_to_action_type) ?? null,
       };
     default:
       throw new Error(`provider_a has no ${kind}`);
@@ -208,7 +208,7 @@ export const providerA: ProviderAdapter = {
   kinds: ['campaign', 'ad_group', 'ad', 'creative'],
   liveStatuses: [],
   paging: 'token',
-  fixture: { campaign, ad_group: adSet, ad, creative } as ProviderAdapter['fixture'],
+  fixture: { campaign, ad_group: adSet, ad, creative },
   idOf: (_kind, p) => String(p.id),
   parentsOf: (kind, p) => ({
     campaignId: kind === 'campaign' || kind === 'creative' ? null : str(p.campaign_id),

@@ -105,7 +105,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       budgetLevel: carries === null ? null : carries ? 'campaign' : 'ad_group',
       budgetType: own ? budgetType(p) : null,
       bidStrategy: null,
-      objective: (p.objective_type as string | undefined) ?? null,
+      objective: (p.objective_type) ?? null,
       adsetBudgetSharing: null,
     };
   }
@@ -118,7 +118,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       budget: own ? wholeToWhole(p.budget as number, currency) : null,
       budgetLevel: own ? 'ad_group' : 'campaign',
       budgetType: own ? budgetType(p) : null,
-      bidStrategy: own ? ((p.bid_type as string | undefined) ?? null) : null,
+      bidStrategy: own ? ((p.bid_type) ?? null) : null,
       campaignId,
       bidAmount: null, roasFloor: null, startTime: null, endTime: null,
     };
@@ -163,7 +163,7 @@ export const providerB: ProviderAdapter = {
   kinds: ['campaign', 'ad_group', 'ad'],
   liveStatuses: ['DELETED', 'ARCHIVED'],
   paging: 'page',
-  fixture: { campaign, ad_group: adGroup, ad } as ProviderAdapter['fixture'],
+  fixture: { campaign, ad_group: adGroup, ad },
   idOf: (kind, p) => String(p[ID_KEY[kind] ?? 'id']),
   parentsOf: (kind, p) => ({
     campaignId: kind === 'campaign' ? null : str(p.campaign_id),

@@ -61,7 +61,7 @@ const assetGroup = z.looseObject({
 });
 
 /** The budget amounts a campaign draws on (its shared budget's, or its own). */
-function budgetAmounts(p: Payload, lookup: NormalizeContext['lookup']): { daily?: number; total?: number } {
+function budgetAmounts(p: Payload, lookup: NormalizeContext['lookup']): { daily: number | undefined; total: number | undefined } {
   if (typeof p.campaignBudget === 'string') {
     const shared = lookup('shared_budget', p.campaignBudget);
     return { daily: shared?.amountMicros as number | undefined, total: shared?.totalAmountMicros as number | undefined };
@@ -111,7 +111,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       const campaignId = str(p.campaignId);
       return {
         ...baseRow(ctx, { id, name: String(p.name), path: joinPath(campaignId, id), type: 'asset_group', status, ...times }),
-        campaignId, finalUrls: (p.finalUrls as string[] | undefined) ?? [],
+        campaignId, finalUrls: (p.finalUrls) ?? [],
       };
     }
     default:
@@ -165,7 +165,7 @@ export const providerC: ProviderAdapter = {
   kinds: ['campaign', 'ad_group', 'ad', 'asset_group'],
   liveStatuses: ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'],
   paging: 'token',
-  fixture: { campaign, shared_budget: sharedBudget, ad_group: adGroup, ad: adGroupAd, asset_group: assetGroup } as ProviderAdapter['fixture'],
+  fixture: { campaign, shared_budget: sharedBudget, ad_group: adGroup, ad: adGroupAd, asset_group: assetGroup },
   idOf,
   parentsOf: (kind, p, lookup) => {
     if (kind === 'ad') {

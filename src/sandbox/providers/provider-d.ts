@@ -69,7 +69,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       budgetLevel: 'campaign',
       budgetType: budget ? budget.period : null,
       bidStrategy: null,
-      objective: (p.goal as string | undefined) ?? null,
+      objective: (p.goal) ?? null,
       adsetBudgetSharing: null,
     };
   }
@@ -125,7 +125,7 @@ export const providerD: ProviderAdapter = {
   kinds: ['campaign', 'ad_group', 'ad'],
   liveStatuses: ['DELETED'],
   paging: 'token',
-  fixture: { campaign, ad_group: adGroup, ad } as ProviderAdapter['fixture'],
+  fixture: { campaign, ad_group: adGroup, ad },
   idOf: (_kind, p) => String(p.id),
   parentsOf: (kind, p) => ({
     campaignId: kind === 'campaign' ? null : str(p.campaign_id),

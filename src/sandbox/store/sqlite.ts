@@ -83,7 +83,7 @@ function nodeSqlite(): NodeSqliteModule | undefined {
     const emit = process.emitWarning;
     process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
       if (!String(warning).includes('SQLite')) (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
-    }) as typeof process.emitWarning;
+    });
     try {
       const m = process.getBuiltinModule?.('node:sqlite') as NodeSqliteModule | undefined;
       nodeModule = m && typeof m.StatementSync.prototype.setAllowUnknownNamedParameters === 'function' ? m : null;

@@ -1,0 +1,69 @@
+// The floors of the code and the walls between them (docs/architecture.md).
+// `npm run lint` runs this in CI; a rule broken is an error, not a warning.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No static import cycle (type-only imports included: a cycle of types is still a tangle).',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'contract-imports-nothing-of-ours',
+      severity: 'error',
+      comment: 'The contract is shared by the client and the sandbox and imports neither.',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/(?!contract/)' },
+    },
+    {
+      name: 'lower-floors-stay-out-of-the-cli',
+      severity: 'error',
+      comment: 'Client, config and flows never import cli/ or commands/: the mapping from error to exit code lives in cli/.',
+      from: { path: '^src/(client|config|flows)/' },
+      to: { path: '^src/(cli|commands|sandbox)/' },
+    },
+    {
+      name: 'client-stays-below-flows',
+      severity: 'error',
+      from: { path: '^src/(client|config)/' },
+      to: { path: '^src/flows/' },
+    },
+    {
+      name: 'sandbox-inside-stays-out-of-http',
+      severity: 'error',
+      comment: "The sandbox's inside (models, providers, ingest, store, fixtures) imports nothing from its http/ or routes/.",
+      from: { path: '^src/sandbox/(models|providers|ingest|store|fixtures)/' },
+      to: { path: '^src/sandbox/(http|routes)/' },
+    },
+    {
+      name: 'sandbox-and-cli-apart',
+      severity: 'error',
+      comment: 'The sandbox never imports the CLI, client or flows.',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/(cli|commands|client|flows|config)/' },
+    },
+    {
+      name: 'cli-reaches-sandbox-through-its-entry',
+      severity: 'error',
+      comment: 'The CLI starts the sandbox only through src/sandbox/index.ts (lazily, from the sandbox group).',
+      from: { path: '^src/(cli|commands|client|flows|config)/' },
+      to: { path: '^src/sandbox/(?!index\\.ts$)' },
+    },
+    {
+      name: 'cli-core-does-not-import-commands',
+      severity: 'error',
+      comment: 'cli/ is the runner and its parts; it reaches the command groups through the context (the registry it is given).',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/commands/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    exclude: { path: '^src/contract/generated/' },
+  },
+};
