@@ -95,3 +95,16 @@ export class NetworkError extends Error {
       : 'Check the base URL (`adops auth status`) and that the service is reachable.';
   }
 }
+
+/** The service sent a cursor it had already sent: following it would loop (the CLI exits 1). */
+export class RepeatedCursorError extends Error {
+  override readonly name = 'RepeatedCursorError';
+  readonly code = 'repeated_cursor';
+  readonly hint = 'the rows printed so far are complete up to here; this is a fault of the service to report';
+  constructor(
+    readonly cursor: string,
+    readonly path: string,
+  ) {
+    super(`the service repeated a cursor while paging ${path}; stopped instead of looping`);
+  }
+}

@@ -4,7 +4,6 @@
 // node:https (TLS) loads only for an https origin.
 import { once } from 'node:events';
 import * as http from 'node:http';
-import type { Readable } from 'node:stream';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';

@@ -1,7 +1,8 @@
 // The paginator and the waiter over the stub transport.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/client/http.js';
-import { paginate, RepeatedCursorError } from '../../../src/client/paginate.js';
+import { RepeatedCursorError } from '../../../src/client/errors.js';
+import { paginate } from '../../../src/client/paginate.js';
 import { waitUntil, type Acceptor } from '../../../src/client/waiter.js';
 import { HttpStubs, json } from '../../helpers/http-stub.js';
 
