@@ -14,7 +14,7 @@ import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
 import { decideProxy, type Env } from './proxy.js';
 import { redactHeaders, redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
-import { callOperation, operationRequest, type CallOptions, type ListOperationId, type RowOf } from './call.js';
+import { callOperation, operationRequest, type AnyOperationInput, type CallOptions, type ListOperationId, type RowOf } from './call.js';
 import type { OperationInput, OperationOutput } from '../contract/operation-io.js';
 import type { OperationId } from '../contract/operations.js';
 import { paginate, type Page, type PaginateOptions } from './paginate.js';
@@ -107,6 +107,14 @@ export class ApiClient implements Requester {
   /** Call an operation of the table by id: its typed input in, its 2xx body out (ApiError / NetworkError otherwise). */
   call<Id extends OperationId>(id: Id, input: OperationInput<Id>, opts?: CallOptions): Promise<OperationOutput<Id>> {
     return callOperation(this, id, input, opts);
+  }
+
+  /**
+   * Call an operation with a body as the user wrote it (a file, a CSV row): the
+   * service checks it, so it is not typed against the schema here.
+   */
+  async callUnchecked<Id extends OperationId>(id: Id, input: AnyOperationInput, opts?: CallOptions): Promise<OperationOutput<Id>> {
+    return (await this.request<OperationOutput<Id>>(operationRequest(id, input, opts))).body;
   }
 
   /** The pages of a list operation, through the one paginator (repeated-cursor guard, Ctrl-C, max, resume cursor). */
