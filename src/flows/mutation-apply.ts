@@ -10,10 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import { realRetryDeps, ThrottleGate } from '../client/retry.js';
+import { STATE_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
 import { Journal, rowIds } from './mutation-journal.js';
 import { OutcomeUnknownError, startMutation } from './mutation-start.js';
-import { stateOf, watchUntilDone } from './watch.js';
-import { fillPath, operation } from '../contract/operations.js';
 
 type Obj = Record<string, unknown>;
 
@@ -126,18 +125,18 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
   const worker = async () => {
     while (next < todo.length && !opts.signal?.aborted) {
       const o = todo[next++]!;
-      const path = fillPath(operation('getMutation').path, { id: o.mutationId! });
-      const { value, outcome } = await watchUntilDone({
-        fetch: async (signal) => (await client.request<Obj>({ method: 'GET', path, signal })).body,
+      const id = o.mutationId ?? '';
+      const { value, outcome } = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
+        acceptors: STATE_ACCEPTORS,
         timeoutMs: Math.max(0, deadline - opts.now()),
         intervalMs: opts.intervalMs,
         now: opts.now,
         sleep: opts.sleep,
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        signal: opts.signal,
       });
       o.state = stateOf(value) ?? o.state;
-      const err = (value as { error?: { error?: string; message?: string } | null } | undefined)?.error;
-      if (outcome === 'failed' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
+      const err = value?.error;
+      if (outcome === 'failure' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
       const prior = opts.journal.get(o.row);
       if (prior) opts.journal.record({ ...prior, state: o.state });
     }

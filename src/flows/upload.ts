@@ -13,7 +13,7 @@ import { SNIFF_HEAD_BYTES } from '../contract/media.js';
 import { hashFile, hashGate, waitingNote, type ContentSlot, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
 import { serviceSha256, type Reservation, type Row, type UploadTarget } from './upload-targets.js';
-import { watchUntilDone } from './watch.js';
+import { STATE_ACCEPTORS, waitFor } from '../client/waiter.js';
 
 export interface LocalFile extends FileIdentity {
   /** As the user named it (for messages). */
@@ -430,15 +430,15 @@ class FileUpload {
 
   private async waitReady(id: string, first: Row): Promise<Row> {
     this.note(`${id} is ${String(first.state)} after finalize; waiting until ready`);
-    const { value, outcome } = await watchUntilDone({
-      fetch: async (signal) => (await this.t.get(id, signal)) ?? { state: 'failed' },
+    const { value, outcome } = await waitFor(async (signal) => (await this.t.get(id, signal)) ?? { state: 'failed' }, {
+      acceptors: STATE_ACCEPTORS,
       timeoutMs: this.o.waitTimeoutMs,
       intervalMs: 1000,
       now: this.o.now,
       sleep: this.o.sleep,
-      ...(this.o.signal ? { signal: this.o.signal } : {}),
+      signal: this.o.signal,
     });
-    if (outcome === 'succeeded' && value) return value;
+    if (outcome === 'success' && value) return value;
     if (outcome === 'timeout') throw new UploadError(`${id} was still ${String((value ?? first).state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
     throw new UploadError(`${id} disappeared while waiting for it to become ready`, 'upload_failed', 'unexpected');
   }
