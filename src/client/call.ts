@@ -6,6 +6,7 @@
 // what the contract promises, and readers stay tolerant of more.
 import type { OperationInput, OperationOutput } from '../contract/operation-io.js';
 import { OPERATION_TABLE, fillPath, type OperationId } from '../contract/operations.js';
+import { paginate, type Page, type PaginateOptions } from './paginate.js';
 import type { ApiRequest, QueryValue, Requester } from './request.js';
 import type { RetryPolicy, ThrottleGate } from './retry.js';
 
@@ -70,4 +71,18 @@ export function operationRequest(id: OperationId, input: AnyOperationInput, opts
 export function callOperation<Id extends OperationId>(client: Requester, id: Id, input: OperationInput<Id>, opts?: CallOptions): Promise<OperationOutput<Id>>;
 export async function callOperation(client: Requester, id: OperationId, input: AnyOperationInput, opts: CallOptions = {}): Promise<unknown> {
   return (await client.request(operationRequest(id, input, opts))).body;
+}
+
+/**
+ * Send one operation with input as the user wrote it (a file, a CSV row, an
+ * editor's changes): the service checks it, so it is not typed against the schema here.
+ */
+export async function callUnchecked<Id extends OperationId>(client: Requester, id: Id, input: AnyOperationInput, opts: CallOptions = {}): Promise<OperationOutput<Id>> {
+  return (await client.request<OperationOutput<Id>>(operationRequest(id, input, opts))).body;
+}
+
+/** The pages of a list operation, through the one paginator (repeated-cursor guard, Ctrl-C, max, resume cursor). */
+export function operationPages<Id extends ListOperationId>(client: Requester, id: Id, input: OperationInput<Id>, opts?: CallOptions & PaginateOptions): AsyncGenerator<Page<RowOf<Id>>, void, undefined>;
+export function operationPages(client: Requester, id: ListOperationId, input: AnyOperationInput, opts: CallOptions & PaginateOptions = {}): AsyncGenerator<Page<unknown>, void, undefined> {
+  return paginate(client, operationRequest(id, input, opts), opts);
 }

@@ -14,10 +14,10 @@ import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
 import { decideProxy, type Env } from './proxy.js';
 import { redactHeaders, redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
-import { callOperation, operationRequest, type AnyOperationInput, type CallOptions, type ListOperationId, type RowOf } from './call.js';
+import { callOperation, callUnchecked, operationPages, type AnyOperationInput, type CallOptions, type ListOperationId, type RowOf } from './call.js';
 import type { OperationInput, OperationOutput } from '../contract/operation-io.js';
 import type { OperationId } from '../contract/operations.js';
-import { paginate, type Page, type PaginateOptions } from './paginate.js';
+import type { Page, PaginateOptions } from './paginate.js';
 import type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
 import { DEFAULT_RETRY, isThrottleAnswer, isThrottled, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
 import { TransportError, type Transport, type TransportResponse } from './transport.js';
@@ -113,13 +113,13 @@ export class ApiClient implements Requester {
    * Call an operation with a body as the user wrote it (a file, a CSV row): the
    * service checks it, so it is not typed against the schema here.
    */
-  async callUnchecked<Id extends OperationId>(id: Id, input: AnyOperationInput, opts?: CallOptions): Promise<OperationOutput<Id>> {
-    return (await this.request<OperationOutput<Id>>(operationRequest(id, input, opts))).body;
+  callUnchecked<Id extends OperationId>(id: Id, input: AnyOperationInput, opts?: CallOptions): Promise<OperationOutput<Id>> {
+    return callUnchecked(this, id, input, opts);
   }
 
   /** The pages of a list operation, through the one paginator (repeated-cursor guard, Ctrl-C, max, resume cursor). */
   pages<Id extends ListOperationId>(id: Id, input: OperationInput<Id>, opts: CallOptions & PaginateOptions = {}): AsyncGenerator<Page<RowOf<Id>>, void, undefined> {
-    return paginate<RowOf<Id>>(this, operationRequest(id, input, opts), opts);
+    return operationPages(this, id, input, opts);
   }
 
   /** Send a request; resolve on 2xx, throw ApiError / NetworkError otherwise (after retries). */
