@@ -1,7 +1,7 @@
 // Typed failures of the HTTP client. ApiError is a failure the service answered;
 // NetworkError is one where no usable answer came back. Both say whether
 // sending again may help, so the runner and flows never re-derive it.
-import { legacyFailure } from './legacy-errors.js';
+import { oldFailure } from './old-failure-bodies.js';
 import { errorInfo, type Issue } from '../contract/errors.js';
 
 export class ApiError extends Error {
@@ -22,8 +22,8 @@ export class ApiError extends Error {
   readonly retriedFor: { attempts: number; elapsedMs: number; throttled: boolean } | undefined;
 
   constructor(init: { status: number; body: unknown; method: string; path: string; retriedFor?: { attempts: number; elapsedMs: number; throttled: boolean } }) {
-    const body = (init.body && typeof init.body === 'object' ? init.body : {}) as Record<string, unknown>;
-    const legacy = legacyFailure(init.status, init.body);
+    const body: Record<string, unknown> = init.body && typeof init.body === 'object' ? { ...init.body } : {};
+    const legacy = oldFailure(init.status, init.body);
     const code = typeof body.error === 'string' ? body.error : (legacy?.code ?? `http_${init.status}`);
     const message =
       legacy?.message ??
