@@ -108,3 +108,5 @@ export class RepeatedCursorError extends Error {
     super(`the service repeated a cursor while paging ${path}; stopped instead of looping`);
   }
 }
+
+export { causeOf, codeOf } from './transport.js';

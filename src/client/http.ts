@@ -20,7 +20,7 @@ import type { OperationId } from '../contract/operations.js';
 import type { Page, PaginateOptions } from './paginate.js';
 import type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
 import { DEFAULT_RETRY, isThrottleAnswer, isThrottled, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
-import { TransportError, type Transport, type TransportResponse } from './transport.js';
+import { codeOf, TransportError, type Transport, type TransportResponse } from './transport.js';
 
 export type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
 
@@ -145,7 +145,7 @@ export class ApiClient implements Requester {
     const proxy = route.kind === 'proxy' ? route.route : undefined;
     const policy: RetryPolicy = { ...this.retry, ...req.retry };
     const idleTimeoutMs = req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000;
-    type Attempt = { response?: ApiResponse<T>; error?: Error };
+    type Attempt = { response?: ApiResponse<T>; error?: NetworkError };
     let lastProvider: string | undefined;
     let notJson: string | undefined;
 
@@ -221,7 +221,7 @@ export class ApiClient implements Requester {
 
     if (gaveUp) trace?.(`   giving up: ${gaveUp}`);
     if (result.error) {
-      const e = result.error as NetworkError;
+      const e = result.error;
       throw new NetworkError(e.message + (attempts > 1 ? ` after ${attempts} attempts` : ''), e.kind, e.sent, method, req.path, attempts, { cause: e.cause });
     }
     const response = result.response!;
@@ -250,13 +250,13 @@ export class ApiClient implements Requester {
 }
 
 function errorField(body: unknown, name: string): string | undefined {
-  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  const v: unknown = body && typeof body === 'object' ? Object.getOwnPropertyDescriptor(body, name)?.value : undefined;
   return typeof v === 'string' ? v : undefined;
 }
 
 function isStreamCut(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | null)?.message === 'aborted';
+  const code = codeOf(err);
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err instanceof Error && err.message === 'aborted');
 }
 
 async function readText(res: TransportResponse): Promise<string> {
@@ -266,7 +266,7 @@ async function readText(res: TransportResponse): Promise<string> {
 }
 
 async function drainTo(res: TransportResponse, sink: Writable): Promise<undefined> {
-  await pipeline(res.body as AsyncIterable<Buffer>, sink);
+  await pipeline(res.body, sink);
   return undefined;
 }
 

@@ -6,7 +6,8 @@ import { once } from 'node:events';
 import * as http from 'node:http';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { abortReason } from './retry.js';
+import { causeOf, codeOf, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 // Errors meaning the connection never carried the request (a refused certificate is one too: certificateError).
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
@@ -14,9 +15,9 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;
   for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
+    const code = codeOf(e);
+    if (code !== undefined) return code;
+    e = causeOf(e);
   }
   return undefined;
 }
@@ -99,7 +100,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
         reject(err);
       }
     };
-    const onAbort = () => fail(req.signal!.reason as Error);
+    const onAbort = () => fail(req.signal ? abortReason(req.signal) : new Error('aborted'));
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
     const connectTimer = setTimeout(
@@ -121,7 +122,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       );
     }
     creq.on('error', (err) => {
-      if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
+      if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? abortReason(req.signal) : err);
       // The proxy's 407, a refused certificate: typed, so the client does not retry them.
       const final = finalFailure(err, url.host);
       if (final) return fail(final);
@@ -164,7 +165,7 @@ async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promi
   let sent = 0;
   for await (const chunk of body) {
     if (creq.destroyed) return;
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     if (!creq.write(buf)) await drained(creq);
     sent += buf.length;
     req.onProgress?.(sent);

@@ -5,6 +5,7 @@
 // service already gave (a loop would page forever), and tags a failure after
 // the first page with the cursor to resume from.
 import { RepeatedCursorError } from './errors.js';
+import { isRecord } from './json.js';
 import type { ApiRequest, Requester } from './request.js';
 
 export interface PaginateOptions {
@@ -41,7 +42,6 @@ export function withResumeCursor<E>(err: E, cursor: string): E {
   return err;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The pages of a list request. The rows are typed by the caller (the typed

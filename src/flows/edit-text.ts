@@ -65,7 +65,8 @@ function valueOf(f: FieldInput, raw: string, line: number): unknown {
   const text = raw.trim();
   if (text.startsWith('"')) {
     try {
-      return JSON.parse(text) as unknown;
+      const value: unknown = JSON.parse(text);
+      return value;
     } catch {
       throw new EditTextError(`${f.name}: ${text.slice(0, 40)} is not a valid "quoted" JSON string`, line);
     }

@@ -8,7 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline, Transform } from 'node:stream';
-import { ApiError, NetworkError } from '../client/errors.js';
+import { ApiError, codeOf, NetworkError } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
 import { hashFile, hashGate, waitingNote, type ContentSlot, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
@@ -128,7 +129,7 @@ function unchangedCheck(file: FileIdentity): Transform {
   });
 }
 
-const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
+const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || codeOf(err) === 'ABORT_ERR');
 
 export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<FileOutcome> {
   const run = new FileUpload(file, o);
@@ -353,7 +354,7 @@ class FileUpload {
       await this.o.sleep(500 * this.putAttempts, this.sig());
       return false;
     }
-    const code = (answer.body as { error?: unknown } | null)?.error;
+    const code = isRecord(answer.body) ? answer.body.error : undefined;
     if (answer.status >= 200 && answer.status < 300) {
       this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
       this.record('uploaded');
