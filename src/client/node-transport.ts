@@ -165,7 +165,8 @@ async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promi
   let sent = 0;
   for await (const chunk of body) {
     if (creq.destroyed) return;
-    const buf: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    const data: unknown = chunk;
+    const buf = typeof data === 'string' ? Buffer.from(data) : data instanceof Uint8Array ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(String(data));
     if (!creq.write(buf)) await drained(creq);
     sent += buf.length;
     req.onProgress?.(sent);

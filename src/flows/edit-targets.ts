@@ -3,6 +3,7 @@
 // its plan's GET (`lineItems[]`), so "read again after a 409" costs one plan read.
 import { ApiError } from '../client/errors.js';
 import { operationRequest } from '../client/call.js';
+import { isRecord } from '../client/json.js';
 import type { Requester } from '../client/request.js';
 import { isOperationId, type OperationId } from '../contract/operations.js';
 import type { Revisioned } from './edit.js';
@@ -32,7 +33,10 @@ const TARGETS: Readonly<Record<string, EditTarget>> = {
   updateLineItem: {
     noun: 'line item',
     readOperation: 'getCampaignPlan',
-    pick: (plan, params) => (Array.isArray(plan.lineItems) ? plan.lineItems : []).find((li: { lineItemId?: unknown }) => li.lineItemId === params.lineItemId),
+    pick: (plan, params) => {
+      const items: unknown[] = Array.isArray(plan.lineItems) ? plan.lineItems : [];
+      return items.find((li) => isRecord(li) && li.lineItemId === params.lineItemId);
+    },
     blocks: [],
     notEditable: [],
     frozen: planFrozen,

@@ -21,7 +21,8 @@ export interface ApplyRow {
   body: Obj;
 }
 
-export type RowState = 'pending' | 'running' | 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not sent' | string;
+/** The words adops uses, or a state word the service sent (`string & {}` keeps the words named). */
+export type RowState = 'pending' | 'running' | 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not sent' | (string & {});
 
 export interface RowOutcome {
   line: number;
