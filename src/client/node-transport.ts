@@ -24,17 +24,22 @@ function errorCode(err: unknown): string | undefined {
 
 type RequestFn = typeof http.request;
 
-export function nodeTransport(): Transport {
+/**
+ * Idle sockets close after 4 s, under the 5 s keep-alive of Node servers (and
+ * many proxies): a POST after a long wait (throttling) never goes out on a
+ * socket the server is closing, where a lost answer could not be retried.
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
+export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
+  const idleSocketMs = opts.idleSocketMs ?? IDLE_SOCKET_MS;
   const agents = new Map<string, http.Agent>();
 
   async function moduleFor(protocol: string): Promise<{ request: RequestFn; agent: http.Agent }> {
     const https = protocol === 'https:';
     const mod: { request: RequestFn; Agent: typeof http.Agent } = https ? await import('node:https') : http;
     let agent = agents.get(protocol);
-    // Idle sockets close after 4 s, under the 5 s keep-alive of Node servers (and
-    // many proxies): a POST after a long wait (throttling) never goes out on a
-    // socket the server is closing, where a lost answer could not be retried.
-    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: 4_000 })));
+    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: idleSocketMs })));
     return { request: mod.request, agent };
   }
 
@@ -46,7 +51,7 @@ export function nodeTransport(): Transport {
     let agent = tunnels.get(key);
     if (!agent) {
       const { tunnelAgent } = await import('./proxy-tunnel.js');
-      tunnels.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: 4_000, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
+      tunnels.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: idleSocketMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
     }
     return { request: https.request, agent };
   }
