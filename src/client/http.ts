@@ -274,7 +274,7 @@ function describe(outcome: AttemptOutcome): string {
   return outcome.kind === 'response' ? `${outcome.status}${outcome.code ? ` ${outcome.code}` : ''}` : outcome.sent ? 'lost answer' : 'connection failure';
 }
 
-export function queryString(query: Record<string, QueryValue> | undefined, hasQuery = false): string {
+function queryString(query: Record<string, QueryValue> | undefined, hasQuery = false): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

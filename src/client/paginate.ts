@@ -34,7 +34,7 @@ export interface Page<T> {
 type Resumable = { resumeCursor?: string };
 
 /** Where a stopped list resumes from; the report prints it (`--cursor`). */
-export function withResumeCursor<E>(err: E, cursor: string): E {
+function withResumeCursor<E>(err: E, cursor: string): E {
   if (err !== null && typeof err === 'object') {
     const tagged: Resumable = err;
     tagged.resumeCursor ??= cursor;

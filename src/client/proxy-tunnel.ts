@@ -26,7 +26,7 @@ async function poolFor(route: ProxyRoute, connectTimeoutMs: number): Promise<Poo
 }
 
 /** Open a tunnel to host:port through the proxy; a refusal says which proxy and why. */
-export async function openTunnel(route: ProxyRoute, host: string, port: number, connectTimeoutMs = 10_000): Promise<Duplex> {
+async function openTunnel(route: ProxyRoute, host: string, port: number, connectTimeoutMs = 10_000): Promise<Duplex> {
   const pool = await poolFor(route, connectTimeoutMs);
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   let answer: { statusCode: number; socket: Duplex };

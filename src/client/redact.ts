@@ -62,7 +62,7 @@ export function rememberUrlSecrets(url: string): void {
 }
 
 /** The path with credential-looking segments replaced: '/_storage/uploads/REDACTED'. */
-export function redactPath(path: string): string {
+function redactPath(path: string): string {
   const segments = path.split('/');
   return segments.map((seg, i) => (i > 0 && looksLikeToken(seg, segments[i - 1]) ? REDACTED : seg)).join('/');
 }

@@ -90,7 +90,7 @@ export class ThrottleGate {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function isSafeMethod(method: string): boolean {
+function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method.toUpperCase());
 }
 

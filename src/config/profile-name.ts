@@ -3,7 +3,7 @@
 // accepted. The same rule as `adops config set profile`.
 import { ConfigError } from './errors.js';
 
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {

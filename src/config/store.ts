@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
-export const CONFIG_FILE_NAME = 'config.json';
+const CONFIG_FILE_NAME = 'config.json';
 
 export interface Profile {
   baseUrl?: string;

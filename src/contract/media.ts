@@ -8,7 +8,7 @@ import { SNIFF_HEAD_BYTES, sniffMedia, type SniffResult } from './media-sniff.js
 export { SNIFF_HEAD_BYTES, sniffMedia, type SniffResult };
 
 /** Media types the Assets API accepts (mirrors ASSET_CONTENT_TYPES). */
-export const ASSET_MEDIA = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm']);
+const ASSET_MEDIA = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm']);
 
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

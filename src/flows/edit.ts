@@ -42,7 +42,7 @@ export interface RevisionSafeEdit<R extends Revisioned> {
   onRetry?: (info: { attempt: number; revision: number; theirs: string[] }) => void;
 }
 
-export const DEFAULT_ATTEMPTS = 5;
+const DEFAULT_ATTEMPTS = 5;
 
 /** Blank text and null are one value: the service stores blank prose as null. */
 function normal(v: unknown): unknown {
@@ -59,7 +59,7 @@ export function isRevisionMismatch(err: unknown): err is ApiError {
 }
 
 /** Fields of `changes` whose value differs from `row`'s. */
-export function changedFields(row: Record<string, unknown>, changes: Record<string, unknown>): string[] {
+function changedFields(row: Record<string, unknown>, changes: Record<string, unknown>): string[] {
   return Object.keys(changes).filter((k) => !sameValue(row[k], changes[k]));
 }
 

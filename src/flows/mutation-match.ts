@@ -11,7 +11,7 @@ const STATUS_OF_ACTION: Readonly<Record<string, string>> = { pause: 'PAUSED', ac
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Deep equality of JSON values: same keys at every level, same values, arrays in order. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
@@ -27,7 +27,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * "Mutation object"), or undefined for an action we do not know: such a body
  * can never be matched, only retried by its key.
  */
-export function expectedChanges(body: Obj): Obj | undefined {
+function expectedChanges(body: Obj): Obj | undefined {
   const action = body.action;
   if (typeof action !== 'string') return undefined;
   if (action in STATUS_OF_ACTION) return { status: STATUS_OF_ACTION[action] };

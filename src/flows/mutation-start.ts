@@ -67,7 +67,7 @@ const SKEW_MS = 120_000;
  * A lost answer, or a 5xx that is not the service's own refusal (a gateway's
  * 502/503/504 or a 500 may come after the change was stored).
  */
-export function isAmbiguous(err: unknown): boolean {
+function isAmbiguous(err: unknown): boolean {
   if (err instanceof NetworkError) return err.sent;
   if (err instanceof ApiError) return err.status >= 500 && err.status !== 501 && err.code !== 'provider_error';
   return false;
@@ -85,7 +85,7 @@ function refusalIsFinal(err: ApiError): boolean {
   return !['unauthorized', 'organization_unentitled', 'forbidden', 'invalid_request'].includes(err.code) && err.status !== 429 && !err.code.startsWith('http_');
 }
 
-export async function findCandidates(client: ApiClient, body: Record<string, unknown>, sentAt: number, opts: StartOptions): Promise<Lookup> {
+async function findCandidates(client: ApiClient, body: Record<string, unknown>, sentAt: number, opts: StartOptions): Promise<Lookup> {
   const pages = opts.lookupPages ?? 2;
   if (pages <= 0) return { kind: 'skipped' };
   const candidates: Mutation[] = [];

@@ -35,7 +35,7 @@ export interface UploadTarget {
 }
 
 /** Names under which a deployment may show a row's content checksum (the spec shows none; the sandbox sets `sha256`). */
-export const CHECKSUM_FIELDS = ['sha256', 'checksumSha256', 'contentSha256'] as const;
+const CHECKSUM_FIELDS = ['sha256', 'checksumSha256', 'contentSha256'] as const;
 
 /** The SHA-256 (lower-case hex) the service shows for a row, if it shows one. */
 export function serviceSha256(row: Row): string | undefined {

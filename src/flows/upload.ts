@@ -68,7 +68,7 @@ export class UploadError extends Error {
 }
 
 /** Refused before reserving: nothing exists on the service. */
-export const refuseBytes = (message: string) => new UploadError(message, 'unsupported_type', 'refused');
+const refuseBytes = (message: string) => new UploadError(message, 'unsupported_type', 'refused');
 
 const CLAIMED_BY_EXTENSION: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
@@ -76,7 +76,7 @@ const CLAIMED_BY_EXTENSION: Record<string, string> = {
   pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', csv: 'text/csv',
 };
 
-export const claimedType = (name: string): string | undefined => CLAIMED_BY_EXTENSION[/\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''];
+const claimedType = (name: string): string | undefined => CLAIMED_BY_EXTENSION[/\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''];
 
 /** A reservation whose URL cannot start a PUT within this margin is treated as expired. */
 const EXPIRY_MARGIN_MS = 10_000;
@@ -95,7 +95,7 @@ async function readHead(path: string): Promise<Buffer> {
 }
 
 /** "an Asset", "a Document". */
-export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 /** The file is not what it was when the upload began (it grew, shrank or was rewritten while read). */
 class FileChanged extends Error {
   override readonly name = 'FileChanged';
