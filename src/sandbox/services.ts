@@ -11,7 +11,10 @@ import type { FileStore } from './models/uploads/file-store.js';
 import type { MediaLimits } from './models/uploads/limits.js';
 import { BytesInFlight } from './models/uploads/quota.js';
 import { applyProviderChange } from './providers/mutate.js';
-import { ProviderCallLog } from './providers/faults.js';
+import { ProviderCallLog } from './providers/call-log.js';
+
+/** The service console's origin: the one browser origin allowed (http/cors.ts), and where paywall URLs point. */
+export const DEFAULT_CONSOLE_ORIGIN = 'https://console.adops.example';
 
 /** Overrides a test world (or a future flag) may set; unset means the built-in default. */
 export interface SandboxSettings {

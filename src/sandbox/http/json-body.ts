@@ -7,7 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
-import { fail, invalidRequest } from './errors.js';
+import { invalidRequest } from '../models/errors.js';
+import { fail } from './errors.js';
 import { DEFAULT_HTTP_LIMITS } from './limits.js';
 import type { HttpLimits } from './limits.js';
 

@@ -14,8 +14,8 @@ import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import type { CreateMutation } from '../../contract/schemas/mutations.js';
 import { ownedAdvertiser } from './advertisers.js';
 import { LIFECYCLES } from './lifecycle.js';
-import { changeOf } from './mutations.js';
-import type { MutationDbRow } from './mutations.js';
+import { changeOf } from './mutation-rows.js';
+import type { MutationDbRow } from './mutation-rows.js';
 
 const START = LIFECYCLES.mutation.pending.due.afterMs;
 const APPLY = LIFECYCLES.mutation.running.due.afterMs;

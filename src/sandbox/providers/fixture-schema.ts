@@ -7,7 +7,7 @@
 // provider's schema and names the bad field, e.g. /advertisers/2/campaigns/0/daily_budget.
 import { z } from 'zod';
 import type { EntityProvider } from '../../contract/ids.js';
-import { jsonPointer } from '../http/validation.js';
+import { jsonPointer } from '../models/issues.js';
 import { adapterFor } from './registry.js';
 import { AUTOMATED_CAMPAIGN_TYPES } from './provider-c.js';
 import type { Payload, StoredKind } from './types.js';

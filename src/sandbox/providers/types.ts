@@ -6,7 +6,7 @@ import type { Database } from '../store/sqlite.js';
 import type { z } from 'zod';
 import type { EntityProvider, EntityStatus } from '../../contract/ids.js';
 import type { Clock } from '../clock.js';
-import type { ProviderCallLog } from './faults.js';
+import type { ProviderCallLog } from './call-log.js';
 
 /** The slice of SandboxServices the providers use. */
 export interface ProviderServices {

@@ -4,7 +4,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { listKeys } from '../models/api-keys.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest } from '../models/errors.js';
 import { notJsonIssue, readBodyText } from '../http/json-body.js';
 import { ingestAll } from '../ingest/index.js';
 import { setProviderFaults, simulatedProvider } from '../providers/faults.js';

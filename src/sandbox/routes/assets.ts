@@ -16,8 +16,7 @@ import {
 } from '../../contract/schemas/assets.js';
 import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
-import { deleteAsset, finalizeAsset, getAsset, listAssets, renameAsset, reserveAsset } from '../models/assets.js';
-import { registerAsset } from '../models/assets-registrations.js';
+import { deleteAsset, finalizeAsset, getAsset, listAssets, registerAsset, renameAsset, reserveAsset } from '../models/assets.js';
 import { scopeOf } from './scope.js';
 
 export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {

@@ -10,7 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.js';
-import { fail, invalidRequest } from '../http/errors.js';
+import { fail } from '../http/errors.js';
+import { invalidRequest } from '../models/errors.js';
 import { STORAGE_PATH_PREFIX, getUpload, receiveUpload, storageQuota } from '../models/uploads/index.js';
 import type { ByteSource } from '../models/uploads/file-store.js';
 import { verifyUploadToken } from '../models/uploads/tokens.js';
