@@ -75,7 +75,8 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object') return undefined;
     if (!Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[seg];
+    const next: unknown = Reflect.get(cur, seg);
+    cur = next;
   }
   return cur;
 }

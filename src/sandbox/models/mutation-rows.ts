@@ -1,6 +1,7 @@
 // A mutation as stored (one row of `mutations`) and as read back, and the
 // provider change its request asks for. Shared by the start (mutations.ts)
 // and the worker that applies it (mutations-worker.ts).
+import { createMutationBody, mutationSchema } from '../../contract/schemas/mutations.js';
 import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
 import type { ProviderChange } from '../providers/types.js';
 
@@ -49,8 +50,11 @@ export interface MutationDbRow {
   completed_at: number | null;
 }
 
+/** The request a mutation was started with (stored as the validated body's JSON). */
+export const requestOf = (r: Pick<MutationDbRow, 'request'>): CreateMutation => createMutationBody.parse(JSON.parse(r.request));
+
 export function toMutation(r: MutationDbRow): Mutation {
-  const { entityType: _t, entityId: _i, ...changes } = changeOf(JSON.parse(r.request) as CreateMutation);
+  const { entityType: _t, entityId: _i, ...changes } = changeOf(requestOf(r));
   return {
     id: r.id,
     advertiserId: r.advertiser_id,
@@ -59,8 +63,8 @@ export function toMutation(r: MutationDbRow): Mutation {
     action: r.action,
     changes,
     state: r.state,
-    error: r.error === null ? null : (JSON.parse(r.error) as Mutation['error']),
-    entity: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+    error: r.error === null ? null : mutationSchema.shape.error.parse(JSON.parse(r.error)),
+    entity: r.result === null ? null : mutationSchema.shape.entity.parse(JSON.parse(r.result)),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     startedAt: r.started_at,

@@ -24,7 +24,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
@@ -64,8 +64,10 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
     const hash = idempotencyKey === undefined ? null : hashBody(body);
     if (idempotencyKey !== undefined) {
       const seen = db
-        .prepare('SELECT request_hash, mutation_id, created_at FROM mutation_idempotency WHERE org_id = ? AND key = ?')
-        .get(auth.orgId, idempotencyKey) as { request_hash: string; mutation_id: string; created_at: number } | undefined;
+        .prepare<[string, string], { request_hash: string; mutation_id: string; created_at: number }>(
+          'SELECT request_hash, mutation_id, created_at FROM mutation_idempotency WHERE org_id = ? AND key = ?',
+        )
+        .get(auth.orgId, idempotencyKey);
       if (seen && seen.created_at + IDEMPOTENCY_RETENTION_MS > now) {
         if (seen.request_hash !== hash) {
           throw domainError(
@@ -111,7 +113,7 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
 }
 
 function getMutationRow(db: Database, orgId: string, id: string): { mutation: Mutation; starter: string } | null {
-  const r = db.prepare('SELECT * FROM mutations WHERE id = ? AND org_id = ?').get(id, orgId) as MutationDbRow | undefined;
+  const r = db.prepare<[string, string], MutationDbRow>('SELECT * FROM mutations WHERE id = ? AND org_id = ?').get(id, orgId);
   return r ? { mutation: toMutation(r), starter: r.member_id } : null;
 }
 

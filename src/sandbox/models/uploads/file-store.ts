@@ -132,7 +132,7 @@ export function createFileStore(dir: string): FileStore {
       try {
         return (await stat(pathOf(key))).size;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return null;
         throw error;
       }
     },
