@@ -65,20 +65,19 @@ export function createServices(inputs: ServiceInputs): SandboxServices {
   const files = createFileStore(inputs.filesDir);
   // Temp files of a process that died mid-upload; nothing waits on this.
   void files.sweepTemp();
-  const services: SandboxServices = {
+  // The providers' side of the services: the advancer applies changes through it.
+  const providers = { db: inputs.db, clock: inputs.clock, providerCalls: new ProviderCallLog() };
+  return {
     ...inputs,
     publicUrl: inputs.publicUrl ?? (() => ''),
     files,
     uploadsInFlight: new BytesInFlight(),
     settings: {},
-    providerCalls: new ProviderCallLog(),
-    // Late-bound: applyProviderChange needs the finished services object.
-    mutations: undefined as unknown as MutationAdvancer,
+    providerCalls: providers.providerCalls,
+    mutations: new MutationAdvancer({
+      db: inputs.db,
+      clock: inputs.clock,
+      apply: (advertiser, change) => applyProviderChange(providers, advertiser, change),
+    }),
   };
-  services.mutations = new MutationAdvancer({
-    db: inputs.db,
-    clock: inputs.clock,
-    apply: (advertiser, change) => applyProviderChange(services, advertiser, change),
-  });
-  return services;
 }

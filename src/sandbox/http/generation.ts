@@ -32,7 +32,7 @@ export function isOld(c: Context<AppEnv>): boolean {
 
 /** Today's 400 invalid_request as the old framework answered it: 422, `type: validation`, the same issues as `errors`. */
 export function oldValidationBody(err: ServiceError): Record<string, unknown> {
-  const issues = Array.isArray(err.extra.issues) ? (err.extra.issues as Issue[]) : [];
+  const issues: unknown[] = Array.isArray(err.extra.issues) ? err.extra.issues : [];
   return { type: 'validation', message: 'Request validation failed', errors: issues };
 }
 

@@ -64,7 +64,7 @@ interface StoredRef {
 function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: number): void {
   const adapter = adapterFor(advertiser.provider);
   const lookup = wholeLookup(db, advertiser.id);
-  const select = db.prepare('SELECT seq, id, source, row, created_at, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?');
+  const select = db.prepare<[string, string], StoredRef>('SELECT seq, id, source, row, created_at, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?');
   const insert = db.prepare(
     `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, ad_group_id, source, row, json, created_at)
      VALUES (@kind, @org, @adv, @provider, @id, @status, @campaignId, @adGroupId, @source, @row, @json, @now)`,
@@ -77,7 +77,7 @@ function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: numbe
   const markDeleted = db.prepare('UPDATE observe_rows SET deleted_at = ? WHERE seq = ?');
 
   for (const kind of adapter.kinds) {
-    const stored = new Map((select.all(advertiser.id, kind) as StoredRef[]).map((r) => [r.id, r]));
+    const stored = new Map(select.all(advertiser.id, kind).map((r) => [r.id, r]));
     const seen = new Set<string>();
     for (const entity of providerEntities(db, advertiser.id, kind)) {
       seen.add(entity.id);

@@ -44,11 +44,9 @@ export function registerStorageRoutes(app: Hono<AppEnv>): void {
     const declared = Number(c.req.header('content-length') ?? NaN);
     // Read the Node request itself when served by node-server (real backpressure), else the web
     // stream. Stopping early (too large) must not destroy the request: the 413 still has to go out.
-    const node = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
-    const incoming = node?.incoming;
-    const source: ByteSource = incoming
-      ? readBody(incoming, node?.outgoing)
-      : ((c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null) ?? empty());
+    const incoming = c.env?.incoming;
+    const web: AsyncIterable<Uint8Array> | null = c.req.raw.body;
+    const source: ByteSource = incoming ? readBody(incoming, c.env?.outgoing) : (web ?? empty());
     const result = await receiveUpload(services.db, services.files, uploadId, source, contentType, () => services.clock.now(),
       Number.isFinite(declared) ? declared : undefined,
       { quotaBytes: storageQuota(services.settings), inFlight: services.uploadsInFlight });
