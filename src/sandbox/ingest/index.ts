@@ -21,6 +21,7 @@ import { storedRowJson } from './stored-reads.js';
 import { adapterFor } from '../providers/registry.js';
 import { listAdvertisers } from '../models/advertisers.js';
 import { providerEntities, wholeLookup } from '../providers/store.js';
+import { str } from '../providers/types.js';
 import type { AdvertiserRecord, ProviderServices } from '../providers/types.js';
 
 /** Providers whose entities the service ingests into stored rows (the contract's ROW_PROVIDERS). */
@@ -88,7 +89,7 @@ function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: numbe
       const parents = adapter.parentsOf(kind, entity.payload, lookup);
       const values = {
         kind, org: advertiser.orgId, adv: advertiser.id, provider: advertiser.provider, id: entity.id,
-        status: body.status as string, campaignId: parents.campaignId, adGroupId: parents.adGroupId,
+        status: str(body.status), campaignId: parents.campaignId, adGroupId: parents.adGroupId,
         source, row: JSON.stringify(body), now,
       };
       if (!prior) insert.run({ ...values, json: storedRowJson(kind, body, now, null) });

@@ -14,6 +14,7 @@ import { providerFaultsSchema } from './fixture-schema.js';
 import type { ProviderFaults } from './fixture-schema.js';
 import { adapterFor } from './registry.js';
 import { seededRandom } from './call-log.js';
+import { isOneOf } from './types.js';
 import type { ProviderServices } from './types.js';
 
 const NO_FAULTS: ProviderFaults = { errorRate: 0, latencyMs: 0, rateLimitPerMinute: null, seed: 1 };
@@ -21,8 +22,10 @@ const WINDOW_MS = 60_000;
 
 export function readFaults(services: ProviderServices, provider: string): ProviderFaults {
   const row = services.db
-    .prepare('SELECT error_rate, latency_ms, rate_limit_per_minute, seed FROM provider_faults WHERE provider = ?')
-    .get(provider) as { error_rate: number; latency_ms: number; rate_limit_per_minute: number | null; seed: number } | undefined;
+    .prepare<[string], { error_rate: number; latency_ms: number; rate_limit_per_minute: number | null; seed: number }>(
+      'SELECT error_rate, latency_ms, rate_limit_per_minute, seed FROM provider_faults WHERE provider = ?',
+    )
+    .get(provider);
   return row ? { errorRate: row.error_rate, latencyMs: row.latency_ms, rateLimitPerMinute: row.rate_limit_per_minute, seed: row.seed } : NO_FAULTS;
 }
 
@@ -42,8 +45,8 @@ export function writeFaults(services: ProviderServices, provider: EntityProvider
 
 /** The provider token if a simulated provider has it, else 404 not_found. */
 export function simulatedProvider(provider: string): EntityProvider {
-  if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw domainError('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
-  return provider as EntityProvider;
+  if (!isOneOf(ENTITY_PROVIDERS, provider)) throw domainError('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
+  return provider;
 }
 
 /** PUT /_sandbox/faults/{provider}: an unknown provider answers 404 not_found, a bad body 400 invalid_request. Returns what was stored. */

@@ -21,7 +21,7 @@ export interface WriteOptions {
    * Called once every byte has landed, before the file becomes visible. Returning
    * false refuses it (e.g. another upload to the same row finished first).
    */
-  commit(sizeBytes: number): boolean | Promise<boolean>;
+  commit: (sizeBytes: number) => boolean | Promise<boolean>;
 }
 
 export type WriteResult =
