@@ -38,6 +38,13 @@ module.exports = {
       to: { path: '^src/sandbox/(http|routes)/' },
     },
     {
+      name: 'sandbox-inside-knows-no-http-framework',
+      severity: 'error',
+      comment: "The sandbox's inside never sees HTTP: no Hono (it throws ServiceError by code; http/ and the app render it).",
+      from: { path: '^src/sandbox/(models|providers|ingest|store|fixtures)/' },
+      to: { path: '^(node_modules/)?(hono|@hono)(/|$)' },
+    },
+    {
       name: 'sandbox-and-cli-apart',
       severity: 'error',
       comment: 'The sandbox never imports the CLI, client or flows.',

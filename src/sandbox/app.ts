@@ -7,8 +7,10 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiName } from '../contract/operations.js';
 import type { AppEnv, SandboxServices } from './http/context.js';
-import { ApiError, fail, invalidRequest } from './http/errors.js';
-import { cors, DEFAULT_CONSOLE_ORIGIN } from './http/cors.js';
+import { fail } from './http/errors.js';
+import { invalidRequest, ServiceError } from './models/errors.js';
+import { cors } from './http/cors.js';
+import { DEFAULT_CONSOLE_ORIGIN } from './services.js';
 import { BEARER_SCHEME } from './http/route.js';
 import { httpLimits } from './http/limits.js';
 import type { HttpLimits } from './http/limits.js';
@@ -62,8 +64,8 @@ export function newApiApp(): OpenAPIHono<AppEnv> {
 }
 
 /** Render any thrown value as the spec's failure body. */
-export function toApiError(err: unknown): ApiError | null {
-  if (err instanceof ApiError) return err;
+export function toServiceError(err: unknown): ServiceError | null {
+  if (err instanceof ServiceError) return err;
   if (err instanceof HTTPException) {
     // @hono/zod-openapi's media-type gate: a body with a missing or non-JSON Content-Type.
     if (err.status === 415) {
@@ -152,7 +154,7 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
 
   app.notFound((c) => (isOld(c) ? oldNotFound(c) : notFound(c)));
   app.onError((err, c) => {
-    const apiError = toApiError(err) ?? internal(err, logError);
+    const apiError = toServiceError(err) ?? internal(err, logError);
     // Before 2026-09-24 the framework answered a schema mismatch itself.
     if (isOld(c) && apiError.code === 'invalid_request') return c.json(oldValidationBody(apiError), 422);
     return c.json(apiError.toBody(), apiError.status as never);
@@ -168,7 +170,7 @@ function notFound(c: Context): Response {
   return c.json({ error: 'not_found', message: NO_OPERATION_MESSAGE }, 404);
 }
 
-function internal(err: unknown, log: (err: unknown) => void): ApiError {
+function internal(err: unknown, log: (err: unknown) => void): ServiceError {
   log(err);
   return fail('internal', 'The sandbox failed unexpectedly; this is a bug in the sandbox.', {}, 500);
 }

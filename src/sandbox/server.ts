@@ -10,7 +10,7 @@ import type { ServerType } from '@hono/node-server';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ApiError } from './http/errors.js';
+import type { ServiceError } from './models/errors.js';
 import { rawErrorResponse, refusalOf } from './http/raw-errors.js';
 import { httpLimits } from './http/limits.js';
 import type { HttpLimits } from './http/limits.js';
@@ -90,7 +90,7 @@ function guard(server: Server, limits: HttpLimits): void {
 }
 
 /** Write a whole JSON error response straight to the socket, then close it. */
-function answerRaw(socket: Duplex, refusal: ApiError | null): void {
+function answerRaw(socket: Duplex, refusal: ServiceError | null): void {
   // A peer that reset, or a socket already mid-answer: nothing sensible can be written.
   const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (!socket.writable || busy || refusal === null) {

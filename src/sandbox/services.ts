@@ -11,7 +11,10 @@ import type { FileStore } from './models/uploads/file-store.js';
 import type { MediaLimits } from './models/uploads/limits.js';
 import { BytesInFlight } from './models/uploads/quota.js';
 import { applyProviderChange } from './providers/mutate.js';
-import { ProviderCallLog } from './providers/faults.js';
+import { ProviderCallLog } from './providers/call-log.js';
+
+/** The service console's origin: the one browser origin allowed (http/cors.ts), and where paywall URLs point. */
+export const DEFAULT_CONSOLE_ORIGIN = 'https://console.adops.example';
 
 /** Overrides a test world (or a future flag) may set; unset means the built-in default. */
 export interface SandboxSettings {
@@ -62,20 +65,19 @@ export function createServices(inputs: ServiceInputs): SandboxServices {
   const files = createFileStore(inputs.filesDir);
   // Temp files of a process that died mid-upload; nothing waits on this.
   void files.sweepTemp();
-  const services: SandboxServices = {
+  // The providers' side of the services: the advancer applies changes through it.
+  const providers = { db: inputs.db, clock: inputs.clock, providerCalls: new ProviderCallLog() };
+  return {
     ...inputs,
     publicUrl: inputs.publicUrl ?? (() => ''),
     files,
     uploadsInFlight: new BytesInFlight(),
     settings: {},
-    providerCalls: new ProviderCallLog(),
-    // Late-bound: applyProviderChange needs the finished services object.
-    mutations: undefined as unknown as MutationAdvancer,
+    providerCalls: providers.providerCalls,
+    mutations: new MutationAdvancer({
+      db: inputs.db,
+      clock: inputs.clock,
+      apply: (advertiser, change) => applyProviderChange(providers, advertiser, change),
+    }),
   };
-  services.mutations = new MutationAdvancer({
-    db: inputs.db,
-    clock: inputs.clock,
-    apply: (advertiser, change) => applyProviderChange(services, advertiser, change),
-  });
-  return services;
 }

@@ -1,46 +1,74 @@
-// The sandbox's inside stays simple: models, providers, ingestion and the store
-// know nothing of HTTP (no Hono, no request context) and never pick a status:
-// they throw domain errors by code (src/sandbox/models/errors.ts), and the
-// status comes from the one error table.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// The sandbox's inside (models, providers, ingest, store, fixtures) knows
+// nothing of HTTP: it imports neither http/ nor routes/ nor Hono, and it
+// throws ServiceError by code (domainError), never naming a status. The walls
+// are dependency-cruiser's rules (.dependency-cruiser.cjs, run by `npm run lint`
+// over all of src); this test runs the same tool with the same rules over
+// src/sandbox, and shows on a probe tree that the rules do catch what they name.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/contract/errors.js';
 import { domainError } from '../../src/sandbox/models/errors.js';
 
-const SRC = fileURLToPath(new URL('../../src/sandbox/', import.meta.url));
-const INSIDE = ['models', 'providers', 'ingest', 'store'];
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+const DEPCRUISE = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
 
-const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string };
+}
 
-/** What must not appear inside, with why. */
-const RULES: ReadonlyArray<[string, RegExp]> = [
-  ['imports hono', /from 'hono(\/[^']*)?'|from '@hono\//],
-  ['reads the request context', /http\/context\.js'/],
-  ['builds an HTTP failure itself (use domainError)', /\bfail\(/],
-  ['names a status with its error', /domainError\([^;]*,\s*[1-5]\d\d\s*\)/],
-];
+/** dependency-cruiser's violations of `dir` (relative to `cwd`) under the repository's rules. */
+function cruise(cwd: string, dir: string): Promise<Violation[]> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [DEPCRUISE, dir, '--config', CONFIG, '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
+      // Exit status 0 when clean, the number of errors otherwise: the JSON on stdout tells either way.
+      try {
+        resolve((JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations);
+      } catch {
+        reject(err ?? new Error('dependency-cruiser printed no JSON'));
+      }
+    });
+  });
+}
+
+const probe = mkdtempSync(join(tmpdir(), 'adops-layering-'));
+afterAll(() => rmSync(probe, { recursive: true, force: true }));
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(join(probe, path)), { recursive: true });
+  writeFileSync(join(probe, path), text);
+}
 
 describe('layering of src/sandbox', () => {
-  it('each rule catches what it names (it can fail)', () => {
-    const caught = (text: string) => RULES.filter(([, re]) => re.test(text)).map(([why]) => why);
-    expect(caught("import type { Context } from 'hono';")).toEqual(['imports hono']);
-    expect(caught("import type { AppEnv } from '../http/context.js';")).toEqual(['reads the request context']);
-    expect(caught("throw fail('not_found', 'x');")).toEqual(['builds an HTTP failure itself (use domainError)']);
-    expect(caught("throw domainError('plan_frozen', 'x', {}, 409);")).toEqual(['names a status with its error']);
-  });
+  it('src/sandbox breaks no wall and has no import cycle', async () => {
+    const violations = await cruise(ROOT, 'src/sandbox');
+    expect(violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
+  }, 60_000);
 
-  it('domainError takes its status from the error table', () => {
+  it('the rules catch an inside file that imports http/ or Hono, and a cycle (they can fail)', async () => {
+    write('tsconfig.json', '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext" } }');
+    write('src/sandbox/http/errors.ts', 'export const fail = 1;\n');
+    write('src/sandbox/models/probe.ts', "import { fail } from '../http/errors.js';\nimport type { Context } from 'hono';\nexport const x: Context | number = fail;\n");
+    write('src/sandbox/providers/a.ts', "import { b } from './b.js';\nexport const a = () => b;\n");
+    write('src/sandbox/providers/b.ts', "import { a } from './a.js';\nexport const b = () => a;\n");
+    const rules = (await cruise(probe, 'src')).map((v) => `${v.rule.name}: ${v.from}`);
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        'sandbox-inside-stays-out-of-http: src/sandbox/models/probe.ts',
+        'sandbox-inside-knows-no-http-framework: src/sandbox/models/probe.ts',
+        'no-circular: src/sandbox/providers/a.ts',
+      ]),
+    );
+  }, 60_000);
+
+  it('domainError takes its status from the error table (the inside never names one)', () => {
     expect(domainError('plan_frozen', 'x').status).toBe(ERROR_CODES.plan_frozen.status);
     expect(domainError('not_found', 'x').status).toBe(404);
-  });
-
-  it.each(INSIDE.flatMap((d) => files(join(SRC, d))).map((p) => [relative(SRC, p), p]))('%s', (name, path) => {
-    const text = readFileSync(path, 'utf8');
-    const broken = RULES.filter(([, re]) => re.test(text)).map(([why]) => why);
-    // models/errors.ts is where a code becomes an ApiError: it alone calls fail.
-    expect(name === 'models/errors.ts' ? broken.filter((b) => !b.startsWith('builds')) : broken).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Database, Statement } from '../store/sqlite.js';
 import { API_KEY_PREFIX, PERMISSIONS } from '../../contract/ids.js';
+import { storedPermissions } from '../models/api-keys.js';
 import type { Permission } from '../../contract/ids.js';
 import type { AppEnv, AuthContext } from './context.js';
 import { fail } from './errors.js';
@@ -39,7 +40,7 @@ export function bearerKey(header: string | undefined): string | null {
 }
 
 export function parsePermissions(stored: string): ReadonlySet<Permission> {
-  const parsed = JSON.parse(stored) as 'all' | Permission[];
+  const parsed = storedPermissions(stored);
   return new Set(parsed === 'all' ? PERMISSIONS : parsed);
 }
 

@@ -1,5 +1,6 @@
 // What every handler can reach: the authenticated caller (`c.var.auth`) and the
 // sandbox's services (`c.var.sandbox`). Plain types, no Hono runtime code.
+import type { HttpBindings } from '@hono/node-server';
 import type { Permission } from '../../contract/ids.js';
 import type { HttpLimits } from './limits.js';
 
@@ -16,4 +17,8 @@ export interface AuthContext {
   permissions: ReadonlySet<Permission>;
 }
 
-export type AppEnv = { Variables: { auth: AuthContext; sandbox: SandboxServices; limits: HttpLimits } };
+/** Bindings: the Node request and response when node-server serves the app; absent under app.request(). */
+export type AppEnv = {
+  Bindings: Partial<HttpBindings>;
+  Variables: { auth: AuthContext; sandbox: SandboxServices; limits: HttpLimits };
+};

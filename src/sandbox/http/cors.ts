@@ -3,9 +3,8 @@
 // are untouched. The console origin gets ordinary CORS headers, preflight included.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
+import { DEFAULT_CONSOLE_ORIGIN } from '../services.js';
 import { fail } from './errors.js';
-
-export const DEFAULT_CONSOLE_ORIGIN = 'https://console.adops.example';
 
 const ALLOW_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type';

@@ -1,27 +1,8 @@
-// The one failure type of the sandbox. Handlers and middleware throw it; the
-// app's onError renders it as the spec's `{ error, message, ...added }` body.
-import { errorInfo } from '../../contract/errors.js';
-import type { Issue, KnownErrorCode } from '../../contract/errors.js';
-
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly extra: Record<string, unknown>;
-
-  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.extra = extra;
-  }
-
-  /** The wire body. `error` and `message` win over any same-named extra field. */
-  toBody(): Record<string, unknown> {
-    const { error: _e, message: _m, ...added } = this.extra;
-    return { error: this.code, message: this.message, ...added };
-  }
-}
+// Failures only the HTTP layer raises: codes outside the error table (the
+// storage endpoint's, the framework's refusals) or with a status of their own.
+// Everything else is thrown by code with domainError (models/errors.ts).
+import type { KnownErrorCode } from '../../contract/errors.js';
+import { ServiceError } from '../models/errors.js';
 
 /**
  * Build (not throw) a failure: `throw fail('not_found', 'No campaign 12 on this advertiser.')`.
@@ -33,17 +14,6 @@ export function fail(
   message: string,
   extra: Record<string, unknown> = {},
   status?: number,
-): ApiError {
-  return new ApiError(status ?? errorInfo(code)?.status ?? 500, code, message, extra);
-}
-
-/**
- * 400 invalid_request with the given issues (messages must never repeat what was sent).
- * `total` above issues.length: the list was cut, and `issueCount` says how many there were.
- */
-export function invalidRequest(issues: Issue[], message?: string, total = issues.length): ApiError {
-  const where = [...new Set(issues.map((i) => i.in))].join(', ');
-  const cut = total > issues.length;
-  const text = message ?? `The request does not match the schema (${where})${cut ? `; the first ${issues.length} of ${total} issues are listed` : ''}.`;
-  return fail('invalid_request', text, cut ? { issues, issueCount: total } : { issues });
+): ServiceError {
+  return new ServiceError(code, message, extra, status);
 }

@@ -11,8 +11,9 @@ import type { z } from 'zod';
 import type { Issue, IssueLocation } from '../../contract/errors.js';
 import type { ApiName } from '../../contract/operations.js';
 import type { AppEnv } from './context.js';
-import { ApiError, invalidRequest } from './errors.js';
-import { cappedIssues } from './validation.js';
+import { invalidRequest } from '../models/errors.js';
+import type { ServiceError } from '../models/errors.js';
+import { cappedIssues } from '../models/issues.js';
 
 /** The first day of today's behaviour. */
 export const BEHAVIOUR_CHANGED_ON = '2026-09-24';
@@ -30,8 +31,8 @@ export function isOld(c: Context<AppEnv>): boolean {
 }
 
 /** Today's 400 invalid_request as the old framework answered it: 422, `type: validation`, the same issues as `errors`. */
-export function oldValidationBody(err: ApiError): Record<string, unknown> {
-  const issues = Array.isArray(err.extra.issues) ? (err.extra.issues as Issue[]) : [];
+export function oldValidationBody(err: ServiceError): Record<string, unknown> {
+  const issues: unknown[] = Array.isArray(err.extra.issues) ? err.extra.issues : [];
   return { type: 'validation', message: 'Request validation failed', errors: issues };
 }
 

@@ -4,10 +4,10 @@
 // stream with a byte cap and a deadline (http/limits.ts), so no request makes
 // the sandbox buffer more than the cap or wait on a stalled sender, then hands
 // the text to Hono's cache so the validators parse the same bytes later.
-import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
-import { fail, invalidRequest } from './errors.js';
+import { invalidRequest } from '../models/errors.js';
+import { fail } from './errors.js';
 import { DEFAULT_HTTP_LIMITS } from './limits.js';
 import type { HttpLimits } from './limits.js';
 
@@ -23,12 +23,12 @@ export const notJsonIssue = { in: 'body' as const, path: '', message: 'is not va
 const notJson = () => invalidRequest([notJsonIssue], 'The body is not valid JSON.');
 
 /** 413 at once; the connection is closed rather than drained (the rest is never read). */
-function tooLarge(c: Context, limit: number) {
+function tooLarge(c: Context<AppEnv>, limit: number) {
   c.header('connection', 'close');
   return fail('body_too_large', `The request body passed the ${limit}-byte limit of a JSON body.`, { limitBytes: limit });
 }
 
-function timedOut(c: Context, ms: number) {
+function timedOut(c: Context<AppEnv>, ms: number) {
   c.header('connection', 'close');
   return fail('request_timeout', `The request body did not arrive within ${ms} ms.`);
 }
@@ -37,15 +37,15 @@ function timedOut(c: Context, ms: number) {
  * The request's bytes: the Node request itself when served by node-server (stopping early
  * must not destroy it, or the 413 could not go out), else the web stream (app.request()).
  */
-export function requestBytes(c: Context): AsyncIterator<Uint8Array> | null {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+export function requestBytes(c: Context<AppEnv>): AsyncIterator<Uint8Array> | null {
+  const incoming = c.env?.incoming;
   if (incoming) return incoming.iterator({ destroyOnReturn: false })[Symbol.asyncIterator]();
-  const body = c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null;
+  const body: AsyncIterable<Uint8Array> | null = c.req.raw.body;
   return body ? body[Symbol.asyncIterator]() : null;
 }
 
 /** Read at most `limits.jsonBodyBytes` within `limits.jsonBodyMs`; throws 413 / 408 past them. */
-async function readCapped(c: Context, limits: HttpLimits): Promise<Buffer> {
+async function readCapped(c: Context<AppEnv>, limits: HttpLimits): Promise<Buffer> {
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > limits.jsonBodyBytes) throw tooLarge(c, limits.jsonBodyBytes);
   const source = requestBytes(c);
@@ -139,9 +139,10 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
     // Hono's validators read the body through this cache, never the (consumed) stream. Its
     // json() would parse the text again (half the cost of a body of many keys): hand it ours.
-    // (bodyCache is typed as the methods, but at run time it holds the promises they return.)
-    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
-    if (parsed !== undefined) c.req.json = <T>() => Promise.resolve(parsed as T);
+    // (bodyCache is typed as what the methods resolve to, but at run time it holds their
+    // promises; and json() is replaced, not cached, so a body of `null` or `0` is not read twice.)
+    Object.assign(c.req.bodyCache, { text: Promise.resolve(text) });
+    if (parsed !== undefined) Object.assign(c.req, { json: () => Promise.resolve(parsed) });
   }
   await next();
 };

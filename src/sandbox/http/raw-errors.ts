@@ -2,11 +2,12 @@
 // is no request or response object then, only the socket, so the response is
 // written as raw HTTP/1.1 text, in the same `{error, message}` shape as the rest.
 import { STATUS_CODES } from 'node:http';
-import type { ApiError } from './errors.js';
-import { fail, invalidRequest } from './errors.js';
+import { invalidRequest } from '../models/errors.js';
+import type { ServiceError } from '../models/errors.js';
+import { fail } from './errors.js';
 
 /** A node error code → the failure to answer, or null when the peer is gone (nothing to answer). */
-export function refusalOf(nodeCode: string | undefined): ApiError | null {
+export function refusalOf(nodeCode: string | undefined): ServiceError | null {
   switch (nodeCode) {
     case 'ECONNRESET':
     case 'EPIPE':
@@ -24,7 +25,7 @@ export function refusalOf(nodeCode: string | undefined): ApiError | null {
   }
 }
 
-export function rawErrorResponse(err: ApiError): string {
+export function rawErrorResponse(err: ServiceError): string {
   const body = JSON.stringify(err.toBody());
   return (
     `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? 'Error'}\r\n` +

@@ -1,10 +1,10 @@
 // Every operation's route config comes from one call, so method, path,
-// operationId, permission and the documented failures always agree with the
-// operation table (src/contract/operations.ts):
+// operationId, permission, the request schemas and the 2xx body schema always
+// agree with the operation table (src/contract/operations.ts) and its schemas
+// (src/contract/operation-schemas.ts): a route states only what its answers mean.
 //
 //   const route = operationRoute('listCampaigns', {
-//     request: { query: listCampaignsQuery },
-//     responses: { 200: { description: 'A page of campaigns', schema: pageSchema(campaignRow) } },
+//     responses: { 200: 'A page of campaigns' },
 //     errors: ['invalid_cursor'],
 //   });
 //   app.openapi(route, (c) => c.json(page, 200));
@@ -13,12 +13,15 @@
 // first, and the body is read within the limits of http/limits.ts: 413 / 408) →
 // authorize (401/402/403) → @hono/zod-openapi's validators (400).
 import { createRoute } from '@hono/zod-openapi';
+import type { RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ERROR_CODES } from '../../contract/errors.js';
 import type { KnownErrorCode } from '../../contract/errors.js';
-import { operation } from '../../contract/operations.js';
-import type { HttpMethod } from '../../contract/operations.js';
+import { OPERATION_SCHEMAS } from '../../contract/operation-schemas.js';
+import type { OperationSchemas } from '../../contract/operation-schemas.js';
+import { OPERATION_TABLE } from '../../contract/operations.js';
+import type { OperationDef, OperationId } from '../../contract/operations.js';
 import { errorBodySchema } from '../../contract/schemas/common.js';
 import { authorize } from './auth.js';
 import type { AppEnv } from './context.js';
@@ -26,57 +29,47 @@ import { jsonBody } from './json-body.js';
 import { schemaBeforeKey } from './generation.js';
 
 type ZodObjectLike = z.ZodObject | z.ZodPipe;
+type OpenApiRequest = NonNullable<RouteConfig['request']>;
+type OpenApiResponse = RouteConfig['responses'][string];
 
-export interface OperationRequestSpec<
-  P extends ZodObjectLike | undefined,
-  Q extends ZodObjectLike | undefined,
-  H extends ZodObjectLike | undefined,
-  B extends z.ZodType | undefined,
-> {
-  params?: P;
-  query?: Q;
-  headers?: H;
-  body?: B;
-  /** Default true when a body schema is given. */
-  bodyRequired?: boolean;
+/** Params, query and headers are objects (or objects piped through a transform) in OpenAPI's sense. */
+function objectLike(schema: z.ZodType, part: string, id: string): ZodObjectLike {
+  if (schema instanceof z.ZodObject || schema instanceof z.ZodPipe) return schema;
+  throw new Error(`${id}: the ${part} schema must be a zod object`);
 }
 
-export interface OperationResponseSpec {
-  description: string;
-  schema?: z.ZodType;
-}
-
-export interface OperationSpec<P, Q, H, B, R> {
-  request?: OperationRequestSpec<
-    P extends ZodObjectLike ? P : undefined,
-    Q extends ZodObjectLike ? Q : undefined,
-    H extends ZodObjectLike ? H : undefined,
-    B extends z.ZodType ? B : undefined
-  >;
+/** What a route says beside the table: what each 2xx status means, and the failures it adds. */
+export interface OperationSpec<R extends Readonly<Record<number, string>>> {
+  /** Each 2xx status with what it means; its body is the operation's `response` schema. */
   responses: R;
   /** Codes this operation may send besides the common ones (400, 401, 402, 403). */
   errors?: readonly KnownErrorCode[];
 }
 
-type BuiltRequest<P, Q, H, B> = (P extends ZodObjectLike ? { params: P } : {}) &
-  (Q extends ZodObjectLike ? { query: Q } : {}) &
-  (H extends ZodObjectLike ? { headers: H } : {}) &
-  (B extends z.ZodType ? { body: { content: { 'application/json': { schema: B } }; required: boolean } } : {});
+type NoPart = Record<never, never>;
+type Part<S, K extends 'params' | 'query' | 'headers'> = S extends { [P in K]: infer T extends ZodObjectLike } ? { [P in K]: T } : NoPart;
+type JsonContent<T> = { content: { 'application/json': { schema: T } } };
 
-type BuiltResponses<R> = {
-  [K in keyof R]: R[K] extends { schema: infer S extends z.ZodType }
-    ? { description: string; content: { 'application/json': { schema: S } } }
-    : { description: string };
+/** The request part of the route config, as precise as the schemas, so handlers read `c.req.valid(…)` typed. */
+type BuiltRequest<S> = Part<S, 'params'> &
+  Part<S, 'query'> &
+  Part<S, 'headers'> &
+  (S extends { body: infer B extends z.ZodType } ? { body: JsonContent<B> & { required: boolean } } : NoPart);
+
+/** Each 2xx status with the operation's response schema, so `c.json(x, status)` is checked against it. */
+type BuiltResponses<S, R> = {
+  [K in keyof R]: S extends { response: infer T extends z.ZodType } ? { description: string } & JsonContent<T> : { description: string };
 };
 
-export type OperationRouteConfig<P, Q, H, B, R> = {
-  method: Lowercase<HttpMethod>;
+export type OperationRouteConfig<S, R> = {
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   operationId: string;
   tags: string[];
   summary: string;
-  request: BuiltRequest<P, Q, H, B>;
-  responses: BuiltResponses<R>;
+  description: string;
+  request: BuiltRequest<S>;
+  responses: BuiltResponses<S, R>;
   middleware: MiddlewareHandler<AppEnv>[];
   security: Array<Record<string, string[]>>;
 };
@@ -84,30 +77,40 @@ export type OperationRouteConfig<P, Q, H, B, R> = {
 /** Codes every authenticated operation can send, in the order of checks. */
 const COMMON_ERRORS: readonly KnownErrorCode[] = ['invalid_request', 'unauthorized', 'organization_unentitled', 'forbidden'];
 
+const LOWERCASE_METHOD = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const;
+
 export const BEARER_SCHEME = 'bearerAuth';
 
-export function operationRoute<
-  P extends ZodObjectLike | undefined = undefined,
-  Q extends ZodObjectLike | undefined = undefined,
-  H extends ZodObjectLike | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  R extends Record<number, OperationResponseSpec> = Record<number, OperationResponseSpec>,
->(id: string, spec: OperationSpec<P, Q, H, B, R>): OperationRouteConfig<P, Q, H, B, R> {
-  const op = operation(id);
-  const req = spec.request ?? {};
-  const request: Record<string, unknown> = {};
-  if (req.params) request.params = req.params;
-  if (req.query) request.query = req.query;
-  if (req.headers) request.headers = req.headers;
-  if (req.body) {
-    request.body = { content: { 'application/json': { schema: req.body } }, required: req.bodyRequired ?? true };
-  }
+/** The route of a table operation: every schema from OPERATION_SCHEMAS[id]. */
+export function operationRoute<Id extends OperationId, const R extends Readonly<Record<number, string>>>(
+  id: Id,
+  spec: OperationSpec<R>,
+): OperationRouteConfig<(typeof OPERATION_SCHEMAS)[Id], R> {
+  return routeConfig({ id, ...OPERATION_TABLE[id] }, OPERATION_SCHEMAS[id], spec);
+}
 
-  const responses: Record<string, unknown> = {};
-  for (const [status, r] of Object.entries(spec.responses as Record<string, OperationResponseSpec>)) {
-    responses[status] = r.schema
-      ? { description: r.description, content: { 'application/json': { schema: r.schema } } }
-      : { description: r.description };
+/**
+ * An operation's route config from its table entry and the schemas given. The
+ * sandbox's routes all go through operationRoute; the platform tests mount
+ * probes under real operation entries with schemas of their own.
+ */
+export function routeConfig<S extends OperationSchemas, const R extends Readonly<Record<number, string>>>(
+  op: OperationDef,
+  schemas: S,
+  spec: OperationSpec<R>,
+): OperationRouteConfig<S, R>;
+// The config built below is what BuiltRequest and BuiltResponses describe, part by part; TypeScript
+// cannot follow a loop over statuses into a mapped type, so the signature above states it once.
+export function routeConfig(op: OperationDef, schemas: OperationSchemas, spec: OperationSpec<Readonly<Record<number, string>>>): RouteConfig {
+  const request: OpenApiRequest = {};
+  if (schemas.params) request.params = objectLike(schemas.params, 'params', op.id);
+  if (schemas.query) request.query = objectLike(schemas.query, 'query', op.id);
+  if (schemas.headers) request.headers = objectLike(schemas.headers, 'headers', op.id);
+  if (schemas.body) request.body = { content: { 'application/json': { schema: schemas.body } }, required: schemas.bodyOptional !== true };
+
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const [status, description] of Object.entries(spec.responses)) {
+    responses[status] = schemas.response ? { description, content: { 'application/json': { schema: schemas.response } } } : { description };
   }
   // Failures grouped by status, each documented with the common error body.
   const byStatus = new Map<number, string[]>();
@@ -124,20 +127,18 @@ export function operationRoute<
 
   // Only operations that take a body need the not-JSON check before the key.
   // schemaBeforeKey does nothing unless the sandbox serves the behaviour from before 2026-09-24.
-  const key = [schemaBeforeKey(op.api, req), authorize(op.permission)];
-  const middleware: MiddlewareHandler<AppEnv>[] = req.body ? [jsonBody, ...key] : key;
-
-  const config = createRoute({
-    method: op.method.toLowerCase() as Lowercase<HttpMethod>,
+  const key = [schemaBeforeKey(op.api, schemas), authorize(op.permission)];
+  const config = {
+    method: LOWERCASE_METHOD[op.method],
     path: op.path,
     operationId: op.id,
     tags: [op.api],
     summary: op.summary,
     description: `Requires the permission \`${op.permission}\`.${op.live ? ' Live read: asks the provider now and counts against its rate limits.' : ''}`,
     security: [{ [BEARER_SCHEME]: [] }],
-    request: request as never,
-    responses: responses as never,
-    middleware: middleware as never,
-  });
-  return config;
+    request,
+    responses,
+    middleware: schemas.body ? [jsonBody, ...key] : key,
+  };
+  return createRoute(config);
 }

@@ -21,6 +21,7 @@ import { storedRowJson } from './stored-reads.js';
 import { adapterFor } from '../providers/registry.js';
 import { listAdvertisers } from '../models/advertisers.js';
 import { providerEntities, wholeLookup } from '../providers/store.js';
+import { str } from '../providers/types.js';
 import type { AdvertiserRecord, ProviderServices } from '../providers/types.js';
 
 /** Providers whose entities the service ingests into stored rows (the contract's ROW_PROVIDERS). */
@@ -64,7 +65,7 @@ interface StoredRef {
 function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: number): void {
   const adapter = adapterFor(advertiser.provider);
   const lookup = wholeLookup(db, advertiser.id);
-  const select = db.prepare('SELECT seq, id, source, row, created_at, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?');
+  const select = db.prepare<[string, string], StoredRef>('SELECT seq, id, source, row, created_at, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?');
   const insert = db.prepare(
     `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, ad_group_id, source, row, json, created_at)
      VALUES (@kind, @org, @adv, @provider, @id, @status, @campaignId, @adGroupId, @source, @row, @json, @now)`,
@@ -77,7 +78,7 @@ function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: numbe
   const markDeleted = db.prepare('UPDATE observe_rows SET deleted_at = ? WHERE seq = ?');
 
   for (const kind of adapter.kinds) {
-    const stored = new Map((select.all(advertiser.id, kind) as StoredRef[]).map((r) => [r.id, r]));
+    const stored = new Map(select.all(advertiser.id, kind).map((r) => [r.id, r]));
     const seen = new Set<string>();
     for (const entity of providerEntities(db, advertiser.id, kind)) {
       seen.add(entity.id);
@@ -88,7 +89,7 @@ function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: numbe
       const parents = adapter.parentsOf(kind, entity.payload, lookup);
       const values = {
         kind, org: advertiser.orgId, adv: advertiser.id, provider: advertiser.provider, id: entity.id,
-        status: body.status as string, campaignId: parents.campaignId, adGroupId: parents.adGroupId,
+        status: str(body.status), campaignId: parents.campaignId, adGroupId: parents.adGroupId,
         source, row: JSON.stringify(body), now,
       };
       if (!prior) insert.run({ ...values, json: storedRowJson(kind, body, now, null) });

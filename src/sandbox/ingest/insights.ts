@@ -34,6 +34,13 @@ function periodEnd(start: string, grain: InsightsQuery['timeGrain'], until: stri
 }
 
 type SortKey = [string, string, string, string, string, string];
+
+/** One row of the grouping query below. */
+interface InsightGroup {
+  period: string; advertiserId: string | null; provider: InsightRow['provider']; entityType: string | null; entityId: string | null;
+  currency: string | null; spendMicros: number | null; impressions: number; clicks: number; reach: number; conversions: number;
+}
+const isSortKey = (p: unknown): p is SortKey => Array.isArray(p) && p.length === 6 && p.every((x) => typeof x === 'string');
 const keyOf = (r: InsightRow): SortKey => [r.dateStart, r.advertiserId ?? '', r.provider ?? '', r.entityType ?? '', r.entityId ?? '', r.currency ?? ''];
 
 /** Newest period first, then the dimensions in ascending order. */
@@ -50,8 +57,8 @@ export function insightsPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, query:
   let after: SortKey | null = null;
   if (cursor !== undefined) {
     const p = decodeCursor(env.secret, scope, filters, cursor);
-    if (!Array.isArray(p) || p.length !== 6 || !p.every((x) => typeof x === 'string')) throw invalidCursor();
-    after = p as SortKey;
+    if (!isSortKey(p)) throw invalidCursor();
+    after = p;
   }
   const level = LEVEL_COLUMNS[filters.level];
   const b = filters.breakdown;
@@ -84,13 +91,10 @@ export function insightsPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, query:
            SUM(reach) AS reach, SUM(conversions) AS conversions
     FROM observe_insights WHERE ${where.join(' AND ')}
     GROUP BY 1, 2, 3, 4, 5, 6`;
-  const groups = env.db.prepare(sql).all({
+  const groups = env.db.prepare<[Record<string, unknown>], InsightGroup>(sql).all({
     org: orgId, since: filters.since, until: filters.until, advertiserId: filters.advertiserId, provider: filters.provider,
     ids: ids ? JSON.stringify(ids) : undefined,
-  }) as Array<{
-    period: string; advertiserId: string | null; provider: InsightRow['provider']; entityType: string | null; entityId: string | null;
-    currency: string | null; spendMicros: number | null; impressions: number; clicks: number; reach: number; conversions: number;
-  }>;
+  });
   const rows: InsightRow[] = groups.map((g) => {
     const dateStart = g.period < filters.since ? filters.since : g.period;
     return {

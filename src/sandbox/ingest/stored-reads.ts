@@ -12,6 +12,7 @@ import type { EntityStatus, ProviderToken } from '../../contract/ids.js';
 import { keysetPage, keysetTextPage } from '../store/cursor.js';
 import type { TextPage } from '../store/cursor.js';
 import { completeRow } from '../providers/rows.js';
+import { payloadOf } from '../providers/store.js';
 import type { EntityKind } from '../providers/types.js';
 
 export interface StoredQuery {
@@ -63,7 +64,7 @@ export function storedPage(
   const page = keysetPage<StoredDbRow, string>({
     ...q,
     select: 'json, row, created_at, updated_at',
-    map: (r) => r.json ?? storedRowJson(kind, JSON.parse(r.row) as Record<string, unknown>, r.created_at, r.updated_at),
+    map: (r) => r.json ?? storedRowJson(kind, payloadOf(r.row), r.created_at, r.updated_at),
   });
   return page.nextCursor === undefined ? { rows: page.data.join(',') } : { rows: page.data.join(','), nextCursor: page.nextCursor };
 }

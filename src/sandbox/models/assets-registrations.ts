@@ -1,17 +1,19 @@
 // Registering an Asset to an advertiser puts it in that advertiser's library at
 // its provider. The registration records the id the provider gave it, in the
 // provider's own form, so an agent can reference the asset when it builds ads.
+// The checks before a registration are in assets.ts (registerAsset).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../store/sqlite.js';
-import type { Scope } from './scope.js';
-import { domainError } from './errors.js';
 import type { z } from 'zod';
 import type { assetRegistrationSchema } from '../../contract/schemas/assets.js';
-import { ownedAdvertiser } from './advertisers.js';
-import { requireAssetRow } from './assets.js';
-import type { AssetDbRow } from './assets.js';
 
 export type AssetRegistration = z.infer<typeof assetRegistrationSchema>;
+
+/** What the provider's id of an asset depends on. */
+interface RegisteredAsset {
+  id: string;
+  kind: 'image' | 'video' | null;
+}
 
 interface RegistrationDbRow {
   id: string;
@@ -38,8 +40,8 @@ export function registrationsOf(db: Database, assetId: string): AssetRegistratio
 /** The registrations of several assets in one query (a page of assets), by asset id. */
 export function registrationsOfMany(db: Database, assetIds: readonly string[]): Map<string, AssetRegistration[]> {
   const rows = db
-    .prepare('SELECT * FROM asset_registrations WHERE asset_id IN (SELECT value FROM json_each(?)) ORDER BY seq')
-    .all(JSON.stringify(assetIds)) as RegistrationDbRow[];
+    .prepare<[string], RegistrationDbRow>('SELECT * FROM asset_registrations WHERE asset_id IN (SELECT value FROM json_each(?)) ORDER BY seq')
+    .all(JSON.stringify(assetIds));
   const byAsset = new Map<string, AssetRegistration[]>();
   for (const r of rows) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), toRegistration(r)]);
   return byAsset;
@@ -50,7 +52,7 @@ export function registrationsOfMany(db: Database, assetIds: readonly string[]): 
  * hash and videos by numeric id; provider_b by material id; provider_c as an
  * asset resource name; provider_d by numeric id.
  */
-function providerAssetId(provider: string, asset: AssetDbRow, advertiserId: string): string {
+function providerAssetId(provider: string, asset: RegisteredAsset, advertiserId: string): string {
   const digest = createHash('sha256').update(`${asset.id}:${advertiserId}`).digest();
   const digits = (n: number) => (digest.readBigUInt64BE(0) % 10n ** BigInt(n)).toString().padStart(n, '1');
   switch (provider) {
@@ -65,27 +67,17 @@ function providerAssetId(provider: string, asset: AssetDbRow, advertiserId: stri
   }
 }
 
-/**
- * Checks in order: asset in the organization (404), advertiser owned (422
- * advertiser_not_owned), asset ready (409 asset_not_ready). Registering again
- * to the same advertiser answers the existing registration (`created: false`).
- */
-export function registerAsset(s: Scope, assetId: string, advertiserId: string): { registration: AssetRegistration; created: boolean } {
-  const { db } = s;
-  const asset = requireAssetRow(s, assetId);
-  const advertiser = ownedAdvertiser(db, s.orgId, advertiserId);
-  if (!advertiser) throw domainError('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
-  if (asset.state !== 'ready') {
-    throw domainError('asset_not_ready', 'Only a finalized (ready) asset can be registered: finalize it first.');
-  }
-  const existing = db.prepare('SELECT * FROM asset_registrations WHERE asset_id = ? AND advertiser_id = ?').get(asset.id, advertiser.id) as
-    | RegistrationDbRow
-    | undefined;
-  if (existing) return { registration: toRegistration(existing), created: false };
+/** The registration of an asset to one advertiser, if it has one. */
+export function registrationTo(db: Database, assetId: string, advertiserId: string): AssetRegistration | undefined {
+  const row = db.prepare<[string, string], RegistrationDbRow>('SELECT * FROM asset_registrations WHERE asset_id = ? AND advertiser_id = ?').get(assetId, advertiserId);
+  return row && toRegistration(row);
+}
+
+/** Record that the advertiser's provider now holds the asset in its library. */
+export function insertRegistration(db: Database, asset: RegisteredAsset, advertiser: { id: string; provider: string }, now: number): AssetRegistration {
   const id = `areg_${randomBytes(8).toString('hex')}`;
   db.prepare(
     'INSERT INTO asset_registrations (id, asset_id, advertiser_id, provider, provider_asset_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(id, asset.id, advertiser.id, advertiser.provider, providerAssetId(advertiser.provider, asset, advertiser.id), s.clock.now());
-  const row = db.prepare('SELECT * FROM asset_registrations WHERE id = ?').get(id) as RegistrationDbRow;
-  return { registration: toRegistration(row), created: true };
+  ).run(id, asset.id, advertiser.id, advertiser.provider, providerAssetId(advertiser.provider, asset, advertiser.id), now);
+  return registrationTo(db, asset.id, advertiser.id)!;
 }

@@ -15,7 +15,9 @@ import { keysetPage } from '../store/cursor.js';
 import type { Page } from '../store/cursor.js';
 import { assetLimits, streamingCap } from './uploads/limits.js';
 import { discardUpload, getUpload, inspectUpload, reserveUpload, reservedLimits } from './uploads/index.js';
-import { registrationsOf, registrationsOfMany } from './assets-registrations.js';
+import { insertRegistration, registrationTo, registrationsOf, registrationsOfMany } from './assets-registrations.js';
+import type { AssetRegistration } from './assets-registrations.js';
+import { ownedAdvertiser } from './advertisers.js';
 
 export interface AssetDbRow {
   id: string;
@@ -62,7 +64,7 @@ export function toAsset(db: Database, r: AssetDbRow, registrations: Asset['regis
 
 /** Another organization's asset is 404, the same as one that never existed. */
 export function requireAssetRow(s: Scope, id: string): AssetDbRow {
-  const row = s.db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE a.id = ? AND a.org_id = ?`).get(id, s.orgId) as AssetDbRow | undefined;
+  const row = s.db.prepare<[string, string], AssetDbRow>(`SELECT ${SELECT} FROM ${FROM} WHERE a.id = ? AND a.org_id = ?`).get(id, s.orgId);
   if (!row) throw domainError('not_found', 'No asset with this id exists in your organization.');
   return row;
 }
@@ -202,4 +204,22 @@ export function listAssets(
   const registrations = registrationsOfMany(db, page.data.map((r) => r.id));
   const data = page.data.map((r) => toAsset(db, r, registrations.get(r.id) ?? []));
   return page.nextCursor === undefined ? { data } : { data, nextCursor: page.nextCursor };
+}
+
+/**
+ * Register the asset to an advertiser. Checks in order: asset in the organization (404),
+ * advertiser owned (422 advertiser_not_owned), asset ready (409 asset_not_ready).
+ * Registering again to the same advertiser answers the existing registration (`created: false`).
+ */
+export function registerAsset(s: Scope, assetId: string, advertiserId: string): { registration: AssetRegistration; created: boolean } {
+  const { db } = s;
+  const asset = requireAssetRow(s, assetId);
+  const advertiser = ownedAdvertiser(db, s.orgId, advertiserId);
+  if (!advertiser) throw domainError('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
+  if (asset.state !== 'ready') {
+    throw domainError('asset_not_ready', 'Only a finalized (ready) asset can be registered: finalize it first.');
+  }
+  const existing = registrationTo(db, asset.id, advertiser.id);
+  if (existing) return { registration: existing, created: false };
+  return { registration: insertRegistration(db, asset, advertiser, s.clock.now()), created: true };
 }

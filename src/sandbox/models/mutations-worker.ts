@@ -11,11 +11,10 @@
 import type { Database } from '../store/sqlite.js';
 import type { Clock } from '../clock.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
-import type { CreateMutation } from '../../contract/schemas/mutations.js';
 import { ownedAdvertiser } from './advertisers.js';
 import { LIFECYCLES } from './lifecycle.js';
-import { changeOf } from './mutations.js';
-import type { MutationDbRow } from './mutations.js';
+import { changeOf, requestOf } from './mutation-rows.js';
+import type { MutationDbRow } from './mutation-rows.js';
 
 const START = LIFECYCLES.mutation.pending.due.afterMs;
 const APPLY = LIFECYCLES.mutation.running.due.afterMs;
@@ -48,7 +47,7 @@ export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promis
     )
     .run({ now, start: START }).changes;
 
-  const due = db.prepare(`SELECT * FROM mutations WHERE state = 'running' AND started_at + ? <= ? ORDER BY seq`).all(APPLY, now) as MutationDbRow[];
+  const due = db.prepare<[number, number], MutationDbRow>(`SELECT * FROM mutations WHERE state = 'running' AND started_at + ? <= ? ORDER BY seq`).all(APPLY, now);
   for (const row of due) {
     const outcome = await applyOne(db, apply, row);
     const at = row.started_at! + APPLY;
@@ -67,12 +66,12 @@ export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promis
 /** When the next step of any open mutation falls due (ms), or null when none is open. */
 export function nextDueAt(db: Database): number | null {
   const r = db
-    .prepare(
+    .prepare<[{ start: number; apply: number }], { due: number | null }>(
       `SELECT MIN(CASE state WHEN 'pending' THEN created_at + @start ELSE started_at + @apply END) AS due
        FROM mutations WHERE state IN ('pending', 'running')`,
     )
-    .get({ start: START, apply: APPLY }) as { due: number | null };
-  return r.due;
+    .get({ start: START, apply: APPLY });
+  return r?.due ?? null;
 }
 
 async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): Promise<ApplyOutcome> {
@@ -86,7 +85,7 @@ async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): P
     return { ok: false, status: 403, error: 'missing_write_access', message: "The advertiser's connection lost write access before the change was applied." };
   }
   try {
-    return await apply(advertiser, changeOf(JSON.parse(row.request) as CreateMutation));
+    return await apply(advertiser, changeOf(requestOf(row)));
   } catch {
     // A bug in the simulation must not leave the mutation running forever.
     return { ok: false, status: 502, error: 'provider_error', message: 'The provider did not answer.', extra: { provider: advertiser.provider, platformError: {} } };

@@ -10,6 +10,8 @@ import type { Scope } from './scope.js';
 import { domainError } from './errors.js';
 import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
+import { changeOf, toMutation } from './mutation-rows.js';
+import type { MutationDbRow } from './mutation-rows.js';
 import { checkWholeAmount } from '../providers/units.js';
 import { ownedAdvertiser } from './advertisers.js';
 import { keysetPage } from '../store/cursor.js';
@@ -18,37 +20,11 @@ import type { Page } from '../store/cursor.js';
 /** How long an Idempotency-Key is remembered (per organization). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-const STATUS_OF_ACTION = { pause: 'PAUSED', activate: 'ACTIVE', delete: 'DELETED', archive: 'ARCHIVED' } as const;
-
-/** The request, as the provider change it asks for (whole units, the service's status words). */
-export function changeOf(body: CreateMutation): ProviderChange {
-  const change: ProviderChange = { entityType: body.target.type, entityId: body.target.id };
-  switch (body.action) {
-    case 'pause':
-    case 'activate':
-    case 'delete':
-    case 'archive':
-      change.status = STATUS_OF_ACTION[body.action];
-      break;
-    case 'rename':
-      change.name = body.name;
-      break;
-    case 'set_budget':
-      change.budget = body.budget.type ? { amount: body.budget.amount, type: body.budget.type } : { amount: body.budget.amount };
-      break;
-    case 'set_bid':
-      if (body.bidStrategy !== undefined) change.bidStrategy = body.bidStrategy;
-      if (body.bidAmount !== undefined) change.bidAmount = body.bidAmount;
-      break;
-  }
-  return change;
-}
-
 /** JSON with sorted keys, so equal bodies hash equal whatever their key order. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
@@ -88,8 +64,10 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
     const hash = idempotencyKey === undefined ? null : hashBody(body);
     if (idempotencyKey !== undefined) {
       const seen = db
-        .prepare('SELECT request_hash, mutation_id, created_at FROM mutation_idempotency WHERE org_id = ? AND key = ?')
-        .get(auth.orgId, idempotencyKey) as { request_hash: string; mutation_id: string; created_at: number } | undefined;
+        .prepare<[string, string], { request_hash: string; mutation_id: string; created_at: number }>(
+          'SELECT request_hash, mutation_id, created_at FROM mutation_idempotency WHERE org_id = ? AND key = ?',
+        )
+        .get(auth.orgId, idempotencyKey);
       if (seen && seen.created_at + IDEMPOTENCY_RETENTION_MS > now) {
         if (seen.request_hash !== hash) {
           throw domainError(
@@ -134,46 +112,8 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
   return started;
 }
 
-export interface MutationDbRow {
-  id: string;
-  org_id: string;
-  member_id: string;
-  advertiser_id: string;
-  provider: string;
-  target_type: 'campaign' | 'ad_group';
-  target_id: string;
-  action: Mutation['action'];
-  request: string;
-  state: MutationState;
-  error: string | null;
-  result: string | null;
-  created_at: number;
-  updated_at: number;
-  started_at: number | null;
-  completed_at: number | null;
-}
-
-export function toMutation(r: MutationDbRow): Mutation {
-  const { entityType: _t, entityId: _i, ...changes } = changeOf(JSON.parse(r.request) as CreateMutation);
-  return {
-    id: r.id,
-    advertiserId: r.advertiser_id,
-    provider: r.provider,
-    target: { type: r.target_type, id: r.target_id },
-    action: r.action,
-    changes,
-    state: r.state,
-    error: r.error === null ? null : (JSON.parse(r.error) as Mutation['error']),
-    entity: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    startedAt: r.started_at,
-    completedAt: r.completed_at,
-  };
-}
-
 function getMutationRow(db: Database, orgId: string, id: string): { mutation: Mutation; starter: string } | null {
-  const r = db.prepare('SELECT * FROM mutations WHERE id = ? AND org_id = ?').get(id, orgId) as MutationDbRow | undefined;
+  const r = db.prepare<[string, string], MutationDbRow>('SELECT * FROM mutations WHERE id = ? AND org_id = ?').get(id, orgId);
   return r ? { mutation: toMutation(r), starter: r.member_id } : null;
 }
 

@@ -3,7 +3,7 @@
 // Deterministic: a PRNG seeded from the advertiser id, and insights that end
 // on a fixed day (DEMO_INSIGHTS_LAST_DAY, the day before the ManualClock's
 // default "now"), so docs and tests can name ids and figures.
-import { seededRandom } from './faults.js';
+import { seededRandom } from './call-log.js';
 import { formatTimeA, PROVIDER_A_BID_STRATEGIES } from './provider-a.js';
 import { formatTimeB } from './provider-b.js';
 import { currencyDecimals } from './units.js';

@@ -6,59 +6,26 @@
 // provider's own error object. The seeded draw makes an error rate replay the
 // same way in tests. Configuration lives in SQLite (survives restarts); the
 // call counters live in memory, in the sandbox's ProviderCallLog.
-import { errorInfo } from '../../contract/errors.js';
 import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { EntityProvider } from '../../contract/ids.js';
-import { domainError } from '../models/errors.js';
-import { invalidRequest } from '../http/errors.js';
-import { DomainError } from '../models/errors.js';
-import { zodIssuesToIssues } from '../http/validation.js';
+import { domainError, invalidRequest, ServiceError } from '../models/errors.js';
+import { zodIssuesToIssues } from '../models/issues.js';
 import { providerFaultsSchema } from './fixture-schema.js';
 import type { ProviderFaults } from './fixture-schema.js';
 import { adapterFor } from './registry.js';
+import { seededRandom } from './call-log.js';
+import { isOneOf } from './types.js';
 import type { ProviderServices } from './types.js';
 
 const NO_FAULTS: ProviderFaults = { errorRate: 0, latencyMs: 0, rateLimitPerMinute: null, seed: 1 };
 const WINDOW_MS = 60_000;
 
-interface CallState {
-  calls: number;
-  /** Times (ms) of calls inside the last minute. */
-  recent: number[];
-  rng: () => number;
-}
-
-/** The calls one sandbox made to each provider (a field of its services). */
-export class ProviderCallLog {
-  readonly #byProvider = new Map<string, CallState>();
-
-  state(provider: string, seed: number): CallState {
-    let s = this.#byProvider.get(provider);
-    if (!s) this.#byProvider.set(provider, (s = { calls: 0, recent: [], rng: seededRandom(seed) }));
-    return s;
-  }
-
-  calls(provider: string): number {
-    return this.#byProvider.get(provider)?.calls ?? 0;
-  }
-}
-
-/** mulberry32: a small seeded PRNG, enough for a reproducible error draw. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function readFaults(services: ProviderServices, provider: string): ProviderFaults {
   const row = services.db
-    .prepare('SELECT error_rate, latency_ms, rate_limit_per_minute, seed FROM provider_faults WHERE provider = ?')
-    .get(provider) as { error_rate: number; latency_ms: number; rate_limit_per_minute: number | null; seed: number } | undefined;
+    .prepare<[string], { error_rate: number; latency_ms: number; rate_limit_per_minute: number | null; seed: number }>(
+      'SELECT error_rate, latency_ms, rate_limit_per_minute, seed FROM provider_faults WHERE provider = ?',
+    )
+    .get(provider);
   return row ? { errorRate: row.error_rate, latencyMs: row.latency_ms, rateLimitPerMinute: row.rate_limit_per_minute, seed: row.seed } : NO_FAULTS;
 }
 
@@ -78,8 +45,8 @@ export function writeFaults(services: ProviderServices, provider: EntityProvider
 
 /** The provider token if a simulated provider has it, else 404 not_found. */
 export function simulatedProvider(provider: string): EntityProvider {
-  if (!(ENTITY_PROVIDERS as readonly string[]).includes(provider)) throw domainError('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
-  return provider as EntityProvider;
+  if (!isOneOf(ENTITY_PROVIDERS, provider)) throw domainError('not_found', `No simulated provider is named that; use one of ${ENTITY_PROVIDERS.join(', ')}.`);
+  return provider;
 }
 
 /** PUT /_sandbox/faults/{provider}: an unknown provider answers 404 not_found, a bad body 400 invalid_request. Returns what was stored. */
@@ -109,9 +76,9 @@ export type ProviderRefusal = {
  * provider's window reopens, so the answer says it in a Retry-After header
  * (the Observe routes set it; the body stays the spec's).
  */
-export class ProviderThrottled extends DomainError {
+export class ProviderThrottled extends ServiceError {
   constructor(refusal: ProviderRefusal & { retryAfterSeconds: number }) {
-    super(errorInfo('provider_error')!.status, 'provider_error', refusal.message, { provider: refusal.provider, platformError: refusal.platformError });
+    super('provider_error', refusal.message, { provider: refusal.provider, platformError: refusal.platformError });
     this.retryAfterSeconds = refusal.retryAfterSeconds;
   }
   readonly retryAfterSeconds: number;

@@ -7,9 +7,10 @@
 // provider's schema and names the bad field, e.g. /advertisers/2/campaigns/0/daily_budget.
 import { z } from 'zod';
 import type { EntityProvider } from '../../contract/ids.js';
-import { jsonPointer } from '../http/validation.js';
+import { jsonPointer } from '../models/issues.js';
 import { adapterFor } from './registry.js';
 import { AUTOMATED_CAMPAIGN_TYPES } from './provider-c.js';
+import { ENTITY_KINDS } from './types.js';
 import type { Payload, StoredKind } from './types.js';
 
 const payloads = (what: string) =>
@@ -41,6 +42,9 @@ export const advertiserEntitiesShape = {
   insights: z.array(insightFixtureSchema).optional().describe('Daily metrics rows.'),
 };
 
+/** An advertiser's provider-side arrays as the world schema read them (items checked only as objects). */
+export type AdvertiserEntities = z.output<z.ZodObject<typeof advertiserEntitiesShape>>;
+
 export const providerFaultsSchema = z
   .strictObject({
     errorRate: z.number().min(0).max(1).default(0).describe('Share of live requests (and changes) the provider refuses: 502 provider_error.'),
@@ -50,6 +54,8 @@ export const providerFaultsSchema = z
   })
   .describe("A provider's faults.");
 export type ProviderFaults = z.output<typeof providerFaultsSchema>;
+
+const STORED_KINDS: readonly StoredKind[] = [...ENTITY_KINDS, 'shared_budget'];
 
 /** The fixture's list key of each stored kind. */
 export const LIST_KEY: Record<StoredKind, keyof typeof advertiserEntitiesShape> = {
@@ -77,12 +83,13 @@ export class ProviderFixtureError extends Error {
  * Validate one advertiser's arrays against its provider's payload schemas and
  * check the links between them. `at` is the advertiser's JSON Pointer prefix.
  */
-export function parseAdvertiserEntities(provider: EntityProvider, input: Record<string, unknown>, at: Array<string | number>): ParsedEntities {
+export function parseAdvertiserEntities(provider: EntityProvider, input: AdvertiserEntities, at: Array<string | number>): ParsedEntities {
   const adapter = adapterFor(provider);
   const issues: string[] = [];
   const byKind = new Map<StoredKind, Payload[]>();
-  for (const [kind, key] of Object.entries(LIST_KEY) as Array<[StoredKind, string]>) {
-    const items = input[key] as unknown[] | undefined;
+  for (const kind of STORED_KINDS) {
+    const key = LIST_KEY[kind];
+    const items = input[key];
     if (!items || items.length === 0) continue;
     const schema = adapter.fixture[kind];
     if (!schema) {
@@ -94,7 +101,7 @@ export function parseAdvertiserEntities(provider: EntityProvider, input: Record<
     items.forEach((item, i) => {
       const r = schema.safeParse(item);
       if (!r.success) {
-        for (const issue of r.error.issues.slice(0, 5)) issues.push(`${jsonPointer([...at, key, i, ...(issue.path as Array<string | number>)])}: ${issue.message}`);
+        for (const issue of r.error.issues.slice(0, 5)) issues.push(`${jsonPointer([...at, key, i, ...issue.path])}: ${issue.message}`);
         return;
       }
       const id = adapter.idOf(kind, r.data);
@@ -130,7 +137,7 @@ export function parseAdvertiserEntities(provider: EntityProvider, input: Record<
       issues.push(`${jsonPointer([...at, 'campaigns', i, 'campaignBudget'])}: names budget ${p.campaignBudget}, which is not in sharedBudgets`);
     }
   });
-  const insights = (input.insights as InsightFixture[] | undefined) ?? [];
+  const insights = input.insights ?? [];
   insights.forEach((row, i) => {
     if (!campaigns.has(row.campaignId)) issues.push(`${jsonPointer([...at, 'insights', i, 'campaignId'])}: names no campaign of this advertiser`);
   });

@@ -23,6 +23,7 @@ import { adapterFor } from './registry.js';
 import { ownedAdvertiser } from '../models/advertisers.js';
 import { pointLookup, providerEntitiesAfter, providerEntity } from './store.js';
 import type { EntityLookup, ProviderEntityRow } from './store.js';
+import { isPayload } from './types.js';
 import type { AdvertiserRecord, EntityKind, Payload, ProviderAdapter } from './types.js';
 
 /** Live reads ask the providers through the sandbox's services (call log, faults). */
@@ -62,12 +63,13 @@ function reachableAdvertiser(
 type Position = { after: number } | { page: number; pageSize: number; after?: number };
 
 function readPosition(env: LiveEnv, scope: string, filters: Record<string, unknown>, cursor: string, paging: ProviderAdapter['paging']): Position {
-  const p = decodeCursor(env.secret, scope, filters, cursor) as Record<string, unknown> | null;
-  const int = (v: unknown, min: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
-  if (paging === 'token' && p && int(p.after, 0)) return { after: p.after as number };
-  if (paging === 'page' && p && int(p.page, 2) && int(p.pageSize, 1) && (p.pageSize as number) <= LIMIT_MAX && (p.after === undefined || int(p.after, 0))) {
-    const page = { page: p.page as number, pageSize: p.pageSize as number };
-    return p.after === undefined ? page : { ...page, after: p.after as number };
+  const decoded = decodeCursor(env.secret, scope, filters, cursor);
+  const p = isPayload(decoded) ? decoded : {};
+  const int = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
+  const { after, page, pageSize } = p;
+  if (paging === 'token' && int(after, 0)) return { after };
+  if (paging === 'page' && int(page, 2) && int(pageSize, 1) && pageSize <= LIMIT_MAX && (after === undefined || int(after, 0))) {
+    return after === undefined ? { page, pageSize } : { page, pageSize, after };
   }
   throw invalidCursor();
 }

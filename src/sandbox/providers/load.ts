@@ -3,12 +3,14 @@
 // schemas, and parsed, by parseWorld (fixtures/load.ts), which refuses a bad
 // fixture before any store is touched. Runs inside the platform's
 // world-loading transaction.
+import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { EntityProvider } from '../../contract/ids.js';
 import type { World } from '../fixtures/schema.js';
 import { writeFaults } from './faults.js';
 import { LIST_KEY } from './fixture-schema.js';
-import type { ParsedEntities, ProviderFaults } from './fixture-schema.js';
+import type { ParsedEntities } from './fixture-schema.js';
 import { adapterFor } from './registry.js';
+import { isOneOf } from './types.js';
 import type { Payload, ProviderServices, StoredKind } from './types.js';
 
 /** Parents before children, so positions follow the provider's natural listing. */
@@ -16,11 +18,11 @@ const KIND_ORDER: readonly StoredKind[] = ['shared_budget', 'campaign', 'ad_grou
 
 export function loadProviderWorld(services: ProviderServices, world: World): void {
   for (const a of world.advertisers) {
-    const byKind = new Map(KIND_ORDER.map((kind) => [kind, (a[LIST_KEY[kind]] ?? []) as Payload[]]));
+    const byKind = new Map(KIND_ORDER.map((kind): [StoredKind, Payload[]] => [kind, a[LIST_KEY[kind]] ?? []]));
     writeAdvertiserEntities(services, a.id, a.provider, { byKind, insights: a.insights ?? [] });
   }
   for (const [provider, faults] of Object.entries(world.faults ?? {})) {
-    if (faults) writeFaults(services, provider as EntityProvider, faults);
+    if (faults && isOneOf(ENTITY_PROVIDERS, provider)) writeFaults(services, provider, faults);
   }
 }
 
@@ -29,10 +31,10 @@ export function writeAdvertiserEntities(services: ProviderServices, advertiserId
   const { db } = services;
   const adapter = adapterFor(provider);
   const insert = db.prepare('INSERT INTO provider_entities (advertiser_id, kind, id, position, payload, stamp) VALUES (?, ?, ?, ?, ?, ?)');
-  const start = db.prepare('SELECT COALESCE(MAX(position), 0) AS p FROM provider_entities WHERE advertiser_id = ? AND kind = ?');
+  const start = db.prepare<[string, string], { p: number }>('SELECT COALESCE(MAX(position), 0) AS p FROM provider_entities WHERE advertiser_id = ? AND kind = ?');
   for (const kind of KIND_ORDER) {
     const items = entities.byKind.get(kind) ?? [];
-    let position = (start.get(advertiserId, kind) as { p: number }).p;
+    let position = start.get(advertiserId, kind)?.p ?? 0;
     for (const payload of items) {
       insert.run(advertiserId, kind, adapter.idOf(kind, payload), ++position, JSON.stringify(payload), adapter.editTimeOf(payload) ?? 0);
     }

@@ -11,7 +11,7 @@ import { callProvider } from './faults.js';
 import { adapterFor } from './registry.js';
 import { findAdvertiser } from '../models/advertisers.js';
 import { pointLookup, providerEntity, writeProviderEntity } from './store.js';
-import { isBudgetOnly, refusal } from './types.js';
+import { isBudgetOnly, isOneOf, refusal } from './types.js';
 import type { AdvertiserRecord, ChangeRefusal, Payload, ProviderChange, ProviderServices } from './types.js';
 
 export type { ProviderChange } from './types.js';
@@ -20,7 +20,7 @@ export type ProviderChangeResult = { ok: true; entity: Payload } | ChangeRefusal
 function checkShape(change: ProviderChange): ChangeRefusal | null {
   if (change.entityType !== 'campaign' && change.entityType !== 'ad_group') return refusal(422, 'unsupported_change', 'Only campaigns and ad groups can be changed.');
   if (typeof change.entityId !== 'string' || change.entityId.length === 0) return refusal(404, 'not_found', 'No such entity at the provider.');
-  if (change.status !== undefined && !(ENTITY_STATUSES as readonly string[]).includes(change.status)) {
+  if (change.status !== undefined && !isOneOf(ENTITY_STATUSES, change.status)) {
     return refusal(422, 'unsupported_status', `status must be one of ${ENTITY_STATUSES.join(', ')}.`);
   }
   if (change.name !== undefined && (typeof change.name !== 'string' || change.name.trim().length === 0 || change.name.length > 400)) {

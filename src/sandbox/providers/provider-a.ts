@@ -4,11 +4,12 @@
 // Budgets live on the campaign (budget shared by its ad sets) or on each ad
 // set; the bid strategy sits where the budget sits.
 import { z } from 'zod';
+import { ENTITY_STATUSES } from '../../contract/ids.js';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, minorToWhole, wholeToMinor } from './units.js';
 import {
-  baseRow, isBudgetOnly, joinPath, pick, refusal, str,
-  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
+  amountOf, baseRow, isBudgetOnly, isOneOf, isPayload, joinPath, numberOf, pick, refusal, str, textOf,
+  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange,
 } from './types.js';
 
 export const PROVIDER_A_BID_STRATEGIES = ['LOWEST_COST_WITHOUT_CAP', 'LOWEST_COST_WITH_BID_CAP', 'COST_CAP', 'LOWEST_COST_WITH_MIN_ROAS'] as const;
@@ -84,12 +85,15 @@ const creative = z.looseObject({
   call_to_action_type: z.string().optional(),
 });
 
+/** provider_a's statuses are the service's own words (its schema allows no other). */
+const statusOf = (p: Payload): EntityStatus => (isOneOf(ENTITY_STATUSES, p.status) ? p.status : 'PAUSED');
+
 function hasBudget(p: Payload): boolean {
   return p.daily_budget !== undefined || p.lifetime_budget !== undefined;
 }
 function budgetOf(p: Payload, currency: string | null): { budget: number | null; budgetType: 'daily' | 'lifetime' | null } {
-  if (p.daily_budget !== undefined) return { budget: minorToWhole(p.daily_budget as string, currency), budgetType: 'daily' };
-  if (p.lifetime_budget !== undefined) return { budget: minorToWhole(p.lifetime_budget as string, currency), budgetType: 'lifetime' };
+  if (p.daily_budget !== undefined) return { budget: minorToWhole(amountOf(p.daily_budget), currency), budgetType: 'daily' };
+  if (p.lifetime_budget !== undefined) return { budget: minorToWhole(amountOf(p.lifetime_budget), currency), budgetType: 'lifetime' };
   return { budget: null, budgetType: null };
 }
 
@@ -97,7 +101,7 @@ function budgetOf(p: Payload, currency: string | null): { budget: number | null;
 const MONEY_KEYS = ['daily_budget', 'lifetime_budget', 'bid_amount'];
 function convertMoney(p: Payload, currency: string | null): Payload {
   const out = { ...p };
-  for (const k of MONEY_KEYS) if (k in out) out[k] = minorToWhole(out[k] as string, currency);
+  for (const k of MONEY_KEYS) if (k in out) out[k] = minorToWhole(amountOf(out[k]), currency);
   return out;
 }
 
@@ -112,7 +116,7 @@ const REQUESTED: Record<EntityKind, readonly string[]> = {
 function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload {
   const currency = ctx.advertiser.currency;
   const times = { createdTime: parseTimeA(p.created_time), updatedTime: parseTimeA(p.updated_time) };
-  const status = p.status as EntityStatus;
+  const status = statusOf(p);
   const id = String(p.id);
   const name = String(p.name);
   switch (kind) {
@@ -133,14 +137,14 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       const { budget, budgetType } = own ? budgetOf(p, currency) : { budget: null, budgetType: null };
       // The strategy in force: the ad set's own when it carries the budget, else the campaign's.
       const parent = campaignId ? ctx.lookup('campaign', campaignId) : undefined;
-      const strategy = (own ? p.bid_strategy : parent?.bid_strategy) as string | undefined;
-      const floor = (p.bid_constraints as { roas_average_floor?: number } | undefined)?.roas_average_floor;
+      const strategy = textOf(own ? p.bid_strategy : parent?.bid_strategy);
+      const floor = isPayload(p.bid_constraints) ? numberOf(p.bid_constraints.roas_average_floor) : undefined;
       return {
         ...baseRow(ctx, { id, name, path: joinPath(campaignId, id), type: 'adset', status, ...times }),
         budget, budgetLevel: own ? 'ad_group' : 'campaign', budgetType,
         bidStrategy: own ? (strategy ?? null) : null,
         campaignId,
-        bidAmount: ctx.live && strategy && STRATEGIES_WITH_AMOUNT.has(strategy) && p.bid_amount !== undefined ? minorToWhole(p.bid_amount as string, currency) : null,
+        bidAmount: ctx.live && strategy && STRATEGIES_WITH_AMOUNT.has(strategy) && p.bid_amount !== undefined ? minorToWhole(amountOf(p.bid_amount), currency) : null,
         roasFloor: ctx.live && strategy === 'LOWEST_COST_WITH_MIN_ROAS' && floor !== undefined ? floor / 10_000 : null,
         startTime: ctx.live ? ((p.start_time) ?? null) : null,
         endTime: ctx.live ? ((p.end_time) ?? null) : null,
@@ -152,7 +156,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       return {
         ...baseRow(ctx, { id, name, path: joinPath(campaignId, adGroupId, id), type: 'ad', status, ...times }),
         campaignId, adGroupId,
-        creativeId: (p.creative as { id?: string } | undefined)?.id ?? null,
+        creativeId: isPayload(p.creative) ? (str(p.creative.id) ?? null) : null,
       };
     }
     case 'creative':
@@ -187,7 +191,7 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
     next[type === 'daily' ? 'daily_budget' : 'lifetime_budget'] = String(wholeToMinor(change.budget.amount, currency!));
   }
   if (change.bidStrategy !== undefined) {
-    if (!(PROVIDER_A_BID_STRATEGIES as readonly string[]).includes(change.bidStrategy)) {
+    if (!isOneOf(PROVIDER_A_BID_STRATEGIES, change.bidStrategy)) {
       return refusal(422, 'invalid_bid_strategy', `provider_a takes one of ${PROVIDER_A_BID_STRATEGIES.join(', ')}.`);
     }
     if (!hasBudget(target)) return refusal(422, 'invalid_bid_strategy', 'The bid strategy sits where the budget sits; this entity carries no budget.');
@@ -200,7 +204,7 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
     next.bid_amount = String(wholeToMinor(change.bidAmount, currency!));
   }
   if (!isBudgetOnly(change)) next.updated_time = formatTimeA(ctx.now);
-  return { ok: true as const, writes: [{ kind: change.entityType as StoredKind, id: String(target.id), payload: next }] };
+  return { ok: true as const, writes: [{ kind: change.entityType, id: String(target.id), payload: next }] };
 }
 
 export const providerA: ProviderAdapter = {
@@ -215,7 +219,7 @@ export const providerA: ProviderAdapter = {
     adGroupId: kind === 'ad' ? str(p.adset_id) : null,
   }),
   editTimeOf: (p) => parseTimeA(p.updated_time),
-  statusOf: (_kind, p) => p.status as EntityStatus,
+  statusOf: (_kind, p) => statusOf(p),
   normalize,
   singlePayload: (kind, p, ctx) => convertMoney(pick(p, REQUESTED[kind]), ctx.advertiser.currency),
   platformError: (kind) =>

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, wholeToWhole } from './units.js';
 import {
-  baseRow, isBudgetOnly, joinPath, pick, refusal, str,
+  amountOf, baseRow, isBudgetOnly, joinPath, pick, refusal, str,
   type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
 } from './types.js';
 
@@ -101,7 +101,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
     const own = carries === true && ownBudget(p);
     return {
       ...baseRow(ctx, { id, name, path: id, type: 'campaign', status, ...times }),
-      budget: own ? wholeToWhole(p.budget as number, currency) : null,
+      budget: own ? wholeToWhole(amountOf(p.budget), currency) : null,
       budgetLevel: carries === null ? null : carries ? 'campaign' : 'ad_group',
       budgetType: own ? budgetType(p) : null,
       bidStrategy: null,
@@ -115,7 +115,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
     const own = campaignCarriesBudget(parent) !== true && ownBudget(p);
     return {
       ...baseRow(ctx, { id, name, path: joinPath(campaignId, id), type: 'adgroup', status, ...times }),
-      budget: own ? wholeToWhole(p.budget as number, currency) : null,
+      budget: own ? wholeToWhole(amountOf(p.budget), currency) : null,
       budgetLevel: own ? 'ad_group' : 'campaign',
       budgetType: own ? budgetType(p) : null,
       bidStrategy: own ? ((p.bid_type) ?? null) : null,
@@ -155,7 +155,7 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
     if (change.budget.type) next.budget_mode = change.budget.type === 'daily' ? 'BUDGET_MODE_DAY' : 'BUDGET_MODE_TOTAL';
   }
   if (!isBudgetOnly(change)) next.modify_time = formatTimeB(ctx.now);
-  return { ok: true as const, writes: [{ kind: change.entityType as StoredKind, id: String(target[ID_KEY[change.entityType]!]), payload: next }] };
+  return { ok: true as const, writes: [{ kind: change.entityType, id: String(target[ID_KEY[change.entityType]!]), payload: next }] };
 }
 
 export const providerB: ProviderAdapter = {

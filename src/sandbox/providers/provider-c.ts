@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, microsToWhole, wholeToMicros } from './units.js';
 import {
-  baseRow, joinPath, pick, refusal, str,
+  baseRow, isPayload, joinPath, numberOf, pick, refusal, str, textOf,
   type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
 } from './types.js';
 
@@ -64,14 +64,16 @@ const assetGroup = z.looseObject({
 function budgetAmounts(p: Payload, lookup: NormalizeContext['lookup']): { daily: number | undefined; total: number | undefined } {
   if (typeof p.campaignBudget === 'string') {
     const shared = lookup('shared_budget', p.campaignBudget);
-    return { daily: shared?.amountMicros as number | undefined, total: shared?.totalAmountMicros as number | undefined };
+    return { daily: numberOf(shared?.amountMicros), total: numberOf(shared?.totalAmountMicros) };
   }
-  return { daily: p.budgetAmountMicros as number | undefined, total: p.budgetTotalAmountMicros as number | undefined };
+  return { daily: numberOf(p.budgetAmountMicros), total: numberOf(p.budgetTotalAmountMicros) };
 }
 
+/** An ad_group_ad link's ad (its schema requires one). */
+const adOf = (p: Payload): Payload => (isPayload(p.ad) ? p.ad : {});
 const statusOf = (p: Payload): EntityStatus => WORD_TO_STATUS[String(p.status)] ?? 'PAUSED';
 const idOf = (kind: StoredKind, p: Payload): string =>
-  kind === 'ad' ? `${String(p.adGroupId)}~${String((p.ad as Payload).id)}` : String(p.id);
+  kind === 'ad' ? `${String(p.adGroupId)}~${String(adOf(p).id)}` : String(p.id);
 
 function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload {
   const currency = ctx.advertiser.currency;
@@ -101,9 +103,9 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
     case 'ad': {
       const adGroupId = str(p.adGroupId);
       const campaignId = adGroupId ? str(ctx.lookup('ad_group', adGroupId)?.campaignId) : null;
-      const ad = p.ad as Payload;
+      const ad = adOf(p);
       return {
-        ...baseRow(ctx, { id, name: (ad.name as string | undefined) ?? String(ad.id), path: joinPath(campaignId, adGroupId, id), type: 'ad_group_ad', status, ...times }),
+        ...baseRow(ctx, { id, name: textOf(ad.name) ?? String(ad.id), path: joinPath(campaignId, adGroupId, id), type: 'ad_group_ad', status, ...times }),
         campaignId, adGroupId, creativeId: null,
       };
     }

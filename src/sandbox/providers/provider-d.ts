@@ -8,7 +8,7 @@ import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, wholeToDecimalString, wholeToWhole } from './units.js';
 import {
   baseRow, isBudgetOnly, joinPath, pick, refusal, str,
-  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
+  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange,
 } from './types.js';
 
 export const PROVIDER_D_STATUS_WORDS = { ACTIVE: 'active', PAUSED: 'paused', DELETED: 'deleted', ARCHIVED: 'archived' } as const;
@@ -21,12 +21,20 @@ const isoTime = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\
 const state = z.enum(['active', 'paused', 'deleted', 'archived']).default('active');
 const decimal = z.string().regex(/^\d{1,15}(\.\d{1,3})?$/, { message: 'must be a decimal string in whole units, e.g. "50.00"' });
 
+const budgetSchema = z.strictObject({ amount: decimal, period: z.enum(['daily', 'lifetime']) });
+type BudgetD = z.output<typeof budgetSchema>;
+/** A campaign's budget object, or null when it has none. */
+function budgetOf(v: unknown): BudgetD | null {
+  const r = budgetSchema.safeParse(v);
+  return r.success ? r.data : null;
+}
+
 const campaign = z.looseObject({
   id: idD,
   name: z.string().min(1),
   state,
   goal: z.string().min(1).default('conversations'),
-  budget: z.strictObject({ amount: decimal, period: z.enum(['daily', 'lifetime']) }).nullable().default(null),
+  budget: budgetSchema.nullable().default(null),
   created_at: isoTime,
   updated_at: isoTime,
 });
@@ -62,7 +70,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
   const times = { createdTime: parseTime(p.created_at), updatedTime: parseTime(p.updated_at) };
   const status = statusOf(p);
   if (kind === 'campaign') {
-    const budget = p.budget as { amount: string; period: 'daily' | 'lifetime' } | null;
+    const budget = budgetOf(p.budget);
     return {
       ...baseRow(ctx, { id, name, path: id, type: 'campaign', status, ...times }),
       budget: budget ? wholeToWhole(budget.amount, ctx.advertiser.currency) : null,
@@ -107,7 +115,7 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
   if (change.status !== undefined) next.state = PROVIDER_D_STATUS_WORDS[change.status];
   if (change.name !== undefined) next.name = change.name;
   if (change.budget !== undefined) {
-    const current = target.budget as { amount: string; period: 'daily' | 'lifetime' } | null;
+    const current = budgetOf(target.budget);
     if (change.entityType !== 'campaign' || !current) {
       return refusal(422, 'budget_not_on_entity', change.entityType === 'campaign'
         ? 'This campaign has no budget to change.' : "provider_d ad groups carry no budget: their campaign's budget applies.");
@@ -117,7 +125,7 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
     next.budget = { amount: wholeToDecimalString(change.budget.amount, ctx.advertiser.currency!), period: change.budget.type ?? current.period };
   }
   if (!isBudgetOnly(change)) next.updated_at = formatTime(ctx.now);
-  return { ok: true as const, writes: [{ kind: change.entityType as StoredKind, id: String(target.id), payload: next }] };
+  return { ok: true as const, writes: [{ kind: change.entityType, id: String(target.id), payload: next }] };
 }
 
 export const providerD: ProviderAdapter = {

@@ -1,9 +1,11 @@
 // The four simulated providers by token.
+import { ENTITY_PROVIDERS } from '../../contract/ids.js';
 import type { EntityProvider } from '../../contract/ids.js';
 import { providerA } from './provider-a.js';
 import { providerB } from './provider-b.js';
 import { providerC } from './provider-c.js';
 import { providerD } from './provider-d.js';
+import { isOneOf } from './types.js';
 import type { ProviderAdapter } from './types.js';
 
 export const PROVIDERS: Record<EntityProvider, ProviderAdapter> = {
@@ -14,7 +16,6 @@ export const PROVIDERS: Record<EntityProvider, ProviderAdapter> = {
 };
 
 export function adapterFor(provider: string): ProviderAdapter {
-  const adapter = (PROVIDERS as Record<string, ProviderAdapter>)[provider];
-  if (!adapter) throw new Error(`no simulated provider ${provider}`);
-  return adapter;
+  if (!isOneOf(ENTITY_PROVIDERS, provider)) throw new Error(`no simulated provider ${provider}`);
+  return PROVIDERS[provider];
 }

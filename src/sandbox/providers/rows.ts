@@ -4,6 +4,7 @@
 import {
   adGroupRowSchema, adRowSchema, assetGroupRowSchema, campaignRowSchema, creativeRowSchema,
 } from '../../contract/schemas/observe.js';
+import { isOneOf } from './types.js';
 import type { EntityKind, RowBody } from './types.js';
 
 /** Field order of each row kind, as the contract's schema lists them. */
@@ -24,10 +25,13 @@ export interface ServiceTimes {
 /** Null service times: what a live row carries. */
 export const LIVE_TIMES: ServiceTimes = { createdAt: null, updatedAt: null, deletedAt: null };
 
+const TIME_KEYS = ['createdAt', 'updatedAt', 'deletedAt'] as const satisfies ReadonlyArray<keyof ServiceTimes>;
+const isTimeKey = (k: string): k is keyof ServiceTimes => isOneOf(TIME_KEYS, k);
+
 /** A row body plus the three service times, in the contract's key order. */
 export function completeRow(kind: EntityKind, body: RowBody, times: ServiceTimes): Record<string, unknown> {
   // Built in one pass (no merged copy): a live page completes every one of its rows.
   const out: Record<string, unknown> = {};
-  for (const k of ROW_KEYS[kind]) out[k] = (k in times ? times[k as keyof ServiceTimes] : body[k]) ?? null;
+  for (const k of ROW_KEYS[kind]) out[k] = (isTimeKey(k) ? times[k] : body[k]) ?? null;
   return out;
 }

@@ -4,6 +4,7 @@
 // in the provider's own order (live reads: a page costs what its rows cost,
 // at any depth).
 import type { Database } from '../store/sqlite.js';
+import { isPayload } from './types.js';
 import type { Payload, StoredKind } from './types.js';
 
 export interface ProviderEntityRow {
@@ -14,13 +15,20 @@ export interface ProviderEntityRow {
 }
 
 type DbEntity = { id: string; position: number; payload: string; stamp: number };
-const parsed = (r: DbEntity): ProviderEntityRow => ({ id: r.id, position: r.position, payload: JSON.parse(r.payload) as Payload, stamp: r.stamp });
+/** A stored payload's JSON (always an object: written from a checked payload). */
+export function payloadOf(json: string): Payload {
+  const value: unknown = JSON.parse(json);
+  if (!isPayload(value)) throw new Error('a stored provider payload is not a JSON object');
+  return value;
+}
+
+const parsed = (r: DbEntity): ProviderEntityRow => ({ id: r.id, position: r.position, payload: payloadOf(r.payload), stamp: r.stamp });
 
 /** Every entity of one kind, in the provider's own order. */
 export function providerEntities(db: Database, advertiserId: string, kind: StoredKind): ProviderEntityRow[] {
   const rows = db
-    .prepare('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? ORDER BY position')
-    .all(advertiserId, kind) as DbEntity[];
+    .prepare<[string, string], DbEntity>('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? ORDER BY position')
+    .all(advertiserId, kind);
   return rows.map(parsed);
 }
 
@@ -31,23 +39,25 @@ export function providerEntities(db: Database, advertiserId: string, kind: Store
 export function providerEntitiesAfter(
   db: Database, advertiserId: string, kind: StoredKind, after: number, count: number, ids?: readonly string[],
 ): ProviderEntityRow[] {
-  const rows = (ids === undefined
+  const rows = ids === undefined
     ? db
-        .prepare('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND position > ? ORDER BY position LIMIT ?')
+        .prepare<[string, string, number, number], DbEntity>(
+          'SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND position > ? ORDER BY position LIMIT ?',
+        )
         .all(advertiserId, kind, after, count)
     : db
-        .prepare(
+        .prepare<[string, string, number, string, number], DbEntity>(
           `SELECT id, position, payload, stamp FROM provider_entities
            WHERE advertiser_id = ? AND kind = ? AND position > ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?`,
         )
-        .all(advertiserId, kind, after, JSON.stringify(ids), count)) as DbEntity[];
+        .all(advertiserId, kind, after, JSON.stringify(ids), count);
   return rows.map(parsed);
 }
 
 export function providerEntity(db: Database, advertiserId: string, kind: StoredKind, id: string): ProviderEntityRow | undefined {
   const r = db
-    .prepare('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND id = ?')
-    .get(advertiserId, kind, id) as DbEntity | undefined;
+    .prepare<[string, string, string], DbEntity>('SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND id = ?')
+    .get(advertiserId, kind, id);
   return r ? parsed(r) : undefined;
 }
 

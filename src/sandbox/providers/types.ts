@@ -6,7 +6,7 @@ import type { Database } from '../store/sqlite.js';
 import type { z } from 'zod';
 import type { EntityProvider, EntityStatus } from '../../contract/ids.js';
 import type { Clock } from '../clock.js';
-import type { ProviderCallLog } from './faults.js';
+import type { ProviderCallLog } from './call-log.js';
 
 /** The slice of SandboxServices the providers use. */
 export interface ProviderServices {
@@ -38,7 +38,7 @@ export interface NormalizeContext {
   /** Live rows carry the provider-only fields (bid amounts, schedules) and null service times. */
   live: boolean;
   /** Another entity of the same advertiser (parent campaign, shared budget). */
-  lookup(kind: StoredKind, id: string): Payload | undefined;
+  lookup: (kind: StoredKind, id: string) => Payload | undefined;
 }
 
 /** A normalized row without the three service times (ingestion or the live read adds them). */
@@ -74,7 +74,7 @@ export function isBudgetOnly(change: ProviderChange): boolean {
 
 export interface ChangeContext {
   advertiser: AdvertiserRecord;
-  lookup(kind: StoredKind, id: string): Payload | undefined;
+  lookup: (kind: StoredKind, id: string) => Payload | undefined;
   /** The provider's edit time to write into the payload (ms). */
   now: number;
 }
@@ -144,3 +144,22 @@ export function pick(p: Payload, keys: readonly string[]): Payload {
 export function str(v: unknown): string | null {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
 }
+
+// Readers of payload fields. A payload was checked against its provider's zod schema when it
+// was written (fixture-schema.ts, applyChange), so these narrow what the schema promised
+// rather than cast to it; a field of another type reads as absent.
+
+/** A JSON object (a payload, or an object inside one). */
+export function isPayload(v: unknown): v is Payload {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether a value is one of a list of words (narrowed to the list's type). */
+export function isOneOf<T extends string>(list: readonly T[], v: unknown): v is T {
+  return list.some((w) => w === v);
+}
+
+/** An amount as the provider writes it: a number or a string of digits. */
+export const amountOf = (v: unknown): number | string | undefined => (typeof v === 'number' || typeof v === 'string' ? v : undefined);
+export const numberOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+export const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

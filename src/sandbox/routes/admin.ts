@@ -4,7 +4,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { listKeys } from '../models/api-keys.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest } from '../models/errors.js';
 import { notJsonIssue, readBodyText } from '../http/json-body.js';
 import { ingestAll } from '../ingest/index.js';
 import { setProviderFaults, simulatedProvider } from '../providers/faults.js';
@@ -14,9 +14,9 @@ export function registerAdminRoutes(app: Hono<AppEnv>): void {
 
   app.get('/_sandbox/keys', (c) => c.json({ data: listKeys(c.var.sandbox.db) }, 200));
 
-  app.post('/_sandbox/ingest', async (c) => {
+  app.post('/_sandbox/ingest', (c) => {
     const started = c.var.sandbox.clock.now();
-    await ingestAll(c.var.sandbox);
+    ingestAll(c.var.sandbox);
     return c.json({ ingested: true, at: started }, 200);
   });
 

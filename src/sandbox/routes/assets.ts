@@ -1,30 +1,15 @@
 // Routes of the Assets API (thin: parse, call the model, answer). The bytes do
 // not pass here: they go to the uploadUrl served by routes/storage.ts.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import {
-  assetDeletedSchema,
-  assetPageSchema,
-  assetParams,
-  assetRegistrationSchema,
-  assetSchema,
-  deleteAssetQuery,
-  listAssetsQuery,
-  registerAssetBody,
-  renameAssetBody,
-  reserveAssetBody,
-  reservedAssetSchema,
-} from '../../contract/schemas/assets.js';
 import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
-import { deleteAsset, finalizeAsset, getAsset, listAssets, renameAsset, reserveAsset } from '../models/assets.js';
-import { registerAsset } from '../models/assets-registrations.js';
+import { deleteAsset, finalizeAsset, getAsset, listAssets, registerAsset, renameAsset, reserveAsset } from '../models/assets.js';
 import { scopeOf } from './scope.js';
 
 export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('listAssets', {
-      request: { query: listAssetsQuery },
-      responses: { 200: { description: "A page of the organization's assets, newest first.", schema: assetPageSchema } },
+      responses: { 200: "A page of the organization's assets, newest first." },
       errors: ['invalid_cursor'],
     }),
     (c) => {
@@ -34,12 +19,8 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('reserveAssetUpload', {
-      request: { body: reserveAssetBody },
       responses: {
-        201: {
-          description: 'The asset, reserved, with the URL to PUT its bytes to (no API key there) and when that URL expires.',
-          schema: reservedAssetSchema,
-        },
+        201: 'The asset, reserved, with the URL to PUT its bytes to (no API key there) and when that URL expires.',
       },
       errors: ['too_large'],
     }),
@@ -48,8 +29,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('finalizeAsset', {
-      request: { params: assetParams },
-      responses: { 200: { description: 'The asset, ready: kind, mimeType, sizeBytes and image dimensions from its bytes.', schema: assetSchema } },
+      responses: { 200: 'The asset, ready: kind, mimeType, sizeBytes and image dimensions from its bytes.' },
       errors: ['not_found', 'upload_incomplete', 'too_large', 'type_mismatch', 'unreadable'],
     }),
     async (c) => c.json(await finalizeAsset(scopeOf(c), c.req.valid('param').id), 200),
@@ -57,8 +37,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('getAsset', {
-      request: { params: assetParams },
-      responses: { 200: { description: 'The asset.', schema: assetSchema } },
+      responses: { 200: 'The asset.' },
       errors: ['not_found'],
     }),
     (c) => c.json(getAsset(scopeOf(c), c.req.valid('param').id), 200),
@@ -66,8 +45,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('renameAsset', {
-      request: { params: assetParams, body: renameAssetBody },
-      responses: { 200: { description: 'The asset as written, revision + 1.', schema: assetSchema } },
+      responses: { 200: 'The asset as written, revision + 1.' },
       errors: ['not_found', 'revision_mismatch'],
     }),
     (c) => c.json(renameAsset(scopeOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
@@ -75,8 +53,7 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('deleteAsset', {
-      request: { params: assetParams, query: deleteAssetQuery },
-      responses: { 200: { description: 'Deleted, with its file and registrations.', schema: assetDeletedSchema } },
+      responses: { 200: 'Deleted, with its file and registrations.' },
       errors: ['not_found', 'revision_mismatch'],
     }),
     async (c) => {
@@ -88,10 +65,9 @@ export function registerAssetsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('registerAsset', {
-      request: { params: assetParams, body: registerAssetBody },
       responses: {
-        201: { description: 'Registered: the record with the id the provider gave the asset.', schema: assetRegistrationSchema },
-        200: { description: 'Already registered to this advertiser: the existing record.', schema: assetRegistrationSchema },
+        201: 'Registered: the record with the id the provider gave the asset.',
+        200: 'Already registered to this advertiser: the existing record.',
       },
       errors: ['not_found', 'advertiser_not_owned', 'asset_not_ready'],
     }),

@@ -4,14 +4,6 @@
 // and never waits on a provider still applying a change.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import {
-  createMutationBody,
-  idempotencyHeaders,
-  listMutationsQuery,
-  mutationPageSchema,
-  mutationParams,
-  mutationSchema,
-} from '../../contract/schemas/mutations.js';
 import type { AppEnv } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
 import { scopeOf } from './scope.js';
@@ -36,8 +28,7 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('listMutations', {
-      request: { query: listMutationsQuery },
-      responses: { 200: { description: "A page of the organization's mutations, newest first.", schema: mutationPageSchema } },
+      responses: { 200: "A page of the organization's mutations, newest first." },
       errors: ['invalid_cursor'],
     }),
     (c) => c.json(listMutations(scopeOf(c), c.req.valid('query')), 200),
@@ -45,13 +36,8 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('createMutation', {
-      request: { headers: idempotencyHeaders, body: createMutationBody },
       responses: {
-        202: {
-          description:
-            'Accepted: the mutation, `pending`. Poll GET /mutations/{id} until `succeeded` or `failed`. With a reused Idempotency-Key and the same body: the mutation already started, in its current state.',
-          schema: mutationSchema,
-        },
+        202: 'Accepted: the mutation, `pending`. Poll GET /mutations/{id} until `succeeded` or `failed`. With a reused Idempotency-Key and the same body: the mutation already started, in its current state.',
       },
       errors: ['advertiser_not_owned', 'provider_not_connected', 'missing_write_access', 'invalid_amount', 'idempotency_key_reused'],
     }),
@@ -63,8 +49,7 @@ export function registerMutationsRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('getMutation', {
-      request: { params: mutationParams },
-      responses: { 200: { description: 'The mutation in its current state (failed carries the error, succeeded the entity).', schema: mutationSchema } },
+      responses: { 200: 'The mutation in its current state (failed carries the error, succeeded the entity).' },
       errors: ['not_found'],
     }),
     (c) => c.json(readMutationAsStarter(scopeOf(c), c.req.valid('param').id), 200),

@@ -10,12 +10,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.js';
-import { fail, invalidRequest } from '../http/errors.js';
+import { fail } from '../http/errors.js';
+import { invalidRequest } from '../models/errors.js';
 import { STORAGE_PATH_PREFIX, getUpload, receiveUpload, storageQuota } from '../models/uploads/index.js';
 import type { ByteSource } from '../models/uploads/file-store.js';
 import { verifyUploadToken } from '../models/uploads/tokens.js';
 
 async function* empty(): AsyncIterable<Uint8Array> {}
+
+/** The web request's body (app.request(), tests): a stream of bytes, or nothing. */
+const webBody = (body: AsyncIterable<Uint8Array> | null): AsyncIterable<Uint8Array> => body ?? empty();
 
 export function registerStorageRoutes(app: Hono<AppEnv>): void {
   app.put(`${STORAGE_PATH_PREFIX}:token`, async (c) => {
@@ -43,11 +47,9 @@ export function registerStorageRoutes(app: Hono<AppEnv>): void {
     const declared = Number(c.req.header('content-length') ?? NaN);
     // Read the Node request itself when served by node-server (real backpressure), else the web
     // stream. Stopping early (too large) must not destroy the request: the 413 still has to go out.
-    const node = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
-    const incoming = node?.incoming;
-    const source: ByteSource = incoming
-      ? readBody(incoming, node?.outgoing)
-      : ((c.req.raw.body as unknown as AsyncIterable<Uint8Array> | null) ?? empty());
+    // (Touching c.req.raw.body under node-server would start reading the Node request: only without it.)
+    const incoming = c.env?.incoming;
+    const source: ByteSource = incoming ? readBody(incoming, c.env?.outgoing) : webBody(c.req.raw.body);
     const result = await receiveUpload(services.db, services.files, uploadId, source, contentType, () => services.clock.now(),
       Number.isFinite(declared) ? declared : undefined,
       { quotaBytes: storageQuota(services.settings), inFlight: services.uploadsInFlight });

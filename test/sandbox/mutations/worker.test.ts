@@ -10,7 +10,8 @@ import { scopeFor } from '../../../src/sandbox/models/scope.js';
 import { advanceMutations } from '../../../src/sandbox/models/mutations-worker.js';
 import { APPLY_DELAY_MS, START_DELAY_MS } from '../../../src/sandbox/models/lifecycle.js';
 import type { ApplyChange } from '../../../src/sandbox/models/mutations-worker.js';
-import { canonicalJson, changeOf, startMutation } from '../../../src/sandbox/models/mutations.js';
+import { changeOf } from '../../../src/sandbox/models/mutation-rows.js';
+import { canonicalJson, startMutation } from '../../../src/sandbox/models/mutations.js';
 import type { CreateMutation } from '../../../src/contract/schemas/mutations.js';
 
 let db: Database;

@@ -1,7 +1,7 @@
 // Spec: Authentication 2 — a browser request from any origin other than the console is refused;
 // server-to-server requests (no Origin) are unaffected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONSOLE_ORIGIN } from '../../../src/sandbox/http/cors.js';
+import { DEFAULT_CONSOLE_ORIGIN } from '../../../src/sandbox/services.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
 import { registerProbeRoutes } from './probe-routes.js';

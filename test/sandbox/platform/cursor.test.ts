@@ -2,7 +2,7 @@
 // and the stored-read rule "newest first, a row stored while paging never shifts a page".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../../../src/sandbox/http/errors.js';
+import { ServiceError } from '../../../src/sandbox/models/errors.js';
 import { canonicalFilters, decodeCursor, decodeSeqCursor, encodeCursor, keysetPage } from '../../../src/sandbox/store/cursor.js';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { minimalWorld, startTestSandbox, withAdvertiser, withOrganization } from '../../helpers/sandbox.js';
@@ -15,9 +15,9 @@ function expectInvalidCursor(fn: () => unknown): void {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toBe(400);
-    expect((err as ApiError).code).toBe('invalid_cursor');
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).status).toBe(400);
+    expect((err as ServiceError).code).toBe('invalid_cursor');
     return;
   }
   throw new Error('expected invalid_cursor');

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../src/contract/schemas/common.js';
 import { NO_OPERATION_MESSAGE } from '../../../src/sandbox/app.js';
-import { jsonPointer } from '../../../src/sandbox/http/validation.js';
+import { jsonPointer } from '../../../src/sandbox/models/issues.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
 import { registerProbeRoutes } from './probe-routes.js';

@@ -1,6 +1,11 @@
 // Spec: "Each API publishes its own machine-readable description at /openapi/<name>.json;
 // a combined one covers all four." Version 1.0.0; generated from the route definitions.
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { RouteConfig } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { OPERATION_SCHEMAS } from '../../../src/contract/operation-schemas.js';
+import type { OperationSchemas } from '../../../src/contract/operation-schemas.js';
 import { OPERATIONS } from '../../../src/contract/operations.js';
 import type { ApiName } from '../../../src/contract/operations.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
@@ -142,5 +147,52 @@ describe('OpenAPI documents', () => {
     const present = new Set(operationsIn(doc).map((o) => `${o.method} ${o.path} ${o.id}`));
     const missing = OPERATIONS.map((o) => `${o.method} ${o.path} ${o.id}`).filter((k) => !present.has(k));
     expect(missing, `${missing.length} of ${OPERATIONS.length} operations have no route yet`).toEqual([]);
+  });
+});
+
+/**
+ * The document an operation would have if its routes took nothing but the table's
+ * schemas: built here with plain createRoute, not with the sandbox's operationRoute.
+ */
+function referenceDocument(statuses: ReadonlyMap<string, string[]>): Doc {
+  const app = new OpenAPIHono();
+  for (const op of OPERATIONS) {
+    const schemas: OperationSchemas = OPERATION_SCHEMAS[op.id as keyof typeof OPERATION_SCHEMAS];
+    const objectLike = (s: z.ZodType | undefined) => (s instanceof z.ZodObject || s instanceof z.ZodPipe ? s : undefined);
+    const request: NonNullable<RouteConfig['request']> = {};
+    if (schemas.params) request.params = objectLike(schemas.params);
+    if (schemas.query) request.query = objectLike(schemas.query);
+    if (schemas.headers) request.headers = objectLike(schemas.headers);
+    if (schemas.body) request.body = { content: { 'application/json': { schema: schemas.body } }, required: schemas.bodyOptional !== true };
+    const responses: RouteConfig['responses'] = {};
+    for (const status of statuses.get(op.id) ?? []) {
+      responses[status] = { description: status, content: { 'application/json': { schema: schemas.response ?? z.never() } } };
+    }
+    app.openapi(createRoute({ operationId: op.id, method: op.method.toLowerCase() as 'get', path: op.path, request, responses }), (c) => c.body(null, 204));
+  }
+  return app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'reference', version: '1' } }) as Doc;
+}
+
+describe("the documents hold the operation table's schemas", () => {
+  it('parameters, request body and every 2xx body of each operation are those of OPERATION_SCHEMAS, down to the component schemas', async () => {
+    const served = (await sb.req('GET', '/openapi.json')).body as Doc;
+    const ops = operationsIn(served);
+    const statuses = new Map(ops.map(({ id, op }) => [id, Object.keys(op.responses as object).filter((s) => s.startsWith('2'))]));
+    const reference = referenceDocument(statuses);
+    const byId = new Map(operationsIn(reference).map((r) => [r.id, r.op]));
+    for (const { id, op } of ops) {
+      const ref = byId.get(id);
+      expect(ref, id).toBeDefined();
+      expect(op.parameters ?? [], `${id} parameters`).toEqual(ref.parameters ?? []);
+      expect(op.requestBody, `${id} request body`).toEqual(ref.requestBody);
+      for (const status of statuses.get(id) ?? []) {
+        expect(op.responses[status].content, `${id} ${status} body`).toEqual(ref.responses[status].content);
+      }
+    }
+    // Bodies name shared schemas by $ref: each must be the same schema on both sides.
+    for (const [name, schema] of Object.entries((reference.components?.schemas ?? {}) as Record<string, unknown>)) {
+      expect(served.components.schemas[name], `components.schemas.${name}`).toEqual(schema);
+    }
+    expect(byId.size).toBe(OPERATIONS.length);
   });
 });

@@ -1,10 +1,12 @@
-// Probe operations for the platform tests: real operation ids (so method,
-// permission and middleware come from the operation table), mounted under
+// Probe operations for the platform tests: real operation entries (so method,
+// permission and middleware come from the operation table) with schemas of
+// their own (routeConfig, which operationRoute builds on), mounted under
 // /_probe so they never collide with the real routes nor enter the documents.
 import { z } from 'zod';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../../src/sandbox/http/context.js';
-import { operationRoute } from '../../../src/sandbox/http/route.js';
+import { routeConfig } from '../../../src/sandbox/http/route.js';
+import { operation } from '../../../src/contract/operations.js';
 import { keysetPage } from '../../../src/sandbox/store/cursor.js';
 import { pageQueryShape, pageSchema } from '../../../src/contract/schemas/common.js';
 
@@ -55,21 +57,21 @@ export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
   // createSkill: POST with a required body, permission skill:write.
   app.openapi(
     probe(
-      operationRoute('createSkill', {
-        request: { body: probeBody },
-        responses: { 201: { description: 'created', schema: probeBody } },
-      }),
+      routeConfig(operation('createSkill'), { body: probeBody, response: probeBody }, { responses: { 201: 'created' } }),
     ),
     (c) => c.json(c.req.valid('json'), 201),
   );
   // listCampaigns: a keyset list over the advertisers table (the one platform table with seq).
   app.openapi(
     probe(
-      operationRoute('listCampaigns', {
-        request: { query: z.object({ ...pageQueryShape, provider: z.enum(['provider_a', 'provider_b', 'provider_c', 'provider_d']).optional() }) },
-        responses: { 200: { description: 'page', schema: pageSchema(probeAdvertiserRow) } },
-        errors: ['invalid_cursor'],
-      }),
+      routeConfig(
+        operation('listCampaigns'),
+        {
+          query: z.object({ ...pageQueryShape, provider: z.enum(['provider_a', 'provider_b', 'provider_c', 'provider_d']).optional() }),
+          response: pageSchema(probeAdvertiserRow),
+        },
+        { responses: { 200: 'page' }, errors: ['invalid_cursor'] },
+      ),
     ),
     (c) => {
       const { cursor, limit, ...filters } = c.req.valid('query');
@@ -87,21 +89,25 @@ export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
   // getSkill: a path parameter, permission skill:read.
   app.openapi(
     probe(
-      operationRoute('getSkill', {
-        request: { params: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/, { message: 'must be lowercase letters, digits and hyphens' }) }) },
-        responses: { 200: { description: 'one', schema: z.object({ slug: z.string(), org: z.string() }) } },
-        errors: ['not_found'],
-      }),
+      routeConfig(
+        operation('getSkill'),
+        {
+          params: z.object({ slug: z.string().regex(/^[a-z0-9-]+$/, { message: 'must be lowercase letters, digits and hyphens' }) }),
+          response: z.object({ slug: z.string(), org: z.string() }),
+        },
+        { responses: { 200: 'one' }, errors: ['not_found'] },
+      ),
     ),
     (c) => c.json({ slug: c.req.valid('param').slug, org: c.var.auth.orgId }, 200),
   );
   // getLiveCampaign: held until the test calls held.release(), to keep a request in flight.
   app.openapi(
     probe(
-      operationRoute('getLiveCampaign', {
-        request: { params: z.object({ advertiserId: z.string().startsWith('acc_'), id: z.string().regex(/^[0-9]{1,4}$/) }) },
-        responses: { 200: { description: 'slow', schema: z.object({ waited: z.number() }) } },
-      }),
+      routeConfig(
+        operation('getLiveCampaign'),
+        { params: z.object({ advertiserId: z.string().startsWith('acc_'), id: z.string().regex(/^[0-9]{1,4}$/) }), response: z.object({ waited: z.number() }) },
+        { responses: { 200: 'slow' } },
+      ),
     ),
     async (c) => {
       await held.enter();
@@ -111,10 +117,7 @@ export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
   // deleteSkill: a handler that fails unexpectedly (a bug) → 500 internal.
   app.openapi(
     probe(
-      operationRoute('deleteSkill', {
-        request: { params: z.object({ slug: z.string() }) },
-        responses: { 204: { description: 'never' } },
-      }),
+      routeConfig(operation('deleteSkill'), { params: z.object({ slug: z.string() }) }, { responses: { 204: 'never' } }),
     ),
     () => {
       throw new TypeError('secret internal detail');

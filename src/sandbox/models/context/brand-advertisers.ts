@@ -26,9 +26,7 @@ export function toBrandAdvertiser(r: AttachmentRow): BrandAdvertiser {
 }
 
 function attachment(s: Scope, brand: BrandRow, advertiserId: string): AttachmentRow | null {
-  return (s.db.prepare(`SELECT ${ATTACHMENT_COLUMNS} FROM ${ATTACHMENTS_FROM} WHERE ba.brand_seq = ? AND ba.advertiser_id = ?`).get(brand.seq, advertiserId) as
-    | AttachmentRow
-    | undefined) ?? null;
+  return s.db.prepare<[number, string], AttachmentRow>(`SELECT ${ATTACHMENT_COLUMNS} FROM ${ATTACHMENTS_FROM} WHERE ba.brand_seq = ? AND ba.advertiser_id = ?`).get(brand.seq, advertiserId) ?? null;
 }
 
 export function attachAdvertiser(s: Scope, brand: BrandRow, advertiserId: string): { row: AttachmentRow; created: boolean } {

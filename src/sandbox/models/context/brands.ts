@@ -66,7 +66,7 @@ export function toBrand(r: BrandRow): Brand {
 }
 
 export function findBrand(s: Scope, slug: string): BrandRow | null {
-  return (s.db.prepare(`SELECT * FROM ${BRANDS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as BrandRow | undefined) ?? null;
+  return s.db.prepare<[string, string], BrandRow>(`SELECT * FROM ${BRANDS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) ?? null;
 }
 
 export function getBrand(s: Scope, slug: string): BrandRow {
@@ -127,10 +127,10 @@ export function deleteBrand(s: Scope, slug: string, revision: number | undefined
   return s.db.transaction(() => {
     const row = getBrand(s, slug);
     checkRevision(row.revision, revision);
-    const personas = s.db.prepare('SELECT COUNT(*) AS n FROM context_personas WHERE brand_seq = ?').get(row.seq) as { n: number };
-    const docs = s.db.prepare('SELECT file_key FROM context_documents WHERE brand_seq = ?').all(row.seq) as Array<{ file_key: string }>;
+    const personas = s.db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM context_personas WHERE brand_seq = ?').get(row.seq);
+    const docs = s.db.prepare<[number], { file_key: string }>('SELECT file_key FROM context_documents WHERE brand_seq = ?').all(row.seq);
     s.db.prepare(`DELETE FROM ${BRANDS_TABLE} WHERE seq = ?`).run(row.seq); // cascades to personas, documents, attachments
-    return { personasDeleted: personas.n, documentsDeleted: docs.length, documentUploads: docs.map((d) => d.file_key) };
+    return { personasDeleted: personas?.n ?? 0, documentsDeleted: docs.length, documentUploads: docs.map((d) => d.file_key) };
   })();
 }
 

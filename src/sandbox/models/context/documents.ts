@@ -62,7 +62,7 @@ export function toDocument(r: DocumentRow, brandSlug: string): Document {
 }
 
 export function getDocument(s: Scope, brand: BrandRow, documentId: string): DocumentRow {
-  const row = s.db.prepare(`SELECT * FROM ${DOCUMENTS_TABLE} WHERE brand_seq = ? AND id = ?`).get(brand.seq, documentId) as DocumentRow | undefined;
+  const row = s.db.prepare<[number, string], DocumentRow>(`SELECT * FROM ${DOCUMENTS_TABLE} WHERE brand_seq = ? AND id = ?`).get(brand.seq, documentId);
   if (!row) throw domainError('not_found', 'No document with this id in the Brand.');
   return row;
 }

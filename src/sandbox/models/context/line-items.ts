@@ -83,8 +83,8 @@ export function recordExecution(
       throw domainError('provider_mismatch', `The Line Item is for ${li.provider ?? 'no provider'}, not ${body.provider}.`);
     }
     const existing = s.db
-      .prepare(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? AND provider = ? AND entity_type = ? AND entity_id = ?`)
-      .get(li.seq, body.provider, body.entityType, body.entityId) as ExecutionRow | undefined;
+      .prepare<[number, string, string, string], ExecutionRow>(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? AND provider = ? AND entity_type = ? AND entity_id = ?`)
+      .get(li.seq, body.provider, body.entityType, body.entityId);
     if (existing) return { execution: toExecution(existing, li.id), created: false };
     const id = mintId('exe');
     s.db
@@ -92,7 +92,8 @@ export function recordExecution(
         `INSERT INTO ${EXECUTIONS_TABLE} (id, line_item_seq, provider, entity_type, entity_id, mutation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(id, li.seq, body.provider, body.entityType, body.entityId, body.mutationId ?? null, s.clock.now());
-    const row = s.db.prepare(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE id = ?`).get(id) as ExecutionRow;
+    const row = s.db.prepare<[string], ExecutionRow>(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE id = ?`).get(id);
+    if (!row) throw new Error(`execution ${id} was not stored`);
     return { execution: toExecution(row, li.id), created: true };
   })();
 }

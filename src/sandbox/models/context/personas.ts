@@ -44,7 +44,7 @@ export function toPersona(r: PersonaRow, brandSlug: string): Persona {
 }
 
 function findPersona(s: Scope, brand: BrandRow, slug: string): PersonaRow | null {
-  return (s.db.prepare(`SELECT * FROM ${PERSONAS_TABLE} WHERE brand_seq = ? AND slug = ?`).get(brand.seq, slug) as PersonaRow | undefined) ?? null;
+  return s.db.prepare<[number, string], PersonaRow>(`SELECT * FROM ${PERSONAS_TABLE} WHERE brand_seq = ? AND slug = ?`).get(brand.seq, slug) ?? null;
 }
 
 export function getPersona(s: Scope, brand: BrandRow, slug: string): PersonaRow {

@@ -5,8 +5,8 @@ import type {
   CampaignPlanSummary,
   LineItem,
   LineItemExecution,
-  LineItemValidation,
 } from '../../../contract/schemas/context.js';
+import { validationSchema } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { fromMinorUnits } from './money.js';
 import type { Scope } from '../scope.js';
@@ -101,7 +101,7 @@ export function toExecution(r: ExecutionRow, lineItemId: string): LineItemExecut
 }
 
 export function toLineItem(s: Scope, r: LineItemRow, plan: PlanRow): LineItem {
-  const executions = s.db.prepare(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? ORDER BY seq`).all(r.seq) as ExecutionRow[];
+  const executions = s.db.prepare<[number], ExecutionRow>(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? ORDER BY seq`).all(r.seq);
   return {
     lineItemId: r.id,
     planSlug: plan.slug,
@@ -113,7 +113,7 @@ export function toLineItem(s: Scope, r: LineItemRow, plan: PlanRow): LineItem {
     startDate: r.start_date,
     endDate: r.end_date,
     objective: r.objective,
-    lastValidation: r.validation === null ? null : (JSON.parse(r.validation) as LineItemValidation),
+    lastValidation: r.validation === null ? null : validationSchema.parse(JSON.parse(r.validation)),
     executions: executions.map((e) => toExecution(e, r.id)),
     revision: r.revision,
     createdAt: r.created_at,
@@ -122,7 +122,7 @@ export function toLineItem(s: Scope, r: LineItemRow, plan: PlanRow): LineItem {
 }
 
 export function lineItemsOf(s: Scope, plan: PlanRow): LineItemRow[] {
-  return s.db.prepare(`SELECT * FROM ${LINE_ITEMS_TABLE} WHERE plan_seq = ? ORDER BY seq`).all(plan.seq) as LineItemRow[];
+  return s.db.prepare<[number], LineItemRow>(`SELECT * FROM ${LINE_ITEMS_TABLE} WHERE plan_seq = ? ORDER BY seq`).all(plan.seq);
 }
 
 export const toPlan = (s: Scope, r: PlanRow): CampaignPlan => ({
@@ -131,13 +131,13 @@ export const toPlan = (s: Scope, r: PlanRow): CampaignPlan => ({
 });
 
 export function getPlan(s: Scope, slug: string): PlanRow {
-  const row = s.db.prepare(`SELECT * FROM ${PLANS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as PlanRow | undefined;
+  const row = s.db.prepare<[string, string], PlanRow>(`SELECT * FROM ${PLANS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug);
   if (!row) throw domainError('not_found', 'No Campaign Plan with this slug in your organization.');
   return row;
 }
 
 export function getLineItem(s: Scope, plan: PlanRow, lineItemId: string): LineItemRow {
-  const row = s.db.prepare(`SELECT * FROM ${LINE_ITEMS_TABLE} WHERE plan_seq = ? AND id = ?`).get(plan.seq, lineItemId) as LineItemRow | undefined;
+  const row = s.db.prepare<[number, string], LineItemRow>(`SELECT * FROM ${LINE_ITEMS_TABLE} WHERE plan_seq = ? AND id = ?`).get(plan.seq, lineItemId);
   if (!row) throw domainError('not_found', 'No Line Item with this id in the Campaign Plan.');
   return row;
 }

@@ -9,4 +9,7 @@ export function mintId(prefix: 'doc' | 'li' | 'exe'): string {
 
 /** JSON text columns holding string lists. */
 export const toJsonList = (v: readonly string[] | undefined) => JSON.stringify(v ?? []);
-export const fromJsonList = (v: string): string[] => JSON.parse(v) as string[];
+export function fromJsonList(v: string): string[] {
+  const parsed: unknown = JSON.parse(v);
+  return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
+}

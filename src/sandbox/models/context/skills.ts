@@ -49,7 +49,7 @@ export const toSkill = (r: SkillRow): Skill => ({ ...toSkillSummary(r), body: r.
 const notFound = () => domainError('not_found', 'No Skill with this slug in your organization.');
 
 export function findSkill(s: Scope, slug: string): SkillRow | null {
-  return (s.db.prepare(`SELECT * FROM ${SKILLS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) as SkillRow | undefined) ?? null;
+  return s.db.prepare<[string, string], SkillRow>(`SELECT * FROM ${SKILLS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) ?? null;
 }
 
 export function getSkill(s: Scope, slug: string): SkillRow {

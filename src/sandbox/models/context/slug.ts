@@ -26,5 +26,5 @@ export const slugConflict = (slug: string, what: string) =>
 
 /** True when a better-sqlite3 error is a UNIQUE violation (two creates racing past the pre-check). */
 export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

@@ -21,7 +21,7 @@ export interface WriteOptions {
    * Called once every byte has landed, before the file becomes visible. Returning
    * false refuses it (e.g. another upload to the same row finished first).
    */
-  commit(sizeBytes: number): boolean | Promise<boolean>;
+  commit: (sizeBytes: number) => boolean | Promise<boolean>;
 }
 
 export type WriteResult =
@@ -132,7 +132,7 @@ export function createFileStore(dir: string): FileStore {
       try {
         return (await stat(pathOf(key))).size;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return null;
         throw error;
       }
     },

@@ -9,6 +9,16 @@ const GiB = 1024 * MiB;
 /** Media type → largest accepted file, in bytes. */
 export type MediaLimits = Readonly<Record<string, number>>;
 
+/** Limits stored as JSON (an upload's reservation): the byte limit of each media type it names. */
+export function parseLimits(json: string): MediaLimits {
+  const parsed: unknown = JSON.parse(json);
+  const limits: Record<string, number> = {};
+  if (parsed !== null && typeof parsed === 'object') {
+    for (const [type, bytes] of Object.entries(parsed)) if (typeof bytes === 'number') limits[type] = bytes;
+  }
+  return limits;
+}
+
 export const DEFAULT_ASSET_LIMITS: MediaLimits = {
   'image/jpeg': 30 * MiB,
   'image/png': 30 * MiB,
@@ -19,7 +29,7 @@ export const DEFAULT_ASSET_LIMITS: MediaLimits = {
   'video/webm': 4 * GiB,
 };
 
-export const ASSET_MEDIA_TYPES = Object.keys(DEFAULT_ASSET_LIMITS) as readonly string[];
+export const ASSET_MEDIA_TYPES: readonly string[] = Object.keys(DEFAULT_ASSET_LIMITS);
 
 /** `defaults` with an override merged over them (e.g. `{ 'image/png': 1024 }`; unnamed types keep their defaults). */
 export function limitsFrom(override: MediaLimits | undefined, defaults: MediaLimits): MediaLimits {

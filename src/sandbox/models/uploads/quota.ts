@@ -16,8 +16,8 @@ export const storageQuota = (settings: { storageQuotaBytes?: number }) => settin
 
 /** Bytes an organization keeps in the store (every upload that landed, Asset or Document, until deleted). */
 export function storedBytes(db: Database, orgId: string): number {
-  const row = db.prepare(`SELECT COALESCE(SUM(size_bytes), 0) AS n FROM uploads WHERE org_id = ? AND state = 'received'`).get(orgId) as { n: number };
-  return row.n;
+  const row = db.prepare<[string], { n: number }>(`SELECT COALESCE(SUM(size_bytes), 0) AS n FROM uploads WHERE org_id = ? AND state = 'received'`).get(orgId);
+  return row?.n ?? 0;
 }
 
 /** Bytes of PUTs streaming now, per organization. */

@@ -31,9 +31,8 @@ export function mintUploadToken(secret: string | Uint8Array, claims: UploadToken
 
 /** Checks signature first (a forged token learns nothing), then expiry against `now`. */
 export function verifyUploadToken(secret: string | Uint8Array, token: string, now: number): TokenCheck {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== VERSION || !parts[1] || !parts[2]) return { ok: false, reason: 'malformed' };
-  const [, payload, signature] = parts as [string, string, string];
+  const [version, payload, signature, ...rest] = token.split('.');
+  if (rest.length > 0 || version !== VERSION || !payload || !signature) return { ok: false, reason: 'malformed' };
   const expected = sign(secret, payload);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
@@ -43,7 +42,8 @@ export function verifyUploadToken(secret: string | Uint8Array, token: string, no
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  const { u, e } = (decoded ?? {}) as { u?: unknown; e?: unknown };
+  if (decoded === null || typeof decoded !== 'object' || !('u' in decoded) || !('e' in decoded)) return { ok: false, reason: 'malformed' };
+  const { u, e } = decoded;
   if (typeof u !== 'string' || typeof e !== 'number') return { ok: false, reason: 'malformed' };
   if (now >= e) return { ok: false, reason: 'expired' };
   return { ok: true, claims: { uploadId: u, expiresAt: e } };

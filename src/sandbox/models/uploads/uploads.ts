@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../../store/sqlite.js';
 import type { FileStore, ByteSource } from './file-store.js';
 import { mintUploadToken } from './tokens.js';
-import { essenceOf, streamingCap } from './limits.js';
+import { essenceOf, parseLimits, streamingCap } from './limits.js';
 import type { MediaLimits } from './limits.js';
 import { storedBytes, type BytesInFlight } from './quota.js';
 import { SNIFF_HEAD_BYTES, sniffMedia } from '../../../contract/media-sniff.js';
@@ -72,7 +72,7 @@ const fromDb = (r: DbRow): UploadRow => ({
   state: r.state,
   contentType: r.content_type,
   sizeBytes: r.size_bytes,
-  limits: JSON.parse(r.limits) as MediaLimits,
+  limits: parseLimits(r.limits),
   expiresAt: r.expires_at,
   createdAt: r.created_at,
   receivedAt: r.received_at,
@@ -113,7 +113,7 @@ export function reserveUpload(
 }
 
 export function getUpload(db: Database, id: string): UploadRow | null {
-  const row = db.prepare('SELECT * FROM uploads WHERE id = ?').get(id) as DbRow | undefined;
+  const row = db.prepare<[string], DbRow>('SELECT * FROM uploads WHERE id = ?').get(id);
   return row ? fromDb(row) : null;
 }
 

@@ -1,19 +1,6 @@
 // Routes of Line Items (through their plan): add, update, delete, validate,
 // readiness, executions.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import {
-  addLineItemBody,
-  deleteQuery,
-  executionSchema,
-  lineItemDeletedSchema,
-  lineItemParams,
-  lineItemSchema,
-  planParams,
-  readinessSchema,
-  recordExecutionBody,
-  updateLineItemBody,
-  validationSchema,
-} from '../../../contract/schemas/context.js';
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
 import { readinessOf, validateLineItem } from '../../models/context/line-item-checks.js';
@@ -21,13 +8,11 @@ import { addLineItem, deleteLineItem, recordExecution, updateLineItem } from '..
 import { getLineItem, getPlan, toLineItem } from '../../models/context/plan-rows.js';
 import { scopeOf } from '../scope.js';
 
-const lineItemJson = (description: string) => ({ description, schema: lineItemSchema });
 
 export function registerLineItemRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('addLineItem', {
-      request: { params: planParams, body: addLineItemBody },
-      responses: { 201: lineItemJson('The Line Item, with its service-minted lineItemId, revision 1.') },
+      responses: { 201: 'The Line Item, with its service-minted lineItemId, revision 1.' },
       errors: ['not_found', 'plan_frozen', 'invalid_amount', 'invalid_dates'],
     }),
     (c) => {
@@ -39,8 +24,7 @@ export function registerLineItemRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('updateLineItem', {
-      request: { params: lineItemParams, body: updateLineItemBody },
-      responses: { 200: lineItemJson('The Line Item as written, revision + 1 (its last validation cleared).') },
+      responses: { 200: 'The Line Item as written, revision + 1 (its last validation cleared).' },
       errors: ['not_found', 'revision_mismatch', 'plan_frozen', 'invalid_amount', 'invalid_dates'],
     }),
     (c) => {
@@ -53,8 +37,7 @@ export function registerLineItemRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('deleteLineItem', {
-      request: { params: lineItemParams, query: deleteQuery },
-      responses: { 200: { description: 'Deleted.', schema: lineItemDeletedSchema } },
+      responses: { 200: 'Deleted.' },
       errors: ['not_found', 'revision_mismatch', 'plan_frozen'],
     }),
     (c) => {
@@ -67,8 +50,7 @@ export function registerLineItemRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('validateLineItem', {
-      request: { params: lineItemParams },
-      responses: { 200: { description: 'What is missing or wrong (valid when nothing is); kept on the Line Item until its next edit.', schema: validationSchema } },
+      responses: { 200: 'What is missing or wrong (valid when nothing is); kept on the Line Item until its next edit.' },
       errors: ['not_found'],
     }),
     (c) => {
@@ -81,8 +63,7 @@ export function registerLineItemRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('getLineItemReadiness', {
-      request: { params: lineItemParams },
-      responses: { 200: { description: 'Whether the Line Item can be executed now, and what is missing.', schema: readinessSchema } },
+      responses: { 200: 'Whether the Line Item can be executed now, and what is missing.' },
       errors: ['not_found'],
     }),
     (c) => {
@@ -95,10 +76,9 @@ export function registerLineItemRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('recordLineItemExecution', {
-      request: { params: lineItemParams, body: recordExecutionBody },
       responses: {
-        201: { description: 'Recorded.', schema: executionSchema },
-        200: { description: 'The same object was recorded before: that record, unchanged.', schema: executionSchema },
+        201: 'Recorded.',
+        200: 'The same object was recorded before: that record, unchanged.',
       },
       errors: ['not_found', 'plan_not_approved', 'plan_frozen', 'provider_mismatch'],
     }),

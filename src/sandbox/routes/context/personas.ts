@@ -1,29 +1,16 @@
 // Routes of Personas (per Brand; the handle is the pair of slugs).
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import {
-  brandParams,
-  createPersonaBody,
-  deleteQuery,
-  listPersonasQuery,
-  personaDeletedSchema,
-  personaPageSchema,
-  personaParams,
-  personaSchema,
-  updatePersonaBody,
-} from '../../../contract/schemas/context.js';
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
 import { getBrand } from '../../models/context/brands.js';
 import { createPersona, deletePersona, getPersona, toPersona, updatePersona, listPersonas } from '../../models/context/personas.js';
 import { scopeOf } from '../scope.js';
 
-const personaJson = (description: string) => ({ description, schema: personaSchema });
 
 export function registerPersonaRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('listPersonas', {
-      request: { params: brandParams, query: listPersonasQuery },
-      responses: { 200: { description: 'A page of the Brand’s Personas, newest first.', schema: personaPageSchema } },
+      responses: { 200: 'A page of the Brand’s Personas, newest first.' },
       errors: ['not_found', 'invalid_cursor'],
     }),
     (c) => {
@@ -34,8 +21,7 @@ export function registerPersonaRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('createPersona', {
-      request: { params: brandParams, body: createPersonaBody },
-      responses: { 201: personaJson('The Persona, revision 1.') },
+      responses: { 201: 'The Persona, revision 1.' },
       errors: ['not_found', 'invalid_slug', 'slug_conflict'],
     }),
     (c) => {
@@ -47,8 +33,7 @@ export function registerPersonaRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('getPersona', {
-      request: { params: personaParams },
-      responses: { 200: personaJson('The Persona.') },
+      responses: { 200: 'The Persona.' },
       errors: ['not_found'],
     }),
     (c) => {
@@ -60,8 +45,7 @@ export function registerPersonaRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('updatePersona', {
-      request: { params: personaParams, body: updatePersonaBody },
-      responses: { 200: personaJson('The Persona as written, revision + 1.') },
+      responses: { 200: 'The Persona as written, revision + 1.' },
       errors: ['not_found', 'revision_mismatch'],
     }),
     (c) => {
@@ -73,8 +57,7 @@ export function registerPersonaRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('deletePersona', {
-      request: { params: personaParams, query: deleteQuery },
-      responses: { 200: { description: 'Deleted.', schema: personaDeletedSchema } },
+      responses: { 200: 'Deleted.' },
       errors: ['not_found', 'revision_mismatch'],
     }),
     (c) => {

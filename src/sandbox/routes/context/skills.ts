@@ -1,32 +1,15 @@
 // Routes of Skills and the Skill Catalog (thin: parse, call the model, answer).
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import {
-  catalogPageSchema,
-  catalogParams,
-  createSkillBody,
-  deleteQuery,
-  importCatalogSkillBody,
-  listCatalogQuery,
-  listSkillsQuery,
-  reimportSkillBody,
-  skillDeletedSchema,
-  skillPageSchema,
-  skillParams,
-  skillSchema,
-  updateSkillBody,
-} from '../../../contract/schemas/context.js';
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
 import { createSkill, deleteSkill, getSkill, importCatalogSkill, reimportSkill, toSkill, updateSkill, listSkills, listCatalog } from '../../models/context/skills.js';
 import { scopeOf } from '../scope.js';
 
-const skillJson = (description: string) => ({ description, schema: skillSchema });
 
 export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('listSkills', {
-      request: { query: listSkillsQuery },
-      responses: { 200: { description: 'A page of Skills, newest first (no bodies).', schema: skillPageSchema } },
+      responses: { 200: 'A page of Skills, newest first (no bodies).' },
       errors: ['invalid_cursor'],
     }),
     (c) => c.json(listSkills(scopeOf(c), c.req.valid('query')), 200),
@@ -34,8 +17,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('createSkill', {
-      request: { body: createSkillBody },
-      responses: { 201: skillJson('The Skill, revision 1.') },
+      responses: { 201: 'The Skill, revision 1.' },
       errors: ['invalid_slug', 'slug_conflict'],
     }),
     (c) => c.json(toSkill(createSkill(scopeOf(c), c.req.valid('json'))), 201),
@@ -43,8 +25,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('getSkill', {
-      request: { params: skillParams },
-      responses: { 200: skillJson('The Skill.') },
+      responses: { 200: 'The Skill.' },
       errors: ['not_found'],
     }),
     (c) => c.json(toSkill(getSkill(scopeOf(c), c.req.valid('param').slug)), 200),
@@ -52,8 +33,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('updateSkill', {
-      request: { params: skillParams, body: updateSkillBody },
-      responses: { 200: skillJson('The Skill as written, revision + 1.') },
+      responses: { 200: 'The Skill as written, revision + 1.' },
       errors: ['not_found', 'revision_mismatch'],
     }),
     (c) => c.json(toSkill(updateSkill(scopeOf(c), c.req.valid('param').slug, c.req.valid('json'))), 200),
@@ -61,8 +41,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('deleteSkill', {
-      request: { params: skillParams, query: deleteQuery },
-      responses: { 200: { description: 'Deleted.', schema: skillDeletedSchema } },
+      responses: { 200: 'Deleted.' },
       errors: ['not_found', 'revision_mismatch'],
     }),
     (c) => {
@@ -74,8 +53,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('reimportSkill', {
-      request: { params: skillParams, body: reimportSkillBody, bodyRequired: false },
-      responses: { 200: skillJson('The Skill refreshed to the catalog entry’s current version.') },
+      responses: { 200: 'The Skill refreshed to the catalog entry’s current version.' },
       errors: ['not_found', 'revision_mismatch', 'not_imported', 'catalog_entry_missing'],
     }),
     (c) => {
@@ -86,8 +64,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('listSkillCatalog', {
-      request: { query: listCatalogQuery },
-      responses: { 200: { description: 'The Skill Catalog, in the service’s order.', schema: catalogPageSchema } },
+      responses: { 200: 'The Skill Catalog, in the service’s order.' },
       errors: ['invalid_cursor'],
     }),
     (c) => c.json(listCatalog(scopeOf(c), c.req.valid('query')), 200),
@@ -95,8 +72,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
 
   app.openapi(
     operationRoute('importCatalogSkill', {
-      request: { params: catalogParams, body: importCatalogSkillBody, bodyRequired: false },
-      responses: { 201: skillJson('The new Skill, source catalog.') },
+      responses: { 201: 'The new Skill, source catalog.' },
       errors: ['not_found', 'invalid_slug', 'slug_conflict'],
     }),
     (c) => {
