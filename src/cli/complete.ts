@@ -155,16 +155,16 @@ export async function candidates(registry: Registry, words: readonly string[], e
 }
 
 /** The whole of `adops __complete`: prints the candidates, or nothing; always 0. */
-export async function complete(words: readonly string[], env: Env, out: Writable): Promise<number> {
+export async function complete(words: readonly string[], env: Env, out: Writable, loadRegistry: () => Promise<Registry>): Promise<number> {
   const controller = new AbortController();
   // The bound is on what the person waits for: Node's own start-up counts.
   // ADOPS_COMPLETE_TIMEOUT_MS moves it (slow links; tests on a loaded machine).
   const bound = Number(env.ADOPS_COMPLETE_TIMEOUT_MS) > 0 ? Number(env.ADOPS_COMPLETE_TIMEOUT_MS) : COMPLETE_DEADLINE_MS;
   const timer = setTimeout(() => controller.abort(), Math.max(250, bound - performance.now()));
   try {
-    const { getRegistry } = await import('./commands.js');
+    const registry = await loadRegistry();
     const found = await Promise.race([
-      candidates(getRegistry(), words, env, controller.signal),
+      candidates(registry, words, env, controller.signal),
       new Promise<string[]>((resolve) => controller.signal.addEventListener('abort', () => resolve([]), { once: true })),
     ]);
     if (found.length) await new Promise<void>((resolve) => out.write(found.join('\n') + '\n', () => resolve()));

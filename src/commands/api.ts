@@ -4,7 +4,7 @@ import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { prepareOutput, writeObject } from '../cli/output/writers.js';
 import type { CommandInput } from '../cli/registry.js';
-import { inputsOf } from '../cli/operation-command.js';
+import { inputsOf } from './_shared/operation-data.js';
 import { matchOperation } from '../contract/operations.js';
 import { fieldsToBody, fieldsToQuery, readInput } from './_shared/fields.js';
 import { warnUnknown } from './_shared/request-input.js';

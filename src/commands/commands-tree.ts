@@ -1,10 +1,9 @@
-import { getRegistry } from '../cli/commands.js';
 import type { CommandContext } from '../cli/context.js';
 import { commandReference } from '../cli/docs.js';
 import type { CommandInput } from '../cli/registry.js';
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const registry = getRegistry();
+  const { registry } = ctx;
   if (input.opts.markdown === true) ctx.io.stdout.write(commandReference(registry));
   else if (ctx.output.format === 'table') {
     const rows = registry.commands.filter((c) => !c.hidden).map((c) => `adops ${c.path.join(' ')}`.padEnd(32) + c.description);

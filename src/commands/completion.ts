@@ -1,4 +1,3 @@
-import { getRegistry } from '../cli/commands.js';
 import { completionScript, SHELLS, type Shell } from '../cli/completion.js';
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
@@ -7,6 +6,6 @@ import type { CommandInput } from '../cli/registry.js';
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const shell = String(input.args.shell);
   if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unknown shell "${shell}"`, `use one of ${SHELLS.join(', ')}`);
-  ctx.io.stdout.write(completionScript(getRegistry(), shell as Shell));
+  ctx.io.stdout.write(completionScript(ctx.registry, shell as Shell));
   return 0;
 }

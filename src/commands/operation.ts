@@ -4,13 +4,16 @@
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { EXIT } from '../cli/exit-codes.js';
-import type { OperationCommandData } from '../cli/operation-command.js';
+import type { OperationCommandData } from './_shared/operation-data.js';
 import { prepareOutput, writeObject, type WriterOptions } from '../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../cli/registry.js';
 import { LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
 import { streamList, type ListOptions } from './_shared/list.js';
 import { buildRequest } from './_shared/request-input.js';
 import { waitAndReport } from './_shared/wait.js';
+
+// Deletes confirm on a terminal naming what goes (the runner asks the handler's module).
+export { describeTarget } from './_shared/describe-target.js';
 
 /** --limit, --max and --cursor, checked before anything is sent. */
 export function pagingOptions(opts: Record<string, unknown>): { limit?: number; max?: number; cursor?: string } {

@@ -3,7 +3,7 @@
 // code the docs promise; and every usage error, pointed at a recording
 // server, sends nothing at all. A command without a case here fails the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getRegistry } from '../../src/cli/commands.js';
+import { getRegistry } from '../../src/commands/index.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,8 +3,8 @@
 // Asset, a Document) the file name read from the service first. Only used
 // when asking on a terminal; a failed look-up falls back to the id.
 import type { CommandContext } from '../../cli/context.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import type { OperationCommandData } from './operation-data.js';
+import { describeCommand, type CommandInput, type CommandSpec } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { stripControl } from '../../cli/output/sanitize.js';
 
@@ -14,10 +14,10 @@ const NAMED_BY: Readonly<Record<string, { get: string; field: string }>> = {
   deleteDocument: { get: 'getDocument', field: 'filename' },
 };
 
-export async function describeTarget(ctx: CommandContext, spec: CommandSpec, input: CommandInput): Promise<string> {
+/** CommandModule.describeTarget of the operation handlers. */
+export async function describeTarget(ctx: CommandContext, input: CommandInput, spec: CommandSpec): Promise<string> {
   const data = spec.data as OperationCommandData | undefined;
-  const args = (spec.args ?? []).map((a) => `${a.name} ${String(input.args[a.name] ?? '')}`).join(', ');
-  const base = `${spec.description}${args ? ` (${args})` : ''}`;
+  const base = describeCommand(spec, input);
   const named = data && NAMED_BY[data.operationId];
   if (!named || !data) return stripControl(base);
   try {

@@ -12,7 +12,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { valueProblem } from '../../cli/input-checks.js';
-import { inputsOf, type OperationCommandData } from '../../cli/operation-command.js';
+import { inputsOf, type OperationCommandData } from './operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import type { ApiClient } from '../../client/http.js';

@@ -7,7 +7,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { closest, fromText, queryProblem, valueProblem } from '../../cli/input-checks.js';
-import { inputsOf, type FieldFlag, type OperationCommandData } from '../../cli/operation-command.js';
+import { inputsOf, type FieldFlag, type OperationCommandData } from './operation-data.js';
 import { camel, type CommandInput } from '../../cli/registry.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
 import { fillPath, operation, type OperationDef } from '../../contract/operations.js';

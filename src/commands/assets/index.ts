@@ -1,5 +1,5 @@
 // Definitions of the assets group (data only).
-import { operationCommand } from '../../cli/operation-command.js';
+import { operationCommand } from '../_shared/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 export const assetGroups: GroupSpec[] = [];

@@ -1,6 +1,6 @@
 // Definitions of the brands group: Brands, the advertisers attached to them,
 // their Personas and Documents. `slug` is the Brand's handle throughout.
-import { editCommand, operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../_shared/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 const brand = { slug: 'brand' };

@@ -4,7 +4,7 @@
 // (operation-inputs.json, `variants` by `action`); the nested `target` and
 // `budget` objects are not described there, so their few rules are here.
 import { valueProblem } from '../../cli/input-checks.js';
-import { inputsOf } from '../../cli/operation-command.js';
+import { inputsOf } from '../_shared/operation-data.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 // Definitions of the mutations group (data only).
-import { inputsOf, operationCommand } from '../../cli/operation-command.js';
+import { operationCommand } from '../_shared/operation-command.js';
+import { inputsOf } from '../_shared/operation-data.js';
 import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
 import type { ActionData } from './action.js';
 

@@ -2,7 +2,7 @@
 // same start flow as the named actions: Idempotency-Key, resend with the same
 // key after a lost answer, exit 10 when it cannot tell; --dry-run; --wait.
 import type { CommandContext } from '../../cli/context.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { OperationCommandData } from '../_shared/operation-data.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { startAndReport, startFlags } from './_start.js';

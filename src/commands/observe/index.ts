@@ -2,7 +2,7 @@
 // default verb `list` reads the stored copy, or live from the provider with
 // --live ACC, and `get ACC ID` reads one entity live; and insights.
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
-import { operationCommand } from '../../cli/operation-command.js';
+import { operationCommand } from '../_shared/operation-command.js';
 
 interface ObserveResource {
   word: string;

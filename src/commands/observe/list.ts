@@ -7,7 +7,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { withHint } from '../../cli/report.js';
 import { camel, type CommandInput, type CommandSpec } from '../../cli/registry.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { OperationCommandData } from '../_shared/operation-data.js';
 import { run as runOperation } from '../operation.js';
 
 /** The stored read that answers what a live read could not: the same filters, the advertiser as a filter. */

@@ -1,5 +1,5 @@
 // Definitions of the plans group: Campaign Plans and their Line Items.
-import { editCommand, operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../_shared/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 const plan = { slug: 'plan' };

@@ -5,7 +5,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { OperationCommandData } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { waitForReadiness, type Readiness } from '../../flows/plan-readiness.js';

@@ -4,7 +4,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { OperationCommandData } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { buildRequest } from '../_shared/request-input.js';

@@ -2,37 +2,13 @@
 // naming, build a CommandSpec whose flags, arguments and checks all derive
 // from what the operation accepts (src/contract/generated/operation-inputs.json,
 // emitted from the contract's zod schemas). The handler is the shared
-// src/commands/operation.ts. Plain data: imported on the help fast path.
-import inputs from '../contract/generated/operation-inputs.json' with { type: 'json' };
-import type { FieldInput, OperationInputs } from '../contract/operation-inputs.js';
-import { operation, pathParams } from '../contract/operations.js';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
-import type { ArgSpec, CommandSpec, OptionSpec } from './registry.js';
-
-const INPUTS = inputs as unknown as Record<string, OperationInputs>;
-
-export function inputsOf(operationId: string): OperationInputs {
-  const found = INPUTS[operationId];
-  if (!found) throw new Error(`no inputs for operation ${operationId}`);
-  return found;
-}
-
-/** A flag that becomes one query or body field. */
-export interface FieldFlag {
-  /** Flag name without dashes, e.g. 'advertiser'. */
-  flag: string;
-  /** Wire name, e.g. 'advertiserId'. */
-  field: string;
-  in: 'query' | 'body';
-  input: FieldInput;
-}
-
-/** A positional argument that fills one path parameter. */
-export interface ParamArg {
-  name: string;
-  param: string;
-  input: FieldInput;
-}
+// src/commands/operation.ts, loaded lazily; what it reads is in
+// operation-data.ts. Plain data: imported on the help fast path.
+import type { FieldInput } from '../../contract/operation-inputs.js';
+import { operation, pathParams } from '../../contract/operations.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
+import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
+import { inputsOf, type AlternateFlag, type FieldFlag, type OperationCommandData, type ParamArg } from './operation-data.js';
 
 export interface OperationCommandOptions {
   path: readonly string[];
@@ -50,7 +26,7 @@ export interface OperationCommandOptions {
    * A flag that switches to another operation whose path names the advertiser
    * (stored vs live reads): `--live acc_1` -> listLiveCampaigns with advertiserId=acc_1.
    */
-  alternate?: { flag: string; operationId: string; param: string; description: string };
+  alternate?: AlternateFlag;
   /** Resource name for table columns and --fields checks (src/cli/output/resources.ts). */
   resource: string;
   /** Adds --wait/--timeout/--interval: poll the result until it is no longer running. */
@@ -66,16 +42,6 @@ export interface OperationCommandOptions {
    */
   revisionSafe?: boolean;
   hidden?: boolean;
-}
-
-/** The data an operation command hands its handler (CommandSpec.data). */
-export interface OperationCommandData {
-  operationId: string;
-  args: ParamArg[];
-  flags: FieldFlag[];
-  alternate?: OperationCommandOptions['alternate'] & { flags: string[] };
-  resource: string;
-  watch: boolean;
 }
 
 const FORCE_OPTION: OptionSpec = { flags: '--force', description: 'when someone else changed the same field meanwhile, write yours over theirs' };
@@ -202,7 +168,7 @@ export function operationCommand(opts: OperationCommandOptions): CommandSpec {
     ...(opts.alternate ? { alternates: [{ operationId: opts.alternate.operationId, when: `--${opts.alternate.flag}` }] } : {}),
     ...(op.kind === 'delete' ? { destructive: true } : {}),
     ...(opts.hidden ? { hidden: true } : {}),
-    load: opts.load ?? (opts.revisionSafe ? () => import('../commands/_shared/edit.js') : () => import('../commands/operation.js')),
+    load: opts.load ?? (opts.revisionSafe ? () => import('./edit.js') : () => import('../operation.js')),
     data,
   };
 }
@@ -218,6 +184,6 @@ export function editCommand(update: CommandSpec, o: { path: readonly string[]; d
     options: [FORCE_OPTION],
     notes:
       'Opens $VISUAL or $EDITOR (else vi) on "field: value" lines, with prose fields as "=== field ===" markdown blocks; closing it unchanged sends nothing. A terminal only: elsewhere it is a usage error (use update). If someone else changed a field you changed while the editor was open: both values on stderr, exit 5, your text kept in a file (--force writes yours).',
-    load: () => import('../commands/_shared/edit.js').then((m) => ({ run: m.runEdit })),
+    load: () => import('./edit.js').then((m) => ({ run: m.runEdit })),
   };
 }
