@@ -22,7 +22,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export interface GlobalOptions {
+// A type, not an interface: with the declared options it forms a handler's input, which must fit a plain record.
+export type GlobalOptions = {
   output?: string;
   json?: boolean;
   fields?: string[];
@@ -37,7 +38,10 @@ export interface GlobalOptions {
   color?: boolean;
   input?: boolean;
   yes?: boolean;
-}
+};
+
+/** The global flags as a handler's input carries them (commander's; --no-input is the runner's own, in ctx.globals). */
+export type ParsedGlobals = Omit<GlobalOptions, 'input'>;
 
 export interface Spinner {
   update(text: string): void;
@@ -103,17 +107,25 @@ export interface OptionSpec {
   preParsed?: boolean;
 }
 
-export interface CommandInput {
-  args: Record<string, string | string[] | undefined>;
+/**
+ * What a handler receives. The parser builds it from the command's declared
+ * args and options; `command()` (src/cli/command-input.ts) types it from them.
+ */
+export interface CommandInput<Opts = Record<string, unknown>, Args = Record<string, string | string[] | undefined>> {
+  args: Args;
   /** Command options merged with the global ones, camelCased like commander. */
-  opts: Record<string, unknown>;
+  opts: Opts;
 }
 
-export interface CommandModule {
+/**
+ * A handler module as the registry holds it. Method syntax on purpose: every
+ * typed module (command() checked its input against its declarations) fits here.
+ */
+export interface CommandModule<Input = CommandInput> {
   /** Returns an exit code (default 0); failures are thrown and mapped by the runner. */
-  run(ctx: CommandContext, input: CommandInput, spec: CommandSpec): Promise<number | void>;
+  run(ctx: CommandContext, input: Input, spec: CommandSpec): Promise<number | void>;
   /** What a destructive command is about to delete, for the confirmation question (default: its description and arguments). */
-  describeTarget?(ctx: CommandContext, input: CommandInput, spec: CommandSpec): Promise<string>;
+  describeTarget?(ctx: CommandContext, input: Input, spec: CommandSpec): Promise<string>;
 }
 
 export interface CommandSpec {

@@ -3,8 +3,8 @@
 // Asset, a Document) the file name read from the service first. Only used
 // when asking on a terminal; a failed look-up falls back to the id.
 import type { CommandContext } from '../../cli/context.js';
-import type { OperationCommandData } from './operation-data.js';
-import { describeCommand, type CommandInput, type CommandSpec } from '../../cli/registry.js';
+import type { OperationCommandData, OperationInput } from './operation-data.js';
+import { describeCommand, type CommandSpec } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { stripControl } from '../../cli/output/sanitize.js';
 
@@ -15,11 +15,10 @@ const NAMED_BY: Readonly<Record<string, { get: string; field: string }>> = {
 };
 
 /** CommandModule.describeTarget of the operation handlers. */
-export async function describeTarget(ctx: CommandContext, input: CommandInput, spec: CommandSpec): Promise<string> {
-  const data = spec.data as OperationCommandData | undefined;
+export async function describeTarget(ctx: CommandContext, input: OperationInput, data: OperationCommandData, spec: CommandSpec): Promise<string> {
   const base = describeCommand(spec, input);
-  const named = data && NAMED_BY[data.operationId];
-  if (!named || !data) return stripControl(base);
+  const named = NAMED_BY[data.operationId];
+  if (!named) return stripControl(base);
   try {
     const params = Object.fromEntries(data.args.map((a) => [a.param, String(input.args[a.name] ?? '')]));
     const client = await ctx.client();

@@ -7,10 +7,11 @@
 import type { FieldInput } from '../../contract/operation-inputs.js';
 import { operation, pathParams } from '../../contract/operations.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
+import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
-import { inputsOf, type AlternateFlag, type FieldFlag, type OperationCommandData, type ParamArg } from './operation-data.js';
+import { inputsOf, type AlternateFlag, type FieldFlag, type OperationCommandData, type OperationHandler, type OperationInput, type ParamArg } from './operation-data.js';
 
-export interface OperationCommandOptions {
+export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = readonly OptionSpec[]> {
   path: readonly string[];
   operationId: string;
   description?: string;
@@ -32,9 +33,9 @@ export interface OperationCommandOptions {
   /** Adds --wait/--timeout/--interval: poll the result until it is no longer running. */
   watch?: boolean;
   /** A handler of its own instead of the generic one (it receives the same data). */
-  load?: CommandSpec['load'];
-  /** Extra options the custom handler reads. */
-  extraOptions?: readonly OptionSpec[];
+  load?: () => Promise<OperationHandler<OptionsOf<Extra>>>;
+  /** Extra options the custom handler reads (its input is typed from them). */
+  extraOptions?: Extra;
   /**
    * An update of a revisioned row, made revision-safe by src/commands/_shared/edit.ts:
    * `--revision N` stays strict; without it the row is read, and after a race the
@@ -98,13 +99,25 @@ export function fieldOption(ff: FieldFlag): OptionSpec {
   };
 }
 
-function fieldFlags(fields: readonly FieldInput[], where: 'query' | 'body', opts: OperationCommandOptions): FieldFlag[] {
+function fieldFlags(fields: readonly FieldInput[], where: 'query' | 'body', opts: Pick<OperationCommandOptions, 'noFlag' | 'revisionSafe' | 'flagNames'>): FieldFlag[] {
   return fields
     .filter((f) => !PAGING.has(f.name) && !(opts.noFlag ?? []).includes(f.name) && !(opts.revisionSafe && f.name === 'revision') && flaggable(f))
     .map((f) => ({ flag: opts.flagNames?.[f.name] ?? defaultFlagName(f.name), field: f.name, in: where, input: f }));
 }
 
-export function operationCommand(opts: OperationCommandOptions): CommandSpec {
+/** A handler bound to its command's data: the module the registry loads. */
+function bound<Extra>(handler: OperationHandler<Extra>, data: OperationCommandData): TypedModule<OperationInput<Extra>> {
+  const { describeTarget } = handler;
+  return {
+    run: (ctx, input, spec) => handler.run(ctx, input, data, spec),
+    ...(describeTarget ? { describeTarget: (ctx, input, spec) => describeTarget(ctx, input, data, spec) } : {}),
+  };
+}
+
+/** An operation command's spec, with the data its handler is bound to. */
+export type OperationCommandSpec = CommandSpec & { data: OperationCommandData };
+
+export function operationCommand<const Extra extends readonly OptionSpec[] = []>(opts: OperationCommandOptions<Extra>): OperationCommandSpec {
   const op = operation(opts.operationId);
   const io = inputsOf(op.id);
   const args: ParamArg[] = pathParams(op.path).map((param) => ({
@@ -168,7 +181,7 @@ export function operationCommand(opts: OperationCommandOptions): CommandSpec {
     ...(opts.alternate ? { alternates: [{ operationId: opts.alternate.operationId, when: `--${opts.alternate.flag}` }] } : {}),
     ...(op.kind === 'delete' ? { destructive: true } : {}),
     ...(opts.hidden ? { hidden: true } : {}),
-    load: opts.load ?? (opts.revisionSafe ? () => import('./edit.js') : () => import('../operation.js')),
+    load: async () => bound(await (opts.load ?? (opts.revisionSafe ? () => import('./edit.js') : () => import('../operation.js')))(), data),
     data,
   };
 }
@@ -177,13 +190,13 @@ export function operationCommand(opts: OperationCommandOptions): CommandSpec {
  * `… edit`: the same row as a revision-safe update, opened in $VISUAL/$EDITOR on
  * a terminal and saved the same way (src/commands/_shared/edit.ts runEdit).
  */
-export function editCommand(update: CommandSpec, o: { path: readonly string[]; description: string; examples: readonly string[] }): CommandSpec {
+export function editCommand(update: OperationCommandSpec, o: { path: readonly string[]; description: string; examples: readonly string[] }): CommandSpec {
   return {
     ...update,
     ...o,
     options: [FORCE_OPTION],
     notes:
       'Opens $VISUAL or $EDITOR (else vi) on "field: value" lines, with prose fields as "=== field ===" markdown blocks; closing it unchanged sends nothing. A terminal only: elsewhere it is a usage error (use update). If someone else changed a field you changed while the editor was open: both values on stderr, exit 5, your text kept in a file (--force writes yours).',
-    load: () => import('./edit.js').then((m) => ({ run: m.runEdit })),
+    load: async () => bound({ run: (await import('./edit.js')).runEdit }, update.data),
   };
 }

@@ -3,6 +3,7 @@
 // schemas). Apart from the factory (operation-command.ts) so the handlers can
 // read it without importing the factory that loads them.
 import inputs from '../../contract/generated/operation-inputs.json' with { type: 'json' };
+import type { CommandContext, CommandInput, CommandSpec, ParsedGlobals } from '../../cli/context.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
 
 const INPUTS = inputs as unknown as Record<string, OperationInputs>;
@@ -51,3 +52,33 @@ export interface OperationCommandData {
   watch: boolean;
 }
 
+
+/**
+ * What an operation command's handler reads: the options the factory declares
+ * by kind (paging, -f/-F/--input, --wait, revision), typed; the flags derived
+ * from the operation's fields are read by name (data.flags) and checked by
+ * request-input.ts against what the operation accepts.
+ */
+export type OperationOptions = ParsedGlobals & {
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+  max?: number;
+  field?: string[];
+  jsonField?: string[];
+  input?: string;
+  wait?: boolean;
+  timeout?: number;
+  interval?: number;
+  revision?: number;
+  force?: boolean;
+} & Record<string, unknown>;
+
+/** `Extra`: the handler's own options (the factory's extraOptions), typed from their declarations. */
+export type OperationInput<Extra = object> = CommandInput<OperationOptions & Extra>;
+
+/** The handler of an operation command: it gets the command's data from the factory, not from a cast of spec.data. */
+export interface OperationHandler<Extra = object> {
+  run: (ctx: CommandContext, input: OperationInput<Extra>, data: OperationCommandData, spec: CommandSpec) => Promise<number | void>;
+  describeTarget?: (ctx: CommandContext, input: OperationInput<Extra>, data: OperationCommandData, spec: CommandSpec) => Promise<string>;
+}

@@ -60,12 +60,14 @@ function exitCode(outcomes: readonly RowOutcome[], waited: boolean): number {
   return EXIT.ok;
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+type ApplyOptions = { dryRun?: boolean; concurrency?: number; retryFailed?: boolean; journal?: string; wait?: boolean; timeout?: number; interval?: number };
+
+export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions, { file: string }>): Promise<number> {
   const o = input.opts;
-  const file = String(input.args.file ?? '');
-  const concurrency = (o.concurrency as number | undefined) ?? 4;
+  const file = input.args.file;
+  const concurrency = o.concurrency ?? 4;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
-  const journalPath = (o.journal as string | undefined) ?? `${file}.adops-journal.ndjson`;
+  const journalPath = o.journal ?? `${file}.adops-journal.ndjson`;
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
   const line = (body: Record<string, unknown>, x: RowOutcome) => ({ row: x.line, action: body.action, target: targetText(body), mutationId: x.mutationId ?? null, state: x.state, sent: x.earlier ? 'earlier run' : x.mutationId ? 'this run' : 'no', error: x.error ?? null });
 
@@ -130,7 +132,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   }
 }
 
-async function applyLocked(ctx: CommandContext, input: CommandInput, a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> }): Promise<number> {
+async function applyLocked(ctx: CommandContext, input: CommandInput<ApplyOptions>, a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> }): Promise<number> {
   const o = input.opts;
   const { rows, journal, journalPath, concurrency, print } = a;
   const client = await ctx.client();
@@ -143,8 +145,8 @@ async function applyLocked(ctx: CommandContext, input: CommandInput, a: { rows: 
       await waitRows(client, outcomes, {
         journal,
         concurrency,
-        timeoutMs: ((o.timeout as number | undefined) ?? 300) * 1000,
-        intervalMs: Math.max(0.05, (o.interval as number | undefined) ?? 2) * 1000,
+        timeoutMs: (o.timeout ?? 300) * 1000,
+        intervalMs: Math.max(0.05, o.interval ?? 2) * 1000,
         now: ctx.clock.now,
         sleep: ctx.clock.sleep,
         signal: ctx.signal,

@@ -3,7 +3,8 @@
 // table; and when the range holds no data, which range the store does hold.
 import type { CommandContext } from '../../cli/context.js';
 import { isCalendarDate } from '../../cli/input-checks.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import type { CommandSpec } from '../../cli/registry.js';
+import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { run as runOperation } from '../operation.js';
 
 const DAY = 86_400_000;
@@ -46,15 +47,17 @@ export async function storedRange(ctx: CommandContext, until: string, filters: R
   return { first: head?.first ?? months.first, last: tail?.last ?? months.last };
 }
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const chart = input.opts.chart as string | undefined;
+type Chart = 'spend' | 'impressions' | 'clicks' | 'reach' | 'conversions';
+
+export async function run(ctx: CommandContext, input: OperationInput<{ chart?: Chart }>, data: OperationCommandData, command: CommandSpec): Promise<number> {
+  const { chart } = input.opts;
   const drawable = chart !== undefined && ctx.output.format === 'table' && ctx.io.stdoutIsTTY;
   if (chart !== undefined && !drawable) {
     ctx.warn(`--chart draws under a table on a terminal; not drawn ${ctx.io.stdoutIsTTY ? `with --output ${ctx.output.format}` : 'when stdout is not a terminal'}`);
   }
   const onEnd = async (rows: number) => {
-    const until = input.opts.until as string | undefined;
-    if (rows > 0 || input.opts.cursor !== undefined || !until || !isCalendarDate(until)) return;
+    const { until } = input.opts;
+    if (rows > 0 || input.opts.cursor !== undefined || typeof until !== 'string' || !isCalendarDate(until)) return;
     const filters: Record<string, string> = {};
     if (typeof input.opts.advertiser === 'string') filters.advertiserId = input.opts.advertiser;
     if (typeof input.opts.provider === 'string') filters.provider = input.opts.provider;
@@ -65,5 +68,5 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
         : `no insights from ${String(input.opts.since)} to ${until}, and none stored in the ten years before`,
     );
   };
-  return runOperation(ctx, input, command, drawable ? { chart } : {}, onEnd);
+  return runOperation(ctx, input, data, command, drawable ? { chart } : {}, onEnd);
 }

@@ -5,9 +5,8 @@
 // (exit 7), each Line Item's problems on stderr.
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import type { OperationCommandData } from '../_shared/operation-data.js';
+import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { ApiError } from '../../client/errors.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { isRevisionMismatch } from '../../flows/edit.js';
@@ -22,8 +21,7 @@ interface PlanHead {
   lineItems?: unknown[];
 }
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const data = command.data as OperationCommandData;
+export async function run(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<number> {
   const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const slug = req.params.slug!;
