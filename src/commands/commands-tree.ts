@@ -2,7 +2,7 @@ import type { CommandContext } from '../cli/context.js';
 import { commandReference } from '../cli/docs.js';
 import type { CommandInput } from '../cli/registry.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: CommandInput<{ markdown?: boolean }>): Promise<number> {
   const { registry } = ctx;
   if (input.opts.markdown === true) ctx.io.stdout.write(commandReference(registry));
   else if (ctx.output.format === 'table') {

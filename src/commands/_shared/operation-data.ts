@@ -6,7 +6,8 @@ import inputs from '../../contract/generated/operation-inputs.json' with { type:
 import type { CommandContext, CommandInput, CommandSpec, ParsedGlobals } from '../../cli/context.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
 
-const INPUTS = inputs as unknown as Record<string, OperationInputs>;
+// The generated JSON widens each field's type word to string; gen.mjs writes it from the typed contract.
+const INPUTS = inputs as Record<string, OperationInputs>;
 
 export function inputsOf(operationId: string): OperationInputs {
   const found = INPUTS[operationId];

@@ -13,7 +13,7 @@ import { formatReportJson, toReport, type ErrorReport } from '../../cli/report.j
 import type { ApiClient } from '../../client/http.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { fillPath, operation } from '../../contract/operations.js';
-import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions } from '../../flows/upload.js';
+import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions as FlowUploadOptions } from '../../flows/upload.js';
 import { expandInputs, runPool, type Skipped } from '../../flows/upload-files.js';
 import { keyFingerprint, UploadJournal } from '../../flows/upload-journal.js';
 import { UploadProgress } from '../../flows/upload-progress.js';
@@ -60,7 +60,7 @@ export function advertisersOf(value: unknown): string[] {
 }
 
 /** After ready: register to each advertiser (idempotent: 200 when already), then read the row once more. */
-export function registerAfter(client: ApiClient, advertisers: readonly string[], signal: AbortSignal): UploadOptions['afterReady'] {
+export function registerAfter(client: ApiClient, advertisers: readonly string[], signal: AbortSignal): FlowUploadOptions['afterReady'] {
   if (advertisers.length === 0) return undefined;
   return async (row: Row) => {
     const id = String(row.id);
@@ -78,7 +78,7 @@ export interface UploadRun {
   timeoutSeconds?: number | undefined;
   /** --idle-timeout (checked by idleTimeoutOf). */
   idleTimeoutSeconds?: number | undefined;
-  afterReady?: UploadOptions['afterReady'] | undefined;
+  afterReady?: FlowUploadOptions['afterReady'] | undefined;
 }
 
 export function journalFor(ctx: CommandContext): UploadJournal {
@@ -186,9 +186,12 @@ export function againCommand(words: readonly string[], inputs: readonly string[]
   return ['adops', ...words, ...inputs.map(quote)].join(' ');
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+/** The transfer flags of every upload command (assets upload and sync, brands documents upload). */
+export type UploadFlags = { concurrency?: number; timeout?: number; idleTimeout?: number };
+
+export async function run(ctx: CommandContext, input: CommandInput<UploadFlags & { register?: string[]; name?: string }, { files: string[] | undefined }>): Promise<number> {
   const o = input.opts;
-  const inputs = (input.args.files as string[] | undefined) ?? [];
+  const inputs = input.args.files ?? [];
   const concurrency = concurrencyOf(o.concurrency);
   const idleTimeoutSeconds = idleTimeoutOf(o.idleTimeout);
   const advertisers = advertisersOf(o.register);
@@ -196,7 +199,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   noteSkipped(ctx, skipped);
   if (o.name !== undefined) {
     if (files.length !== 1) throw new UsageError(`--name names one file, but ${files.length} files were given`);
-    const name = String(o.name);
+    const name = o.name;
     if (name.length < 1 || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
     files[0]!.filename = name;
   }
@@ -204,7 +207,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const client = await ctx.client();
   const target = assetTarget(client);
   const outcomes = await runUploads(ctx, {
-    target, files, concurrency, timeoutSeconds: o.timeout as number | undefined, idleTimeoutSeconds, afterReady: registerAfter(client, advertisers, ctx.signal),
+    target, files, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds, afterReady: registerAfter(client, advertisers, ctx.signal),
   });
   await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'asset');
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'upload'], inputs));

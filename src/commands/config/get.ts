@@ -2,8 +2,8 @@ import type { CommandContext } from '../../cli/context.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { checkKey, readValue } from './keys.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const key = String(input.args.key);
+export async function run(ctx: CommandContext, input: CommandInput<object, { key: string }>): Promise<number> {
+  const { key } = input.args;
   checkKey(key);
   const { value } = readValue(ctx, key);
   // A bare value for scripts (`$(adops config get output)`); JSON only when asked for.
