@@ -17,9 +17,10 @@ export interface Streams {
   stderr: Writable & { isTTY?: boolean };
 }
 
+/** Function properties, not methods: flows take `ctx.clock.now` and `.sleep` on their own. */
 export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 // A type, not an interface: with the declared options it forms a handler's input, which must fit a plain record.
@@ -74,9 +75,9 @@ export interface CommandContext {
   fancy: boolean;
   debug: boolean;
   /** A message for the person: stderr, control characters stripped. */
-  note(message: string): void;
-  warn(message: string): void;
-  trace(line: string): void;
+  note: (message: string) => void;
+  warn: (message: string) => void;
+  trace: (line: string) => void;
   spinner(text: string): Promise<Spinner>;
 }
 

@@ -159,7 +159,8 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
 /** Every delete and detach; `adops api DELETE …` too. */
 function isDestructive(spec: CommandSpec, input: { args: Record<string, unknown> }): boolean {
   if (spec.destructive) return true;
-  return spec.path.length === 1 && spec.path[0] === 'api' && String(input.args.method ?? '').toUpperCase() === 'DELETE';
+  const method = input.args.method;
+  return spec.path.length === 1 && spec.path[0] === 'api' && typeof method === 'string' && method.toUpperCase() === 'DELETE';
 }
 
 /** 'provider_a is rate limiting (502 provider_error): waiting 10 s before retrying (attempt 3; 15 s so far)'. */

@@ -75,8 +75,8 @@ const editCase = (command: string, args: () => string[]): Case => ({
   command,
   tty: true,
   ok: () => [...command.split(' '), ...args()],
-  // The row as saved, printed on the terminal: the editor's change is in it.
-  check: (r) => expect(r.stdout).toContain('Edited by EDITOR'),
+  // What was saved, on the terminal: the field the editor changed, at the revision the service gave.
+  check: (r) => expect(r.stdout).toMatch(/saved .+: name \(revision \d+\)/),
   fail: () => [...command.split(' '), ...args()],
   failCode: 2,
 });
@@ -188,7 +188,7 @@ const CASES: Case[] = [
   {
     command: 'mutations rename',
     ok: () => ['mutations', 'rename', A, '--campaign', ids.campaign!, '--name', 'Renamed by e2e', '-o', 'json'],
-    check: prints({ action: 'rename', name: 'Renamed by e2e' }),
+    check: prints({ action: 'rename', changes: { name: 'Renamed by e2e' } }),
     fail: () => ['mutations', 'rename', A, '--campaign', ids.campaign!],
     failCode: 2,
   },
@@ -203,7 +203,10 @@ const CASES: Case[] = [
   {
     command: 'mutations bid',
     ok: () => ['mutations', 'bid', A, '--ad-group', ids.adGroup!, '--strategy', 'LOWEST_COST_WITH_BID_CAP', '--amount', '5', '-o', 'json'],
-    check: prints({ action: 'set_bid', bidStrategy: 'LOWEST_COST_WITH_BID_CAP' }),
+    check: (r) => {
+      expect(json(r).action).toBe('set_bid');
+      expect(r.stdout).toContain('LOWEST_COST_WITH_BID_CAP');
+    },
     fail: () => ['mutations', 'bid', A, '--ad-group', ids.adGroup!],
     failCode: 2,
   },
@@ -363,7 +366,7 @@ const CASES: Case[] = [
     failStderr: /not done:\n.*advertiser_not_owned/,
     usage: () => ['assets', 'sync', join(work, 'no-such-dir')],
   },
-  { command: 'assets delete', ok: () => ['assets', 'delete', ids.asset!, '--yes', '-o', 'json'], check: prints({ deleted: true, id: ids.asset }), fail: () => ['assets', 'delete', ids.asset!, '--yes'], failCode: 4, usage: () => ['assets', 'delete', ids.asset!] },
+  { command: 'assets delete', ok: () => ['assets', 'delete', ids.asset!, '--yes', '-o', 'json'], check: (r) => expect(json(r)).toMatchObject({ deleted: true, id: ids.asset }), fail: () => ['assets', 'delete', ids.asset!, '--yes'], failCode: 4, usage: () => ['assets', 'delete', ids.asset!] },
 ];
 
 beforeAll(async () => {

@@ -21,6 +21,7 @@ import { editTarget, readEditable, readRow, writeRow, type EditTarget } from '..
 import { EditTextError, editedChanges, parseEditText, renderEditText, type EditLayout } from '../../flows/edit-text.js';
 import { readObjectInput } from './fields.js';
 import { buildRequest } from './request-input.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 /** Stands for "no revision given" while buildRequest checks the rest (it requires one). */
 const NO_REVISION = Number.MAX_SAFE_INTEGER;
@@ -106,7 +107,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
     try {
       row = await writeRow(client, data.operationId, req.params, req.changes, req.revision, ctx.signal);
     } catch (err) {
-      if (isRevisionMismatch(err)) ctx.note(`${what} is at revision ${String(err.extra.currentRevision ?? '?')}, not ${req.revision}: nothing written (leave --revision out to re-apply your change to the current one)`);
+      if (isRevisionMismatch(err)) ctx.note(`${what} is at revision ${asText(err.extra.currentRevision ?? '?')}, not ${req.revision}: nothing written (leave --revision out to re-apply your change to the current one)`);
       throw err;
     }
   } else {

@@ -13,6 +13,7 @@ import type { FieldInput, OperationInputs } from '../../contract/operation-input
 import { fillPath, operation, type OperationDef } from '../../contract/operations.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { objectBody, setPath, splitField } from './fields.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 export interface BuiltRequest {
   op: OperationDef;
@@ -54,7 +55,7 @@ function buildQuery(input: OperationInput, data: OperationCommandData, io: Opera
   for (const ff of usable) {
     const raw = input.opts[camel(ff.flag)];
     if (raw === undefined) continue;
-    query[ff.field] = Array.isArray(raw) ? raw.join(',') : String(raw);
+    query[ff.field] = Array.isArray(raw) ? raw.join(',') : asText(raw);
   }
   for (const f of io.query) {
     const value = query[f.name];

@@ -20,6 +20,7 @@ import { UploadProgress } from '../../flows/upload-progress.js';
 import { PutNetworkError } from '../../flows/upload-put.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
 import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-targets.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -48,12 +49,12 @@ export function concurrencyOf(value: unknown): number {
 export function idleTimeoutOf(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--idle-timeout must be a number of seconds above 0, at most 3600 (got ${String(value)})`);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--idle-timeout must be a number of seconds above 0, at most 3600 (got ${asText(value)})`);
   return n;
 }
 
 export function advertisersOf(value: unknown): string[] {
-  const list = value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
+  const list = value === undefined ? [] : Array.isArray(value) ? value.map(String) : [asText(value)];
   const bad = list.filter((a) => !a.startsWith(ADVERTISER_PREFIX) || a.length > 200);
   if (bad.length) throw new UsageError(`--register takes advertiser ids (${ADVERTISER_PREFIX}…); not one: ${bad.join(', ')}`);
   return list;

@@ -7,7 +7,7 @@
 // interruption sends nothing twice and loses nothing. Summary table on stdout.
 import { closeSync, copyFileSync, openSync, statSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
@@ -16,6 +16,7 @@ import { acquireLock, describeHolder } from '../../flows/lock-file.js';
 import { Journal } from '../../flows/mutation-journal.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 const MAX_CONCURRENCY = 16;
 /** Rows handed to the writer at once by a dry run. */
@@ -31,7 +32,7 @@ function isRegularFile(file: string): boolean {
 
 function targetText(body: Record<string, unknown>): string {
   const t = (body.target ?? {}) as { type?: unknown; id?: unknown };
-  return `${String(t.type ?? '?')} ${String(t.id ?? '?')}`;
+  return `${asText(t.type ?? '?')} ${asText(t.id ?? '?')}`;
 }
 
 /**
@@ -114,7 +115,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     // Before any POST: a journal we cannot write would leave no way to resume safely.
     closeSync(openSync(journalPath, 'a', 0o600));
   } catch (err) {
-    throw new UsageError(`cannot write the journal ${journalPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'choose another place with --journal PATH; nothing was sent');
+    throw new UsageError(`cannot write the journal ${journalPath} (${errnoCode(err) ?? messageOf(err)})`, 'choose another place with --journal PATH; nothing was sent');
   }
   // One run at a time per journal: a second run started meanwhile waits, then reads what the first recorded.
   const lock = await acquireLock(`${journalPath}.lock`, {

@@ -9,6 +9,7 @@ import { withHint } from '../../cli/report.js';
 import { camel, type CommandSpec } from '../../cli/registry.js';
 import type { OperationCommandData, OperationInput, OperationOptions } from '../_shared/operation-data.js';
 import { run as runOperation } from '../operation.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 /** The stored read that answers what a live read could not: the same filters, the advertiser as a filter. */
 export function storedEquivalent(command: CommandSpec, data: OperationCommandData, input: OperationInput, live: string): { opts: OperationOptions; line: string } {
@@ -30,7 +31,7 @@ export async function run(ctx: CommandContext, input: OperationInput<{ fallbackS
     if (!fallback) {
       throw withHint(err, `the stored copy answers instead: \`${stored.line}\` (or add --fallback-stored)`);
     }
-    ctx.note(`${err.extra.provider ? String(err.extra.provider) : 'the provider'} cannot read this live (${err.message}); reading the stored copy instead: ${stored.line}`);
+    ctx.note(`${err.extra.provider ? asText(err.extra.provider) : 'the provider'} cannot read this live (${err.message}); reading the stored copy instead: ${stored.line}`);
     return runOperation(ctx, { args: input.args, opts: stored.opts }, data, command);
   }
 }

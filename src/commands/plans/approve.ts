@@ -12,6 +12,7 @@ import { fillPath, operation } from '../../contract/operations.js';
 import { isRevisionMismatch } from '../../flows/edit.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 interface PlanHead {
   revision: number;
@@ -39,7 +40,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
     await writeObject(approved, out);
     return EXIT.ok;
   } catch (err) {
-    if (isRevisionMismatch(err)) ctx.note(`plan ${slug} changed after revision ${String(body.revision)} (now ${String(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`);
+    if (isRevisionMismatch(err)) ctx.note(`plan ${slug} changed after revision ${asText(body.revision)} (now ${asText(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`);
     if (err instanceof ApiError && err.code === 'plan_invalid' && Array.isArray(err.extra.lineItems)) {
       for (const li of err.extra.lineItems as Array<{ lineItemId?: string; problems?: unknown }>) {
         ctx.note(`line item ${li.lineItemId ?? '?'}:`);
