@@ -1,11 +1,12 @@
 // Every failure becomes (a) a message on stderr — the service's code and
 // message, each issue as `in path: message`, and the suggested action — or
 // one JSON object with --output json, and (b) an exit code. One place.
-import { ApiError, NetworkError } from '../client/errors.js';
+import { ApiError, NetworkError, RepeatedCursorError } from '../client/errors.js';
 import { InsecureBaseUrlError } from '../client/origin.js';
 import { ProxyRefusedError, ProxySettingError } from '../client/proxy.js';
 import { TlsCertificateError } from '../client/transport.js';
 import { redactText } from '../client/redact.js';
+import { ConfigError } from '../config/errors.js';
 import { CliError } from './errors.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from './exit-codes.js';
 import { installProblem } from './install-problem.js';
@@ -90,6 +91,12 @@ function baseReport(err: unknown): ErrorReport {
   }
   if (err instanceof InsecureBaseUrlError) {
     return { code: 'insecure_base_url', status: null, message: err.message, issues: [], retryable: false, hint: 'Change it with `adops config set base-url URL` or ADOPS_BASE_URL.', exitCode: EXIT.usage };
+  }
+  if (err instanceof ConfigError) {
+    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint ?? null, exitCode: err.kind === 'auth' ? EXIT.auth : EXIT.usage };
+  }
+  if (err instanceof RepeatedCursorError) {
+    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };
   }
   if (err instanceof CliError) {
     return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint ?? null, exitCode: err.exitCode };

@@ -1,7 +1,7 @@
 // Typed failures of the HTTP client. ApiError is a failure the service answered;
 // NetworkError is one where no usable answer came back. Both say whether
 // sending again may help, so the runner and flows never re-derive it.
-import { legacyFailure } from './legacy-errors.js';
+import { oldFailure } from './old-failure-bodies.js';
 import { errorInfo, type Issue } from '../contract/errors.js';
 
 export class ApiError extends Error {
@@ -22,8 +22,8 @@ export class ApiError extends Error {
   readonly retriedFor: { attempts: number; elapsedMs: number; throttled: boolean } | undefined;
 
   constructor(init: { status: number; body: unknown; method: string; path: string; retriedFor?: { attempts: number; elapsedMs: number; throttled: boolean } }) {
-    const body = (init.body && typeof init.body === 'object' ? init.body : {}) as Record<string, unknown>;
-    const legacy = legacyFailure(init.status, init.body);
+    const body: Record<string, unknown> = init.body && typeof init.body === 'object' ? { ...init.body } : {};
+    const legacy = oldFailure(init.status, init.body);
     const code = typeof body.error === 'string' ? body.error : (legacy?.code ?? `http_${init.status}`);
     const message =
       legacy?.message ??
@@ -95,3 +95,18 @@ export class NetworkError extends Error {
       : 'Check the base URL (`adops auth status`) and that the service is reachable.';
   }
 }
+
+/** The service sent a cursor it had already sent: following it would loop (the CLI exits 1). */
+export class RepeatedCursorError extends Error {
+  override readonly name = 'RepeatedCursorError';
+  readonly code = 'repeated_cursor';
+  readonly hint = 'the rows printed so far are complete up to here; this is a fault of the service to report';
+  constructor(
+    readonly cursor: string,
+    readonly path: string,
+  ) {
+    super(`the service repeated a cursor while paging ${path}; stopped instead of looping`);
+  }
+}
+
+export { causeOf, codeOf } from './transport.js';

@@ -6,7 +6,7 @@
 // The key goes to the configured origin only: a request for any other origin
 // (an upload URL the service returned) is sent with no Authorization header,
 // whatever the caller passed, so every caller is covered.
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { normalizeApiKey } from '../config/key.js';
 import { ApiError, NetworkError } from './errors.js';
@@ -14,10 +14,15 @@ import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
 import { decideProxy, type Env } from './proxy.js';
 import { redactHeaders, redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
-import { DEFAULT_RETRY, isThrottleAnswer, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
-import { TransportError, type Transport, type TransportResponse } from './transport.js';
+import { callOperation, callUnchecked, operationPages, type AnyOperationInput, type CallOptions, type ListOperationId, type RowOf } from './call.js';
+import type { OperationInput, OperationOutput } from '../contract/operation-io.js';
+import type { OperationId } from '../contract/operations.js';
+import type { Page, PaginateOptions } from './paginate.js';
+import type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
+import { DEFAULT_RETRY, isThrottleAnswer, isThrottled, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
+import { codeOf, TransportError, type Transport, type TransportResponse } from './transport.js';
 
-export type QueryValue = string | number | boolean | undefined | null | readonly string[];
+export type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
 
 /** A wait before a retry, for the person (the context prints it on stderr). */
 export interface RetryWait {
@@ -56,42 +61,6 @@ export interface ClientConfig {
   env?: Env;
 }
 
-export interface ApiRequest {
-  method: string;
-  /** Path under the base URL, starting with '/'; built with fillPath for user input. */
-  path: string;
-  /**
-   * An absolute URL instead of `path` (e.g. an uploadUrl the service returned).
-   * Outside the base URL's origin it is sent without the API key.
-   */
-  url?: string;
-  query?: Record<string, QueryValue>;
-  /** A JSON body. */
-  json?: unknown;
-  /** A streamed body, re-opened from its source on each attempt. */
-  body?: () => Readable | string | Buffer;
-  /** Sent as Content-Length with a streamed body (otherwise chunked). */
-  contentLength?: number;
-  contentType?: string;
-  headers?: Record<string, string>;
-  signal?: AbortSignal | undefined;
-  /** Overrides the client's idle timeout for this request (long uploads on slow links). */
-  idleTimeoutMs?: number;
-  /** Bytes of the body sent so far (per attempt: it restarts at 0 on a retry). */
-  onProgress?: (sentBytes: number, totalBytes: number | undefined) => void;
-  /** Write a 2xx answer's body here instead of parsing it (the response's body is then undefined). */
-  sink?: () => Writable;
-  /** Per-request changes to the retry policy (e.g. { maxAttempts: 1 }). */
-  retry?: Partial<RetryPolicy>;
-}
-
-export interface ApiResponse<T = unknown> {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: T;
-  attempts: number;
-}
-
 // One transport per process unless injected: its keep-alive agents are shared.
 let defaultTransport: Transport | undefined;
 const sharedTransport = (): Transport => (defaultTransport ??= nodeTransport());
@@ -105,7 +74,7 @@ export async function closeAllPools(): Promise<void> {
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
-export class ApiClient {
+export class ApiClient implements Requester {
   readonly baseUrl: URL;
   private readonly config: ClientConfig;
   private readonly apiKey: string | undefined;
@@ -135,6 +104,24 @@ export class ApiClient {
     return { origin: this.baseUrl.origin, path, own: true };
   }
 
+  /** Call an operation of the table by id: its typed input in, its 2xx body out (ApiError / NetworkError otherwise). */
+  call<Id extends OperationId>(id: Id, input: OperationInput<Id>, opts?: CallOptions): Promise<OperationOutput<Id>> {
+    return callOperation(this, id, input, opts);
+  }
+
+  /**
+   * Call an operation with a body as the user wrote it (a file, a CSV row): the
+   * service checks it, so it is not typed against the schema here.
+   */
+  callUnchecked<Id extends OperationId>(id: Id, input: AnyOperationInput, opts?: CallOptions): Promise<OperationOutput<Id>> {
+    return callUnchecked(this, id, input, opts);
+  }
+
+  /** The pages of a list operation, through the one paginator (repeated-cursor guard, Ctrl-C, max, resume cursor). */
+  pages<Id extends ListOperationId>(id: Id, input: OperationInput<Id>, opts: CallOptions & PaginateOptions = {}): AsyncGenerator<Page<RowOf<Id>>, void, undefined> {
+    return operationPages(this, id, input, opts);
+  }
+
   /** Send a request; resolve on 2xx, throw ApiError / NetworkError otherwise (after retries). */
   async request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>> {
     // Ctrl-C already pressed: send nothing.
@@ -158,7 +145,7 @@ export class ApiClient {
     const proxy = route.kind === 'proxy' ? route.route : undefined;
     const policy: RetryPolicy = { ...this.retry, ...req.retry };
     const idleTimeoutMs = req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000;
-    type Attempt = { response?: ApiResponse<T>; error?: Error };
+    type Attempt = { response?: ApiResponse<T>; error?: NetworkError };
     let lastProvider: string | undefined;
     let notJson: string | undefined;
 
@@ -167,8 +154,9 @@ export class ApiClient {
       policy,
       deps: this.deps,
       ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.gate ? { gate: req.gate } : {}),
       onRetry: ({ attempt, delayMs, outcome, elapsedMs: spent }) => {
-        const throttled = outcome.kind === 'response' && (outcome.throttled === true || outcome.status === 429);
+        const throttled = isThrottled(outcome);
         const max = throttled ? (policy.throttle?.maxAttempts ?? 6) : policy.maxAttempts;
         trace?.(`   retry ${attempt + 1}/${max} in ${delayMs} ms after ${describe(outcome)}`);
         this.config.onRetryWait?.({
@@ -233,7 +221,7 @@ export class ApiClient {
 
     if (gaveUp) trace?.(`   giving up: ${gaveUp}`);
     if (result.error) {
-      const e = result.error as NetworkError;
+      const e = result.error;
       throw new NetworkError(e.message + (attempts > 1 ? ` after ${attempts} attempts` : ''), e.kind, e.sent, method, req.path, attempts, { cause: e.cause });
     }
     const response = result.response!;
@@ -262,13 +250,13 @@ export class ApiClient {
 }
 
 function errorField(body: unknown, name: string): string | undefined {
-  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  const v: unknown = body && typeof body === 'object' ? Object.getOwnPropertyDescriptor(body, name)?.value : undefined;
   return typeof v === 'string' ? v : undefined;
 }
 
 function isStreamCut(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | null)?.message === 'aborted';
+  const code = codeOf(err);
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err instanceof Error && err.message === 'aborted');
 }
 
 async function readText(res: TransportResponse): Promise<string> {
@@ -278,7 +266,7 @@ async function readText(res: TransportResponse): Promise<string> {
 }
 
 async function drainTo(res: TransportResponse, sink: Writable): Promise<undefined> {
-  await pipeline(res.body as AsyncIterable<Buffer>, sink);
+  await pipeline(res.body, sink);
   return undefined;
 }
 

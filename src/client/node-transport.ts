@@ -4,10 +4,10 @@
 // node:https (TLS) loads only for an https origin.
 import { once } from 'node:events';
 import * as http from 'node:http';
-import type { Readable } from 'node:stream';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
-import { TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import { abortReason } from './retry.js';
+import { causeOf, codeOf, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 // Errors meaning the connection never carried the request (a refused certificate is one too: certificateError).
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
@@ -15,26 +15,31 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;
   for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
+    const code = codeOf(e);
+    if (code !== undefined) return code;
+    e = causeOf(e);
   }
   return undefined;
 }
 
 type RequestFn = typeof http.request;
 
-export function nodeTransport(): Transport {
+/**
+ * Idle sockets close after 4 s, under the 5 s keep-alive of Node servers (and
+ * many proxies): a POST after a long wait (throttling) never goes out on a
+ * socket the server is closing, where a lost answer could not be retried.
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
+export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
+  const idleSocketMs = opts.idleSocketMs ?? IDLE_SOCKET_MS;
   const agents = new Map<string, http.Agent>();
 
   async function moduleFor(protocol: string): Promise<{ request: RequestFn; agent: http.Agent }> {
     const https = protocol === 'https:';
     const mod: { request: RequestFn; Agent: typeof http.Agent } = https ? await import('node:https') : http;
     let agent = agents.get(protocol);
-    // Idle sockets close after 4 s, under the 5 s keep-alive of Node servers (and
-    // many proxies): a POST after a long wait (throttling) never goes out on a
-    // socket the server is closing, where a lost answer could not be retried.
-    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: 4_000 })));
+    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: idleSocketMs })));
     return { request: mod.request, agent };
   }
 
@@ -46,7 +51,7 @@ export function nodeTransport(): Transport {
     let agent = tunnels.get(key);
     if (!agent) {
       const { tunnelAgent } = await import('./proxy-tunnel.js');
-      tunnels.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: 4_000, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
+      tunnels.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: idleSocketMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
     }
     return { request: https.request, agent };
   }
@@ -100,7 +105,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
         reject(err);
       }
     };
-    const onAbort = () => fail(req.signal!.reason as Error);
+    const onAbort = () => fail(req.signal ? abortReason(req.signal) : new Error('aborted'));
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
     const connectTimer = setTimeout(
@@ -122,7 +127,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       );
     }
     creq.on('error', (err) => {
-      if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? (req.signal.reason as Error) : err);
+      if (err instanceof TransportError || req.signal?.aborted) return fail(req.signal?.aborted ? abortReason(req.signal) : err);
       // The proxy's 407, a refused certificate: typed, so the client does not retry them.
       const final = finalFailure(err, url.host);
       if (final) return fail(final);
@@ -165,7 +170,8 @@ async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promi
   let sent = 0;
   for await (const chunk of body) {
     if (creq.destroyed) return;
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const data: unknown = chunk;
+    const buf = typeof data === 'string' ? Buffer.from(data) : data instanceof Uint8Array ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(String(data));
     if (!creq.write(buf)) await drained(creq);
     sent += buf.length;
     req.onProgress?.(sent);

@@ -4,18 +4,18 @@
 // resumes precisely), checks Ctrl-C before each page, refuses a cursor the
 // service already gave (a loop would page forever), and tags a failure after
 // the first page with the cursor to resume from.
-import { CliError } from '../cli/errors.js';
-import { EXIT } from '../cli/exit-codes.js';
-import type { ApiClient, ApiRequest } from './http.js';
+import { RepeatedCursorError } from './errors.js';
+import { isRecord } from './json.js';
+import type { ApiRequest, Requester } from './request.js';
 
 export interface PaginateOptions {
   /** `limit` sent with each page (the service's default when absent). */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Stop after this many rows in all. */
-  max?: number;
+  max?: number | undefined;
   /** Start here instead of the first page (a resume). */
-  cursor?: string;
-  signal?: AbortSignal;
+  cursor?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface Page<T> {
@@ -30,21 +30,25 @@ export interface Page<T> {
   body: Record<string, unknown>;
 }
 
-/** The service sent a cursor it had already sent: following it would loop. */
-export class RepeatedCursorError extends CliError {
-  override readonly name = 'RepeatedCursorError';
-  constructor(readonly cursor: string, readonly path: string) {
-    super(`the service repeated a cursor while paging ${path}; stopped instead of looping`, EXIT.unexpected, 'the rows printed so far are complete up to here; this is a fault of the service to report', 'repeated_cursor');
-  }
-}
+/** An error that knows where a stopped list resumes (the report prints it: `--cursor`). */
+type Resumable = { resumeCursor?: string };
 
 /** Where a stopped list resumes from; the report prints it (`--cursor`). */
 export function withResumeCursor<E>(err: E, cursor: string): E {
-  if (err && typeof err === 'object' && !(err as { resumeCursor?: unknown }).resumeCursor) (err as { resumeCursor?: string }).resumeCursor = cursor;
+  if (err !== null && typeof err === 'object') {
+    const tagged: Resumable = err;
+    tagged.resumeCursor ??= cursor;
+  }
   return err;
 }
 
-export async function* paginate<T = Record<string, unknown>>(client: ApiClient, req: ApiRequest, opts: PaginateOptions = {}): AsyncGenerator<Page<T>, void, undefined> {
+
+/**
+ * The pages of a list request. The rows are typed by the caller (the typed
+ * surface, client.pages, derives T from the operation's response schema);
+ * they are not validated: the real service may send more than the contract.
+ */
+export async function* paginate<T = Record<string, unknown>>(client: Requester, req: ApiRequest, opts: PaginateOptions = {}): AsyncGenerator<Page<T>, void, undefined> {
   let cursor = opts.cursor ?? (typeof req.query?.cursor === 'string' ? req.query.cursor : undefined);
   const seen = new Set<string>(cursor ? [cursor] : []);
   const signal = opts.signal ?? req.signal;
@@ -54,19 +58,19 @@ export async function* paginate<T = Record<string, unknown>>(client: ApiClient, 
     const remaining = opts.max !== undefined ? opts.max - rowsSoFar : undefined;
     if (remaining !== undefined && remaining <= 0) return;
     const limit = remaining !== undefined ? Math.min(opts.pageSize ?? remaining, remaining) : opts.pageSize;
-    let body: Record<string, unknown>;
+    let body: Record<string, unknown> & { data?: T[] };
     try {
-      const res = await client.request<Record<string, unknown>>({
+      const res = await client.request<{ data?: T[] }>({
         ...req,
         query: { ...req.query, cursor, ...(limit !== undefined ? { limit } : {}) },
         ...(signal ? { signal } : {}),
       });
-      body = res.body && typeof res.body === 'object' ? res.body : {};
+      body = isRecord(res.body) ? res.body : {};
     } catch (err) {
       // The page that did not arrive is where a rerun starts.
       throw cursor ? withResumeCursor(err, cursor) : err;
     }
-    const rows = Array.isArray(body.data) ? (body.data as T[]) : [];
+    const rows: T[] = Array.isArray(body.data) ? body.data : [];
     const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined;
     if (next !== undefined && seen.has(next)) throw new RepeatedCursorError(next, req.path);
     if (next !== undefined) seen.add(next);

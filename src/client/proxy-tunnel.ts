@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import type { Pool } from 'undici';
 import { proxyAuthRefused, type ProxyRoute } from './proxy.js';
-import { certificateError, TransportError } from './transport.js';
+import { certificateError, codeOf, TransportError } from './transport.js';
 
 const pools = new Map<string, Pool>();
 
@@ -37,7 +37,7 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number, 
       signal: AbortSignal.timeout(connectTimeoutMs),
     });
   } catch (err) {
-    const code = (err as { code?: string }).code ?? (err as Error).name;
+    const code = codeOf(err) ?? (err instanceof Error ? err.name : 'Error');
     const cert = certificateError(err, `the proxy ${route.hostname}`);
     if (cert) throw cert;
     throw new TransportError(`cannot reach the proxy ${route.shown} (${code})`, 'connect', false, code, { cause: err });
@@ -57,17 +57,30 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number, 
  */
 export function tunnelAgent(route: ProxyRoute, options: AgentOptions & { connectTimeoutMs?: number } = {}): HttpsAgent {
   const { connectTimeoutMs, ...agentOptions } = options;
-  const agent = new HttpsAgent(agentOptions);
-  // Agent#createConnection(options, callback) may hand the socket to the callback (documented).
-  (agent as unknown as { createConnection: unknown }).createConnection = (opts: ConnectionOptions & { host?: string; port?: number }, done: (err: Error | null, socket?: Duplex) => void) => {
+  return new TunnelAgent(route, connectTimeoutMs, agentOptions);
+}
+
+class TunnelAgent extends HttpsAgent {
+  constructor(
+    private readonly route: ProxyRoute,
+    private readonly connectTimeoutMs: number | undefined,
+    options: AgentOptions,
+  ) {
+    super(options);
+  }
+
+  // Agent#createConnection(options, callback) may hand the socket to the callback (documented); on failure the callback gets the error alone.
+  override createConnection(opts: ConnectionOptions, done?: (err: Error | null, socket: Duplex) => void): undefined {
     // The agent computed servername (none for an IP address) and the CA options as for a direct connection.
-    openTunnel(route, String(opts.host ?? 'localhost').replace(/^\[|\]$/g, ''), Number(opts.port) || 443, connectTimeoutMs).then(
-      (socket) => done(null, tlsConnect({ ...opts, socket, ALPNProtocols: ['http/1.1'] })),
-      (err: Error) => done(err),
+    openTunnel(this.route, String(opts.host ?? 'localhost').replace(/^\[|\]$/g, ''), Number(opts.port) || 443, this.connectTimeoutMs).then(
+      (socket) => done?.(null, tlsConnect({ ...opts, socket, ALPNProtocols: ['http/1.1'] })),
+      // Node's agent takes the error alone (no socket); the typings want one, so the call is made as node makes it.
+      (err: Error) => {
+        if (done) Reflect.apply(done, undefined, [err]);
+      },
     );
     return undefined;
-  };
-  return agent;
+  }
 }
 
 /** Close the pools to the proxies (the runner's closeAllPools calls it). */

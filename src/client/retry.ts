@@ -50,14 +50,42 @@ export type AttemptOutcome =
 // provider_d rate_limit_exceeded; the words cover the rest.
 const THROTTLE_WORDS = /rate.?limit|throttl|too many (calls|requests)|request limit|quota|resource_exhausted|resource_temporarily_exhausted/i;
 
-/** Whether an answer says "slow down" rather than "failed": 429, or a provider_error with a rate-limit hint. */
+/**
+ * The one throttle detector: whether an answer says "slow down" rather than
+ * "failed": 429, or a provider_error whose platform error has a rate-limit hint.
+ * The retry policy, the client's wait notes and ApiError.throttled all ask it.
+ */
 export function isThrottleAnswer(status: number, body: unknown): boolean {
   if (status === 429) return true;
   if (status !== 502 && status !== 503) return false;
-  if (!body || typeof body !== 'object') return false;
-  const b = body as { error?: unknown; platformError?: unknown };
-  if (b.error !== 'provider_error') return false;
-  return THROTTLE_WORDS.test(JSON.stringify(b.platformError ?? {}));
+  if (!body || typeof body !== 'object' || !('error' in body) || body.error !== 'provider_error') return false;
+  const platformError = 'platformError' in body ? body.platformError : undefined;
+  return THROTTLE_WORDS.test(JSON.stringify(platformError ?? {}));
+}
+
+/** Whether an attempt's outcome was a throttling answer (429 counts even when the caller did not run the detector on the body). */
+export function isThrottled(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'response' && (outcome.throttled === true || outcome.status === 429);
+}
+
+/**
+ * Requests that share a gate wait out each other's throttling: when one is
+ * told to slow down, the others hold their next attempt until its wait ends
+ * (a pool of workers spends one provider window, not one each). Each request
+ * still keeps its own bound on attempts.
+ */
+export class ThrottleGate {
+  private until = 0;
+
+  /** Hold every request through this gate until `atMs`. */
+  hold(atMs: number): void {
+    this.until = Math.max(this.until, atMs);
+  }
+
+  /** Resolve once no hold is in force (sleeping through it). */
+  async pass(deps: Pick<RetryDeps, 'now' | 'sleep'>, signal?: AbortSignal): Promise<void> {
+    for (let wait = this.until - deps.now(); wait > 0; wait = this.until - deps.now()) await deps.sleep(wait, signal);
+  }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -105,7 +133,7 @@ export function decideRetry(input: {
 }): RetryDecision {
   const { outcome, method, attempt, elapsedMs, policy } = input;
   if (!isRetryable(outcome, method)) return { retry: false, reason: 'not retryable' };
-  const throttled = outcome.kind === 'response' && (outcome.throttled === true || outcome.status === 429);
+  const throttled = isThrottled(outcome);
   const limits = throttled ? (policy.throttle ?? DEFAULT_THROTTLE) : policy;
   if (attempt >= limits.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
   const ceiling = Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (attempt - 1));
@@ -135,18 +163,21 @@ export interface RetryDeps {
   random: () => number;
 }
 
+/** A signal's reason as a rejection (an Error: AbortController's default reason is a DOMException, one too). */
+export const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+
 export const realRetryDeps: RetryDeps = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
+      if (signal?.aborted) return reject(abortReason(signal));
       const timer = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       }, ms);
       const onAbort = () => {
         clearTimeout(timer);
-        reject(signal!.reason);
+        if (signal) reject(abortReason(signal));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
@@ -162,6 +193,8 @@ export async function runWithRetry<T>(opts: {
   policy: RetryPolicy;
   deps: RetryDeps;
   signal?: AbortSignal;
+  /** Shared with other requests: wait out their throttling before each attempt, and hold them through ours. */
+  gate?: ThrottleGate;
   attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
   onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome; elapsedMs: number }) => void;
 }): Promise<{ result: T; attempts: number; gaveUp?: string; elapsedMs: number }> {
@@ -169,6 +202,7 @@ export async function runWithRetry<T>(opts: {
   for (let attempt = 1; ; attempt++) {
     // Ctrl-C before (re)sending stops here: nothing more goes out.
     opts.signal?.throwIfAborted();
+    await opts.gate?.pass(opts.deps, opts.signal);
     const remaining = opts.policy.budgetMs - (opts.deps.now() - started);
     const { outcome, result } = await opts.attemptFn(attempt, remaining);
     const decision = decideRetry({
@@ -188,6 +222,7 @@ export async function runWithRetry<T>(opts: {
       return { result, attempts: attempt, elapsedMs, ...(gaveUp ? { gaveUp: decision.reason } : {}) };
     }
     opts.onRetry?.({ attempt, delayMs: decision.delayMs, outcome, elapsedMs });
+    if (isThrottled(outcome)) opts.gate?.hold(opts.deps.now() + decision.delayMs);
     await opts.deps.sleep(decision.delayMs, opts.signal);
   }
 }

@@ -75,12 +75,23 @@ export function certificateError(err: unknown, host: string): TlsCertificateErro
   if (err instanceof TlsCertificateError) return err;
   let e: unknown = err;
   for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
-      const why = (e as Error).message ? `: ${(e as Error).message}` : '';
+    const code = codeOf(e);
+    if (code !== undefined && CERTIFICATE_CODES.has(code)) {
+      const why = e instanceof Error && e.message ? `: ${e.message}` : '';
       return new TlsCertificateError(`the TLS certificate of ${host} was refused (${code}${why})`, host, code, { cause: err });
     }
-    e = (e as { cause?: unknown }).cause;
+    e = causeOf(e);
   }
   return undefined;
+}
+
+/** An error's `code` (Node's errno codes, a transport's), when it has a string one. */
+export function codeOf(err: unknown): string | undefined {
+  if (err === null || typeof err !== 'object' || !('code' in err)) return undefined;
+  return typeof err.code === 'string' ? err.code : undefined;
+}
+
+/** An error's `cause`, if any. */
+export function causeOf(err: unknown): unknown {
+  return err !== null && typeof err === 'object' && 'cause' in err ? err.cause : undefined;
 }

@@ -1,73 +1,104 @@
-// The one waiter (AWS CLI style): an operation to poll plus acceptors, data
-// that map what came back — a value at a JSON path, an HTTP status, or an
-// error code — to success, failure or retry. Every "wait until ready"
-// (mutations, uploads, readiness) is this loop with its own acceptors.
-// Acceptors are tried in order; the first that matches decides. A 2xx answer
-// no acceptor matches means "not yet"; an error no acceptor matches is thrown.
+// The one waiter (AWS CLI style): a poll plus acceptors, data that map what
+// came back — a value at a path of the answer, or the service's refusal (its
+// HTTP status or error code) — to success, failure or retry. Every "wait
+// until done" (mutations, uploads, readiness, `--wait`) is this loop with its
+// own acceptors, and every caller reads the same three outcomes.
+// Acceptors are tried in order; the first that matches decides. An answer no
+// acceptor matches means "not yet"; a refusal no acceptor matches is thrown.
 import { ApiError } from './errors.js';
-import type { ApiClient, ApiRequest } from './http.js';
 
 export type AcceptorState = 'success' | 'failure' | 'retry';
 
 export type Acceptor =
   /** The value at `path` ('state', 'error.code') equals `expected` (or one of them); strings compare case-insensitively. */
-  | { state: AcceptorState; matcher: 'path'; path: string; expected: unknown | readonly unknown[] }
-  /** The answer's HTTP status (an error answer's too). */
+  | { state: AcceptorState; matcher: 'path'; path: string; expected: unknown }
+  /** Some element of the list at `path` ('missing[].code') equals `expected` (or one of them). */
+  | { state: AcceptorState; matcher: 'pathAny'; path: string; expected: unknown }
+  /** A refusal's HTTP status. */
   | { state: AcceptorState; matcher: 'status'; expected: number }
-  /** The service's `error` code of a failed poll. */
+  /** A refusal's `error` code. */
   | { state: AcceptorState; matcher: 'error'; expected: string };
 
-/** One poll's result: a 2xx body, or the service's refusal. */
-export type Poll = { status: number; body: unknown; error?: undefined } | { status: number; body: unknown; error: ApiError };
+/** One poll's result: an answer, or the service's refusal. */
+type Poll<T> = { value: T; error?: undefined } | { value?: undefined; error: ApiError };
 
-export interface WaitOptions {
+export interface WaitOptions<T> {
   acceptors: readonly Acceptor[];
   timeoutMs: number;
   intervalMs: number;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  signal?: AbortSignal;
-  /** After each poll (progress for a person; no terminal code here). */
-  onPoll?: (poll: Poll) => void;
+  signal?: AbortSignal | undefined;
+  /** After each answered poll (progress for a person; no terminal code here). */
+  onPoll?: (value: T) => void;
 }
 
 export type WaitOutcome = 'success' | 'failure' | 'timeout';
 
-export interface WaitResult {
+export interface WaitResult<T> {
   outcome: WaitOutcome;
-  /** The last poll's body (a refusal's body when an error acceptor decided); undefined when no poll answered in time. */
-  value: unknown;
-  last?: Poll;
+  /** The last answer; undefined when no poll answered in time (or a refusal decided: see `error`). */
+  value: T | undefined;
+  /** The refusal an error or status acceptor decided on. */
+  error?: ApiError;
 }
 
+/** The value at a dotted path; a `[]` segment ('missing[].code') projects over a list. */
 export function valueAt(value: unknown, path: string): unknown {
   let v: unknown = value;
-  for (const key of path.split('.')) {
+  const keys = path.split('.');
+  for (const [i, key] of keys.entries()) {
+    const list = key.endsWith('[]');
+    const name = list ? key.slice(0, -2) : key;
     if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[key];
+    v = name === '' ? v : Object.getOwnPropertyDescriptor(v, name)?.value;
+    if (list) return Array.isArray(v) ? v.map((x) => valueAt(x, keys.slice(i + 1).join('.') || '')) : undefined;
   }
   return v;
 }
 
 const same = (a: unknown, b: unknown) => a === b || (typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase());
+const oneOf = (v: unknown, expected: unknown) => (Array.isArray(expected) ? expected.some((e) => same(v, e)) : same(v, expected));
 
-function matches(a: Acceptor, poll: Poll): boolean {
+function matches<T>(a: Acceptor, poll: Poll<T>): boolean {
   switch (a.matcher) {
     case 'status':
-      return poll.status === a.expected;
+      return poll.error?.status === a.expected;
     case 'error':
       return poll.error?.code === a.expected;
-    case 'path': {
-      if (poll.error) return false;
-      const v = valueAt(poll.body, a.path);
-      return Array.isArray(a.expected) ? a.expected.some((e) => same(v, e)) : same(v, a.expected);
+    case 'path':
+      return !poll.error && oneOf(valueAt(poll.value, a.path), a.expected);
+    case 'pathAny': {
+      const list = poll.error ? undefined : valueAt(poll.value, a.path);
+      return Array.isArray(list) && list.some((v) => oneOf(v, a.expected));
     }
   }
 }
 
 /** The state the acceptors give this poll, or undefined when none matches. */
-export function accept(acceptors: readonly Acceptor[], poll: Poll): AcceptorState | undefined {
+function accept<T>(acceptors: readonly Acceptor[], poll: Poll<T>): AcceptorState | undefined {
   return acceptors.find((a) => matches(a, poll))?.state;
+}
+
+const SUCCESS = ['succeeded', 'success', 'completed', 'complete', 'done', 'applied', 'ready'];
+const FAILURE = ['failed', 'failure', 'error', 'errored', 'rejected', 'cancelled', 'canceled'];
+
+/**
+ * A mutation, an upload or any job with a state word is done when its state
+ * says so; anything else is "still running". Read tolerantly (`state` or
+ * `status`, any case): the spec does not show every word.
+ */
+export const STATE_ACCEPTORS: readonly Acceptor[] = [
+  { state: 'success', matcher: 'path', path: 'state', expected: SUCCESS },
+  { state: 'failure', matcher: 'path', path: 'state', expected: FAILURE },
+  { state: 'success', matcher: 'path', path: 'status', expected: SUCCESS },
+  { state: 'failure', matcher: 'path', path: 'status', expected: FAILURE },
+];
+
+/** The state word of an answer (`state` or `status`), lower case. */
+export function stateOf(value: unknown): string | undefined {
+  const s = [valueAt(value, 'state'), valueAt(value, 'status')].find((v) => typeof v === 'string');
+  return typeof s === 'string' ? s.toLowerCase() : undefined;
 }
 
 /** Thrown into a poll still in flight when the wait's time is up (it is aborted with this reason). */
@@ -76,19 +107,25 @@ export class WaitDeadline extends Error {
 }
 
 /**
- * One poll, given at most `ms`: its answer, or undefined when the time ran out
- * first, the request then aborted. A poll the service holds open (a slow
- * provider) cannot stretch the wait past its timeout (#13).
+ * One poll, given at most `ms`: its answer or refusal, or undefined when the
+ * time ran out first, the request then aborted. A poll the service holds open
+ * (a slow provider) cannot stretch the wait past its timeout (#13).
  */
-async function pollWithin(fetch: (signal: AbortSignal) => Promise<Poll>, ms: number, opts: WaitOptions): Promise<Poll | undefined> {
+async function pollWithin<T>(fetch: (signal: AbortSignal) => Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<Poll<T> | undefined> {
   const inFlight = new AbortController();
-  const stop = () => inFlight.abort(opts.signal?.reason);
-  opts.signal?.addEventListener('abort', stop, { once: true });
+  const stop = () => inFlight.abort(signal?.reason);
+  signal?.addEventListener('abort', stop, { once: true });
   // A real timer, not opts.sleep: a poll in flight takes real time whatever clock the wait
   // runs on, and a test clock's sleep that returns at once must not beat an instant answer.
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  const answer = fetch(inFlight.signal);
+  const answer = fetch(inFlight.signal).then(
+    (value): Poll<T> => ({ value }),
+    (err: unknown): Poll<T> => {
+      if (err instanceof ApiError) return { error: err };
+      throw err;
+    },
+  );
   answer.catch(() => {}); // an answer aborted after the deadline is nobody's failure
   try {
     const first = await Promise.race([answer, expired]);
@@ -96,7 +133,7 @@ async function pollWithin(fetch: (signal: AbortSignal) => Promise<Poll>, ms: num
     return first;
   } finally {
     clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', stop);
+    signal?.removeEventListener('abort', stop);
   }
 }
 
@@ -104,41 +141,27 @@ async function pollWithin(fetch: (signal: AbortSignal) => Promise<Poll>, ms: num
  * Poll `fetch` until an acceptor says success or failure, or the timeout
  * passes. The timeout bounds the whole wait, the poll in flight included:
  * `fetch` gets a signal that aborts at the deadline (and on the caller's).
- * A wait that ends before any poll answered has no `last` poll.
+ * A wait that ends before any poll answered has no value.
  */
-export async function waitFor(fetch: (signal: AbortSignal) => Promise<Poll>, opts: WaitOptions): Promise<WaitResult> {
+export async function waitFor<T>(fetch: (signal: AbortSignal) => Promise<T>, opts: WaitOptions<T>): Promise<WaitResult<T>> {
   const deadline = opts.now() + opts.timeoutMs;
-  let last: Poll | undefined;
+  let last: T | undefined;
   for (;;) {
     opts.signal?.throwIfAborted();
-    const poll = await pollWithin(fetch, Math.max(0, deadline - opts.now()), opts);
+    const poll = await pollWithin(fetch, Math.max(0, deadline - opts.now()), opts.signal);
     opts.signal?.throwIfAborted();
-    if (poll === undefined) return { outcome: 'timeout', value: last?.body, ...(last ? { last } : {}) };
-    last = poll;
-    opts.onPoll?.(poll);
+    if (poll === undefined) return { outcome: 'timeout', value: last };
     const state = accept(opts.acceptors, poll);
-    if (state === 'success' || state === 'failure') return { outcome: state, value: poll.body, last: poll };
-    if (state === undefined && poll.error) throw poll.error;
+    if (poll.error) {
+      if (state === undefined) throw poll.error;
+      if (state !== 'retry') return { outcome: state, value: undefined, error: poll.error };
+    } else {
+      last = poll.value;
+      opts.onPoll?.(poll.value);
+      if (state === 'success' || state === 'failure') return { outcome: state, value: poll.value };
+    }
     const left = deadline - opts.now();
-    if (left <= 0) return { outcome: 'timeout', value: poll.body, last: poll };
+    if (left <= 0) return { outcome: 'timeout', value: last };
     await opts.sleep(Math.min(opts.intervalMs, left), opts.signal);
   }
-}
-
-/** A poll of one request: its 2xx answer, or an ApiError as a poll (network failures are thrown after the client's retries). */
-export function pollRequest(client: ApiClient, req: ApiRequest): (signal?: AbortSignal) => Promise<Poll> {
-  return async (signal) => {
-    try {
-      const res = await client.request({ ...req, ...(signal ? { signal } : {}) });
-      return { status: res.status, body: res.body };
-    } catch (err) {
-      if (err instanceof ApiError) return { status: err.status, body: { error: err.code, message: err.message, ...err.extra }, error: err };
-      throw err;
-    }
-  };
-}
-
-/** wait(client, request, acceptors...): the AWS-style waiter over one operation. */
-export function waitUntil(client: ApiClient, req: ApiRequest, opts: WaitOptions): Promise<WaitResult> {
-  return waitFor(pollRequest(client, { ...req, ...(opts.signal ? { signal: opts.signal } : {}) }), opts);
 }

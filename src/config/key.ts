@@ -3,14 +3,14 @@
 // key.txt)` from a CRLF file keeps the \r), and a key with a control or space
 // character inside is refused here with a sentence, not later as a "network
 // failure" when the HTTP layer rejects the header, retried four times.
-import { CliError } from '../cli/errors.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { ConfigError } from './errors.js';
 
-export class InvalidApiKeyError extends CliError {
+export class InvalidApiKeyError extends ConfigError {
+  override readonly name = 'InvalidApiKeyError';
   constructor(where: string) {
     super(
       `the API key from ${where} holds a character a key cannot have (a control character, a space or a non-ASCII letter)`,
-      EXIT.auth,
+      'auth',
       'copy the key again without line breaks or spaces (keys are a single word starting with acr_)',
       'invalid_api_key',
     );

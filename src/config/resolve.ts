@@ -1,8 +1,7 @@
 // Which profile, base URL and key a command uses, and where each came from.
 // Precedence: flag > environment (ADOPS_*) > config file > default.
 // `auth status` reports the sources so a CI override is never a surprise.
-import { CliError } from '../cli/errors.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { ConfigError } from './errors.js';
 import { normalizeApiKey } from './key.js';
 import { DEFAULT_PROFILE, type ConfigStore } from './store.js';
 
@@ -42,9 +41,9 @@ export function resolveAuth(
   // (ADOPS_PROFILE naming no profile stays "not logged in", exit 3.)
   if (profileSource === 'flag' && !data.profiles[profile]) {
     const known = Object.keys(data.profiles);
-    throw new CliError(
+    throw new ConfigError(
       `no profile named "${profile}"`,
-      EXIT.usage,
+      'usage',
       `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`adops auth login --profile ${profile}\``,
       'unknown_profile',
     );

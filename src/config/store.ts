@@ -84,14 +84,14 @@ export class ConfigStore {
     mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
     chmodSync(this.dir, DIR_MODE);
     const { default: Conf } = await import('conf');
-    const conf = new Conf<Record<string, unknown>>({
+    const conf = new Conf<ConfigData>({
       cwd: this.dir,
       configName: CONFIG_FILE_NAME.replace(/\.json$/, ''),
       projectName: 'adops',
       configFileMode: FILE_MODE,
       clearInvalidConfig: false,
     });
-    conf.store = data as unknown as Record<string, unknown>;
+    conf.store = data;
     chmodSync(this.file, FILE_MODE);
     chmodSync(this.dir, DIR_MODE);
     this.cache = data;

@@ -6,7 +6,7 @@
 // committed file is stale.
 import { z } from 'zod';
 import { OPERATIONS } from './operations.js';
-import { OPERATION_SCHEMAS } from './operation-schemas.js';
+import { schemasOf } from './operation-schemas.js';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'any';
 
@@ -164,7 +164,7 @@ function part(schema: z.ZodType | undefined): PartInputs {
 export function operationInputs(): Record<string, OperationInputs> {
   const out: Record<string, OperationInputs> = {};
   for (const op of OPERATIONS) {
-    const s = OPERATION_SCHEMAS[op.id];
+    const s = schemasOf(op.id);
     if (!s) throw new Error(`no schemas for operation ${op.id}`);
     const entry: OperationInputs = { params: part(s.params).fields, query: part(s.query).fields };
     if (s.body) entry.body = { ...part(s.body), required: s.bodyOptional !== true };

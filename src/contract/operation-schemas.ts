@@ -6,21 +6,30 @@
 // src/contract/operation-inputs.ts emits (so `--help` loads no zod).
 // A test checks that this map and the published OpenAPI documents agree.
 import type { z } from 'zod';
+import { isOperationId, type OperationId } from './operations.js';
 import {
-  assetParams, deleteAssetQuery, listAssetsQuery, registerAssetBody, renameAssetBody, reserveAssetBody,
+  assetDeletedSchema, assetPageSchema, assetParams, assetRegistrationSchema, assetSchema, deleteAssetQuery, listAssetsQuery,
+  registerAssetBody, renameAssetBody, reserveAssetBody, reservedAssetSchema,
 } from './schemas/assets.js';
 import {
-  addLineItemBody, approvePlanBody, attachAdvertiserBody, brandAdvertiserParams, brandDocumentParams, brandParams, catalogParams,
-  createBrandBody, createPersonaBody, createPlanBody, createSkillBody, deleteQuery, documentParams, importCatalogSkillBody,
-  lineItemParams, listBrandAdvertisersQuery, listBrandsQuery, listCatalogQuery, listDocumentsQuery, listPersonasQuery, listPlansQuery,
-  listSkillsQuery, personaParams, planParams, recordExecutionBody, reimportSkillBody, reserveDocumentBody, skillParams,
-  updateBrandBody, updateLineItemBody, updatePersonaBody, updatePlanBody, updateSkillBody,
+  addLineItemBody, advertiserDetachedSchema, approvePlanBody, attachAdvertiserBody, brandAdvertiserPageSchema, brandAdvertiserParams,
+  brandAdvertiserSchema, brandDeletedSchema, brandDocumentParams, brandPageSchema, brandParams, brandSchema, catalogPageSchema,
+  catalogParams, createBrandBody, createPersonaBody, createPlanBody, createSkillBody, deleteQuery, documentDeletedSchema,
+  documentPageSchema, documentParams, documentSchema, executionSchema, importCatalogSkillBody, lineItemDeletedSchema, lineItemParams,
+  lineItemSchema, listBrandAdvertisersQuery, listBrandsQuery, listCatalogQuery, listDocumentsQuery, listPersonasQuery, listPlansQuery,
+  listSkillsQuery, personaDeletedSchema, personaPageSchema, personaParams, personaSchema, planDeletedSchema, planPageSchema, planParams,
+  planSchema, readinessSchema, recordExecutionBody, reimportSkillBody, reserveDocumentBody, reservedDocumentSchema, skillDeletedSchema,
+  skillPageSchema, skillParams, skillSchema, updateBrandBody, updateLineItemBody, updatePersonaBody, updatePlanBody, updateSkillBody,
+  validationSchema,
 } from './schemas/context.js';
-import { createMutationBody, idempotencyHeaders, listMutationsQuery, mutationParams } from './schemas/mutations.js';
 import {
+  createMutationBody, idempotencyHeaders, listMutationsQuery, mutationPageSchema, mutationParams, mutationSchema,
+} from './schemas/mutations.js';
+import {
+  adGroupPageSchema, adPageSchema, assetGroupPageSchema, campaignPageSchema, creativePageSchema, insightPageSchema,
   insightsQuerySchema, liveAdGroupsQuerySchema, liveAdsQuerySchema, liveAssetGroupsQuerySchema, liveCampaignsQuerySchema,
-  liveCreativesQuerySchema, liveGetParamsSchema, liveListParamsSchema, storedAdGroupsQuerySchema, storedAdsQuerySchema,
-  storedAssetGroupsQuerySchema, storedCampaignsQuerySchema, storedCreativesQuerySchema,
+  liveCreativesQuerySchema, liveGetParamsSchema, liveListParamsSchema, providerPayloadSchema, storedAdGroupsQuerySchema,
+  storedAdsQuerySchema, storedAssetGroupsQuerySchema, storedCampaignsQuerySchema, storedCreativesQuerySchema,
 } from './schemas/observe.js';
 
 export interface OperationSchemas {
@@ -30,84 +39,92 @@ export interface OperationSchemas {
   body?: z.ZodType;
   /** A body may be omitted altogether (default: required when a body schema is given). */
   bodyOptional?: boolean;
+  /** The 2xx answer's body (the client does not validate it: the real service may send more). */
+  response?: z.ZodType;
 }
 
-const live = (query: z.ZodType): OperationSchemas => ({ params: liveListParamsSchema, query });
+const live = <Q extends z.ZodType, R extends z.ZodType>(query: Q, response: R) => ({ params: liveListParamsSchema, query, response });
 
-export const OPERATION_SCHEMAS: Readonly<Record<string, OperationSchemas>> = {
+/** Exhaustive: an operation of the table missing here, or an id the table lacks, is a compile error. */
+export const OPERATION_SCHEMAS = {
   // Observe.
-  listInsights: { query: insightsQuerySchema },
-  listCampaigns: { query: storedCampaignsQuerySchema },
-  listLiveCampaigns: live(liveCampaignsQuerySchema),
-  getLiveCampaign: { params: liveGetParamsSchema },
-  listAdGroups: { query: storedAdGroupsQuerySchema },
-  listLiveAdGroups: live(liveAdGroupsQuerySchema),
-  getLiveAdGroup: { params: liveGetParamsSchema },
-  listAds: { query: storedAdsQuerySchema },
-  listLiveAds: live(liveAdsQuerySchema),
-  getLiveAd: { params: liveGetParamsSchema },
-  listCreatives: { query: storedCreativesQuerySchema },
-  listLiveCreatives: live(liveCreativesQuerySchema),
-  getLiveCreative: { params: liveGetParamsSchema },
-  listAssetGroups: { query: storedAssetGroupsQuerySchema },
-  listLiveAssetGroups: live(liveAssetGroupsQuerySchema),
-  getLiveAssetGroup: { params: liveGetParamsSchema },
+  listInsights: { query: insightsQuerySchema, response: insightPageSchema },
+  listCampaigns: { query: storedCampaignsQuerySchema, response: campaignPageSchema },
+  listLiveCampaigns: live(liveCampaignsQuerySchema, campaignPageSchema),
+  getLiveCampaign: { params: liveGetParamsSchema, response: providerPayloadSchema },
+  listAdGroups: { query: storedAdGroupsQuerySchema, response: adGroupPageSchema },
+  listLiveAdGroups: live(liveAdGroupsQuerySchema, adGroupPageSchema),
+  getLiveAdGroup: { params: liveGetParamsSchema, response: providerPayloadSchema },
+  listAds: { query: storedAdsQuerySchema, response: adPageSchema },
+  listLiveAds: live(liveAdsQuerySchema, adPageSchema),
+  getLiveAd: { params: liveGetParamsSchema, response: providerPayloadSchema },
+  listCreatives: { query: storedCreativesQuerySchema, response: creativePageSchema },
+  listLiveCreatives: live(liveCreativesQuerySchema, creativePageSchema),
+  getLiveCreative: { params: liveGetParamsSchema, response: providerPayloadSchema },
+  listAssetGroups: { query: storedAssetGroupsQuerySchema, response: assetGroupPageSchema },
+  listLiveAssetGroups: live(liveAssetGroupsQuerySchema, assetGroupPageSchema),
+  getLiveAssetGroup: { params: liveGetParamsSchema, response: providerPayloadSchema },
 
   // Mutations.
-  listMutations: { query: listMutationsQuery },
-  createMutation: { headers: idempotencyHeaders, body: createMutationBody },
-  getMutation: { params: mutationParams },
+  listMutations: { query: listMutationsQuery, response: mutationPageSchema },
+  createMutation: { headers: idempotencyHeaders, body: createMutationBody, response: mutationSchema },
+  getMutation: { params: mutationParams, response: mutationSchema },
 
   // Skills and the catalog.
-  listSkills: { query: listSkillsQuery },
-  createSkill: { body: createSkillBody },
-  getSkill: { params: skillParams },
-  updateSkill: { params: skillParams, body: updateSkillBody },
-  deleteSkill: { params: skillParams, query: deleteQuery },
-  reimportSkill: { params: skillParams, body: reimportSkillBody, bodyOptional: true },
-  listSkillCatalog: { query: listCatalogQuery },
-  importCatalogSkill: { params: catalogParams, body: importCatalogSkillBody, bodyOptional: true },
+  listSkills: { query: listSkillsQuery, response: skillPageSchema },
+  createSkill: { body: createSkillBody, response: skillSchema },
+  getSkill: { params: skillParams, response: skillSchema },
+  updateSkill: { params: skillParams, body: updateSkillBody, response: skillSchema },
+  deleteSkill: { params: skillParams, query: deleteQuery, response: skillDeletedSchema },
+  reimportSkill: { params: skillParams, body: reimportSkillBody, bodyOptional: true, response: skillSchema },
+  listSkillCatalog: { query: listCatalogQuery, response: catalogPageSchema },
+  importCatalogSkill: { params: catalogParams, body: importCatalogSkillBody, bodyOptional: true, response: skillSchema },
 
   // Brands, their advertisers, Personas and Documents.
-  listBrands: { query: listBrandsQuery },
-  createBrand: { body: createBrandBody },
-  getBrand: { params: brandParams },
-  updateBrand: { params: brandParams, body: updateBrandBody },
-  deleteBrand: { params: brandParams, query: deleteQuery },
-  listBrandAdvertisers: { params: brandParams, query: listBrandAdvertisersQuery },
-  attachBrandAdvertiser: { params: brandParams, body: attachAdvertiserBody },
-  detachBrandAdvertiser: { params: brandAdvertiserParams },
-  listPersonas: { params: brandParams, query: listPersonasQuery },
-  createPersona: { params: brandParams, body: createPersonaBody },
-  getPersona: { params: personaParams },
-  updatePersona: { params: personaParams, body: updatePersonaBody },
-  deletePersona: { params: personaParams, query: deleteQuery },
-  listDocuments: { params: brandDocumentParams, query: listDocumentsQuery },
-  reserveDocument: { params: brandDocumentParams, body: reserveDocumentBody },
-  finalizeDocument: { params: documentParams },
-  getDocument: { params: documentParams },
-  deleteDocument: { params: documentParams },
+  listBrands: { query: listBrandsQuery, response: brandPageSchema },
+  createBrand: { body: createBrandBody, response: brandSchema },
+  getBrand: { params: brandParams, response: brandSchema },
+  updateBrand: { params: brandParams, body: updateBrandBody, response: brandSchema },
+  deleteBrand: { params: brandParams, query: deleteQuery, response: brandDeletedSchema },
+  listBrandAdvertisers: { params: brandParams, query: listBrandAdvertisersQuery, response: brandAdvertiserPageSchema },
+  attachBrandAdvertiser: { params: brandParams, body: attachAdvertiserBody, response: brandAdvertiserSchema },
+  detachBrandAdvertiser: { params: brandAdvertiserParams, response: advertiserDetachedSchema },
+  listPersonas: { params: brandParams, query: listPersonasQuery, response: personaPageSchema },
+  createPersona: { params: brandParams, body: createPersonaBody, response: personaSchema },
+  getPersona: { params: personaParams, response: personaSchema },
+  updatePersona: { params: personaParams, body: updatePersonaBody, response: personaSchema },
+  deletePersona: { params: personaParams, query: deleteQuery, response: personaDeletedSchema },
+  listDocuments: { params: brandDocumentParams, query: listDocumentsQuery, response: documentPageSchema },
+  reserveDocument: { params: brandDocumentParams, body: reserveDocumentBody, response: reservedDocumentSchema },
+  finalizeDocument: { params: documentParams, response: documentSchema },
+  getDocument: { params: documentParams, response: documentSchema },
+  deleteDocument: { params: documentParams, response: documentDeletedSchema },
 
   // Campaign Plans and Line Items.
-  listCampaignPlans: { query: listPlansQuery },
-  createCampaignPlan: { body: createPlanBody },
-  getCampaignPlan: { params: planParams },
-  updateCampaignPlan: { params: planParams, body: updatePlanBody },
-  deleteCampaignPlan: { params: planParams, query: deleteQuery },
-  approveCampaignPlan: { params: planParams, body: approvePlanBody, bodyOptional: true },
-  addLineItem: { params: planParams, body: addLineItemBody },
-  updateLineItem: { params: lineItemParams, body: updateLineItemBody },
-  deleteLineItem: { params: lineItemParams, query: deleteQuery },
-  validateLineItem: { params: lineItemParams },
-  getLineItemReadiness: { params: lineItemParams },
-  recordLineItemExecution: { params: lineItemParams, body: recordExecutionBody },
+  listCampaignPlans: { query: listPlansQuery, response: planPageSchema },
+  createCampaignPlan: { body: createPlanBody, response: planSchema },
+  getCampaignPlan: { params: planParams, response: planSchema },
+  updateCampaignPlan: { params: planParams, body: updatePlanBody, response: planSchema },
+  deleteCampaignPlan: { params: planParams, query: deleteQuery, response: planDeletedSchema },
+  approveCampaignPlan: { params: planParams, body: approvePlanBody, bodyOptional: true, response: planSchema },
+  addLineItem: { params: planParams, body: addLineItemBody, response: lineItemSchema },
+  updateLineItem: { params: lineItemParams, body: updateLineItemBody, response: lineItemSchema },
+  deleteLineItem: { params: lineItemParams, query: deleteQuery, response: lineItemDeletedSchema },
+  validateLineItem: { params: lineItemParams, response: validationSchema },
+  getLineItemReadiness: { params: lineItemParams, response: readinessSchema },
+  recordLineItemExecution: { params: lineItemParams, body: recordExecutionBody, response: executionSchema },
 
   // Assets.
-  listAssets: { query: listAssetsQuery },
-  reserveAssetUpload: { body: reserveAssetBody },
-  finalizeAsset: { params: assetParams },
-  getAsset: { params: assetParams },
-  renameAsset: { params: assetParams, body: renameAssetBody },
-  deleteAsset: { params: assetParams, query: deleteAssetQuery },
-  registerAsset: { params: assetParams, body: registerAssetBody },
-};
+  listAssets: { query: listAssetsQuery, response: assetPageSchema },
+  reserveAssetUpload: { body: reserveAssetBody, response: reservedAssetSchema },
+  finalizeAsset: { params: assetParams, response: assetSchema },
+  getAsset: { params: assetParams, response: assetSchema },
+  renameAsset: { params: assetParams, body: renameAssetBody, response: assetSchema },
+  deleteAsset: { params: assetParams, query: deleteAssetQuery, response: assetDeletedSchema },
+  registerAsset: { params: assetParams, body: registerAssetBody, response: assetRegistrationSchema },
+} as const satisfies { readonly [K in OperationId]: OperationSchemas };
+
+/** The schemas of an operation named by a string (undefined when the table has no such id). */
+export function schemasOf(id: string): OperationSchemas | undefined {
+  return isOperationId(id) ? OPERATION_SCHEMAS[id] : undefined;
+}

@@ -23,88 +23,103 @@ export interface OperationDef {
   live?: boolean;
 }
 
-const op = (
-  id: string, api: ApiName, method: HttpMethod, path: string, permission: Permission,
-  kind: OperationKind, summary: string, live = false,
-): OperationDef => ({ id, api, method, path, permission, kind, summary, ...(live ? { live } : {}) });
+/** One entry of the table; its id is the key. */
+export type OperationSpec = Omit<OperationDef, 'id'>;
 
-export const OPERATIONS: readonly OperationDef[] = [
+/**
+ * Every operation, keyed by its id. `as const` keeps each path and method
+ * literal (the typed client derives its input from them); `satisfies` checks
+ * each entry without widening it.
+ */
+export const OPERATION_TABLE = {
   // Observe: stored reads (no advertiser segment) and live reads (advertiser in the path).
-  op('listInsights', 'observe', 'GET', '/observe/insights', 'observe:read', 'list', 'Stored read of Insights'),
-  op('listCampaigns', 'observe', 'GET', '/observe/campaigns', 'observe:read', 'list', 'Stored read of campaigns'),
-  op('listLiveCampaigns', 'observe', 'GET', '/observe/{advertiserId}/campaigns', 'observe:read', 'list', "Live read of an advertiser's campaigns", true),
-  op('getLiveCampaign', 'observe', 'GET', '/observe/{advertiserId}/campaigns/{id}', 'observe:read', 'get', 'Live read of one campaign', true),
-  op('listAdGroups', 'observe', 'GET', '/observe/ad-groups', 'observe:read', 'list', 'Stored read of ad groups'),
-  op('listLiveAdGroups', 'observe', 'GET', '/observe/{advertiserId}/ad-groups', 'observe:read', 'list', 'Live read of ad groups', true),
-  op('getLiveAdGroup', 'observe', 'GET', '/observe/{advertiserId}/ad-groups/{id}', 'observe:read', 'get', 'Live read of one ad group', true),
-  op('listAds', 'observe', 'GET', '/observe/ads', 'observe:read', 'list', 'Stored read of ads'),
-  op('listLiveAds', 'observe', 'GET', '/observe/{advertiserId}/ads', 'observe:read', 'list', 'Live read of ads', true),
-  op('getLiveAd', 'observe', 'GET', '/observe/{advertiserId}/ads/{id}', 'observe:read', 'get', 'Live read of one ad', true),
-  op('listCreatives', 'observe', 'GET', '/observe/creatives', 'observe:read', 'list', 'Stored read of creatives'),
-  op('listLiveCreatives', 'observe', 'GET', '/observe/{advertiserId}/creatives', 'observe:read', 'list', 'Live read of creatives', true),
-  op('getLiveCreative', 'observe', 'GET', '/observe/{advertiserId}/creatives/{id}', 'observe:read', 'get', 'Live read of one creative', true),
-  op('listAssetGroups', 'observe', 'GET', '/observe/asset-groups', 'observe:read', 'list', 'Stored read of asset groups'),
-  op('listLiveAssetGroups', 'observe', 'GET', '/observe/{advertiserId}/asset-groups', 'observe:read', 'list', 'Live read of asset groups', true),
-  op('getLiveAssetGroup', 'observe', 'GET', '/observe/{advertiserId}/asset-groups/{id}', 'observe:read', 'get', 'Live read of one asset group', true),
+  listInsights: { api: 'observe', method: 'GET', path: '/observe/insights', permission: 'observe:read', kind: 'list', summary: 'Stored read of Insights' },
+  listCampaigns: { api: 'observe', method: 'GET', path: '/observe/campaigns', permission: 'observe:read', kind: 'list', summary: 'Stored read of campaigns' },
+  listLiveCampaigns: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/campaigns', permission: 'observe:read', kind: 'list', summary: "Live read of an advertiser's campaigns", live: true },
+  getLiveCampaign: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/campaigns/{id}', permission: 'observe:read', kind: 'get', summary: 'Live read of one campaign', live: true },
+  listAdGroups: { api: 'observe', method: 'GET', path: '/observe/ad-groups', permission: 'observe:read', kind: 'list', summary: 'Stored read of ad groups' },
+  listLiveAdGroups: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/ad-groups', permission: 'observe:read', kind: 'list', summary: 'Live read of ad groups', live: true },
+  getLiveAdGroup: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/ad-groups/{id}', permission: 'observe:read', kind: 'get', summary: 'Live read of one ad group', live: true },
+  listAds: { api: 'observe', method: 'GET', path: '/observe/ads', permission: 'observe:read', kind: 'list', summary: 'Stored read of ads' },
+  listLiveAds: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/ads', permission: 'observe:read', kind: 'list', summary: 'Live read of ads', live: true },
+  getLiveAd: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/ads/{id}', permission: 'observe:read', kind: 'get', summary: 'Live read of one ad', live: true },
+  listCreatives: { api: 'observe', method: 'GET', path: '/observe/creatives', permission: 'observe:read', kind: 'list', summary: 'Stored read of creatives' },
+  listLiveCreatives: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/creatives', permission: 'observe:read', kind: 'list', summary: 'Live read of creatives', live: true },
+  getLiveCreative: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/creatives/{id}', permission: 'observe:read', kind: 'get', summary: 'Live read of one creative', live: true },
+  listAssetGroups: { api: 'observe', method: 'GET', path: '/observe/asset-groups', permission: 'observe:read', kind: 'list', summary: 'Stored read of asset groups' },
+  listLiveAssetGroups: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/asset-groups', permission: 'observe:read', kind: 'list', summary: 'Live read of asset groups', live: true },
+  getLiveAssetGroup: { api: 'observe', method: 'GET', path: '/observe/{advertiserId}/asset-groups/{id}', permission: 'observe:read', kind: 'get', summary: 'Live read of one asset group', live: true },
 
   // Mutations.
-  op('listMutations', 'mutations', 'GET', '/mutations', 'mutation:read', 'list', 'List mutation history'),
-  op('createMutation', 'mutations', 'POST', '/mutations', 'mutation:write', 'create', 'Start a mutation'),
-  op('getMutation', 'mutations', 'GET', '/mutations/{id}', 'mutation:write', 'get', 'Read a mutation'),
+  listMutations: { api: 'mutations', method: 'GET', path: '/mutations', permission: 'mutation:read', kind: 'list', summary: 'List mutation history' },
+  createMutation: { api: 'mutations', method: 'POST', path: '/mutations', permission: 'mutation:write', kind: 'create', summary: 'Start a mutation' },
+  getMutation: { api: 'mutations', method: 'GET', path: '/mutations/{id}', permission: 'mutation:write', kind: 'get', summary: 'Read a mutation' },
 
   // Context: Skills and the Skill Catalog.
-  op('listSkills', 'context', 'GET', '/context/skills', 'skill:read', 'list', 'List Skills'),
-  op('createSkill', 'context', 'POST', '/context/skills', 'skill:write', 'create', 'Create a Skill'),
-  op('getSkill', 'context', 'GET', '/context/skills/{slug}', 'skill:read', 'get', 'Get a Skill'),
-  op('updateSkill', 'context', 'PATCH', '/context/skills/{slug}', 'skill:write', 'update', 'Update a Skill'),
-  op('deleteSkill', 'context', 'DELETE', '/context/skills/{slug}', 'skill:write', 'delete', 'Delete a Skill'),
-  op('reimportSkill', 'context', 'POST', '/context/skills/{slug}/re-import', 'skill:write', 'action', 'Re-import a Skill'),
-  op('listSkillCatalog', 'context', 'GET', '/context/skill-catalog', 'skill:read', 'list', 'List the Skill Catalog'),
-  op('importCatalogSkill', 'context', 'POST', '/context/skill-catalog/{catalogSlug}/import', 'skill:write', 'action', 'Import a Catalog Skill'),
+  listSkills: { api: 'context', method: 'GET', path: '/context/skills', permission: 'skill:read', kind: 'list', summary: 'List Skills' },
+  createSkill: { api: 'context', method: 'POST', path: '/context/skills', permission: 'skill:write', kind: 'create', summary: 'Create a Skill' },
+  getSkill: { api: 'context', method: 'GET', path: '/context/skills/{slug}', permission: 'skill:read', kind: 'get', summary: 'Get a Skill' },
+  updateSkill: { api: 'context', method: 'PATCH', path: '/context/skills/{slug}', permission: 'skill:write', kind: 'update', summary: 'Update a Skill' },
+  deleteSkill: { api: 'context', method: 'DELETE', path: '/context/skills/{slug}', permission: 'skill:write', kind: 'delete', summary: 'Delete a Skill' },
+  reimportSkill: { api: 'context', method: 'POST', path: '/context/skills/{slug}/re-import', permission: 'skill:write', kind: 'action', summary: 'Re-import a Skill' },
+  listSkillCatalog: { api: 'context', method: 'GET', path: '/context/skill-catalog', permission: 'skill:read', kind: 'list', summary: 'List the Skill Catalog' },
+  importCatalogSkill: { api: 'context', method: 'POST', path: '/context/skill-catalog/{catalogSlug}/import', permission: 'skill:write', kind: 'action', summary: 'Import a Catalog Skill' },
 
   // Context: Brands, their advertisers, Personas and Documents.
-  op('listBrands', 'context', 'GET', '/context/brands', 'brand:read', 'list', 'List Brands'),
-  op('createBrand', 'context', 'POST', '/context/brands', 'brand:write', 'create', 'Create a Brand'),
-  op('getBrand', 'context', 'GET', '/context/brands/{slug}', 'brand:read', 'get', 'Get a Brand'),
-  op('updateBrand', 'context', 'PATCH', '/context/brands/{slug}', 'brand:write', 'update', 'Update a Brand'),
-  op('deleteBrand', 'context', 'DELETE', '/context/brands/{slug}', 'brand:write', 'delete', 'Delete a Brand'),
-  op('listBrandAdvertisers', 'context', 'GET', '/context/brands/{slug}/advertisers', 'brand:read', 'list', "List a Brand's advertisers"),
-  op('attachBrandAdvertiser', 'context', 'POST', '/context/brands/{slug}/advertisers', 'brand:write', 'create', 'Attach an advertiser'),
-  op('detachBrandAdvertiser', 'context', 'DELETE', '/context/brands/{slug}/advertisers/{advertiserId}', 'brand:write', 'delete', 'Detach an advertiser'),
-  op('listPersonas', 'context', 'GET', '/context/brands/{slug}/personas', 'brand:read', 'list', 'List Personas'),
-  op('createPersona', 'context', 'POST', '/context/brands/{slug}/personas', 'brand:write', 'create', 'Create a Persona'),
-  op('getPersona', 'context', 'GET', '/context/brands/{slug}/personas/{personaSlug}', 'brand:read', 'get', 'Get a Persona'),
-  op('updatePersona', 'context', 'PATCH', '/context/brands/{slug}/personas/{personaSlug}', 'brand:write', 'update', 'Update a Persona'),
-  op('deletePersona', 'context', 'DELETE', '/context/brands/{slug}/personas/{personaSlug}', 'brand:write', 'delete', 'Delete a Persona'),
-  op('listDocuments', 'context', 'GET', '/context/brands/{slug}/documents', 'brand:read', 'list', 'List documents'),
-  op('reserveDocument', 'context', 'POST', '/context/brands/{slug}/documents', 'brand:write', 'create', 'Start a document upload (reserve)'),
-  op('finalizeDocument', 'context', 'POST', '/context/brands/{slug}/documents/{documentId}/finalize', 'brand:write', 'action', 'Finalize a document upload'),
-  op('getDocument', 'context', 'GET', '/context/brands/{slug}/documents/{documentId}', 'brand:read', 'get', 'Get a document'),
-  op('deleteDocument', 'context', 'DELETE', '/context/brands/{slug}/documents/{documentId}', 'brand:write', 'delete', 'Delete a document'),
+  listBrands: { api: 'context', method: 'GET', path: '/context/brands', permission: 'brand:read', kind: 'list', summary: 'List Brands' },
+  createBrand: { api: 'context', method: 'POST', path: '/context/brands', permission: 'brand:write', kind: 'create', summary: 'Create a Brand' },
+  getBrand: { api: 'context', method: 'GET', path: '/context/brands/{slug}', permission: 'brand:read', kind: 'get', summary: 'Get a Brand' },
+  updateBrand: { api: 'context', method: 'PATCH', path: '/context/brands/{slug}', permission: 'brand:write', kind: 'update', summary: 'Update a Brand' },
+  deleteBrand: { api: 'context', method: 'DELETE', path: '/context/brands/{slug}', permission: 'brand:write', kind: 'delete', summary: 'Delete a Brand' },
+  listBrandAdvertisers: { api: 'context', method: 'GET', path: '/context/brands/{slug}/advertisers', permission: 'brand:read', kind: 'list', summary: "List a Brand's advertisers" },
+  attachBrandAdvertiser: { api: 'context', method: 'POST', path: '/context/brands/{slug}/advertisers', permission: 'brand:write', kind: 'create', summary: 'Attach an advertiser' },
+  detachBrandAdvertiser: { api: 'context', method: 'DELETE', path: '/context/brands/{slug}/advertisers/{advertiserId}', permission: 'brand:write', kind: 'delete', summary: 'Detach an advertiser' },
+  listPersonas: { api: 'context', method: 'GET', path: '/context/brands/{slug}/personas', permission: 'brand:read', kind: 'list', summary: 'List Personas' },
+  createPersona: { api: 'context', method: 'POST', path: '/context/brands/{slug}/personas', permission: 'brand:write', kind: 'create', summary: 'Create a Persona' },
+  getPersona: { api: 'context', method: 'GET', path: '/context/brands/{slug}/personas/{personaSlug}', permission: 'brand:read', kind: 'get', summary: 'Get a Persona' },
+  updatePersona: { api: 'context', method: 'PATCH', path: '/context/brands/{slug}/personas/{personaSlug}', permission: 'brand:write', kind: 'update', summary: 'Update a Persona' },
+  deletePersona: { api: 'context', method: 'DELETE', path: '/context/brands/{slug}/personas/{personaSlug}', permission: 'brand:write', kind: 'delete', summary: 'Delete a Persona' },
+  listDocuments: { api: 'context', method: 'GET', path: '/context/brands/{slug}/documents', permission: 'brand:read', kind: 'list', summary: 'List documents' },
+  reserveDocument: { api: 'context', method: 'POST', path: '/context/brands/{slug}/documents', permission: 'brand:write', kind: 'create', summary: 'Start a document upload (reserve)' },
+  finalizeDocument: { api: 'context', method: 'POST', path: '/context/brands/{slug}/documents/{documentId}/finalize', permission: 'brand:write', kind: 'action', summary: 'Finalize a document upload' },
+  getDocument: { api: 'context', method: 'GET', path: '/context/brands/{slug}/documents/{documentId}', permission: 'brand:read', kind: 'get', summary: 'Get a document' },
+  deleteDocument: { api: 'context', method: 'DELETE', path: '/context/brands/{slug}/documents/{documentId}', permission: 'brand:write', kind: 'delete', summary: 'Delete a document' },
 
   // Context: Campaign Plans and Line Items.
-  op('listCampaignPlans', 'context', 'GET', '/context/campaign-plans', 'campaign_plan:read', 'list', 'List Campaign Plans'),
-  op('createCampaignPlan', 'context', 'POST', '/context/campaign-plans', 'campaign_plan:write', 'create', 'Create a Campaign Plan'),
-  op('getCampaignPlan', 'context', 'GET', '/context/campaign-plans/{slug}', 'campaign_plan:read', 'get', 'Get a Campaign Plan'),
-  op('updateCampaignPlan', 'context', 'PATCH', '/context/campaign-plans/{slug}', 'campaign_plan:write', 'update', 'Update a Campaign Plan'),
-  op('deleteCampaignPlan', 'context', 'DELETE', '/context/campaign-plans/{slug}', 'campaign_plan:write', 'delete', 'Delete a Campaign Plan'),
-  op('approveCampaignPlan', 'context', 'POST', '/context/campaign-plans/{slug}/approve', 'campaign_plan:write', 'action', 'Approve a Campaign Plan'),
-  op('addLineItem', 'context', 'POST', '/context/campaign-plans/{slug}/line-items', 'campaign_plan:write', 'create', 'Add a Line Item'),
-  op('updateLineItem', 'context', 'PATCH', '/context/campaign-plans/{slug}/line-items/{lineItemId}', 'campaign_plan:write', 'update', 'Update a Line Item'),
-  op('deleteLineItem', 'context', 'DELETE', '/context/campaign-plans/{slug}/line-items/{lineItemId}', 'campaign_plan:write', 'delete', 'Delete a Line Item'),
-  op('validateLineItem', 'context', 'POST', '/context/campaign-plans/{slug}/line-items/{lineItemId}/validate', 'campaign_plan:write', 'action', 'Validate a Line Item'),
-  op('getLineItemReadiness', 'context', 'GET', '/context/campaign-plans/{slug}/line-items/{lineItemId}/readiness', 'campaign_plan:read', 'get', 'Check execution readiness'),
-  op('recordLineItemExecution', 'context', 'POST', '/context/campaign-plans/{slug}/line-items/{lineItemId}/executions', 'campaign_plan:write', 'create', 'Record what a Line Item spawned'),
+  listCampaignPlans: { api: 'context', method: 'GET', path: '/context/campaign-plans', permission: 'campaign_plan:read', kind: 'list', summary: 'List Campaign Plans' },
+  createCampaignPlan: { api: 'context', method: 'POST', path: '/context/campaign-plans', permission: 'campaign_plan:write', kind: 'create', summary: 'Create a Campaign Plan' },
+  getCampaignPlan: { api: 'context', method: 'GET', path: '/context/campaign-plans/{slug}', permission: 'campaign_plan:read', kind: 'get', summary: 'Get a Campaign Plan' },
+  updateCampaignPlan: { api: 'context', method: 'PATCH', path: '/context/campaign-plans/{slug}', permission: 'campaign_plan:write', kind: 'update', summary: 'Update a Campaign Plan' },
+  deleteCampaignPlan: { api: 'context', method: 'DELETE', path: '/context/campaign-plans/{slug}', permission: 'campaign_plan:write', kind: 'delete', summary: 'Delete a Campaign Plan' },
+  approveCampaignPlan: { api: 'context', method: 'POST', path: '/context/campaign-plans/{slug}/approve', permission: 'campaign_plan:write', kind: 'action', summary: 'Approve a Campaign Plan' },
+  addLineItem: { api: 'context', method: 'POST', path: '/context/campaign-plans/{slug}/line-items', permission: 'campaign_plan:write', kind: 'create', summary: 'Add a Line Item' },
+  updateLineItem: { api: 'context', method: 'PATCH', path: '/context/campaign-plans/{slug}/line-items/{lineItemId}', permission: 'campaign_plan:write', kind: 'update', summary: 'Update a Line Item' },
+  deleteLineItem: { api: 'context', method: 'DELETE', path: '/context/campaign-plans/{slug}/line-items/{lineItemId}', permission: 'campaign_plan:write', kind: 'delete', summary: 'Delete a Line Item' },
+  validateLineItem: { api: 'context', method: 'POST', path: '/context/campaign-plans/{slug}/line-items/{lineItemId}/validate', permission: 'campaign_plan:write', kind: 'action', summary: 'Validate a Line Item' },
+  getLineItemReadiness: { api: 'context', method: 'GET', path: '/context/campaign-plans/{slug}/line-items/{lineItemId}/readiness', permission: 'campaign_plan:read', kind: 'get', summary: 'Check execution readiness' },
+  recordLineItemExecution: { api: 'context', method: 'POST', path: '/context/campaign-plans/{slug}/line-items/{lineItemId}/executions', permission: 'campaign_plan:write', kind: 'create', summary: 'Record what a Line Item spawned' },
 
   // Assets.
-  op('listAssets', 'assets', 'GET', '/assets', 'asset:read', 'list', "List the organization's Assets"),
-  op('reserveAssetUpload', 'assets', 'POST', '/assets/uploads', 'asset:write', 'create', 'Reserve an Asset and mint an upload URL'),
-  op('finalizeAsset', 'assets', 'POST', '/assets/{id}/finalize', 'asset:write', 'action', 'Finalize an uploaded Asset'),
-  op('getAsset', 'assets', 'GET', '/assets/{id}', 'asset:read', 'get', 'Get one Asset'),
-  op('renameAsset', 'assets', 'PATCH', '/assets/{id}', 'asset:write', 'update', 'Rename an Asset'),
-  op('deleteAsset', 'assets', 'DELETE', '/assets/{id}', 'asset:write', 'delete', 'Delete an Asset'),
-  op('registerAsset', 'assets', 'POST', '/assets/{id}/registrations', 'asset:write', 'create', 'Register an Asset to an advertiser'),
-];
+  listAssets: { api: 'assets', method: 'GET', path: '/assets', permission: 'asset:read', kind: 'list', summary: "List the organization's Assets" },
+  reserveAssetUpload: { api: 'assets', method: 'POST', path: '/assets/uploads', permission: 'asset:write', kind: 'create', summary: 'Reserve an Asset and mint an upload URL' },
+  finalizeAsset: { api: 'assets', method: 'POST', path: '/assets/{id}/finalize', permission: 'asset:write', kind: 'action', summary: 'Finalize an uploaded Asset' },
+  getAsset: { api: 'assets', method: 'GET', path: '/assets/{id}', permission: 'asset:read', kind: 'get', summary: 'Get one Asset' },
+  renameAsset: { api: 'assets', method: 'PATCH', path: '/assets/{id}', permission: 'asset:write', kind: 'update', summary: 'Rename an Asset' },
+  deleteAsset: { api: 'assets', method: 'DELETE', path: '/assets/{id}', permission: 'asset:write', kind: 'delete', summary: 'Delete an Asset' },
+  registerAsset: { api: 'assets', method: 'POST', path: '/assets/{id}/registrations', permission: 'asset:write', kind: 'create', summary: 'Register an Asset to an advertiser' },
+} as const satisfies Record<string, OperationSpec>;
+
+export type OperationId = keyof typeof OPERATION_TABLE;
+
+/** Whether a string names an operation of the table. */
+export function isOperationId(id: string): id is OperationId {
+  return Object.hasOwn(OPERATION_TABLE, id);
+}
+
+const OPERATION_IDS: readonly OperationId[] = Object.keys(OPERATION_TABLE).filter(isOperationId);
+
+/** The table as a list in its order, each entry with its id. */
+export const OPERATIONS: readonly OperationDef[] = OPERATION_IDS.map((id): OperationDef => ({ id, ...OPERATION_TABLE[id] }));
 
 export const OPERATION_BY_ID: ReadonlyMap<string, OperationDef> = new Map(OPERATIONS.map((o) => [o.id, o]));
 

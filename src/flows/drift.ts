@@ -4,8 +4,8 @@
 // the stored read (`ids=`); pass 2 pages the stored read and looks each page's
 // ids up live, only to find rows the live side no longer has. At most one page
 // of each side is in memory at a time. No terminal code: the command renders.
-import type { ApiClient } from '../client/http.js';
-import { paginate } from '../client/paginate.js';
+import { operationPages } from '../client/call.js';
+import type { Requester } from '../client/request.js';
 
 export const DRIFT_LEVELS = ['campaigns', 'ad-groups'] as const;
 export type DriftLevel = (typeof DRIFT_LEVELS)[number];
@@ -48,10 +48,13 @@ export interface DriftOptions {
 
 type Row = Record<string, unknown>;
 
-const PATHS: Record<DriftLevel, { stored: string; live: (adv: string) => string }> = {
-  campaigns: { stored: '/observe/campaigns', live: (adv) => `/observe/${encodeURIComponent(adv)}/campaigns` },
-  'ad-groups': { stored: '/observe/ad-groups', live: (adv) => `/observe/${encodeURIComponent(adv)}/ad-groups` },
-};
+/** The stored and the live list operation of each level. */
+const OPERATIONS = {
+  campaigns: { stored: 'listCampaigns', live: 'listLiveCampaigns' },
+  'ad-groups': { stored: 'listAdGroups', live: 'listLiveAdGroups' },
+} as const satisfies Record<DriftLevel, { stored: string; live: string }>;
+
+type Ops = (typeof OPERATIONS)[DriftLevel];
 
 /** Equal as the service means it: numbers within rounding, a missing field as null. */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -70,27 +73,33 @@ export function compareRows(stored: Row, live: Row, fields: readonly DriftField[
 const idOf = (r: Row) => String(r.id);
 const nameOf = (r: Row) => (typeof r.name === 'string' ? r.name : null);
 
-/** Every row of `path` whose id is in `ids` (a page's worth), by id. */
-async function lookup(client: ApiClient, path: string, ids: string[], query: Record<string, string>, signal?: AbortSignal): Promise<Map<string, Row>> {
+/** The pages of one side: stored (advertiserId in the query) or live (in the path); `ids` narrows to a page's worth. */
+function side(client: Requester, ops: Ops, which: 'stored' | 'live', advertiserId: string, pageSize: number, signal: AbortSignal | undefined, ids?: string[]) {
+  const idsQuery = ids ? { ids: ids.join(',') } : {};
+  const opts = { pageSize, signal };
+  return which === 'stored'
+    ? operationPages(client, ops.stored, { query: { advertiserId, ...idsQuery } }, opts)
+    : operationPages(client, ops.live, { params: { advertiserId }, query: idsQuery }, opts);
+}
+
+/** Every row of a side whose id is in `ids` (a page's worth), by id. */
+async function lookup(client: Requester, ops: Ops, which: 'stored' | 'live', advertiserId: string, ids: string[], signal?: AbortSignal): Promise<Map<string, Row>> {
   const found = new Map<string, Row>();
   if (ids.length === 0) return found;
-  const req = { method: 'GET', path, query: { ...query, ids: ids.join(',') }, ...(signal ? { signal } : {}) };
-  for await (const page of paginate<Row>(client, req, { pageSize: ids.length, ...(signal ? { signal } : {}) })) {
+  for await (const page of side(client, ops, which, advertiserId, ids.length, signal, ids)) {
     for (const r of page.rows) if (ids.includes(idOf(r))) found.set(idOf(r), r);
   }
   return found;
 }
 
 /** The differences, a page at a time (a page may be empty). A failing live read (404, 409, 501, …) throws before the first page. */
-export async function* drift(client: ApiClient, opts: DriftOptions): AsyncGenerator<DriftRow[], void, undefined> {
+export async function* drift(client: Requester, opts: DriftOptions): AsyncGenerator<DriftRow[], void, undefined> {
   const { advertiserId, level, fields, signal } = opts;
   const pageSize = opts.pageSize ?? 100;
-  const paths = PATHS[level];
-  const storedQuery = { advertiserId };
-  const sig = signal ? { signal } : {};
+  const ops = OPERATIONS[level];
 
-  for await (const page of paginate<Row>(client, { method: 'GET', path: paths.live(advertiserId), ...sig }, { pageSize, ...sig })) {
-    const stored = await lookup(client, paths.stored, page.rows.map(idOf), storedQuery, signal);
+  for await (const page of side(client, ops, 'live', advertiserId, pageSize, signal)) {
+    const stored = await lookup(client, ops, 'stored', advertiserId, page.rows.map(idOf), signal);
     const out: DriftRow[] = [];
     for (const live of page.rows) {
       const s = stored.get(idOf(live));
@@ -100,8 +109,8 @@ export async function* drift(client: ApiClient, opts: DriftOptions): AsyncGenera
     yield out;
   }
 
-  for await (const page of paginate<Row>(client, { method: 'GET', path: paths.stored, query: storedQuery, ...sig }, { pageSize, ...sig })) {
-    const live = await lookup(client, paths.live(advertiserId), page.rows.map(idOf), {}, signal);
+  for await (const page of side(client, ops, 'stored', advertiserId, pageSize, signal)) {
+    const live = await lookup(client, ops, 'live', advertiserId, page.rows.map(idOf), signal);
     const out = page.rows.filter((s) => !live.has(idOf(s))).map((s): DriftRow => ({ id: idOf(s), name: nameOf(s), field: 'exists', stored: true, live: false }));
     yield out;
   }

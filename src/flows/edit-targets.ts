@@ -2,15 +2,17 @@
 // its update operation. A Line Item has no GET of its own: it is read through
 // its plan's GET (`lineItems[]`), so "read again after a 409" costs one plan read.
 import { ApiError } from '../client/errors.js';
-import type { ApiClient } from '../client/http.js';
-import { fillPath, operation } from '../contract/operations.js';
+import { operationRequest } from '../client/call.js';
+import { isRecord } from '../client/json.js';
+import type { Requester } from '../client/request.js';
+import { isOperationId, type OperationId } from '../contract/operations.js';
 import type { Revisioned } from './edit.js';
 
 export interface EditTarget {
   /** For messages: 'brand', 'line item'. */
   noun: string;
   /** The GET answering the row (for a Line Item: its plan's). */
-  readOperation: string;
+  readOperation: OperationId;
   /** Picks the row out of the GET's answer where the GET answers its parent. */
   pick?: (body: Record<string, unknown>, params: Record<string, string>) => unknown;
   /** Fields an editor shows as markdown blocks (multi-line prose); the others are `field: value` lines. */
@@ -31,7 +33,10 @@ const TARGETS: Readonly<Record<string, EditTarget>> = {
   updateLineItem: {
     noun: 'line item',
     readOperation: 'getCampaignPlan',
-    pick: (plan, params) => (Array.isArray(plan.lineItems) ? plan.lineItems : []).find((li: { lineItemId?: unknown }) => li.lineItemId === params.lineItemId),
+    pick: (plan, params) => {
+      const items: unknown[] = Array.isArray(plan.lineItems) ? plan.lineItems : [];
+      return items.find((li) => isRecord(li) && li.lineItemId === params.lineItemId);
+    },
     blocks: [],
     notEditable: [],
     frozen: planFrozen,
@@ -46,34 +51,35 @@ export function editTarget(updateOperationId: string): EditTarget {
 }
 
 function asRow(value: unknown, what: string): Revisioned {
-  if (!value || typeof value !== 'object' || typeof (value as { revision?: unknown }).revision !== 'number') {
+  if (value === null || typeof value !== 'object' || !('revision' in value) || typeof value.revision !== 'number') {
     throw new Error(`${what}: the answer carries no revision`);
   }
-  return value as Revisioned;
+  return { ...value, revision: value.revision };
 }
 
 /** The row, and why it cannot be changed now (if the target knows such a state). */
-export async function readEditable(client: ApiClient, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<{ row: Revisioned; frozen?: string }> {
-  const op = operation(target.readOperation);
-  const path = fillPath(op.path, params);
-  const { body } = await client.request<Record<string, unknown>>({ method: op.method, path, signal });
+export async function readEditable(client: Requester, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<{ row: Revisioned; frozen?: string }> {
+  const id = target.readOperation;
+  const req = operationRequest(id, { params }, { signal });
+  const { body } = await client.request<Record<string, unknown>>(req);
   const frozen = target.frozen?.(body);
-  if (!target.pick) return { row: asRow(body, op.id), ...(frozen ? { frozen } : {}) };
+  if (!target.pick) return { row: asRow(body, id), ...(frozen ? { frozen } : {}) };
   const row = target.pick(body, params);
   if (row === undefined) {
     // What a GET of the row itself would answer: the parent exists, the row does not.
-    const id = Object.values(params).slice(-1)[0];
-    throw new ApiError({ status: 404, body: { error: 'not_found', message: `No ${target.noun} ${id} in ${path}.` }, method: op.method, path });
+    const rowId = Object.values(params).slice(-1)[0];
+    throw new ApiError({ status: 404, body: { error: 'not_found', message: `No ${target.noun} ${rowId} in ${req.path}.` }, method: req.method, path: req.path });
   }
-  return { row: asRow(row, op.id), ...(frozen ? { frozen } : {}) };
+  return { row: asRow(row, id), ...(frozen ? { frozen } : {}) };
 }
 
-export async function readRow(client: ApiClient, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<Revisioned> {
+export async function readRow(client: Requester, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<Revisioned> {
   return (await readEditable(client, target, params, signal)).row;
 }
 
-export async function writeRow(client: ApiClient, updateOperationId: string, params: Record<string, string>, changes: Record<string, unknown>, revision: number, signal?: AbortSignal): Promise<Revisioned> {
-  const op = operation(updateOperationId);
-  const { body } = await client.request({ method: op.method, path: fillPath(op.path, params), json: { ...changes, revision }, signal });
-  return asRow(body, op.id);
+/** Write the changes at the revision read; the changes are the user's (the service checks them). */
+export async function writeRow(client: Requester, updateOperationId: string, params: Record<string, string>, changes: Record<string, unknown>, revision: number, signal?: AbortSignal): Promise<Revisioned> {
+  if (!isOperationId(updateOperationId)) throw new Error(`unknown operation id: ${updateOperationId}`);
+  const { body } = await client.request(operationRequest(updateOperationId, { params, body: { ...changes, revision } }, { signal }));
+  return asRow(body, updateOperationId);
 }

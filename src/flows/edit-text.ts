@@ -26,6 +26,7 @@ const ITEM_LINE = /^\s*-(?:\s(.*))?$/;
 
 /** Text that reads back as itself on a `field: value` line; anything else is written as a JSON string. */
 function plainText(s: string): boolean {
+  // eslint-disable-next-line no-control-regex -- a leading control character is exactly what is looked for
   return s !== '' && s === s.trim() && !s.includes('\n') && !s.startsWith('"') && s !== 'null' && s !== '[]' && !/^[\u0000-\u001f]/.test(s);
 }
 
@@ -65,7 +66,8 @@ function valueOf(f: FieldInput, raw: string, line: number): unknown {
   const text = raw.trim();
   if (text.startsWith('"')) {
     try {
-      return JSON.parse(text) as unknown;
+      const value: unknown = JSON.parse(text);
+      return value;
     } catch {
       throw new EditTextError(`${f.name}: ${text.slice(0, 40)} is not a valid "quoted" JSON string`, line);
     }

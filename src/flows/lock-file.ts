@@ -14,6 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { codeOf } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
 import { realRetryDeps } from '../client/retry.js';
 
 export interface LockHolder {
@@ -58,8 +60,9 @@ const UNWRITTEN_GRACE_MS = 2_000;
 
 function readHolder(path: string): LockHolder | undefined {
   try {
-    const h = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
-    return typeof h.pid === 'number' && typeof h.host === 'string' && typeof h.token === 'string' ? h : undefined;
+    const h: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!isRecord(h) || typeof h.pid !== 'number' || typeof h.host !== 'string' || typeof h.token !== 'string') return undefined;
+    return { pid: h.pid, host: h.host, since: typeof h.since === 'number' ? h.since : Number.NaN, token: h.token, ...(typeof h.what === 'string' ? { what: h.what } : {}) };
   } catch {
     return undefined;
   }
@@ -70,7 +73,7 @@ function pidAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+    return codeOf(err) === 'EPERM'; // exists, owned by someone else
   }
 }
 
@@ -114,7 +117,7 @@ function tryCreate(path: string, holder: LockHolder): boolean {
   try {
     fd = openSync(path, 'wx', 0o600);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (codeOf(err) === 'EEXIST') return false;
     throw err;
   }
   try {

@@ -1,17 +1,18 @@
 // Many changes at once (`mutations apply`): a bounded pool of workers, each
 // row through the start flow with its own Idempotency-Key taken from (or first
-// written to) the journal. Rate limits: the client already waits out 429 and
-// provider_error (Retry-After honoured); if a row still gets one, the whole
-// pool pauses, backing off, and the row is tried again with the same key.
+// written to) the journal. Rate limits are the client's one retry policy: it
+// waits out 429 and a provider's throttling (Retry-After honoured) and sends
+// the row again with the same key, within its bound on sends per request; the
+// workers share one ThrottleGate, so while one waits, the pool waits. A row
+// still refused after that is refused (no second retry loop around the first).
 // No terminal code: progress through onNote, results as data.
 import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
-import { realRetryDeps } from '../client/retry.js';
+import { realRetryDeps, ThrottleGate } from '../client/retry.js';
+import { STATE_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
 import { Journal, rowIds } from './mutation-journal.js';
 import { OutcomeUnknownError, startMutation } from './mutation-start.js';
-import { stateOf, watchUntilDone } from './watch.js';
-import { fillPath, operation } from '../contract/operations.js';
 
 type Obj = Record<string, unknown>;
 
@@ -20,7 +21,8 @@ export interface ApplyRow {
   body: Obj;
 }
 
-export type RowState = 'pending' | 'running' | 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not sent' | string;
+/** The words adops uses, or a state word the service sent (`string & {}` keeps the words named). */
+export type RowState = 'pending' | 'running' | 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not sent' | (string & {});
 
 export interface RowOutcome {
   line: number;
@@ -43,22 +45,18 @@ export interface ApplyOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Send again, as a new change with a new key, rows whose mutation failed (it changed nothing). */
   retryFailed?: boolean;
-  /** Tries of a row refused for rate (429, provider_error) before giving up on it. */
-  rateTries?: number;
 }
 
 /** A row in doubt longer than this may have outlived its Idempotency-Key (kept 24 h): never resent blindly. */
 export const KEY_SAFE_MS = 23 * 60 * 60 * 1000;
-
-const isRate = (err: unknown) => err instanceof ApiError && (err.status === 429 || err.code === 'provider_error');
 
 export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], opts: ApplyOptions): Promise<RowOutcome[]> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? realRetryDeps.sleep;
   const ids = rowIds(rows.map((r) => r.body));
   const outcomes: RowOutcome[] = rows.map((r, i) => ({ line: r.line, row: ids[i]!, state: 'not sent' }));
-  let pausedUntil = 0;
-  let backoff = 1000;
+  // While one worker waits out throttling, the others hold their next send too.
+  const gate = new ThrottleGate();
   let next = 0;
 
   async function one(i: number): Promise<void> {
@@ -80,34 +78,26 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
     const firstSentAt = prior?.firstSentAt ?? now();
     if (prior) opts.onNote?.(`line ${line}: in doubt from an earlier run; sending again with its Idempotency-Key`);
     else if (recorded) opts.onNote?.(`line ${line}: its change ${String(recorded.mutationId)} failed; sending it again as a new change (new Idempotency-Key)`);
-    for (let attempt = 1; ; attempt++) {
-      const wait = pausedUntil - now();
-      if (wait > 0) await sleep(wait, opts.signal);
-      // Recorded before the POST: a kill right after it still leaves the key to resend with.
-      opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
-      try {
-        const { mutation } = await startMutation(client, body, { idempotencyKey, lookupPages: 0, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.onNote ? { onNote: (m) => opts.onNote!(`line ${line}: ${m}`) } : {}), sleep });
-        const state = typeof mutation?.state === 'string' ? mutation.state : 'pending';
-        opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: String(mutation?.id), state });
-        Object.assign(out, { mutationId: String(mutation?.id), state });
-        backoff = 1000;
-        return;
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        if (isRate(err) && attempt < (opts.rateTries ?? 4)) {
-          pausedUntil = Math.max(pausedUntil, now() + backoff);
-          opts.onNote?.(`line ${line}: ${(err as ApiError).code}; pausing every worker ${backoff / 1000} s`);
-          backoff = Math.min(backoff * 2, 30_000);
-          continue;
-        }
-        if (err instanceof OutcomeUnknownError) return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
-        if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
-        if (err instanceof ApiError) {
-          opts.journal.record({ row, line, idempotencyKey, firstSentAt, state: 'refused', error: err.code });
-          return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
-        }
-        throw err;
+    // Recorded before the POST: a kill right after it still leaves the key to resend with.
+    opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
+    try {
+      const onNote = opts.onNote;
+      const { mutation } = await startMutation(client, body, {
+        idempotencyKey, lookupPages: 0, sleep, gate, signal: opts.signal,
+        ...(onNote ? { onNote: (m: string) => onNote(`line ${line}: ${m}`) } : {}),
+      });
+      const state = typeof mutation?.state === 'string' ? mutation.state : 'pending';
+      opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: String(mutation?.id), state });
+      Object.assign(out, { mutationId: String(mutation?.id), state });
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      if (err instanceof OutcomeUnknownError) return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
+      if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
+      if (err instanceof ApiError) {
+        opts.journal.record({ row, line, idempotencyKey, firstSentAt, state: 'refused', error: err.code });
+        return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
       }
+      throw err;
     }
   }
 
@@ -136,18 +126,18 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
   const worker = async () => {
     while (next < todo.length && !opts.signal?.aborted) {
       const o = todo[next++]!;
-      const path = fillPath(operation('getMutation').path, { id: o.mutationId! });
-      const { value, outcome } = await watchUntilDone({
-        fetch: async (signal) => (await client.request<Obj>({ method: 'GET', path, signal })).body,
+      const id = o.mutationId ?? '';
+      const { value, outcome } = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
+        acceptors: STATE_ACCEPTORS,
         timeoutMs: Math.max(0, deadline - opts.now()),
         intervalMs: opts.intervalMs,
         now: opts.now,
         sleep: opts.sleep,
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        signal: opts.signal,
       });
       o.state = stateOf(value) ?? o.state;
-      const err = (value as { error?: { error?: string; message?: string } | null } | undefined)?.error;
-      if (outcome === 'failed' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
+      const err = value?.error;
+      if (outcome === 'failure' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
       const prior = opts.journal.get(o.row);
       if (prior) opts.journal.record({ ...prior, state: o.state });
     }

@@ -4,6 +4,8 @@
 // never sent again; a row without one (in doubt) is sent again with the
 // Idempotency-Key recorded before its first send. The last line of a row wins.
 import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
+import { codeOf } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
 import { bodyHash } from './mutation-match.js';
 
 type Obj = Record<string, unknown>;
@@ -20,6 +22,22 @@ export interface JournalEntry {
   /** `sending` until an answer names the mutation; then the mutation's state. */
   state?: string;
   error?: string;
+}
+
+/** A journal line as an entry over the row's earlier one (its fields win); undefined when it lacks the row or its key. */
+function entryOf(v: unknown, earlier: (row: string) => JournalEntry | undefined): JournalEntry | undefined {
+  if (!isRecord(v) || typeof v.row !== 'string' || typeof v.idempotencyKey !== 'string') return undefined;
+  const prev = earlier(v.row);
+  return {
+    ...prev,
+    row: v.row,
+    line: typeof v.line === 'number' ? v.line : (prev?.line ?? Number.NaN),
+    idempotencyKey: v.idempotencyKey,
+    firstSentAt: typeof v.firstSentAt === 'number' ? v.firstSentAt : (prev?.firstSentAt ?? Number.NaN),
+    ...(typeof v.mutationId === 'string' || v.mutationId === null ? { mutationId: v.mutationId } : {}),
+    ...(typeof v.state === 'string' ? { state: v.state } : {}),
+    ...(typeof v.error === 'string' ? { error: v.error } : {}),
+  };
 }
 
 /** Row identities for a file's bodies: identical rows are distinct changes, told apart by occurrence. */
@@ -43,18 +61,18 @@ export class Journal {
     try {
       text = readFileSync(path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (codeOf(err) !== 'ENOENT') throw err;
     }
     const lines = text.split('\n');
     lines.forEach((line, i) => {
       if (!line.trim()) return;
       let e: JournalEntry | undefined;
       try {
-        e = JSON.parse(line) as JournalEntry;
+        e = entryOf(JSON.parse(line), (row) => this.entries.get(row));
       } catch {
         /* judged below */
       }
-      if (e && typeof e.row === 'string' && typeof e.idempotencyKey === 'string') this.entries.set(e.row, { ...this.entries.get(e.row), ...e });
+      if (e) this.entries.set(e.row, e);
       // A last line without its newline was cut by a kill mid-write: the row's earlier lines still hold its key.
       else if (i < lines.length - 1) this.unreadableLines.push(i + 1);
     });

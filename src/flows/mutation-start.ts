@@ -13,8 +13,11 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
-import { realRetryDeps } from '../client/retry.js';
+import { realRetryDeps, type ThrottleGate } from '../client/retry.js';
+import { OPERATION_TABLE } from '../contract/operations.js';
 import { sameChange } from './mutation-match.js';
+
+const CREATE = OPERATION_TABLE.createMutation;
 
 export type Mutation = Record<string, unknown>;
 
@@ -27,7 +30,7 @@ export interface StartResult {
 
 export interface StartOptions {
   idempotencyKey?: string;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Progress for a person (the command prints it on stderr). */
   onNote?: (message: string) => void;
   /** Resends with the same key after an ambiguous failure (default 3). */
@@ -36,6 +39,8 @@ export interface StartOptions {
   lookupPages?: number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Shared by a pool of starts: each waits out the others' throttling (flows/mutation-apply.ts). */
+  gate?: ThrottleGate;
 }
 
 /** How the history look-up went, for the message. */
@@ -84,45 +89,45 @@ export async function findCandidates(client: ApiClient, body: Record<string, unk
   const pages = opts.lookupPages ?? 2;
   if (pages <= 0) return { kind: 'skipped' };
   const candidates: Mutation[] = [];
-  let cursor: string | undefined;
+  const query = typeof body.advertiserId === 'string' ? { advertiserId: body.advertiserId } : {};
   try {
-    for (let page = 0; page < pages; page++) {
-      const query: Record<string, string | number | undefined> = { limit: 50, cursor };
-      if (typeof body.advertiserId === 'string') query.advertiserId = body.advertiserId;
-      const res = await client.request<{ data?: Mutation[]; nextCursor?: string }>({ method: 'GET', path: '/mutations', query, ...(opts.signal ? { signal: opts.signal } : {}) });
-      for (const row of res.body?.data ?? []) {
-        const created = typeof row.createdAt === 'number' ? row.createdAt : undefined;
-        if (created !== undefined && created >= sentAt - SKEW_MS && sameChange(row, body)) candidates.push(row);
+    let seen = 0;
+    for await (const page of client.pages('listMutations', { query }, { pageSize: 50, signal: opts.signal })) {
+      for (const row of page.rows) {
+        // Read tolerantly: another deployment may write its times otherwise.
+        if (typeof row.createdAt === 'number' && row.createdAt >= sentAt - SKEW_MS && sameChange(row, body)) candidates.push(row);
       }
-      cursor = res.body?.nextCursor;
-      if (!cursor) break;
+      if (++seen >= pages) break;
     }
   } catch (err) {
     if (opts.signal?.aborted) throw err;
     if (err instanceof ApiError && err.status === 403) return { kind: 'forbidden' };
-    return { kind: 'failed', reason: (err as Error).message };
+    return { kind: 'failed', reason: messageOf(err) };
   }
   return { kind: 'searched', candidates };
 }
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export async function startMutation(client: ApiClient, body: Record<string, unknown>, opts: StartOptions = {}): Promise<StartResult> {
   const key = opts.idempotencyKey ?? randomUUID();
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? realRetryDeps.sleep;
-  const send = async () =>
-    (await client.request<Mutation>({ method: 'POST', path: '/mutations', json: body, headers: { 'idempotency-key': key }, ...(opts.signal ? { signal: opts.signal } : {}) })).body;
+  // The body as the user wrote it (the service checks it); the same key on every send.
+  const send = (): Promise<Mutation> =>
+    client.callUnchecked('createMutation', { headers: { 'idempotency-key': key }, body }, { signal: opts.signal, ...(opts.gate ? { gate: opts.gate } : {}) });
   const sentAt = now();
-  let last: unknown;
+  let last: Error | undefined;
   try {
     return { mutation: await send(), idempotencyKey: key };
   } catch (err) {
     // A refusal, or a connection that never carried the request: nothing was made.
     if (!isAmbiguous(err)) throw err;
-    last = err;
+    last = err instanceof Error ? err : new Error(String(err));
   }
   const resends = opts.resends ?? 3;
   for (let i = 1; i <= resends; i++) {
-    opts.onNote?.(`no answer to POST /mutations (${(last as Error).message}); sending it again with the same Idempotency-Key (${i}/${resends})`);
+    opts.onNote?.(`no answer to ${CREATE.method} ${CREATE.path} (${messageOf(last)}); sending it again with the same Idempotency-Key (${i}/${resends})`);
     await sleep(Math.min(4000, 500 * 2 ** (i - 1)), opts.signal);
     try {
       const mutation = await send();
@@ -132,9 +137,9 @@ export async function startMutation(client: ApiClient, body: Record<string, unkn
       if (opts.signal?.aborted) throw err;
       if (err instanceof ApiError && refusalIsFinal(err)) throw err;
       // A connection refused now says nothing about the first attempt, which did go out.
-      last = err;
+      last = err instanceof Error ? err : new Error(String(err));
     }
   }
   const lookup = await findCandidates(client, body, sentAt, opts);
-  throw new OutcomeUnknownError(`could not tell whether the change started: ${(last as Error).message}`, key, body, lookup);
+  throw new OutcomeUnknownError(`could not tell whether the change started: ${messageOf(last)}`, key, body, lookup);
 }

@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { codeOf } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
 
 export interface PlanMarker {
   v: 1;
@@ -36,7 +38,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(err) === 'EPERM';
   }
 }
 
@@ -54,8 +56,12 @@ export class PlanApplyMarkers {
 
   private read(path: string): PlanMarker | undefined {
     try {
-      const m = JSON.parse(readFileSync(path, 'utf8')) as PlanMarker;
-      return m && m.v === 1 && typeof m.pid === 'number' ? m : undefined;
+      const m: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      if (!isRecord(m) || m.v !== 1 || typeof m.pid !== 'number') return undefined;
+      return {
+        v: 1, pid: m.pid, slug: String(m.slug), host: String(m.host), startedAt: Number(m.startedAt),
+        ...(typeof m.planCreatedAt === 'number' ? { planCreatedAt: m.planCreatedAt } : {}),
+      };
     } catch {
       return undefined;
     }
@@ -70,7 +76,7 @@ export class PlanApplyMarkers {
       writeFileSync(path, JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
       return {};
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (codeOf(err) !== 'EEXIST') throw err;
     }
     const held = this.read(path);
     if (held && (held.host !== mine.host || alive(held.pid)) && held.pid !== process.pid) throw new MarkerHeld(held, path);

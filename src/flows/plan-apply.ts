@@ -13,7 +13,6 @@
 // No terminal code: progress goes to onNote.
 import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
-import { fillPath, operation } from '../contract/operations.js';
 import type { PlanApplyMarkers, PlanMarker } from './plan-apply-marker.js';
 
 export interface PlanDocument {
@@ -41,25 +40,22 @@ export class LineItemRefused extends Error {
 const CLOCK_SKEW_MS = 2 * 60 * 1000;
 
 type Plan = Record<string, unknown> & { revision?: number; createdAt?: number; status?: string };
-type At = (id: string, params?: Record<string, string>) => { method: string; path: string };
 
 export async function applyPlan(client: ApiClient, doc: PlanDocument, opts: ApplyOptions = {}): Promise<Record<string, unknown>> {
   const note = opts.onNote ?? (() => {});
   const slug = doc.plan.slug;
-  const at: At = (id, params = {}) => {
-    const op = operation(id);
-    return { method: op.method, path: fillPath(op.path, { slug, ...params }) };
-  };
+  const params = { slug };
   const markers = opts.markers;
   const { leftover } = markers?.claim(slug) ?? {};
   // Whether something of this run may be left on the service (then the marker stays for the next run).
   let mayLeave = false;
   try {
-    if (leftover) await replaceLeftover(client, doc, leftover, at, note, opts.signal);
+    if (leftover) await replaceLeftover(client, doc, leftover, note, opts.signal);
     let created: Plan;
     try {
       mayLeave = true;
-      created = (await client.request<Plan>({ ...at('createCampaignPlan'), json: doc.plan, signal: opts.signal })).body;
+      // The file's fields as written: the service checks them.
+      created = await client.callUnchecked('createCampaignPlan', { body: doc.plan }, { signal: opts.signal });
     } catch (err) {
       // Refused by the service: nothing was created.
       if (err instanceof ApiError) mayLeave = false;
@@ -70,15 +66,15 @@ export async function applyPlan(client: ApiClient, doc: PlanDocument, opts: Appl
     note(`created plan ${slug} (revision ${String(created.revision)})`);
     for (const [i, item] of doc.lineItems.entries()) {
       try {
-        const added = (await client.request<{ lineItemId: string }>({ ...at('addLineItem'), json: item, signal: opts.signal })).body;
+        const added = await client.callUnchecked('addLineItem', { params, body: item }, { signal: opts.signal });
         note(`added line item ${added.lineItemId} (${String(item.name)})`);
       } catch (err) {
-        const rolledBack = await rollBack(client, at('deleteCampaignPlan'), slug, note);
+        const rolledBack = await rollBack(client, slug, note);
         if (rolledBack) mayLeave = false;
         throw new LineItemRefused(i, err, rolledBack);
       }
     }
-    const plan = (await client.request<Record<string, unknown>>({ ...at('getCampaignPlan'), signal: opts.signal })).body;
+    const plan = await client.call('getCampaignPlan', { params }, { signal: opts.signal });
     mayLeave = false;
     return plan;
   } finally {
@@ -91,11 +87,11 @@ export async function applyPlan(client: ApiClient, doc: PlanDocument, opts: Appl
  * provably its draft, delete it (at the revision read) so this run applies
  * the file anew; otherwise leave it, and the create's 409 explains.
  */
-async function replaceLeftover(client: ApiClient, doc: PlanDocument, m: PlanMarker, at: At, note: (m: string) => void, signal?: AbortSignal): Promise<void> {
+async function replaceLeftover(client: ApiClient, doc: PlanDocument, m: PlanMarker, note: (m: string) => void, signal?: AbortSignal): Promise<void> {
   const slug = doc.plan.slug;
   let plan: Plan;
   try {
-    plan = (await client.request<Plan>({ ...at('getCampaignPlan'), signal })).body;
+    plan = await client.call('getCampaignPlan', { params: { slug } }, { signal });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return; // that run left nothing (or it was cleaned up)
     throw err;
@@ -103,8 +99,7 @@ async function replaceLeftover(client: ApiClient, doc: PlanDocument, m: PlanMark
   if (!isLeftoverOf(plan, m, doc)) return;
   const started = new Date(m.startedAt).toISOString();
   note(`plan ${slug} is the draft an interrupted \`adops plans apply\` left (pid ${m.pid}, started ${started}); deleting it to apply this file anew`);
-  const del = at('deleteCampaignPlan');
-  await client.request({ ...del, query: { revision: String(plan.revision) }, signal });
+  await client.call('deleteCampaignPlan', { params: { slug }, query: { revision: String(plan.revision) } }, { signal });
 }
 
 export function isLeftoverOf(plan: Plan, m: PlanMarker, doc: PlanDocument): boolean {
@@ -122,13 +117,13 @@ function conflictAdvice(slug: string, leftover: PlanMarker | undefined): string 
 }
 
 /** Deletes the plan this run created. Without the run's signal: an interrupted apply still cleans up. */
-async function rollBack(client: ApiClient, del: { method: string; path: string }, slug: string, note: (m: string) => void): Promise<boolean> {
+async function rollBack(client: ApiClient, slug: string, note: (m: string) => void): Promise<boolean> {
   try {
-    await client.request({ ...del });
+    await client.call('deleteCampaignPlan', { params: { slug } });
     note(`deleted plan ${slug} again: nothing of this apply is left`);
     return true;
   } catch (err) {
-    note(`could not delete plan ${slug} (${(err as Error).message}); it is a draft: delete it with \`adops plans delete ${slug} --yes\``);
+    note(`could not delete plan ${slug} (${err instanceof Error ? err.message : String(err)}); it is a draft: delete it with \`adops plans delete ${slug} --yes\``);
     return false;
   }
 }

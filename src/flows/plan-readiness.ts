@@ -1,8 +1,8 @@
 // Wait until a Line Item is ready to execute. Readiness answers `ready` and
-// what is `missing` rather than a state word, so it is wrapped into the state
-// the generic watcher (flows/watch.ts) reads: ready, waiting, or failed when a
-// missing condition is one no wait can fix. No terminal code.
-import { watchUntilDone, type WatchOptions } from './watch.js';
+// what is `missing` rather than a state word; its acceptors say so to the one
+// waiter (client/waiter.ts): success when ready, failure when a missing
+// condition is one no wait can fix (an archived plan). No terminal code.
+import { waitFor, type Acceptor, type WaitOptions } from '../client/waiter.js';
 
 export interface Readiness {
   lineItemId?: string;
@@ -11,26 +11,20 @@ export interface Readiness {
   [key: string]: unknown;
 }
 
-/** Missing conditions no wait can fix: an archived plan is terminal. */
-const NEVER = new Set(['plan_archived']);
+export const READINESS_ACCEPTORS: readonly Acceptor[] = [
+  { state: 'success', matcher: 'path', path: 'ready', expected: true },
+  { state: 'failure', matcher: 'pathAny', path: 'missing[].code', expected: ['plan_archived'] },
+];
 
 export type ReadinessOutcome = 'ready' | 'never' | 'timeout';
 
-export function readinessState(r: Readiness): 'ready' | 'waiting' | 'failed' {
-  if (r.ready) return 'ready';
-  return (r.missing ?? []).some((m) => NEVER.has(m.code)) ? 'failed' : 'waiting';
-}
+const WORDS = { success: 'ready', failure: 'never', timeout: 'timeout' } as const;
 
+/** Transitional for commands/plans/readiness.ts, which reads ready/never/timeout; waitFor with READINESS_ACCEPTORS is the same wait. */
 export async function waitForReadiness(
-  opts: Omit<WatchOptions<Readiness>, 'onPoll'> & { onPoll?: (r: Readiness) => void },
+  opts: Omit<WaitOptions<Readiness>, 'acceptors'> & { fetch: (signal: AbortSignal) => Promise<Readiness> },
 ): Promise<{ value: Readiness | undefined; outcome: ReadinessOutcome }> {
-  const { value, outcome } = await watchUntilDone({
-    ...opts,
-    fetch: async (signal) => {
-      const readiness = await opts.fetch(signal);
-      return { state: readinessState(readiness), readiness };
-    },
-    onPoll: (w) => opts.onPoll?.(w.readiness),
-  });
-  return { value: value?.readiness, outcome: outcome === 'succeeded' ? 'ready' : outcome === 'failed' ? 'never' : 'timeout' };
+  const { fetch, ...rest } = opts;
+  const { value, outcome } = await waitFor(fetch, { ...rest, acceptors: READINESS_ACCEPTORS });
+  return { value, outcome: WORDS[outcome] };
 }

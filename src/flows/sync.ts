@@ -10,8 +10,8 @@
 //      and sizeBytes that shows no checksum (today's behaviour on a fresh CI
 //      runner against a deployment that shows none). Without the flag such a
 //      file is uploaded: a creative changed at the same size is never kept.
-import type { ApiClient } from '../client/http.js';
-import { operation } from '../contract/operations.js';
+import { operationPages } from '../client/call.js';
+import type { Requester } from '../client/request.js';
 import type { LocalFile } from './upload.js';
 import { hashFile, type UploadJournal } from './upload-journal.js';
 import { serviceSha256, type Row } from './upload-targets.js';
@@ -22,20 +22,18 @@ export interface Existing {
   row: Row;
   matchedBy: MatchedBy;
 }
-/** Every ready Asset, grouped by filename (pages of 100, following nextCursor). */
-export async function readyAssetsByName(client: ApiClient, signal?: AbortSignal): Promise<Map<string, Row[]>> {
+/**
+ * Every ready Asset, grouped by filename: pages of 100 through the one
+ * paginator, which stops on a cursor the service repeats (a loop would page forever).
+ */
+export async function readyAssetsByName(client: Requester, signal?: AbortSignal): Promise<Map<string, Row[]>> {
   const byName = new Map<string, Row[]>();
-  let cursor: string | undefined;
-  do {
-    const res = await client.request<{ data?: Row[]; nextCursor?: string | null }>({
-      method: 'GET', path: operation('listAssets').path, query: { state: 'ready', limit: 100, cursor }, ...(signal ? { signal } : {}),
-    });
-    for (const row of res.body.data ?? []) {
+  for await (const page of operationPages(client, 'listAssets', { query: { state: 'ready' } }, { pageSize: 100, signal })) {
+    for (const row of page.rows) {
       if (row.state !== 'ready' || typeof row.filename !== 'string') continue;
       byName.set(row.filename, [...(byName.get(row.filename) ?? []), row]);
     }
-    cursor = res.body.nextCursor ?? undefined;
-  } while (cursor);
+  }
   return byName;
 }
 

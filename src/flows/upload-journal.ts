@@ -19,6 +19,8 @@ import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSy
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
+import { codeOf } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
 import { acquireLock, describeHolder, type Lock, type LockHolder } from './lock-file.js';
 
 export type JournalState =
@@ -59,10 +61,8 @@ export interface FileIdentity {
 }
 
 const STATES: readonly string[] = ['reserved', 'sent', 'uploaded', 'ready'];
-const validEntry = (e: unknown): e is JournalEntry => {
-  const x = e as JournalEntry;
-  return !!x && typeof x.id === 'string' && typeof x.keyFp === 'string' && STATES.includes(x.state) && typeof x.updatedAt === 'number';
-};
+const validEntry = (x: unknown): x is JournalEntry =>
+  isRecord(x) && typeof x.id === 'string' && typeof x.keyFp === 'string' && typeof x.state === 'string' && STATES.includes(x.state) && typeof x.updatedAt === 'number';
 
 /** A key's fingerprint for the journal: enough to tell keys apart, useless to call the service with. */
 export const keyFingerprint = (apiKey: string | undefined): string => createHash('sha256').update(`adops upload journal\n${apiKey ?? ''}`).digest('hex').slice(0, 16);
@@ -111,12 +111,12 @@ export class UploadJournal {
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (codeOf(err) === 'ENOENT') return [];
       throw err;
     }
     try {
-      const c = JSON.parse(text) as ContentFile;
-      if (c.v === 2 && c.target === target && c.size === size && c.sha256 === sha256 && Array.isArray(c.entries) && c.entries.every(validEntry)) return c.entries;
+      const c: unknown = JSON.parse(text);
+      if (isRecord(c) && c.v === 2 && c.target === target && c.size === size && c.sha256 === sha256 && Array.isArray(c.entries) && c.entries.every(validEntry)) return c.entries;
     } catch {
       /* judged below */
     }
@@ -202,7 +202,7 @@ export function hashGate(onDigest: (sha256: string) => void): Transform {
       try {
         onDigest(hash.digest('hex'));
       } catch (err) {
-        return done(err as Error);
+        return done(err instanceof Error ? err : new Error(String(err)));
       }
       done(null, held);
     },

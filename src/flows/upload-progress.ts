@@ -20,6 +20,7 @@ interface FileState {
   lastLineAt: number;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
 const clean = (s: string) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, '?');
 
 export function rate(sent: number, elapsedMs: number): number {

@@ -13,6 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { proxyAuthRefused, type Env } from '../client/proxy.js';
 import { connectionFor, finalFailure } from '../client/proxy-route.js';
+import { abortReason } from '../client/retry.js';
 
 export interface PutOptions {
   contentType: string;
@@ -73,7 +74,7 @@ export async function putBytes(url: string, open: () => Readable, opts: PutOptio
   const send = via.send;
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   return new Promise<PutResult>((resolve, reject) => {
-    if (opts.signal?.aborted) return reject(opts.signal.reason ?? new Error('aborted'));
+    if (opts.signal?.aborted) return reject(abortReason(opts.signal));
     let sentAll = false;
     let settled = false;
     let body: Readable | undefined;

@@ -1,7 +1,7 @@
 // Why a file failed, in terms of the file (its size next to the limit, what
 // its bytes are next to what is accepted), and what stays reserved after an
 // interruption with how it gets cleaned up. Text only.
-import { ApiError, NetworkError } from '../client/errors.js';
+import { ApiError, codeOf, NetworkError } from '../client/errors.js';
 import { humanBytes } from '../contract/media.js';
 import { UploadError, type FileOutcome } from './upload.js';
 import { PutNetworkError } from './upload-put.js';
@@ -33,8 +33,8 @@ export function explainFailure(o: FileOutcome): string {
     }
   }
   if (err instanceof PutNetworkError || err instanceof NetworkError) return `connection failed: ${err.message}; run the same command again to resume`;
-  const code = (err as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `cannot read the file: ${(err as Error).message}`;
+  const code = codeOf(err);
+  if (code !== undefined && /^E[A-Z]+$/.test(code)) return `cannot read the file: ${err instanceof Error ? err.message : String(err)}`;
   return err instanceof Error ? err.message : String(err);
 }
 

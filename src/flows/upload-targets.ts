@@ -2,8 +2,9 @@
 // reserve → PUT bytes → finalize; they differ in paths, reserve body, state
 // names and which bytes they accept. The flow (upload.ts) only sees this shape.
 import { ApiError } from '../client/errors.js';
-import type { ApiClient } from '../client/http.js';
-import { fillPath, operation } from '../contract/operations.js';
+import { callUnchecked } from '../client/call.js';
+import type { Requester } from '../client/request.js';
+import type { OperationId } from '../contract/operations.js';
 import { judgeAsset, judgeDocument, type Judged } from '../contract/media.js';
 
 export type Row = Record<string, unknown>;
@@ -45,6 +46,9 @@ export function serviceSha256(row: Row): string | undefined {
   return undefined;
 }
 
+/** An answer as a row; undefined when it is none (empty, or not an object). */
+const rowOf = (answer: unknown): Row | undefined => (answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? { ...answer } : undefined);
+
 const orUndefinedOn404 = async <T>(p: Promise<T>): Promise<T | undefined> => {
   try {
     return await p;
@@ -69,32 +73,33 @@ interface TargetSpec {
   params: Record<string, string>;
   /** Name of the row's id in answers and in paths. */
   idField: 'id' | 'documentId';
-  ops: { reserve: string; finalize: string; get: string; remove: string };
+  ops: { reserve: OperationId; finalize: OperationId; get: OperationId; remove: OperationId };
   deleteCommand: (id: string) => string;
   listReservedCommand: string;
 }
 
-function target(client: ApiClient, t: TargetSpec): UploadTarget {
-  const path = (opId: string, id?: string) => fillPath(operation(opId).path, id === undefined ? t.params : { ...t.params, [t.idField]: id });
-  const send = <T>(method: string, p: string, signal?: AbortSignal, json?: unknown) =>
-    client.request<T>({ method, path: p, ...(json !== undefined ? { json } : {}), ...(signal ? { signal } : {}) }).then((r) => r.body);
+function target(client: Requester, t: TargetSpec): UploadTarget {
+  const params = (id?: string) => (id === undefined ? t.params : { ...t.params, [t.idField]: id });
+  // Rows are read tolerantly (Row): the two targets answer different shapes, and a deployment may add fields.
+  const send = (id: OperationId, signal: AbortSignal | undefined, rowId?: string, body?: unknown): Promise<Row | undefined> =>
+    callUnchecked(client, id, { params: params(rowId), ...(body !== undefined ? { body } : {}) }, { signal }).then(rowOf);
   return {
     key: t.key,
     noun: t.noun,
     accepted: t.accepted,
     judge: t.judge,
     // contentType and sizeBytes let the service refuse a wrong or oversized file before any byte is sent.
-    reserve: async (filename, contentType, size, signal) => reservationOf(await send<Row>('POST', path(t.ops.reserve), signal, { filename, contentType, sizeBytes: size }), t.idField),
-    finalize: (id, signal) => send<Row>('POST', path(t.ops.finalize, id), signal),
-    get: (id, signal) => orUndefinedOn404(send<Row>('GET', path(t.ops.get, id), signal)),
-    remove: async (id, signal) => void (await orUndefinedOn404(send('DELETE', path(t.ops.remove, id), signal))),
+    reserve: async (filename, contentType, size, signal) => reservationOf((await send(t.ops.reserve, signal, undefined, { filename, contentType, sizeBytes: size })) ?? {}, t.idField),
+    finalize: async (id, signal) => (await send(t.ops.finalize, signal, id)) ?? {},
+    get: (id, signal) => orUndefinedOn404(send(t.ops.get, signal, id)),
+    remove: async (id, signal) => void (await orUndefinedOn404(send(t.ops.remove, signal, id))),
     isReady: (row) => row.state === 'ready',
     deleteCommand: t.deleteCommand,
     listReservedCommand: t.listReservedCommand,
   };
 }
 
-export const assetTarget = (client: ApiClient): UploadTarget =>
+export const assetTarget = (client: Requester): UploadTarget =>
   target(client, {
     key: 'asset',
     noun: 'Asset',
@@ -107,7 +112,7 @@ export const assetTarget = (client: ApiClient): UploadTarget =>
     listReservedCommand: 'adops assets list --state reserved',
   });
 
-export const documentTarget = (client: ApiClient, slug: string): UploadTarget =>
+export const documentTarget = (client: Requester, slug: string): UploadTarget =>
   target(client, {
     key: `document:${slug}`,
     noun: 'Document',

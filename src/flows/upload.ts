@@ -8,12 +8,13 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline, Transform } from 'node:stream';
-import { ApiError, NetworkError } from '../client/errors.js';
+import { ApiError, codeOf, NetworkError } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
 import { hashFile, hashGate, waitingNote, type ContentSlot, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
 import { serviceSha256, type Reservation, type Row, type UploadTarget } from './upload-targets.js';
-import { watchUntilDone } from './watch.js';
+import { STATE_ACCEPTORS, waitFor } from '../client/waiter.js';
 
 export interface LocalFile extends FileIdentity {
   /** As the user named it (for messages). */
@@ -128,7 +129,7 @@ function unchangedCheck(file: FileIdentity): Transform {
   });
 }
 
-const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
+const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || codeOf(err) === 'ABORT_ERR');
 
 export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<FileOutcome> {
   const run = new FileUpload(file, o);
@@ -353,7 +354,7 @@ class FileUpload {
       await this.o.sleep(500 * this.putAttempts, this.sig());
       return false;
     }
-    const code = (answer.body as { error?: unknown } | null)?.error;
+    const code = isRecord(answer.body) ? answer.body.error : undefined;
     if (answer.status >= 200 && answer.status < 300) {
       this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
       this.record('uploaded');
@@ -430,15 +431,15 @@ class FileUpload {
 
   private async waitReady(id: string, first: Row): Promise<Row> {
     this.note(`${id} is ${String(first.state)} after finalize; waiting until ready`);
-    const { value, outcome } = await watchUntilDone({
-      fetch: async (signal) => (await this.t.get(id, signal)) ?? { state: 'failed' },
+    const { value, outcome } = await waitFor(async (signal) => (await this.t.get(id, signal)) ?? { state: 'failed' }, {
+      acceptors: STATE_ACCEPTORS,
       timeoutMs: this.o.waitTimeoutMs,
       intervalMs: 1000,
       now: this.o.now,
       sleep: this.o.sleep,
-      ...(this.o.signal ? { signal: this.o.signal } : {}),
+      signal: this.o.signal,
     });
-    if (outcome === 'succeeded' && value) return value;
+    if (outcome === 'success' && value) return value;
     if (outcome === 'timeout') throw new UploadError(`${id} was still ${String((value ?? first).state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
     throw new UploadError(`${id} disappeared while waiting for it to become ready`, 'upload_failed', 'unexpected');
   }

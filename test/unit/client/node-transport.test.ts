@@ -2,16 +2,18 @@
 // (not a whole-request one), streamed bodies, answers streamed to a sink,
 // cuts mid-body, and paths sent exactly as built.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/client/errors.js';
 import { ApiClient, closeAllPools } from '../../../src/client/http.js';
+import { IDLE_SOCKET_MS, nodeTransport } from '../../../src/client/node-transport.js';
 import { fillPath } from '../../../src/contract/operations.js';
 
 let server: Server;
 let base: string;
 let connections = 0;
+let lastSocket: Socket | undefined;
 const seen: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
@@ -52,7 +54,10 @@ beforeAll(async () => {
       res.end(JSON.stringify({ url: req.url, length: body.length }));
     });
   });
-  server.on('connection', () => connections++);
+  server.on('connection', (socket) => {
+    connections++;
+    lastSocket = socket;
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -117,14 +122,19 @@ describe('node:http transport', () => {
   });
 
   it('keeps a connection alive between requests, and drops it after 4 s idle (before a server would)', async () => {
-    await closeAllPools();
-    const c = client();
+    // 4 s, under the 5 s a Node server keeps an idle connection.
+    expect(IDLE_SOCKET_MS).toBe(4_000);
+    expect(IDLE_SOCKET_MS).toBeLessThan(server.keepAliveTimeout);
+    // The drop itself, with the idle time injected short: wait for the event, not for the clock.
+    const transport = nodeTransport({ idleSocketMs: 30 });
+    const c = new ApiClient({ baseUrl: base, apiKey: 'acr_t_1234', userAgent: 't', transport, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5000 } });
     const before = connections;
     await c.request({ method: 'GET', path: '/a' });
     await c.request({ method: 'GET', path: '/b' });
     expect(connections - before).toBe(1);
-    await new Promise((r) => setTimeout(r, 4_300));
+    await new Promise<void>((resolve) => lastSocket!.once('close', () => resolve()));
     await c.request({ method: 'GET', path: '/c' });
     expect(connections - before).toBe(2);
+    await transport.close();
   });
 });

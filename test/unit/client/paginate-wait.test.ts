@@ -1,8 +1,9 @@
 // The paginator and the waiter over the stub transport.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/client/http.js';
-import { paginate, RepeatedCursorError } from '../../../src/client/paginate.js';
-import { waitUntil, type Acceptor } from '../../../src/client/waiter.js';
+import { RepeatedCursorError } from '../../../src/client/errors.js';
+import { paginate } from '../../../src/client/paginate.js';
+import { waitFor, type Acceptor } from '../../../src/client/waiter.js';
 import { HttpStubs, json } from '../../helpers/http-stub.js';
 
 let http: HttpStubs;
@@ -63,6 +64,7 @@ describe('paginate', () => {
 });
 
 describe('waiter', () => {
+  const get = (c: ApiClient, path: string) => async (signal: AbortSignal) => (await c.request({ method: 'GET', path, signal })).body;
   const acceptors: Acceptor[] = [
     { state: 'success', matcher: 'path', path: 'state', expected: ['ready', 'done'] },
     { state: 'failure', matcher: 'path', path: 'state', expected: 'failed' },
@@ -79,23 +81,23 @@ describe('waiter', () => {
     http.on('GET', '/assets/a1', json(404, { error: 'not_found', message: 'not yet' }));
     http.on('GET', '/assets/a1', json(200, { state: 'pending' }));
     http.on('GET', '/assets/a1', json(200, { state: 'READY' }));
-    const r = await waitUntil(c, { method: 'GET', path: '/assets/a1' }, { acceptors, timeoutMs: 10_000, intervalMs: 1000, ...clock() });
+    const r = await waitFor(get(c, '/assets/a1'), { acceptors, timeoutMs: 10_000, intervalMs: 1000, ...clock() });
     expect(r).toMatchObject({ outcome: 'success', value: { state: 'READY' } });
   });
 
   it('ends in failure by path or status, and in timeout when nothing decides', async () => {
     const c = client();
     http.on('GET', '/m/1', json(200, { state: 'failed' }));
-    expect((await waitUntil(c, { method: 'GET', path: '/m/1' }, { acceptors, timeoutMs: 1, intervalMs: 1, ...clock() })).outcome).toBe('failure');
+    expect((await waitFor(get(c, '/m/1'), { acceptors, timeoutMs: 1, intervalMs: 1, ...clock() })).outcome).toBe('failure');
     http.on('GET', '/m/2', json(410, { error: 'gone', message: 'gone' }));
-    expect((await waitUntil(c, { method: 'GET', path: '/m/2' }, { acceptors, timeoutMs: 1, intervalMs: 1, ...clock() })).outcome).toBe('failure');
+    expect((await waitFor(get(c, '/m/2'), { acceptors, timeoutMs: 1, intervalMs: 1, ...clock() })).outcome).toBe('failure');
     for (let i = 0; i < 3; i++) http.on('GET', '/m/3', json(200, { state: 'running' }));
-    expect((await waitUntil(c, { method: 'GET', path: '/m/3' }, { acceptors, timeoutMs: 2000, intervalMs: 1000, ...clock() })).outcome).toBe('timeout');
+    expect((await waitFor(get(c, '/m/3'), { acceptors, timeoutMs: 2000, intervalMs: 1000, ...clock() })).outcome).toBe('timeout');
   });
 
   it('throws an error no acceptor names', async () => {
     const c = client();
     http.on('GET', '/m/4', json(403, { error: 'forbidden', message: 'no' }));
-    await expect(waitUntil(c, { method: 'GET', path: '/m/4' }, { acceptors, timeoutMs: 1, intervalMs: 1, ...clock() })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(waitFor(get(c, '/m/4'), { acceptors, timeoutMs: 1, intervalMs: 1, ...clock() })).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRetry, isRetryable, parseRetryAfter, runWithRetry, type AttemptOutcome, type RetryPolicy } from '../../../src/client/retry.js';
+import { decideRetry, isRetryable, isThrottleAnswer, isThrottled, parseRetryAfter, runWithRetry, ThrottleGate, type AttemptOutcome, type RetryPolicy } from '../../../src/client/retry.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, budgetMs: 10_000 };
 const decide = (outcome: AttemptOutcome, over: Partial<Parameters<typeof decideRetry>[0]> = {}) =>
@@ -111,5 +111,42 @@ describe('runWithRetry', () => {
     });
     expect(calls).toBe(1);
     expect(attempts).toBe(1);
+  });
+});
+
+describe('the one throttle detector', () => {
+  it('429, or a provider_error whose platform error says rate limit; nothing else', () => {
+    expect(isThrottleAnswer(429, undefined)).toBe(true);
+    expect(isThrottleAnswer(502, { error: 'provider_error', platformError: { message: 'User request limit reached', code: 17 } })).toBe(true);
+    expect(isThrottleAnswer(502, { error: 'provider_error', platformError: { message: 'internal failure' } })).toBe(false);
+    expect(isThrottleAnswer(503, { error: 'unavailable' })).toBe(false);
+    expect(isThrottled({ kind: 'response', status: 429 })).toBe(true);
+    expect(isThrottled({ kind: 'response', status: 502, throttled: true })).toBe(true);
+    expect(isThrottled({ kind: 'network', sent: false })).toBe(false);
+  });
+});
+
+describe('ThrottleGate', () => {
+  it('a request that shares the gate holds its next attempt until the throttled one\'s wait ends', async () => {
+    let t = 0;
+    const deps = { now: () => t, sleep: async (ms: number) => void (t += ms), random: () => 0 };
+    const gate = new ThrottleGate();
+    const throttlePolicy: RetryPolicy = { ...policy, throttle: { maxAttempts: 2, baseDelayMs: 5_000, maxDelayMs: 5_000, budgetMs: 60_000 } };
+    let held!: () => void;
+    const throttledOnce = new Promise<void>((resolve) => (held = resolve));
+    const first = runWithRetry({
+      method: 'POST', policy: throttlePolicy, deps, gate,
+      onRetry: () => held(),
+      attemptFn: async (attempt) => ({ outcome: attempt === 1 ? { kind: 'response', status: 429 } : { kind: 'response', status: 202 }, result: attempt }),
+    });
+    await throttledOnce;
+    const sentAt: number[] = [];
+    const second = runWithRetry({
+      method: 'POST', policy: throttlePolicy, deps, gate,
+      attemptFn: async () => (sentAt.push(t), { outcome: { kind: 'response', status: 202 }, result: 0 }),
+    });
+    await Promise.all([first, second]);
+    expect(sentAt).toHaveLength(1);
+    expect(sentAt[0]).toBeGreaterThanOrEqual(5_000);
   });
 });

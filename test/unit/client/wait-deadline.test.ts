@@ -1,7 +1,6 @@
 // Issue 13 item 21: the waiter's timeout bounds the poll in flight too.
 import { describe, expect, it } from 'vitest';
-import { waitFor, WaitDeadline, type Poll } from '../../../src/client/waiter.js';
-import { STATE_ACCEPTORS } from '../../../src/flows/watch.js';
+import { STATE_ACCEPTORS, waitFor, WaitDeadline } from '../../../src/client/waiter.js';
 
 const realClock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
@@ -10,9 +9,9 @@ describe('waitFor with a poll that does not answer', () => {
     let polls = 0;
     let aborted: unknown;
     const fetch = (signal: AbortSignal) =>
-      new Promise<Poll>((resolve, reject) => {
+      new Promise<{ state: string }>((resolve, reject) => {
         polls++;
-        if (polls === 1) return resolve({ status: 200, body: { state: 'running' } });
+        if (polls === 1) return resolve({ state: 'running' });
         signal.addEventListener('abort', () => reject((aborted = signal.reason)));
       });
     const started = Date.now();
@@ -24,7 +23,7 @@ describe('waitFor with a poll that does not answer', () => {
   });
 
   it('a first poll that never answers: timeout with no value', async () => {
-    const r = await waitFor(() => new Promise<Poll>(() => {}), { acceptors: STATE_ACCEPTORS, timeoutMs: 100, intervalMs: 50, ...realClock });
+    const r = await waitFor(() => new Promise<never>(() => {}), { acceptors: STATE_ACCEPTORS, timeoutMs: 100, intervalMs: 50, ...realClock });
     expect(r).toEqual({ outcome: 'timeout', value: undefined });
   });
 });

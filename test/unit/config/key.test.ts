@@ -7,6 +7,9 @@ import { toReport } from '../../../src/cli/report.js';
 import { InvalidApiKeyError, normalizeApiKey } from '../../../src/config/key.js';
 import { resolveAuth } from '../../../src/config/resolve.js';
 import { ConfigStore } from '../../../src/config/store.js';
+import { checkProfileName } from '../../../src/config/profile-name.js';
+import { formatReport } from '../../../src/cli/report.js';
+import { RepeatedCursorError } from '../../../src/client/errors.js';
 
 const store = (profiles: Record<string, { baseUrl?: string; apiKey?: string }> = {}) => {
   const s = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'adops-key-')), 'adops'));
@@ -54,5 +57,23 @@ describe('--profile', () => {
     expect((err as Error).message).toMatch(/no profile named "wrok"/);
     expect(resolveAuth(s, { ADOPS_PROFILE: 'nope' }, {})).toMatchObject({ profile: 'nope', apiKey: undefined });
     expect(resolveAuth(s, {}, { profile: 'work' }).apiKey).toBe('acr_w');
+  });
+});
+
+describe('errors of the lower floors, mapped to exit codes in cli/', () => {
+  it('a bad profile name is a usage error (exit 2), shown without a code prefix', () => {
+    let err: unknown;
+    try {
+      checkProfileName('bad name');
+    } catch (e) {
+      err = e;
+    }
+    const report = toReport(err);
+    expect(report).toMatchObject({ exitCode: 2, code: 'usage_error' });
+    expect(formatReport(report)).toMatch(/^error: "bad name" is not a profile name\nhint: profile names are up to 64/);
+  });
+
+  it('a repeated cursor is a fault of the service (exit 1) with its own code and hint', () => {
+    expect(toReport(new RepeatedCursorError('c1', '/assets'))).toMatchObject({ exitCode: 1, code: 'repeated_cursor', hint: expect.stringMatching(/fault of the service/) });
   });
 });

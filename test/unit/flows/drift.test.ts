@@ -1,13 +1,13 @@
 // The drift flow pages both sides and holds one page of each at a time.
 import { describe, expect, it } from 'vitest';
-import type { ApiClient, ApiRequest } from '../../../src/client/http.js';
+import type { ApiRequest, ApiResponse, Requester } from '../../../src/client/request.js';
 import { compareRows, drift, sameValue } from '../../../src/flows/drift.js';
 
 type Row = Record<string, unknown>;
 const row = (id: number, over: Row = {}): Row => ({ id: String(id), name: `c${id}`, status: 'ACTIVE', budget: 10, budgetType: 'daily', bidStrategy: null, ...over });
 
 /** A paged service: `live` and `stored` rows, pages of the asked limit; logs each request. */
-function fakeClient(live: Row[], stored: Row[], log: string[]): ApiClient {
+function fakeClient(live: Row[], stored: Row[], log: string[]): Requester {
   const answer = (rows: Row[], q: Record<string, unknown>) => {
     const ids = typeof q.ids === 'string' ? q.ids.split(',') : undefined;
     const all = ids ? rows.filter((r) => ids.includes(String(r.id))) : rows;
@@ -17,13 +17,13 @@ function fakeClient(live: Row[], stored: Row[], log: string[]): ApiClient {
     return { data, ...(from + limit < all.length ? { nextCursor: String(from + limit) } : {}) };
   };
   return {
-    async request(req: ApiRequest) {
+    async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
       const q = (req.query ?? {}) as Record<string, unknown>;
       const side = req.path.startsWith('/observe/acc_') ? 'live' : 'stored';
       log.push(`${side}${q.ids ? ` ids=${String(q.ids).split(',').length}` : ''} cursor=${String(q.cursor ?? '')}`);
-      return { status: 200, headers: {}, body: answer(side === 'live' ? live : stored, q) };
+      return { status: 200, headers: {}, body: answer(side === 'live' ? live : stored, q) as T, attempts: 1 };
     },
-  } as unknown as ApiClient;
+  };
 }
 
 describe('drift flow', () => {

@@ -1,11 +1,15 @@
 // applyRows against a loopback server that honours Idempotency-Keys, counts
-// what is in flight and can answer 429: bounded concurrency, the pool pausing
-// on rate limits, and resuming from a journal without doubling.
+// what is in flight and can answer 429: bounded concurrency, rate limits waited
+// out by the client's one retry policy (one bound on sends per row), and
+// resuming from a journal without doubling.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { ApiClient } from '../../../src/client/http.js';
+import { DEFAULT_THROTTLE } from '../../../src/client/retry.js';
+import type { Transport } from '../../../src/client/transport.js';
 import { loopbackServer } from '../../helpers/drop-proxy.js';
 import { applyRows, KEY_SAFE_MS } from '../../../src/flows/mutation-apply.js';
 import { Journal, rowIds } from '../../../src/flows/mutation-journal.js';
@@ -40,7 +44,7 @@ beforeEach(() => {
   rateLimited = 0;
 });
 
-// One attempt per request: the flow's own handling of 429 is what is tested.
+// One attempt per request unless a test says otherwise.
 const client = () => new ApiClient({ baseUrl: server.url, apiKey: 'acr_t', userAgent: 'adops/test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000, throttle: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000 } } });
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ line: i + 2, body: { advertiserId: 'acc_1', action: 'rename', target: { type: 'campaign', id: String(i) }, name: `n${i}` } }));
 const journalFile = () => join(mkdtempSync(join(tmpdir(), 'adops-journal-')), 'j.ndjson');
@@ -58,21 +62,37 @@ describe('applyRows', () => {
     expect(posts).toHaveLength(9);
   });
 
-  it('pauses the whole pool on 429 and tries the row again with the same key', async () => {
+  it('a 429 is waited out by the client, which sends the row again with the same key', async () => {
     rateLimited = 2;
     const waits: number[] = [];
-    const notes: string[] = [];
-    const out = await applyRows(client(), rows(2), {
-      journal: new Journal(undefined),
-      concurrency: 2,
-      sleep: async (ms) => void waits.push(ms),
-      onNote: (m) => notes.push(m),
-    });
+    let t = 0;
+    const deps = { now: () => t, sleep: async (ms: number) => void (waits.push(ms), (t += ms)), random: () => 0 };
+    const throttling = new ApiClient({ baseUrl: server.url, apiKey: 'acr_t', userAgent: 'adops/test', deps, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000, throttle: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 1000, budgetMs: 60_000 } } });
+    const out = await applyRows(throttling, rows(2), { journal: new Journal(undefined), concurrency: 2 });
     expect(out.map((o) => o.state)).toEqual(['pending', 'pending']);
-    expect(notes.join('\n')).toMatch(/rate_limited; pausing every worker/);
-    expect(waits.some((w) => w > 0)).toBe(true);
+    expect(waits.some((w) => w >= 1000)).toBe(true);
     expect(byKey.size).toBe(2);
+    expect(posts).toHaveLength(4);
     expect(new Set(posts).size).toBe(2);
+  });
+
+  it('one bound on sends per row: a service that always answers 429 gets at most the throttle policy\'s attempts, not a retry loop around it', async () => {
+    let sends = 0;
+    const always429: Transport = {
+      send: async () => {
+        sends++;
+        return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: Readable.from([Buffer.from('{"error":"rate_limited","message":"slow down"}')]) };
+      },
+      close: async () => {},
+    };
+    let t = 0;
+    const deps = { now: () => t, sleep: async (ms: number) => void (t += ms), random: () => 0 };
+    // The default policies, as a command runs them.
+    const c = new ApiClient({ baseUrl: 'https://api.adops.test', apiKey: 'acr_t', userAgent: 'adops/test', transport: always429, deps });
+    const out = await applyRows(c, rows(1), { journal: new Journal(undefined), concurrency: 1, now: deps.now, sleep: deps.sleep });
+    expect(out[0]).toMatchObject({ state: 'refused', status: 429 });
+    expect(sends).toBeGreaterThan(1);
+    expect(sends).toBeLessThanOrEqual(DEFAULT_THROTTLE.maxAttempts);
   });
 
   it('resends a row in doubt with its recorded key; one in doubt past the key lifetime is not sent', async () => {
