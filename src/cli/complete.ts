@@ -119,13 +119,14 @@ export async function idsFromService(kind: IdKind, env: Env, where: { profile?: 
   });
   const source = ID_SOURCES[kind];
   const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < source.pages; page++) {
-    const res = await client.request<{ data?: unknown; nextCursor?: unknown }>({ method: 'GET', path: source.path, query: { limit: source.limit, ...(cursor ? { cursor } : {}) }, signal });
-    const rows = Array.isArray(res.body?.data) ? (res.body.data as Array<Record<string, unknown>>) : [];
-    for (const r of rows) if (typeof r?.[source.field] === 'string') seen.add(r[source.field] as string);
-    cursor = typeof res.body?.nextCursor === 'string' ? res.body.nextCursor : undefined;
-    if (!cursor) break;
+  // The one paginator (a repeated cursor stops it); the rows read tolerantly: another deployment may differ.
+  let page = 0;
+  for await (const { rows } of client.pages(source.operation, {}, { pageSize: source.limit, signal })) {
+    for (const r of rows) {
+      const value: unknown = typeof r === 'object' && r !== null ? Object.entries(r).find(([k]) => k === source.field)?.[1] : undefined;
+      if (typeof value === 'string') seen.add(value);
+    }
+    if (++page >= source.pages) break;
   }
   // Text from the server is untrusted: one plain token each, and never the key or anything shaped like one.
   const values = [...seen].filter((v) => plain(v) && !v.includes(auth.apiKey!) && !v.includes(API_KEY_PREFIX)).sort();

@@ -9,24 +9,20 @@ import { run as runOperation } from '../operation.js';
 
 const DAY = 86_400_000;
 
-type InsightPage = { data?: Array<{ dateStart?: string; dateStop?: string; impressions?: number; spend?: number | null }>; nextCursor?: string };
-
 /** First and last period with data in [since, until] at this grain (every page read). */
 async function bounds(ctx: CommandContext, filters: Record<string, string>, since: string, until: string, grain: 'month' | 'day'): Promise<{ first: string; last: string } | undefined> {
   const client = await ctx.client();
   let first: string | undefined;
   let last: string | undefined;
-  let cursor: string | undefined;
-  for (let page = 0; page < 40; page++) {
-    const query = { ...filters, since, until, timeGrain: grain, limit: 500, ...(cursor ? { cursor } : {}) };
-    const res = await client.request<InsightPage>({ method: 'GET', path: '/observe/insights', query, signal: ctx.signal });
-    for (const row of res.body?.data ?? []) {
+  let page = 0;
+  // The one paginator (a repeated cursor stops it), at most 40 pages.
+  for await (const { rows } of client.pages('listInsights', { query: { ...filters, since, until, timeGrain: grain } }, { pageSize: 500, signal: ctx.signal })) {
+    for (const row of rows) {
       if (!row.impressions && !row.spend) continue;
       if (row.dateStart && (!first || row.dateStart < first)) first = row.dateStart;
       if (row.dateStop && (!last || row.dateStop > last)) last = row.dateStop;
     }
-    cursor = res.body?.nextCursor;
-    if (!cursor) break;
+    if (++page >= 40) break;
   }
   return first && last ? { first, last } : undefined;
 }
