@@ -14,7 +14,7 @@ const { operationInputs } = await import(`${root}dist/contract/operation-inputs.
 writeFileSync(`${root}src/contract/generated/operation-inputs.json`, JSON.stringify(operationInputs(), null, 1) + '\n');
 if (only === 'inputs') process.exit(0);
 
-const { getRegistry } = await import(`${root}dist/cli/commands.js`);
+const { getRegistry } = await import(`${root}dist/commands/index.js`);
 const { commandReference } = await import(`${root}dist/cli/docs.js`);
 const { completionScript, SHELLS } = await import(`${root}dist/cli/completion.js`);
 const registry = getRegistry();

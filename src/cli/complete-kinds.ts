@@ -45,12 +45,12 @@ export function argChoices(path: readonly string[], arg: string): readonly strin
 }
 
 /** Where the service lists each kind of id, and the field that holds it. */
-export const ID_SOURCES: Record<IdKind, { path: string; field: string; limit: number; pages: number }> = {
+export const ID_SOURCES = {
   // Distinct advertiserId of the stored reads (the service has no list of advertisers).
-  advertiser: { path: '/observe/campaigns', field: 'advertiserId', limit: 500, pages: 2 },
-  brand: { path: '/context/brands', field: 'slug', limit: 100, pages: 1 },
-  plan: { path: '/context/campaign-plans', field: 'slug', limit: 100, pages: 1 },
-  skill: { path: '/context/skills', field: 'slug', limit: 100, pages: 1 },
-  asset: { path: '/assets', field: 'id', limit: 100, pages: 1 },
-  mutation: { path: '/mutations', field: 'id', limit: 100, pages: 1 },
-};
+  advertiser: { operation: 'listCampaigns', field: 'advertiserId', limit: 500, pages: 2 },
+  brand: { operation: 'listBrands', field: 'slug', limit: 100, pages: 1 },
+  plan: { operation: 'listCampaignPlans', field: 'slug', limit: 100, pages: 1 },
+  skill: { operation: 'listSkills', field: 'slug', limit: 100, pages: 1 },
+  asset: { operation: 'listAssets', field: 'id', limit: 100, pages: 1 },
+  mutation: { operation: 'listMutations', field: 'id', limit: 100, pages: 1 },
+} as const satisfies Record<IdKind, { operation: string; field: string; limit: number; pages: number }>;

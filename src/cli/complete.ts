@@ -119,13 +119,14 @@ export async function idsFromService(kind: IdKind, env: Env, where: { profile?: 
   });
   const source = ID_SOURCES[kind];
   const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < source.pages; page++) {
-    const res = await client.request<{ data?: unknown; nextCursor?: unknown }>({ method: 'GET', path: source.path, query: { limit: source.limit, ...(cursor ? { cursor } : {}) }, signal });
-    const rows = Array.isArray(res.body?.data) ? (res.body.data as Array<Record<string, unknown>>) : [];
-    for (const r of rows) if (typeof r?.[source.field] === 'string') seen.add(r[source.field] as string);
-    cursor = typeof res.body?.nextCursor === 'string' ? res.body.nextCursor : undefined;
-    if (!cursor) break;
+  // The one paginator (a repeated cursor stops it); the rows read tolerantly: another deployment may differ.
+  let page = 0;
+  for await (const { rows } of client.pages(source.operation, {}, { pageSize: source.limit, signal })) {
+    for (const r of rows) {
+      const value: unknown = typeof r === 'object' && r !== null ? Object.entries(r).find(([k]) => k === source.field)?.[1] : undefined;
+      if (typeof value === 'string') seen.add(value);
+    }
+    if (++page >= source.pages) break;
   }
   // Text from the server is untrusted: one plain token each, and never the key or anything shaped like one.
   const values = [...seen].filter((v) => plain(v) && !v.includes(auth.apiKey!) && !v.includes(API_KEY_PREFIX)).sort();
@@ -155,16 +156,16 @@ export async function candidates(registry: Registry, words: readonly string[], e
 }
 
 /** The whole of `adops __complete`: prints the candidates, or nothing; always 0. */
-export async function complete(words: readonly string[], env: Env, out: Writable): Promise<number> {
+export async function complete(words: readonly string[], env: Env, out: Writable, loadRegistry: () => Promise<Registry>): Promise<number> {
   const controller = new AbortController();
   // The bound is on what the person waits for: Node's own start-up counts.
   // ADOPS_COMPLETE_TIMEOUT_MS moves it (slow links; tests on a loaded machine).
   const bound = Number(env.ADOPS_COMPLETE_TIMEOUT_MS) > 0 ? Number(env.ADOPS_COMPLETE_TIMEOUT_MS) : COMPLETE_DEADLINE_MS;
   const timer = setTimeout(() => controller.abort(), Math.max(250, bound - performance.now()));
   try {
-    const { getRegistry } = await import('./commands.js');
+    const registry = await loadRegistry();
     const found = await Promise.race([
-      candidates(getRegistry(), words, env, controller.signal),
+      candidates(registry, words, env, controller.signal),
       new Promise<string[]>((resolve) => controller.signal.addEventListener('abort', () => resolve([]), { once: true })),
     ]);
     if (found.length) await new Promise<void>((resolve) => out.write(found.join('\n') + '\n', () => resolve()));

@@ -3,7 +3,7 @@
 import { OPERATION_BY_ID } from '../contract/operations.js';
 import { EXIT_CODE_TABLE } from './exit-codes.js';
 import { usageLine } from './help.js';
-import { GLOBAL_OPTIONS, type OptionSpec, type Registry } from './registry.js';
+import { GLOBAL_OPTIONS, type OptionSpec, type CommandSpec, type CommandTree } from './registry.js';
 
 function optionRows(options: readonly OptionSpec[]): string[] {
   return options
@@ -11,7 +11,7 @@ function optionRows(options: readonly OptionSpec[]): string[] {
     .map((o) => `| \`${o.flags}\` | ${o.description.replace(/\|/g, '\\|')}${o.choices ? ` (${o.choices.join(', ')})` : ''}${o.defaultValue !== undefined ? ` [default: ${o.defaultValue}]` : ''} |`);
 }
 
-export function commandReference(registry: Registry): string {
+export function commandReference(registry: CommandTree): string {
   const out = [
     '# adops command reference',
     '',
@@ -43,7 +43,7 @@ export function commandReference(registry: Registry): string {
   return out.join('\n');
 }
 
-function commandSection(c: Registry['commands'][number]): string[] {
+function commandSection(c: CommandSpec): string[] {
   const lines = [`### adops ${c.path.join(' ')}`, '', c.description, '', '```', usageLine(c), '```', ''];
   if (c.args?.length) lines.push(...c.args.map((a) => `- \`<${a.name}>\`: ${a.description}`), '');
   if (c.options?.length) lines.push('| Flag | Meaning |', '| --- | --- |', ...optionRows(c.options), '');

@@ -30,3 +30,13 @@ export class InterruptedError extends CliError {
     super('interrupted', EXIT.interrupted, undefined, 'interrupted');
   }
 }
+
+/** What went wrong, in words: an Error's message (a thrown non-Error as text). */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The errno code of a failed file or socket call ('ENOENT'), if it has one. */
+export function errnoCode(err: unknown): string | undefined {
+  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}

@@ -117,3 +117,8 @@ function distance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
+
+/** Whether `value` is one of `list` (a closed set of words: shells, formats, keys), narrowing it without a cast. */
+export function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
+  return (list as readonly string[]).includes(value);
+}

@@ -8,9 +8,12 @@ import { preParse } from './argv.js';
 import { quickAnswer } from './quick.js';
 import { packageVersion } from './version.js';
 
+// The composition root: every command group, listed once (src/commands/index.ts).
+const loadRegistry = async () => (await import('../commands/index.js')).getRegistry();
+
 async function main(argv: string[]): Promise<number> {
   // Shell completion (the scripts call it on TAB): before any help or version handling of its words.
-  if (argv[0] === '__complete') return (await import('./complete.js')).complete(argv.slice(1), process.env, process.stdout);
+  if (argv[0] === '__complete') return (await import('./complete.js')).complete(argv.slice(1), process.env, process.stdout, loadRegistry);
   const quick = quickAnswer(argv, packageVersion);
   if (quick !== undefined) {
     process.stdout.write(quick);
@@ -20,8 +23,7 @@ async function main(argv: string[]): Promise<number> {
   const isHelpWord = pre.words[0] === 'help';
   if (pre.help || isHelpWord || pre.words.length === 0) {
     const words = isHelpWord ? pre.words.slice(1) : pre.words;
-    const { getRegistry } = await import('./commands.js');
-    const registry = getRegistry();
+    const registry = await loadRegistry();
     if (isHelpWord && pre.json) {
       process.stdout.write(JSON.stringify(registry.tree(), null, 2) + '\n');
       return 0;
@@ -36,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { runCli } = await import('./run.js');
-  return runCli(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+  return runCli(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, registry: await loadRegistry() });
 }
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {

@@ -14,8 +14,8 @@ export interface Prompter {
 
 /** Used when prompts are not allowed: each prompt is a usage error naming the way out. */
 export function refusingPrompter(why: string): Prompter {
-  const refuse = async (message: string): Promise<never> => {
-    throw new UsageError(`cannot ask "${message}": ${why}`);
+  const refuse = (message: string): Promise<never> => {
+    return Promise.reject(new UsageError(`cannot ask "${message}": ${why}`));
   };
   return { secret: refuse, confirm: refuse, text: refuse, choose: refuse };
 }
@@ -37,7 +37,7 @@ export function inquirerPrompter(input: Readable, output: Writable, signal: Abor
     },
     async choose(message, choices) {
       const { search } = await import('@inquirer/prompts');
-      const source = async (term: string | undefined) => choices.filter((c) => !term || c.toLowerCase().includes(term.toLowerCase())).map((c) => ({ value: c, name: c }));
+      const source = (term: string | undefined) => Promise.resolve(choices.filter((c) => !term || c.toLowerCase().includes(term.toLowerCase())).map((c) => ({ value: c, name: c })));
       return search({ message, source, pageSize: 12 }, context);
     },
   };

@@ -3,74 +3,9 @@
 // machine-readable tree. Handlers are imported lazily (`load`) so `--help`
 // costs only this file and the definitions.
 import { OPERATION_BY_ID } from '../contract/operations.js';
-import type { CommandContext } from './context.js';
+import type { CommandInput, CommandSpec, CommandTree, GroupSpec, OptionSpec } from './context.js';
 
-export interface ArgSpec {
-  name: string;
-  description: string;
-  required?: boolean;
-  variadic?: boolean;
-}
-
-export interface OptionSpec {
-  /** Commander flags, e.g. '-o, --output <format>' or '--all'. */
-  flags: string;
-  description: string;
-  choices?: readonly string[];
-  /** How the value is parsed; 'repeat' collects every occurrence into an array. */
-  /** number: 0 or more; positive: more than 0 (an amount the service refuses at 0). */
-  type?: 'string' | 'int' | 'number' | 'positive' | 'list' | 'boolean' | 'repeat';
-  defaultValue?: string | number | boolean;
-  hidden?: boolean;
-  /** The operation field this flag sends (derived flags of operation commands), and where. */
-  field?: string;
-  in?: 'query' | 'body';
-  /**
-   * Handled by the runner before commander sees argv. Used for `--no-input`,
-   * whose commander attribute (`input`) would collide with `--input <file>`.
-   */
-  preParsed?: boolean;
-}
-
-export interface CommandInput {
-  args: Record<string, string | string[] | undefined>;
-  /** Command options merged with the global ones, camelCased like commander. */
-  opts: Record<string, unknown>;
-}
-
-export interface CommandModule {
-  /** Returns an exit code (default 0); failures are thrown and mapped by the runner. */
-  run(ctx: CommandContext, input: CommandInput, spec: CommandSpec): Promise<number | void>;
-}
-
-export interface CommandSpec {
-  path: readonly string[];
-  description: string;
-  args?: readonly ArgSpec[];
-  options?: readonly OptionSpec[];
-  examples?: readonly string[];
-  /** The service operation this command performs, from src/contract/operations.ts. */
-  operationId?: string;
-  /** Other operations it performs when a flag says so (e.g. `--live` reads live). */
-  alternates?: ReadonlyArray<{ operationId: string; when: string }>;
-  /** Operations a flow command performs (e.g. upload: reserve, finalize, register). */
-  flowOperations?: readonly string[];
-  /** Asks for confirmation on a TTY, needs --yes elsewhere. */
-  destructive?: boolean;
-  hidden?: boolean;
-  /** Extra text for the help page. */
-  notes?: string;
-  load: () => Promise<CommandModule>;
-  /** Per-command data handed to the generic handler (e.g. an operation command's spec). */
-  data?: unknown;
-}
-
-export interface GroupSpec {
-  path: readonly string[];
-  description: string;
-  /** The verb run when the group is named with no verb (`adops observe campaigns --live acc_1` lists). */
-  defaultCommand?: string;
-}
+export type { ArgSpec, CommandInput, CommandModule, CommandSpec, CommandTree, GroupSpec, OptionSpec } from './context.js';
 
 /** Flags every command accepts; the runner applies them once. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
@@ -97,11 +32,17 @@ export function longName(flags: string): string {
   return match[1]!;
 }
 
+/** A command and its arguments in words: 'Delete an asset (asset ast_1)'. Not yet sanitized. */
+export function describeCommand(spec: CommandSpec, input: CommandInput): string {
+  const args = (spec.args ?? []).map((a) => `${a.name} ${String(input.args[a.name] ?? '')}`).join(', ');
+  return `${spec.description}${args ? ` (${args})` : ''}`;
+}
+
 export function camel(name: string): string {
   return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-export class Registry {
+export class Registry implements CommandTree {
   readonly groups: readonly GroupSpec[];
   readonly commands: readonly CommandSpec[];
 

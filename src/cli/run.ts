@@ -8,8 +8,7 @@ import { DEFAULT_RETRY, DEFAULT_THROTTLE, realRetryDeps, type RetryPolicy } from
 import type { Transport } from '../client/transport.js';
 import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
 import { ConfigStore, configDir } from '../config/store.js';
-import { getRegistry } from './commands.js';
-import type { CommandSpec, Registry } from './registry.js';
+import { describeCommand, type CommandSpec, type Registry } from './registry.js';
 import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js';
 import { CliError, InterruptedError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -31,8 +30,8 @@ export interface RunEnvironment {
   signal?: AbortSignal;
   clock?: Clock;
   prompter?: Prompter;
-  /** Tests may run against their own command list. */
-  registry?: Registry;
+  /** The commands (the entry passes the composition root's, src/commands/index.ts; tests their own). */
+  registry: Registry;
   /** Where API requests go; the node:http transport when absent (tests pass a stub registry). */
   transport?: Transport;
 }
@@ -86,7 +85,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
   const signal = envIn.signal ?? signals!.signal;
   let ctx: CommandContext | undefined;
   try {
-    const registry = envIn.registry ?? getRegistry();
+    const { registry } = envIn;
     const found = registry.find(pre.words);
     if (found.group && found.depth === pre.words.length && !found.group.defaultCommand) {
       const { groupHelp } = await import('./help.js');
@@ -133,8 +132,8 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
       const shown = `adops ${spec.path.join(' ')}${what ? ` ${what}` : ''}`;
       if (!ctx.interactive) throw new UsageError(`"${stripControl(shown)}" is destructive`, 'pass --yes to confirm when not on a terminal');
       // Name what is about to go (its slug, or its file name read from the service), so a person confirms the right thing.
-      const { describeTarget } = await import('../commands/_shared/describe-target.js');
-      const target = await describeTarget(ctx, spec, input);
+      const module = await spec.load();
+      const target = module.describeTarget ? await module.describeTarget(ctx, input, spec) : stripControl(describeCommand(spec, input));
       const ok = await ctx.prompter.confirm(`${target}: delete it? This cannot be undone.`, false);
       if (!ok) {
         ctx.note('cancelled');
@@ -160,7 +159,8 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
 /** Every delete and detach; `adops api DELETE …` too. */
 function isDestructive(spec: CommandSpec, input: { args: Record<string, unknown> }): boolean {
   if (spec.destructive) return true;
-  return spec.path.length === 1 && spec.path[0] === 'api' && String(input.args.method ?? '').toUpperCase() === 'DELETE';
+  const method = input.args.method;
+  return spec.path.length === 1 && spec.path[0] === 'api' && typeof method === 'string' && method.toUpperCase() === 'DELETE';
 }
 
 /** 'provider_a is rate limiting (502 provider_error): waiting 10 s before retrying (attempt 3; 15 s so far)'. */
@@ -225,6 +225,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
 
   const ctx: CommandContext = {
     io: { stdin, stdout, stderr, stdinIsTTY, stdoutIsTTY, stderrIsTTY },
+    registry: envIn.registry,
     env,
     config,
     globals,

@@ -4,7 +4,7 @@ import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { prepareOutput, writeObject } from '../cli/output/writers.js';
 import type { CommandInput } from '../cli/registry.js';
-import { inputsOf } from '../cli/operation-command.js';
+import { inputsOf } from './_shared/operation-data.js';
 import { matchOperation } from '../contract/operations.js';
 import { fieldsToBody, fieldsToQuery, readInput } from './_shared/fields.js';
 import { warnUnknown } from './_shared/request-input.js';
@@ -13,10 +13,12 @@ import { streamList } from './_shared/list.js';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const FORBIDDEN_HEADERS = ['authorization', 'host', 'content-length', 'cookie'];
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const method = String(input.args.method).toUpperCase();
+type ApiOptions = { field?: string[]; jsonField?: string[]; header?: string[]; input?: string; paginate?: boolean };
+
+export async function run(ctx: CommandContext, input: CommandInput<ApiOptions, { method: string; path: string }>): Promise<number> {
+  const method = input.args.method.toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`unknown method "${input.args.method}"`, `use one of ${METHODS.join(', ')}`);
-  let path = String(input.args.path);
+  let path = input.args.path;
   const o = input.opts;
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
     // A full URL is accepted only on the configured origin: the key goes nowhere else.
@@ -31,7 +33,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   if (path.startsWith('//')) throw new UsageError('the path must start with a single "/"');
 
   const headers: Record<string, string> = {};
-  for (const h of (o.header as string[] | undefined) ?? []) {
+  for (const h of o.header ?? []) {
     const colon = h.indexOf(':');
     if (colon <= 0) throw new UsageError(`header "${h}" is not name:value`);
     const name = h.slice(0, colon).trim().toLowerCase();
@@ -39,8 +41,8 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     headers[name] = h.slice(colon + 1).trim();
   }
 
-  const raw = (o.field as string[] | undefined) ?? [];
-  const typed = (o.jsonField as string[] | undefined) ?? [];
+  const raw = o.field ?? [];
+  const typed = o.jsonField ?? [];
   const bodyless = method === 'GET' || method === 'DELETE';
   let query: Record<string, string> | undefined;
   let json: unknown;
@@ -49,7 +51,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     if (typed.length) throw new UsageError(`-F sends a JSON body field; ${method} has no body: use -f for query parameters`);
     query = fieldsToQuery(raw);
   } else {
-    const fromInput = o.input !== undefined ? await readInput(o.input as string, ctx.io.stdin) : undefined;
+    const fromInput = o.input !== undefined ? await readInput(o.input, ctx.io.stdin) : undefined;
     const fields = fieldsToBody(typed, raw);
     if (Object.keys(fields).length) {
       if (fromInput !== undefined && (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput))) {

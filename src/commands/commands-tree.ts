@@ -1,14 +1,13 @@
-import { getRegistry } from '../cli/commands.js';
 import type { CommandContext } from '../cli/context.js';
 import { commandReference } from '../cli/docs.js';
 import type { CommandInput } from '../cli/registry.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const registry = getRegistry();
+export function run(ctx: CommandContext, input: CommandInput<{ markdown?: boolean }>): Promise<number> {
+  const { registry } = ctx;
   if (input.opts.markdown === true) ctx.io.stdout.write(commandReference(registry));
   else if (ctx.output.format === 'table') {
     const rows = registry.commands.filter((c) => !c.hidden).map((c) => `adops ${c.path.join(' ')}`.padEnd(32) + c.description);
     ctx.io.stdout.write(rows.join('\n') + '\n');
   } else ctx.io.stdout.write(JSON.stringify(registry.tree(), null, 2) + '\n');
-  return 0;
+  return Promise.resolve(0);
 }

@@ -1,12 +1,11 @@
-import { getRegistry } from '../cli/commands.js';
-import { completionScript, SHELLS, type Shell } from '../cli/completion.js';
+import { completionScript, isShell, SHELLS } from '../cli/completion.js';
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import type { CommandInput } from '../cli/registry.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const shell = String(input.args.shell);
-  if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unknown shell "${shell}"`, `use one of ${SHELLS.join(', ')}`);
-  ctx.io.stdout.write(completionScript(getRegistry(), shell as Shell));
-  return 0;
+export function run(ctx: CommandContext, input: CommandInput<object, { shell: string }>): Promise<number> {
+  const { shell } = input.args;
+  if (!isShell(shell)) throw new UsageError(`unknown shell "${shell}"`, `use one of ${SHELLS.join(', ')}`);
+  ctx.io.stdout.write(completionScript(ctx.registry, shell));
+  return Promise.resolve(0);
 }

@@ -13,6 +13,7 @@ import { EXIT, exitCodeForStatus, type ExitCode } from '../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../cli/output/writers.js';
 import { userAgent } from '../cli/version.js';
 import { DIR_MODE, FILE_MODE } from '../config/store.js';
+import { messageOf } from '../cli/errors.js';
 
 interface Check {
   check: string;
@@ -50,7 +51,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     checks.push({ check: 'base-url', ok: true, detail: `${a.baseUrl} (from ${a.baseUrlSource})` });
   } catch (err) {
     baseOk = false;
-    fail({ check: 'base-url', detail: (err as Error).message, fix: 'adops config set base-url https://…' }, EXIT.usage);
+    fail({ check: 'base-url', detail: messageOf(err), fix: 'adops config set base-url https://…' }, EXIT.usage);
   }
 
   if (!a.apiKey) fail({ check: 'key', detail: `no key for profile "${a.profile}"`, fix: 'adops auth login (or adops sandbox serve --login, or ADOPS_API_KEY)' }, EXIT.auth);
@@ -65,7 +66,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       if (proxy.kind === 'bypass') checks.push({ check: 'proxy', ok: true, detail: `not used for ${new URL(a.baseUrl).host}: ${proxy.reason}` });
     } catch (err) {
       baseOk = false;
-      fail({ check: 'proxy', detail: (err as Error).message, fix: 'fix or unset the variable, or list the host in NO_PROXY' }, EXIT.usage);
+      fail({ check: 'proxy', detail: messageOf(err), fix: 'fix or unset the variable, or list the host in NO_PROXY' }, EXIT.usage);
     }
   }
   const route = proxy?.kind === 'proxy' ? proxy.route : undefined;
@@ -101,7 +102,7 @@ export async function run(ctx: CommandContext): Promise<number> {
           checks.push({ check: p.permission, ok: true, detail: 'granted' });
         } catch (err) {
           if (err instanceof ApiError && err.status === 403) fail({ check: p.permission, detail: `${err.code}: ${err.message}`, fix: `ask an admin for a key whose member holds ${p.permission}` }, EXIT.auth);
-          else fail({ check: p.permission, detail: (err as Error).message }, err instanceof ApiError ? exitCodeForStatus(err.status) : EXIT.unavailable);
+          else fail({ check: p.permission, detail: messageOf(err) }, err instanceof ApiError ? exitCodeForStatus(err.status) : EXIT.unavailable);
         }
       }
       checks.push({ check: 'write permissions', ok: true, detail: 'not checked (probing them would change data)' });

@@ -4,28 +4,28 @@
 import type { CommandContext } from '../cli/context.js';
 import { UsageError } from '../cli/errors.js';
 import { EXIT } from '../cli/exit-codes.js';
-import type { OperationCommandData } from '../cli/operation-command.js';
+import type { OperationCommandData, OperationInput } from './_shared/operation-data.js';
 import { prepareOutput, writeObject, type WriterOptions } from '../cli/output/writers.js';
-import type { CommandInput, CommandSpec } from '../cli/registry.js';
+import type { CommandSpec } from '../cli/registry.js';
 import { LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
 import { streamList, type ListOptions } from './_shared/list.js';
 import { buildRequest } from './_shared/request-input.js';
 import { waitAndReport } from './_shared/wait.js';
 
+// Deletes confirm on a terminal naming what goes (the runner asks the handler's module).
+export { describeTarget } from './_shared/describe-target.js';
+
 /** --limit, --max and --cursor, checked before anything is sent. */
-export function pagingOptions(opts: Record<string, unknown>): { limit?: number; max?: number; cursor?: string } {
-  const limit = opts.limit as number | undefined;
+export function pagingOptions(opts: { limit?: number; max?: number; cursor?: string }): { limit?: number; max?: number; cursor?: string } {
+  const { limit, max, cursor } = opts;
   if (limit !== undefined && (limit < LIMIT_MIN || limit > LIMIT_MAX)) throw new UsageError(`--limit must be between ${LIMIT_MIN} and ${LIMIT_MAX}`);
-  const max = opts.max as number | undefined;
   if (max !== undefined && max < 1) throw new UsageError('--max must be at least 1');
-  const cursor = opts.cursor as string | undefined;
   if (cursor !== undefined && cursor === '') throw new UsageError('--cursor cannot be empty');
   return { ...(limit !== undefined ? { limit } : {}), ...(max !== undefined ? { max } : {}), ...(cursor !== undefined ? { cursor } : {}) };
 }
 
 /** `extra`: writer options a wrapping handler adds (insights: the chart). */
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec, extra: Partial<WriterOptions> = {}, onListEnd?: ListOptions['onEnd']): Promise<number> {
-  const data = command.data as OperationCommandData;
+export async function run(ctx: CommandContext, input: OperationInput, data: OperationCommandData, command: CommandSpec, extra: Partial<WriterOptions> = {}, onListEnd?: ListOptions['onEnd']): Promise<number> {
   const opts = input.opts;
   const paging = pagingOptions(opts);
   const out = await prepareOutput(ctx, data.resource, extra);
@@ -43,7 +43,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
 
   if (data.watch && opts.wait === true) {
     const again = `adops ${command.path.join(' ')} ${Object.values(req.params).join(' ')} --wait`;
-    return waitAndReport(ctx, fetchOnce, { timeoutSeconds: opts.timeout as number | undefined, intervalSeconds: opts.interval as number | undefined, again }, out);
+    return waitAndReport(ctx, fetchOnce, { timeoutSeconds: opts.timeout, intervalSeconds: opts.interval, again }, out);
   }
 
   const spinner = await ctx.spinner('Working…');

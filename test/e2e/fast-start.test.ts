@@ -15,8 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
 
 const HEAVY = ['node_modules/commander/', 'node_modules/undici/', 'node_modules/zod/', 'node_modules/ora/', 'node_modules/@inquirer/', 'node_modules/cli-table3/', 'node_modules/tinyglobby/', 'node_modules/conf/', 'src/commands/', 'src/client/', 'src/sandbox/', '/dist/commands/', '/dist/client/'];
-// Group definition files (commands/<group>/index) are plain data; handlers are not.
-const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !/src\/commands\/[a-z]+\/index\.ts$/.test(source);
+// Definitions are plain data: the composition root (commands/index), the group files (commands/<group>/index) and the
+// operation-command factory with what it reads (commands/_shared/operation-command, -data). Handlers are not.
+const DEFINITIONS = /src\/commands\/(?:[a-z]+\/)?index\.ts$|src\/commands\/_shared\/operation-(?:command|data)\.ts$/;
+const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DEFINITIONS.test(source);
 
 let dir: string;
 let bundle: Record<string, { inputs: string[] }>;

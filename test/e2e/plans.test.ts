@@ -12,7 +12,8 @@ let sandbox: SandboxChild;
 let cfg: string;
 let dir: string;
 const key = DEMO.full;
-const adops = (args: string[], extra: Record<string, string> = {}) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url, ...extra }, timeoutMs: 30_000 });
+const adops = (args: string[], extra: Record<string, string> = {}, onStderr?: (text: string) => void) =>
+  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url, ...extra }, timeoutMs: 30_000, ...(onStderr ? { onStderr } : {}) });
 const api = async (method: string, path: string, body?: unknown) => request(sandbox.url, method, path, { key, ...(body !== undefined ? { body } : {}) });
 
 const social = { name: 'Social', provider: 'provider_a', advertiserId: 'acc_acme_a_001', budget: 100, budgetType: 'daily', startDate: '2026-10-01', endDate: '2026-10-31', objective: 'OUTCOME_SALES' };
@@ -52,9 +53,21 @@ describe('a plan from a file, end to end', () => {
     expect(JSON.parse(notYet.stdout)).toMatchObject({ ready: false, missing: [{ code: 'plan_not_approved' }] });
     expect(notYet.stderr).toContain('plan_not_approved: ');
 
-    // A waiter started before approval returns once the plan is approved.
-    const waiting = adops(['plans', 'line-items', 'readiness', 'e2e-spring', li, '--wait', '--interval', '0.2', '--timeout', '25', '--json']);
-    await new Promise((r) => setTimeout(r, 600));
+    // A waiter started before approval returns once the plan is approved: approve only
+    // after its first poll said "not approved" (its note on stderr), not after a guessed sleep.
+    let seen = false;
+    let polledNotReady!: () => void;
+    const polled = new Promise<void>((resolve) => (polledNotReady = resolve));
+    const waiting = adops(['plans', 'line-items', 'readiness', 'e2e-spring', li, '--wait', '--interval', '0.2', '--timeout', '25', '--json'], {}, (text) => {
+      if (!seen && text.includes('missing: plan_not_approved')) {
+        seen = true;
+        polledNotReady();
+      }
+    });
+    const endedFirst = waiting.then((r) => {
+      if (!seen) throw new Error(`the waiter ended before its first poll was seen (exit ${r.code}): ${r.stderr}`);
+    });
+    await Promise.race([polled, endedFirst]);
     const approved = await adops(['plans', 'approve', 'e2e-spring', '--json']);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stderr).toContain('approving plan e2e-spring at revision 1 as read now (draft, 2 line items, budget 10000 USD)');

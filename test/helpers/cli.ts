@@ -75,6 +75,8 @@ export interface RunOptions {
   /** Text for stdin; undefined closes stdin at once (never a terminal). */
   stdin?: string;
   timeoutMs?: number;
+  /** Called with all of stderr so far, each time more arrives (a test waits for a line instead of sleeping). */
+  onStderr?: (stderrSoFar: string) => void;
 }
 
 /** Piped run: stdout and stderr apart, stdin closed unless given. */
@@ -85,7 +87,10 @@ export function runAdops(args: readonly string[], opts: RunOptions = {}): Promis
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
+    child.stderr.on('data', (c) => {
+      stderr += c;
+      opts.onStderr?.(stderr);
+    });
     child.stdin.end(opts.stdin ?? '');
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
     child.on('close', (code, signal) => {

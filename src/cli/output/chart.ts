@@ -65,8 +65,8 @@ export async function renderChart(rows: readonly Row[], metric: string, opts: Ch
   const shown = [...series.entries()].sort((a, b) => total(b[1]) - total(a[1])).slice(0, MAX_SERIES);
 
   // CommonJS: its functions are named exports under Node, or sit on `default` under other loaders.
-  const mod = (await import('asciichart')) as unknown as typeof import('asciichart') & { default: unknown };
-  const asciichart = typeof mod.plot === 'function' ? mod : (mod.default as unknown as typeof import('asciichart'));
+  const mod = await import('asciichart');
+  const asciichart = typeof mod.plot === 'function' ? mod : mod.default;
   const palette = [asciichart.cyan, asciichart.magenta, asciichart.yellow, asciichart.green, asciichart.blue];
   const plotWidth = Math.max(10, (opts.width ?? 80) - LABEL_WIDTH - 2);
   const all = shown.flatMap(([, v]) => v);

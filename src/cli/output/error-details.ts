@@ -3,7 +3,7 @@
 // person. Every value is server text: stripped of control characters and
 // masked (an API key never reaches the terminal), and cut to one short line.
 import { redactText } from '../../client/redact.js';
-import { cellText, stripControl } from './sanitize.js';
+import { asText, cellText, stripControl } from './sanitize.js';
 import { humanBytes } from '../../contract/media.js';
 
 export const MAX_ISSUES = 10;
@@ -51,7 +51,7 @@ export function extraLines(extra: Record<string, unknown>, hintText = ''): strin
   }
   // The hint of organization_unentitled already names the address.
   const paywall = take('paywallUrl');
-  if (paywall !== undefined && !hintText.includes(String(paywall))) lines.push(`  subscribe at: ${short(paywall)}`);
+  if (paywall !== undefined && !hintText.includes(asText(paywall))) lines.push(`  subscribe at: ${short(paywall)}`);
   for (const [k, v] of Object.entries(extra)) {
     if (done.has(k) || v === undefined) continue;
     lines.push(`  ${short(k)}: ${short(v)}`);

@@ -1,5 +1,6 @@
 // Choosing the output format and checking --fields, once for every command.
 import { UsageError } from '../errors.js';
+import { isOneOf } from '../input-checks.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
@@ -7,10 +8,10 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson
 export function chooseFormat(input: { output?: string | undefined; json?: boolean | undefined; configured?: string | undefined; stdoutIsTTY: boolean }): OutputFormat {
   const asked = input.json ? 'json' : input.output ?? input.configured;
   if (asked !== undefined) {
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(asked)) {
+    if (!isOneOf(OUTPUT_FORMATS, asked)) {
       throw new UsageError(`unknown output format "${asked}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
     }
-    return asked as OutputFormat;
+    return asked;
   }
   return input.stdoutIsTTY ? 'table' : 'json';
 }

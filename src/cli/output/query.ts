@@ -36,10 +36,11 @@ export async function applyQuery(value: unknown, expr: string): Promise<unknown>
   }
 }
 
-interface Node {
-  type: string;
-  right?: Node;
-  children?: Array<{ type: string; name?: string }>;
+/** A node of the compiled query, read field by field: the library's AST type is not part of its API. */
+type Node = { type: string; right?: unknown; children?: unknown };
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string';
 }
 
 /**
@@ -49,9 +50,9 @@ interface Node {
  */
 export async function queryColumns(expr: string): Promise<string[] | undefined> {
   const { compile } = await load();
-  const ast = compile(expr) as unknown as Node;
-  const projected = /Projection$/.test(ast.type) ? ast.right : undefined;
-  if (projected?.type !== 'MultiSelectHash' || !projected.children) return undefined;
-  const names = projected.children.map((c) => c.name);
+  const ast: unknown = compile(expr);
+  const projected = isNode(ast) && /Projection$/.test(ast.type) ? ast.right : undefined;
+  if (!isNode(projected) || projected.type !== 'MultiSelectHash' || !Array.isArray(projected.children)) return undefined;
+  const names = projected.children.map((c: unknown) => (isNode(c) && 'name' in c ? c.name : undefined));
   return names.every((n): n is string => typeof n === 'string') ? names : undefined;
 }

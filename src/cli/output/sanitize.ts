@@ -21,7 +21,7 @@ export function stripControl(text: string): string {
 /** For a single table cell or message line: controls stripped, line breaks flattened. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = asText(value);
   return stripControl(text.replace(/[\t\r\n]+/g, ' '));
 }
 
@@ -43,4 +43,23 @@ const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\
 export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
   return text === undefined ? 'null' : text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Any value as text: a string as is, an object or array as JSON, never "[object Object]". */
+export function asText(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+    case 'undefined':
+      return String(value);
+    case 'symbol':
+      return value.toString();
+    case 'function':
+      return '[function]';
+    default:
+      return value === null ? 'null' : JSON.stringify(value);
+  }
 }

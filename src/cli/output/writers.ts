@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { checkFields, checkFieldsInData, getPath, pick } from './fields.js';
 import type { OutputFormat } from './format.js';
 import { resourceView } from './resources.js';
-import { cellText, csvText, jsonText } from './sanitize.js';
+import { asText, cellText, csvText, jsonText } from './sanitize.js';
 import { MONEY_KEYS } from './values.js';
 import { renderTable, renderVertical, type Drawn, type TableStyle } from './table.js';
 
@@ -75,7 +75,7 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** One CSV cell: raw value (objects as JSON), controls stripped, RFC 4180 quoting, formula guard. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text = typeof value === 'object' ? jsonText(value) : typeof value === 'string' ? csvText(value) : String(value);
+  let text = typeof value === 'object' ? jsonText(value) : typeof value === 'string' ? csvText(value) : asText(value);
   if (typeof value === 'string' && FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

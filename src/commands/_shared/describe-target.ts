@@ -3,8 +3,8 @@
 // Asset, a Document) the file name read from the service first. Only used
 // when asking on a terminal; a failed look-up falls back to the id.
 import type { CommandContext } from '../../cli/context.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import type { OperationCommandData, OperationInput } from './operation-data.js';
+import { describeCommand, type CommandSpec } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { stripControl } from '../../cli/output/sanitize.js';
 
@@ -14,12 +14,11 @@ const NAMED_BY: Readonly<Record<string, { get: string; field: string }>> = {
   deleteDocument: { get: 'getDocument', field: 'filename' },
 };
 
-export async function describeTarget(ctx: CommandContext, spec: CommandSpec, input: CommandInput): Promise<string> {
-  const data = spec.data as OperationCommandData | undefined;
-  const args = (spec.args ?? []).map((a) => `${a.name} ${String(input.args[a.name] ?? '')}`).join(', ');
-  const base = `${spec.description}${args ? ` (${args})` : ''}`;
-  const named = data && NAMED_BY[data.operationId];
-  if (!named || !data) return stripControl(base);
+/** CommandModule.describeTarget of the operation handlers. */
+export async function describeTarget(ctx: CommandContext, input: OperationInput, data: OperationCommandData, spec: CommandSpec): Promise<string> {
+  const base = describeCommand(spec, input);
+  const named = NAMED_BY[data.operationId];
+  if (!named) return stripControl(base);
   try {
     const params = Object.fromEntries(data.args.map((a) => [a.param, String(input.args[a.name] ?? '')]));
     const client = await ctx.client();

@@ -12,15 +12,16 @@ import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { valueProblem } from '../../cli/input-checks.js';
-import { inputsOf, type OperationCommandData } from '../../cli/operation-command.js';
+import { inputsOf, type OperationCommandData, type OperationInput } from './operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import type { CommandSpec } from '../../cli/registry.js';
 import type { ApiClient } from '../../client/http.js';
 import { applyRevisionSafe, isRevisionMismatch, type EditOutcome, type FieldConflict, type Revisioned } from '../../flows/edit.js';
 import { editTarget, readEditable, readRow, writeRow, type EditTarget } from '../../flows/edit-targets.js';
 import { EditTextError, editedChanges, parseEditText, renderEditText, type EditLayout } from '../../flows/edit-text.js';
-import { readInput } from './fields.js';
+import { readObjectInput } from './fields.js';
 import { buildRequest } from './request-input.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 /** Stands for "no revision given" while buildRequest checks the rest (it requires one). */
 const NO_REVISION = Number.MAX_SAFE_INTEGER;
@@ -33,22 +34,18 @@ interface UpdateRequest {
 }
 
 /** The change as flags, -f/-F and --input give it, checked before anything is sent. */
-async function updateRequest(ctx: CommandContext, input: CommandInput, data: OperationCommandData): Promise<UpdateRequest> {
+async function updateRequest(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<UpdateRequest> {
   const opts = input.opts;
-  const flag = opts.revision as number | undefined;
+  const flag = opts.revision;
   if (flag !== undefined && flag < 1) throw new UsageError('--revision must be at least 1');
   // --input is read here (stdin can be read once) and handed on as -F fields,
   // after a stand-in revision, so one written in the file still counts as given.
-  let fromFile: Record<string, unknown> = {};
-  if (opts.input !== undefined) {
-    const v = await readInput(opts.input as string, ctx.io.stdin);
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError('--input must hold a JSON object');
-    fromFile = v as Record<string, unknown>;
-  }
-  const typed = [`revision=${NO_REVISION}`, ...Object.entries(fromFile).map(([k, v]) => `${k}=${JSON.stringify(v)}`), ...((opts.jsonField as string[] | undefined) ?? [])];
-  const req = await buildRequest(ctx, { args: input.args, opts: { ...opts, input: undefined, jsonField: typed } }, data);
+  const fromFile = opts.input !== undefined ? await readObjectInput(opts.input, ctx.io.stdin) : {};
+  const typed = [`revision=${NO_REVISION}`, ...Object.entries(fromFile).map(([k, v]) => `${k}=${JSON.stringify(v)}`), ...(opts.jsonField ?? [])];
+  const { input: _read, ...rest } = opts;
+  const req = await buildRequest(ctx, { args: input.args, opts: { ...rest, jsonField: typed } }, data);
   const { revision: sent, ...changes } = req.body ?? {};
-  const revision = flag ?? (sent === NO_REVISION ? undefined : (sent as number));
+  const revision = flag ?? (sent === NO_REVISION || typeof sent !== 'number' ? undefined : sent);
   if (opts.force === true && revision !== undefined) throw new UsageError('--force cannot be used with --revision', '--revision N writes only over revision N; leave it out to re-apply your change to the current revision');
   if (revision === undefined && Object.keys(changes).length === 0) {
     const names = data.flags.filter((f) => f.in === 'body').map((f) => `--${f.flag}`);
@@ -99,8 +96,7 @@ function revisionSafe(ctx: CommandContext, client: ApiClient, operationId: strin
 }
 
 /** `skills update`, `brands update`, `brands personas update`, `plans update`, `plans line-items update`, `assets rename`. */
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const data = command.data as OperationCommandData;
+export async function run(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<number> {
   const out = await prepareOutput(ctx, data.resource);
   const req = await updateRequest(ctx, input, data);
   const target = editTarget(data.operationId);
@@ -111,7 +107,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
     try {
       row = await writeRow(client, data.operationId, req.params, req.changes, req.revision, ctx.signal);
     } catch (err) {
-      if (isRevisionMismatch(err)) ctx.note(`${what} is at revision ${String(err.extra.currentRevision ?? '?')}, not ${req.revision}: nothing written (leave --revision out to re-apply your change to the current one)`);
+      if (isRevisionMismatch(err)) ctx.note(`${what} is at revision ${asText(err.extra.currentRevision ?? '?')}, not ${req.revision}: nothing written (leave --revision out to re-apply your change to the current one)`);
       throw err;
     }
   } else {
@@ -142,8 +138,7 @@ function checkValues(layout: EditLayout, changes: Record<string, unknown>): void
 }
 
 /** `skills edit`, `brands edit`, `brands personas edit`, `plans edit`: the row's fields in $EDITOR, saved revision-safe. */
-export async function runEdit(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const data = command.data as OperationCommandData;
+export async function runEdit(ctx: CommandContext, input: OperationInput, data: OperationCommandData, command: CommandSpec): Promise<number> {
   const update = ['adops', ...command.path.slice(0, -1), 'update'].join(' ');
   if (!ctx.interactive || !ctx.io.stdoutIsTTY) {
     throw new UsageError(`adops ${command.path.join(' ')} opens an editor: it needs a terminal (and no --no-input or CI)`, `use \`${update}\` with flags, -F field=@file or --input FILE`);

@@ -67,10 +67,20 @@ export function fieldsToQuery(fields: readonly string[] = []): Record<string, st
 }
 
 /** The body of a command that sends an object: --input (must hold one), then -F and -f fields over its keys. */
-export async function objectBody(opts: Record<string, unknown>, stdin: Readable): Promise<Record<string, unknown>> {
-  const fromInput = opts.input !== undefined ? await readInput(opts.input as string, stdin) : {};
-  if (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput)) throw new UsageError('--input must hold a JSON object');
-  return { ...(fromInput as Record<string, unknown>), ...fieldsToBody((opts.jsonField as string[] | undefined) ?? [], (opts.field as string[] | undefined) ?? []) };
+export async function objectBody(opts: { input?: string; jsonField?: string[]; field?: string[] }, stdin: Readable): Promise<Record<string, unknown>> {
+  const fromInput = opts.input !== undefined ? await readObjectInput(opts.input, stdin) : {};
+  return { ...fromInput, ...fieldsToBody(opts.jsonField ?? [], opts.field ?? []) };
+}
+
+/** The --input body that must be one JSON object. */
+export async function readObjectInput(source: string, stdin: Readable): Promise<Record<string, unknown>> {
+  const value = await readInput(source, stdin);
+  if (!isObject(value)) throw new UsageError('--input must hold a JSON object');
+  return value;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The --input body: a JSON file or stdin ('-'). */

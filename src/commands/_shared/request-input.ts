@@ -7,12 +7,13 @@
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { closest, fromText, queryProblem, valueProblem } from '../../cli/input-checks.js';
-import { inputsOf, type FieldFlag, type OperationCommandData } from '../../cli/operation-command.js';
-import { camel, type CommandInput } from '../../cli/registry.js';
+import { inputsOf, type FieldFlag, type OperationCommandData, type OperationInput } from './operation-data.js';
+import { camel } from '../../cli/registry.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
 import { fillPath, operation, type OperationDef } from '../../contract/operations.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { objectBody, setPath, splitField } from './fields.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 export interface BuiltRequest {
   op: OperationDef;
@@ -46,15 +47,15 @@ function checkParam(name: string, f: FieldInput, value: string): void {
 }
 
 /** The query from flags and -f, each value checked. */
-function buildQuery(input: CommandInput, data: OperationCommandData, io: OperationInputs, opId: string, ctx: CommandContext, usable: readonly FieldFlag[]): Record<string, string> {
+function buildQuery(input: OperationInput, data: OperationCommandData, io: OperationInputs, opId: string, ctx: CommandContext, usable: readonly FieldFlag[]): Record<string, string> {
   const query: Record<string, string> = {};
-  const extra = ((input.opts.field as string[] | undefined) ?? []).map(splitField);
+  const extra = (input.opts.field ?? []).map(splitField);
   warnUnknown(ctx, opId, 'query parameter', extra.map(([k]) => k), io.query);
   for (const [k, v] of extra) query[k] = v;
   for (const ff of usable) {
     const raw = input.opts[camel(ff.flag)];
     if (raw === undefined) continue;
-    query[ff.field] = Array.isArray(raw) ? raw.join(',') : String(raw);
+    query[ff.field] = Array.isArray(raw) ? raw.join(',') : asText(raw);
   }
   for (const f of io.query) {
     const value = query[f.name];
@@ -78,11 +79,11 @@ function requiredFields(io: NonNullable<OperationInputs['body']>, body: Record<s
   return io.fields.filter((f) => f.required).map((f) => f.name);
 }
 
-async function buildBody(input: CommandInput, data: OperationCommandData, io: OperationInputs, opId: string, ctx: CommandContext): Promise<Record<string, unknown> | undefined> {
+async function buildBody(input: OperationInput, data: OperationCommandData, io: OperationInputs, opId: string, ctx: CommandContext): Promise<Record<string, unknown> | undefined> {
   const bodyIo = io.body;
   if (!bodyIo) return undefined;
   const byName = new Map(bodyIo.fields.map((f) => [f.name, f]));
-  const typed = (input.opts.field as string[] | undefined) ?? [];
+  const typed = input.opts.field ?? [];
   // -f is text; where the schema wants a number or boolean, convert it (`-f budget=50`).
   const body = await objectBody({ ...input.opts, field: [] }, ctx.io.stdin);
   for (const raw of typed) {
@@ -113,7 +114,7 @@ async function buildBody(input: CommandInput, data: OperationCommandData, io: Op
 
 
 /** Build and check the request; throws UsageError before anything is sent. */
-export async function buildRequest(ctx: CommandContext, input: CommandInput, data: OperationCommandData): Promise<BuiltRequest> {
+export async function buildRequest(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<BuiltRequest> {
   const opts = input.opts;
   let opId = data.operationId;
   const params: Record<string, string> = {};
@@ -124,7 +125,8 @@ export async function buildRequest(ctx: CommandContext, input: CommandInput, dat
   }
   let usable = data.flags.filter((f) => f.in === 'query' && inputsOf(opId).query.some((q) => q.name === f.field));
   const alt = data.alternate;
-  const altValue = alt ? (opts[camel(alt.flag)] as string | undefined) : undefined;
+  const altRaw = alt ? opts[camel(alt.flag)] : undefined;
+  const altValue = typeof altRaw === 'string' ? altRaw : undefined;
   if (alt && altValue !== undefined) {
     if (!altValue.startsWith(ADVERTISER_PREFIX)) throw new UsageError(`--${alt.flag} needs an advertiser id starting with ${ADVERTISER_PREFIX}, got "${altValue}"`);
     const refused = data.flags.filter((f) => opts[camel(f.flag)] !== undefined && !alt.flags.includes(f.flag));

@@ -1,5 +1,6 @@
 // Definitions of the assets group (data only).
-import { operationCommand } from '../../cli/operation-command.js';
+import { operationCommand } from '../_shared/operation-command.js';
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 export const assetGroups: GroupSpec[] = [];
@@ -44,7 +45,7 @@ export const assetCommands: CommandSpec[] = [
     watch: false,
     examples: ['adops assets finalize ast_123'],
   }),
-  {
+  command({
     path: ['assets', 'upload'],
     description: 'Upload image and video files as Assets: reserve, send the bytes, finalize (and register with --register); an interrupted run resumes',
     args: [{ name: 'files', description: 'files, directories or quoted glob patterns', required: true, variadic: true }],
@@ -67,8 +68,8 @@ export const assetCommands: CommandSpec[] = [
       'adops assets upload spring.png --name "Spring hero.png"',
     ],
     load: () => import('./upload.js'),
-  },
-  {
+  }),
+  command({
     path: ['assets', 'sync'],
     description: 'Upload the files of a directory that are not already Assets (same name and bytes); a re-run uploads nothing new',
     args: [{ name: 'dir', description: 'directory to sync (walked; dot-named entries skipped and listed)', required: true }],
@@ -86,5 +87,5 @@ export const assetCommands: CommandSpec[] = [
       'Without proof of the same bytes a ready Asset of the same filename and size is not counted as there (a creative changed at the same size is uploaded); --match-name-size counts it (matched by name+size).',
     examples: ['adops assets sync ./creatives', 'adops assets sync ./creatives --register acc_123 --output ndjson', 'adops assets sync ./creatives --dry-run'],
     load: () => import('./sync.js'),
-  },
+  }),
 ];

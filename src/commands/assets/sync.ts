@@ -11,7 +11,7 @@ import { explainFailure } from '../../flows/upload-report.js';
 import { assetTarget, type Row } from '../../flows/upload-targets.js';
 import type { FileOutcome, LocalFile } from '../../flows/upload.js';
 import type { Skipped } from '../../flows/upload-files.js';
-import { advertisersOf, againCommand, concurrencyOf, filesFrom, idleTimeoutOf, journalFor, noteSkipped, registerAfter, reportFailures, runUploads, writeRows } from './upload.js';
+import { advertisersOf, againCommand, concurrencyOf, filesFrom, idleTimeoutOf, journalFor, noteSkipped, registerAfter, reportFailures, runUploads, writeRows, type UploadFlags } from './upload.js';
 
 const RESULT = { uploaded: 'uploaded', already: 'already there', failed: 'failed', interrupted: 'interrupted' } as const;
 
@@ -31,9 +31,9 @@ function resultRow(o: FileOutcome, matchedBy?: string): Row {
 
 const skippedRow = (x: Skipped): Row => ({ file: x.path, result: 'skipped', id: null, filename: null, sizeBytes: null, mimeType: null, matchedBy: null, error: x.reason });
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: CommandInput<UploadFlags & { register?: string[]; dryRun?: boolean; matchNameSize?: boolean }, { dir: string }>): Promise<number> {
   const o = input.opts;
-  const dir = String(input.args.dir ?? '');
+  const { dir } = input.args;
   if (!dir) throw new UsageError('name the directory to sync');
   const concurrency = concurrencyOf(o.concurrency);
   const advertisers = advertisersOf(o.register);
@@ -66,7 +66,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     await writeRows(ctx, [...planned.map((r) => (r.result === 'uploaded' ? { ...r, result: 'to upload' } : r)), ...skipped.map(skippedRow)], 'syncResult');
     return 0;
   }
-  const uploaded = await runUploads(ctx, { target, files: missing, concurrency, timeoutSeconds: o.timeout as number | undefined, idleTimeoutSeconds: idleTimeoutOf(o.idleTimeout), afterReady });
+  const uploaded = await runUploads(ctx, { target, files: missing, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds: idleTimeoutOf(o.idleTimeout), afterReady });
   const byFile = new Map(uploaded.map((u) => [u.file, u]));
   const outcomes: FileOutcome[] = [];
   const rows: Row[] = [];

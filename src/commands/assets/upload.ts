@@ -13,13 +13,14 @@ import { formatReportJson, toReport, type ErrorReport } from '../../cli/report.j
 import type { ApiClient } from '../../client/http.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { fillPath, operation } from '../../contract/operations.js';
-import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions } from '../../flows/upload.js';
+import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions as FlowUploadOptions } from '../../flows/upload.js';
 import { expandInputs, runPool, type Skipped } from '../../flows/upload-files.js';
 import { keyFingerprint, UploadJournal } from '../../flows/upload-journal.js';
 import { UploadProgress } from '../../flows/upload-progress.js';
 import { PutNetworkError } from '../../flows/upload-put.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
 import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-targets.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -48,19 +49,19 @@ export function concurrencyOf(value: unknown): number {
 export function idleTimeoutOf(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--idle-timeout must be a number of seconds above 0, at most 3600 (got ${String(value)})`);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--idle-timeout must be a number of seconds above 0, at most 3600 (got ${asText(value)})`);
   return n;
 }
 
 export function advertisersOf(value: unknown): string[] {
-  const list = value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
+  const list = value === undefined ? [] : Array.isArray(value) ? value.map(String) : [asText(value)];
   const bad = list.filter((a) => !a.startsWith(ADVERTISER_PREFIX) || a.length > 200);
   if (bad.length) throw new UsageError(`--register takes advertiser ids (${ADVERTISER_PREFIX}…); not one: ${bad.join(', ')}`);
   return list;
 }
 
 /** After ready: register to each advertiser (idempotent: 200 when already), then read the row once more. */
-export function registerAfter(client: ApiClient, advertisers: readonly string[], signal: AbortSignal): UploadOptions['afterReady'] {
+export function registerAfter(client: ApiClient, advertisers: readonly string[], signal: AbortSignal): FlowUploadOptions['afterReady'] {
   if (advertisers.length === 0) return undefined;
   return async (row: Row) => {
     const id = String(row.id);
@@ -78,7 +79,7 @@ export interface UploadRun {
   timeoutSeconds?: number | undefined;
   /** --idle-timeout (checked by idleTimeoutOf). */
   idleTimeoutSeconds?: number | undefined;
-  afterReady?: UploadOptions['afterReady'] | undefined;
+  afterReady?: FlowUploadOptions['afterReady'] | undefined;
 }
 
 export function journalFor(ctx: CommandContext): UploadJournal {
@@ -186,9 +187,12 @@ export function againCommand(words: readonly string[], inputs: readonly string[]
   return ['adops', ...words, ...inputs.map(quote)].join(' ');
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+/** The transfer flags of every upload command (assets upload and sync, brands documents upload). */
+export type UploadFlags = { concurrency?: number; timeout?: number; idleTimeout?: number };
+
+export async function run(ctx: CommandContext, input: CommandInput<UploadFlags & { register?: string[]; name?: string }, { files: string[] | undefined }>): Promise<number> {
   const o = input.opts;
-  const inputs = (input.args.files as string[] | undefined) ?? [];
+  const inputs = input.args.files ?? [];
   const concurrency = concurrencyOf(o.concurrency);
   const idleTimeoutSeconds = idleTimeoutOf(o.idleTimeout);
   const advertisers = advertisersOf(o.register);
@@ -196,7 +200,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   noteSkipped(ctx, skipped);
   if (o.name !== undefined) {
     if (files.length !== 1) throw new UsageError(`--name names one file, but ${files.length} files were given`);
-    const name = String(o.name);
+    const name = o.name;
     if (name.length < 1 || name.length > 255) throw new UsageError('--name must be 1 to 255 characters');
     files[0]!.filename = name;
   }
@@ -204,7 +208,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const client = await ctx.client();
   const target = assetTarget(client);
   const outcomes = await runUploads(ctx, {
-    target, files, concurrency, timeoutSeconds: o.timeout as number | undefined, idleTimeoutSeconds, afterReady: registerAfter(client, advertisers, ctx.signal),
+    target, files, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds, afterReady: registerAfter(client, advertisers, ctx.signal),
   });
   await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'asset');
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'upload'], inputs));

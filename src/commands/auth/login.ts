@@ -10,6 +10,8 @@ import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
+
+type LoginOptions = { withKey?: boolean; url?: string; verify: boolean; setDefault?: boolean };
 import { API_KEY_PREFIX } from '../../contract/ids.js';
 import { normalizeApiKey } from '../../config/key.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
@@ -17,8 +19,8 @@ import { DEFAULT_PROFILE } from '../../config/store.js';
 import { checkProfileName } from '../../config/profile-name.js';
 import { readStdin } from '../_shared/stdin.js';
 
-async function chooseBaseUrl(ctx: CommandContext, input: CommandInput, stored: string | undefined): Promise<string> {
-  const given = (input.opts.url as string | undefined) ?? ctx.globals.baseUrl ?? ctx.env.ADOPS_BASE_URL;
+async function chooseBaseUrl(ctx: CommandContext, input: CommandInput<LoginOptions>, stored: string | undefined): Promise<string> {
+  const given = input.opts.url ?? ctx.globals.baseUrl ?? ctx.env.ADOPS_BASE_URL;
   if (given?.trim()) return given.trim();
   if (!ctx.interactive) {
     throw new UsageError('no base URL to log in to', `pass --url URL or set ADOPS_BASE_URL (the local sandbox is ${DEFAULT_BASE_URL})`);
@@ -62,7 +64,7 @@ async function verify(ctx: CommandContext, baseUrl: string, key: string): Promis
   }
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: CommandInput<LoginOptions>): Promise<number> {
   const data = ctx.config.read();
   const profile = checkProfileName(ctx.globals.profile ?? ctx.env.ADOPS_PROFILE ?? data.currentProfile ?? DEFAULT_PROFILE);
   if (input.opts.withKey !== true && !ctx.interactive) {

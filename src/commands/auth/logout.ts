@@ -3,7 +3,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: CommandInput<{ allProfiles?: boolean }>): Promise<number> {
   const profile = ctx.auth().profile;
   const all = input.opts.allProfiles === true;
   let removed = 0;

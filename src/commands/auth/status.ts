@@ -6,7 +6,7 @@ import { EXIT } from '../../cli/exit-codes.js';
 import { cellText } from '../../cli/output/sanitize.js';
 import type { CommandInput } from '../../cli/registry.js';
 
-export async function run(ctx: CommandContext, input?: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input?: CommandInput<{ all?: boolean }>): Promise<number> {
   if (input?.opts.all === true) return (await import('./status-all.js')).runAll(ctx);
   const a = ctx.auth();
   const status = {

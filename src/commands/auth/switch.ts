@@ -5,8 +5,8 @@ import { EXIT } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { checkProfileName } from '../../config/profile-name.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const name = checkProfileName(String(input.args.name));
+export async function run(ctx: CommandContext, input: CommandInput<object, { name: string }>): Promise<number> {
+  const name = checkProfileName(input.args.name);
   const known = Object.keys(ctx.config.read().profiles);
   if (!known.includes(name)) {
     throw new CliError(`no profile named "${name}"`, EXIT.usage, `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`adops auth login --profile ${name}\``, 'unknown_profile');

@@ -7,13 +7,13 @@ import { prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { documentTarget } from '../../flows/upload-targets.js';
-import { againCommand, concurrencyOf, filesFrom, idleTimeoutOf, noteSkipped, reportFailures, runUploads, writeRows } from '../assets/upload.js';
+import { againCommand, concurrencyOf, filesFrom, idleTimeoutOf, noteSkipped, reportFailures, runUploads, writeRows, type UploadFlags } from '../assets/upload.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: CommandInput<UploadFlags, { brand: string; files: string[] | undefined }>): Promise<number> {
   const o = input.opts;
-  const brand = String(input.args.brand ?? '');
+  const { brand } = input.args;
   if (!brand) throw new UsageError('name the Brand (its slug) first: adops brands documents upload BRAND FILE…');
-  const inputs = (input.args.files as string[] | undefined) ?? [];
+  const inputs = input.args.files ?? [];
   const concurrency = concurrencyOf(o.concurrency);
   const idleTimeoutSeconds = idleTimeoutOf(o.idleTimeout);
   const { files, skipped } = await filesFrom(inputs);
@@ -23,7 +23,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   // A Brand that does not exist fails once here (exit 4), not once per file.
   await client.request({ method: 'GET', path: fillPath(operation('getBrand').path, { slug: brand }), signal: ctx.signal });
   const target = documentTarget(client, brand);
-  const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout as number | undefined, idleTimeoutSeconds });
+  const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds });
   await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'document');
   return reportFailures(ctx, outcomes, target, againCommand(['brands', 'documents', 'upload', brand], inputs));
 }

@@ -1,6 +1,7 @@
 // Definitions of the brands group: Brands, the advertisers attached to them,
 // their Personas and Documents. `slug` is the Brand's handle throughout.
-import { editCommand, operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../_shared/operation-command.js';
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 const brand = { slug: 'brand' };
@@ -92,7 +93,7 @@ export const brandCommands: CommandSpec[] = [
     resource: 'document',
     examples: ['adops brands documents finalize acme doc_123'],
   }),
-  {
+  command({
     path: ['brands', 'documents', 'upload'],
     description: "Upload files as a Brand's Documents: reserve, send the bytes, finalize; an interrupted run resumes",
     args: [
@@ -110,5 +111,5 @@ export const brandCommands: CommandSpec[] = [
       'Same transfer, progress, resume and exit rules as `adops assets upload`.',
     examples: ['adops brands documents upload acme brand-book.pdf', 'adops brands documents upload acme ./references'],
     load: () => import('./documents-upload.js'),
-  },
+  }),
 ];

@@ -1,13 +1,14 @@
 import type { CommandContext } from '../../cli/context.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { checkKey, readValue } from './keys.js';
+import { asText } from '../../cli/output/sanitize.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const key = String(input.args.key);
+export function run(ctx: CommandContext, input: CommandInput<object, { key: string }>): Promise<number> {
+  const { key } = input.args;
   checkKey(key);
   const { value } = readValue(ctx, key);
   // A bare value for scripts (`$(adops config get output)`); JSON only when asked for.
   const json = ctx.globals.json === true || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
-  ctx.io.stdout.write((json ? JSON.stringify(value) : value === null ? '' : String(value)) + '\n');
-  return 0;
+  ctx.io.stdout.write((json ? JSON.stringify(value) : value === null ? '' : asText(value)) + '\n');
+  return Promise.resolve(0);
 }

@@ -2,13 +2,14 @@
 import { checkBaseUrl } from '../../client/origin.js';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
+import { isOneOf } from '../../cli/input-checks.js';
 import { OUTPUT_FORMATS } from '../../cli/output/format.js';
 import { SETTING_KEYS, type ConfigData, type SettingKey } from '../../config/store.js';
 
 export const CONFIG_KEYS = ['base-url', 'profile', ...SETTING_KEYS] as const;
 
 export function checkKey(key: string): void {
-  if (!(CONFIG_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown config key "${key}"`, `known keys: ${CONFIG_KEYS.join(', ')}`);
+  if (!isOneOf(CONFIG_KEYS, key)) throw new UsageError(`unknown config key "${key}"`, `known keys: ${CONFIG_KEYS.join(', ')}`);
 }
 
 export function readValue(ctx: CommandContext, key: string): { value: unknown; source: string } {
@@ -27,7 +28,7 @@ export function applyValue(data: ConfigData, profile: string, key: string, raw: 
     if (!/^[A-Za-z0-9_.-]+$/.test(raw)) throw new UsageError('profile names use letters, digits, ".", "_" and "-"');
     data.currentProfile = raw;
   } else if (key === 'output') {
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(raw)) throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}`);
+    if (!isOneOf(OUTPUT_FORMATS, raw)) throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}`);
     data.settings.output = raw;
   } else {
     const n = Number(raw);

@@ -2,6 +2,7 @@ import { decideProxy, ProxySettingError } from '../../client/proxy.js';
 import type { CommandContext } from '../../cli/context.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { CONFIG_KEYS, readValue } from './keys.js';
+import { messageOf } from '../../cli/errors.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const rows: Array<{ key: string; value: unknown; source: string }> = CONFIG_KEYS.map((key) => ({ key, ...readValue(ctx, key) }));
@@ -22,7 +23,7 @@ function proxyRow(ctx: CommandContext): { key: string; value: unknown; source: s
   } catch (err) {
     // A base URL that does not parse has its own row; a proxy variable that does not is shown as such.
     if (!(err instanceof ProxySettingError)) return undefined;
-    return { key: 'proxy', value: `unusable: ${(err as Error).message}`, source: 'env' };
+    return { key: 'proxy', value: `unusable: ${messageOf(err)}`, source: 'env' };
   }
   if (decision.kind === 'none') return undefined;
   if (decision.kind === 'bypass') return { key: 'proxy', value: null, source: decision.reason };

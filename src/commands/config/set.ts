@@ -2,9 +2,8 @@ import type { CommandContext } from '../../cli/context.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyValue, checkKey } from './keys.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const key = String(input.args.key);
-  const value = String(input.args.value);
+export async function run(ctx: CommandContext, input: CommandInput<object, { key: string; value: string }>): Promise<number> {
+  const { key, value } = input.args;
   checkKey(key);
   const profile = ctx.auth().profile;
   await ctx.config.update((d) => applyValue(d, profile, key, value));

@@ -1,8 +1,9 @@
 // Definition of `adops demo` (data only): the README's first command.
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec } from '../../cli/registry.js';
 
 export const demoCommands: CommandSpec[] = [
-  {
+  command({
     path: ['demo'],
     description: 'A short tour of real adops commands against a throwaway local sandbox (needs no account)',
     notes:
@@ -11,5 +12,5 @@ export const demoCommands: CommandSpec[] = [
       'Exits 0 when every step behaved as expected, 1 otherwise.',
     examples: ['adops demo', 'npm ci && npm run demo'],
     load: () => import('./run.js'),
-  },
+  }),
 ];

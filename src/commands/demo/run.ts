@@ -245,7 +245,12 @@ export async function run(ctx: CommandContext): Promise<number> {
     }
     say('Both changes are there: their voice and your description');
     await adops(['brands', 'get', DEMO_BRAND, '--fields', 'slug,name,description,voice,revision'], 0, (r) => {
-      const row = Object.fromEntries(r.stdout.split('\n').filter((l) => l.startsWith('│')).map((l) => l.split('│').slice(1, -1).map((c) => c.trim())));
+      const row = Object.fromEntries(
+        r.stdout.split('\n').filter((l) => l.startsWith('│')).map((l): [string, string] => {
+          const cells = l.split('│').slice(1, -1).map((c) => c.trim());
+          return [cells[0] ?? '', cells[1] ?? ''];
+        }),
+      );
       return row.description === OUR_DESCRIPTION && row.voice === THEIR_VOICE ? undefined : 'the brand does not hold both changes';
     });
 

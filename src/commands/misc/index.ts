@@ -1,8 +1,9 @@
 // Top-level commands (data only).
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec } from '../../cli/registry.js';
 
 export const miscCommands: CommandSpec[] = [
-  {
+  command({
     path: ['api'],
     description: 'Send any request to the service with the same auth, retries, errors and output (the escape hatch)',
     args: [
@@ -18,23 +19,23 @@ export const miscCommands: CommandSpec[] = [
     ],
     examples: ['adops api GET /observe/campaigns -f limit=5', 'adops api GET /mutations --paginate --output ndjson', 'adops api POST /assets/uploads -f filename=logo.png'],
     load: () => import('../api.js'),
-  },
-  {
+  }),
+  command({
     path: ['doctor'],
     description: 'Check config, key, reachability, subscription and permissions, and say what to fix',
     load: () => import('../doctor.js'),
-  },
-  {
+  }),
+  command({
     path: ['completion'],
     description: 'Print a shell completion script (bash, zsh or fish)',
     args: [{ name: 'shell', description: 'bash, zsh or fish', required: true }],
     examples: ['adops completion bash > /etc/bash_completion.d/adops', 'adops completion zsh > "${fpath[1]}/_adops"', 'adops completion fish > ~/.config/fish/completions/adops.fish'],
     load: () => import('../completion.js'),
-  },
-  {
+  }),
+  command({
     path: ['commands'],
     description: 'Print the command tree (--json for machines, --markdown for docs/cli.md)',
     options: [{ flags: '--markdown', description: 'the command reference as Markdown' }],
     load: () => import('../commands-tree.js'),
-  },
+  }),
 ];

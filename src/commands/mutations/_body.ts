@@ -4,7 +4,8 @@
 // (operation-inputs.json, `variants` by `action`); the nested `target` and
 // `budget` objects are not described there, so their few rules are here.
 import { valueProblem } from '../../cli/input-checks.js';
-import { inputsOf } from '../../cli/operation-command.js';
+import { inputsOf } from '../_shared/operation-data.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 type Obj = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ export function bodyProblems(b: Obj): string[] {
   const io = body();
   const problems: string[] = [];
   const shape = io.variants!.shapes.find((s) => s.value === b.action);
-  if (!shape) return [`action must be one of ${ACTIONS.join(', ')}${b.action === undefined ? '' : `, got "${String(b.action)}"`}`];
+  if (!shape) return [`action must be one of ${ACTIONS.join(', ')}${b.action === undefined ? '' : `, got "${asText(b.action)}"`}`];
   const extra = Object.keys(b).filter((k) => b[k] !== undefined && !shape.fields.includes(k));
   if (extra.length) problems.push(`${extra.join(', ')}: not a field of action ${shape.value} (it takes ${shape.fields.join(', ')})`);
   for (const name of shape.required) if (b[name] === undefined) problems.push(`${name} is required for ${shape.value}`);

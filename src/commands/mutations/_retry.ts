@@ -1,6 +1,8 @@
 // The command line that sends a body again: the named command for a known
 // action (what a person would have typed), else the generic `mutations start`
 // with -F. With the Idempotency-Key it is the safe retry after exit 10.
+import { asText } from '../../cli/output/sanitize.js';
+
 type Obj = Record<string, unknown>;
 
 /** Quote for a POSIX shell when needed. */
@@ -20,11 +22,11 @@ export function commandFor(body: Obj, idempotencyKey?: string): string {
     if (body.action === 'set_budget') {
       const budget = (body.budget ?? {}) as Obj;
       words.push('--amount', String(budget.amount));
-      if (budget.type !== undefined) words.push('--type', String(budget.type));
+      if (budget.type !== undefined) words.push('--type', asText(budget.type));
     }
     if (body.action === 'set_bid') {
-      if (body.bidStrategy !== undefined) words.push('--strategy', String(body.bidStrategy));
-      if (body.bidAmount !== undefined) words.push('--amount', String(body.bidAmount));
+      if (body.bidStrategy !== undefined) words.push('--strategy', asText(body.bidStrategy));
+      if (body.bidAmount !== undefined) words.push('--amount', asText(body.bidAmount));
     }
     if (body.action === 'delete') words.push('--yes');
   } else {

@@ -144,7 +144,9 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
   let lastEnd = 0;
   let lastEmpty = 0;
   const startOf = (empty: number) => lastEnd + 1 + (empty - lastEmpty);
-  const options: Options<CsvRecord, string[]> = {
+  // The line each record starts on, noted as csv-parse reads it (by the record's own array).
+  const startLines = new WeakMap<string[], number>();
+  const options: Options = {
     bom: true,
     skip_empty_lines: true,
     relax_column_count: true,
@@ -152,18 +154,17 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     // Every line ending, mixed too (a CRLF header pasted above LF rows); csv-parse would otherwise keep the first one it meets.
     record_delimiter: ['\r\n', '\n', '\r'],
     on_record: (cells: string[], info) => {
-      const line = startOf(info.empty_lines);
+      startLines.set(cells, startOf(info.empty_lines));
       lastEnd = info.lines;
       lastEmpty = info.empty_lines;
-      return { line, cells };
+      return cells;
     },
   };
-  // The typings tie on_record's result to the input record type; ours carries the start line.
-  const parser = parse(options as unknown as Options);
+  const parser = parse(options);
   const input = createReadStream(file);
   input.on('error', (err) => parser.destroy(err));
   try {
-    for await (const rec of input.pipe(parser) as AsyncIterable<CsvRecord>) yield rec;
+    for await (const cells of input.pipe(parser) as AsyncIterable<string[]>) yield { line: startLines.get(cells) ?? lastEnd, cells };
   } catch (err) {
     const failure = err as CsvFailure;
     if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, startOf(failure.empty_lines)));

@@ -23,13 +23,16 @@ export interface StartFlags {
   interval?: number | undefined;
 }
 
-export function startFlags(o: Record<string, unknown>): StartFlags {
+/** The options of a command that starts a change (the named actions, start, watch). */
+export type StartOptions = { idempotencyKey?: string; dryRun?: boolean; wait?: boolean; timeout?: number; interval?: number };
+
+export function startFlags(o: StartOptions): StartFlags {
   return {
-    idempotencyKey: o.idempotencyKey as string | undefined,
+    idempotencyKey: o.idempotencyKey,
     dryRun: o.dryRun === true,
     wait: o.wait === true,
-    timeout: o.timeout as number | undefined,
-    interval: o.interval as number | undefined,
+    timeout: o.timeout,
+    interval: o.interval,
   };
 }
 

@@ -4,12 +4,12 @@
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import type { StartOptions } from './_start.js';
 import { bodyOf, bodyProblems } from './_body.js';
 import { startAndReport, startFlags } from './_start.js';
 
-export interface ActionData {
-  action: string;
-}
+/** The options of every named action (each declares the ones it takes: all are optional here). */
+export type ActionOptions = StartOptions & { campaign?: string; adGroup?: string; name?: string; amount?: number; type?: 'daily' | 'lifetime'; strategy?: string };
 
 // Problems name body fields; a person typed flags.
 const FLAG_OF: ReadonlyArray<[RegExp, string]> = [
@@ -22,23 +22,22 @@ const FLAG_OF: ReadonlyArray<[RegExp, string]> = [
   [/^name\b/, '--name'],
 ];
 
-export async function run(ctx: CommandContext, input: CommandInput, spec: CommandSpec): Promise<number> {
-  const { action } = spec.data as ActionData;
+/** `action`: the createMutation action the command sends (bound by its definition). */
+export async function run(ctx: CommandContext, input: CommandInput<ActionOptions, { advertiser: string }>, spec: CommandSpec, action: string): Promise<number> {
   const o = input.opts;
-  const campaign = o.campaign as string | undefined;
-  const adGroup = o.adGroup as string | undefined;
+  const { campaign, adGroup } = o;
   if ((campaign === undefined) === (adGroup === undefined)) {
     throw new UsageError(`name exactly one target: --campaign ID or --ad-group ID`, `e.g. adops ${spec.path.join(' ')} acc_123 --campaign 456`);
   }
   const body = bodyOf({
-    advertiserId: String(input.args.advertiser ?? ''),
+    advertiserId: input.args.advertiser,
     action,
     targetType: campaign !== undefined ? 'campaign' : 'ad_group',
     targetId: campaign ?? adGroup,
-    name: o.name as string | undefined,
-    amount: o.amount as number | undefined,
-    budgetType: o.type as string | undefined,
-    bidStrategy: o.strategy as string | undefined,
+    name: o.name,
+    amount: o.amount,
+    budgetType: o.type,
+    bidStrategy: o.strategy,
   });
   const problems = bodyProblems(body).map((p) => FLAG_OF.reduce((text, [re, flag]) => text.replace(re, flag), p));
   if (problems.length) throw new UsageError(problems.join('; '), 'nothing was sent');

@@ -7,7 +7,7 @@
 // interruption sends nothing twice and loses nothing. Summary table on stdout.
 import { closeSync, copyFileSync, openSync, statSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
-import { UsageError } from '../../cli/errors.js';
+import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
@@ -16,6 +16,7 @@ import { acquireLock, describeHolder } from '../../flows/lock-file.js';
 import { Journal } from '../../flows/mutation-journal.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 const MAX_CONCURRENCY = 16;
 /** Rows handed to the writer at once by a dry run. */
@@ -31,7 +32,7 @@ function isRegularFile(file: string): boolean {
 
 function targetText(body: Record<string, unknown>): string {
   const t = (body.target ?? {}) as { type?: unknown; id?: unknown };
-  return `${String(t.type ?? '?')} ${String(t.id ?? '?')}`;
+  return `${asText(t.type ?? '?')} ${asText(t.id ?? '?')}`;
 }
 
 /**
@@ -60,12 +61,14 @@ function exitCode(outcomes: readonly RowOutcome[], waited: boolean): number {
   return EXIT.ok;
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+type ApplyOptions = { dryRun?: boolean; concurrency?: number; retryFailed?: boolean; journal?: string; wait?: boolean; timeout?: number; interval?: number };
+
+export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions, { file: string }>): Promise<number> {
   const o = input.opts;
-  const file = String(input.args.file ?? '');
-  const concurrency = (o.concurrency as number | undefined) ?? 4;
+  const file = input.args.file;
+  const concurrency = o.concurrency ?? 4;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
-  const journalPath = (o.journal as string | undefined) ?? `${file}.adops-journal.ndjson`;
+  const journalPath = o.journal ?? `${file}.adops-journal.ndjson`;
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
   const line = (body: Record<string, unknown>, x: RowOutcome) => ({ row: x.line, action: body.action, target: targetText(body), mutationId: x.mutationId ?? null, state: x.state, sent: x.earlier ? 'earlier run' : x.mutationId ? 'this run' : 'no', error: x.error ?? null });
 
@@ -112,7 +115,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     // Before any POST: a journal we cannot write would leave no way to resume safely.
     closeSync(openSync(journalPath, 'a', 0o600));
   } catch (err) {
-    throw new UsageError(`cannot write the journal ${journalPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'choose another place with --journal PATH; nothing was sent');
+    throw new UsageError(`cannot write the journal ${journalPath} (${errnoCode(err) ?? messageOf(err)})`, 'choose another place with --journal PATH; nothing was sent');
   }
   // One run at a time per journal: a second run started meanwhile waits, then reads what the first recorded.
   const lock = await acquireLock(`${journalPath}.lock`, {
@@ -130,7 +133,7 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   }
 }
 
-async function applyLocked(ctx: CommandContext, input: CommandInput, a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> }): Promise<number> {
+async function applyLocked(ctx: CommandContext, input: CommandInput<ApplyOptions>, a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> }): Promise<number> {
   const o = input.opts;
   const { rows, journal, journalPath, concurrency, print } = a;
   const client = await ctx.client();
@@ -143,8 +146,8 @@ async function applyLocked(ctx: CommandContext, input: CommandInput, a: { rows: 
       await waitRows(client, outcomes, {
         journal,
         concurrency,
-        timeoutMs: ((o.timeout as number | undefined) ?? 300) * 1000,
-        intervalMs: Math.max(0.05, (o.interval as number | undefined) ?? 2) * 1000,
+        timeoutMs: (o.timeout ?? 300) * 1000,
+        intervalMs: Math.max(0.05, o.interval ?? 2) * 1000,
         now: ctx.clock.now,
         sleep: ctx.clock.sleep,
         signal: ctx.signal,

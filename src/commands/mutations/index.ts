@@ -1,30 +1,38 @@
 // Definitions of the mutations group (data only).
-import { inputsOf, operationCommand } from '../../cli/operation-command.js';
+import { operationCommand } from '../_shared/operation-command.js';
+import { inputsOf } from '../_shared/operation-data.js';
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
-import type { ActionData } from './action.js';
 
 export const mutationGroups: GroupSpec[] = [];
 
-const KEY_OPTION: OptionSpec = { flags: '--idempotency-key <key>', description: 'reuse a key, e.g. the one a run that exited 10 printed (default: a new UUID per run)' };
-const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'print the request (method, path, headers without the API key, body) and send nothing' };
-const WAIT_OPTIONS: OptionSpec[] = [
+const KEY_OPTION = { flags: '--idempotency-key <key>', description: 'reuse a key, e.g. the one a run that exited 10 printed (default: a new UUID per run)' } as const satisfies OptionSpec;
+const DRY_RUN = { flags: '--dry-run', description: 'print the request (method, path, headers without the API key, body) and send nothing' } as const satisfies OptionSpec;
+const WAIT_OPTIONS = [
   { flags: '--wait', description: 'poll until it is no longer running (exit 8 on timeout, 9 if it failed)' },
   { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
   { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
-];
-const TARGET_OPTIONS: OptionSpec[] = [
+] as const satisfies readonly OptionSpec[];
+const TARGET_OPTIONS = [
   { flags: '--campaign <id>', description: 'the campaign to change (bare provider id, as Observe shows it)' },
   { flags: '--ad-group <id>', description: 'the ad group to change (bare provider id)' },
-];
+] as const satisfies readonly OptionSpec[];
 const START_NOTES =
   'Sends an Idempotency-Key. If the answer is lost, adops sends the same change again with the same key (the service answers the change already started, never a second one). If that fails too it exits 10 with the key, a command to check the history and the command that retries safely.';
 
 /** What the contract says each action does ("Set the status to PAUSED."). */
 const actionText = (action: string) => inputsOf('createMutation').body?.variants?.shapes.find((s) => s.value === action)?.description?.replace(/\.$/, '') ?? action;
 
-function actionCommand(verb: string, action: string, extra: OptionSpec[], examples: string[], destructive = false): CommandSpec {
-  const data: ActionData = { action };
-  return {
+const NAME = { flags: '--name <name>', description: 'the new name (1-400 characters; required)' } as const satisfies OptionSpec;
+const BUDGET_AMOUNT = { flags: '--amount <n>', description: "budget in whole units of the advertiser's currency, 50 means 50.00 (required)", type: 'positive' } as const satisfies OptionSpec;
+const BUDGET_TYPE = { flags: '--type <type>', description: 'budget type (default: keep the current one)', choices: ['daily', 'lifetime'] } as const satisfies OptionSpec;
+const STRATEGY = { flags: '--strategy <word>', description: "the provider's bid strategy word, e.g. LOWEST_COST_WITH_BID_CAP" } as const satisfies OptionSpec;
+const BID_AMOUNT = { flags: '--amount <n>', description: "bid cap or cost cap in whole units of the advertiser's currency", type: 'positive' } as const satisfies OptionSpec;
+/** The flags a named action may add; action.ts reads them all (each optional). */
+type ActionExtra = typeof NAME | typeof BUDGET_AMOUNT | typeof BUDGET_TYPE | typeof STRATEGY | typeof BID_AMOUNT;
+
+function actionCommand(verb: string, action: string, extra: readonly ActionExtra[], examples: string[], destructive = false): CommandSpec {
+  return command({
     path: ['mutations', verb],
     description: `${actionText(action)} (action ${action}) on a campaign or ad group`,
     args: [{ name: 'advertiser', description: 'advertiser id (acc_…)', required: true }],
@@ -33,9 +41,12 @@ function actionCommand(verb: string, action: string, extra: OptionSpec[], exampl
     notes: START_NOTES,
     flowOperations: ['createMutation', 'getMutation', 'listMutations'],
     ...(destructive ? { destructive: true } : {}),
-    load: () => import('./action.js'),
-    data,
-  };
+    load: async () => {
+      const m = await import('./action.js');
+      return { run: (ctx, input, spec) => m.run(ctx, input, spec, action) };
+    },
+    data: { action },
+  });
 }
 
 export const mutationCommands: CommandSpec[] = [
@@ -69,7 +80,7 @@ export const mutationCommands: CommandSpec[] = [
     watch: true,
     examples: ['adops mutations get mut_123', 'adops mutations get mut_123 --wait --timeout 120'],
   }),
-  {
+  command({
     path: ['mutations', 'watch'],
     description: 'Poll a mutation you started until it finishes (same as get --wait; exit 8 still running, 9 failed)',
     args: [{ name: 'id', description: 'mutation id (mut_…)', required: true }],
@@ -77,31 +88,25 @@ export const mutationCommands: CommandSpec[] = [
     examples: ['adops mutations watch mut_123', 'adops mutations watch mut_123 --timeout 600'],
     flowOperations: ['getMutation'],
     load: () => import('./watch.js'),
-  },
+  }),
   actionCommand('pause', 'pause', [], ['adops mutations pause acc_123 --campaign 456 --wait']),
   actionCommand('activate', 'activate', [], ['adops mutations activate acc_123 --ad-group 789']),
   actionCommand('archive', 'archive', [], ['adops mutations archive acc_123 --campaign 456']),
   actionCommand('delete', 'delete', [], ['adops mutations delete acc_123 --campaign 456 --yes'], true),
-  actionCommand('rename', 'rename', [{ flags: '--name <name>', description: 'the new name (1-400 characters; required)' }], ["adops mutations rename acc_123 --campaign 456 --name 'Spring sale'"]),
+  actionCommand('rename', 'rename', [NAME], ["adops mutations rename acc_123 --campaign 456 --name 'Spring sale'"]),
   actionCommand(
     'budget',
     'set_budget',
-    [
-      { flags: '--amount <n>', description: "budget in whole units of the advertiser's currency, 50 means 50.00 (required)", type: 'positive' },
-      { flags: '--type <type>', description: 'budget type (default: keep the current one)', choices: ['daily', 'lifetime'] },
-    ],
+    [BUDGET_AMOUNT, BUDGET_TYPE],
     ['adops mutations budget acc_123 --campaign 456 --amount 50', 'adops mutations budget acc_123 --ad-group 789 --amount 1200 --type lifetime --wait', 'adops mutations budget acc_123 --campaign 456 --amount 50 --dry-run'],
   ),
   actionCommand(
     'bid',
     'set_bid',
-    [
-      { flags: '--strategy <word>', description: "the provider's bid strategy word, e.g. LOWEST_COST_WITH_BID_CAP" },
-      { flags: '--amount <n>', description: "bid cap or cost cap in whole units of the advertiser's currency", type: 'positive' },
-    ],
+    [STRATEGY, BID_AMOUNT],
     ['adops mutations bid acc_123 --ad-group 789 --strategy COST_CAP --amount 2.5'],
   ),
-  {
+  command({
     path: ['mutations', 'apply'],
     description: 'Apply many changes from a CSV or NDJSON file, one per row; safe to re-run after an interruption',
     args: [{ name: 'file', description: 'CSV (columns advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount or body) or NDJSON (one createMutation body per line)', required: true }],
@@ -117,5 +122,5 @@ export const mutationCommands: CommandSpec[] = [
     examples: ['adops mutations apply changes.csv --dry-run', 'adops mutations apply changes.csv --concurrency 4 --wait', 'adops mutations apply changes.ndjson --output csv > result.csv'],
     flowOperations: ['createMutation', 'getMutation'],
     load: () => import('./apply.js'),
-  },
+  }),
 ];

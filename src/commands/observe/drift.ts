@@ -8,6 +8,7 @@ import { EXIT } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { withHint } from '../../cli/report.js';
 import type { CommandInput } from '../../cli/registry.js';
+import { isOneOf } from '../../cli/input-checks.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { comparableFields, drift, DRIFT_FIELDS, NOT_STORED, type DriftField, type DriftLevel } from '../../flows/drift.js';
 
@@ -17,21 +18,21 @@ export function comparedFields(level: DriftLevel, asked: readonly string[] | und
   if (asked === undefined) return comparable;
   if (asked.length === 0) throw new UsageError('--compare names no field', `compare any of: ${comparable.join(', ')}`);
   for (const f of asked) {
-    if (!(DRIFT_FIELDS as readonly string[]).includes(f)) throw new UsageError(`--compare ${f}: not a compared field`, `compare any of: ${comparable.join(', ')}`);
-    if (NOT_STORED[level].includes(f as DriftField)) {
+    if (!isOneOf(DRIFT_FIELDS, f)) throw new UsageError(`--compare ${f}: not a compared field`, `compare any of: ${comparable.join(', ')}`);
+    if (NOT_STORED[level].includes(f)) {
       throw new UsageError(`--compare ${f}: the stored ${level} never carry ${f} (the service leaves it null there), so it cannot drift`, `compare any of: ${comparable.join(', ')}`);
     }
   }
   return comparable.filter((f) => asked.includes(f));
 }
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
-  const advertiserId = String(input.args.advertiser);
+export async function run(ctx: CommandContext, input: CommandInput<{ level: DriftLevel; compare?: string[]; exitCode?: boolean }, { advertiser: string }>): Promise<number> {
+  const advertiserId = input.args.advertiser;
   if (!advertiserId.startsWith(ADVERTISER_PREFIX) || advertiserId.length === ADVERTISER_PREFIX.length) {
     throw new UsageError(`advertiser "${advertiserId}" is not an advertiser id`, `advertiser ids start with ${ADVERTISER_PREFIX}`);
   }
-  const level = (input.opts.level ?? 'campaigns') as DriftLevel;
-  const fields = comparedFields(level, input.opts.compare as string[] | undefined);
+  const { level } = input.opts;
+  const fields = comparedFields(level, input.opts.compare);
   const out = await prepareOutput(ctx, 'drift');
   const client = await ctx.client();
   const writer = new ListWriter(out);

@@ -1,8 +1,9 @@
 // Definitions (data only) of the observe group: per resource a group whose
 // default verb `list` reads the stored copy, or live from the provider with
 // --live ACC, and `get ACC ID` reads one entity live; and insights.
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
-import { operationCommand } from '../../cli/operation-command.js';
+import { operationCommand } from '../_shared/operation-command.js';
 
 interface ObserveResource {
   word: string;
@@ -29,7 +30,7 @@ export const observeGroups: GroupSpec[] = RESOURCES.map((r) => ({
 }));
 
 export const observeCommands: CommandSpec[] = [
-  {
+  command({
     path: ['observe', 'drift'],
     description: 'Where the stored copy lags the provider: stored and live reads of one advertiser compared by id, one row per difference',
     args: [{ name: 'advertiser', description: 'advertiser id (acc_…)', required: true }],
@@ -47,7 +48,7 @@ export const observeCommands: CommandSpec[] = [
       'adops observe drift acc_123 --level ad-groups --compare budget --output csv',
       'adops observe drift acc_123 --compare status --exit-code --output ndjson',
     ],
-  },
+  }),
   operationCommand({
     path: ['observe', 'insights'],
     operationId: 'listInsights',

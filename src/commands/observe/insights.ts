@@ -3,29 +3,26 @@
 // table; and when the range holds no data, which range the store does hold.
 import type { CommandContext } from '../../cli/context.js';
 import { isCalendarDate } from '../../cli/input-checks.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
+import type { CommandSpec } from '../../cli/registry.js';
+import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { run as runOperation } from '../operation.js';
 
 const DAY = 86_400_000;
-
-type InsightPage = { data?: Array<{ dateStart?: string; dateStop?: string; impressions?: number; spend?: number | null }>; nextCursor?: string };
 
 /** First and last period with data in [since, until] at this grain (every page read). */
 async function bounds(ctx: CommandContext, filters: Record<string, string>, since: string, until: string, grain: 'month' | 'day'): Promise<{ first: string; last: string } | undefined> {
   const client = await ctx.client();
   let first: string | undefined;
   let last: string | undefined;
-  let cursor: string | undefined;
-  for (let page = 0; page < 40; page++) {
-    const query = { ...filters, since, until, timeGrain: grain, limit: 500, ...(cursor ? { cursor } : {}) };
-    const res = await client.request<InsightPage>({ method: 'GET', path: '/observe/insights', query, signal: ctx.signal });
-    for (const row of res.body?.data ?? []) {
+  let page = 0;
+  // The one paginator (a repeated cursor stops it), at most 40 pages.
+  for await (const { rows } of client.pages('listInsights', { query: { ...filters, since, until, timeGrain: grain } }, { pageSize: 500, signal: ctx.signal })) {
+    for (const row of rows) {
       if (!row.impressions && !row.spend) continue;
       if (row.dateStart && (!first || row.dateStart < first)) first = row.dateStart;
       if (row.dateStop && (!last || row.dateStop > last)) last = row.dateStop;
     }
-    cursor = res.body?.nextCursor;
-    if (!cursor) break;
+    if (++page >= 40) break;
   }
   return first && last ? { first, last } : undefined;
 }
@@ -46,15 +43,17 @@ export async function storedRange(ctx: CommandContext, until: string, filters: R
   return { first: head?.first ?? months.first, last: tail?.last ?? months.last };
 }
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const chart = input.opts.chart as string | undefined;
+type Chart = 'spend' | 'impressions' | 'clicks' | 'reach' | 'conversions';
+
+export async function run(ctx: CommandContext, input: OperationInput<{ chart?: Chart }>, data: OperationCommandData, command: CommandSpec): Promise<number> {
+  const { chart } = input.opts;
   const drawable = chart !== undefined && ctx.output.format === 'table' && ctx.io.stdoutIsTTY;
   if (chart !== undefined && !drawable) {
     ctx.warn(`--chart draws under a table on a terminal; not drawn ${ctx.io.stdoutIsTTY ? `with --output ${ctx.output.format}` : 'when stdout is not a terminal'}`);
   }
   const onEnd = async (rows: number) => {
-    const until = input.opts.until as string | undefined;
-    if (rows > 0 || input.opts.cursor !== undefined || !until || !isCalendarDate(until)) return;
+    const { until } = input.opts;
+    if (rows > 0 || input.opts.cursor !== undefined || typeof until !== 'string' || !isCalendarDate(until)) return;
     const filters: Record<string, string> = {};
     if (typeof input.opts.advertiser === 'string') filters.advertiserId = input.opts.advertiser;
     if (typeof input.opts.provider === 'string') filters.provider = input.opts.provider;
@@ -65,5 +64,5 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
         : `no insights from ${String(input.opts.since)} to ${until}, and none stored in the ten years before`,
     );
   };
-  return runOperation(ctx, input, command, drawable ? { chart } : {}, onEnd);
+  return runOperation(ctx, input, data, command, drawable ? { chart } : {}, onEnd);
 }

@@ -6,32 +6,32 @@ import { ApiError } from '../../client/errors.js';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { withHint } from '../../cli/report.js';
-import { camel, type CommandInput, type CommandSpec } from '../../cli/registry.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import { camel, type CommandSpec } from '../../cli/registry.js';
+import type { OperationCommandData, OperationInput, OperationOptions } from '../_shared/operation-data.js';
 import { run as runOperation } from '../operation.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 /** The stored read that answers what a live read could not: the same filters, the advertiser as a filter. */
-export function storedEquivalent(command: CommandSpec, input: CommandInput): { opts: Record<string, unknown>; line: string } {
-  const data = command.data as OperationCommandData;
-  const live = input.opts.live as string;
-  const opts: Record<string, unknown> = { ...input.opts, advertiser: live };
-  delete opts.live;
+export function storedEquivalent(command: CommandSpec, data: OperationCommandData, input: OperationInput, live: string): { opts: OperationOptions; line: string } {
+  const { live: _live, ...rest } = input.opts;
+  const opts: OperationOptions = { ...rest, advertiser: live };
   const kept = data.flags.filter((f) => f.flag !== 'advertiser' && opts[camel(f.flag)] !== undefined).map((f) => ` --${f.flag} ${String(opts[camel(f.flag)])}`);
   return { opts, line: `adops ${command.path.join(' ')} --advertiser ${live}${kept.join('')}` };
 }
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
+export async function run(ctx: CommandContext, input: OperationInput<{ fallbackStored?: boolean }>, data: OperationCommandData, command: CommandSpec): Promise<number> {
   const fallback = input.opts.fallbackStored === true;
   if (fallback && input.opts.live === undefined) throw new UsageError('--fallback-stored goes with --live', 'without --live the stored copy is read anyway');
   try {
-    return await runOperation(ctx, input, command);
+    return await runOperation(ctx, input, data, command);
   } catch (err) {
-    if (!(err instanceof ApiError) || err.code !== 'live_read_unsupported' || input.opts.live === undefined) throw err;
-    const stored = storedEquivalent(command, input);
+    const { live } = input.opts;
+    if (!(err instanceof ApiError) || err.code !== 'live_read_unsupported' || typeof live !== 'string') throw err;
+    const stored = storedEquivalent(command, data, input, live);
     if (!fallback) {
       throw withHint(err, `the stored copy answers instead: \`${stored.line}\` (or add --fallback-stored)`);
     }
-    ctx.note(`${err.extra.provider ? String(err.extra.provider) : 'the provider'} cannot read this live (${err.message}); reading the stored copy instead: ${stored.line}`);
-    return runOperation(ctx, { args: input.args, opts: stored.opts }, command);
+    ctx.note(`${err.extra.provider ? asText(err.extra.provider) : 'the provider'} cannot read this live (${err.message}); reading the stored copy instead: ${stored.line}`);
+    return runOperation(ctx, { args: input.args, opts: stored.opts }, data, command);
   }
 }

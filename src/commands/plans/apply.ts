@@ -8,7 +8,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { valueProblem } from '../../cli/input-checks.js';
-import { inputsOf } from '../../cli/operation-command.js';
+import { inputsOf } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-apply.js';

@@ -5,14 +5,14 @@
 // (exit 7), each Line Item's problems on stderr.
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { ApiError } from '../../client/errors.js';
 import { fillPath, operation } from '../../contract/operations.js';
 import { isRevisionMismatch } from '../../flows/edit.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
+import { asText } from '../../cli/output/sanitize.js';
 
 interface PlanHead {
   revision: number;
@@ -22,8 +22,7 @@ interface PlanHead {
   lineItems?: unknown[];
 }
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const data = command.data as OperationCommandData;
+export async function run(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<number> {
   const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const slug = req.params.slug!;
@@ -41,7 +40,7 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
     await writeObject(approved, out);
     return EXIT.ok;
   } catch (err) {
-    if (isRevisionMismatch(err)) ctx.note(`plan ${slug} changed after revision ${String(body.revision)} (now ${String(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`);
+    if (isRevisionMismatch(err)) ctx.note(`plan ${slug} changed after revision ${asText(body.revision)} (now ${asText(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`);
     if (err instanceof ApiError && err.code === 'plan_invalid' && Array.isArray(err.extra.lineItems)) {
       for (const li of err.extra.lineItems as Array<{ lineItemId?: string; problems?: unknown }>) {
         ctx.note(`line item ${li.lineItemId ?? '?'}:`);

@@ -1,5 +1,6 @@
 // Definitions of the plans group: Campaign Plans and their Line Items.
-import { editCommand, operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../_shared/operation-command.js';
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 const plan = { slug: 'plan' };
@@ -47,7 +48,7 @@ export const planCommands: CommandSpec[] = [
     notes: 'Without --revision the plan is read first and approved at that revision, so a change made after the read is not approved unseen (exit 5). A plan that does not validate exits 7 with each Line Item\'s problems.',
     load: () => import('./approve.js'),
   }),
-  {
+  command({
     path: ['plans', 'apply'],
     description: 'Create a Campaign Plan and its Line Items from one JSON file (all or nothing)',
     args: [{ name: 'file', description: 'JSON file (or - for stdin): the plan\'s fields plus "lineItems": [ {name, provider, …}, … ]', required: true }],
@@ -57,7 +58,7 @@ export const planCommands: CommandSpec[] = [
     operationId: 'createCampaignPlan',
     flowOperations: ['createCampaignPlan', 'addLineItem', 'getCampaignPlan', 'deleteCampaignPlan'],
     load: () => import('./apply.js'),
-  },
+  }),
 
   operationCommand({
     path: ['plans', 'line-items', 'add'],

@@ -5,17 +5,15 @@
 import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { waitForReadiness, type Readiness } from '../../flows/plan-readiness.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
 
 const missingCodes = (r: Readiness) => (r.missing ?? []).map((m) => m.code).join(', ');
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const data = command.data as OperationCommandData;
+export async function run(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<number> {
   const opts = input.opts;
   const out = await prepareOutput(ctx, data.resource);
   if (opts.wait !== true && (opts.timeout !== undefined || opts.interval !== undefined)) throw new UsageError('--timeout and --interval need --wait');
@@ -28,14 +26,14 @@ export async function run(ctx: CommandContext, input: CommandInput, command: Com
   let value: Readiness | undefined;
   let outcome: 'ready' | 'never' | 'timeout' | 'not_ready';
   if (opts.wait === true) {
-    const timeoutMs = ((opts.timeout as number | undefined) ?? 300) * 1000;
+    const timeoutMs = (opts.timeout ?? 300) * 1000;
     const spinner = await ctx.spinner('Waiting for readiness…');
     let last: string | undefined;
     try {
       ({ value, outcome } = await waitForReadiness({
         fetch,
         timeoutMs,
-        intervalMs: Math.max(0.05, (opts.interval as number | undefined) ?? 2) * 1000,
+        intervalMs: Math.max(0.05, opts.interval ?? 2) * 1000,
         now: ctx.clock.now,
         sleep: ctx.clock.sleep,
         signal: ctx.signal,
@@ -93,4 +91,4 @@ function remedy(r: Readiness, p: Record<string, string>, again: string): string 
   return [...new Set(steps)].join('; then ') + (steps.length && !steps.some((s) => s.startsWith('wait')) ? `; then check again with \`${again.replace(/ --wait$/, '')}\`` : '');
 }
 
-const timeoutSeconds = (opts: Record<string, unknown>) => (opts.timeout as number | undefined) ?? 300;
+const timeoutSeconds = (opts: { timeout?: number }) => opts.timeout ?? 300;

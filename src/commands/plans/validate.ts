@@ -4,14 +4,12 @@
 import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import type { OperationCommandData } from '../../cli/operation-command.js';
+import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
-import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
 
-export async function run(ctx: CommandContext, input: CommandInput, command: CommandSpec): Promise<number> {
-  const data = command.data as OperationCommandData;
+export async function run(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<number> {
   const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();

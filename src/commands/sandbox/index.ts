@@ -1,8 +1,9 @@
 // Definitions of the sandbox group (data only).
+import { command } from '../../cli/command-input.js';
 import type { CommandSpec } from '../../cli/registry.js';
 
 export const sandboxCommands: CommandSpec[] = [
-  {
+  command({
     path: ['sandbox', 'serve'],
     description: 'Run the local sandbox of the service until Ctrl-C',
     options: [
@@ -19,8 +20,8 @@ export const sandboxCommands: CommandSpec[] = [
     notes: 'Prints exactly one line on stdout when ready: "listening on http://HOST:PORT". The demo keys go to stderr.',
     examples: ['adops sandbox serve --login', 'adops sandbox serve --port 0 --data :memory:', 'adops sandbox serve --as-of 2026-09-23 --port 0 --data :memory:'],
     load: () => import('./serve.js'),
-  },
-  {
+  }),
+  command({
     path: ['sandbox', 'keys'],
     description: "List the sandbox's demo API keys IN FULL (they are public fixtures, not secrets)",
     options: [
@@ -28,5 +29,5 @@ export const sandboxCommands: CommandSpec[] = [
       { flags: '--fixtures <file>', description: 'fixture file' },
     ],
     load: () => import('./keys.js'),
-  },
+  }),
 ];

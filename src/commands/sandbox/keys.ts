@@ -4,11 +4,11 @@ import type { CommandContext } from '../../cli/context.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+export async function run(ctx: CommandContext, input: CommandInput<{ data?: string; fixtures?: string }>): Promise<number> {
   const { readKeys } = await import('../../sandbox/index.js');
   const keys = readKeys({
-    ...(input.opts.data !== undefined ? { data: input.opts.data as string } : {}),
-    ...(input.opts.fixtures !== undefined ? { fixtures: input.opts.fixtures as string } : {}),
+    ...(input.opts.data !== undefined ? { data: input.opts.data } : {}),
+    ...(input.opts.fixtures !== undefined ? { fixtures: input.opts.fixtures } : {}),
   });
   const writer = new ListWriter(await prepareOutput(ctx, 'keys'));
   await writer.begin();

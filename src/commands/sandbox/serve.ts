@@ -9,30 +9,32 @@ import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
 import { checkProfileName } from '../../config/profile-name.js';
 
-export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
+type ServeOptions = { host: string; port: number; data?: string; fixtures?: string; reset?: boolean; ingestEvery: number; login?: string | true; storageQuota?: string; asOf?: string };
+
+export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>): Promise<number> {
   const o = input.opts;
   // A bad profile name is refused before anything starts.
   const profile = o.login === undefined ? undefined : checkProfileName(typeof o.login === 'string' ? o.login : 'sandbox');
-  const asOf = o.asOf as string | undefined;
+  const { asOf } = o;
   if (asOf !== undefined && !isCalendarDate(asOf)) throw new UsageError(`--as-of ${asOf}: not a calendar date`, 'give a day as YYYY-MM-DD, e.g. --as-of 2026-09-23');
   const { startSandbox, FixtureError } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({
     ...(asOf !== undefined ? { asOf } : {}),
-    host: o.host as string,
-    port: o.port as number,
-    ...(o.data !== undefined ? { data: o.data as string } : {}),
-    ...(o.fixtures !== undefined ? { fixtures: o.fixtures as string } : {}),
+    host: o.host,
+    port: o.port,
+    ...(o.data !== undefined ? { data: o.data } : {}),
+    ...(o.fixtures !== undefined ? { fixtures: o.fixtures } : {}),
     reset: o.reset === true,
-    ...(o.storageQuota !== undefined ? { storageQuotaBytes: sizeOf(String(o.storageQuota)) } : {}),
-    ingestEveryMs: Math.round((o.ingestEvery as number) * 1000),
+    ...(o.storageQuota !== undefined ? { storageQuotaBytes: sizeOf(o.storageQuota) } : {}),
+    ingestEveryMs: Math.round(o.ingestEvery * 1000),
   }).catch((err: unknown) => {
     // A bad --fixtures file (missing, not JSON, a field against the schema) is the user's input: exit 2, its message names the file and field.
     if (err instanceof FixtureError) throw new CliError(err.message, EXIT.usage, 'see docs/fixtures.md for the fields a world takes', 'invalid_fixtures');
-    throw listenFailure(err, o.host as string, o.port as number) ?? err;
+    throw listenFailure(err, o.host, o.port) ?? err;
   });
   try {
     ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
-    const every = o.ingestEvery as number;
+    const every = o.ingestEvery;
     ctx.note(every > 0 ? `adops sandbox: stored reads refresh every ${every} s (--ingest-every; 0 turns it off)` : 'adops sandbox: stored reads refresh only on POST /_sandbox/ingest (--ingest-every 0)');
     if (sandbox.services.settings.before20260924) ctx.note(`adops sandbox: serving the behaviour from before 2026-09-24 (--as-of ${asOf})`);
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');

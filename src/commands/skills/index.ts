@@ -1,5 +1,5 @@
 // Definitions of the skills group: Skills (ad-ops playbooks) and the Skill Catalog.
-import { editCommand, operationCommand } from '../../cli/operation-command.js';
+import { editCommand, operationCommand } from '../_shared/operation-command.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 // Revision-safe update and edit (src/commands/_shared/edit.ts): read, apply with

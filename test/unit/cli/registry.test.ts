@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { getRegistry } from '../../../src/cli/commands.js';
+import { getRegistry } from '../../../src/commands/index.js';
 import { completionScript, SHELLS } from '../../../src/cli/completion.js';
 import { commandReference } from '../../../src/cli/docs.js';
-import { operationCommand } from '../../../src/cli/operation-command.js';
+import { operationCommand } from '../../../src/commands/_shared/operation-command.js';
 import { Registry, type CommandSpec } from '../../../src/cli/registry.js';
 import { OPERATION_BY_ID } from '../../../src/contract/operations.js';
 

@@ -10,6 +10,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAllPools } from '../../../src/client/http.js';
 import { runCli } from '../../../src/cli/run.js';
+import { getRegistry } from '../../../src/commands/index.js';
 import { demoWorld } from '../../../src/sandbox/fixtures/demo.js';
 import { ManualClock } from '../../sandbox/clock.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
@@ -31,7 +32,7 @@ async function adops(argv: string[]) {
   const stderr = stream();
   const started = clock.now();
   const code = await runCli(argv, {
-    stdin: stream(), stdout, stderr, signal: new AbortController().signal,
+    stdin: stream(), stdout, stderr, signal: new AbortController().signal, registry: getRegistry(),
     env: { ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-thr-')), 'cfg'), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: KEY },
     clock: { now: () => clock.now(), sleep: async (ms) => clock.advance(ms) },
   });

@@ -2,7 +2,7 @@
 // drain. Every wait for 'drain' now ends when the command's signal aborts.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ListWriter, write, writeObject } from '../../../src/cli/output/writers.js';
+import { ListWriter, write, writeObject } from '../../../../src/cli/output/writers.js';
 
 /** A pipe whose reader never reads: the first write fills it, 'drain' never comes. */
 function stalledPipe() {

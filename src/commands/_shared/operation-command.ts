@@ -2,39 +2,16 @@
 // naming, build a CommandSpec whose flags, arguments and checks all derive
 // from what the operation accepts (src/contract/generated/operation-inputs.json,
 // emitted from the contract's zod schemas). The handler is the shared
-// src/commands/operation.ts. Plain data: imported on the help fast path.
-import inputs from '../contract/generated/operation-inputs.json' with { type: 'json' };
-import type { FieldInput, OperationInputs } from '../contract/operation-inputs.js';
-import { operation, pathParams } from '../contract/operations.js';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
-import type { ArgSpec, CommandSpec, OptionSpec } from './registry.js';
+// src/commands/operation.ts, loaded lazily; what it reads is in
+// operation-data.ts. Plain data: imported on the help fast path.
+import type { FieldInput } from '../../contract/operation-inputs.js';
+import { operation, pathParams } from '../../contract/operations.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
+import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
+import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
+import { inputsOf, type AlternateFlag, type FieldFlag, type OperationCommandData, type OperationHandler, type OperationInput, type ParamArg } from './operation-data.js';
 
-const INPUTS = inputs as unknown as Record<string, OperationInputs>;
-
-export function inputsOf(operationId: string): OperationInputs {
-  const found = INPUTS[operationId];
-  if (!found) throw new Error(`no inputs for operation ${operationId}`);
-  return found;
-}
-
-/** A flag that becomes one query or body field. */
-export interface FieldFlag {
-  /** Flag name without dashes, e.g. 'advertiser'. */
-  flag: string;
-  /** Wire name, e.g. 'advertiserId'. */
-  field: string;
-  in: 'query' | 'body';
-  input: FieldInput;
-}
-
-/** A positional argument that fills one path parameter. */
-export interface ParamArg {
-  name: string;
-  param: string;
-  input: FieldInput;
-}
-
-export interface OperationCommandOptions {
+export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = readonly OptionSpec[]> {
   path: readonly string[];
   operationId: string;
   description?: string;
@@ -50,15 +27,15 @@ export interface OperationCommandOptions {
    * A flag that switches to another operation whose path names the advertiser
    * (stored vs live reads): `--live acc_1` -> listLiveCampaigns with advertiserId=acc_1.
    */
-  alternate?: { flag: string; operationId: string; param: string; description: string };
+  alternate?: AlternateFlag;
   /** Resource name for table columns and --fields checks (src/cli/output/resources.ts). */
   resource: string;
   /** Adds --wait/--timeout/--interval: poll the result until it is no longer running. */
   watch?: boolean;
   /** A handler of its own instead of the generic one (it receives the same data). */
-  load?: CommandSpec['load'];
-  /** Extra options the custom handler reads. */
-  extraOptions?: readonly OptionSpec[];
+  load?: () => Promise<OperationHandler<OptionsOf<Extra>>>;
+  /** Extra options the custom handler reads (its input is typed from them). */
+  extraOptions?: Extra;
   /**
    * An update of a revisioned row, made revision-safe by src/commands/_shared/edit.ts:
    * `--revision N` stays strict; without it the row is read, and after a race the
@@ -66,16 +43,6 @@ export interface OperationCommandOptions {
    */
   revisionSafe?: boolean;
   hidden?: boolean;
-}
-
-/** The data an operation command hands its handler (CommandSpec.data). */
-export interface OperationCommandData {
-  operationId: string;
-  args: ParamArg[];
-  flags: FieldFlag[];
-  alternate?: OperationCommandOptions['alternate'] & { flags: string[] };
-  resource: string;
-  watch: boolean;
 }
 
 const FORCE_OPTION: OptionSpec = { flags: '--force', description: 'when someone else changed the same field meanwhile, write yours over theirs' };
@@ -132,13 +99,25 @@ export function fieldOption(ff: FieldFlag): OptionSpec {
   };
 }
 
-function fieldFlags(fields: readonly FieldInput[], where: 'query' | 'body', opts: OperationCommandOptions): FieldFlag[] {
+function fieldFlags(fields: readonly FieldInput[], where: 'query' | 'body', opts: Pick<OperationCommandOptions, 'noFlag' | 'revisionSafe' | 'flagNames'>): FieldFlag[] {
   return fields
     .filter((f) => !PAGING.has(f.name) && !(opts.noFlag ?? []).includes(f.name) && !(opts.revisionSafe && f.name === 'revision') && flaggable(f))
     .map((f) => ({ flag: opts.flagNames?.[f.name] ?? defaultFlagName(f.name), field: f.name, in: where, input: f }));
 }
 
-export function operationCommand(opts: OperationCommandOptions): CommandSpec {
+/** A handler bound to its command's data: the module the registry loads. */
+function bound<Extra>(handler: OperationHandler<Extra>, data: OperationCommandData): TypedModule<OperationInput<Extra>> {
+  const { describeTarget } = handler;
+  return {
+    run: (ctx, input, spec) => handler.run(ctx, input, data, spec),
+    ...(describeTarget ? { describeTarget: (ctx, input, spec) => describeTarget(ctx, input, data, spec) } : {}),
+  };
+}
+
+/** An operation command's spec, with the data its handler is bound to. */
+export type OperationCommandSpec = CommandSpec & { data: OperationCommandData };
+
+export function operationCommand<const Extra extends readonly OptionSpec[] = []>(opts: OperationCommandOptions<Extra>): OperationCommandSpec {
   const op = operation(opts.operationId);
   const io = inputsOf(op.id);
   const args: ParamArg[] = pathParams(op.path).map((param) => ({
@@ -202,7 +181,7 @@ export function operationCommand(opts: OperationCommandOptions): CommandSpec {
     ...(opts.alternate ? { alternates: [{ operationId: opts.alternate.operationId, when: `--${opts.alternate.flag}` }] } : {}),
     ...(op.kind === 'delete' ? { destructive: true } : {}),
     ...(opts.hidden ? { hidden: true } : {}),
-    load: opts.load ?? (opts.revisionSafe ? () => import('../commands/_shared/edit.js') : () => import('../commands/operation.js')),
+    load: async () => bound(await (opts.load ?? (opts.revisionSafe ? () => import('./edit.js') : () => import('../operation.js')))(), data),
     data,
   };
 }
@@ -211,13 +190,13 @@ export function operationCommand(opts: OperationCommandOptions): CommandSpec {
  * `… edit`: the same row as a revision-safe update, opened in $VISUAL/$EDITOR on
  * a terminal and saved the same way (src/commands/_shared/edit.ts runEdit).
  */
-export function editCommand(update: CommandSpec, o: { path: readonly string[]; description: string; examples: readonly string[] }): CommandSpec {
+export function editCommand(update: OperationCommandSpec, o: { path: readonly string[]; description: string; examples: readonly string[] }): CommandSpec {
   return {
     ...update,
     ...o,
     options: [FORCE_OPTION],
     notes:
       'Opens $VISUAL or $EDITOR (else vi) on "field: value" lines, with prose fields as "=== field ===" markdown blocks; closing it unchanged sends nothing. A terminal only: elsewhere it is a usage error (use update). If someone else changed a field you changed while the editor was open: both values on stderr, exit 5, your text kept in a file (--force writes yours).',
-    load: () => import('../commands/_shared/edit.js').then((m) => ({ run: m.runEdit })),
+    load: async () => bound({ run: (await import('./edit.js')).runEdit }, update.data),
   };
 }

@@ -1,7 +1,7 @@
 // What a person sees on a terminal (table) against what a script reads (json,
 // ndjson, csv) for the same rows: formatted values for people, raw for scripts.
 import { describe, expect, it } from 'vitest';
-import { formatMoney, formatTime } from '../../../src/cli/output/values.js';
+import { formatMoney, formatTime } from '../../../../src/cli/output/values.js';
 import { list, object } from './helpers.js';
 
 const T = Date.UTC(2026, 10, 23, 19, 35); // 2026-11-23 19:35 UTC

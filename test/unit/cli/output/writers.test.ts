@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/cli/errors.js';
-import { checkFields, chooseFormat } from '../../../src/cli/output/format.js';
-import { cellText, stripControl } from '../../../src/cli/output/sanitize.js';
-import { csvCell, ListWriter, writeObject } from '../../../src/cli/output/writers.js';
+import { UsageError } from '../../../../src/cli/errors.js';
+import { checkFields, chooseFormat } from '../../../../src/cli/output/format.js';
+import { cellText, stripControl } from '../../../../src/cli/output/sanitize.js';
+import { csvCell, ListWriter, writeObject } from '../../../../src/cli/output/writers.js';
 
 function sink() {
   const out = new PassThrough();

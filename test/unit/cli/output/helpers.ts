@@ -1,8 +1,8 @@
 // Buffers for output tests: a sink standing in for stdout, and one run of a
 // list through the format a person (TTY) or a script (pipe) gets.
 import { PassThrough } from 'node:stream';
-import { chooseFormat } from '../../../src/cli/output/format.js';
-import { ListWriter, writeObject, type WriterOptions } from '../../../src/cli/output/writers.js';
+import { chooseFormat } from '../../../../src/cli/output/format.js';
+import { ListWriter, writeObject, type WriterOptions } from '../../../../src/cli/output/writers.js';
 
 export function sink() {
   const out = new PassThrough();

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { fieldsToBody, fieldsToQuery, objectBody, typedValue } from '../../../src/commands/_shared/fields.js';
-import { UsageError } from '../../../src/cli/errors.js';
+import { fieldsToBody, fieldsToQuery, objectBody, typedValue } from '../../../../src/commands/_shared/fields.js';
+import { UsageError } from '../../../../src/cli/errors.js';
 
 describe('-f / -F fields', () => {
   it('-f sends strings (ids that look like numbers stay strings) and nests on dots', () => {

@@ -2,8 +2,8 @@
 // strips ESC sequences, C1 controls and bidi overrides; JSON and NDJSON keep
 // the characters but as \u escapes.
 import { describe, expect, it } from 'vitest';
-import { csvCell } from '../../../src/cli/output/writers.js';
-import { cellText, jsonText, stripControl } from '../../../src/cli/output/sanitize.js';
+import { csvCell } from '../../../../src/cli/output/writers.js';
+import { cellText, jsonText, stripControl } from '../../../../src/cli/output/sanitize.js';
 import { DANGER, EVIL, list, object, SAFE } from './helpers.js';
 
 

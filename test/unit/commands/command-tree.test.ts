@@ -3,8 +3,8 @@
 // its operation accepts, and the JSON the CLI reads is what the zod schemas say.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { getRegistry } from '../../../src/cli/commands.js';
-import { inputsOf, type OperationCommandData } from '../../../src/cli/operation-command.js';
+import { getRegistry } from '../../../src/commands/index.js';
+import { inputsOf, type OperationCommandData } from '../../../src/commands/_shared/operation-data.js';
 import { operationInputs } from '../../../src/contract/operation-inputs.js';
 import { OPERATION_SCHEMAS } from '../../../src/contract/operation-schemas.js';
 import { OPERATIONS, matchOperation, pathParams } from '../../../src/contract/operations.js';

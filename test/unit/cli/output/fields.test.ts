@@ -2,13 +2,13 @@
 // the resources' field lists kept in step with the contract's zod schemas.
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { UsageError } from '../../../src/cli/errors.js';
-import { checkFields, checkFieldsInData, getPath, pick } from '../../../src/cli/output/fields.js';
-import { RESOURCES } from '../../../src/cli/output/resources.js';
-import * as assets from '../../../src/contract/schemas/assets.js';
-import * as context from '../../../src/contract/schemas/context.js';
-import * as mutations from '../../../src/contract/schemas/mutations.js';
-import * as observe from '../../../src/contract/schemas/observe.js';
+import { UsageError } from '../../../../src/cli/errors.js';
+import { checkFields, checkFieldsInData, getPath, pick } from '../../../../src/cli/output/fields.js';
+import { RESOURCES } from '../../../../src/cli/output/resources.js';
+import * as assets from '../../../../src/contract/schemas/assets.js';
+import * as context from '../../../../src/contract/schemas/context.js';
+import * as mutations from '../../../../src/contract/schemas/mutations.js';
+import * as observe from '../../../../src/contract/schemas/observe.js';
 import { list, object } from './helpers.js';
 
 function usage(fn: () => unknown): UsageError {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
 import { humanBytes } from '../../../src/contract/media.js';
 import { formatReport, formatReportJson, toReport, withHint } from '../../../src/cli/report.js';
-import { DANGER, EVIL, SAFE } from './helpers.js';
+import { DANGER, EVIL, SAFE } from './output/helpers.js';
 
 const api = (status: number, body: Record<string, unknown>) => new ApiError({ status, body, method: 'GET', path: '/x' });
 const human = (err: unknown) => formatReport(toReport(err));

@@ -1,10 +1,10 @@
 // --query (JMESPath over the rows of a list, or the object) and --chart
 // (an Insights metric over time under the table).
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/cli/errors.js';
-import { renderChart, resample } from '../../../src/cli/output/chart.js';
-import { applyQuery, checkQuery } from '../../../src/cli/output/query.js';
-import { prepareOutput } from '../../../src/cli/output/writers.js';
+import { UsageError } from '../../../../src/cli/errors.js';
+import { renderChart, resample } from '../../../../src/cli/output/chart.js';
+import { applyQuery, checkQuery } from '../../../../src/cli/output/query.js';
+import { prepareOutput } from '../../../../src/cli/output/writers.js';
 import { list, object, sink } from './helpers.js';
 
 const rows = [
