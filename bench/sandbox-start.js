@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// The sandbox's start and stored-list throughput (issue #16), each figure next
+// to a baseline measured in the same run (this 2-core machine is shared; its
+// load moves absolute numbers by 2x or more):
+//
+//   ready      `adops sandbox serve --data :memory:` (the demo world) until it
+//              prints "listening on", interleaved with `node -e 0`; medians.
+//              Target: <= 5x node -e 0.
+//   first      the same on a new data file (the demo world written to disk);
+//              median. Target: <= 0.5 s (node -e 0 printed beside it).
+//   stored     every page of a 20k-row stored list (limit=500) over loopback,
+//              vs a trivial node:http server sending the very same page bodies
+//              (captured from the sandbox in this run, replayed byte for byte)
+//              to the same client; interleaved rounds, the best of each.
+//              Target: >= 0.8x the trivial server.
+//
+// Needs `npm run build`. Loopback only, about a minute.
+//   node bench/sandbox-start.js [--runs 11] [--rows 20000] [--write]
+// --write puts the table in docs/performance.md between the "sandbox-start" markers.
+// Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
+const args = process.argv.slice(2);
+const num = (name, dflt) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : dflt);
+const RUNS = num('runs', 11);
+const ROWS = num('rows', 20_000);
+const WRITE = args.includes('--write');
+
+if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
+  console.error('build first: npm run build');
+  process.exit(2);
+}
+
+const loadStart = loadavg()[0].toFixed(2);
+const tmp = mkdtempSync(join(tmpdir(), 'adops-bench-start-'));
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: join(tmp, 'config') };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const figures = [];
+function figure(measure, result, baseline, target, met) {
+  const f = { measure, result, baseline, target, met };
+  figures.push(f);
+  console.log(`figure: ${JSON.stringify(f)}`);
+}
+
+/** Wall ms from spawn to the first stdout line matching `ready` (then the child is stopped), or to exit. */
+function timed(argv, ready) {
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - t) / 1e6;
+    const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let done = false;
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (ready && !done && ready.test(out)) {
+        done = true;
+        resolve(ms());
+        child.kill('SIGTERM');
+      }
+    });
+    child.once('exit', (code) => {
+      if (done) return;
+      if (!ready && code === 0) resolve(ms());
+      else reject(new Error(`${argv.join(' ')} exited ${code}: ${err}`));
+    });
+  });
+}
+const LISTENING = /listening on /;
+const nodeZero = () => timed(['-e', '0'], null);
+
+async function startFigures() {
+  const ready = [];
+  const first = [];
+  const bare = [];
+  for (let i = 0; i < RUNS; i++) {
+    bare.push(await nodeZero());
+    ready.push(await timed([BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:'], LISTENING));
+    const dir = mkdtempSync(join(tmp, 'data-'));
+    first.push(await timed([BIN, 'sandbox', 'serve', '--port', '0', '--data', join(dir, 'sandbox.db')], LISTENING));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const [r, f, n] = [median(ready), median(first), median(bare)];
+  figure(`Sandbox ready, demo world in memory (\`sandbox serve --data :memory:\` to "listening on"), median of ${RUNS}`,
+    `${r.toFixed(0)} ms = ${(r / n).toFixed(2)}x node -e 0`, `node -e 0: ${n.toFixed(0)} ms (interleaved)`, '<= 5x node -e 0', r <= 5 * n);
+  figure(`Sandbox first start on a new data file, median of ${RUNS}`,
+    `${f.toFixed(0)} ms`, `node -e 0: ${n.toFixed(0)} ms (interleaved)`, '<= 500 ms', f <= 500);
+}
+
+function child(script, argv) {
+  const c = spawn(process.execPath, [join(ROOT, 'bench', 'lib', script), ...argv], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    c.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
+    c.stdout.once('data', (d) => resolve({ child: c, ...JSON.parse(String(d)) }));
+  });
+}
+
+async function throughputFigure() {
+  const server = await child('sandbox-server.js', ['--stored', String(ROWS), '--live', '0']);
+  let trivial;
+  try {
+    const auth = { authorization: `Bearer ${server.key}` };
+    const pageText = async (url, headers) => {
+      const res = await fetch(url, { headers });
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+      return res.text();
+    };
+    // The client takes each page's bytes and its nextCursor from the tail, the same for both servers.
+    const cursorOf = (text) => {
+      const at = text.lastIndexOf(',"nextCursor":"');
+      return at < 0 ? undefined : text.slice(at + 15, text.length - 2);
+    };
+    const first = `${server.url}/observe/campaigns?advertiserId=acc_stored&limit=500`;
+    const walkSandbox = async (keep) => {
+      const t = performance.now();
+      let cursor;
+      let pages = 0;
+      do {
+        const text = await pageText(cursor ? `${first}&cursor=${encodeURIComponent(cursor)}` : first, auth);
+        if (keep) keep.push(text);
+        pages += 1;
+        cursor = cursorOf(text);
+      } while (cursor);
+      return { pages, perSecond: (pages * 500) / ((performance.now() - t) / 1000) };
+    };
+    const walkTrivial = async (pages) => {
+      const t = performance.now();
+      for (let i = 0; i < pages; i++) cursorOf(await pageText(`${trivial.url}/page/${i}`, auth));
+      return (pages * 500) / ((performance.now() - t) / 1000);
+    };
+    const bodies = [];
+    const warm = await walkSandbox(bodies);
+    const rows = bodies.reduce((n, text) => n + JSON.parse(text).data.length, 0);
+    if (rows !== ROWS) throw new Error(`the stored walk read ${rows} rows, not ${ROWS}`);
+    const file = join(tmp, 'bodies.json');
+    writeFileSync(file, JSON.stringify(bodies));
+    trivial = await child('trivial-pages.js', [file]);
+    await walkTrivial(warm.pages);
+    const best = { sandbox: 0, trivial: 0 };
+    for (let round = 0; round < 5; round++) {
+      best.sandbox = Math.max(best.sandbox, (await walkSandbox(null)).perSecond);
+      best.trivial = Math.max(best.trivial, await walkTrivial(warm.pages));
+    }
+    const k = (n) => `${Math.round(n / 1000)}k rows/s`;
+    figure(`Stored list, ${ROWS / 1000}k rows, limit=500, over loopback (best of 5 interleaved rounds)`,
+      `${k(best.sandbox)} = ${(best.sandbox / best.trivial).toFixed(2)}x the trivial server`,
+      `trivial node:http server, the same ${warm.pages} bodies: ${k(best.trivial)}`, '>= 0.8x', best.sandbox >= 0.8 * best.trivial);
+  } finally {
+    server.child.kill('SIGTERM');
+    trivial?.child.kill('SIGTERM');
+  }
+}
+
+try {
+  await startFigures();
+  await throughputFigure();
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const lines = [
+  `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/sandbox-start.js on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.versions.node}, load average ${loadStart} at the start and ${loadavg()[0].toFixed(2)} at the end (other work on this machine); baselines from the same run:`,
+  '',
+  '| Measure | Result | Baseline (same run) | Target | Met |',
+  '| --- | --- | --- | --- | :-: |',
+  ...figures.map((f) => `| ${f.measure} | ${f.result} | ${f.baseline} | ${f.target} | ${f.met ? 'yes' : 'NO'} |`),
+];
+console.log(`\n${lines.join('\n')}`);
+if (WRITE) {
+  const doc = join(ROOT, 'docs', 'performance.md');
+  const begin = '<!-- sandbox-start:begin (written by `node bench/sandbox-start.js --write`) -->';
+  const end = '<!-- sandbox-start:end -->';
+  const text = readFileSync(doc, 'utf8');
+  if (!text.includes(begin)) throw new Error(`docs/performance.md has no ${begin} marker`);
+  writeFileSync(doc, text.replace(new RegExp(`${begin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\s\\S]*?${end}`), `${begin}\n${lines.join('\n')}\n${end}`));
+  console.log(`\nwritten to ${doc}`);
+}
+if (figures.some((f) => !f.met)) process.exitCode = 1;
