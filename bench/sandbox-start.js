@@ -15,7 +15,7 @@
 //              Target: >= 0.8x the trivial server.
 //
 // Needs `npm run build`. Loopback only, about a minute.
-//   node bench/sandbox-start.js [--runs 11] [--rows 20000] [--write]
+//   node bench/sandbox-start.js [--runs 11] [--rows 20000] [--only start|stored] [--write]
 // --write puts the table in docs/performance.md between the "sandbox-start" markers.
 // Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
 import { spawn } from 'node:child_process';
@@ -31,6 +31,8 @@ const num = (name, dflt) => (args.includes(`--${name}`) ? Number(args[args.index
 const RUNS = num('runs', 11);
 const ROWS = num('rows', 20_000);
 const WRITE = args.includes('--write');
+/** --only start|stored: one part alone (while working on it); the docs table comes from a whole run. */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 
 if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
   console.error('build first: npm run build');
@@ -162,8 +164,8 @@ async function throughputFigure() {
 }
 
 try {
-  await startFigures();
-  await throughputFigure();
+  if (ONLY !== 'stored') await startFigures();
+  if (ONLY !== 'start') await throughputFigure();
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
@@ -176,7 +178,7 @@ const lines = [
   ...figures.map((f) => `| ${f.measure} | ${f.result} | ${f.baseline} | ${f.target} | ${f.met ? 'yes' : 'NO'} |`),
 ];
 console.log(`\n${lines.join('\n')}`);
-if (WRITE) {
+if (WRITE && ONLY === undefined) {
   const doc = join(ROOT, 'docs', 'performance.md');
   const begin = '<!-- sandbox-start:begin (written by `node bench/sandbox-start.js --write`) -->';
   const end = '<!-- sandbox-start:end -->';
