@@ -33,9 +33,9 @@ export function canonicalFilters(filters: Record<string, unknown>): string {
   const norm = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(norm);
     if (v !== null && typeof v === 'object') {
+      const entries: Array<[string, unknown]> = Object.entries(v);
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) {
-        const x = (v as Record<string, unknown>)[k];
+      for (const [k, x] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         if (x !== undefined) out[k] = norm(x);
       }
       return out;
@@ -68,16 +68,15 @@ export const invalidCursor = () =>
 
 export function decodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): unknown {
   if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();
-  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
-  if (!m) throw invalidCursor();
-  const [, payload, mac] = m as unknown as [string, string, string];
+  const [, payload, mac] = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor) ?? [];
+  if (payload === undefined || mac === undefined) throw invalidCursor();
   // Compare the text, not decoded bytes: base64 has several spellings of the same
   // bytes (the last character's spare bits), and only ours is the cursor.
   const given = Buffer.from(mac, 'utf8');
   const expected = Buffer.from(sign(secret, scope, filters, payload).toString('base64url'), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
   try {
-    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { p?: unknown };
+    const parsed: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (parsed === null || typeof parsed !== 'object' || !('p' in parsed)) throw invalidCursor();
     return parsed.p;
   } catch {
@@ -140,15 +139,16 @@ export function keysetPage<Row extends Record<string, unknown>, T>(q: KeysetQuer
   const { where, params } = keysetParts(q);
   const sql = `SELECT ${q.select}, ${q.seq} AS __seq FROM ${q.from}${where} ORDER BY ${q.seq} DESC LIMIT @__limit`;
   params.__limit = q.limit + 1;
-  const rows = q.db.prepare(sql).all(params) as Array<Row & { __seq: number }>;
+  const rows = q.db.prepare<[Record<string, unknown>], Row & { __seq: number }>(sql).all(params);
   const more = rows.length > q.limit;
   const pageRows = more ? rows.slice(0, q.limit) : rows;
+  const last = pageRows[pageRows.length - 1]?.__seq;
   const data = pageRows.map((r) => {
-    const { __seq: _s, ...rest } = r;
-    return q.map(rest as unknown as Row);
+    // The mapper sees the row as selected, without the paging column.
+    Reflect.deleteProperty(r, '__seq');
+    return q.map(r);
   });
-  const last = pageRows[pageRows.length - 1];
-  return more && last ? { data, nextCursor: encodeCursor(q.secret, q.scope, q.filters, last.__seq) } : { data };
+  return more && last !== undefined ? { data, nextCursor: encodeCursor(q.secret, q.scope, q.filters, last) } : { data };
 }
 
 /** A page whose rows are JSON texts already joined with commas (the inside of `data: [...]`). */
