@@ -15,7 +15,9 @@
 //              Target: >= 0.8x the trivial server.
 //
 // Needs `npm run build`. Loopback only, about a minute.
-//   node bench/sandbox-start.js [--runs 11] [--rows 20000] [--only start|stored] [--write]
+//   node bench/sandbox-start.js [--runs 11] [--rows 20000] [--only start|stored] [--before DIR] [--write]
+// --before DIR also measures another built checkout (e.g. `git worktree add DIR main`, then
+// `npm run build` there), interleaved with this one, and prints its figures beside the baselines.
 // --write puts the table in docs/performance.md between the "sandbox-start" markers.
 // Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
 import { spawn } from 'node:child_process';
@@ -33,6 +35,8 @@ const ROWS = num('rows', 20_000);
 const WRITE = args.includes('--write');
 /** --only start|stored: one part alone (while working on it); the docs table comes from a whole run. */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+/** --before DIR: another built checkout (e.g. a worktree of main), measured in the same run, interleaved. */
+const BEFORE = args.includes('--before') ? args[args.indexOf('--before') + 1] : undefined;
 
 if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
   console.error('build first: npm run build');
@@ -82,25 +86,29 @@ const LISTENING = /listening on /;
 const nodeZero = () => timed(['-e', '0'], null);
 
 async function startFigures() {
-  const ready = [];
-  const first = [];
+  const bins = BEFORE ? { after: BIN, before: join(BEFORE, 'bin', 'adops.js') } : { after: BIN };
+  const ready = { after: [], before: [] };
+  const first = { after: [], before: [] };
   const bare = [];
   for (let i = 0; i < RUNS; i++) {
     bare.push(await nodeZero());
-    ready.push(await timed([BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:'], LISTENING));
-    const dir = mkdtempSync(join(tmp, 'data-'));
-    first.push(await timed([BIN, 'sandbox', 'serve', '--port', '0', '--data', join(dir, 'sandbox.db')], LISTENING));
-    rmSync(dir, { recursive: true, force: true });
+    for (const [which, bin] of Object.entries(bins)) {
+      ready[which].push(await timed([bin, 'sandbox', 'serve', '--port', '0', '--data', ':memory:'], LISTENING));
+      const dir = mkdtempSync(join(tmp, 'data-'));
+      first[which].push(await timed([bin, 'sandbox', 'serve', '--port', '0', '--data', join(dir, 'sandbox.db')], LISTENING));
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
-  const [r, f, n] = [median(ready), median(first), median(bare)];
+  const [r, f, n] = [median(ready.after), median(first.after), median(bare)];
+  const was = (xs, unit) => (BEFORE ? `; before: ${unit(median(xs))}` : '');
   figure(`Sandbox ready, demo world in memory (\`sandbox serve --data :memory:\` to "listening on"), median of ${RUNS}`,
-    `${r.toFixed(0)} ms = ${(r / n).toFixed(2)}x node -e 0`, `node -e 0: ${n.toFixed(0)} ms (interleaved)`, '<= 5x node -e 0', r <= 5 * n);
+    `${r.toFixed(0)} ms = ${(r / n).toFixed(2)}x node -e 0`, `node -e 0: ${n.toFixed(0)} ms (interleaved)${was(ready.before, (b) => `${b.toFixed(0)} ms = ${(b / n).toFixed(2)}x`)}`, '<= 5x node -e 0', r <= 5 * n);
   figure(`Sandbox first start on a new data file, median of ${RUNS}`,
-    `${f.toFixed(0)} ms`, `node -e 0: ${n.toFixed(0)} ms (interleaved)`, '<= 500 ms', f <= 500);
+    `${f.toFixed(0)} ms`, `node -e 0: ${n.toFixed(0)} ms (interleaved)${was(first.before, (b) => `${b.toFixed(0)} ms`)}`, '<= 500 ms', f <= 500);
 }
 
-function child(script, argv) {
-  const c = spawn(process.execPath, [join(ROOT, 'bench', 'lib', script), ...argv], { stdio: ['pipe', 'pipe', 'inherit'] });
+function child(script, argv, root = ROOT) {
+  const c = spawn(process.execPath, [join(root, 'bench', 'lib', script), ...argv], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     c.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
     c.stdout.once('data', (d) => resolve({ child: c, ...JSON.parse(String(d)) }));
@@ -109,6 +117,7 @@ function child(script, argv) {
 
 async function throughputFigure() {
   const server = await child('sandbox-server.js', ['--stored', String(ROWS), '--live', '0']);
+  const before = BEFORE ? await child('sandbox-server.js', ['--stored', String(ROWS), '--live', '0'], BEFORE) : undefined;
   let trivial;
   try {
     const auth = { authorization: `Bearer ${server.key}` };
@@ -122,8 +131,8 @@ async function throughputFigure() {
       const at = text.lastIndexOf(',"nextCursor":"');
       return at < 0 ? undefined : text.slice(at + 15, text.length - 2);
     };
-    const first = `${server.url}/observe/campaigns?advertiserId=acc_stored&limit=500`;
-    const walkSandbox = async (keep) => {
+    const walkSandbox = async (keep, base = server.url) => {
+      const first = `${base}/observe/campaigns?advertiserId=acc_stored&limit=500`;
       const t = performance.now();
       let cursor;
       let pages = 0;
@@ -148,17 +157,21 @@ async function throughputFigure() {
     writeFileSync(file, JSON.stringify(bodies));
     trivial = await child('trivial-pages.js', [file]);
     await walkTrivial(warm.pages);
-    const best = { sandbox: 0, trivial: 0 };
+    const best = { sandbox: 0, trivial: 0, before: 0 };
+    if (before) await walkSandbox(null, before.url);
     for (let round = 0; round < 5; round++) {
       best.sandbox = Math.max(best.sandbox, (await walkSandbox(null)).perSecond);
       best.trivial = Math.max(best.trivial, await walkTrivial(warm.pages));
+      if (before) best.before = Math.max(best.before, (await walkSandbox(null, before.url)).perSecond);
     }
     const k = (n) => `${Math.round(n / 1000)}k rows/s`;
     figure(`Stored list, ${ROWS / 1000}k rows, limit=500, over loopback (best of 5 interleaved rounds)`,
       `${k(best.sandbox)} = ${(best.sandbox / best.trivial).toFixed(2)}x the trivial server`,
-      `trivial node:http server, the same ${warm.pages} bodies: ${k(best.trivial)}`, '>= 0.8x', best.sandbox >= 0.8 * best.trivial);
+      `trivial node:http server, the same ${warm.pages} bodies: ${k(best.trivial)}${before ? `; before: ${k(best.before)} = ${(best.before / best.trivial).toFixed(2)}x` : ''}`,
+      '>= 0.8x', best.sandbox >= 0.8 * best.trivial);
   } finally {
     server.child.kill('SIGTERM');
+    before?.child.kill('SIGTERM');
     trivial?.child.kill('SIGTERM');
   }
 }
