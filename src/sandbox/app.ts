@@ -4,6 +4,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
 import type { ApiName } from '../contract/operations.js';
 import type { AppEnv, SandboxServices } from './http/context.js';
@@ -54,7 +55,10 @@ const REGISTER: Record<ApiName, (app: OpenAPIHono<AppEnv>) => void> = {
 };
 
 export function newApiApp(): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  const app = new OpenAPIHono<AppEnv>({
+    // zod-openapi's type leaves out the data a failed result carries; validationHook reports it.
+    defaultHook: (result, c) => validationHook({ ...result, data: 'data' in result ? result.data : undefined }, c),
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, {
     type: 'http',
     scheme: 'bearer',
@@ -62,6 +66,9 @@ export function newApiApp(): OpenAPIHono<AppEnv> {
   });
   return app;
 }
+
+/** The code of each framework refusal that keeps its status. */
+const FRAMEWORK_REFUSALS: Partial<Record<number, string>> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'request_timeout', 413: 'body_too_large' };
 
 /** Render any thrown value as the spec's failure body. */
 export function toServiceError(err: unknown): ServiceError | null {
@@ -75,7 +82,7 @@ export function toServiceError(err: unknown): ServiceError | null {
     if (err.status === 400) return invalidRequest([{ in: 'body', path: '', message: 'a JSON body is required' }]);
     // Any other framework refusal keeps its status with the code that status means.
     if (err.status < 500) {
-      const code = ({ 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'request_timeout', 413: 'body_too_large' } as Record<number, string>)[err.status] ?? 'invalid_request';
+      const code = FRAMEWORK_REFUSALS[err.status] ?? 'invalid_request';
       return code === 'invalid_request'
         ? invalidRequest([{ in: 'body', path: '', message: 'is not acceptable' }])
         : fail(code, 'The request was refused.', {}, err.status);
@@ -85,10 +92,18 @@ export function toServiceError(err: unknown): ServiceError | null {
   return null;
 }
 
+/** An OpenAPI 3.1 document as @hono/zod-openapi builds it. */
+export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+
+/** A status a JSON failure body can be sent with (ServiceError statuses are 4xx and 5xx). */
+function isContentfulStatus(status: number): status is ContentfulStatusCode {
+  return Number.isInteger(status) && status >= 200 && status <= 599 && status !== 204 && status !== 205 && status !== 304;
+}
+
 export interface BuiltApp {
   app: Hono<AppEnv>;
   /** OpenAPI 3.1 documents by API, plus 'combined'. Built on first use. */
-  openapi(name: ApiName | 'combined'): Record<string, unknown>;
+  openapi(name: ApiName | 'combined'): OpenApiDocument;
 }
 
 export function buildApp(services: SandboxServices, options: AppOptions = {}): BuiltApp {
@@ -103,13 +118,14 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   });
   app.use('*', cors(options.consoleOrigin ?? DEFAULT_CONSOLE_ORIGIN));
 
-  const apis = {} as Record<ApiName, OpenAPIHono<AppEnv>>;
-  for (const name of API_NAMES) {
+  const mount = (name: ApiName): OpenAPIHono<AppEnv> => {
     const sub = newApiApp();
     REGISTER[name](sub);
-    apis[name] = sub;
     app.route('/', sub);
-  }
+    return sub;
+  };
+  // Mounted in API_NAMES order.
+  const apis: Record<ApiName, OpenAPIHono<AppEnv>> = { observe: mount('observe'), mutations: mount('mutations'), context: mount('context'), assets: mount('assets') };
   const storage = newApiApp();
   registerStorageRoutes(storage);
   app.route('/', storage);
@@ -120,7 +136,7 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   }
   registerAdminRoutes(app);
 
-  const cache = new Map<string, Record<string, unknown>>();
+  const cache = new Map<string, OpenApiDocument>();
   const header = (title: string, names: readonly ApiName[]) => ({
     openapi: '3.1.0',
     info: { title, version: '1.0.0', description: 'Advertising Operations service interface, as served by the adops sandbox.' },
@@ -128,16 +144,16 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
     servers: [{ url: services.publicUrl() || `http://${DEFAULT_SERVER}`, description: 'This adops sandbox (the service itself: its {base_url}).' }],
     tags: names.map((name) => ({ name, description: API_TITLES[name] })),
   });
-  const openapi = (name: ApiName | 'combined'): Record<string, unknown> => {
+  const openapi = (name: ApiName | 'combined'): OpenApiDocument => {
     let doc = cache.get(name);
     if (!doc) {
       if (name === 'combined') {
         // A throwaway app that only gathers the four registries (route() copies them).
         const all = newApiApp();
         for (const n of API_NAMES) all.route('/', apis[n]);
-        doc = all.getOpenAPI31Document(header('Advertising Operations service: Observe, Mutations, Context and Assets', API_NAMES)) as unknown as Record<string, unknown>;
+        doc = all.getOpenAPI31Document(header('Advertising Operations service: Observe, Mutations, Context and Assets', API_NAMES));
       } else {
-        doc = apis[name].getOpenAPI31Document(header(API_TITLES[name], [name])) as unknown as Record<string, unknown>;
+        doc = apis[name].getOpenAPI31Document(header(API_TITLES[name], [name]));
       }
       cache.set(name, doc);
     }
@@ -147,7 +163,8 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   // Reading the descriptions needs no key (docs/decisions.md).
   app.get('/openapi.json', (c) => c.json(openapi('combined'), 200));
   app.get('/openapi/:file', (c) => {
-    const name = /^(observe|mutations|context|assets)\.json$/.exec(c.req.param('file'))?.[1] as ApiName | undefined;
+    const file = c.req.param('file');
+    const name = API_NAMES.find((n) => file === `${n}.json`);
     if (!name) return c.notFound();
     return c.json(openapi(name), 200);
   });
@@ -157,7 +174,7 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
     const apiError = toServiceError(err) ?? internal(err, logError);
     // Before 2026-09-24 the framework answered a schema mismatch itself.
     if (isOld(c) && apiError.code === 'invalid_request') return c.json(oldValidationBody(apiError), 422);
-    return c.json(apiError.toBody(), apiError.status as never);
+    return c.json(apiError.toBody(), isContentfulStatus(apiError.status) ? apiError.status : 500);
   });
   return { app, openapi };
 }

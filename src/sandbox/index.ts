@@ -164,7 +164,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
 
   try {
     if (!isWorldLoaded(db)) {
-      await loadWorld(services, given ?? demoWorld());
+      loadWorld(services, given ?? demoWorld());
     } else if (given) {
       note(`adops sandbox: ${dataPath} already holds a world; it is kept (start with --reset to load the fixtures).`);
     }

@@ -7,7 +7,8 @@
 // the spec's JSON error shape, never node's empty 400/408/431.
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServiceError } from './models/errors.js';
@@ -40,9 +41,8 @@ export interface ListenOptions {
 export function listen(app: FetchApp, host: string, port: number, options: ListenOptions = {}): Promise<Listening> {
   const limits = httpLimits(options.limits);
   return new Promise((resolve, reject) => {
-    let server: ServerType;
     const onError = (err: Error) => reject(err);
-    server = serve(
+    const server = serve(
       {
         fetch: app.fetch,
         hostname: host,
@@ -52,19 +52,25 @@ export function listen(app: FetchApp, host: string, port: number, options: Liste
       },
       (info: AddressInfo) => {
         server.off('error', onError);
-        resolve({ host, port: info.port, close: () => closeServer(server as Server, options.graceMs ?? 5000) });
+        resolve({ host, port: info.port, close: () => closeServer(http1(server), options.graceMs ?? 5000) });
       },
     );
-    guard(server as Server, limits);
+    guard(http1(server), limits);
     const holds = options.holdsContinue;
     if (holds) {
-      (server as Server).on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      http1(server).on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
         if (!holds(req.url ?? '')) res.writeContinue();
         server.emit('request', req, res);
       });
     }
     server.once('error', onError);
   });
+}
+
+/** serve() without an HTTP/2 option makes a node:http Server; the guards below are written for that one. */
+function http1(server: ServerType): Server {
+  if (server instanceof Server) return server;
+  throw new TypeError('the sandbox serves HTTP/1.1 only');
 }
 
 function guard(server: Server, limits: HttpLimits): void {
@@ -92,7 +98,8 @@ function guard(server: Server, limits: HttpLimits): void {
 /** Write a whole JSON error response straight to the socket, then close it. */
 function answerRaw(socket: Duplex, refusal: ServiceError | null): void {
   // A peer that reset, or a socket already mid-answer: nothing sensible can be written.
-  const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  const message: unknown = '_httpMessage' in socket ? socket._httpMessage : undefined;
+  const busy = typeof message === 'object' && message !== null && 'headersSent' in message && message.headersSent === true;
   if (!socket.writable || busy || refusal === null) {
     socket.destroy();
     return;

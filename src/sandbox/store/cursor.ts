@@ -33,9 +33,9 @@ export function canonicalFilters(filters: Record<string, unknown>): string {
   const norm = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(norm);
     if (v !== null && typeof v === 'object') {
+      const entries: Array<[string, unknown]> = Object.entries(v);
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) {
-        const x = (v as Record<string, unknown>)[k];
+      for (const [k, x] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         if (x !== undefined) out[k] = norm(x);
       }
       return out;
@@ -68,16 +68,15 @@ export const invalidCursor = () =>
 
 export function decodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): unknown {
   if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();
-  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor);
-  if (!m) throw invalidCursor();
-  const [, payload, mac] = m as unknown as [string, string, string];
+  const [, payload, mac] = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(cursor) ?? [];
+  if (payload === undefined || mac === undefined) throw invalidCursor();
   // Compare the text, not decoded bytes: base64 has several spellings of the same
   // bytes (the last character's spare bits), and only ours is the cursor.
   const given = Buffer.from(mac, 'utf8');
   const expected = Buffer.from(sign(secret, scope, filters, payload).toString('base64url'), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
   try {
-    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { p?: unknown };
+    const parsed: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (parsed === null || typeof parsed !== 'object' || !('p' in parsed)) throw invalidCursor();
     return parsed.p;
   } catch {
@@ -140,48 +139,62 @@ export function keysetPage<Row extends Record<string, unknown>, T>(q: KeysetQuer
   const { where, params } = keysetParts(q);
   const sql = `SELECT ${q.select}, ${q.seq} AS __seq FROM ${q.from}${where} ORDER BY ${q.seq} DESC LIMIT @__limit`;
   params.__limit = q.limit + 1;
-  const rows = q.db.prepare(sql).all(params) as Array<Row & { __seq: number }>;
+  const rows = q.db.prepare<[Record<string, unknown>], Row & { __seq: number }>(sql).all(params);
   const more = rows.length > q.limit;
   const pageRows = more ? rows.slice(0, q.limit) : rows;
+  const last = pageRows[pageRows.length - 1]?.__seq;
   const data = pageRows.map((r) => {
-    const { __seq: _s, ...rest } = r;
-    return q.map(rest as unknown as Row);
+    // The mapper sees the row as selected, without the paging column.
+    Reflect.deleteProperty(r, '__seq');
+    return q.map(r);
   });
-  const last = pageRows[pageRows.length - 1];
-  return more && last ? { data, nextCursor: encodeCursor(q.secret, q.scope, q.filters, last.__seq) } : { data };
+  return more && last !== undefined ? { data, nextCursor: encodeCursor(q.secret, q.scope, q.filters, last) } : { data };
 }
 
 /** A page whose rows are JSON texts already joined with commas (the inside of `data: [...]`). */
 export interface TextPage {
-  rows: string;
+  /** UTF-8 bytes as SQLite joined them, or a string (rows serialized one by one). */
+  rows: Buffer | string;
   nextCursor?: string;
 }
 
 /**
  * keysetPage for rows stored as JSON text (`text`, a column expression): SQLite
- * joins the page's texts itself, so no row becomes a JS object or string of its
- * own. A second indexed probe tells whether a further row exists. Answers null
- * when a row of the page has no text (the caller then builds that page row by row).
+ * joins the page's texts itself and hands them over as bytes (a BLOB), so no
+ * row becomes a JS object or string of its own, and the page is never decoded
+ * to a JS string nor encoded back to UTF-8 on the way out. A second indexed
+ * probe tells whether a further row exists. Answers null when a row of the
+ * page has no text (the caller then builds that page row by row).
  */
 export function keysetTextPage(q: Omit<KeysetQuery<never, unknown>, 'map' | 'select'> & { text: string }): TextPage | null {
   const { where, params } = keysetParts(q);
   const page = q.db
-    .prepare(
+    .prepare<[Record<string, unknown>], { rows: Buffer | null; n: number; texts: number; last: number | null }>(
       // The LIMITed subquery is not flattened: its rows reach group_concat in its ORDER BY order.
-      `SELECT group_concat(__text, ',') AS rows, count(*) AS n, count(__text) AS texts, min(__seq) AS last` +
+      `SELECT CAST(group_concat(__text, ',') AS BLOB) AS rows, count(*) AS n, count(__text) AS texts, min(__seq) AS last` +
         ` FROM (SELECT ${q.text} AS __text, ${q.seq} AS __seq FROM ${q.from}${where} ORDER BY ${q.seq} DESC LIMIT @__limit)`,
     )
-    .get({ ...params, __limit: q.limit }) as { rows: string | null; n: number; texts: number; last: number | null };
-  if (page.texts < page.n) return null;
-  if (page.last === null || page.n < q.limit) return { rows: page.rows ?? '' };
+    .get({ ...params, __limit: q.limit });
+  if (!page || page.texts < page.n) return null;
+  const rows = page.rows ?? EMPTY;
+  if (page.last === null || page.n < q.limit) return { rows };
   const further = q.db
     .prepare(`SELECT 1 FROM ${q.from}${where ? `${where} AND` : ' WHERE'} ${q.seq} < @__last LIMIT 1`)
     .get({ ...params, __last: page.last });
-  return further ? { rows: page.rows ?? '', nextCursor: encodeCursor(q.secret, q.scope, q.filters, page.last) } : { rows: page.rows ?? '' };
+  return further ? { rows, nextCursor: encodeCursor(q.secret, q.scope, q.filters, page.last) } : { rows };
 }
 
-/** The response body of a TextPage: the rows are spliced in as they are, nothing is parsed or serialized per row. */
-export function pageJson(page: TextPage): string {
-  const data = `{"data":[${page.rows}]`;
-  return page.nextCursor === undefined ? `${data}}` : `${data},"nextCursor":${JSON.stringify(page.nextCursor)}}`;
+const EMPTY = Buffer.alloc(0);
+const PAGE_HEAD = Buffer.from('{"data":[', 'utf8');
+const PAGE_END = Buffer.from(']}', 'utf8');
+
+/**
+ * The response body of a TextPage, as bytes: the rows are spliced in as they
+ * are (nothing parsed or serialized per row), and a Buffer body is written to
+ * the socket as it is (a string body would be measured and encoded again).
+ */
+export function pageJson(page: TextPage): Uint8Array<ArrayBuffer> {
+  const rows = typeof page.rows === 'string' ? Buffer.from(page.rows, 'utf8') : page.rows;
+  const tail = page.nextCursor === undefined ? PAGE_END : Buffer.from(`],"nextCursor":${JSON.stringify(page.nextCursor)}}`, 'utf8');
+  return Buffer.concat([PAGE_HEAD, rows, tail]);
 }

@@ -11,7 +11,8 @@ import type { Migration } from './migrations.js';
 
 export type { DatabaseType as Database };
 
-export function openDatabase(path: string | ':memory:', migrations: readonly Migration[] = MIGRATIONS): DatabaseType {
+/** `path` is a file, or ':memory:'. */
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): DatabaseType {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = openSqlite(path);
   try {
@@ -30,7 +31,7 @@ export function openDatabase(path: string | ':memory:', migrations: readonly Mig
 
 function migrate(db: DatabaseType, migrations: readonly Migration[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
-  const applied = new Set(db.prepare('SELECT name FROM migrations').pluck().all() as string[]);
+  const applied = new Set(db.prepare('SELECT name FROM migrations').pluck().all());
   const record = db.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)');
   for (const m of migrations) {
     if (applied.has(m.name)) continue;
@@ -67,7 +68,7 @@ function cacheStatements(db: DatabaseType): void {
 
 /** A value of `sandbox_meta`, created with `init()` the first time it is asked for. */
 export function metaValue(db: DatabaseType, key: string, init: () => Buffer): Buffer {
-  const row = db.prepare('SELECT value FROM sandbox_meta WHERE key = ?').get(key) as { value: Buffer } | undefined;
+  const row = db.prepare<[string], { value: Buffer }>('SELECT value FROM sandbox_meta WHERE key = ?').get(key);
   if (row) return Buffer.from(row.value);
   const value = init();
   db.prepare('INSERT INTO sandbox_meta (key, value) VALUES (?, ?)').run(key, value);

@@ -47,7 +47,7 @@ function move(from: string, to: string): void {
   try {
     renameSync(from, to);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    if (!(err instanceof Error && 'code' in err && err.code === 'EXDEV')) throw err;
     cpSync(from, to, { recursive: true });
     rmSync(from, { recursive: true, force: true });
   }

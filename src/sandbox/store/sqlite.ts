@@ -24,7 +24,7 @@ export interface Database {
   prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R>;
   exec(sql: string): void;
   /** better-sqlite3's contract: the returned function runs `fn` in a transaction (a savepoint when nested). */
-  transaction<F extends (...args: never[]) => unknown>(fn: F): F;
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T;
   close(): void;
   readonly open: boolean;
 }
@@ -80,20 +80,30 @@ let nodeModule: NodeSqliteModule | null | undefined;
 /** node:sqlite if this Node has all we use, loaded without its "experimental" warning. */
 function nodeSqlite(): NodeSqliteModule | undefined {
   if (nodeModule === undefined) {
-    const emit = process.emitWarning;
-    process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-      if (!String(warning).includes('SQLite')) (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
-    });
+    // Put back exactly what was there (its own property, or none over the prototype's).
+    const own = Object.getOwnPropertyDescriptor(process, 'emitWarning');
+    const emit = process.emitWarning.bind(process);
+    process.emitWarning = (warning: string | Error, ...rest: unknown[]) => {
+      if (!String(warning).includes('SQLite')) Reflect.apply(emit, process, [warning, ...rest]);
+    };
     try {
-      const m = process.getBuiltinModule?.('node:sqlite') as NodeSqliteModule | undefined;
-      nodeModule = m && typeof m.StatementSync.prototype.setAllowUnknownNamedParameters === 'function' ? m : null;
+      const m = process.getBuiltinModule?.('node:sqlite');
+      nodeModule = isCompleteNodeSqlite(m) ? m : null;
     } catch {
       nodeModule = null;
     } finally {
-      process.emitWarning = emit;
+      if (own) Object.defineProperty(process, 'emitWarning', own);
+      else Reflect.deleteProperty(process, 'emitWarning');
     }
   }
   return nodeModule ?? undefined;
+}
+
+/** node:sqlite with StatementSync#setAllowUnknownNamedParameters (22.15+, 23.11+). */
+function isCompleteNodeSqlite(m: unknown): m is NodeSqliteModule {
+  if (typeof m !== 'object' || m === null || !('DatabaseSync' in m) || !('StatementSync' in m) || typeof m.StatementSync !== 'function') return false;
+  const proto: unknown = m.StatementSync.prototype;
+  return typeof proto === 'object' && proto !== null && 'setAllowUnknownNamedParameters' in proto && typeof proto.setAllowUnknownNamedParameters === 'function';
 }
 
 function openNodeSqlite(path: string, opts: OpenOptions): Database {
@@ -114,30 +124,32 @@ function sqliteCoded<T>(work: () => T): T {
   try {
     return work();
   } catch (err) {
-    const e = err as { code?: unknown; errcode?: unknown };
-    if (e && e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') e.code = CODES[e.errcode] ?? CODES[e.errcode & 0xff] ?? 'SQLITE_ERROR';
+    if (err instanceof Error && 'code' in err && err.code === 'ERR_SQLITE_ERROR' && 'errcode' in err && typeof err.errcode === 'number') {
+      err.code = CODES[err.errcode] ?? CODES[err.errcode & 0xff] ?? 'SQLITE_ERROR';
+    }
     throw err;
   }
 }
 
-type Bindable = null | number | bigint | string | Uint8Array;
-
-/** better-sqlite3's binding: arrays spread, one plain object is the named parameters, undefined is NULL. */
-function bindArgs(params: unknown[]): [Record<string, Bindable>, ...Bindable[]] | Bindable[] {
-  let named: Record<string, Bindable> | undefined;
-  const positional: Bindable[] = [];
+/**
+ * better-sqlite3's binding: arrays spread, one plain object is the named parameters, undefined is NULL.
+ * node:sqlite refuses a value it cannot bind (as better-sqlite3 does) with its own message.
+ */
+function bindArgs(params: unknown[]): unknown[] {
+  let named: Record<string, unknown> | undefined;
+  const positional: unknown[] = [];
   for (const p of params.flat()) {
     if (p !== null && typeof p === 'object' && !(p instanceof Uint8Array)) {
       named = {};
-      for (const [k, v] of Object.entries(p)) named[k] = (v ?? null) as Bindable;
-    } else positional.push((p ?? null) as Bindable);
+      for (const [k, v] of Object.entries(p)) named[k] = v ?? null;
+    } else positional.push(p ?? null);
   }
   return named ? [named, ...positional] : positional;
 }
 
-function plainRow(row: Record<string, unknown>): Record<string, unknown> {
+function plainRow(row: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k in row) out[k] = blobAsBuffer(row[k]);
+  for (const [k, v] of Object.entries(row)) out[k] = blobAsBuffer(v);
   return out;
 }
 
@@ -151,22 +163,23 @@ class NodeStatementAdapter implements Statement {
     s.setAllowUnknownNamedParameters(true); // better-sqlite3 ignores extra keys of the named-parameter object
   }
   run(...params: unknown[]): RunResult {
-    return sqliteCoded(() => this.s.run(...(bindArgs(params) as Bindable[])));
+    return sqliteCoded(() => this.s.run(...bindArgs(params)));
   }
   get(...params: unknown[]): unknown {
-    const row = sqliteCoded(() => this.s.get(...(bindArgs(params) as Bindable[])));
-    return row === undefined ? undefined : this.shape(row as Record<string, unknown>);
+    const row = sqliteCoded(() => this.s.get(...bindArgs(params)));
+    return row === undefined ? undefined : this.shape(row);
   }
   all(...params: unknown[]): unknown[] {
-    return sqliteCoded(() => this.s.all(...(bindArgs(params) as Bindable[]))).map((r) => this.shape(r as Record<string, unknown>));
+    return sqliteCoded(() => this.s.all(...bindArgs(params))).map((r) => this.shape(r));
   }
   pluck(): Statement {
     this.plucked = true;
     return this;
   }
-  private shape(row: Record<string, unknown>): unknown {
+  private shape(row: unknown): unknown {
+    if (typeof row !== 'object' || row === null) return row;
     if (!this.plucked) return plainRow(row);
-    for (const k in row) return blobAsBuffer(row[k]);
+    for (const v of Object.values(row)) return blobAsBuffer(v);
     return undefined;
   }
 }
@@ -179,20 +192,23 @@ class NodeDatabase implements Database {
     return !this.closed;
   }
   prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R> {
-    return new NodeStatementAdapter(sqliteCoded(() => this.db.prepare(sql))) as unknown as Statement<P, R>;
+    // Rows are whatever the SQL selects: the caller names their type, as with better-sqlite3.
+    return new NodeStatementAdapter(sqliteCoded(() => this.db.prepare(sql))) as Statement<P, R>;
   }
   exec(sql: string): void {
     sqliteCoded(() => this.db.exec(sql));
   }
-  transaction<F extends (...args: never[]) => unknown>(fn: F): F {
-    return ((...args: never[]) => {
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T {
+    return (...args: A): T => {
       const savepoint = `adops_${this.depth}`;
       this.exec(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
       this.depth += 1;
-      let result: unknown;
+      let result: T;
       try {
         result = fn(...args);
-        if (result && typeof (result as { then?: unknown }).then === 'function') throw new TypeError('Transaction function cannot return a promise');
+        if (typeof result === 'object' && result !== null && 'then' in result && typeof result.then === 'function') {
+          throw new TypeError('Transaction function cannot return a promise');
+        }
       } catch (err) {
         this.depth -= 1;
         try {
@@ -205,7 +221,7 @@ class NodeDatabase implements Database {
       this.depth -= 1;
       this.exec(this.depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
       return result;
-    }) as F;
+    };
   }
   close(): void {
     if (this.closed) return;
@@ -230,14 +246,14 @@ const REINSTALL = 'reinstall adops under this Node: `npm install -g adops` again
 
 /** better-sqlite3 missing, unbuilt or built for another Node → a sentence saying to reinstall, else undefined. */
 export function nativeModuleProblem(err: unknown): SqliteUnavailableError | undefined {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  const message = typeof e?.message === 'string' ? e.message : '';
+  const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+  const message = typeof err === 'object' && err !== null && 'message' in err && typeof err.message === 'string' ? err.message : '';
   const versions = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(message);
-  if (versions || (e?.code === 'ERR_DLOPEN_FAILED' && /better.sqlite3/.test(message))) {
+  if (versions || (code === 'ERR_DLOPEN_FAILED' && /better.sqlite3/.test(message))) {
     const built = versions ? ` (NODE_MODULE_VERSION ${versions[1]}; this Node ${process.version} needs ${versions[2]})` : '';
     return new SqliteUnavailableError(`the sandbox's SQLite module (better-sqlite3) was built for another Node version${built}`, REINSTALL, 'native_module_mismatch');
   }
-  if ((e?.code === 'MODULE_NOT_FOUND' && /better-sqlite3/.test(message)) || /Could not locate the bindings file/.test(message)) {
+  if ((code === 'MODULE_NOT_FOUND' && /better-sqlite3/.test(message)) || /Could not locate the bindings file/.test(message)) {
     return new SqliteUnavailableError(
       `the sandbox needs SQLite: this Node (${process.version}) has no complete node:sqlite and the optional native module better-sqlite3 is not installed (it could not be built here)`,
       'use Node 22.15 or newer (node:sqlite, nothing to build), or install a C++ toolchain and reinstall adops; the client commands work without it',
