@@ -12,11 +12,14 @@
 //   files: the client is on node:http (docs/decisions.md).
 // - quick.cjs: src/cli/quick.ts (`--version`, the top help page) as one
 //   CommonJS file, which bin/adops.js requires without starting the ESM loader.
+// - help-pages.cjs: every group's and command's help page, rendered now from
+//   tsc's dist/cli/help-pages.js (the registry's data), so `adops <group> <cmd>
+//   --help` is a lookup in bin/adops.js (#16).
 // - meta.json: which sources each output holds and which packages it leaves
 //   external (esbuild's metafile, outputs only); test/e2e/fast-start.test.ts
 //   and test/e2e/package.test.ts read it.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,4 +91,12 @@ for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafil
   const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !isBuiltin(i.path)).map((i) => i.path))].sort();
   outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };
 }
+// Per first word (`observe`, `sandbox`, ...) a JSON string, parsed on demand: a help page parses its own group's pages only.
+const { allHelpPages } = await import(new URL('../dist/cli/help-pages.js', import.meta.url).href);
+const byTop = {};
+for (const [path, page] of Object.entries(allHelpPages())) (byTop[path.split(' ')[0]] ??= {})[path] = page;
+const tops = Object.entries(byTop).map(([top, pages]) => `  ${JSON.stringify(top)}: ${JSON.stringify(JSON.stringify(pages))},`);
+writeFileSync(`${root}${outdir}/help-pages.cjs`, `'use strict';\n// Written by scripts/build.mjs (src/cli/help-pages.ts): per first word, its pages as JSON.\nconst pages = {\n${tops.join('\n')}\n};\nexports.helpPages = (top) => (Object.hasOwn(pages, top) ? JSON.parse(pages[top]) : {});\n`);
+// Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.
+outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`).size, inputs: [], externals: [] };
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');

@@ -55,28 +55,22 @@ function quiet(cmd: Command): Command {
     .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
 }
 
-/** Parse argv into the command to run and its input; throws commander's CommanderError on misuse. */
+/**
+ * Parse argv into the command to run and its input; throws commander's CommanderError on misuse.
+ * Only the levels argv walks are built (#16): a group's children are added as bare named commands
+ * (what commander needs to dispatch, pick the default verb and suggest a name), and one is filled in
+ * (its options, arguments, or its own children) by the group's `preSubcommand` hook, just before
+ * commander hands it the rest of argv. Everything commander sees at a level is as in the whole tree.
+ */
 export async function parse(registry: Registry, argv: readonly string[]): Promise<Parsed | undefined> {
   const program = quiet(new Command('adops')).helpCommand(false).allowExcessArguments(false);
   for (const o of GLOBAL_OPTIONS) if (!o.preParsed) program.addOption(makeOption(o));
-  const nodes = new Map<string, Command>([['', program]]);
-  const defaults = new Set(registry.groups.filter((g) => g.defaultCommand).map((g) => [...g.path, g.defaultCommand].join(' ')));
+  const groups = new Map(registry.groups.map((g) => [g.path.join(' '), g]));
+  const commands = new Map(registry.commands.map((c) => [c.path.join(' '), c]));
   let parsed: Parsed | undefined;
 
-  const node = (path: readonly string[]): Command => {
-    const key = path.join(' ');
-    let cmd = nodes.get(key);
-    if (!cmd) {
-      const parent = node(path.slice(0, -1));
-      // A group's default verb runs when the group is named alone (`observe campaigns --live acc_1`).
-      cmd = quiet(parent.command(path[path.length - 1]!, defaults.has(key) ? { isDefault: true } : {})).helpCommand(false);
-      nodes.set(key, cmd);
-    }
-    return cmd;
-  };
-  for (const g of registry.groups) node(g.path).description(g.description);
-  for (const spec of registry.commands) {
-    const cmd = node(spec.path).description(spec.description).allowExcessArguments(false);
+  const fillCommand = (cmd: Command, spec: CommandSpec) => {
+    cmd.allowExcessArguments(false);
     for (const a of spec.args ?? []) cmd.argument(a.variadic ? `[${a.name}...]` : `[${a.name}]`, a.description);
     for (const o of spec.options ?? []) cmd.addOption(makeOption(o));
     cmd.action((...actionArgs: unknown[]) => {
@@ -87,7 +81,24 @@ export async function parse(registry: Registry, argv: readonly string[]): Promis
       });
       parsed = { spec, input: { args, opts: self.optsWithGlobals() } };
     });
-  }
+  };
+  // The children of a group (or of the top, path []), in registry order: groups first, then commands.
+  const fillGroup = (node: Command, path: readonly string[]) => {
+    const depth = path.length;
+    const under = (p: readonly string[]) => p.length === depth + 1 && path.every((w, i) => p[i] === w);
+    const dflt = depth > 0 ? groups.get(path.join(' '))?.defaultCommand : undefined;
+    for (const child of [...registry.groups.filter((g) => under(g.path)), ...registry.commands.filter((c) => under(c.path))]) {
+      const name = child.path[depth]!;
+      quiet(node.command(name, name === dflt ? { isDefault: true } : {})).helpCommand(false).description(child.description);
+    }
+    node.hook('preSubcommand', (_self, sub) => {
+      const key = [...path, sub.name()].join(' ');
+      const spec = commands.get(key);
+      if (spec) fillCommand(sub, spec);
+      else fillGroup(sub, [...path, sub.name()]);
+    });
+  };
+  fillGroup(program, []);
   await program.parseAsync([...argv], { from: 'user' });
   return parsed;
 }
