@@ -63,7 +63,47 @@ const common = {
   logLevel: 'warning',
 };
 
-const [esm, cjs] = await Promise.all([
+// The stored reads' own bundle (src/cli/fast-read.ts): one ESM file, no splitting, so a read loads
+// one file instead of ~40 chunks. It is a closed world (its own copy of every module it holds, never
+// mixed with the chunks'); main.ts imports it by this name, left external in the split build.
+// What a stored read never reaches is a stub that throws if it is ever called, instead of being
+// bundled along: runRead declines the argv and terminals that could reach it (a prompt, a
+// spinner, a picker, confirming a delete, commander's own parse, writing the config, the other
+// observe handlers, an editor, a proxy's tunnel, a --query), and its runner is given its registry, so commands.ts (every definition and,
+// through their `load`s, every handler) is not needed either.
+const FAST_READ_STUBS = [
+  { specifier: /^\.\/commands\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['getRegistry'] },
+  { specifier: /^\.\/pickers\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['pickFlagValues', 'argPicker', 'pick'] },
+  { specifier: /^\.\.\/commands\/_shared\/describe-target\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['describeTarget'] },
+  { specifier: /^(ora|@inquirer\/prompts|commander|conf)$/, importer: /./, exports: ['default', 'password', 'confirm', 'input', 'search', 'Command', 'Option', 'InvalidArgumentError'] },
+  { specifier: /^\.\/(drift|insights)\.js$/, importer: /src\/commands\/observe\/index\.ts$/, exports: ['run'] },
+  { specifier: /^\.\.\/commands\/_shared\/edit\.js$/, importer: /src\/cli\/operation-command\.ts$/, exports: ['run', 'runEdit'] },
+  // JMESPath (82 KB): runRead declines --query.
+  { specifier: /^\.\/query\.js$/, importer: /src\/cli\/output\/writers\.ts$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
+  // https through a proxy's CONNECT tunnel (node:tls at load): runRead declines when a proxy variable is set.
+  { specifier: /^\.\/proxy-tunnel\.js$/, importer: /src\/client\//, exports: ['tunnelAgent', 'closeTunnels', 'openTunnel'] },
+];
+const fastReadOnly = {
+  name: 'fast-read-stubs',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      const stub = FAST_READ_STUBS.find((s) => s.specifier.test(args.path) && s.importer.test(args.importer));
+      return stub ? { path: args.path, namespace: 'fast-read-stub', pluginData: stub } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'fast-read-stub' }, (args) => ({
+      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the stored-read bundle (src/cli/fast-read.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
+      loader: 'js',
+    }));
+  },
+};
+const fastReadExternal = {
+  name: 'fast-read-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/fast-read\.js$/ }, () => ({ path: './fast-read.js', external: true }));
+  },
+};
+
+const [esm, cjs, fast] = await Promise.all([
   build({
     ...common,
     entryPoints: ['src/cli/main.ts'],
@@ -73,7 +113,7 @@ const [esm, cjs] = await Promise.all([
     splitting: true,
     format: 'esm',
     external: ['better-sqlite3'],
-    plugins: [cjsDynamicImportsExternal],
+    plugins: [cjsDynamicImportsExternal, fastReadExternal],
     // Bundled CommonJS (commander, ...) calls require() for node builtins.
     banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
   }),
@@ -83,10 +123,19 @@ const [esm, cjs] = await Promise.all([
     outfile: `${outdir}/quick.cjs`,
     format: 'cjs',
   }),
+  build({
+    ...common,
+    entryPoints: ['src/cli/fast-read.ts'],
+    outfile: `${outdir}/fast-read.js`,
+    format: 'esm',
+    external: ['better-sqlite3'],
+    plugins: [fastReadOnly, cjsDynamicImportsExternal],
+    banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
+  }),
 ]);
 
 const outputs = {};
-for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs })) {
+for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
   // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
   const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !isBuiltin(i.path)).map((i) => i.path))].sort();
   outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };

@@ -1,0 +1,28 @@
+// The stored reads' own bundle (#16): `adops observe <resource> [list] …` with
+// argv of the plain shape (program.ts, plainParse) runs here, from ONE file
+// (dist/bundle/fast-read.js, built apart by scripts/build.mjs), instead of
+// the ~40 chunks the code-split build loads for it. It is the same runner
+// (run.ts) with a registry of the observe group only; argv it cannot read
+// plainly (or another command) is left to the whole CLI: runRead answers
+// undefined before it has written or sent anything.
+import { observeCommands, observeGroups } from '../commands/observe/index.js';
+import { plainParse } from './program.js';
+import { Registry } from './registry.js';
+import { runCli, type RunEnvironment } from './run.js';
+import { TOP_LEVEL } from './top-level.js';
+
+let registry: Registry | undefined;
+
+/** The run's exit code, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
+export async function runRead(argv: readonly string[], envIn: RunEnvironment): Promise<number | undefined> {
+  // On a terminal's stderr a spinner may turn (and with stdin one too, a prompt or a picker): not bundled here.
+  const ci = envIn.env.CI !== undefined && envIn.env.CI !== '' && envIn.env.CI !== '0' && envIn.env.CI.toLowerCase() !== 'false';
+  if (envIn.stderr.isTTY === true && !ci) return undefined;
+  // Through a proxy an https request tunnels (node:tls, undici): not bundled here either.
+  if (['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'].some((name) => envIn.env[name] !== undefined)) return undefined;
+  registry ??= new Registry([...TOP_LEVEL.filter((t) => t.name === 'observe').map((t) => ({ path: [t.name], description: t.description })), ...observeGroups], observeCommands);
+  const parsed = plainParse(registry, argv);
+  // A stored list only: a live read, drift or insights take the usual way (they may ask, draw or wait); so does --query (JMESPath).
+  if (!parsed || parsed.spec.path.at(-1) !== 'list' || parsed.input.opts.live !== undefined || parsed.input.opts.query !== undefined) return undefined;
+  return runCli(argv, { ...envIn, registry });
+}
