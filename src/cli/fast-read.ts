@@ -6,6 +6,8 @@
 // plainly (or another command) is left to the whole CLI: runRead answers
 // undefined before it has written or sent anything.
 import { observeCommands, observeGroups } from '../commands/observe/index.js';
+import { ConfigStore, configDir } from '../config/store.js';
+import { chooseFormat } from './output/format.js';
 import { plainParse } from './program.js';
 import { Registry } from './registry.js';
 import { runCli, type RunEnvironment } from './run.js';
@@ -24,5 +26,17 @@ export async function runRead(argv: readonly string[], envIn: RunEnvironment): P
   const parsed = plainParse(registry, argv);
   // A stored list only: a live read, drift or insights take the usual way (they may ask, draw or wait); so does --query (JMESPath).
   if (!parsed || parsed.spec.path.at(-1) !== 'list' || parsed.input.opts.live !== undefined || parsed.input.opts.query !== undefined) return undefined;
+  // A table (cli-table3, the Intl formatting of values.ts) is not bundled here: the format the runner will choose, from the same inputs.
+  if (tableOrUnknown(parsed.input.opts, envIn)) return undefined;
   return runCli(argv, { ...envIn, registry });
+}
+
+function tableOrUnknown(opts: Record<string, unknown>, envIn: RunEnvironment): boolean {
+  try {
+    const configured = new ConfigStore(configDir(envIn.env)).read().settings.output;
+    const output = typeof opts.output === 'string' ? opts.output : undefined;
+    return chooseFormat({ output, json: opts.json === true, configured, stdoutIsTTY: envIn.stdout.isTTY === true }) === 'table';
+  } catch {
+    return true; // an unknown format or an unreadable config: the runner says what is wrong
+  }
 }
