@@ -138,8 +138,8 @@ const [esm, cjs, fast] = await Promise.all([
 
 const outputs = {};
 for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
-  // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
-  const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !isBuiltin(i.path)).map((i) => i.path))].sort();
+  // externals: the bare packages this output loads at run time (not ./fast-read.js, a file of the bundle) (they must be dependencies, test/e2e/package.test.ts).
+  const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('.') && !isBuiltin(i.path)).map((i) => i.path))].sort();
   outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };
 }
 // Per first word (`observe`, `sandbox`, ...) a JSON string, parsed on demand: a help page parses its own group's pages only.
