@@ -13,7 +13,7 @@
 // - quick.cjs: src/cli/quick.ts (`--version`, the top help page) as one
 //   CommonJS file, which bin/adops.js requires without starting the ESM loader.
 // - help-pages.cjs: every group's and command's help page, rendered now from
-//   tsc's dist/cli/help-pages.js (the registry's data), so `adops <group> <cmd>
+//   tsc's dist/cli/help-pages.js and the registry (dist/cli/commands.js), so `adops <group> <cmd>
 //   --help` is a lookup in bin/adops.js (#16).
 // - meta.json: which sources each output holds and which packages it leaves
 //   external (esbuild's metafile, outputs only); test/e2e/fast-start.test.ts
@@ -63,7 +63,7 @@ const common = {
   logLevel: 'warning',
 };
 
-// The stored reads' own bundle (src/cli/fast-read.ts): one ESM file, no splitting, so a read loads
+// The stored reads' own bundle (src/commands/observe/fast-read.ts): one ESM file, no splitting, so a read loads
 // one file instead of ~40 chunks. It is a closed world (its own copy of every module it holds, never
 // mixed with the chunks'); main.ts imports it by this name, left external in the split build.
 // What a stored read never reaches is a stub that throws if it is ever called, instead of being
@@ -93,7 +93,7 @@ const fastReadOnly = {
       return stub ? { path: args.path, namespace: 'fast-read-stub', pluginData: stub } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'fast-read-stub' }, (args) => ({
-      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the stored-read bundle (src/cli/fast-read.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
+      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the stored-read bundle (src/commands/observe/fast-read.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
       loader: 'js',
     }));
   },
@@ -101,7 +101,7 @@ const fastReadOnly = {
 const fastReadExternal = {
   name: 'fast-read-external',
   setup(b) {
-    b.onResolve({ filter: /^\.\/fast-read\.js$/ }, () => ({ path: './fast-read.js', external: true }));
+    b.onResolve({ filter: /^\.\.\/commands\/observe\/fast-read\.js$/ }, () => ({ path: './fast-read.js', external: true }));
   },
 };
 
@@ -127,7 +127,7 @@ const [esm, cjs, fast] = await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/cli/fast-read.ts'],
+    entryPoints: ['src/commands/observe/fast-read.ts'],
     outfile: `${outdir}/fast-read.js`,
     format: 'esm',
     external: ['better-sqlite3'],
@@ -143,9 +143,11 @@ for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafil
   outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };
 }
 // Per first word (`observe`, `sandbox`, ...) a JSON string, parsed on demand: a help page parses its own group's pages only.
+// The registry is the one main.ts runs with (tsc's output of the module that composes it).
 const { allHelpPages } = await import(new URL('../dist/cli/help-pages.js', import.meta.url).href);
+const { getRegistry } = await import(new URL('../dist/cli/commands.js', import.meta.url).href);
 const byTop = {};
-for (const [path, page] of Object.entries(allHelpPages())) (byTop[path.split(' ')[0]] ??= {})[path] = page;
+for (const [path, page] of Object.entries(allHelpPages(getRegistry()))) (byTop[path.split(' ')[0]] ??= {})[path] = page;
 const tops = Object.entries(byTop).map(([top, pages]) => `  ${JSON.stringify(top)}: ${JSON.stringify(JSON.stringify(pages))},`);
 writeFileSync(`${root}${outdir}/help-pages.cjs`, `'use strict';\n// Written by scripts/build.mjs (src/cli/help-pages.ts): per first word, its pages as JSON.\nconst pages = {\n${tops.join('\n')}\n};\nexports.helpPages = (top) => (Object.hasOwn(pages, top) ? JSON.parse(pages[top]) : {});\n`);
 // Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.

@@ -4,11 +4,10 @@
 // bin/adops.js (through quick.cjs) from that file, without the ESM loader, the
 // registry's definition files or the contract (#16). The pages are the same
 // functions of the registry's data that help.ts renders at run time.
-import { getRegistry } from './commands.js';
 import { commandHelp, groupHelp } from './help.js';
+import type { Registry } from './registry.js';
 
-export function allHelpPages(): Record<string, string> {
-  const registry = getRegistry();
+export function allHelpPages(registry: Registry): Record<string, string> {
   const pages: Record<string, string> = {};
   for (const g of registry.groups) pages[g.path.join(' ')] = groupHelp(registry, g.path, g.description);
   for (const c of registry.commands) pages[c.path.join(' ')] = commandHelp(c);

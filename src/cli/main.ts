@@ -1,6 +1,6 @@
 // Entry point (bundled into dist/bundle/main.js; bin/adops.js has usually
 // answered `--version` and the help pages before this loads). Fast paths
-// first: a stored list goes to its own one-file bundle (fast-read.ts, #16);
+// first: a stored list goes to its own one-file bundle (commands/observe/fast-read.ts, #16);
 // `--version` and the top page (quick.ts) read package.json and the first
 // level of the tree; command help reads the registry's data and nothing else
 // (no commander, no undici, zod, ora, inquirer or cli-table3). Everything
@@ -15,7 +15,7 @@ async function main(argv: string[]): Promise<number> {
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
   // A stored list (`observe campaigns --json`, the loop of many scripts). Help or version anywhere: not this way.
   if (argv[0] === 'observe' && !argv.some((a) => HELP_OR_VERSION.has(a))) {
-    const code = await (await import('./fast-read.js')).runRead(argv, io);
+    const code = await (await import('../commands/observe/fast-read.js')).runRead(argv, io);
     if (code !== undefined) return code;
   }
   const [{ preParse }, { quickAnswer }, { packageVersion }] = await Promise.all([import('./argv.js'), import('./quick.js'), import('./version.js')]);

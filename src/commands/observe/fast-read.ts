@@ -2,16 +2,17 @@
 // argv of the plain shape (program.ts, plainParse) runs here, from ONE file
 // (dist/bundle/fast-read.js, built apart by scripts/build.mjs), instead of
 // the ~40 chunks the code-split build loads for it. It is the same runner
-// (run.ts) with a registry of the observe group only; argv it cannot read
-// plainly (or another command) is left to the whole CLI: runRead answers
-// undefined before it has written or sent anything.
-import { observeCommands, observeGroups } from '../commands/observe/index.js';
-import { ConfigStore, configDir } from '../config/store.js';
-import { chooseFormat } from './output/format.js';
-import { plainParse } from './program.js';
-import { Registry } from './registry.js';
-import { runCli, type RunEnvironment } from './run.js';
-import { TOP_LEVEL } from './top-level.js';
+// (cli/run.ts) with a registry of the observe group only, composed here as the
+// whole registry is for the whole CLI; argv it cannot read plainly (or another
+// command) is left to the whole CLI: runRead answers undefined before it has
+// written or sent anything.
+import { chooseFormat } from '../../cli/output/format.js';
+import { plainParse } from '../../cli/program.js';
+import { Registry } from '../../cli/registry.js';
+import { runCli, type RunEnvironment } from '../../cli/run.js';
+import { TOP_LEVEL } from '../../cli/top-level.js';
+import { ConfigStore, configDir } from '../../config/store.js';
+import { observeCommands, observeGroups } from './index.js';
 
 let registry: Registry | undefined;
 
