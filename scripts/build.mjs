@@ -143,9 +143,11 @@ for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafil
   outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };
 }
 // Per first word (`observe`, `sandbox`, ...) a JSON string, parsed on demand: a help page parses its own group's pages only.
-// The registry is the one main.ts runs with (tsc's output of the module that composes it).
+// The registry is the one main.ts runs with (tsc's output of the module that composes it: the
+// composition root src/commands/index.ts, or src/cli/commands.ts before it).
 const { allHelpPages } = await import(new URL('../dist/cli/help-pages.js', import.meta.url).href);
-const { getRegistry } = await import(new URL('../dist/cli/commands.js', import.meta.url).href);
+const composer = ['../dist/commands/index.js', '../dist/cli/commands.js'].map((f) => new URL(f, import.meta.url)).find((u) => existsSync(fileURLToPath(u)));
+const { getRegistry } = await import(composer.href);
 const byTop = {};
 for (const [path, page] of Object.entries(allHelpPages(getRegistry()))) (byTop[path.split(' ')[0]] ??= {})[path] = page;
 const tops = Object.entries(byTop).map(([top, pages]) => `  ${JSON.stringify(top)}: ${JSON.stringify(JSON.stringify(pages))},`);
