@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The `adops` command (package.json "bin"). CommonJS on purpose (bin/package.json
-// says so; the rest of the package is ESM): `--version` and the top help page
-// are answered here, by a require of package.json or of dist/bundle/quick.cjs,
+// says so; the rest of the package is ESM): `--version` and the help pages
+// are answered here, by a require of package.json or of dist/bundle/quick.cjs
+// (with the group and command pages the build rendered, help-pages.cjs, #16),
 // without starting Node's ESM loader (~20 more internal modules: as an ES
 // module this file put `--version` over its 1.3x-of-bare-node budget, issue #4).
 // Everything else imports the ESM bundle (`npm run build` writes dist/bundle/).
@@ -14,7 +15,7 @@ if (argv[0] === '__complete') text = undefined; // shell completion: its words a
 else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) text = version() + '\n';
 else if (argv.length === 0 || argv.some((a) => a === '-h' || a === '--help' || a === 'help' || a === '-V' || a === '--version')) {
   try {
-    text = require('../dist/bundle/quick.cjs').quickAnswer(argv, version);
+    text = require('../dist/bundle/quick.cjs').quickAnswer(argv, version, (first) => require('../dist/bundle/help-pages.cjs').helpPages(first));
   } catch (err) {
     text = notBuilt(err);
   }
@@ -24,7 +25,7 @@ else import('../dist/bundle/main.js').catch(notBuilt);
 
 // A checkout that was never built (a packed tarball always is: prepack builds).
 function notBuilt(err) {
-  if (!(err && /MODULE_NOT_FOUND/.test(err.code) && /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|quick\.cjs)'/.test(err.message))) throw err;
+  if (!(err && /MODULE_NOT_FOUND/.test(err.code) && /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|quick\.cjs|help-pages\.cjs)'/.test(err.message))) throw err;
   process.stderr.write('adops: dist/bundle is missing: run `npm run build` in this checkout (or reinstall the package)\n');
   process.exitCode = 1;
   return '';

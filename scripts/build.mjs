@@ -12,11 +12,14 @@
 //   files: the client is on node:http (docs/decisions.md).
 // - quick.cjs: src/cli/quick.ts (`--version`, the top help page) as one
 //   CommonJS file, which bin/adops.js requires without starting the ESM loader.
+// - help-pages.cjs: every group's and command's help page, rendered now from
+//   tsc's dist/cli/help-pages.js and the registry (dist/cli/commands.js), so `adops <group> <cmd>
+//   --help` is a lookup in bin/adops.js (#16).
 // - meta.json: which sources each output holds and which packages it leaves
 //   external (esbuild's metafile, outputs only); test/e2e/fast-start.test.ts
 //   and test/e2e/package.test.ts read it.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +63,49 @@ const common = {
   logLevel: 'warning',
 };
 
-const [esm, cjs] = await Promise.all([
+// The stored reads' own bundle (src/commands/observe/fast-read.ts): one ESM file, no splitting, so a read loads
+// one file instead of ~40 chunks. It is a closed world (its own copy of every module it holds, never
+// mixed with the chunks'); main.ts imports it by this name, left external in the split build.
+// What a stored read never reaches is a stub that throws if it is ever called, instead of being
+// bundled along: runRead declines the argv and terminals that could reach it (a prompt, a
+// spinner, a picker, confirming a delete, commander's own parse, writing the config, the other
+// observe handlers, an editor, a proxy's tunnel, a --query, a table), and its runner is given its registry, so commands.ts (every definition and,
+// through their `load`s, every handler) is not needed either.
+const FAST_READ_STUBS = [
+  { specifier: /^\.\/commands\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['getRegistry'] },
+  { specifier: /^\.\/pickers\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['pickFlagValues', 'argPicker', 'pick'] },
+  { specifier: /^\.\.\/commands\/_shared\/describe-target\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['describeTarget'] },
+  { specifier: /^(ora|@inquirer\/prompts|commander|conf)$/, importer: /./, exports: ['default', 'password', 'confirm', 'input', 'search', 'Command', 'Option', 'InvalidArgumentError'] },
+  { specifier: /^\.\/(drift|insights)\.js$/, importer: /src\/commands\/observe\/index\.ts$/, exports: ['run'] },
+  { specifier: /^\.\.\/commands\/_shared\/edit\.js$/, importer: /src\/cli\/operation-command\.ts$/, exports: ['run', 'runEdit'] },
+  // Tables and charts (cli-table3, asciichart, the Intl formatting of values.ts): runRead declines when the format is table.
+  { specifier: /^\.\/(table|chart)\.js$/, importer: /src\/cli\/output\/writers\.ts$/, exports: ['renderTable', 'renderVertical', 'renderChart'] },
+  // JMESPath (82 KB): runRead declines --query.
+  { specifier: /^\.\/query\.js$/, importer: /src\/cli\/output\/writers\.ts$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
+  // https through a proxy's CONNECT tunnel (node:tls at load): runRead declines when a proxy variable is set.
+  { specifier: /^\.\/proxy-tunnel\.js$/, importer: /src\/client\//, exports: ['tunnelAgent', 'closeTunnels', 'openTunnel'] },
+];
+const fastReadOnly = {
+  name: 'fast-read-stubs',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      const stub = FAST_READ_STUBS.find((s) => s.specifier.test(args.path) && s.importer.test(args.importer));
+      return stub ? { path: args.path, namespace: 'fast-read-stub', pluginData: stub } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'fast-read-stub' }, (args) => ({
+      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the stored-read bundle (src/commands/observe/fast-read.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
+      loader: 'js',
+    }));
+  },
+};
+const fastReadExternal = {
+  name: 'fast-read-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/commands\/observe\/fast-read\.js$/ }, () => ({ path: './fast-read.js', external: true }));
+  },
+};
+
+const [esm, cjs, fast] = await Promise.all([
   build({
     ...common,
     entryPoints: ['src/cli/main.ts'],
@@ -70,7 +115,7 @@ const [esm, cjs] = await Promise.all([
     splitting: true,
     format: 'esm',
     external: ['better-sqlite3'],
-    plugins: [cjsDynamicImportsExternal],
+    plugins: [cjsDynamicImportsExternal, fastReadExternal],
     // Bundled CommonJS (commander, ...) calls require() for node builtins.
     banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
   }),
@@ -80,12 +125,33 @@ const [esm, cjs] = await Promise.all([
     outfile: `${outdir}/quick.cjs`,
     format: 'cjs',
   }),
+  build({
+    ...common,
+    entryPoints: ['src/commands/observe/fast-read.ts'],
+    outfile: `${outdir}/fast-read.js`,
+    format: 'esm',
+    external: ['better-sqlite3'],
+    plugins: [fastReadOnly, cjsDynamicImportsExternal],
+    banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
+  }),
 ]);
 
 const outputs = {};
-for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs })) {
-  // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
-  const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !isBuiltin(i.path)).map((i) => i.path))].sort();
+for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
+  // externals: the bare packages this output loads at run time (not ./fast-read.js, a file of the bundle) (they must be dependencies, test/e2e/package.test.ts).
+  const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('.') && !isBuiltin(i.path)).map((i) => i.path))].sort();
   outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };
 }
+// Per first word (`observe`, `sandbox`, ...) a JSON string, parsed on demand: a help page parses its own group's pages only.
+// The registry is the one main.ts runs with (tsc's output of the module that composes it: the
+// composition root src/commands/index.ts, or src/cli/commands.ts before it).
+const { allHelpPages } = await import(new URL('../dist/cli/help-pages.js', import.meta.url).href);
+const composer = ['../dist/commands/index.js', '../dist/cli/commands.js'].map((f) => new URL(f, import.meta.url)).find((u) => existsSync(fileURLToPath(u)));
+const { getRegistry } = await import(composer.href);
+const byTop = {};
+for (const [path, page] of Object.entries(allHelpPages(getRegistry()))) (byTop[path.split(' ')[0]] ??= {})[path] = page;
+const tops = Object.entries(byTop).map(([top, pages]) => `  ${JSON.stringify(top)}: ${JSON.stringify(JSON.stringify(pages))},`);
+writeFileSync(`${root}${outdir}/help-pages.cjs`, `'use strict';\n// Written by scripts/build.mjs (src/cli/help-pages.ts): per first word, its pages as JSON.\nconst pages = {\n${tops.join('\n')}\n};\nexports.helpPages = (top) => (Object.hasOwn(pages, top) ? JSON.parse(pages[top]) : {});\n`);
+// Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.
+outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`).size, inputs: [], externals: [] };
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');

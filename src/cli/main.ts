@@ -1,12 +1,13 @@
 // Entry point (bundled into dist/bundle/main.js; bin/adops.js has usually
-// answered `--version` and the top help page before this loads). Fast paths
-// first: `--version` and the top page (quick.ts) read package.json and the
-// first level of the tree; command help reads the registry's data and nothing
-// else (no commander, no undici, zod, ora, inquirer or cli-table3). Everything
-// else goes to the runner.
-import { preParse } from './argv.js';
-import { quickAnswer } from './quick.js';
-import { packageVersion } from './version.js';
+// answered `--version` and the help pages before this loads). Fast paths
+// first: a stored list goes to its own one-file bundle (commands/observe/fast-read.ts, #16);
+// `--version` and the top page (quick.ts) read package.json and the first
+// level of the tree; command help reads the registry's data and nothing else
+// (no commander, no undici, zod, ora, inquirer or cli-table3). Everything
+// else goes to the runner. Nothing is imported statically: a stored read
+// loads this file and fast-read.js, and no chunk.
+
+const HELP_OR_VERSION = new Set(['-h', '--help', '-V', '--version']);
 
 // The composition root: every command group, listed once (src/commands/index.ts).
 const loadRegistry = async () => (await import('../commands/index.js')).getRegistry();
@@ -14,6 +15,13 @@ const loadRegistry = async () => (await import('../commands/index.js')).getRegis
 async function main(argv: string[]): Promise<number> {
   // Shell completion (the scripts call it on TAB): before any help or version handling of its words.
   if (argv[0] === '__complete') return (await import('./complete.js')).complete(argv.slice(1), process.env, process.stdout, loadRegistry);
+  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  // A stored list (`observe campaigns --json`, the loop of many scripts). Help or version anywhere: not this way.
+  if (argv[0] === 'observe' && !argv.some((a) => HELP_OR_VERSION.has(a))) {
+    const code = await (await import('../commands/observe/fast-read.js')).runRead(argv, io);
+    if (code !== undefined) return code;
+  }
+  const [{ preParse }, { quickAnswer }, { packageVersion }] = await Promise.all([import('./argv.js'), import('./quick.js'), import('./version.js')]);
   const quick = quickAnswer(argv, packageVersion);
   if (quick !== undefined) {
     process.stdout.write(quick);
@@ -38,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { runCli } = await import('./run.js');
-  return runCli(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, registry: await loadRegistry() });
+  return runCli(argv, { ...io, registry: await loadRegistry() });
 }
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {

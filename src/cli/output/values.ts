@@ -2,7 +2,13 @@
 // CSV, which keep raw values): times as local dates, numbers grouped and
 // right-aligned, money with its currency, lists shortened. Every text passes
 // through cellText, so server text never drives the terminal.
+// Intl formatters are made on first use, never at load: building one starts
+// ICU (~13 ms, issue #16), and writers.ts loads this module (through table.ts)
+// only when it draws a table.
 import { cellText } from './sanitize.js';
+import { MONEY_KEYS } from './money.js';
+
+export { MONEY_KEYS };
 
 export interface ValueStyle {
   /** IANA zone for times; default the machine's local zone. */
@@ -19,8 +25,6 @@ type Row = Record<string, unknown>;
 
 // Time fields by name: createdAt, updatedTime, uploadExpiresAt, startTime, checkedAt...
 const TIME_KEY = /(At|Time)$/;
-// Money fields: whole units of the row's `currency` (spec: budget, spend, bidAmount; plans and line items).
-export const MONEY_KEYS: ReadonlySet<string> = new Set(['budget', 'spend', 'amount', 'bidAmount']);
 // Epoch ms from 1973 on: smaller numbers in a *At field are not times we can read;
 // beyond ±8.64e15 a Date is invalid (and formatting it would throw).
 const MIN_EPOCH_MS = 1e11;
@@ -46,9 +50,11 @@ export function formatTime(ms: number, style: ValueStyle = {}): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
-const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+let grouped: Intl.NumberFormat | undefined;
 export function formatNumber(n: number): string {
-  return Number.isFinite(n) ? grouped.format(n) : String(n);
+  if (!Number.isFinite(n)) return String(n);
+  grouped ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+  return grouped.format(n);
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();

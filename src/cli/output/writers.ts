@@ -12,8 +12,12 @@ import { checkFields, checkFieldsInData, getPath, pick } from './fields.js';
 import type { OutputFormat } from './format.js';
 import { resourceView } from './resources.js';
 import { asText, cellText, csvText, jsonText } from './sanitize.js';
-import { MONEY_KEYS } from './values.js';
-import { renderTable, renderVertical, type Drawn, type TableStyle } from './table.js';
+import { MONEY_KEYS } from './money.js';
+import type { Drawn, TableStyle } from './table.js';
+
+// Tables (and their Intl formatting, values.ts) load only when one is drawn: JSON, NDJSON and CSV never need them (#16).
+const renderTable: typeof import('./table.js').renderTable = async (...a) => (await import('./table.js')).renderTable(...a);
+const renderVertical: typeof import('./table.js').renderVertical = async (...a) => (await import('./table.js')).renderVertical(...a);
 
 export interface WriterOptions {
   format: OutputFormat;

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// `adops observe campaigns --all --output ndjson` over N stored rows (#16),
+// next to a bare fetch loop over the same pages, in the same run:
+//   time    N rows (20,000 by default), the service's default page size (the
+//           command as a script writes it): adops against a
+//           `node -e` script that GETs each page with node:http, follows
+//           nextCursor, parses it and writes its rows as NDJSON to stdout
+//           (the least any client does). R interleaved pairs (≥ 11), wall
+//           and CPU of each child (bench/lib/timed-run.js), medians.
+//   memory  adops's peak RSS streaming N rows and 10 × N rows (a second
+//           world): flat means the 10× run stays under 1.25× the memory.
+// The bench world is bench/lib/sandbox-server.js (stored rows written straight
+// into SQLite), one server per size, each a child process.
+//   node bench/ndjson-stream.js [--rows 20000] [--runs 11]   (needs `npm run build`)
+// Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PEAK_RSS_ARGS, peakRssKib } from './lib/peak-rss.js';
+import { cleanEnv, median, timedRun } from './lib/timed-run.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
+const args = process.argv.slice(2);
+const num = (name, dflt) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : dflt);
+const ROWS = num('rows', 20_000);
+const RUNS = Math.max(11, num('runs', 11));
+
+if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js')) || !existsSync(join(ROOT, 'dist', 'sandbox', 'index.js'))) {
+  console.error('build first: npm run build');
+  process.exit(2);
+}
+
+function startServer(rows) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'lib', 'sandbox-server.js'), '--stored', String(rows), '--live', '0'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+    child.stdout.once('data', (d) => resolve({ child, ...JSON.parse(String(d)) }));
+  });
+}
+
+// The floor: the same pages, fetched one after another on a keep-alive agent, rows written as NDJSON.
+const FLOOR = `const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true });
+const get = (url) => new Promise((resolve, reject) => http.get(url, { agent, headers: { authorization: 'Bearer ' + process.env.K, accept: 'application/json' } }, (r) => {
+  const chunks = []; r.on('data', (c) => chunks.push(c)); r.on('end', () => resolve(JSON.parse(Buffer.concat(chunks)))); r.on('error', reject);
+}).on('error', reject));
+(async () => {
+  let cursor;
+  do {
+    const page = await get(process.env.U + '/observe/campaigns?advertiserId=acc_stored' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
+    const text = page.data.map((row) => JSON.stringify(row) + '\\n').join('');
+    if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once('drain', r));
+    cursor = page.nextCursor;
+  } while (cursor);
+  agent.destroy();
+})();`;
+
+const adopsArgs = ['observe', 'campaigns', '--advertiser', 'acc_stored', '--all', '--output', 'ndjson'];
+const lines = (stdout) => String(stdout).split('\n').filter(Boolean).length;
+const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
+
+async function withServer(rows, fn) {
+  const server = await startServer(rows);
+  try {
+    const config = mkdtempSync(join(tmpdir(), 'adops-bench-ndjson-'));
+    return await fn(cleanEnv({ ADOPS_CONFIG_DIR: config, ADOPS_BASE_URL: server.url, ADOPS_API_KEY: server.key, U: server.url, K: server.key }));
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+/** Peak RSS (KiB) of one adops run streaming every row; checks that every row came. */
+function peak(env, rows) {
+  const r = timedRun([process.execPath, ...PEAK_RSS_ARGS, BIN, ...adopsArgs], env);
+  if (r.status !== 0 || lines(r.stdout) !== rows) throw new Error(`adops (peak RSS run) ${r.status}, ${lines(r.stdout)} rows: ${r.stderr}`);
+  return peakRssKib(r.stderr);
+}
+
+const timing = await withServer(ROWS, (env) => {
+  const cases = { floor: [process.execPath, '-e', FLOOR], adops: [process.execPath, BIN, ...adopsArgs] };
+  const s = { floor: { wall: [], cpu: [] }, adops: { wall: [], cpu: [] } };
+  for (const argv of Object.values(cases)) timedRun(argv, env); // warm the caches
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, argv] of Object.entries(cases)) {
+      const r = timedRun(argv, env);
+      if (r.status !== 0 || lines(r.stdout) !== ROWS) throw new Error(`${name}: exit ${r.status}, ${lines(r.stdout)} rows of ${ROWS}: ${r.stderr}`);
+      s[name].wall.push(r.wallMs);
+      s[name].cpu.push(r.cpuMs);
+    }
+  }
+  const peaks = Array.from({ length: 3 }, () => peak(env, ROWS));
+  return { s, peak: median(peaks) };
+});
+const big = await withServer(ROWS * 10, (env) => median(Array.from({ length: 3 }, () => peak(env, ROWS * 10))));
+const loadAfter = loadavg().map((l) => l.toFixed(2)).join(' ');
+
+const m = (name, k) => median(timing.s[name][k]);
+const wallX = m('adops', 'wall') / m('floor', 'wall');
+const cpuX = m('adops', 'cpu') / m('floor', 'cpu');
+const memX = big / timing.peak;
+const out = [
+  `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.versions.node}, ${RUNS} interleaved pairs, medians; load average (1, 5, 15 min) ${loadBefore} before, ${loadAfter} after:`,
+  '',
+  `| ${ROWS.toLocaleString('en-US')} stored rows, the service's default page, NDJSON to a pipe | wall ms | CPU ms | peak RSS MiB |`,
+  '| --- | ---: | ---: | ---: |',
+  `| bare fetch loop (node:http, \`node -e\`) | ${m('floor', 'wall').toFixed(0)} | ${m('floor', 'cpu').toFixed(0)} | |`,
+  `| \`adops ${adopsArgs.join(' ')}\` | ${m('adops', 'wall').toFixed(0)} | ${m('adops', 'cpu').toFixed(0)} | ${(timing.peak / 1024).toFixed(1)} |`,
+  `| the same over ${(ROWS * 10).toLocaleString('en-US')} rows | | | ${(big / 1024).toFixed(1)} |`,
+  '',
+  `adops × the bare loop: ${wallX.toFixed(2)} wall, ${cpuX.toFixed(2)} CPU (target ≤ 1.2); memory at 10 × the rows: ${memX.toFixed(2)} × (target < 1.25).`,
+];
+console.log(out.join('\n'));
+const figure = (f) => console.log(`figure: ${JSON.stringify(f)}`);
+figure({ measure: `ndjson --all over ${ROWS} stored rows × a bare fetch loop (wall, CPU)`, result: `${wallX.toFixed(2)}×, ${cpuX.toFixed(2)}×`, baseline: `bare loop ${m('floor', 'wall').toFixed(0)} ms wall, ${m('floor', 'cpu').toFixed(0)} ms CPU`, target: '≤ 1.2×', met: wallX <= 1.2 && cpuX <= 1.2 });
+figure({ measure: `peak RSS at ${ROWS * 10} rows × at ${ROWS}`, result: `${memX.toFixed(2)}×`, baseline: `${(timing.peak / 1024).toFixed(1)} MiB at ${ROWS} rows`, target: '< 1.25×', met: memX < 1.25 });
+if (!(wallX <= 1.2 && cpuX <= 1.2 && memX < 1.25)) process.exitCode = 1;

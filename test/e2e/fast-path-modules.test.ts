@@ -1,0 +1,128 @@
+// What must not load on the fast paths (#16), checked by the list of modules
+// the built binary loads, not by time: no zod, ora, @inquirer, cli-table3,
+// undici or commander, nor the Intl formatting module (src/cli/output/values.ts),
+// on a `--json` stored read, `--help`, a command's `--help` or `--version`.
+// The list comes from documented hooks only: `node --import` of a file that
+// registers a resolve hook with module.register (every ES module and builtin
+// resolved) and, at exit, writes require.cache (every CommonJS file required:
+// bin/adops.js, quick.cjs, help-pages.cjs). A file of dist/bundle counts as
+// the sources it holds (dist/bundle/meta.json, scripts/build.mjs).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getRegistry } from '../../src/commands/index.js';
+import { helpFor } from '../../src/cli/help.js';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
+
+const FORBIDDEN = ['node_modules/zod/', 'node_modules/ora/', 'node_modules/@inquirer/', 'node_modules/cli-table3/', 'node_modules/undici/', 'node_modules/commander/', 'src/cli/output/values.ts'];
+
+let dir: string;
+let bundle: Record<string, { inputs: string[] }>;
+let sandbox: SandboxChild;
+
+beforeAll(async () => {
+  ensureBuilt();
+  bundle = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof bundle }).outputs;
+  dir = mkdtempSync(join(tmpdir(), 'adops-modules-'));
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(process.env.ADOPS_TEST_LOADED, r.url + '\\n');
+  return r;
+}`,
+  );
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { createRequire, register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});
+const require = createRequire(import.meta.url);
+process.on('exit', () => appendFileSync(process.env.ADOPS_TEST_LOADED, Object.keys(require.cache).map((f) => pathToFileURL(f).href + '\\n').join('')));`,
+  );
+  sandbox = await startSandboxChild();
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+/** Every source the run loaded: a dist/bundle file as the sources it holds, any other file or builtin as itself. */
+function loadedSources(args: string[]): { sources: string[]; files: string[]; stdout: string; stderr: string; status: number | null } {
+  const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(log, '');
+  const env = baseEnv({ ADOPS_TEST_LOADED: log, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ADOPS_CONFIG_DIR: join(dir, 'cfg') });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  const urls = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+  const bundleDir = pathToFileURL(join(ROOT, 'dist', 'bundle')).href + '/';
+  const sources = urls.flatMap((url) => {
+    if (!url.startsWith(bundleDir)) return [url.startsWith('file:') ? fileURLToPath(url) : url];
+    const output = bundle[url.slice(bundleDir.length)];
+    if (!output) throw new Error(`${url} is not in dist/bundle/meta.json: stale build?`);
+    return output.inputs;
+  });
+  return { sources, files: urls.map((u) => u.replace(/.*\/(dist\/bundle|bin)\//, '$1/')), stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+const forbiddenIn = (sources: string[]) => sources.filter((s) => FORBIDDEN.some((f) => s.includes(f)));
+
+describe('modules loaded on the fast paths', () => {
+  it('the check sees what a table loads (it can fail)', () => {
+    const r = loadedSources(['observe', 'campaigns', '--limit', '1', '--output', 'table']);
+    expect(r.status, r.stderr).toBe(0);
+    const seen = forbiddenIn(r.sources);
+    expect(seen.some((s) => s.includes('node_modules/cli-table3/'))).toBe(true);
+    expect(seen.some((s) => s.endsWith('src/cli/output/values.ts'))).toBe(true);
+  });
+
+  it('a --json stored read loads bin, main.js and fast-read.js only, and none of the heavy modules', () => {
+    const r = loadedSources(['observe', 'campaigns', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThan(0);
+    expect(forbiddenIn(r.sources)).toEqual([]);
+    expect(r.files.filter((f) => !f.startsWith('node:')).sort()).toEqual(['bin/adops.js', 'dist/bundle/fast-read.js', 'dist/bundle/main.js']);
+  });
+
+  it('so does an NDJSON stream of every page', () => {
+    const r = loadedSources(['observe', 'campaigns', '--all', '--output', 'ndjson', '--limit', '100']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').length).toBeGreaterThan(100);
+    expect(forbiddenIn(r.sources)).toEqual([]);
+  });
+
+  for (const args of [['--help'], ['--version'], ['observe', 'campaigns', 'list', '--help'], ['help', 'sandbox', 'serve']]) {
+    it(`adops ${args.join(' ')} starts no ESM bundle and loads none of them`, () => {
+      const r = loadedSources(args);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.length).toBeGreaterThan(0);
+      expect(forbiddenIn(r.sources)).toEqual([]);
+      expect(r.files.filter((f) => f.startsWith('dist/')).every((f) => f.endsWith('.cjs'))).toBe(true);
+    });
+  }
+});
+
+describe('help pages rendered at build time (dist/bundle/help-pages.cjs)', () => {
+  it('are, for every group and command, what the registry renders now', () => {
+    const { helpPages } = createRequire(import.meta.url)(join(ROOT, 'dist', 'bundle', 'help-pages.cjs')) as { helpPages: (first: string) => Record<string, string> };
+    const registry = getRegistry();
+    const paths = [...registry.groups, ...registry.commands].map((x) => x.path);
+    expect(paths.length).toBeGreaterThan(50);
+    for (const path of paths) expect(helpPages(path[0]!)[path.join(' ')], path.join(' ')).toBe(helpFor(registry, path, 'unused').text);
+    expect(helpPages('constructor')).toEqual({});
+  });
+
+  it('bin/adops.js answers a command help from them as main.js would from the registry, and an unknown one as before', () => {
+    const env = baseEnv({ ADOPS_CONFIG_DIR: join(dir, 'cfg') });
+    for (const args of [['observe', 'campaigns', 'list', '--help'], ['help', 'mutations'], ['observe', 'campaigns', '--limit', '5', '-h'], ['constructor', '--help']]) {
+      const quick = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, encoding: 'utf8' });
+      const full = spawnSync(process.execPath, [join(ROOT, 'dist', 'bundle', 'main.js'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+      expect([quick.status, quick.stdout, quick.stderr], args.join(' ')).toEqual([full.status, full.stdout, full.stderr]);
+    }
+  });
+});
