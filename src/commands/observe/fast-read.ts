@@ -17,7 +17,7 @@ import { observeCommands, observeGroups } from './index.js';
 let registry: Registry | undefined;
 
 /** The run's exit code, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
-export async function runRead(argv: readonly string[], envIn: RunEnvironment): Promise<number | undefined> {
+export async function runRead(argv: readonly string[], envIn: Omit<RunEnvironment, 'registry'>): Promise<number | undefined> {
   // On a terminal's stderr a spinner may turn (and with stdin one too, a prompt or a picker): not bundled here.
   const ci = envIn.env.CI !== undefined && envIn.env.CI !== '' && envIn.env.CI !== '0' && envIn.env.CI.toLowerCase() !== 'false';
   if (envIn.stderr.isTTY === true && !ci) return undefined;
@@ -32,7 +32,7 @@ export async function runRead(argv: readonly string[], envIn: RunEnvironment): P
   return runCli(argv, { ...envIn, registry });
 }
 
-function tableOrUnknown(opts: Record<string, unknown>, envIn: RunEnvironment): boolean {
+function tableOrUnknown(opts: Record<string, unknown>, envIn: Omit<RunEnvironment, 'registry'>): boolean {
   try {
     const configured = new ConfigStore(configDir(envIn.env)).read().settings.output;
     const output = typeof opts.output === 'string' ? opts.output : undefined;
