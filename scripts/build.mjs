@@ -69,15 +69,13 @@ const common = {
 // What a stored read never reaches is a stub that throws if it is ever called, instead of being
 // bundled along: runRead declines the argv and terminals that could reach it (a prompt, a
 // spinner, a picker, confirming a delete, commander's own parse, writing the config, the other
-// observe handlers, an editor, a proxy's tunnel, a --query, a table), and its runner is given its registry, so commands.ts (every definition and,
+// observe handlers, an editor, a proxy's tunnel, a --query, a table), and its runner is given its registry, so commands/index.ts (every definition and,
 // through their `load`s, every handler) is not needed either.
 const FAST_READ_STUBS = [
-  { specifier: /^\.\/commands\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['getRegistry'] },
   { specifier: /^\.\/pickers\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['pickFlagValues', 'argPicker', 'pick'] },
-  { specifier: /^\.\.\/commands\/_shared\/describe-target\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['describeTarget'] },
   { specifier: /^(ora|@inquirer\/prompts|commander|conf)$/, importer: /./, exports: ['default', 'password', 'confirm', 'input', 'search', 'Command', 'Option', 'InvalidArgumentError'] },
   { specifier: /^\.\/(drift|insights)\.js$/, importer: /src\/commands\/observe\/index\.ts$/, exports: ['run'] },
-  { specifier: /^\.\.\/commands\/_shared\/edit\.js$/, importer: /src\/cli\/operation-command\.ts$/, exports: ['run', 'runEdit'] },
+  { specifier: /^\.\/edit\.js$/, importer: /src\/commands\/_shared\/operation-command\.ts$/, exports: ['run', 'runEdit'] },
   // Tables and charts (cli-table3, asciichart, the Intl formatting of values.ts): runRead declines when the format is table.
   { specifier: /^\.\/(table|chart)\.js$/, importer: /src\/cli\/output\/writers\.ts$/, exports: ['renderTable', 'renderVertical', 'renderChart'] },
   // JMESPath (82 KB): runRead declines --query.
