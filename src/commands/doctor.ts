@@ -23,12 +23,12 @@ interface Check {
 }
 
 const READ_PROBES = [
-  { permission: 'mutation:read', path: '/mutations' },
-  { permission: 'skill:read', path: '/context/skills' },
-  { permission: 'brand:read', path: '/context/brands' },
-  { permission: 'campaign_plan:read', path: '/context/campaign-plans' },
-  { permission: 'asset:read', path: '/assets' },
-];
+  { permission: 'mutation:read', id: 'listMutations' },
+  { permission: 'skill:read', id: 'listSkills' },
+  { permission: 'brand:read', id: 'listBrands' },
+  { permission: 'campaign_plan:read', id: 'listCampaignPlans' },
+  { permission: 'asset:read', id: 'listAssets' },
+] as const;
 
 export async function run(ctx: CommandContext): Promise<number> {
   const checks: Check[] = [];
@@ -73,9 +73,9 @@ export async function run(ctx: CommandContext): Promise<number> {
 
   if (baseOk && a.apiKey) {
     const client = new ApiClient({ baseUrl: a.baseUrl, apiKey: a.apiKey, userAgent: userAgent(ctx.version), requestTimeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 15_000 }, trace: (l) => ctx.trace(l), env: ctx.env });
-    const probe = (path: string) => client.request({ method: 'GET', path, query: { limit: 1 }, signal: ctx.signal });
+    const probe = (id: (typeof READ_PROBES)[number]['id'] | 'listCampaigns') => client.callUnchecked(id, { query: { limit: 1 } }, { signal: ctx.signal });
     try {
-      await probe('/observe/campaigns');
+      await probe('listCampaigns');
       if (route) checks.push({ check: 'proxy', ok: true, detail: `${route.shown} (from ${route.variable}) ${client.baseUrl.protocol === 'https:' ? 'tunnels' : 'forwards'} to ${client.baseUrl.hostname}:${client.baseUrl.port || (client.baseUrl.protocol === 'https:' ? 443 : 80)}` });
       checks.push({ check: 'reachable', ok: true, detail: `${a.baseUrl} answers` });
       checks.push({ check: 'key accepted', ok: true, detail: 'the service accepts the key' });
@@ -98,7 +98,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     if (exit === EXIT.ok) {
       for (const p of READ_PROBES) {
         try {
-          await probe(p.path);
+          await probe(p.id);
           checks.push({ check: p.permission, ok: true, detail: 'granted' });
         } catch (err) {
           if (err instanceof ApiError && err.status === 403) fail({ check: p.permission, detail: `${err.code}: ${err.message}`, fix: `ask an admin for a key whose member holds ${p.permission}` }, EXIT.auth);

@@ -39,7 +39,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
 
   const client = await ctx.client();
   const fetchOnce = async (signal: AbortSignal = ctx.signal) =>
-    (await client.request({ method: op.method, path: req.path, query: req.query, ...(req.body ? { json: req.body } : {}), signal })).body;
+    client.callUnchecked(op.id, { params: req.params, query: req.query, ...(req.body ? { body: req.body } : {}) }, { signal });
 
   if (data.watch && opts.wait === true) {
     const again = `adops ${command.path.join(' ')} ${Object.values(req.params).join(' ')} --wait`;

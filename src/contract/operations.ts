@@ -9,9 +9,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** What an operation does, so generic code (paging, confirmation prompts) can treat kinds alike. */
 export type OperationKind = 'list' | 'get' | 'create' | 'update' | 'delete' | 'action';
 
-export interface OperationDef {
-  /** Stable operationId, also the OpenAPI operationId. */
-  id: string;
+/** One entry of the table; its id is the key. */
+export interface OperationSpec {
   api: ApiName;
   method: HttpMethod;
   /** Path template with {param} segments, as in the spec. */
@@ -22,9 +21,6 @@ export interface OperationDef {
   /** Observe: the path names the advertiser and the provider is asked now. */
   live?: boolean;
 }
-
-/** One entry of the table; its id is the key. */
-export type OperationSpec = Omit<OperationDef, 'id'>;
 
 /**
  * Every operation, keyed by its id. `as const` keeps each path and method
@@ -110,6 +106,11 @@ export const OPERATION_TABLE = {
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationId = keyof typeof OPERATION_TABLE;
+
+/** An operation with its id (stable operationId, also the OpenAPI operationId). */
+export interface OperationDef extends OperationSpec {
+  id: OperationId;
+}
 
 /** Whether a string names an operation of the table. */
 export function isOperationId(id: string): id is OperationId {

@@ -5,11 +5,11 @@
 import type { CommandContext } from '../../cli/context.js';
 import type { OperationCommandData, OperationInput } from './operation-data.js';
 import { describeCommand, type CommandSpec } from '../../cli/registry.js';
-import { fillPath, operation } from '../../contract/operations.js';
+import type { OperationId } from '../../contract/operations.js';
 import { stripControl } from '../../cli/output/sanitize.js';
 
 /** Delete operation -> the read that names its target, and the field that holds the name. */
-const NAMED_BY: Readonly<Record<string, { get: string; field: string }>> = {
+const NAMED_BY: Readonly<Record<string, { get: OperationId; field: string }>> = {
   deleteAsset: { get: 'getAsset', field: 'filename' },
   deleteDocument: { get: 'getDocument', field: 'filename' },
 };
@@ -22,8 +22,8 @@ export async function describeTarget(ctx: CommandContext, input: OperationInput,
   try {
     const params = Object.fromEntries(data.args.map((a) => [a.param, String(input.args[a.name] ?? '')]));
     const client = await ctx.client();
-    const res = await client.request<Record<string, unknown>>({ method: 'GET', path: fillPath(operation(named.get).path, params), signal: ctx.signal });
-    const name = res.body?.[named.field];
+    const res: unknown = await client.callUnchecked(named.get, { params }, { signal: ctx.signal });
+    const name = res !== null && typeof res === 'object' ? (res as Record<string, unknown>)[named.field] : undefined;
     return stripControl(typeof name === 'string' ? `${base}: "${name}"` : base);
   } catch {
     return stripControl(base);

@@ -1,14 +1,13 @@
 // --wait for anything the service works on: poll with the client's waiter
-// (flows/watch, acceptors), print the last state, and map the end to an exit
+// (client/waiter.ts: waitFor with acceptors), print the last state, and map the end to an exit
 // code: 0 done, 8 still running at the timeout, 9 finished and failed.
 // Shared by `mutations get` and `mutations start`. `poll` is a fetch function
 // or, simpler, the request to send (through ctx.client()).
 import type { ApiRequest } from '../../client/http.js';
-import type { Acceptor } from '../../client/waiter.js';
+import { STATE_ACCEPTORS, stateOf, waitFor, type Acceptor } from '../../client/waiter.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
 import { writeObject, type WriterOptions } from '../../cli/output/writers.js';
-import { watchUntilDone } from '../../flows/watch.js';
 
 export interface WaitOptions {
   timeoutSeconds?: number | undefined;
@@ -31,15 +30,15 @@ export async function waitAndReport(
   const spinner = await ctx.spinner('Waiting…');
   let last: string | undefined;
   try {
-    const { value, outcome } = await watchUntilDone({
-      fetch,
+    const { value, outcome } = await waitFor(fetch, {
+      acceptors: opts.acceptors ?? STATE_ACCEPTORS,
       timeoutMs,
       intervalMs: Math.max(0.05, opts.intervalSeconds ?? 2) * 1000,
       now: ctx.clock.now,
       sleep: ctx.clock.sleep,
       signal: ctx.signal,
-      ...(opts.acceptors ? { acceptors: opts.acceptors } : {}),
-      onPoll: (_v, state) => {
+      onPoll: (v) => {
+        const state = stateOf(v);
         if (state !== last) {
           spinner.update(`state: ${state ?? 'unknown'}`);
           if (!ctx.fancy) ctx.note(`state: ${state ?? 'unknown'}`);
@@ -54,7 +53,7 @@ export async function waitAndReport(
       ctx.note(`still ${last ?? 'running'} after ${timeoutMs / 1000} s; check again with \`${opts.again}\``);
       return EXIT.waitTimeout;
     }
-    if (outcome === 'failed') {
+    if (outcome === 'failure') {
       const err = (value as { error?: { error?: string; message?: string } } | null)?.error;
       ctx.note(`failed${err?.error ? `: ${err.error}` : ''}${err?.message ? `: ${err.message}` : ''}`);
       return EXIT.operationFailed;

@@ -12,7 +12,6 @@ import type { CommandInput } from '../../cli/registry.js';
 import { formatReportJson, toReport, type ErrorReport } from '../../cli/report.js';
 import type { ApiClient } from '../../client/http.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
-import { fillPath, operation } from '../../contract/operations.js';
 import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions as FlowUploadOptions } from '../../flows/upload.js';
 import { expandInputs, runPool, type Skipped } from '../../flows/upload-files.js';
 import { keyFingerprint, UploadJournal } from '../../flows/upload-journal.js';
@@ -66,9 +65,10 @@ export function registerAfter(client: ApiClient, advertisers: readonly string[],
   return async (row: Row) => {
     const id = String(row.id);
     for (const advertiserId of advertisers) {
-      await client.request({ method: 'POST', path: fillPath(operation('registerAsset').path, { id }), json: { advertiserId }, signal });
+      await client.call('registerAsset', { params: { id }, body: { advertiserId } }, { signal });
     }
-    return (await client.request<Row>({ method: 'GET', path: fillPath(operation('getAsset').path, { id }), signal })).body;
+    const asset: Row = await client.call('getAsset', { params: { id } }, { signal });
+    return asset;
   };
 }
 

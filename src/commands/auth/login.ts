@@ -47,7 +47,7 @@ async function readKey(ctx: CommandContext, input: CommandInput, baseUrl: string
 async function verify(ctx: CommandContext, baseUrl: string, key: string): Promise<void> {
   const client = await ctx.makeClient({ baseUrl, apiKey: key, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 10_000 } });
   try {
-    await client.request({ method: 'GET', path: '/observe/campaigns', query: { limit: 1 }, signal: ctx.signal });
+    await client.call('listCampaigns', { query: { limit: '1' } }, { signal: ctx.signal });
   } catch (err) {
     if (err instanceof ApiError && (err.status === 402 || err.status === 403)) {
       ctx.warn(`the key works but: ${err.code}: ${err.message}${err.hint ? ` (${err.hint})` : ''}`);

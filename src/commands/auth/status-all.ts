@@ -34,7 +34,7 @@ async function check(ctx: CommandContext, p: Profile): Promise<{ ok: boolean; de
   if (!key) return { ok: false, detail: 'no key stored', exit: EXIT.auth };
   try {
     const client = await ctx.makeClient({ baseUrl, apiKey: key, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 10_000 } });
-    await client.request({ method: 'GET', path: '/observe/campaigns', query: { limit: 1 }, signal: ctx.signal });
+    await client.call('listCampaigns', { query: { limit: '1' } }, { signal: ctx.signal });
     return { ok: true, detail: 'key works', exit: EXIT.ok };
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return { ok: true, detail: `key works but cannot read Observe (${err.code})`, exit: EXIT.ok };

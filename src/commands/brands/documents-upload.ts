@@ -5,7 +5,6 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { fillPath, operation } from '../../contract/operations.js';
 import { documentTarget } from '../../flows/upload-targets.js';
 import { againCommand, concurrencyOf, filesFrom, idleTimeoutOf, noteSkipped, reportFailures, runUploads, writeRows, type UploadFlags } from '../assets/upload.js';
 
@@ -21,7 +20,7 @@ export async function run(ctx: CommandContext, input: CommandInput<UploadFlags, 
   await prepareOutput(ctx, 'document'); // --fields and --query checked before anything is sent
   const client = await ctx.client();
   // A Brand that does not exist fails once here (exit 4), not once per file.
-  await client.request({ method: 'GET', path: fillPath(operation('getBrand').path, { slug: brand }), signal: ctx.signal });
+  await client.call('getBrand', { params: { slug: brand } }, { signal: ctx.signal });
   const target = documentTarget(client, brand);
   const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds });
   await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'document');

@@ -2,13 +2,13 @@
 // actions): --dry-run, the start flow, the "could not tell" failure (exit 10)
 // with its key and the commands that check and retry, and --wait with a
 // resume hint when interrupted.
+import { OPERATION_TABLE } from '../../contract/operations.js';
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../client/http.js';
 import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { prepareOutput, writeObject, type WriterOptions } from '../../cli/output/writers.js';
-import { fillPath, operation } from '../../contract/operations.js';
 import { OutcomeUnknownError, startMutation, type Lookup } from '../../flows/mutation-start.js';
 import { waitAndReport } from '../_shared/wait.js';
 import { commandFor } from './_retry.js';
@@ -45,7 +45,7 @@ export function writerFor(ctx: CommandContext): Promise<WriterOptions> {
 export function dryRunRequest(body: Obj, idempotencyKey: string | undefined): Obj {
   return {
     method: 'POST',
-    path: operation('createMutation').path,
+    path: OPERATION_TABLE.createMutation.path,
     headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey ?? '(a new UUID when sent)' },
     body,
   };
@@ -79,8 +79,7 @@ export function outcomeUnknown(err: OutcomeUnknownError): CliError {
 
 /** Poll a started mutation to its end; on Ctrl-C say how to pick the wait up again. */
 export async function waitForMutation(ctx: CommandContext, client: ApiClient, id: string, flags: StartFlags, out: WriterOptions): Promise<number> {
-  const path = fillPath(operation('getMutation').path, { id });
-  const fetch = async (signal: AbortSignal) => (await client.request({ method: 'GET', path, signal })).body;
+  const fetch = (signal: AbortSignal) => client.call('getMutation', { params: { id } }, { signal });
   try {
     return await waitAndReport(ctx, fetch, { timeoutSeconds: flags.timeout, intervalSeconds: flags.interval, again: `adops mutations watch ${id}` }, out);
   } catch (err) {

@@ -8,7 +8,6 @@ import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import { ApiError } from '../../client/errors.js';
-import { fillPath, operation } from '../../contract/operations.js';
 import { isRevisionMismatch } from '../../flows/edit.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
@@ -29,14 +28,13 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   const body = { ...(req.body ?? {}) };
   const client = await ctx.client();
   if (body.revision === undefined) {
-    const get = operation('getCampaignPlan');
-    const plan = (await client.request<PlanHead>({ method: get.method, path: fillPath(get.path, { slug }), signal: ctx.signal })).body;
+    const plan: PlanHead = await client.call('getCampaignPlan', { params: { slug } }, { signal: ctx.signal });
     body.revision = plan.revision;
     const items = plan.lineItems?.length ?? 0;
     ctx.note(`approving plan ${slug} at revision ${plan.revision} as read now (${plan.status}, ${items} line item${items === 1 ? '' : 's'}${plan.budget != null ? `, budget ${plan.budget} ${plan.currency}` : ''})`);
   }
   try {
-    const { body: approved } = await client.request({ method: req.op.method, path: req.path, json: body, signal: ctx.signal });
+    const approved = await client.callUnchecked('approveCampaignPlan', { params: { slug }, body }, { signal: ctx.signal });
     await writeObject(approved, out);
     return EXIT.ok;
   } catch (err) {

@@ -7,7 +7,8 @@ import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
-import { waitForReadiness, type Readiness } from '../../flows/plan-readiness.js';
+import { waitFor } from '../../client/waiter.js';
+import { READINESS_ACCEPTORS, type Readiness } from '../../flows/plan-readiness.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
 
@@ -19,19 +20,20 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   if (opts.wait !== true && (opts.timeout !== undefined || opts.interval !== undefined)) throw new UsageError('--timeout and --interval need --wait');
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
-  const fetch = async (signal?: AbortSignal) => (await client.request<Readiness>({ method: req.op.method, path: req.path, signal: signal ?? ctx.signal })).body;
+  const params = { slug: req.params.slug!, lineItemId: req.params.lineItemId! };
+  const fetch = async (signal?: AbortSignal): Promise<Readiness> => client.call('getLineItemReadiness', { params }, { signal: signal ?? ctx.signal });
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
   const again = `adops plans line-items readiness ${req.params.slug} ${req.params.lineItemId} --wait`;
 
   let value: Readiness | undefined;
-  let outcome: 'ready' | 'never' | 'timeout' | 'not_ready';
+  let outcome: 'success' | 'failure' | 'timeout' | 'not_ready';
   if (opts.wait === true) {
     const timeoutMs = (opts.timeout ?? 300) * 1000;
     const spinner = await ctx.spinner('Waiting for readiness…');
     let last: string | undefined;
     try {
-      ({ value, outcome } = await waitForReadiness({
-        fetch,
+      ({ value, outcome } = await waitFor(fetch, {
+        acceptors: READINESS_ACCEPTORS,
         timeoutMs,
         intervalMs: Math.max(0.05, opts.interval ?? 2) * 1000,
         now: ctx.clock.now,
@@ -51,7 +53,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
     }
   } else {
     value = await fetch();
-    outcome = value.ready ? 'ready' : 'not_ready';
+    outcome = value.ready ? 'success' : 'not_ready';
   }
   if (value === undefined) {
     // The wait's time ran out before the service answered one poll: nothing to show.
@@ -59,14 +61,14 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
     return EXIT.waitTimeout;
   }
   await writeObject(value, out);
-  if (outcome === 'ready') return EXIT.ok;
+  if (outcome === 'success') return EXIT.ok;
   ctx.note(`${what} is not ready:`);
   for (const line of problemLines(value.missing)) ctx.note(line);
   if (outcome === 'timeout') {
     ctx.note(`still not ready after ${timeoutSeconds(opts)} s; check again with \`${again}\``);
     return EXIT.waitTimeout;
   }
-  throw new CliError(`${what} is not ready (${missingCodes(value)})`, EXIT.refused, outcome === 'never' ? 'the plan is archived: it will never be ready' : remedy(value, req.params, again), 'not_ready');
+  throw new CliError(`${what} is not ready (${missingCodes(value)})`, EXIT.refused, outcome === 'failure' ? 'the plan is archived: it will never be ready' : remedy(value, req.params, again), 'not_ready');
 }
 
 /**

@@ -13,7 +13,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
-  const { body } = await client.request<{ valid?: boolean; problems?: unknown[] }>({ method: req.op.method, path: req.path, signal: ctx.signal });
+  const body: { valid?: boolean; problems?: unknown[] } = await client.call('validateLineItem', { params: { slug: req.params.slug!, lineItemId: req.params.lineItemId! } }, { signal: ctx.signal });
   await writeObject(body, out);
   if (body.valid !== false) return EXIT.ok;
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;

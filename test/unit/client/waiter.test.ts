@@ -2,7 +2,7 @@
 // uploads) and readiness (a Line Item), on a fake clock.
 import { describe, expect, it } from 'vitest';
 import { STATE_ACCEPTORS, stateOf, valueAt, waitFor } from '../../../src/client/waiter.js';
-import { READINESS_ACCEPTORS, waitForReadiness, type Readiness } from '../../../src/flows/plan-readiness.js';
+import { READINESS_ACCEPTORS, type Readiness } from '../../../src/flows/plan-readiness.js';
 
 function fakeTime() {
   let t = 0;
@@ -40,10 +40,10 @@ describe('readiness acceptors', () => {
   it('ready ends the wait; an archived plan ends it as never; anything else waits', async () => {
     const answers = [r(false, 'plan_not_approved'), r(true)];
     let i = 0;
-    expect(await waitForReadiness({ fetch: async () => answers[i++]!, timeoutMs: 10_000, intervalMs: 1000, ...fakeTime() })).toEqual({ value: r(true), outcome: 'ready' });
+    expect(await waitFor(async () => answers[i++]!, { acceptors: READINESS_ACCEPTORS, timeoutMs: 10_000, intervalMs: 1000, ...fakeTime() })).toMatchObject({ value: r(true), outcome: 'success' });
     expect((await waitFor(async () => r(false, 'x', 'plan_archived'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 10_000, intervalMs: 1000, ...fakeTime() })).outcome).toBe('failure');
-    expect((await waitForReadiness({ fetch: async () => r(false, 'plan_archived'), timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe('never');
-    expect((await waitForReadiness({ fetch: async () => r(false, 'missing_asset'), timeoutMs: 2000, intervalMs: 1000, ...fakeTime() })).outcome).toBe('timeout');
+    expect((await waitFor(async () => r(false, 'plan_archived'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe('failure');
+    expect((await waitFor(async () => r(false, 'missing_asset'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 2000, intervalMs: 1000, ...fakeTime() })).outcome).toBe('timeout');
   });
 
   it('valueAt projects over a list with []', () => {
