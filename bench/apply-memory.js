@@ -27,7 +27,11 @@ if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
 const work = mkdtempSync(join(tmpdir(), 'adops-bench-apply-'));
 const measure = (cli) => {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [...PEAK_RSS_ARGS, BIN, ...cli], { stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: join(work, 'config') }, maxBuffer: 1 << 24 });
+  const r = spawnSync(process.execPath, [...PEAK_RSS_ARGS, BIN, ...cli], {
+    stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: join(work, 'config') },
+    maxBuffer: 1 << 24,
+  });
   if (r.status !== 0) throw new Error(`adops ${cli.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-500)}`);
   return { s: (performance.now() - t0) / 1000, mib: peakRssKib(r.stderr) / 1024 };
 };
@@ -46,14 +50,22 @@ try {
     '| Case | Peak RSS | Time |',
     '| --- | --- | --- |',
     `| \`adops --version\` (baseline) | ${base.mib.toFixed(0)} MiB | ${base.s.toFixed(2)} s |`,
-    ...runs.map((r) => `| \`mutations apply --dry-run\`, ${r.n.toLocaleString('en')} rows (${(r.bytes / 2 ** 20).toFixed(1)} MiB) | ${r.mib.toFixed(0)} MiB | ${r.s.toFixed(2)} s |`),
+    ...runs.map(
+      (r) =>
+        `| \`mutations apply --dry-run\`, ${r.n.toLocaleString('en')} rows (${(r.bytes / 2 ** 20).toFixed(1)} MiB) | ${r.mib.toFixed(0)} MiB | ${r.s.toFixed(2)} s |`,
+    ),
   ].join('\n');
   console.log(table);
-  console.log(`figure: ${JSON.stringify({ measure: `apply --dry-run peak RSS, ${ROWS} rows`, result: `${big.mib.toFixed(0)} MiB`, baseline: `${runs[0].mib.toFixed(0)} MiB at ${runs[0].n} rows; ${base.mib.toFixed(0)} MiB for --version`, target: `< ${LIMIT_MIB} MiB`, met: big.mib < LIMIT_MIB })}`);
+  console.log(
+    `figure: ${JSON.stringify({ measure: `apply --dry-run peak RSS, ${ROWS} rows`, result: `${big.mib.toFixed(0)} MiB`, baseline: `${runs[0].mib.toFixed(0)} MiB at ${runs[0].n} rows; ${base.mib.toFixed(0)} MiB for --version`, target: `< ${LIMIT_MIB} MiB`, met: big.mib < LIMIT_MIB })}`,
+  );
   if (args.includes('--write')) {
     const doc = join(ROOT, 'docs', 'performance.md');
     const re = /(<!-- apply-memory:start -->\n)[\s\S]*?(\n<!-- apply-memory:end -->)/;
-    writeFileSync(doc, readFileSync(doc, 'utf8').replace(re, (_, a, b) => `${a}${table}${b}`));
+    writeFileSync(
+      doc,
+      readFileSync(doc, 'utf8').replace(re, (_, a, b) => `${a}${table}${b}`),
+    );
   }
   if (big.mib >= LIMIT_MIB) process.exitCode = 1;
 } finally {

@@ -13,7 +13,9 @@ const dir = fileURLToPath(new URL('.', import.meta.url));
 const self = basename(fileURLToPath(import.meta.url));
 let worst = 0;
 const figures = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.js') && f !== self).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.js') && f !== self)
+  .sort()) {
   console.log(`\n== bench/${file}`);
   const r = spawnSync(process.execPath, [join(dir, file), ...process.argv.slice(2)], { stdio: ['inherit', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
   const out = String(r.stdout ?? '');

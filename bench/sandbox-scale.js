@@ -74,7 +74,10 @@ async function main() {
   const timedPair = async (a, b, times) => {
     const [sa, sb] = [[], []];
     for (let i = 0; i < times; i++) {
-      for (const [url, samples] of [[a, sa], [b, sb]]) {
+      for (const [url, samples] of [
+        [a, sa],
+        [b, sb],
+      ]) {
         const t = performance.now();
         await getJson(url);
         samples.push(performance.now() - t);
@@ -127,19 +130,32 @@ async function main() {
       best.trivial = Math.max(best.trivial, await trivialPages(ROWS / 500));
     }
     const k = (n) => `${Math.round(n / 1000)}k rows/s`;
-    figure(`Stored reads, ${ROWS / 1000}k rows, limit=500, over loopback`, k(best.stored),
-      `${k(best.old)} without stored JSON (per-row parse, as before); ${k(best.trivial)} trivial Hono route, same bytes`, '>= 100k rows/s', best.stored >= 100_000);
+    figure(
+      `Stored reads, ${ROWS / 1000}k rows, limit=500, over loopback`,
+      k(best.stored),
+      `${k(best.old)} without stored JSON (per-row parse, as before); ${k(best.trivial)} trivial Hono route, same bytes`,
+      '>= 100k rows/s',
+      best.stored >= 100_000,
+    );
 
     // Depth: page 1 vs page 1,000 at limit 100.
     if (ROWS < 100_000 || LIVE < 15_000) throw new Error('--rows must be at least 100000 and --live 15000: the depth figures read page 1,000 and page 30');
     let cursor;
-    for (let i = 1; i < 1000; i++) cursor = (await getJson(`${server.url}/observe/campaigns?advertiserId=acc_stored&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).nextCursor;
+    for (let i = 1; i < 1000; i++)
+      cursor = (await getJson(`${server.url}/observe/campaigns?advertiserId=acc_stored&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`))
+        .nextCursor;
     const [page1, page1000] = await timedPair(
       `${server.url}/observe/campaigns?advertiserId=acc_stored&limit=100`,
       `${server.url}/observe/campaigns?advertiserId=acc_stored&limit=100&cursor=${encodeURIComponent(cursor)}`,
       40,
     );
-    figure('Stored page 1,000 (limit=100), median of 40, interleaved with page 1', `${page1000.toFixed(2)} ms`, `page 1: ${page1.toFixed(2)} ms`, 'as fast as page 1', page1000 <= page1 * 1.25);
+    figure(
+      'Stored page 1,000 (limit=100), median of 40, interleaved with page 1',
+      `${page1000.toFixed(2)} ms`,
+      `page 1: ${page1.toFixed(2)} ms`,
+      'as fast as page 1',
+      page1000 <= page1 * 1.25,
+    );
 
     // Live depth: page 1 vs page 30 of a 20k-campaign account (limit 500).
     const live = `${server.url}/observe/acc_live/campaigns?limit=500`;
@@ -147,7 +163,13 @@ async function main() {
     for (let i = 1; i < 30; i++) cursor = (await getJson(`${live}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).nextCursor;
     const live30 = `${live}&cursor=${encodeURIComponent(cursor)}`;
     const [liveFirst, liveDeep] = await timedPair(live, live30, 20);
-    figure(`Live page 30 of ${LIVE / 1000}k campaigns (limit=500), median of 20, interleaved with page 1`, `${liveDeep.toFixed(1)} ms`, `page 1: ${liveFirst.toFixed(1)} ms`, 'no slower than page 1', liveDeep <= liveFirst * 1.25);
+    figure(
+      `Live page 30 of ${LIVE / 1000}k campaigns (limit=500), median of 20, interleaved with page 1`,
+      `${liveDeep.toFixed(1)} ms`,
+      `page 1: ${liveFirst.toFixed(1)} ms`,
+      'no slower than page 1',
+      liveDeep <= liveFirst * 1.25,
+    );
 
     // Load: 50 connections for DURATION s, from this process; the server is the child.
     const body = (action) => JSON.stringify({ advertiserId: 'acc_live', target: { type: 'campaign', id: '12000001' }, action });
@@ -169,12 +191,20 @@ async function main() {
     // Flat: the second half of the run grows no more than 10% over the first half's peak.
     const half = rss.slice(0, Math.ceil(rss.length / 2));
     const flat = Math.max(...rss) <= Math.max(...half) * 1.1;
-    figure(`Mixed load, 50 connections, ${DURATION} s (stored, live, writes)`,
+    figure(
+      `Mixed load, 50 connections, ${DURATION} s (stored, live, writes)`,
       `${Math.round(load.requests.average)} req/s, p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms, ${errors} errors`,
       `trivial route: ${Math.round(ceiling.requests.average)} req/s, p50 ${ceiling.latency.p50} ms, p99 ${ceiling.latency.p99} ms`,
-      'zero errors', errors === 0);
-    figure('Server RSS during the load (sampled each second)', `${rss[0].toFixed(0)} → ${Math.max(...rss).toFixed(0)} MiB peak → ${rss[rss.length - 1].toFixed(0)} MiB`,
-      `first half peak ${Math.max(...half).toFixed(0)} MiB`, 'flat', flat);
+      'zero errors',
+      errors === 0,
+    );
+    figure(
+      'Server RSS during the load (sampled each second)',
+      `${rss[0].toFixed(0)} → ${Math.max(...rss).toFixed(0)} MiB peak → ${rss[rss.length - 1].toFixed(0)} MiB`,
+      `first half peak ${Math.max(...half).toFixed(0)} MiB`,
+      'flat',
+      flat,
+    );
   } finally {
     server.child.kill('SIGTERM');
   }
@@ -204,7 +234,13 @@ async function main() {
     spawnSync(process.execPath, ['-e', '0'], { env });
     nodes.push(performance.now() - t);
   }
-  figure('First start of `adops sandbox serve` (new data file), median of 5', `${median(starts).toFixed(0)} ms`, `node -e 0: ${median(nodes).toFixed(0)} ms`, '< ~1 s', median(starts) < 1000);
+  figure(
+    'First start of `adops sandbox serve` (new data file), median of 5',
+    `${median(starts).toFixed(0)} ms`,
+    `node -e 0: ${median(nodes).toFixed(0)} ms`,
+    '< ~1 s',
+    median(starts) < 1000,
+  );
 }
 
 await main();

@@ -117,13 +117,24 @@ async function startFigures() {
   const med = (xs, key) => median(xs.map((x) => x[key]));
   const [r, f, n] = [med(ready.after, 'ms'), med(first.after, 'ms'), med(bare, 'ms')];
   const [rc, fc, nc] = [med(ready.after, 'cpu'), med(first.after, 'cpu'), med(bare, 'cpu')];
-  const both = (xs) => `${med(xs, 'ms').toFixed(0)} ms = ${(med(xs, 'ms') / n).toFixed(2)}x (CPU ${med(xs, 'cpu').toFixed(0)} ms = ${(med(xs, 'cpu') / nc).toFixed(2)}x)`;
+  const both = (xs) =>
+    `${med(xs, 'ms').toFixed(0)} ms = ${(med(xs, 'ms') / n).toFixed(2)}x (CPU ${med(xs, 'cpu').toFixed(0)} ms = ${(med(xs, 'cpu') / nc).toFixed(2)}x)`;
   const was = (xs) => (BEFORE ? `; before: ${both(xs)}` : '');
   const bareText = `node -e 0: ${n.toFixed(0)} ms, CPU ${nc.toFixed(0)} ms (interleaved)`;
-  figure(`Sandbox ready, demo world in memory (\`sandbox serve --data :memory:\` to "listening on"), median of ${RUNS}`,
-    `${r.toFixed(0)} ms = ${(r / n).toFixed(2)}x node -e 0 (CPU ${rc.toFixed(0)} ms = ${(rc / nc).toFixed(2)}x)`, `${bareText}${was(ready.before)}`, '<= 5x node -e 0', r <= 5 * n);
-  figure(`Sandbox first start on a new data file, median of ${RUNS}`,
-    `${f.toFixed(0)} ms (CPU ${fc.toFixed(0)} ms)`, `${bareText}${was(first.before)}`, '<= 500 ms', f <= 500);
+  figure(
+    `Sandbox ready, demo world in memory (\`sandbox serve --data :memory:\` to "listening on"), median of ${RUNS}`,
+    `${r.toFixed(0)} ms = ${(r / n).toFixed(2)}x node -e 0 (CPU ${rc.toFixed(0)} ms = ${(rc / nc).toFixed(2)}x)`,
+    `${bareText}${was(ready.before)}`,
+    '<= 5x node -e 0',
+    r <= 5 * n,
+  );
+  figure(
+    `Sandbox first start on a new data file, median of ${RUNS}`,
+    `${f.toFixed(0)} ms (CPU ${fc.toFixed(0)} ms)`,
+    `${bareText}${was(first.before)}`,
+    '<= 500 ms',
+    f <= 500,
+  );
 }
 
 function child(script, argv, root = ROOT) {
@@ -184,10 +195,13 @@ async function throughputFigure() {
       if (before) best.before = Math.max(best.before, (await walkSandbox(null, before.url)).perSecond);
     }
     const k = (n) => `${Math.round(n / 1000)}k rows/s`;
-    figure(`Stored list, ${ROWS / 1000}k rows, limit=500, over loopback (best of 5 interleaved rounds)`,
+    figure(
+      `Stored list, ${ROWS / 1000}k rows, limit=500, over loopback (best of 5 interleaved rounds)`,
       `${k(best.sandbox)} = ${(best.sandbox / best.trivial).toFixed(2)}x the trivial server`,
       `trivial node:http server, the same ${warm.pages} bodies: ${k(best.trivial)}${before ? `; before: ${k(best.before)} = ${(best.before / best.trivial).toFixed(2)}x` : ''}`,
-      '>= 0.8x', best.sandbox >= 0.8 * best.trivial);
+      '>= 0.8x',
+      best.sandbox >= 0.8 * best.trivial,
+    );
   } finally {
     server.child.kill('SIGTERM');
     before?.child.kill('SIGTERM');

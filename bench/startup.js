@@ -35,7 +35,10 @@ const env = cleanEnv({ ADOPS_CONFIG_DIR: config });
 
 function startSandbox() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', '--login', '--ingest-every', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', '--login', '--ingest-every', '0'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;
@@ -45,7 +48,9 @@ function startSandbox() {
   });
 }
 
-const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 const sandbox = await startSandbox();
 try {
   const { baseUrl, apiKey } = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).profiles.sandbox;
@@ -74,7 +79,9 @@ try {
       samples[name].cpu.push(r.cpuMs);
     }
   }
-  const loadAfter = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const loadAfter = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const base = { wall: median(samples['node -e 0'].wall), cpu: median(samples['node -e 0'].cpu) };
   const label = {
     'node -e 0': '`node -e 0`',
@@ -96,7 +103,10 @@ try {
     '',
     '| Command | wall ms | × `node -e 0` | CPU ms | × `node -e 0` | Target (both) | Met |',
     '| --- | ---: | ---: | ---: | ---: | ---: | :-: |',
-    ...rows.map((r) => `| ${label[r.name]} | ${r.wall.toFixed(1)} | ${r.wallX.toFixed(2)} | ${r.cpu.toFixed(1)} | ${r.cpuX.toFixed(2)} | ${r.target ? `≤ ${r.target}` : ''} | ${r.target ? (r.ok ? 'yes' : 'NO') : ''} |`),
+    ...rows.map(
+      (r) =>
+        `| ${label[r.name]} | ${r.wall.toFixed(1)} | ${r.wallX.toFixed(2)} | ${r.cpu.toFixed(1)} | ${r.cpuX.toFixed(2)} | ${r.target ? `≤ ${r.target}` : ''} | ${r.target ? (r.ok ? 'yes' : 'NO') : ''} |`,
+    ),
   ];
   console.log(lines.join('\n'));
   for (const r of rows.filter((x) => x.target)) {

@@ -73,7 +73,11 @@ const common = {
 // through their `load`s, every handler) is not needed either.
 const FAST_READ_STUBS = [
   { specifier: /^\.\/pickers\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['pickFlagValues', 'argPicker', 'pick'] },
-  { specifier: /^(ora|@inquirer\/prompts|commander|conf)$/, importer: /./, exports: ['default', 'password', 'confirm', 'input', 'search', 'Command', 'Option', 'InvalidArgumentError'] },
+  {
+    specifier: /^(ora|@inquirer\/prompts|commander|conf)$/,
+    importer: /./,
+    exports: ['default', 'password', 'confirm', 'input', 'search', 'Command', 'Option', 'InvalidArgumentError'],
+  },
   { specifier: /^\.\/(drift|insights)\.js$/, importer: /src\/commands\/observe\/index\.ts$/, exports: ['run'] },
   { specifier: /^\.\/edit\.js$/, importer: /src\/commands\/_shared\/operation-command\.ts$/, exports: ['run', 'runEdit'] },
   // Tables and charts (cli-table3, asciichart, the Intl formatting of values.ts): runRead declines when the format is table.
@@ -137,7 +141,9 @@ const [esm, cjs, fast] = await Promise.all([
 const outputs = {};
 for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
   // externals: the bare packages this output loads at run time (not ./fast-read.js, a file of the bundle) (they must be dependencies, test/e2e/package.test.ts).
-  const externals = [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('.') && !isBuiltin(i.path)).map((i) => i.path))].sort();
+  const externals = [
+    ...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('.') && !isBuiltin(i.path)).map((i) => i.path)),
+  ].sort();
   outputs[file.slice(outdir.length + 1)] = { bytes: o.bytes, inputs: Object.keys(o.inputs).sort(), externals };
 }
 // Per first word (`observe`, `sandbox`, ...) a JSON string, parsed on demand: a help page parses its own group's pages only.
@@ -149,7 +155,10 @@ const { getRegistry } = await import(composer.href);
 const byTop = {};
 for (const [path, page] of Object.entries(allHelpPages(getRegistry()))) (byTop[path.split(' ')[0]] ??= {})[path] = page;
 const tops = Object.entries(byTop).map(([top, pages]) => `  ${JSON.stringify(top)}: ${JSON.stringify(JSON.stringify(pages))},`);
-writeFileSync(`${root}${outdir}/help-pages.cjs`, `'use strict';\n// Written by scripts/build.mjs (src/cli/help-pages.ts): per first word, its pages as JSON.\nconst pages = {\n${tops.join('\n')}\n};\nexports.helpPages = (top) => (Object.hasOwn(pages, top) ? JSON.parse(pages[top]) : {});\n`);
+writeFileSync(
+  `${root}${outdir}/help-pages.cjs`,
+  `'use strict';\n// Written by scripts/build.mjs (src/cli/help-pages.ts): per first word, its pages as JSON.\nconst pages = {\n${tops.join('\n')}\n};\nexports.helpPages = (top) => (Object.hasOwn(pages, top) ? JSON.parse(pages[top]) : {});\n`,
+);
 // Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.
 outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`).size, inputs: [], externals: [] };
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');

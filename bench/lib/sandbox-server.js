@@ -39,9 +39,22 @@ const statuses = ['ACTIVE', 'PAUSED', 'ARCHIVED', 'DELETED'];
 function campaignRow(adv, i) {
   const id = String(23_800_000_000_000 + i);
   return {
-    advertiserId: adv, id, name: `Campaign ${i}`, path: id, provider: 'provider_a', type: 'campaign', status: statuses[i % 4], currency: 'USD',
-    createdTime: 1_780_000_000_000 + i, updatedTime: 1_780_000_000_000 + i, budget: (i % 500) + 10, budgetLevel: 'campaign', budgetType: 'daily',
-    bidStrategy: null, objective: 'OUTCOME_SALES', adsetBudgetSharing: null,
+    advertiserId: adv,
+    id,
+    name: `Campaign ${i}`,
+    path: id,
+    provider: 'provider_a',
+    type: 'campaign',
+    status: statuses[i % 4],
+    currency: 'USD',
+    createdTime: 1_780_000_000_000 + i,
+    updatedTime: 1_780_000_000_000 + i,
+    budget: (i % 500) + 10,
+    budgetLevel: 'campaign',
+    budgetType: 'daily',
+    bidStrategy: null,
+    objective: 'OUTCOME_SALES',
+    adsetBudgetSharing: null,
   };
 }
 
@@ -64,10 +77,21 @@ function fillLive(db, n) {
   db.transaction(() => {
     for (let i = 1; i <= n; i++) {
       const id = String(12_000_000 + i);
-      insert.run(id, i, JSON.stringify({
-        id, account_id: 'act_bench', name: `Live ${i}`, objective: 'OUTCOME_TRAFFIC', status: i % 3 ? 'ACTIVE' : 'PAUSED', daily_budget: String(1000 + i),
-        bid_strategy: 'LOWEST_COST_WITHOUT_CAP', created_time: '2026-08-01T10:00:00+0000', updated_time: '2026-08-02T10:00:00+0000',
-      }));
+      insert.run(
+        id,
+        i,
+        JSON.stringify({
+          id,
+          account_id: 'act_bench',
+          name: `Live ${i}`,
+          objective: 'OUTCOME_TRAFFIC',
+          status: i % 3 ? 'ACTIVE' : 'PAUSED',
+          daily_budget: String(1000 + i),
+          bid_strategy: 'LOWEST_COST_WITHOUT_CAP',
+          created_time: '2026-08-01T10:00:00+0000',
+          updated_time: '2026-08-02T10:00:00+0000',
+        }),
+      );
     }
   })();
 }
@@ -79,7 +103,10 @@ fillStored(db, 'acc_old', STORED, false);
 fillLive(db, LIVE);
 db.exec('ANALYZE');
 
-const page = JSON.stringify({ data: Array.from({ length: 500 }, (_, i) => ({ ...campaignRow('acc_stored', i + 1), createdAt: 1, updatedAt: null, deletedAt: null })), nextCursor: 'x'.repeat(60) });
+const page = JSON.stringify({
+  data: Array.from({ length: 500 }, (_, i) => ({ ...campaignRow('acc_stored', i + 1), createdAt: 1, updatedAt: null, deletedAt: null })),
+  nextCursor: 'x'.repeat(60),
+});
 const trivial = new Hono();
 trivial.get('/page', (c) => c.body(page, 200, { 'content-type': 'application/json' }));
 trivial.get('/tiny', (c) => c.json({ ok: true }));

@@ -13,12 +13,18 @@ export const CACHE_TTL_MS = 60_000;
 const STALE_LOCK_MS = 5_000;
 
 export function cacheDir(configDir: string, scope: { profile: string; baseUrl: string; apiKey: string; organization?: string | undefined }): string {
-  const hash = createHash('sha256').update([scope.baseUrl, scope.apiKey, scope.organization ?? ''].join('\0')).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update([scope.baseUrl, scope.apiKey, scope.organization ?? ''].join('\0'))
+    .digest('hex')
+    .slice(0, 16);
   return join(configDir, 'completion-cache', `${scope.profile}-${hash}`);
 }
 
 export class CompletionCache {
-  constructor(readonly dir: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly dir: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private file(kind: string): string {
     return join(this.dir, `${kind}.json`);

@@ -80,7 +80,9 @@ export function staticCandidates(registry: Registry, words: readonly string[], c
       const spec = optionsAt(registry, pos.path).find((o) => flagWords(o).includes(flag));
       return { values: (spec?.choices ?? []).map((c) => `${flag}=${c}`) };
     }
-    const flags = optionsAt(registry, pos.path).filter((o) => !o.hidden).flatMap((o) => flagWords(o).filter((f) => f.startsWith('--')));
+    const flags = optionsAt(registry, pos.path)
+      .filter((o) => !o.hidden)
+      .flatMap((o) => flagWords(o).filter((f) => f.startsWith('--')));
     return { values: [...flags, '--help'] };
   }
   const found = registry.find(pos.path);

@@ -8,7 +8,10 @@ import { GLOBAL_OPTIONS, type OptionSpec, type CommandSpec, type CommandTree } f
 function optionRows(options: readonly OptionSpec[]): string[] {
   return options
     .filter((o) => !o.hidden)
-    .map((o) => `| \`${o.flags}\` | ${o.description.replace(/\|/g, '\\|')}${o.choices ? ` (${o.choices.join(', ')})` : ''}${o.defaultValue !== undefined ? ` [default: ${o.defaultValue}]` : ''} |`);
+    .map(
+      (o) =>
+        `| \`${o.flags}\` | ${o.description.replace(/\|/g, '\\|')}${o.choices ? ` (${o.choices.join(', ')})` : ''}${o.defaultValue !== undefined ? ` [default: ${o.defaultValue}]` : ''} |`,
+    );
 }
 
 export function commandReference(registry: CommandTree): string {

@@ -27,7 +27,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.unexpected, 'unexpected failure (a bug, an unexpected answer such as 500 or a redirect)'],
   [EXIT.usage, 'usage error, caught before any request (bad flag, missing argument, insecure base URL)'],
-  [EXIT.auth, 'authentication, subscription or permission (401, 402, 403; no key configured; a proxy\'s 407)'],
+  [EXIT.auth, "authentication, subscription or permission (401, 402, 403; no key configured; a proxy's 407)"],
   [EXIT.notFound, 'not found (404)'],
   [EXIT.conflict, 'conflict (409: revision_mismatch, slug_conflict, provider_not_connected)'],
   [EXIT.unavailable, 'provider, network or timeout failure after retries (408, 429, 502, 503, 504, connection, proxy); a refused TLS certificate'],

@@ -33,7 +33,11 @@ export function topHelp(entries: ReadonlyArray<{ name: string; description: stri
     ...listLines(entries),
     '',
     'Global options:',
-    ...optionLines([...GLOBAL_OPTIONS, { flags: '-V, --version', description: 'print the version' }, { flags: '-h, --help', description: 'help for a command' }]),
+    ...optionLines([
+      ...GLOBAL_OPTIONS,
+      { flags: '-V, --version', description: 'print the version' },
+      { flags: '-h, --help', description: 'help for a command' },
+    ]),
     '',
     'Environment: ADOPS_API_KEY, ADOPS_BASE_URL, ADOPS_PROFILE, ADOPS_CONFIG_DIR, ADOPS_DEBUG, NO_COLOR, CI',
     '',

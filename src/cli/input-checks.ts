@@ -87,7 +87,12 @@ export function fromText(f: FieldInput | undefined, text: string): unknown {
   if (f.nullable && text === 'null') return null;
   if ((f.type === 'integer' || f.type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text.trim())) return Number(text);
   if (f.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
-  if (f.type === 'array') return text.split(',').map((s) => s.trim()).filter(Boolean).map((s) => (f.items === 'integer' || f.items === 'number' ? Number(s) : s));
+  if (f.type === 'array')
+    return text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((s) => (f.items === 'integer' || f.items === 'number' ? Number(s) : s));
   return text;
 }
 

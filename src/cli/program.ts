@@ -36,7 +36,11 @@ function parser(o: OptionSpec): ((value: string, previous: unknown) => unknown) 
         return n;
       };
     case 'list':
-      return (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+      return (v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
     case 'repeat':
       return (v, previous) => [...((previous as string[] | undefined) ?? []), v];
     default:
@@ -111,7 +115,9 @@ export async function commanderParse(registry: Registry, argv: readonly string[]
     const dflt = depth > 0 ? groups.get(path.join(' '))?.defaultCommand : undefined;
     for (const child of [...registry.groups.filter((g) => under(g.path)), ...registry.commands.filter((c) => under(c.path))]) {
       const name = child.path[depth]!;
-      quiet(node.command(name, name === dflt ? { isDefault: true } : {})).helpCommand(false).description(child.description);
+      quiet(node.command(name, name === dflt ? { isDefault: true } : {}))
+        .helpCommand(false)
+        .description(child.description);
     }
     node.hook('preSubcommand', (_self, sub) => {
       const key = [...path, sub.name()].join(' ');
@@ -162,7 +168,13 @@ export function plainParse(registry: Registry, argv: readonly string[]): Parsed 
   while (depth < argv.length && depth < 5 && !argv[depth]!.startsWith('-')) depth++;
   const found = registry.find(argv.slice(0, depth));
   const group = found.group;
-  const spec = found.command ?? (group?.defaultCommand ? registry.commands.find((c) => c.path.length === group.path.length + 1 && c.path.at(-1) === group.defaultCommand && group.path.every((w, i) => c.path[i] === w)) : undefined);
+  const spec =
+    found.command ??
+    (group?.defaultCommand
+      ? registry.commands.find(
+          (c) => c.path.length === group.path.length + 1 && c.path.at(-1) === group.defaultCommand && group.path.every((w, i) => c.path[i] === w),
+        )
+      : undefined);
   if (!spec) return undefined;
   const flags = new Map<string, Flag>();
   const own: Record<string, unknown> = {};

@@ -37,7 +37,8 @@ export function inquirerPrompter(input: Readable, output: Writable, signal: Abor
     },
     async choose(message, choices) {
       const { search } = await import('@inquirer/prompts');
-      const source = (term: string | undefined) => Promise.resolve(choices.filter((c) => !term || c.toLowerCase().includes(term.toLowerCase())).map((c) => ({ value: c, name: c })));
+      const source = (term: string | undefined) =>
+        Promise.resolve(choices.filter((c) => !term || c.toLowerCase().includes(term.toLowerCase())).map((c) => ({ value: c, name: c })));
       return search({ message, source, pageSize: 12 }, context);
     },
   };

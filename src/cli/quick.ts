@@ -13,7 +13,11 @@ import { TOP_LEVEL } from './top-level.js';
  * is given (the pages under a first word), a known group's or command's help (`adops observe campaigns --help`, `adops help sandbox`);
  * undefined otherwise (an unknown command's help is an error main.ts reports).
  */
-export function quickAnswer(argv: readonly string[], version: () => string, helpPages?: (first: string) => Readonly<Record<string, string>>): string | undefined {
+export function quickAnswer(
+  argv: readonly string[],
+  version: () => string,
+  helpPages?: (first: string) => Readonly<Record<string, string>>,
+): string | undefined {
   const pre = preParse(argv);
   if (pre.version && pre.words.length === 0) return version() + '\n';
   const isHelpWord = pre.words[0] === 'help';

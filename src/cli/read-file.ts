@@ -15,7 +15,7 @@ export function readProblem(what: string, err: unknown): UsageError {
       return new UsageError(`${what} does not exist`, 'check the path (relative paths start from the current directory)');
     case 'EACCES':
     case 'EPERM':
-      return new UsageError(`${what} cannot be read: permission denied`, 'check the file\'s permissions');
+      return new UsageError(`${what} cannot be read: permission denied`, "check the file's permissions");
     default:
       return new UsageError(`${what} cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`);
   }

@@ -52,7 +52,8 @@ export class Registry implements CommandTree {
     for (const g of groups) {
       if (seen.has(`group:${g.path.join(' ')}`)) throw new Error(`duplicate group: ${g.path.join(' ')}`);
       seen.add(`group:${g.path.join(' ')}`);
-      if (g.path.length > 1 && !groupKeys.has(g.path.slice(0, -1).join(' '))) throw new Error(`group ${g.path.join(' ')} has no group ${g.path.slice(0, -1).join(' ')}`);
+      if (g.path.length > 1 && !groupKeys.has(g.path.slice(0, -1).join(' ')))
+        throw new Error(`group ${g.path.join(' ')} has no group ${g.path.slice(0, -1).join(' ')}`);
     }
     const globalNames = new Set(GLOBAL_OPTIONS.filter((o) => !o.preParsed).map((o) => longName(o.flags)));
     for (const c of commands) {

@@ -78,22 +78,70 @@ function baseReport(err: unknown): ErrorReport {
     };
   }
   if (err instanceof NetworkError) {
-    return { code: err.kind === 'timeout' ? 'timeout' : 'network_error', status: null, message: err.message, issues: [], retryable: true, hint: err.hint, exitCode: EXIT.unavailable };
+    return {
+      code: err.kind === 'timeout' ? 'timeout' : 'network_error',
+      status: null,
+      message: err.message,
+      issues: [],
+      retryable: true,
+      hint: err.hint,
+      exitCode: EXIT.unavailable,
+    };
   }
   if (err instanceof ProxyRefusedError) {
-    return { code: 'proxy_auth_required', status: err.status, message: err.message, issues: [], retryable: false, hint: 'Put the proxy\'s user name and password in the variable (http://USER:PASSWORD@host:port; percent-encode special characters), or ask whoever runs the proxy.', exitCode: EXIT.auth };
+    return {
+      code: 'proxy_auth_required',
+      status: err.status,
+      message: err.message,
+      issues: [],
+      retryable: false,
+      hint: "Put the proxy's user name and password in the variable (http://USER:PASSWORD@host:port; percent-encode special characters), or ask whoever runs the proxy.",
+      exitCode: EXIT.auth,
+    };
   }
   if (err instanceof TlsCertificateError) {
-    return { code: 'tls_certificate_refused', status: null, message: err.message, issues: [], retryable: false, hint: `If ${err.host} is signed by a private CA (a corporate proxy inspecting TLS, an internal service), trust that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops … (a PEM file; verification is never turned off).`, exitCode: EXIT.unavailable };
+    return {
+      code: 'tls_certificate_refused',
+      status: null,
+      message: err.message,
+      issues: [],
+      retryable: false,
+      hint: `If ${err.host} is signed by a private CA (a corporate proxy inspecting TLS, an internal service), trust that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops … (a PEM file; verification is never turned off).`,
+      exitCode: EXIT.unavailable,
+    };
   }
   if (err instanceof ProxySettingError) {
-    return { code: 'bad_proxy', status: null, message: err.message, issues: [], retryable: false, hint: 'Fix or unset the variable (e.g. HTTPS_PROXY=http://proxy.corp:3128), or list the host in NO_PROXY.', exitCode: EXIT.usage };
+    return {
+      code: 'bad_proxy',
+      status: null,
+      message: err.message,
+      issues: [],
+      retryable: false,
+      hint: 'Fix or unset the variable (e.g. HTTPS_PROXY=http://proxy.corp:3128), or list the host in NO_PROXY.',
+      exitCode: EXIT.usage,
+    };
   }
   if (err instanceof InsecureBaseUrlError) {
-    return { code: 'insecure_base_url', status: null, message: err.message, issues: [], retryable: false, hint: 'Change it with `adops config set base-url URL` or ADOPS_BASE_URL.', exitCode: EXIT.usage };
+    return {
+      code: 'insecure_base_url',
+      status: null,
+      message: err.message,
+      issues: [],
+      retryable: false,
+      hint: 'Change it with `adops config set base-url URL` or ADOPS_BASE_URL.',
+      exitCode: EXIT.usage,
+    };
   }
   if (err instanceof ConfigError) {
-    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint ?? null, exitCode: err.kind === 'auth' ? EXIT.auth : EXIT.usage };
+    return {
+      code: err.code,
+      status: null,
+      message: err.message,
+      issues: [],
+      retryable: false,
+      hint: err.hint ?? null,
+      exitCode: err.kind === 'auth' ? EXIT.auth : EXIT.usage,
+    };
   }
   if (err instanceof RepeatedCursorError) {
     return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };
@@ -107,7 +155,15 @@ function baseReport(err: unknown): ErrorReport {
   const install = installProblem(err);
   if (install) return { ...install, status: null, issues: [], retryable: false, exitCode: EXIT.unexpected };
   const message = err instanceof Error ? err.message : String(err);
-  return { code: 'unexpected', status: null, message, issues: [], retryable: false, hint: 'This is a bug in adops if it persists; rerun with --debug.', exitCode: EXIT.unexpected };
+  return {
+    code: 'unexpected',
+    status: null,
+    message,
+    issues: [],
+    retryable: false,
+    hint: 'This is a bug in adops if it persists; rerun with --debug.',
+    exitCode: EXIT.unexpected,
+  };
 }
 
 /** Text for a person; server text is stripped of control characters and keys are masked. */

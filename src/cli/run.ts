@@ -120,15 +120,21 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     // Shared behaviour, once for every command.
     for (const a of spec.args ?? []) {
       if (!a.required || input.args[a.name] !== undefined) continue;
-      if (!ctx.interactive) throw new UsageError(`missing argument <${a.name}>`, `usage: adops ${spec.path.join(' ')} ${(spec.args ?? []).map((x) => `<${x.name}>`).join(' ')}`);
+      if (!ctx.interactive)
+        throw new UsageError(`missing argument <${a.name}>`, `usage: adops ${spec.path.join(' ')} ${(spec.args ?? []).map((x) => `<${x.name}>`).join(' ')}`);
       const { argPicker, pick } = await import('./pickers.js');
       const kind = argPicker(spec.path, a.name);
       const where = { ...(ctx.globals.profile ? { profile: ctx.globals.profile } : {}), ...(ctx.globals.baseUrl ? { baseUrl: ctx.globals.baseUrl } : {}) };
-      input.args[a.name] = kind ? await pick(kind, a.name, { env: ctx.env, prompter: ctx.prompter, signal, where }) : (await ctx.prompter.text(`${a.name}:`)).trim();
+      input.args[a.name] = kind
+        ? await pick(kind, a.name, { env: ctx.env, prompter: ctx.prompter, signal, where })
+        : (await ctx.prompter.text(`${a.name}:`)).trim();
       if (!input.args[a.name]) throw new UsageError(`missing argument <${a.name}>`);
     }
     if (isDestructive(spec, input) && !ctx.globals.yes) {
-      const what = (spec.args ?? []).map((a) => input.args[a.name]).filter((v) => v !== undefined).join(' ');
+      const what = (spec.args ?? [])
+        .map((a) => input.args[a.name])
+        .filter((v) => v !== undefined)
+        .join(' ');
       const shown = `adops ${spec.path.join(' ')}${what ? ` ${what}` : ''}`;
       if (!ctx.interactive) throw new UsageError(`"${stripControl(shown)}" is destructive`, 'pass --yes to confirm when not on a terminal');
       // Name what is about to go (its slug, or its file name read from the service), so a person confirms the right thing.
@@ -235,16 +241,31 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
       if (client) return client;
       const a = ctx.auth();
       if (!a.apiKey) {
-        throw new CliError(`no API key for profile "${a.profile}"`, EXIT.auth, 'run `adops auth login`, `adops sandbox serve --login`, or set ADOPS_API_KEY', 'not_logged_in');
+        throw new CliError(
+          `no API key for profile "${a.profile}"`,
+          EXIT.auth,
+          'run `adops auth login`, `adops sandbox serve --login`, or set ADOPS_API_KEY',
+          'not_logged_in',
+        );
       }
       client = await ctx.makeClient({ baseUrl: a.baseUrl, apiKey: a.apiKey });
       return client;
     },
     makeClient: async (over) => new (await loadClient()).ApiClient(clientConfig(over)),
-    prompter: envIn.prompter ?? (interactive ? inquirerPrompter(stdin, stderr, signal) : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
+    prompter:
+      envIn.prompter ??
+      (interactive
+        ? inquirerPrompter(stdin, stderr, signal)
+        : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
     clock,
     signal,
-    output: { format, explicit: globals.output !== undefined || globals.json === true || settings.output !== undefined, fields: globals.fields, query: globals.query, color: chooseColor({ env, stdoutIsTTY, ci, flag: globals.color }) },
+    output: {
+      format,
+      explicit: globals.output !== undefined || globals.json === true || settings.output !== undefined,
+      fields: globals.fields,
+      query: globals.query,
+      color: chooseColor({ env, stdoutIsTTY, ci, flag: globals.color }),
+    },
     interactive,
     fancy,
     debug,

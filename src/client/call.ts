@@ -77,12 +77,27 @@ export async function callOperation(client: Requester, id: OperationId, input: A
  * Send one operation with input as the user wrote it (a file, a CSV row, an
  * editor's changes): the service checks it, so it is not typed against the schema here.
  */
-export async function callUnchecked<Id extends OperationId>(client: Requester, id: Id, input: AnyOperationInput, opts: CallOptions = {}): Promise<OperationOutput<Id>> {
+export async function callUnchecked<Id extends OperationId>(
+  client: Requester,
+  id: Id,
+  input: AnyOperationInput,
+  opts: CallOptions = {},
+): Promise<OperationOutput<Id>> {
   return (await client.request<OperationOutput<Id>>(operationRequest(id, input, opts))).body;
 }
 
 /** The pages of a list operation, through the one paginator (repeated-cursor guard, Ctrl-C, max, resume cursor). */
-export function operationPages<Id extends ListOperationId>(client: Requester, id: Id, input: OperationInput<Id>, opts?: CallOptions & PaginateOptions): AsyncGenerator<Page<RowOf<Id>>, void, undefined>;
-export function operationPages(client: Requester, id: ListOperationId, input: AnyOperationInput, opts: CallOptions & PaginateOptions = {}): AsyncGenerator<Page<unknown>, void, undefined> {
+export function operationPages<Id extends ListOperationId>(
+  client: Requester,
+  id: Id,
+  input: OperationInput<Id>,
+  opts?: CallOptions & PaginateOptions,
+): AsyncGenerator<Page<RowOf<Id>>, void, undefined>;
+export function operationPages(
+  client: Requester,
+  id: ListOperationId,
+  input: AnyOperationInput,
+  opts: CallOptions & PaginateOptions = {},
+): AsyncGenerator<Page<unknown>, void, undefined> {
   return paginate(client, operationRequest(id, input, opts), opts);
 }

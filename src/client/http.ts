@@ -118,7 +118,11 @@ export class ApiClient implements Requester {
   }
 
   /** The pages of a list operation, through the one paginator (repeated-cursor guard, Ctrl-C, max, resume cursor). */
-  pages<Id extends ListOperationId>(id: Id, input: OperationInput<Id>, opts: CallOptions & PaginateOptions = {}): AsyncGenerator<Page<RowOf<Id>>, void, undefined> {
+  pages<Id extends ListOperationId>(
+    id: Id,
+    input: OperationInput<Id>,
+    opts: CallOptions & PaginateOptions = {},
+  ): AsyncGenerator<Page<RowOf<Id>>, void, undefined> {
     return operationPages(this, id, input, opts);
   }
 
@@ -160,7 +164,13 @@ export class ApiClient implements Requester {
         const max = throttled ? (policy.throttle?.maxAttempts ?? 6) : policy.maxAttempts;
         trace?.(`   retry ${attempt + 1}/${max} in ${delayMs} ms after ${describe(outcome)}`);
         this.config.onRetryWait?.({
-          method, url: shownUrl, attempt, delayMs, elapsedMs: spent, reason: describe(outcome), throttled,
+          method,
+          url: shownUrl,
+          attempt,
+          delayMs,
+          elapsedMs: spent,
+          reason: describe(outcome),
+          throttled,
           ...(lastProvider ? { provider: lastProvider } : {}),
         });
       },
@@ -211,7 +221,10 @@ export class ApiClient implements Requester {
           if (req.signal?.aborted) throw req.signal.reason ?? err;
           // Not a network failure (a body source that cannot be read, a bad header): not retried.
           if (!(err instanceof TransportError) && !isStreamCut(err)) throw err;
-          const e = err instanceof TransportError ? err : new TransportError(`connection to ${origin} was cut before the answer ended`, 'lost', true, 'ECONNRESET', { cause: err });
+          const e =
+            err instanceof TransportError
+              ? err
+              : new TransportError(`connection to ${origin} was cut before the answer ended`, 'lost', true, 'ECONNRESET', { cause: err });
           trace?.(`✗ ${method} ${shownUrl} ${e.message} (attempt ${attempt})`);
           const error = new NetworkError(e.message, e.kind, e.sent, method, req.path, attempt, { cause: err });
           return { outcome: { kind: 'network', sent: e.sent }, result: { error } };
@@ -233,7 +246,10 @@ export class ApiClient implements Requester {
       const location = String(response.headers.location ?? '');
       throw new ApiError({
         status: response.status,
-        body: { error: 'redirect_refused', message: `the service redirected to ${redactUrl(location) || 'another place'}; adops does not follow redirects (the key goes only to the configured base URL)` },
+        body: {
+          error: 'redirect_refused',
+          message: `the service redirected to ${redactUrl(location) || 'another place'}; adops does not follow redirects (the key goes only to the configured base URL)`,
+        },
         method,
         path: req.path,
       });
@@ -301,7 +317,12 @@ function parseBody(text: string, contentType: string): { body: unknown; json: bo
 /** Exit 1, never success: a 2xx whose body is not JSON is not the service's answer, so nothing it "confirms" happened. */
 function unexpectedAnswer(status: number, contentType: string, method: string, shownUrl: string, path: string): ApiError {
   // The header is server text: keep only what a media type is made of.
-  const type = contentType.split(';')[0]!.trim().replace(/[^\w.+/-]/g, '').slice(0, 60) || 'no Content-Type';
+  const type =
+    contentType
+      .split(';')[0]!
+      .trim()
+      .replace(/[^\w.+/-]/g, '')
+      .slice(0, 60) || 'no Content-Type';
   return new ApiError({
     status,
     body: {

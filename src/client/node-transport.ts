@@ -51,7 +51,10 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
     let agent = tunnels.get(key);
     if (!agent) {
       const { tunnelAgent } = await import('./proxy-tunnel.js');
-      tunnels.set(key, (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: idleSocketMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })));
+      tunnels.set(
+        key,
+        (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: idleSocketMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })),
+      );
     }
     return { request: https.request, agent };
   }
@@ -171,7 +174,12 @@ async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promi
   for await (const chunk of body) {
     if (creq.destroyed) return;
     const data: unknown = chunk;
-    const buf = typeof data === 'string' ? Buffer.from(data) : data instanceof Uint8Array ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(String(data));
+    const buf =
+      typeof data === 'string'
+        ? Buffer.from(data)
+        : data instanceof Uint8Array
+          ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+          : Buffer.from(String(data));
     if (!creq.write(buf)) await drained(creq);
     sent += buf.length;
     req.onProgress?.(sent);

@@ -34,7 +34,10 @@ const asIssue = (e: unknown): Issue | undefined => {
 /** Today's code for an answer of the old generation; undefined for anything else. */
 export function oldFailure(status: number, body: unknown): OldFailure | undefined {
   if (status === 404 && typeof body === 'string' && body.trim() === 'NOT_FOUND') {
-    return { code: 'not_found', message: 'No operation of this service answers this method and path (plain-text NOT_FOUND, as the service answered before 2026-09-24).' };
+    return {
+      code: 'not_found',
+      message: 'No operation of this service answers this method and path (plain-text NOT_FOUND, as the service answered before 2026-09-24).',
+    };
   }
   if (status === 422 && body && typeof body === 'object' && !('error' in body) && field(body, 'type') === 'validation') {
     const list = [field(body, 'errors'), field(body, 'issues'), field(body, 'detail')].find(Array.isArray) ?? [];

@@ -42,13 +42,16 @@ function withResumeCursor<E>(err: E, cursor: string): E {
   return err;
 }
 
-
 /**
  * The pages of a list request. The rows are typed by the caller (the typed
  * surface, client.pages, derives T from the operation's response schema);
  * they are not validated: the real service may send more than the contract.
  */
-export async function* paginate<T = Record<string, unknown>>(client: Requester, req: ApiRequest, opts: PaginateOptions = {}): AsyncGenerator<Page<T>, void, undefined> {
+export async function* paginate<T = Record<string, unknown>>(
+  client: Requester,
+  req: ApiRequest,
+  opts: PaginateOptions = {},
+): AsyncGenerator<Page<T>, void, undefined> {
   let cursor = opts.cursor ?? (typeof req.query?.cursor === 'string' ? req.query.cursor : undefined);
   const seen = new Set<string>(cursor ? [cursor] : []);
   const signal = opts.signal ?? req.signal;

@@ -46,7 +46,11 @@ export class ProxySettingError extends Error {
 /** The proxy's own refusal of the request (407: its credentials), never the service's. */
 export class ProxyRefusedError extends Error {
   override readonly name = 'ProxyRefusedError';
-  constructor(message: string, readonly status: number, readonly proxy: string) {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly proxy: string,
+  ) {
     super(message);
   }
 }
@@ -134,7 +138,10 @@ export function noProxyMatch(env: Env, hostname: string, port: number): string |
     if (!entry) continue;
     const parsed = /^(.+):(\d+)$/.exec(entry);
     // '[::1]:8080' and '[::1]' name the address without brackets.
-    const name = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    const name = (parsed ? parsed[1]! : entry)
+      .replace(/^\*?\./, '')
+      .replace(/^\[(.*)\]$/, '$1')
+      .toLowerCase();
     if (parsed && Number(parsed[2]) !== port) continue;
     if (host === name || host.endsWith(`.${name}`)) return entry;
   }
@@ -147,7 +154,8 @@ export function decideProxy(origin: string | URL, env: Env): ProxyDecision {
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const found = proxyVariable(env, url.protocol);
   if (!found || found.value.trim() === '') return { kind: 'none' };
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { kind: 'bypass', reason: 'plain http to a loopback address never goes through a proxy' };
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname))
+    return { kind: 'bypass', reason: 'plain http to a loopback address never goes through a proxy' };
   const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
   const match = noProxyMatch(env, hostname, port);
   if (match !== undefined) return { kind: 'bypass', reason: `NO_PROXY entry "${match}" matches ${url.host}` };

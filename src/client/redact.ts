@@ -7,7 +7,8 @@
 // wherever it appears, whatever characters it holds. The `acr_` pattern is a
 // second net for keys this process never held (one echoed by a server).
 
-const SECRET_QUERY_PARAMS = /^(token|access_token|signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|key|api_key|apikey|code|secret|password|auth)$/i;
+const SECRET_QUERY_PARAMS =
+  /^(token|access_token|signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|key|api_key|apikey|code|secret|password|auth)$/i;
 // Any run after `acr_` up to a delimiter: a key holding '.', '+' or '/' is masked whole.
 const KEY_PATTERN = /acr_[^\s"'`<>()[\]{},;]+/g;
 // Path segments that carry a credential: after an upload/storage word, a

@@ -42,8 +42,7 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = { maxAttempts: 6, baseDelayMs: 5
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, budgetMs: 30_000 };
 
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; code?: string; retryAfter?: string | null | undefined; throttled?: boolean }
-  | { kind: 'network'; sent: boolean };
+  { kind: 'response'; status: number; code?: string; retryAfter?: string | null | undefined; throttled?: boolean } | { kind: 'network'; sent: boolean };
 
 // How providers word "rate limit used up" (sandbox and real platforms alike):
 // provider_a code 17/4/32/613, provider_b 51021, provider_c RESOURCE_EXHAUSTED,

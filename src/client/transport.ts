@@ -57,15 +57,29 @@ export interface Transport {
 
 // TLS verification failures: the certificate was refused, so sending again cannot help.
 const CERTIFICATE_CODES = new Set([
-  'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_UNTRUSTED',
-  'CERT_SIGNATURE_FAILURE', 'CERT_REJECTED', 'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
 ]);
 
 /** A host's TLS certificate was refused: not retried, exit 6, with how to trust a private CA. */
 export class TlsCertificateError extends Error {
   override readonly name = 'TlsCertificateError';
-  constructor(message: string, readonly host: string, readonly code: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly host: string,
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

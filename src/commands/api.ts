@@ -25,7 +25,10 @@ export async function run(ctx: CommandContext, input: CommandInput<ApiOptions, {
     const url = new URL(path);
     const base = new URL(ctx.auth().baseUrl);
     if (url.origin !== base.origin) {
-      throw new UsageError(`${url.origin} is not the configured base URL (${base.origin})`, 'adops sends the API key only to the base URL; give a path like /observe/campaigns');
+      throw new UsageError(
+        `${url.origin} is not the configured base URL (${base.origin})`,
+        'adops sends the API key only to the base URL; give a path like /observe/campaigns',
+      );
     }
     path = url.pathname.slice(base.pathname.replace(/\/+$/, '').length) + url.search;
   }
@@ -57,7 +60,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ApiOptions, {
       if (fromInput !== undefined && (fromInput === null || typeof fromInput !== 'object' || Array.isArray(fromInput))) {
         throw new UsageError('--field needs --input to hold a JSON object');
       }
-      json = { ...(fromInput), ...fields };
+      json = { ...fromInput, ...fields };
     } else json = fromInput;
   }
 

@@ -41,7 +41,14 @@ export async function run(ctx: CommandContext): Promise<number> {
   const modes = ctx.config.modes();
   if (modes.file === undefined) checks.push({ check: 'config', ok: true, detail: `no config file yet (${ctx.config.file})` });
   else if (modes.file !== FILE_MODE || (modes.dir ?? DIR_MODE) !== DIR_MODE) {
-    fail({ check: 'config', detail: `${ctx.config.file} is ${modes.file.toString(8)} in a ${modes.dir?.toString(8)} directory`, fix: `chmod 600 ${ctx.config.file}; chmod 700 ${ctx.config.dir} (any adops write also fixes it)` }, EXIT.usage);
+    fail(
+      {
+        check: 'config',
+        detail: `${ctx.config.file} is ${modes.file.toString(8)} in a ${modes.dir?.toString(8)} directory`,
+        fix: `chmod 600 ${ctx.config.file}; chmod 700 ${ctx.config.dir} (any adops write also fixes it)`,
+      },
+      EXIT.usage,
+    );
   } else checks.push({ check: 'config', ok: true, detail: `${ctx.config.file} (0600, directory 0700)` });
 
   const a = ctx.auth();
@@ -54,8 +61,10 @@ export async function run(ctx: CommandContext): Promise<number> {
     fail({ check: 'base-url', detail: messageOf(err), fix: 'adops config set base-url https://…' }, EXIT.usage);
   }
 
-  if (!a.apiKey) fail({ check: 'key', detail: `no key for profile "${a.profile}"`, fix: 'adops auth login (or adops sandbox serve --login, or ADOPS_API_KEY)' }, EXIT.auth);
-  else if (!a.apiKey.startsWith(API_KEY_PREFIX)) fail({ check: 'key', detail: `the key does not start with ${API_KEY_PREFIX}`, fix: 'adops auth login with a key from the console' }, EXIT.auth);
+  if (!a.apiKey)
+    fail({ check: 'key', detail: `no key for profile "${a.profile}"`, fix: 'adops auth login (or adops sandbox serve --login, or ADOPS_API_KEY)' }, EXIT.auth);
+  else if (!a.apiKey.startsWith(API_KEY_PREFIX))
+    fail({ check: 'key', detail: `the key does not start with ${API_KEY_PREFIX}`, fix: 'adops auth login with a key from the console' }, EXIT.auth);
   else checks.push({ check: 'key', ok: true, detail: `${maskKey(a.apiKey)} (from ${a.apiKeySource === 'env' ? 'ADOPS_API_KEY' : 'config file'})` });
 
   // The proxy the configured origin goes through (HTTPS_PROXY...), or why it goes direct.
@@ -72,26 +81,54 @@ export async function run(ctx: CommandContext): Promise<number> {
   const route = proxy?.kind === 'proxy' ? proxy.route : undefined;
 
   if (baseOk && a.apiKey) {
-    const client = new ApiClient({ baseUrl: a.baseUrl, apiKey: a.apiKey, userAgent: userAgent(ctx.version), requestTimeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 15_000 }, trace: (l) => ctx.trace(l), env: ctx.env });
+    const client = new ApiClient({
+      baseUrl: a.baseUrl,
+      apiKey: a.apiKey,
+      userAgent: userAgent(ctx.version),
+      requestTimeoutMs: 10_000,
+      retry: { maxAttempts: 2, baseDelayMs: 200, maxDelayMs: 1000, budgetMs: 15_000 },
+      trace: (l) => ctx.trace(l),
+      env: ctx.env,
+    });
     const probe = (id: (typeof READ_PROBES)[number]['id'] | 'listCampaigns') => client.callUnchecked(id, { query: { limit: 1 } }, { signal: ctx.signal });
     try {
       await probe('listCampaigns');
-      if (route) checks.push({ check: 'proxy', ok: true, detail: `${route.shown} (from ${route.variable}) ${client.baseUrl.protocol === 'https:' ? 'tunnels' : 'forwards'} to ${client.baseUrl.hostname}:${client.baseUrl.port || (client.baseUrl.protocol === 'https:' ? 443 : 80)}` });
+      if (route)
+        checks.push({
+          check: 'proxy',
+          ok: true,
+          detail: `${route.shown} (from ${route.variable}) ${client.baseUrl.protocol === 'https:' ? 'tunnels' : 'forwards'} to ${client.baseUrl.hostname}:${client.baseUrl.port || (client.baseUrl.protocol === 'https:' ? 443 : 80)}`,
+        });
       checks.push({ check: 'reachable', ok: true, detail: `${a.baseUrl} answers` });
       checks.push({ check: 'key accepted', ok: true, detail: 'the service accepts the key' });
       checks.push({ check: 'subscription', ok: true, detail: 'active' });
       checks.push({ check: 'observe:read', ok: true, detail: 'granted' });
     } catch (err) {
-      if (err instanceof ProxyRefusedError) fail({ check: 'proxy', detail: err.message, fix: `put the proxy's user name and password in ${route?.variable ?? 'HTTPS_PROXY'} (http://USER:PASSWORD@host:port)` }, EXIT.auth);
-      else if (err instanceof TlsCertificateError) fail({ check: 'tls', detail: err.message, fix: 'if a private CA signs it, NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops doctor' }, EXIT.unavailable);
-      else if (route && err instanceof NetworkError && /\bthe proxy\b/.test(err.message)) fail({ check: 'proxy', detail: err.message, fix: `is ${route.shown} right and reachable? (${route.variable}; NO_PROXY to bypass it)` }, EXIT.unavailable);
-      else if (err instanceof NetworkError) fail({ check: 'reachable', detail: err.message, fix: 'is the service (or `adops sandbox serve`) running at this base URL?' }, EXIT.unavailable);
+      if (err instanceof ProxyRefusedError)
+        fail(
+          {
+            check: 'proxy',
+            detail: err.message,
+            fix: `put the proxy's user name and password in ${route?.variable ?? 'HTTPS_PROXY'} (http://USER:PASSWORD@host:port)`,
+          },
+          EXIT.auth,
+        );
+      else if (err instanceof TlsCertificateError)
+        fail({ check: 'tls', detail: err.message, fix: 'if a private CA signs it, NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops doctor' }, EXIT.unavailable);
+      else if (route && err instanceof NetworkError && /\bthe proxy\b/.test(err.message))
+        fail(
+          { check: 'proxy', detail: err.message, fix: `is ${route.shown} right and reachable? (${route.variable}; NO_PROXY to bypass it)` },
+          EXIT.unavailable,
+        );
+      else if (err instanceof NetworkError)
+        fail({ check: 'reachable', detail: err.message, fix: 'is the service (or `adops sandbox serve`) running at this base URL?' }, EXIT.unavailable);
       else if (err instanceof ApiError) {
         checks.push({ check: 'reachable', ok: true, detail: `${a.baseUrl} answers` });
         const fix = err.hint ?? undefined;
         if (err.status === 401) fail({ check: 'key accepted', detail: `${err.code}: ${err.message}`, fix: 'adops auth login with a valid key' }, EXIT.auth);
         else if (err.status === 402) fail({ check: 'subscription', detail: `${err.code}: ${err.message}`, ...(fix ? { fix } : {}) }, EXIT.auth);
-        else if (err.status === 403) fail({ check: 'observe:read', detail: `${err.code}: ${err.message}`, fix: 'ask an admin for a key whose member holds observe:read' }, EXIT.auth);
+        else if (err.status === 403)
+          fail({ check: 'observe:read', detail: `${err.code}: ${err.message}`, fix: 'ask an admin for a key whose member holds observe:read' }, EXIT.auth);
         else fail({ check: 'observe', detail: `${err.status} ${err.code}: ${err.message}`, ...(fix ? { fix } : {}) }, exitCodeForStatus(err.status));
       } else throw err;
     }
@@ -101,7 +138,8 @@ export async function run(ctx: CommandContext): Promise<number> {
           await probe(p.id);
           checks.push({ check: p.permission, ok: true, detail: 'granted' });
         } catch (err) {
-          if (err instanceof ApiError && err.status === 403) fail({ check: p.permission, detail: `${err.code}: ${err.message}`, fix: `ask an admin for a key whose member holds ${p.permission}` }, EXIT.auth);
+          if (err instanceof ApiError && err.status === 403)
+            fail({ check: p.permission, detail: `${err.code}: ${err.message}`, fix: `ask an admin for a key whose member holds ${p.permission}` }, EXIT.auth);
           else fail({ check: p.permission, detail: messageOf(err) }, err instanceof ApiError ? exitCodeForStatus(err.status) : EXIT.unavailable);
         }
       }

@@ -25,7 +25,14 @@ export function pagingOptions(opts: { limit?: number; max?: number; cursor?: str
 }
 
 /** `extra`: writer options a wrapping handler adds (insights: the chart). */
-export async function run(ctx: CommandContext, input: OperationInput, data: OperationCommandData, command: CommandSpec, extra: Partial<WriterOptions> = {}, onListEnd?: ListOptions['onEnd']): Promise<number> {
+export async function run(
+  ctx: CommandContext,
+  input: OperationInput,
+  data: OperationCommandData,
+  command: CommandSpec,
+  extra: Partial<WriterOptions> = {},
+  onListEnd?: ListOptions['onEnd'],
+): Promise<number> {
   const opts = input.opts;
   const paging = pagingOptions(opts);
   const out = await prepareOutput(ctx, data.resource, extra);
@@ -34,7 +41,11 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
 
   if (op.kind === 'list') {
     const query = { ...req.query, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
-    return streamList(ctx, { method: op.method, path: req.path, query }, { all: opts.all === true, limit: paging.limit, max: paging.max, resource: data.resource, output: out, ...(onListEnd ? { onEnd: onListEnd } : {}) });
+    return streamList(
+      ctx,
+      { method: op.method, path: req.path, query },
+      { all: opts.all === true, limit: paging.limit, max: paging.max, resource: data.resource, output: out, ...(onListEnd ? { onEnd: onListEnd } : {}) },
+    );
   }
 
   const client = await ctx.client();

@@ -7,7 +7,12 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new ConfigError(`"${name.replace(/[^\x20-\x7e]/g, '?')}" is not a profile name`, 'usage', 'profile names are up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit', 'usage_error');
+    throw new ConfigError(
+      `"${name.replace(/[^\x20-\x7e]/g, '?')}" is not a profile name`,
+      'usage',
+      'profile names are up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit',
+      'usage_error',
+    );
   }
   return name;
 }

@@ -5,15 +5,7 @@ export const API_KEY_PREFIX = 'acr_';
 export const ADVERTISER_PREFIX = 'acc_';
 
 /** Values the `provider` filter accepts, in the spec's order. */
-export const PROVIDER_FILTER_VALUES = [
-  'provider_a',
-  'provider_b',
-  'provider_e',
-  'provider_c',
-  'provider_f',
-  'provider_g',
-  'provider_d',
-] as const;
+export const PROVIDER_FILTER_VALUES = ['provider_a', 'provider_b', 'provider_e', 'provider_c', 'provider_f', 'provider_g', 'provider_d'] as const;
 export type ProviderToken = (typeof PROVIDER_FILTER_VALUES)[number];
 
 /** Providers whose campaign and ad-group operations exist. */

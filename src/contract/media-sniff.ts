@@ -24,12 +24,10 @@ export const SNIFF_HEAD_BYTES = 256 * 1024;
 const TRUNCATED = { ok: false, reason: 'truncated' } as const;
 const UNKNOWN = { ok: false, reason: 'unknown' } as const;
 
-const startsWith = (b: Uint8Array, sig: readonly number[], at = 0) =>
-  b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
+const startsWith = (b: Uint8Array, sig: readonly number[], at = 0) => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
 const ascii = (b: Uint8Array, from: number, to: number) => Buffer.from(b.subarray(from, to)).toString('latin1');
 
-const image = (mimeType: string, width: number | null, height: number | null): SniffResult =>
-  ({ ok: true, mimeType, kind: 'image', width, height });
+const image = (mimeType: string, width: number | null, height: number | null): SniffResult => ({ ok: true, mimeType, kind: 'image', width, height });
 
 export function sniffMedia(head: Uint8Array, totalSize: number = head.length): SniffResult {
   const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
@@ -96,7 +94,10 @@ function sniffJpeg(b: Buffer, totalSize: number): SniffResult {
     if (at + 4 > b.length) return at + 4 > totalSize ? TRUNCATED : image('image/jpeg', null, null);
     if (b[at] !== 0xff) return UNKNOWN;
     const marker = b[at + 1]!;
-    if (marker === 0xff) { at += 1; continue; } // fill byte
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    } // fill byte
     const length = b.readUInt16BE(at + 2);
     if (length < 2) return UNKNOWN;
     const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
@@ -112,9 +113,19 @@ function sniffJpeg(b: Buffer, totalSize: number): SniffResult {
 /** ISO base media brands we accept, by the media type they mean. */
 const FTYP_BRANDS: Record<string, string> = {
   'qt  ': 'video/quicktime',
-  isom: 'video/mp4', iso2: 'video/mp4', iso4: 'video/mp4', iso5: 'video/mp4', iso6: 'video/mp4',
-  mp41: 'video/mp4', mp42: 'video/mp4', avc1: 'video/mp4', 'M4V ': 'video/mp4', M4VP: 'video/mp4',
-  dash: 'video/mp4', mmp4: 'video/mp4', MSNV: 'video/mp4',
+  isom: 'video/mp4',
+  iso2: 'video/mp4',
+  iso4: 'video/mp4',
+  iso5: 'video/mp4',
+  iso6: 'video/mp4',
+  mp41: 'video/mp4',
+  mp42: 'video/mp4',
+  avc1: 'video/mp4',
+  'M4V ': 'video/mp4',
+  M4VP: 'video/mp4',
+  dash: 'video/mp4',
+  mmp4: 'video/mp4',
+  MSNV: 'video/mp4',
 };
 
 function sniffFtyp(b: Buffer): SniffResult {
@@ -153,7 +164,7 @@ function sniffEbml(b: Buffer): SniffResult {
   const start = 4 + size.length;
   const end = start + size.value;
   if (end > b.length) return TRUNCATED;
-  for (let at = start; at < end; ) {
+  for (let at = start; at < end;) {
     // Element IDs keep their length marker: 1 byte (Void, CRC-32) or 2 bytes (header children).
     const idLength = b[at]! & 0x80 ? 1 : b[at]! & 0x40 ? 2 : 0;
     if (idLength === 0 || at + idLength > end) return UNKNOWN;

@@ -119,7 +119,11 @@ function inline(node: unknown, defs: Record<string, JsonSchema>, depth = 0): unk
     const target = defs[$ref.replace('#/$defs/', '')];
     return { ...(inline(target, defs, depth + 1) as object), ...(inline(rest, defs, depth + 1) as object) };
   }
-  return Object.fromEntries(Object.entries(obj).filter(([k]) => k !== '$defs' && k !== '$schema').map(([k, v]) => [k, inline(v, defs, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(obj)
+      .filter(([k]) => k !== '$defs' && k !== '$schema')
+      .map(([k, v]) => [k, inline(v, defs, depth + 1)]),
+  );
 }
 
 function part(schema: z.ZodType | undefined): PartInputs {
@@ -139,7 +143,11 @@ function part(schema: z.ZodType | undefined): PartInputs {
   const merged = new Map<string, FieldInput>();
   for (const sh of shapes) {
     for (const [name, s] of Object.entries(sh.properties ?? {})) {
-      const f = field(name, s, shapes.every((o) => o.required?.includes(name)));
+      const f = field(
+        name,
+        s,
+        shapes.every((o) => o.required?.includes(name)),
+      );
       const seen = merged.get(name);
       if (seen?.enum && f.enum) seen.enum = [...new Set([...seen.enum, ...f.enum])];
       else if (!seen) merged.set(name, f);

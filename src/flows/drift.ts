@@ -83,7 +83,14 @@ function side(client: Requester, ops: Ops, which: 'stored' | 'live', advertiserI
 }
 
 /** Every row of a side whose id is in `ids` (a page's worth), by id. */
-async function lookup(client: Requester, ops: Ops, which: 'stored' | 'live', advertiserId: string, ids: string[], signal?: AbortSignal): Promise<Map<string, Row>> {
+async function lookup(
+  client: Requester,
+  ops: Ops,
+  which: 'stored' | 'live',
+  advertiserId: string,
+  ids: string[],
+  signal?: AbortSignal,
+): Promise<Map<string, Row>> {
   const found = new Map<string, Row>();
   if (ids.length === 0) return found;
   for await (const page of side(client, ops, which, advertiserId, ids.length, signal, ids)) {
@@ -111,7 +118,9 @@ export async function* drift(client: Requester, opts: DriftOptions): AsyncGenera
 
   for await (const page of side(client, ops, 'stored', advertiserId, pageSize, signal)) {
     const live = await lookup(client, ops, 'live', advertiserId, page.rows.map(idOf), signal);
-    const out = page.rows.filter((s) => !live.has(idOf(s))).map((s): DriftRow => ({ id: idOf(s), name: nameOf(s), field: 'exists', stored: true, live: false }));
+    const out = page.rows
+      .filter((s) => !live.has(idOf(s)))
+      .map((s): DriftRow => ({ id: idOf(s), name: nameOf(s), field: 'exists', stored: true, live: false }));
     yield out;
   }
 }

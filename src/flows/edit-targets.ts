@@ -23,7 +23,8 @@ export interface EditTarget {
   frozen?: (body: Record<string, unknown>) => string | undefined;
 }
 
-const planFrozen = (plan: Record<string, unknown>) => (plan.status === 'draft' ? undefined : `the plan is ${String(plan.status)}, and only a draft plan and its Line Items change`);
+const planFrozen = (plan: Record<string, unknown>) =>
+  plan.status === 'draft' ? undefined : `the plan is ${String(plan.status)}, and only a draft plan and its Line Items change`;
 
 const TARGETS: Readonly<Record<string, EditTarget>> = {
   updateSkill: { noun: 'skill', readOperation: 'getSkill', blocks: ['body'], notEditable: [] },
@@ -58,7 +59,12 @@ function asRow(value: unknown, what: string): Revisioned {
 }
 
 /** The row, and why it cannot be changed now (if the target knows such a state). */
-export async function readEditable(client: Requester, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<{ row: Revisioned; frozen?: string }> {
+export async function readEditable(
+  client: Requester,
+  target: EditTarget,
+  params: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<{ row: Revisioned; frozen?: string }> {
   const id = target.readOperation;
   const req = operationRequest(id, { params }, { signal });
   const { body } = await client.request<Record<string, unknown>>(req);
@@ -68,7 +74,12 @@ export async function readEditable(client: Requester, target: EditTarget, params
   if (row === undefined) {
     // What a GET of the row itself would answer: the parent exists, the row does not.
     const rowId = Object.values(params).slice(-1)[0];
-    throw new ApiError({ status: 404, body: { error: 'not_found', message: `No ${target.noun} ${rowId} in ${req.path}.` }, method: req.method, path: req.path });
+    throw new ApiError({
+      status: 404,
+      body: { error: 'not_found', message: `No ${target.noun} ${rowId} in ${req.path}.` },
+      method: req.method,
+      path: req.path,
+    });
   }
   return { row: asRow(row, id), ...(frozen ? { frozen } : {}) };
 }
@@ -78,7 +89,14 @@ export async function readRow(client: Requester, target: EditTarget, params: Rec
 }
 
 /** Write the changes at the revision read; the changes are the user's (the service checks them). */
-export async function writeRow(client: Requester, updateOperationId: string, params: Record<string, string>, changes: Record<string, unknown>, revision: number, signal?: AbortSignal): Promise<Revisioned> {
+export async function writeRow(
+  client: Requester,
+  updateOperationId: string,
+  params: Record<string, string>,
+  changes: Record<string, unknown>,
+  revision: number,
+  signal?: AbortSignal,
+): Promise<Revisioned> {
   if (!isOperationId(updateOperationId)) throw new Error(`unknown operation id: ${updateOperationId}`);
   const { body } = await client.request(operationRequest(updateOperationId, { params, body: { ...changes, revision } }, { signal }));
   return asRow(body, updateOperationId);

@@ -15,7 +15,10 @@ export interface EditLayout {
 
 export class EditTextError extends Error {
   override readonly name = 'EditTextError';
-  constructor(message: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(line ? `line ${line}: ${message}` : message);
   }
 }
@@ -76,7 +79,8 @@ function valueOf(f: FieldInput, raw: string, line: number): unknown {
   if (f.type === 'integer' || f.type === 'number') {
     if (text === '') return null;
     const n = Number(text);
-    if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(n)) throw new EditTextError(`${f.name} must be a number, got "${text.slice(0, 40)}"`, line);
+    if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(n))
+      throw new EditTextError(`${f.name} must be a number, got "${text.slice(0, 40)}"`, line);
     return n;
   }
   if (f.type === 'array') {
@@ -152,7 +156,7 @@ export function editedChanges(row: Record<string, unknown>, values: Record<strin
   const changes: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const before = row[name];
-    const norm = (v: unknown) => (layout.blocks.includes(name) && typeof v === 'string' ? v.replace(/\s+$/, '') || null : v ?? null);
+    const norm = (v: unknown) => (layout.blocks.includes(name) && typeof v === 'string' ? v.replace(/\s+$/, '') || null : (v ?? null));
     if (JSON.stringify(norm(before)) !== JSON.stringify(norm(value))) changes[name] = value;
   }
   return changes;

@@ -49,7 +49,10 @@ export const describeHolder = (h: LockHolder | undefined): string =>
 
 export class LockHeldError extends Error {
   override readonly name = 'LockHeldError';
-  constructor(readonly path: string, readonly holder: LockHolder | undefined) {
+  constructor(
+    readonly path: string,
+    readonly holder: LockHolder | undefined,
+  ) {
     super(`${path} is held by ${describeHolder(holder)}`);
   }
 }
@@ -62,7 +65,13 @@ function readHolder(path: string): LockHolder | undefined {
   try {
     const h: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (!isRecord(h) || typeof h.pid !== 'number' || typeof h.host !== 'string' || typeof h.token !== 'string') return undefined;
-    return { pid: h.pid, host: h.host, since: typeof h.since === 'number' ? h.since : Number.NaN, token: h.token, ...(typeof h.what === 'string' ? { what: h.what } : {}) };
+    return {
+      pid: h.pid,
+      host: h.host,
+      since: typeof h.since === 'number' ? h.since : Number.NaN,
+      token: h.token,
+      ...(typeof h.what === 'string' ? { what: h.what } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -155,13 +164,16 @@ let exitHooked = false;
 
 function held(path: string, me: LockHolder, staleMs: number): Lock {
   // Touch it while held, so a run on another host (or after pid reuse) can tell it is alive.
-  const beat = setInterval(() => {
-    try {
-      utimesSync(path, new Date(), new Date());
-    } catch {
-      /* moved by a run that judged us stale: nothing to keep alive */
-    }
-  }, Math.max(50, Math.floor(staleMs / 3)));
+  const beat = setInterval(
+    () => {
+      try {
+        utimesSync(path, new Date(), new Date());
+      } catch {
+        /* moved by a run that judged us stale: nothing to keep alive */
+      }
+    },
+    Math.max(50, Math.floor(staleMs / 3)),
+  );
   beat.unref();
   let released = false;
   const release = () => {

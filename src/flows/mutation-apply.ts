@@ -71,7 +71,10 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
       return;
     }
     if (prior && now() - prior.firstSentAt > KEY_SAFE_MS) {
-      Object.assign(out, { state: 'unknown', error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`adops mutations list\` before sending it again` });
+      Object.assign(out, {
+        state: 'unknown',
+        error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`adops mutations list\` before sending it again`,
+      });
       return;
     }
     const idempotencyKey = prior?.idempotencyKey ?? randomUUID();
@@ -83,7 +86,11 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
     try {
       const onNote = opts.onNote;
       const { mutation } = await startMutation(client, body, {
-        idempotencyKey, lookupPages: 0, sleep, gate, signal: opts.signal,
+        idempotencyKey,
+        lookupPages: 0,
+        sleep,
+        gate,
+        signal: opts.signal,
         ...(onNote ? { onNote: (m: string) => onNote(`line ${line}: ${m}`) } : {}),
       });
       const state = typeof mutation?.state === 'string' ? mutation.state : 'pending';
@@ -91,7 +98,8 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
       Object.assign(out, { mutationId: String(mutation?.id), state });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
-      if (err instanceof OutcomeUnknownError) return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
+      if (err instanceof OutcomeUnknownError)
+        return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
       if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
       if (err instanceof ApiError) {
         opts.journal.record({ row, line, idempotencyKey, firstSentAt, state: 'refused', error: err.code });

@@ -17,8 +17,12 @@ function jsonEqual(a: unknown, b: unknown): boolean {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
   }
   if (!isObj(a) || !isObj(b)) return false;
-  const ka = Object.keys(a).filter((k) => a[k] !== undefined).sort();
-  const kb = Object.keys(b).filter((k) => b[k] !== undefined).sort();
+  const ka = Object.keys(a)
+    .filter((k) => a[k] !== undefined)
+    .sort();
+  const kb = Object.keys(b)
+    .filter((k) => b[k] !== undefined)
+    .sort();
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && jsonEqual(a[k], b[k]));
 }
 
@@ -48,7 +52,9 @@ export function sameChange(row: Obj, body: Obj): boolean {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObj(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);

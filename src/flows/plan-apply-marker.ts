@@ -28,7 +28,10 @@ export type Claim = { leftover?: PlanMarker };
 /** Another run holds the marker: alive on this host, or on another host (cannot tell). */
 export class MarkerHeld extends Error {
   override readonly name = 'MarkerHeld';
-  constructor(readonly held: PlanMarker, readonly path: string) {
+  constructor(
+    readonly held: PlanMarker,
+    readonly path: string,
+  ) {
     super(`plan ${held.slug} is being applied by another adops (pid ${held.pid} on ${held.host}, since ${new Date(held.startedAt).toISOString()})`);
   }
 }
@@ -45,7 +48,11 @@ function alive(pid: number): boolean {
 export class PlanApplyMarkers {
   private readonly dir: string;
 
-  constructor(configDir: string, private readonly scope: string, private readonly now: () => number = Date.now) {
+  constructor(
+    configDir: string,
+    private readonly scope: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.dir = join(configDir, 'plan-apply');
   }
 
@@ -59,7 +66,11 @@ export class PlanApplyMarkers {
       const m: unknown = JSON.parse(readFileSync(path, 'utf8'));
       if (!isRecord(m) || m.v !== 1 || typeof m.pid !== 'number') return undefined;
       return {
-        v: 1, pid: m.pid, slug: String(m.slug), host: String(m.host), startedAt: Number(m.startedAt),
+        v: 1,
+        pid: m.pid,
+        slug: String(m.slug),
+        host: String(m.host),
+        startedAt: Number(m.startedAt),
         ...(typeof m.planCreatedAt === 'number' ? { planCreatedAt: m.planCreatedAt } : {}),
       };
     } catch {

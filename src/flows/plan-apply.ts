@@ -31,7 +31,11 @@ export interface ApplyOptions {
 
 export class LineItemRefused extends Error {
   override readonly name = 'LineItemRefused';
-  constructor(readonly index: number, override readonly cause: unknown, readonly rolledBack: boolean) {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+    readonly rolledBack: boolean,
+  ) {
     super(`line item ${index + 1} was refused`);
   }
 }
@@ -106,7 +110,9 @@ export function isLeftoverOf(plan: Plan, m: PlanMarker, doc: PlanDocument): bool
   if (plan.status !== 'draft' || typeof plan.createdAt !== 'number') return false;
   if (m.planCreatedAt !== undefined) return plan.createdAt === m.planCreatedAt;
   // The create's answer never arrived: created after that run began, and holding what this file says.
-  return plan.createdAt >= m.startedAt - CLOCK_SKEW_MS && Object.entries(doc.plan).every(([k, v]) => v === null || typeof v !== 'object' ? plan[k] === v : true);
+  return (
+    plan.createdAt >= m.startedAt - CLOCK_SKEW_MS && Object.entries(doc.plan).every(([k, v]) => (v === null || typeof v !== 'object' ? plan[k] === v : true))
+  );
 }
 
 function conflictAdvice(slug: string, leftover: PlanMarker | undefined): string {
@@ -123,7 +129,9 @@ async function rollBack(client: ApiClient, slug: string, note: (m: string) => vo
     note(`deleted plan ${slug} again: nothing of this apply is left`);
     return true;
   } catch (err) {
-    note(`could not delete plan ${slug} (${err instanceof Error ? err.message : String(err)}); it is a draft: delete it with \`adops plans delete ${slug} --yes\``);
+    note(
+      `could not delete plan ${slug} (${err instanceof Error ? err.message : String(err)}); it is a draft: delete it with \`adops plans delete ${slug} --yes\``,
+    );
     return false;
   }
 }

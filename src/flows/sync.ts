@@ -44,7 +44,12 @@ export interface FindOptions {
 }
 
 /** What is there for this file, or undefined; `unproven` when only name and size match (and that was not asked to count). */
-export async function findExisting(file: LocalFile, byName: Map<string, Row[]>, journal: UploadJournal, o: FindOptions = {}): Promise<Existing | { unproven: Row } | undefined> {
+export async function findExisting(
+  file: LocalFile,
+  byName: Map<string, Row[]>,
+  journal: UploadJournal,
+  o: FindOptions = {},
+): Promise<Existing | { unproven: Row } | undefined> {
   // Kept on the file: the upload that may follow uses it as its journal key instead of reading the file again.
   const sha = (file.sha256 ??= await hashFile(file.path, o.signal));
   const ready = [...byName.values()].flat();

@@ -62,10 +62,19 @@ export interface FileIdentity {
 
 const STATES: readonly string[] = ['reserved', 'sent', 'uploaded', 'ready'];
 const validEntry = (x: unknown): x is JournalEntry =>
-  isRecord(x) && typeof x.id === 'string' && typeof x.keyFp === 'string' && typeof x.state === 'string' && STATES.includes(x.state) && typeof x.updatedAt === 'number';
+  isRecord(x) &&
+  typeof x.id === 'string' &&
+  typeof x.keyFp === 'string' &&
+  typeof x.state === 'string' &&
+  STATES.includes(x.state) &&
+  typeof x.updatedAt === 'number';
 
 /** A key's fingerprint for the journal: enough to tell keys apart, useless to call the service with. */
-export const keyFingerprint = (apiKey: string | undefined): string => createHash('sha256').update(`adops upload journal\n${apiKey ?? ''}`).digest('hex').slice(0, 16);
+export const keyFingerprint = (apiKey: string | undefined): string =>
+  createHash('sha256')
+    .update(`adops upload journal\n${apiKey ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
 
 /** Write atomically and durably: temp file, fsync, rename, fsync of the directory. */
 function writeDurably(file: string, text: string): void {
@@ -97,7 +106,12 @@ export class UploadJournal {
    * `service` separates deployments (an id from one means nothing to another);
    * `keyFp` tags what this run makes; `onNote` hears about unreadable files.
    */
-  constructor(configDir: string, private readonly service: string, readonly keyFp: string, private readonly onNote?: (message: string) => void) {
+  constructor(
+    configDir: string,
+    private readonly service: string,
+    readonly keyFp: string,
+    private readonly onNote?: (message: string) => void,
+  ) {
     this.root = join(configDir, 'uploads');
   }
 
@@ -116,14 +130,17 @@ export class UploadJournal {
     }
     try {
       const c: unknown = JSON.parse(text);
-      if (isRecord(c) && c.v === 2 && c.target === target && c.size === size && c.sha256 === sha256 && Array.isArray(c.entries) && c.entries.every(validEntry)) return c.entries;
+      if (isRecord(c) && c.v === 2 && c.target === target && c.size === size && c.sha256 === sha256 && Array.isArray(c.entries) && c.entries.every(validEntry))
+        return c.entries;
     } catch {
       /* judged below */
     }
     if (setAside) {
       const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(file, aside);
-      this.onNote?.(`the upload journal ${file} could not be read (cut short or not a journal); kept its bytes as ${aside} and went on without it (an upload it recorded may stay reserved)`);
+      this.onNote?.(
+        `the upload journal ${file} could not be read (cut short or not a journal); kept its bytes as ${aside} and went on without it (an upload it recorded may stay reserved)`,
+      );
     }
     return [];
   }
@@ -134,10 +151,20 @@ export class UploadJournal {
   }
 
   /** Lock this content's entries (waiting for another run that holds them), then read them. */
-  async open(target: string, size: number, sha256: string, o: { signal?: AbortSignal; onWait?: (holder: LockHolder | undefined) => void } = {}): Promise<ContentSlot> {
+  async open(
+    target: string,
+    size: number,
+    sha256: string,
+    o: { signal?: AbortSignal; onWait?: (holder: LockHolder | undefined) => void } = {},
+  ): Promise<ContentSlot> {
     const file = this.file(target, size, sha256);
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const lock = await acquireLock(`${file}.lock`, { wait: true, what: 'adops upload', ...(o.signal ? { signal: o.signal } : {}), ...(o.onWait ? { onWait: o.onWait } : {}) });
+    const lock = await acquireLock(`${file}.lock`, {
+      wait: true,
+      what: 'adops upload',
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.onWait ? { onWait: o.onWait } : {}),
+    });
     try {
       return new ContentSlot(file, { v: 2, target, size, sha256, entries: this.read(file, target, size, sha256, true) }, lock);
     } catch (err) {
@@ -154,7 +181,11 @@ export const waitingNote = (holder: LockHolder | undefined) =>
 
 /** One content's entries under its lock: read once, every change written through. */
 export class ContentSlot {
-  constructor(private readonly file: string, private readonly content: ContentFile, private readonly lock: Lock) {}
+  constructor(
+    private readonly file: string,
+    private readonly content: ContentFile,
+    private readonly lock: Lock,
+  ) {}
 
   get entries(): readonly JournalEntry[] {
     return this.content.entries;

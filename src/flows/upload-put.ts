@@ -37,7 +37,11 @@ export interface PutResult {
 /** The PUT failed without an answer; `sent` says whether every byte left us. */
 export class PutNetworkError extends Error {
   override readonly name = 'PutNetworkError';
-  constructor(message: string, readonly sent: boolean, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -82,7 +86,13 @@ export async function putBytes(url: string, open: () => Readable, opts: PutOptio
       ...(via.path ? { path: via.path } : {}),
       method: 'PUT',
       // Only these headers: never Authorization, never a cookie.
-      headers: { 'content-type': opts.contentType, 'content-length': String(opts.sizeBytes), expect: '100-continue', 'user-agent': opts.userAgent ?? 'adops', ...via.headers },
+      headers: {
+        'content-type': opts.contentType,
+        'content-length': String(opts.sizeBytes),
+        expect: '100-continue',
+        'user-agent': opts.userAgent ?? 'adops',
+        ...via.headers,
+      },
       // A fresh connection per file: an upload host is not the API origin, and a
       // keep-alive socket left open would delay the process exit.
       agent: via.agent,

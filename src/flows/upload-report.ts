@@ -17,7 +17,10 @@ export function explainFailure(o: FileOutcome): string {
     switch (err.code) {
       case 'too_large': {
         const limit = typeof extra.limitBytes === 'number' ? extra.limitBytes : undefined;
-        const stored = typeof extra.sizeBytes === 'number' && extra.sizeBytes !== o.file.size ? ` (${humanBytes(extra.sizeBytes)} had arrived when the storage stopped)` : '';
+        const stored =
+          typeof extra.sizeBytes === 'number' && extra.sizeBytes !== o.file.size
+            ? ` (${humanBytes(extra.sizeBytes)} had arrived when the storage stopped)`
+            : '';
         return `too large: the file is ${size}${limit !== undefined ? `, over the limit of ${humanBytes(limit)} (${limit} bytes)` : ''}${stored}; nothing was kept (${said})`;
       }
       case 'unsupported_type':

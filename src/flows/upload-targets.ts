@@ -89,7 +89,8 @@ function target(client: Requester, t: TargetSpec): UploadTarget {
     accepted: t.accepted,
     judge: t.judge,
     // contentType and sizeBytes let the service refuse a wrong or oversized file before any byte is sent.
-    reserve: async (filename, contentType, size, signal) => reservationOf((await send(t.ops.reserve, signal, undefined, { filename, contentType, sizeBytes: size })) ?? {}, t.idField),
+    reserve: async (filename, contentType, size, signal) =>
+      reservationOf((await send(t.ops.reserve, signal, undefined, { filename, contentType, sizeBytes: size })) ?? {}, t.idField),
     finalize: async (id, signal) => (await send(t.ops.finalize, signal, id)) ?? {},
     get: (id, signal) => orUndefinedOn404(send(t.ops.get, signal, id)),
     remove: async (id, signal) => void (await orUndefinedOn404(send(t.ops.remove, signal, id))),

@@ -11,7 +11,16 @@ import { pipeline, Transform } from 'node:stream';
 import { ApiError, codeOf, NetworkError } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
-import { hashFile, hashGate, waitingNote, type ContentSlot, type FileIdentity, type JournalEntry, type JournalState, type UploadJournal } from './upload-journal.js';
+import {
+  hashFile,
+  hashGate,
+  waitingNote,
+  type ContentSlot,
+  type FileIdentity,
+  type JournalEntry,
+  type JournalState,
+  type UploadJournal,
+} from './upload-journal.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
 import { serviceSha256, type Reservation, type Row, type UploadTarget } from './upload-targets.js';
 import { STATE_ACCEPTORS, waitFor } from '../client/waiter.js';
@@ -62,7 +71,11 @@ export interface FileOutcome {
 /** A failure the flow decides itself (the bytes, the wait); the command maps `exit` to a code. */
 export class UploadError extends Error {
   override readonly name = 'UploadError';
-  constructor(message: string, readonly code: string, readonly exit: 'refused' | 'waitTimeout' | 'unexpected') {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly exit: 'refused' | 'waitTimeout' | 'unexpected',
+  ) {
     super(message);
   }
 }
@@ -71,9 +84,19 @@ export class UploadError extends Error {
 const refuseBytes = (message: string) => new UploadError(message, 'unsupported_type', 'refused');
 
 const CLAIMED_BY_EXTENSION: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
-  mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm',
-  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', csv: 'text/csv',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
 };
 
 const claimedType = (name: string): string | undefined => CLAIMED_BY_EXTENSION[/\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''];
@@ -158,7 +181,10 @@ class FileUpload {
   /** The journal state of `res`, as last recorded. */
   private state: JournalState | undefined;
 
-  constructor(private readonly file: LocalFile, private readonly o: UploadOptions) {
+  constructor(
+    private readonly file: LocalFile,
+    private readonly o: UploadOptions,
+  ) {
     this.t = o.target;
   }
 
@@ -179,11 +205,14 @@ class FileUpload {
     if (!this.res || !this.slot) return;
     const previous = this.slot.get(this.res.id);
     this.slot.put({
-      id: this.res.id, keyFp: this.o.journal.keyFp, state,
+      id: this.res.id,
+      keyFp: this.o.journal.keyFp,
+      state,
       // A used URL is no longer needed; do not keep a credential longer than it is useful.
       ...(state === 'ready' ? {} : { uploadUrl: this.res.uploadUrl, uploadExpiresAt: this.res.uploadExpiresAt }),
       ...(previous?.sentSha256 ? { sentSha256: previous.sentSha256 } : {}),
-      ...extra, updatedAt: this.o.now(),
+      ...extra,
+      updatedAt: this.o.now(),
     });
     this.state = state;
   }
@@ -207,7 +236,10 @@ class FileUpload {
 
     // The journal is keyed by content: hash first, then hold this content's entries until done.
     this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
-    this.slot = await this.o.journal.open(this.t.key, this.file.size, this.sha, { ...(this.sig() ? { signal: this.sig()! } : {}), onWait: (h) => this.note(waitingNote(h)) });
+    this.slot = await this.o.journal.open(this.t.key, this.file.size, this.sha, {
+      ...(this.sig() ? { signal: this.sig()! } : {}),
+      onWait: (h) => this.note(waitingNote(h)),
+    });
     try {
       const step = await this.resume();
       if (step && 'row' in step) return { row: step.row, already: true };
@@ -288,7 +320,9 @@ class FileUpload {
       // A reserve is not resent after a lost answer (the client never retries a sent POST), and
       // the service names no id we could look for: say what may exist rather than guess.
       if (err instanceof NetworkError && err.sent) {
-        this.note(`the answer to the reservation was lost; ${withArticle(this.t.noun)} named ${this.file.filename} may have been reserved unused (see \`${this.t.listReservedCommand}\`)`);
+        this.note(
+          `the answer to the reservation was lost; ${withArticle(this.t.noun)} named ${this.file.filename} may have been reserved unused (see \`${this.t.listReservedCommand}\`)`,
+        );
       }
       throw err;
     }
@@ -390,7 +424,11 @@ class FileUpload {
       await this.t.remove(id, this.sig());
       this.drop(id);
     }
-    throw new UploadError(`${err.message}; deleted the ${this.t.noun} ${id ?? ''} it was reserved as, nothing is kept. Upload it again once it is complete`, 'file_changed', 'refused');
+    throw new UploadError(
+      `${err.message}; deleted the ${this.t.noun} ${id ?? ''} it was reserved as, nothing is kept. Upload it again once it is complete`,
+      'file_changed',
+      'refused',
+    );
   }
 
   private openBody() {
@@ -440,7 +478,12 @@ class FileUpload {
       signal: this.o.signal,
     });
     if (outcome === 'success' && value) return value;
-    if (outcome === 'timeout') throw new UploadError(`${id} was still ${String((value ?? first).state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`, 'wait_timeout', 'waitTimeout');
+    if (outcome === 'timeout')
+      throw new UploadError(
+        `${id} was still ${String((value ?? first).state)} after ${Math.round(this.o.waitTimeoutMs / 1000)} s; run the same command again later`,
+        'wait_timeout',
+        'waitTimeout',
+      );
     throw new UploadError(`${id} disappeared while waiting for it to become ready`, 'upload_failed', 'unexpected');
   }
 }

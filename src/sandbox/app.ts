@@ -68,7 +68,13 @@ export function newApiApp(): OpenAPIHono<AppEnv> {
 }
 
 /** The code of each framework refusal that keeps its status. */
-const FRAMEWORK_REFUSALS: Partial<Record<number, string>> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'request_timeout', 413: 'body_too_large' };
+const FRAMEWORK_REFUSALS: Partial<Record<number, string>> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  408: 'request_timeout',
+  413: 'body_too_large',
+};
 
 /** Render any thrown value as the spec's failure body. */
 export function toServiceError(err: unknown): ServiceError | null {
@@ -125,7 +131,12 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
     return sub;
   };
   // Mounted in API_NAMES order.
-  const apis: Record<ApiName, OpenAPIHono<AppEnv>> = { observe: mount('observe'), mutations: mount('mutations'), context: mount('context'), assets: mount('assets') };
+  const apis: Record<ApiName, OpenAPIHono<AppEnv>> = {
+    observe: mount('observe'),
+    mutations: mount('mutations'),
+    context: mount('context'),
+    assets: mount('assets'),
+  };
   const storage = newApiApp();
   registerStorageRoutes(storage);
   app.route('/', storage);

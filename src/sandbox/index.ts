@@ -151,7 +151,12 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   }
   const clock = opts.clock ?? systemClock;
   const services: SandboxServices = createServices({
-    db, clock, secret: storeSecret(db), dataDir: memory ? null : dirname(dataPath), filesDir, publicUrl: () => publicUrl,
+    db,
+    clock,
+    secret: storeSecret(db),
+    dataDir: memory ? null : dirname(dataPath),
+    filesDir,
+    publicUrl: () => publicUrl,
   });
   if (opts.storageQuotaBytes !== undefined) services.settings.storageQuotaBytes = opts.storageQuotaBytes;
   if (old) services.settings.before20260924 = true;

@@ -20,11 +20,13 @@ const run = (args: string[]) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, A
 let campaigns: string[] = [];
 
 const HEADER = 'advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount,body';
-const renames = (tag: string, n: number) => [HEADER, ...Array.from({ length: n }, (_, i) => `${ACC},rename,campaign,${campaigns[i % campaigns.length]},${tag} ${i},,,,,`)].join('\n') + '\n';
+const renames = (tag: string, n: number) =>
+  [HEADER, ...Array.from({ length: n }, (_, i) => `${ACC},rename,campaign,${campaigns[i % campaigns.length]},${tag} ${i},,,,,`)].join('\n') + '\n';
 
 async function perName(tag: string): Promise<number[]> {
   const counts = new Map<string, number>();
-  for (const m of await allMutations(t.sb, DEMO.full)) if (typeof m.changes.name === 'string' && m.changes.name.startsWith(`${tag} `)) counts.set(m.changes.name, (counts.get(m.changes.name) ?? 0) + 1);
+  for (const m of await allMutations(t.sb, DEMO.full))
+    if (typeof m.changes.name === 'string' && m.changes.name.startsWith(`${tag} `)) counts.set(m.changes.name, (counts.get(m.changes.name) ?? 0) + 1);
   return [...counts.values()];
 }
 
@@ -48,7 +50,10 @@ describe('two mutations apply of one file at once', () => {
       expect(b.code, b.stderr).toBe(0);
       const counts = await perName(tag);
       expect(counts).toHaveLength(ROWS);
-      expect(counts.every((n) => n === 1), `round ${round}: ${counts.join(',')}`).toBe(true);
+      expect(
+        counts.every((n) => n === 1),
+        `round ${round}: ${counts.join(',')}`,
+      ).toBe(true);
       // The one that waited read what the other recorded: every row "earlier run", none sent by it.
       const second = [a, b].find((r) => r.stderr.includes('waiting: another run is applying this file'));
       waited.push(!!second);

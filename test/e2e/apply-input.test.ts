@@ -16,7 +16,8 @@ const ACC = 'acc_acme_a_001';
 const dir = mkdtempSync(join(tmpdir(), 'adops-apply-input-'));
 const cfg = tempConfigDir();
 const t = sandboxBehindProxy(demoWorldInput());
-const run = (args: string[], extra: Record<string, string> = {}) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full, ...extra }, timeoutMs: 120_000 });
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full, ...extra }, timeoutMs: 120_000 });
 let campaigns: string[] = [];
 
 beforeAll(async () => {
@@ -43,7 +44,15 @@ describe('mutations apply reads its file safely', () => {
   it('an unclosed quote: exit 2 naming the line it opens on, in a dry run and a real one; nothing sent', async () => {
     const file = join(dir, 'unclosed.csv');
     const [a, b, c] = campaigns;
-    writeFileSync(file, ['advertiserId,action,targetType,targetId,name', `${ACC},rename,campaign,${a},"Spring sale`, `${ACC},pause,campaign,${b},`, `${ACC},pause,campaign,${c},`].join('\n') + '\n');
+    writeFileSync(
+      file,
+      [
+        'advertiserId,action,targetType,targetId,name',
+        `${ACC},rename,campaign,${a},"Spring sale`,
+        `${ACC},pause,campaign,${b},`,
+        `${ACC},pause,campaign,${c},`,
+      ].join('\n') + '\n',
+    );
     const before = (await allMutations(t.sb, DEMO.full)).length;
     for (const extra of [['--dry-run'], []]) {
       const r = await run(['mutations', 'apply', file, ...extra]);
@@ -57,7 +66,12 @@ describe('mutations apply reads its file safely', () => {
 
   it('a quote closed too late (a name holding the next rows) is refused, not sent as one rename', async () => {
     const file = join(dir, 'late.csv');
-    writeFileSync(file, ['advertiserId,action,targetType,targetId,name', `${ACC},rename,campaign,${campaigns[0]},"Spring sale`, `${ACC},pause,campaign,${campaigns[1]},"`].join('\n') + '\n');
+    writeFileSync(
+      file,
+      ['advertiserId,action,targetType,targetId,name', `${ACC},rename,campaign,${campaigns[0]},"Spring sale`, `${ACC},pause,campaign,${campaigns[1]},"`].join(
+        '\n',
+      ) + '\n',
+    );
     const r = await run(['mutations', 'apply', file]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/line 2: name holds a line break/);
@@ -66,7 +80,10 @@ describe('mutations apply reads its file safely', () => {
 
   it('a 120 MB cell: exit 2 naming its line, without holding it (heap capped at 64 MiB)', async () => {
     const file = join(dir, 'huge-cell.csv');
-    writeFileSync(file, `advertiserId,action,targetType,targetId,name\n${ACC},pause,campaign,${campaigns[0]},\n${ACC},rename,campaign,${campaigns[1]},"${'x'.repeat(120 * 2 ** 20)}"\n`);
+    writeFileSync(
+      file,
+      `advertiserId,action,targetType,targetId,name\n${ACC},pause,campaign,${campaigns[0]},\n${ACC},rename,campaign,${campaigns[1]},"${'x'.repeat(120 * 2 ** 20)}"\n`,
+    );
     const r = await run(['mutations', 'apply', file], { NODE_OPTIONS: '--max-old-space-size=64' });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/huge-cell\.csv: line 3: a row longer than \d+ characters/);
@@ -76,7 +93,9 @@ describe('mutations apply reads its file safely', () => {
   it('a 150,000-row dry run: memory does not grow with the rows (runs with the heap capped at 40 MiB; peak RSS < 150 MiB)', async () => {
     const file = join(dir, 'many.csv');
     writeFileSync(file, renameRows(150_000, ACC));
-    const r = await run(['mutations', 'apply', file, '--dry-run', '--output', 'csv', '--fields', 'state'], { NODE_OPTIONS: `--max-old-space-size=40 ${PEAK_RSS_ARGS.join(' ')}` });
+    const r = await run(['mutations', 'apply', file, '--dry-run', '--output', 'csv', '--fields', 'state'], {
+      NODE_OPTIONS: `--max-old-space-size=40 ${PEAK_RSS_ARGS.join(' ')}`,
+    });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(r.stderr).toMatch(/dry run: 150000 row\(s\) valid/);
     expect(r.stdout.split('\n').filter((l) => l === 'would send')).toHaveLength(150_000);

@@ -15,8 +15,13 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const configOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { currentProfile?: string; profiles: Record<string, { apiKey?: string; organization?: string }> };
-const login = (dir: string, key: string, extra: string[] = []) => runAdops(['auth', 'login', '--with-key', '--url', sandbox.url, ...extra], { env: { ADOPS_CONFIG_DIR: dir }, stdin: key });
+const configOf = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+    currentProfile?: string;
+    profiles: Record<string, { apiKey?: string; organization?: string }>;
+  };
+const login = (dir: string, key: string, extra: string[] = []) =>
+  runAdops(['auth', 'login', '--with-key', '--url', sandbox.url, ...extra], { env: { ADOPS_CONFIG_DIR: dir }, stdin: key });
 
 describe('auth login and the default profile', () => {
   it('the first login becomes the default; a login to a named profile leaves the default alone and says which it is', async () => {
@@ -42,7 +47,7 @@ describe('auth login and the default profile', () => {
 });
 
 describe('auth status shows what the key in use resolves to', () => {
-  it('ADOPS_API_KEY over a stored profile: not the stored profile\'s organization', async () => {
+  it("ADOPS_API_KEY over a stored profile: not the stored profile's organization", async () => {
     const dir = tempConfigDir();
     const served = await startSandboxChild(['--login', 'acme'], { ADOPS_CONFIG_DIR: dir });
     try {

@@ -28,7 +28,12 @@ describe('doctor and config', () => {
     expect((await runAdops(['config', 'set', 'base-url', 'http://api.example.com'], { env })).code).toBe(2);
     expect((await runAdops(['config', 'set', 'nope', '1'], { env })).code).toBe(2);
     const list = await runAdops(['config', 'list'], { env });
-    expect(list.stdout.trim().split('\n').map((l) => JSON.parse(l).key)).toContain('retry-budget');
+    expect(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).key),
+    ).toContain('retry-budget');
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
   });
 });
@@ -37,7 +42,20 @@ describe('mutations start', () => {
   it('sends an Idempotency-Key and watches the change to its end', async () => {
     const list = await run(['observe', 'campaigns', '--advertiser', 'acc_acme_a_001', '--status', 'ACTIVE', '--limit', '1']);
     const campaign = JSON.parse(list.stdout)[0];
-    const args = ['mutations', 'start', '--advertiser', 'acc_acme_a_001', '--action', 'pause', '-f', 'target.type=campaign', '-f', `target.id=${campaign.id}`, '--idempotency-key', `e2e-${campaign.id}`];
+    const args = [
+      'mutations',
+      'start',
+      '--advertiser',
+      'acc_acme_a_001',
+      '--action',
+      'pause',
+      '-f',
+      'target.type=campaign',
+      '-f',
+      `target.id=${campaign.id}`,
+      '--idempotency-key',
+      `e2e-${campaign.id}`,
+    ];
     const first = await run([...args, '--wait', '--interval', '0.1', '--timeout', '20']);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ state: 'succeeded', target: { id: campaign.id } });

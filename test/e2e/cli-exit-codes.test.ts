@@ -37,7 +37,19 @@ describe('exit codes from real cases', () => {
   });
 
   it('5 conflict: a mutation on a disconnected advertiser', async () => {
-    const r = await run(['api', 'POST', '/mutations', '-f', 'advertiserId=acc_acme_b_disconnected', '-f', 'action=pause', '-f', 'target.type=campaign', '-f', 'target.id=1']);
+    const r = await run([
+      'api',
+      'POST',
+      '/mutations',
+      '-f',
+      'advertiserId=acc_acme_b_disconnected',
+      '-f',
+      'action=pause',
+      '-f',
+      'target.type=campaign',
+      '-f',
+      'target.id=1',
+    ]);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/provider_not_connected[\s\S]*reconnects/);
   });
@@ -61,10 +73,25 @@ describe('exit codes from real cases', () => {
   });
 
   it('8 when a waited-for mutation is still running at the timeout, 9 when it failed', async () => {
-    const waiting = await run(['mutations', 'get', 'mut_running', '--wait', '--timeout', '0.3', '--interval', '0.1'], { ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full });
+    const waiting = await run(['mutations', 'get', 'mut_running', '--wait', '--timeout', '0.3', '--interval', '0.1'], {
+      ADOPS_BASE_URL: stub.url,
+      ADOPS_API_KEY: DEMO.full,
+    });
     expect(waiting.code).toBe(8);
     expect(JSON.parse(waiting.stdout)).toMatchObject({ state: 'running', novelField: 1 });
-    const started = await run(['api', 'POST', '/mutations', '-f', 'advertiserId=acc_acme_a_001', '-f', 'action=pause', '-f', 'target.type=campaign', '-f', 'target.id=no-such-campaign']);
+    const started = await run([
+      'api',
+      'POST',
+      '/mutations',
+      '-f',
+      'advertiserId=acc_acme_a_001',
+      '-f',
+      'action=pause',
+      '-f',
+      'target.type=campaign',
+      '-f',
+      'target.id=no-such-campaign',
+    ]);
     expect(started.code, started.stderr).toBe(0);
     const failed = await run(['mutations', 'get', JSON.parse(started.stdout).id, '--wait', '--interval', '0.1', '--timeout', '20']);
     expect(failed.code).toBe(9);
@@ -74,7 +101,11 @@ describe('exit codes from real cases', () => {
   it('130 on Ctrl-C; the key is never in the argv of a running process', async () => {
     const dir = tempConfigDir();
     await runAdops(['auth', 'login', '--with-key', '--no-verify', '--url', stub.url], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.full });
-    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/hang', '--debug'], { cwd: ROOT, env: baseEnv({ ADOPS_CONFIG_DIR: dir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/hang', '--debug'], {
+      cwd: ROOT,
+      env: baseEnv({ ADOPS_CONFIG_DIR: dir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const exited = new Promise<number | null>((r) => child.on('close', r));

@@ -11,7 +11,8 @@ export let stub: Stub;
 /** Logged in through `sandbox serve --login`. */
 export let cfg: string;
 export const envFor = (extra: Record<string, string | undefined> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ...extra });
-export const run = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string) => runAdops(args, { env: envFor(extra), ...(stdin !== undefined ? { stdin } : {}) });
+export const run = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string) =>
+  runAdops(args, { env: envFor(extra), ...(stdin !== undefined ? { stdin } : {}) });
 
 export function useLoggedInSandbox(): void {
   beforeAll(async () => {

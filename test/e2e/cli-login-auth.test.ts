@@ -66,7 +66,11 @@ describe('auth', () => {
 
   it('asks for the key with a hidden prompt on a terminal', async () => {
     const dir = tempConfigDir();
-    const r = await runAdopsTty(['auth', 'login', '--url', sandbox.url], { env: { ADOPS_CONFIG_DIR: dir }, input: `${DEMO.observeOnly}\r`, waitFor: 'API key' });
+    const r = await runAdopsTty(['auth', 'login', '--url', sandbox.url], {
+      env: { ADOPS_CONFIG_DIR: dir },
+      input: `${DEMO.observeOnly}\r`,
+      waitFor: 'API key',
+    });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('API key');
     expect(r.stdout).not.toContain(DEMO.observeOnly);
@@ -81,7 +85,11 @@ describe('auth', () => {
   });
 
   it('on a terminal with CI set, or with --no-input, it does not prompt either', async () => {
-    for (const [args, env] of [[['auth', 'login'], { CI: 'true' }], [['auth', 'login', '--no-input'], {}], [['assets', 'get', '--no-input'], {}]] as const) {
+    for (const [args, env] of [
+      [['auth', 'login'], { CI: 'true' }],
+      [['auth', 'login', '--no-input'], {}],
+      [['assets', 'get', '--no-input'], {}],
+    ] as const) {
       const r = await runAdopsTty(args, { env: { ADOPS_CONFIG_DIR: tempConfigDir(), ...env }, timeoutMs: 8_000 });
       expect(r.signal).toBeNull();
       expect(r.code).toBe(2);

@@ -33,7 +33,10 @@ describe('output', () => {
 
   it('ndjson, csv and --fields select and order', async () => {
     const nd = await run(['sandbox', 'keys', '--output', 'ndjson', '--fields', 'label,organization']);
-    const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = nd.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(Object.keys(lines[0])).toEqual(['label', 'organization']);
     const csv = await run(['sandbox', 'keys', '--output', 'csv', '--fields', 'organization,label']);
     expect(csv.stdout.split('\n')[0]).toBe('organization,label');
@@ -61,7 +64,11 @@ describe('output', () => {
 
 describe('streaming', () => {
   it('--paginate writes each page as it arrives: rows of page 1 are out before page 2 is served', async () => {
-    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/paged', '--paginate', '--output', 'json'], { cwd: ROOT, env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/paged', '--paginate', '--output', 'json'], {
+      cwd: ROOT,
+      env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     const exited = new Promise<number | null>((r) => child.on('close', r));
@@ -79,7 +86,11 @@ describe('streaming', () => {
 
 describe('interrupted list', () => {
   it('Ctrl-C after a page: exit 130, the JSON document is closed, the cursor to resume is on stderr', async () => {
-    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/stuck', '--paginate'], { cwd: ROOT, env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/stuck', '--paginate'], {
+      cwd: ROOT,
+      env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -96,13 +107,18 @@ describe('interrupted list', () => {
 describe('interrupted list, each format and signal', () => {
   const interrupt = async (format: string, signal: NodeJS.Signals) => {
     const before = stub.requests.filter((q) => q.url.includes('cursor=resume-here')).length;
-    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/stuck', '--paginate', '--output', format], { cwd: ROOT, env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/stuck', '--paginate', '--output', format], {
+      cwd: ROOT,
+      env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: stub.url, ADOPS_API_KEY: DEMO.full }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     const exited = new Promise<number | null>((r) => child.on('close', r));
-    for (let i = 0; i < 400 && stub.requests.filter((q) => q.url.includes('cursor=resume-here')).length === before; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && stub.requests.filter((q) => q.url.includes('cursor=resume-here')).length === before; i++)
+      await new Promise((r) => setTimeout(r, 25));
     child.kill(signal);
     return { code: await exited, out, err };
   };
@@ -122,7 +138,7 @@ describe('interrupted list, each format and signal', () => {
       expect(csv.code).toBe(expected);
       expect(csv.out.trim().split('\n')).toHaveLength(51); // header + 50 rows
       // A person reads "next cursor: …"; with --output json|ndjson the error object carries nextCursor.
-      for (const r of [json, nd]) expect(JSON.parse(r.err.trim().split("\n").at(-1)!).error.nextCursor).toBe("resume-here");
+      for (const r of [json, nd]) expect(JSON.parse(r.err.trim().split('\n').at(-1)!).error.nextCursor).toBe('resume-here');
       expect(csv.err).toMatch(/next cursor: resume-here/);
     });
   }
@@ -150,7 +166,12 @@ describe('observe', () => {
     expect(rows.length).toBeGreaterThan(200);
     expect(json.stderr).not.toMatch(/next cursor/);
     const nd = await run(['observe', 'ad-groups', '--all', '--limit', '200', '--output', 'ndjson']);
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(rows.map((x: { id: string }) => x.id));
+    expect(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(rows.map((x: { id: string }) => x.id));
   });
 
   it('filters map to the query; a live read goes to the advertiser path', async () => {

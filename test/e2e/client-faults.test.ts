@@ -16,12 +16,22 @@ let allIds: string[];
 const LIVE = 'acc_acme_a_001';
 
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full, ...extra });
-const ids = (ndjson: string) => ndjson.split('\n').filter(Boolean).map((l) => String((JSON.parse(l) as { id: unknown }).id));
+const ids = (ndjson: string) =>
+  ndjson
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => String((JSON.parse(l) as { id: unknown }).id));
 /** Fault `fault` on the listed request numbers (1-based), pass otherwise. */
-const on = (fault: Fault, ...at: number[]) => (_req: unknown, n: number): Fault => (at.includes(n) ? fault : 'pass');
+const on =
+  (fault: Fault, ...at: number[]) =>
+  (_req: unknown, n: number): Fault =>
+    at.includes(n) ? fault : 'pass';
 
 async function setFaults(provider: string, faults: Record<string, unknown>) {
-  const res = await fetch(`${sandbox.url}/_sandbox/faults/${provider}`, { method: 'PUT', body: JSON.stringify({ errorRate: 0, latencyMs: 0, rateLimitPerMinute: null, seed: 1, ...faults }) });
+  const res = await fetch(`${sandbox.url}/_sandbox/faults/${provider}`, {
+    method: 'PUT',
+    body: JSON.stringify({ errorRate: 0, latencyMs: 0, rateLimitPerMinute: null, seed: 1, ...faults }),
+  });
   expect(res.status).toBe(200);
 }
 

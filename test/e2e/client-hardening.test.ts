@@ -130,7 +130,11 @@ describe('profiles and base URLs', () => {
 describe('signals', () => {
   it('SIGTERM during a request exits 143', async () => {
     proxy.setPlan(() => 'stall');
-    const child = spawn(process.execPath, [BIN, 'observe', 'campaigns', '--all'], { cwd: ROOT, env: baseEnv(env({ ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full })), stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, 'observe', 'campaigns', '--all'], {
+      cwd: ROOT,
+      env: baseEnv(env({ ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full })),
+      stdio: 'ignore',
+    });
     const started = Date.now();
     while (!proxy.seen.some((s) => s.fault === 'stall') && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGTERM');

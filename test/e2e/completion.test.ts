@@ -35,7 +35,11 @@ async function stubService(rows: Array<Record<string, unknown>>, hang = false): 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits: () => hits,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -101,10 +105,19 @@ describe('adops __complete', () => {
     expect(lines((await complete(['observe', 'campaigns', '--status', ''], offline)).stdout)).toEqual(['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED']);
     expect(lines((await complete(['obs'], offline)).stdout)).toEqual(['observe']);
     expect(lines((await complete(['observe', ''], offline)).stdout)).toContain('drift');
-    expect(lines((await complete(['observe', 'drift', 'acc_1', '--'], offline)).stdout)).toEqual(expect.arrayContaining(['--level', '--compare', '--exit-code', '--output']));
+    expect(lines((await complete(['observe', 'drift', 'acc_1', '--'], offline)).stdout)).toEqual(
+      expect.arrayContaining(['--level', '--compare', '--exit-code', '--output']),
+    );
     expect(lines((await complete(['completion', ''], offline)).stdout)).toEqual(['bash', 'zsh', 'fish']);
     // File arguments hand over to the shell's file names.
-    for (const words of [['assets', 'upload', 'cre'], ['mutations', 'apply', ''], ['plans', 'apply', ''], ['api', 'POST', '/x', '--input', ''], ['sandbox', 'serve', '--fixtures', ''], ['brands', 'documents', 'upload', 'acme', '']]) {
+    for (const words of [
+      ['assets', 'upload', 'cre'],
+      ['mutations', 'apply', ''],
+      ['plans', 'apply', ''],
+      ['api', 'POST', '/x', '--input', ''],
+      ['sandbox', 'serve', '--fixtures', ''],
+      ['brands', 'documents', 'upload', 'acme', ''],
+    ]) {
       expect((await complete(words, offline)).stdout, words.join(' ')).toBe(':files\n');
     }
     expect((await complete(['assets', 'sync', ''], offline)).stdout).toBe(':dirs\n');
@@ -114,7 +127,9 @@ describe('adops __complete', () => {
     const hanging = await stubService([], true);
     try {
       for (const base of ['http://127.0.0.1:9', hanging.url]) {
-        const r = await runAdops(['__complete', 'brands', 'get', ''], { env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full } });
+        const r = await runAdops(['__complete', 'brands', 'get', ''], {
+          env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full },
+        });
         expect(r.code).toBe(0);
         expect(r.stdout).toBe('');
         expect(r.stderr).toBe('');
@@ -134,8 +149,14 @@ describe('adops __complete', () => {
     const dir = tempConfigDir();
     try {
       // Two profiles on the same service with different keys: different organizations, different caches.
-      for (const [profile, k] of [['one', key], ['two', 'acr_cache_test_key_0002']] as const) {
-        const r = await runAdops(['auth', 'login', '--profile', profile, '--with-key', '--url', svc.url, '--no-verify'], { env: { ADOPS_CONFIG_DIR: dir }, stdin: k });
+      for (const [profile, k] of [
+        ['one', key],
+        ['two', 'acr_cache_test_key_0002'],
+      ] as const) {
+        const r = await runAdops(['auth', 'login', '--profile', profile, '--with-key', '--url', svc.url, '--no-verify'], {
+          env: { ADOPS_CONFIG_DIR: dir },
+          stdin: k,
+        });
         expect(r.code, r.stderr).toBe(0);
       }
       const at = (profile: string) => runAdops(['__complete', '--profile', profile, 'brands', 'get', ''], { env: { ADOPS_CONFIG_DIR: dir, ...SLOW } });
@@ -201,14 +222,24 @@ _files() { local -a f; if [[ $1 == -/ ]]; then f=( \${words[CURRENT]}*(N/) ); el
 ${calls.join('\n')}`;
   const r = spawnSync('zsh', ['-f', '-c', program], { cwd: work, env: shellEnv(), encoding: 'utf8', timeout: 60_000 });
   expect(r.status, r.stderr).toBe(0);
-  return r.stdout.split('@@\n').slice(0, all.length).map((block) => lines(block).sort());
+  return r.stdout
+    .split('@@\n')
+    .slice(0, all.length)
+    .map((block) => lines(block).sort());
 }
 
 /** fish: its own completion engine (`complete -C`), file names and all. */
 function fishComplete(line: string): string[] {
-  const r = spawnSync('fish', ['--no-config', '-c', `source ${JSON.stringify(script('fish'))}; complete -C ${JSON.stringify(line)}`], { cwd: work, env: shellEnv(), encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync('fish', ['--no-config', '-c', `source ${JSON.stringify(script('fish'))}; complete -C ${JSON.stringify(line)}`], {
+    cwd: work,
+    env: shellEnv(),
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(r.status, r.stderr).toBe(0);
-  return lines(r.stdout).map((l) => l.split('\t')[0]!).sort();
+  return lines(r.stdout)
+    .map((l) => l.split('\t')[0]!)
+    .sort();
 }
 
 const SHELL_RUNNERS: Record<string, (lines: readonly string[]) => string[][]> = {
@@ -244,7 +275,8 @@ describe.each(Object.keys(SHELL_RUNNERS))('completion in %s', (shell) => {
       }
     });
   });
-  if (shell === 'bash') it.skipIf(!present)('--flag=value in bash (which splits the word at "=")', () => {
-    expect(runAll(['adops observe campaigns --output=nd', 'adops observe campaigns --status=PA'])).toEqual([['ndjson'], ['PAUSED']]);
-  });
+  if (shell === 'bash')
+    it.skipIf(!present)('--flag=value in bash (which splits the word at "=")', () => {
+      expect(runAll(['adops observe campaigns --output=nd', 'adops observe campaigns --status=PA'])).toEqual([['ndjson'], ['PAUSED']]);
+    });
 });

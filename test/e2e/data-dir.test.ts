@@ -33,7 +33,7 @@ it('moves a store from ~/.local/share/adops-nodejs to ~/.local/share/adops, once
   expect(again.stdout).toBe(first.stdout);
 });
 
-it('the default store is under the config\'s name, adops', () => {
+it("the default store is under the config's name, adops", () => {
   expect(defaultDataPath({ XDG_DATA_HOME: '/x/data' })).toBe('/x/data/adops/sandbox.db');
   expect(defaultDataPath({ HOME: '/home/u' })).toBe('/home/u/.local/share/adops/sandbox.db');
   expect(configDir({ HOME: '/home/u' })).toBe('/home/u/.config/adops');

@@ -45,7 +45,7 @@ function runDemo(env: Record<string, string>): Promise<RunResult & { keyedArgv: 
       if (!watch || child.pid === undefined) return;
       const ppid = parents();
       const ours = new Set([child.pid]);
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const [pid, parent] of ppid) if (ours.has(parent) && !ours.has(pid)) (ours.add(pid), (grew = true));
       }

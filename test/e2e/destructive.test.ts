@@ -35,7 +35,9 @@ afterAll(async () => {
 describe('adops assets delete', () => {
   it('is marked destructive in the command tree and its help', async () => {
     const tree = await runAdops(['help', '--json']);
-    const cmd = (JSON.parse(tree.stdout) as { commands: Array<{ path: string[]; destructive?: boolean }> }).commands.find((c) => c.path.join(' ') === 'assets delete');
+    const cmd = (JSON.parse(tree.stdout) as { commands: Array<{ path: string[]; destructive?: boolean }> }).commands.find(
+      (c) => c.path.join(' ') === 'assets delete',
+    );
     expect(cmd?.destructive).toBe(true);
     const help = await runAdops(['assets', 'delete', '--help']);
     expect(help.stdout).toMatch(/Destructive: asks for confirmation on a terminal; needs --yes elsewhere/);

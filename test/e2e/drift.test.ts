@@ -8,14 +8,16 @@ import { DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfig
 const A = 'acc_acme_a_001';
 let sandbox: SandboxChild;
 const cfg = tempConfigDir();
-const cli = (args: readonly string[], base = sandbox.url) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 30_000 });
+const cli = (args: readonly string[], base = sandbox.url) =>
+  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 30_000 });
 const drift = async (...args: string[]) => {
   const r = await cli(['observe', 'drift', ...args, '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Array<{ id: string; name: string; field: string; stored: unknown; live: unknown }>;
 };
 const ingest = async () => expect((await fetch(`${sandbox.url}/_sandbox/ingest`, { method: 'POST' })).status).toBe(200);
-const campaigns = async (query: string) => JSON.parse((await cli(['observe', 'campaigns', '--advertiser', A, '--limit', '200', '-o', 'json', '--query', query])).stdout);
+const campaigns = async (query: string) =>
+  JSON.parse((await cli(['observe', 'campaigns', '--advertiser', A, '--limit', '200', '-o', 'json', '--query', query])).stdout);
 
 beforeAll(async () => {
   ensureBuilt();
@@ -67,8 +69,15 @@ describe('observe drift', () => {
     expect(csv.stdout).toContain(`${id},`);
     expect(csv.stdout).toContain(`,budget,${budget},${budget + 7}\n`);
     const nd = await cli(['observe', 'drift', A, '--compare', 'budget', '-o', 'ndjson']);
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ id, field: 'budget' }));
-    const table = await runAdopsTty(['observe', 'drift', A, '--compare', 'budget'], { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, NO_COLOR: '1' } });
+    expect(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toContainEqual(expect.objectContaining({ id, field: 'budget' }));
+    const table = await runAdopsTty(['observe', 'drift', A, '--compare', 'budget'], {
+      env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, NO_COLOR: '1' },
+    });
     expect(table.stdout).toMatch(/id\s.*name\s.*field\s.*stored\s.*live/);
     expect(table.stdout).toContain(id);
     const picked = await cli(['observe', 'drift', A, '--compare', 'budget', '--fields', 'id,live', '-o', 'json']);
@@ -94,9 +103,13 @@ describe('observe drift', () => {
     const server: Server = createServer((req, res) => {
       seen.push(req.url!);
       res.writeHead(req.url!.startsWith('/observe/acc_') ? 501 : 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(req.url!.startsWith('/observe/acc_')
-        ? { error: 'live_read_unsupported', message: 'The service cannot read campaigns live from this provider.', provider: 'provider_e' }
-        : { data: [{ id: '1', name: 'stored only', status: 'ACTIVE' }] }));
+      res.end(
+        JSON.stringify(
+          req.url!.startsWith('/observe/acc_')
+            ? { error: 'live_read_unsupported', message: 'The service cannot read campaigns live from this provider.', provider: 'provider_e' }
+            : { data: [{ id: '1', name: 'stored only', status: 'ACTIVE' }] },
+        ),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

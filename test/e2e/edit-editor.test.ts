@@ -14,7 +14,8 @@ let cfg: string;
 let dir: string;
 const key = DEMO.full;
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url, ...extra });
-const api = async (method: string, path: string, body?: unknown) => (await request(sandbox.url, method, path, { key, ...(body !== undefined ? { body } : {}) })).body;
+const api = async (method: string, path: string, body?: unknown) =>
+  (await request(sandbox.url, method, path, { key, ...(body !== undefined ? { body } : {}) })).body;
 
 /** An "editor": a shell script run as `script FILE`; it also copies what it was shown to FILE.seen. */
 function editor(name: string, body: string): string {
@@ -39,7 +40,10 @@ afterAll(async () => {
 
 describe('brands edit', () => {
   it('saves the fields and the markdown sections changed in $EDITOR', async () => {
-    const ed = editor('brand.sh', `sed -i -e 's/^name: .*/name: Acme Outdoor/' -e 's/^=== guidelines ===$/=== guidelines ===\\n# Logo\\n\\nNever stretch it./' "$1"`);
+    const ed = editor(
+      'brand.sh',
+      `sed -i -e 's/^name: .*/name: Acme Outdoor/' -e 's/^=== guidelines ===$/=== guidelines ===\\n# Logo\\n\\nNever stretch it./' "$1"`,
+    );
     const r = await runAdopsTty(['brands', 'edit', 'ed-acme'], { env: env({ EDITOR: ed }) });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('saved brand ed-acme: name, guidelines (revision 2)');
@@ -47,7 +51,12 @@ describe('brands edit', () => {
     expect(seen).toContain('# adops: brand ed-acme, revision 1.');
     expect(seen).toContain('name: Acme\ndescription: Outdoor gear\nlogoUrl: null\n');
     expect(seen).toContain('=== voice ===\nPlain.\n');
-    expect(await api('GET', '/context/brands/ed-acme')).toMatchObject({ name: 'Acme Outdoor', guidelines: '# Logo\n\nNever stretch it.', voice: 'Plain.', revision: 2 });
+    expect(await api('GET', '/context/brands/ed-acme')).toMatchObject({
+      name: 'Acme Outdoor',
+      guidelines: '# Logo\n\nNever stretch it.',
+      voice: 'Plain.',
+      revision: 2,
+    });
   });
 
   it('VISUAL wins over EDITOR; saving it unchanged says so and sends nothing', async () => {
@@ -81,7 +90,9 @@ describe('brands edit', () => {
   });
 
   it('text it cannot read is a usage error: nothing sent, the text kept', async () => {
-    const r = await runAdopsTty(['brands', 'edit', 'ed-acme'], { env: env({ EDITOR: editor('bad.sh', `sed -i 's/^logoUrl: null$/logoUrl: null\\ncolour: red/' "$1"`) }) });
+    const r = await runAdopsTty(['brands', 'edit', 'ed-acme'], {
+      env: env({ EDITOR: editor('bad.sh', `sed -i 's/^logoUrl: null$/logoUrl: null\\ncolour: red/' "$1"`) }),
+    });
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/unknown field "colour" \(fields: name, description, logoUrl\)/);
     const kept = /your edit is kept in (\S+)/.exec(r.stdout)?.[1];
@@ -139,9 +150,11 @@ describe('other edits', () => {
     expect(existsSync(join(dir, 'frozen.sh.seen'))).toBe(false);
   });
 
-  it('plans line-items edit: the item read through its plan; a frozen plan\'s item is refused before the editor opens', async () => {
+  it("plans line-items edit: the item read through its plan; a frozen plan's item is refused before the editor opens", async () => {
     const li = ((await api('POST', '/context/campaign-plans/ed-plan/line-items', { name: 'Social', budget: 100 })) as { lineItemId: string }).lineItemId;
-    const r = await runAdopsTty(['plans', 'line-items', 'edit', 'ed-plan', li], { env: env({ EDITOR: editor('li.sh', `sed -i -e 's/^budget: 100$/budget: 120/' -e 's/^budgetType: null$/budgetType: daily/' "$1"`) }) });
+    const r = await runAdopsTty(['plans', 'line-items', 'edit', 'ed-plan', li], {
+      env: env({ EDITOR: editor('li.sh', `sed -i -e 's/^budget: 100$/budget: 120/' -e 's/^budgetType: null$/budgetType: daily/' "$1"`) }),
+    });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain(`saved line item ed-plan ${li}: budget, budgetType (revision 2)`);
     const plan = (await api('GET', '/context/campaign-plans/ed-plan')) as { lineItems: Array<Record<string, unknown>> };

@@ -20,10 +20,12 @@ const api = async (method: string, path: string, body?: unknown) => {
   return r.body;
 };
 /** Another writer: read the row, change `changes` at its revision. */
-const otherWriter = (path: string, changes: Record<string, unknown>, read = path, pick = (b: any) => b) => async () => {
-  const row = pick(await api('GET', read));
-  await api('PATCH', path, { ...changes, revision: row.revision });
-};
+const otherWriter =
+  (path: string, changes: Record<string, unknown>, read = path, pick = (b: any) => b) =>
+  async () => {
+    const row = pick(await api('GET', read));
+    await api('PATCH', path, { ...changes, revision: row.revision });
+  };
 const adops = (args: string[], opts: { viaProxy?: boolean; env?: Record<string, string> } = {}) =>
   runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: opts.viaProxy ? proxy.url : sandbox.url, ...opts.env } });
 
@@ -50,7 +52,9 @@ function startProxy(target: string): Promise<typeof proxy> {
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, before, patches })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, before, patches })),
+  );
 }
 
 let n = 0;
@@ -86,7 +90,10 @@ describe('update: racing writers', () => {
   it('two adops processes at once on different fields: both land', async () => {
     const slug = await newBrand();
     for (let i = 0; i < 3; i++) {
-      const [a, b] = await Promise.all([adops(['brands', 'update', slug, '--description', `desc ${i}`]), adops(['brands', 'update', slug, '--voice', `voice ${i}`])]);
+      const [a, b] = await Promise.all([
+        adops(['brands', 'update', slug, '--description', `desc ${i}`]),
+        adops(['brands', 'update', slug, '--voice', `voice ${i}`]),
+      ]);
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
       expect(await api('GET', `/context/brands/${slug}`)).toMatchObject({ description: `desc ${i}`, voice: `voice ${i}` });
     }
@@ -155,13 +162,20 @@ describe('update: explicit --revision and no-ops', () => {
     expect(r.stderr).toContain(`brand ${slug} is at revision 2, not 1: nothing written`);
     expect(r.stderr).toMatch(/revision_mismatch \(409\)/);
     const json = await adops(['brands', 'update', slug, '--revision', '1', '--description', 'second', '--json']);
-    expect(JSON.parse(json.stderr.split('\n').find((l) => l.startsWith('{'))!).error).toMatchObject({ code: 'revision_mismatch', extra: { currentRevision: 2 }, exitCode: 5 });
+    expect(JSON.parse(json.stderr.split('\n').find((l) => l.startsWith('{'))!).error).toMatchObject({
+      code: 'revision_mismatch',
+      extra: { currentRevision: 2 },
+      exitCode: 5,
+    });
     expect(await api('GET', `/context/brands/${slug}`)).toMatchObject({ description: 'first', revision: 2 });
   });
 
   it('a revision given in --input counts as explicit too', async () => {
     const slug = await newBrand();
-    const r = await runAdops(['brands', 'update', slug, '--input', '-'], { stdin: '{"revision": 7, "voice": "x"}', env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url } });
+    const r = await runAdops(['brands', 'update', slug, '--input', '-'], {
+      stdin: '{"revision": 7, "voice": "x"}',
+      env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url },
+    });
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('is at revision 1, not 7');
   });

@@ -220,39 +220,187 @@ const CASES: Case[] = [
   },
   {
     command: 'mutations apply',
-    ok: () => ['mutations', 'apply', changesFile('ok.csv', `advertiserId,action,targetType,targetId,name\n${A},rename,campaign,${ids.campaign},Applied\n`), '--wait', '--interval', '0.1', '-o', 'json'],
+    ok: () => [
+      'mutations',
+      'apply',
+      changesFile('ok.csv', `advertiserId,action,targetType,targetId,name\n${A},rename,campaign,${ids.campaign},Applied\n`),
+      '--wait',
+      '--interval',
+      '0.1',
+      '-o',
+      'json',
+    ],
     check: (r) => expect(JSON.parse(r.stdout)).toMatchObject([{ row: 2, action: 'rename', state: 'succeeded' }]),
     fail: () => ['mutations', 'apply', changesFile('bad.csv', `advertiserId,action,targetType,targetId\n${A},explode,campaign,1\n`)],
     failCode: 2,
   },
-  { command: 'skills create', ok: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'E2E', '-F', 'body="# hi"', '-o', 'json'], check: prints({ slug: 'e2e-skill', name: 'E2E' }), fail: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'again'], failCode: 5, usage: () => ['skills', 'create', '--slug', 'x'] },
-  { command: 'skills list', ok: () => ['skills', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-skill'), fail: () => ['skills', 'list', '--source', 'mine'], failCode: 2 },
-  { command: 'skills get', ok: () => ['skills', 'get', 'e2e-skill', '-o', 'json'], check: (r) => expect(json(r).body).toBe('# hi'), fail: () => ['skills', 'get', 'nope'], failCode: 4, usage: () => ['skills', 'get', ''] },
-  { command: 'skills update', ok: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'E2E 2', '-o', 'json'], check: (r) => expect(json(r).revision).toBe(2), fail: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'stale'], failCode: 5, usage: () => ['skills', 'update', 'e2e-skill', '--revision', 'two'] },
+  {
+    command: 'skills create',
+    ok: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'E2E', '-F', 'body="# hi"', '-o', 'json'],
+    check: prints({ slug: 'e2e-skill', name: 'E2E' }),
+    fail: () => ['skills', 'create', '--slug', 'e2e-skill', '--name', 'again'],
+    failCode: 5,
+    usage: () => ['skills', 'create', '--slug', 'x'],
+  },
+  {
+    command: 'skills list',
+    ok: () => ['skills', 'list', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain('e2e-skill'),
+    fail: () => ['skills', 'list', '--source', 'mine'],
+    failCode: 2,
+  },
+  {
+    command: 'skills get',
+    ok: () => ['skills', 'get', 'e2e-skill', '-o', 'json'],
+    check: (r) => expect(json(r).body).toBe('# hi'),
+    fail: () => ['skills', 'get', 'nope'],
+    failCode: 4,
+    usage: () => ['skills', 'get', ''],
+  },
+  {
+    command: 'skills update',
+    ok: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'E2E 2', '-o', 'json'],
+    check: (r) => expect(json(r).revision).toBe(2),
+    fail: () => ['skills', 'update', 'e2e-skill', '--revision', '1', '--name', 'stale'],
+    failCode: 5,
+    usage: () => ['skills', 'update', 'e2e-skill', '--revision', 'two'],
+  },
   editCase('skills edit', () => ['e2e-skill']),
-  { command: 'skills catalog list', ok: () => ['skills', 'catalog', 'list', '-o', 'json'], check: (r) => {
-    const [first] = JSON.parse(r.stdout) as Array<{ catalogSlug?: unknown }>;
-    expect(first?.catalogSlug).toEqual(expect.any(String));
-    ids.catalog = String(first?.catalogSlug);
-  }, fail: () => ['skills', 'catalog', 'list', '--cursor', 'garbage'], failCode: 7, usage: () => ['skills', 'catalog', 'list', '--limit', '0'] },
-  { command: 'skills catalog import', ok: () => ['skills', 'catalog', 'import', ids.catalog!, '--slug', 'e2e-imported', '-o', 'json'], check: (r) => expect(json(r).source).toBe('catalog'), fail: () => ['skills', 'catalog', 'import', 'no-such-entry'], failCode: 4, usage: () => ['skills', 'catalog', 'import', ''] },
-  { command: 'skills reimport', ok: () => ['skills', 'reimport', 'e2e-imported', '-o', 'json'], check: prints({ slug: 'e2e-imported', source: 'catalog' }), fail: () => ['skills', 'reimport', 'e2e-skill'], failCode: 7, usage: () => ['skills', 'reimport', 'e2e-imported', '--revision', '0'] },
-  { command: 'skills delete', ok: () => ['skills', 'delete', 'e2e-imported', '--yes', '-o', 'json'], check: (r) => expect(json(r).deleted).toBe(true), fail: () => ['skills', 'delete', 'e2e-imported', '--yes'], failCode: 4, usage: () => ['skills', 'delete', 'e2e-skill'] },
+  {
+    command: 'skills catalog list',
+    ok: () => ['skills', 'catalog', 'list', '-o', 'json'],
+    check: (r) => {
+      const [first] = JSON.parse(r.stdout) as Array<{ catalogSlug?: unknown }>;
+      expect(first?.catalogSlug).toEqual(expect.any(String));
+      ids.catalog = String(first?.catalogSlug);
+    },
+    fail: () => ['skills', 'catalog', 'list', '--cursor', 'garbage'],
+    failCode: 7,
+    usage: () => ['skills', 'catalog', 'list', '--limit', '0'],
+  },
+  {
+    command: 'skills catalog import',
+    ok: () => ['skills', 'catalog', 'import', ids.catalog!, '--slug', 'e2e-imported', '-o', 'json'],
+    check: (r) => expect(json(r).source).toBe('catalog'),
+    fail: () => ['skills', 'catalog', 'import', 'no-such-entry'],
+    failCode: 4,
+    usage: () => ['skills', 'catalog', 'import', ''],
+  },
+  {
+    command: 'skills reimport',
+    ok: () => ['skills', 'reimport', 'e2e-imported', '-o', 'json'],
+    check: prints({ slug: 'e2e-imported', source: 'catalog' }),
+    fail: () => ['skills', 'reimport', 'e2e-skill'],
+    failCode: 7,
+    usage: () => ['skills', 'reimport', 'e2e-imported', '--revision', '0'],
+  },
+  {
+    command: 'skills delete',
+    ok: () => ['skills', 'delete', 'e2e-imported', '--yes', '-o', 'json'],
+    check: (r) => expect(json(r).deleted).toBe(true),
+    fail: () => ['skills', 'delete', 'e2e-imported', '--yes'],
+    failCode: 4,
+    usage: () => ['skills', 'delete', 'e2e-skill'],
+  },
 
-  { command: 'brands create', ok: () => ['brands', 'create', '--slug', 'e2e-brand', '--name', 'E2E Brand', '--voice', 'Plain.', '-o', 'json'], check: prints({ slug: 'e2e-brand', name: 'E2E Brand' }), fail: () => ['brands', 'create', '--slug', 'Bad Slug', '--name', 'x'], failCode: 7, usage: () => ['brands', 'create', '--slug', 'y', '--name', 'y', '--logo-url', 'not a url'] },
-  { command: 'brands list', ok: () => ['brands', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-brand'), fail: () => ['brands', 'list', '--cursor', 'x'], failCode: 7, usage: () => ['brands', 'list', '--limit', 'ten'] },
-  { command: 'brands get', ok: () => ['brands', 'get', 'e2e-brand', '-o', 'json'], check: (r) => expect(json(r).voice).toBe('Plain.'), fail: () => ['brands', 'get', 'nope'], failCode: 4, usage: () => ['brands', 'get'] },
-  { command: 'brands update', ok: () => ['brands', 'update', 'e2e-brand', '--revision', '1', '--description', 'd', '-o', 'json'], check: prints({ slug: 'e2e-brand', description: 'd', revision: 2 }), fail: () => ['brands', 'update', 'nope', '--revision', '1', '--description', 'd'], failCode: 4, usage: () => ['brands', 'update', 'e2e-brand', '--description', 'd', '-F', 'revision=one'] },
+  {
+    command: 'brands create',
+    ok: () => ['brands', 'create', '--slug', 'e2e-brand', '--name', 'E2E Brand', '--voice', 'Plain.', '-o', 'json'],
+    check: prints({ slug: 'e2e-brand', name: 'E2E Brand' }),
+    fail: () => ['brands', 'create', '--slug', 'Bad Slug', '--name', 'x'],
+    failCode: 7,
+    usage: () => ['brands', 'create', '--slug', 'y', '--name', 'y', '--logo-url', 'not a url'],
+  },
+  {
+    command: 'brands list',
+    ok: () => ['brands', 'list', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain('e2e-brand'),
+    fail: () => ['brands', 'list', '--cursor', 'x'],
+    failCode: 7,
+    usage: () => ['brands', 'list', '--limit', 'ten'],
+  },
+  {
+    command: 'brands get',
+    ok: () => ['brands', 'get', 'e2e-brand', '-o', 'json'],
+    check: (r) => expect(json(r).voice).toBe('Plain.'),
+    fail: () => ['brands', 'get', 'nope'],
+    failCode: 4,
+    usage: () => ['brands', 'get'],
+  },
+  {
+    command: 'brands update',
+    ok: () => ['brands', 'update', 'e2e-brand', '--revision', '1', '--description', 'd', '-o', 'json'],
+    check: prints({ slug: 'e2e-brand', description: 'd', revision: 2 }),
+    fail: () => ['brands', 'update', 'nope', '--revision', '1', '--description', 'd'],
+    failCode: 4,
+    usage: () => ['brands', 'update', 'e2e-brand', '--description', 'd', '-F', 'revision=one'],
+  },
   editCase('brands edit', () => ['e2e-brand']),
-  { command: 'brands advertisers attach', ok: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', A, '-o', 'json'], check: (r) => expect(r.stdout).toContain(A), fail: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acc_not_ours'], failCode: 7, usage: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acme'] },
-  { command: 'brands advertisers list', ok: () => ['brands', 'advertisers', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain(A), fail: () => ['brands', 'advertisers', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'advertisers', 'list', 'e2e-brand', '--max', '0'] },
-  { command: 'brands advertisers detach', ok: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes', '-o', 'json'], check: (r) => expect(r.stdout).toContain(A), fail: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes'], failCode: 4, usage: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A] },
-  { command: 'brands personas create', ok: () => ['brands', 'personas', 'create', 'e2e-brand', '--slug', 'hiker', '--name', 'Hiker', '-o', 'json'], check: prints({ slug: 'hiker', name: 'Hiker' }), fail: () => ['brands', 'personas', 'create', 'nope', '--slug', 'hiker', '--name', 'Hiker'], failCode: 4, usage: () => ['brands', 'personas', 'create', 'e2e-brand', '--slug', 'hiker'] },
-  { command: 'brands personas list', ok: () => ['brands', 'personas', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain('hiker'), fail: () => ['brands', 'personas', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'personas', 'list'] },
-  { command: 'brands personas get', ok: () => ['brands', 'personas', 'get', 'e2e-brand', 'hiker', '-o', 'json'], check: prints({ slug: 'hiker', name: 'Hiker' }), fail: () => ['brands', 'personas', 'get', 'e2e-brand', 'nope'], failCode: 4, usage: () => ['brands', 'personas', 'get', 'e2e-brand'] },
-  { command: 'brands personas update', ok: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'Hikers', '-o', 'json'], check: prints({ slug: 'hiker', name: 'Hikers', revision: 2 }), fail: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'stale'], failCode: 5, usage: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', ''] },
+  {
+    command: 'brands advertisers attach',
+    ok: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', A, '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain(A),
+    fail: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acc_not_ours'],
+    failCode: 7,
+    usage: () => ['brands', 'advertisers', 'attach', 'e2e-brand', '--advertiser', 'acme'],
+  },
+  {
+    command: 'brands advertisers list',
+    ok: () => ['brands', 'advertisers', 'list', 'e2e-brand', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain(A),
+    fail: () => ['brands', 'advertisers', 'list', 'nope'],
+    failCode: 4,
+    usage: () => ['brands', 'advertisers', 'list', 'e2e-brand', '--max', '0'],
+  },
+  {
+    command: 'brands advertisers detach',
+    ok: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain(A),
+    fail: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A, '--yes'],
+    failCode: 4,
+    usage: () => ['brands', 'advertisers', 'detach', 'e2e-brand', A],
+  },
+  {
+    command: 'brands personas create',
+    ok: () => ['brands', 'personas', 'create', 'e2e-brand', '--slug', 'hiker', '--name', 'Hiker', '-o', 'json'],
+    check: prints({ slug: 'hiker', name: 'Hiker' }),
+    fail: () => ['brands', 'personas', 'create', 'nope', '--slug', 'hiker', '--name', 'Hiker'],
+    failCode: 4,
+    usage: () => ['brands', 'personas', 'create', 'e2e-brand', '--slug', 'hiker'],
+  },
+  {
+    command: 'brands personas list',
+    ok: () => ['brands', 'personas', 'list', 'e2e-brand', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain('hiker'),
+    fail: () => ['brands', 'personas', 'list', 'nope'],
+    failCode: 4,
+    usage: () => ['brands', 'personas', 'list'],
+  },
+  {
+    command: 'brands personas get',
+    ok: () => ['brands', 'personas', 'get', 'e2e-brand', 'hiker', '-o', 'json'],
+    check: prints({ slug: 'hiker', name: 'Hiker' }),
+    fail: () => ['brands', 'personas', 'get', 'e2e-brand', 'nope'],
+    failCode: 4,
+    usage: () => ['brands', 'personas', 'get', 'e2e-brand'],
+  },
+  {
+    command: 'brands personas update',
+    ok: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'Hikers', '-o', 'json'],
+    check: prints({ slug: 'hiker', name: 'Hikers', revision: 2 }),
+    fail: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', 'stale'],
+    failCode: 5,
+    usage: () => ['brands', 'personas', 'update', 'e2e-brand', 'hiker', '--revision', '1', '--name', ''],
+  },
   editCase('brands personas edit', () => ['e2e-brand', 'hiker']),
-  { command: 'brands personas delete', ok: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes', '-o', 'json'], check: deleted, fail: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes'], failCode: 4, usage: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker'] },
+  {
+    command: 'brands personas delete',
+    ok: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes', '-o', 'json'],
+    check: deleted,
+    fail: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker', '--yes'],
+    failCode: 4,
+    usage: () => ['brands', 'personas', 'delete', 'e2e-brand', 'hiker'],
+  },
   {
     command: 'brands documents reserve',
     ok: () => ['brands', 'documents', 'reserve', 'e2e-brand', '--filename', 'notes.md', '--content-type', 'text/markdown', '-o', 'json'],
@@ -282,15 +430,72 @@ const CASES: Case[] = [
     failCode: 4,
     usage: () => ['brands', 'documents', 'upload', 'e2e-brand'],
   },
-  { command: 'brands documents list', ok: () => ['brands', 'documents', 'list', 'e2e-brand', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.document!), fail: () => ['brands', 'documents', 'list', 'nope'], failCode: 4, usage: () => ['brands', 'documents', 'list', 'e2e-brand', '--state', 'done'] },
-  { command: 'brands documents get', ok: () => ['brands', 'documents', 'get', 'e2e-brand', ids.document!, '-o', 'json'], check: prints({ filename: 'notes.md', state: 'ready' }), fail: () => ['brands', 'documents', 'get', 'e2e-brand', 'doc_nope'], failCode: 4, usage: () => ['brands', 'documents', 'get', 'e2e-brand', ''] },
-  { command: 'brands documents delete', ok: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes', '-o', 'json'], check: deleted, fail: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes'], failCode: 4, usage: () => ['brands', 'documents', 'delete', 'e2e-brand', 'doc_1'] },
+  {
+    command: 'brands documents list',
+    ok: () => ['brands', 'documents', 'list', 'e2e-brand', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain(ids.document!),
+    fail: () => ['brands', 'documents', 'list', 'nope'],
+    failCode: 4,
+    usage: () => ['brands', 'documents', 'list', 'e2e-brand', '--state', 'done'],
+  },
+  {
+    command: 'brands documents get',
+    ok: () => ['brands', 'documents', 'get', 'e2e-brand', ids.document!, '-o', 'json'],
+    check: prints({ filename: 'notes.md', state: 'ready' }),
+    fail: () => ['brands', 'documents', 'get', 'e2e-brand', 'doc_nope'],
+    failCode: 4,
+    usage: () => ['brands', 'documents', 'get', 'e2e-brand', ''],
+  },
+  {
+    command: 'brands documents delete',
+    ok: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes', '-o', 'json'],
+    check: deleted,
+    fail: () => ['brands', 'documents', 'delete', 'e2e-brand', ids.document!, '--yes'],
+    failCode: 4,
+    usage: () => ['brands', 'documents', 'delete', 'e2e-brand', 'doc_1'],
+  },
 
-  { command: 'plans create', ok: () => ['plans', 'create', '--slug', 'e2e-plan', '--name', 'E2E plan', '--currency', 'USD', '--budget', '1000', '-o', 'json'], check: prints({ slug: 'e2e-plan', name: 'E2E plan', currency: 'USD', budget: 1000 }), fail: () => ['plans', 'create', '--slug', 'e2e-plan', '--name', 'again', '--currency', 'EUR'], failCode: 5, usage: () => ['plans', 'create', '--slug', 'p', '--name', 'p', '--currency', 'EUR', '--start-date', '2027-02-30'] },
-  { command: 'plans list', ok: () => ['plans', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain('e2e-plan'), fail: () => ['plans', 'list', '--status', 'live'], failCode: 2 },
+  {
+    command: 'plans create',
+    ok: () => ['plans', 'create', '--slug', 'e2e-plan', '--name', 'E2E plan', '--currency', 'USD', '--budget', '1000', '-o', 'json'],
+    check: prints({ slug: 'e2e-plan', name: 'E2E plan', currency: 'USD', budget: 1000 }),
+    fail: () => ['plans', 'create', '--slug', 'e2e-plan', '--name', 'again', '--currency', 'EUR'],
+    failCode: 5,
+    usage: () => ['plans', 'create', '--slug', 'p', '--name', 'p', '--currency', 'EUR', '--start-date', '2027-02-30'],
+  },
+  {
+    command: 'plans list',
+    ok: () => ['plans', 'list', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain('e2e-plan'),
+    fail: () => ['plans', 'list', '--status', 'live'],
+    failCode: 2,
+  },
   {
     command: 'plans line-items add',
-    ok: () => ['plans', 'line-items', 'add', 'e2e-plan', '--name', 'Search', '--provider', 'provider_c', '--advertiser', C, '--budget', '500', '--budget-type', 'lifetime', '--objective', 'SALES', '--start-date', '2027-03-01', '--end-date', '2027-03-31', '-o', 'json'],
+    ok: () => [
+      'plans',
+      'line-items',
+      'add',
+      'e2e-plan',
+      '--name',
+      'Search',
+      '--provider',
+      'provider_c',
+      '--advertiser',
+      C,
+      '--budget',
+      '500',
+      '--budget-type',
+      'lifetime',
+      '--objective',
+      'SALES',
+      '--start-date',
+      '2027-03-01',
+      '--end-date',
+      '2027-03-31',
+      '-o',
+      'json',
+    ],
     check: async (r) => {
       expect(json(r)).toMatchObject({ lineItemId: expect.any(String), name: 'Search', budget: 500 });
       ids.lineItem = String(json(r).lineItemId);
@@ -301,32 +506,121 @@ const CASES: Case[] = [
     failCode: 4,
     usage: () => ['plans', 'line-items', 'add', 'e2e-plan', '--name', 'x', '--budget', 'lots'],
   },
-  { command: 'plans get', ok: () => ['plans', 'get', 'e2e-plan', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.lineItem!), fail: () => ['plans', 'get', 'nope'], failCode: 4, usage: () => ['plans', 'get', ''] },
-  { command: 'plans update', ok: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'Q1', '-o', 'json'], check: prints({ slug: 'e2e-plan', description: 'Q1' }), fail: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'stale'], failCode: 5, usage: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--status', 'approved'] },
-  { command: 'plans line-items update', ok: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget', '600', '-o', 'json'], check: (r) => expect(json(r)).toMatchObject({ lineItemId: ids.lineItem, budget: 600 }), fail: () => ['plans', 'line-items', 'update', 'e2e-plan', 'li_nope', '--revision', '1', '--budget', '1'], failCode: 4, usage: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget-type', 'weekly'] },
+  {
+    command: 'plans get',
+    ok: () => ['plans', 'get', 'e2e-plan', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain(ids.lineItem!),
+    fail: () => ['plans', 'get', 'nope'],
+    failCode: 4,
+    usage: () => ['plans', 'get', ''],
+  },
+  {
+    command: 'plans update',
+    ok: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'Q1', '-o', 'json'],
+    check: prints({ slug: 'e2e-plan', description: 'Q1' }),
+    fail: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--description', 'stale'],
+    failCode: 5,
+    usage: () => ['plans', 'update', 'e2e-plan', '--revision', '1', '--status', 'approved'],
+  },
+  {
+    command: 'plans line-items update',
+    ok: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget', '600', '-o', 'json'],
+    check: (r) => expect(json(r)).toMatchObject({ lineItemId: ids.lineItem, budget: 600 }),
+    fail: () => ['plans', 'line-items', 'update', 'e2e-plan', 'li_nope', '--revision', '1', '--budget', '1'],
+    failCode: 4,
+    usage: () => ['plans', 'line-items', 'update', 'e2e-plan', ids.lineItem!, '--revision', '1', '--budget-type', 'weekly'],
+  },
   editCase('plans edit', () => ['e2e-plan']),
   editCase('plans line-items edit', () => ['e2e-plan', ids.lineItem!]),
-  { command: 'plans line-items validate', ok: () => ['plans', 'line-items', 'validate', 'e2e-plan', ids.lineItem!, '-o', 'json'], check: prints({ valid: true }), fail: () => ['plans', 'line-items', 'validate', 'e2e-plan', 'li_nope'], failCode: 4, usage: () => ['plans', 'line-items', 'validate', 'e2e-plan', ''] },
-  { command: 'plans line-items delete', ok: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes', '-o', 'json'], check: deleted, fail: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes'], failCode: 4, usage: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!] },
-  { command: 'plans approve', ok: () => ['plans', 'approve', 'e2e-plan', '-o', 'json'], check: (r) => expect(json(r).status).toBe('approved'), fail: () => ['plans', 'approve', 'nope'], failCode: 4, usage: () => ['plans', 'approve', 'e2e-plan', '--revision', '-1'] },
-  { command: 'plans line-items readiness', ok: () => ['plans', 'line-items', 'readiness', 'e2e-plan', ids.lineItem!, '-o', 'json'], check: prints({ ready: true }), fail: () => ['plans', 'line-items', 'readiness', 'e2e-plan', 'li_nope'], failCode: 4, usage: () => ['plans', 'line-items', 'readiness', 'e2e-plan'] },
-  { command: 'plans line-items record', ok: () => ['plans', 'line-items', 'record', 'e2e-plan', ids.lineItem!, '--provider', 'provider_c', '--entity-type', 'campaign', '--entity-id', '261300300151', '-o', 'json'], check: async (r) => {
+  {
+    command: 'plans line-items validate',
+    ok: () => ['plans', 'line-items', 'validate', 'e2e-plan', ids.lineItem!, '-o', 'json'],
+    check: prints({ valid: true }),
+    fail: () => ['plans', 'line-items', 'validate', 'e2e-plan', 'li_nope'],
+    failCode: 4,
+    usage: () => ['plans', 'line-items', 'validate', 'e2e-plan', ''],
+  },
+  {
+    command: 'plans line-items delete',
+    ok: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes', '-o', 'json'],
+    check: deleted,
+    fail: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!, '--yes'],
+    failCode: 4,
+    usage: () => ['plans', 'line-items', 'delete', 'e2e-plan', ids.lineItem2!],
+  },
+  {
+    command: 'plans approve',
+    ok: () => ['plans', 'approve', 'e2e-plan', '-o', 'json'],
+    check: (r) => expect(json(r).status).toBe('approved'),
+    fail: () => ['plans', 'approve', 'nope'],
+    failCode: 4,
+    usage: () => ['plans', 'approve', 'e2e-plan', '--revision', '-1'],
+  },
+  {
+    command: 'plans line-items readiness',
+    ok: () => ['plans', 'line-items', 'readiness', 'e2e-plan', ids.lineItem!, '-o', 'json'],
+    check: prints({ ready: true }),
+    fail: () => ['plans', 'line-items', 'readiness', 'e2e-plan', 'li_nope'],
+    failCode: 4,
+    usage: () => ['plans', 'line-items', 'readiness', 'e2e-plan'],
+  },
+  {
+    command: 'plans line-items record',
+    ok: () => [
+      'plans',
+      'line-items',
+      'record',
+      'e2e-plan',
+      ids.lineItem!,
+      '--provider',
+      'provider_c',
+      '--entity-type',
+      'campaign',
+      '--entity-id',
+      '261300300151',
+      '-o',
+      'json',
+    ],
+    check: async (r) => {
       expect(r.stdout).toContain('261300300151');
       await archivePlan();
-    }, fail: () => ['plans', 'line-items', 'record', 'e2e-plan', 'li_nope', '--provider', 'provider_c', '--entity-type', 'campaign', '--entity-id', '1'], failCode: 4, usage: () => ['plans', 'line-items', 'record', 'e2e-plan', ids.lineItem!, '--provider', 'provider_c', '--entity-type', 'keyword', '--entity-id', '1'] },
-  { command: 'plans delete', ok: () => ['plans', 'delete', 'e2e-plan', '--yes', '-o', 'json'], check: deleted, fail: () => ['plans', 'delete', 'e2e-plan', '--yes'], failCode: 4, usage: () => ['plans', 'delete', 'e2e-plan'] },
+    },
+    fail: () => ['plans', 'line-items', 'record', 'e2e-plan', 'li_nope', '--provider', 'provider_c', '--entity-type', 'campaign', '--entity-id', '1'],
+    failCode: 4,
+    usage: () => ['plans', 'line-items', 'record', 'e2e-plan', ids.lineItem!, '--provider', 'provider_c', '--entity-type', 'keyword', '--entity-id', '1'],
+  },
+  {
+    command: 'plans delete',
+    ok: () => ['plans', 'delete', 'e2e-plan', '--yes', '-o', 'json'],
+    check: deleted,
+    fail: () => ['plans', 'delete', 'e2e-plan', '--yes'],
+    failCode: 4,
+    usage: () => ['plans', 'delete', 'e2e-plan'],
+  },
   {
     command: 'plans apply',
-    ok: () => [
-      'plans', 'apply', planFile('e2e-applied'), '-o', 'json',
-    ],
+    ok: () => ['plans', 'apply', planFile('e2e-applied'), '-o', 'json'],
     check: (r) => expect(JSON.stringify(json(r))).toContain('e2e-applied'),
     fail: () => ['plans', 'apply', planFile('e2e-applied')],
     failCode: 5,
     usage: () => ['plans', 'apply', join(work, 'no-such-plan.json')],
   },
-  { command: 'brands delete', ok: () => ['brands', 'delete', 'e2e-brand', '--yes', '-o', 'json'], check: deleted, fail: () => ['brands', 'delete', 'e2e-brand', '--yes'], failCode: 4, usage: () => ['brands', 'delete', 'e2e-brand'] },
-  { command: 'skills delete', ok: () => ['skills', 'delete', 'e2e-skill', '--yes', '-o', 'json'], check: deleted, fail: () => ['skills', 'delete', 'e2e-skill', '--yes'], failCode: 4, usage: () => ['skills', 'delete', ''] },
+  {
+    command: 'brands delete',
+    ok: () => ['brands', 'delete', 'e2e-brand', '--yes', '-o', 'json'],
+    check: deleted,
+    fail: () => ['brands', 'delete', 'e2e-brand', '--yes'],
+    failCode: 4,
+    usage: () => ['brands', 'delete', 'e2e-brand'],
+  },
+  {
+    command: 'skills delete',
+    ok: () => ['skills', 'delete', 'e2e-skill', '--yes', '-o', 'json'],
+    check: deleted,
+    fail: () => ['skills', 'delete', 'e2e-skill', '--yes'],
+    failCode: 4,
+    usage: () => ['skills', 'delete', ''],
+  },
 
   {
     command: 'assets reserve',
@@ -339,11 +633,45 @@ const CASES: Case[] = [
     fail: () => ['assets', 'reserve', '--filename', ''],
     failCode: 2,
   },
-  { command: 'assets finalize', ok: () => ['assets', 'finalize', ids.asset!, '-o', 'json'], check: (r) => expect(json(r).state).toBe('ready'), fail: () => ['assets', 'finalize', 'ast_nope'], failCode: 4, usage: () => ['assets', 'finalize', ''] },
-  { command: 'assets list', ok: () => ['assets', 'list', '-o', 'json'], check: (r) => expect(r.stdout).toContain(ids.asset!), fail: () => ['assets', 'list', '--kind', 'audio'], failCode: 2 },
-  { command: 'assets get', ok: () => ['assets', 'get', ids.asset!, '-o', 'json'], check: (r) => expect(json(r).mimeType).toBe('image/png'), fail: () => ['assets', 'get', 'ast_nope'], failCode: 4, usage: () => ['assets', 'get', ''] },
-  { command: 'assets rename', ok: () => ['assets', 'rename', ids.asset!, '--revision', '2', '--filename', 'hero-2.png', '-o', 'json'], check: prints({ filename: 'hero-2.png' }), fail: () => ['assets', 'rename', ids.asset!, '--revision', '1', '--filename', 'stale.png'], failCode: 5, usage: () => ['assets', 'rename', ids.asset!, '--revision', '2'] },
-  { command: 'assets register', ok: () => ['assets', 'register', ids.asset!, '--advertiser', A, '-o', 'json'], check: (r) => expect(r.stdout).toContain(A), fail: () => ['assets', 'register', ids.asset!, '--advertiser', 'acc_not_ours'], failCode: 7, usage: () => ['assets', 'register', ids.asset!, '--advertiser', 'acme'] },
+  {
+    command: 'assets finalize',
+    ok: () => ['assets', 'finalize', ids.asset!, '-o', 'json'],
+    check: (r) => expect(json(r).state).toBe('ready'),
+    fail: () => ['assets', 'finalize', 'ast_nope'],
+    failCode: 4,
+    usage: () => ['assets', 'finalize', ''],
+  },
+  {
+    command: 'assets list',
+    ok: () => ['assets', 'list', '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain(ids.asset!),
+    fail: () => ['assets', 'list', '--kind', 'audio'],
+    failCode: 2,
+  },
+  {
+    command: 'assets get',
+    ok: () => ['assets', 'get', ids.asset!, '-o', 'json'],
+    check: (r) => expect(json(r).mimeType).toBe('image/png'),
+    fail: () => ['assets', 'get', 'ast_nope'],
+    failCode: 4,
+    usage: () => ['assets', 'get', ''],
+  },
+  {
+    command: 'assets rename',
+    ok: () => ['assets', 'rename', ids.asset!, '--revision', '2', '--filename', 'hero-2.png', '-o', 'json'],
+    check: prints({ filename: 'hero-2.png' }),
+    fail: () => ['assets', 'rename', ids.asset!, '--revision', '1', '--filename', 'stale.png'],
+    failCode: 5,
+    usage: () => ['assets', 'rename', ids.asset!, '--revision', '2'],
+  },
+  {
+    command: 'assets register',
+    ok: () => ['assets', 'register', ids.asset!, '--advertiser', A, '-o', 'json'],
+    check: (r) => expect(r.stdout).toContain(A),
+    fail: () => ['assets', 'register', ids.asset!, '--advertiser', 'acc_not_ours'],
+    failCode: 7,
+    usage: () => ['assets', 'register', ids.asset!, '--advertiser', 'acme'],
+  },
   {
     command: 'assets upload',
     ok: () => ['assets', 'upload', mediaFile('up/logo.png', png()), '--register', A, '-o', 'json'],
@@ -366,7 +694,14 @@ const CASES: Case[] = [
     failStderr: /not done:\n.*advertiser_not_owned/,
     usage: () => ['assets', 'sync', join(work, 'no-such-dir')],
   },
-  { command: 'assets delete', ok: () => ['assets', 'delete', ids.asset!, '--yes', '-o', 'json'], check: (r) => expect(json(r)).toMatchObject({ deleted: true, id: ids.asset }), fail: () => ['assets', 'delete', ids.asset!, '--yes'], failCode: 4, usage: () => ['assets', 'delete', ids.asset!] },
+  {
+    command: 'assets delete',
+    ok: () => ['assets', 'delete', ids.asset!, '--yes', '-o', 'json'],
+    check: (r) => expect(json(r)).toMatchObject({ deleted: true, id: ids.asset }),
+    fail: () => ['assets', 'delete', ids.asset!, '--yes'],
+    failCode: 4,
+    usage: () => ['assets', 'delete', ids.asset!],
+  },
 ];
 
 beforeAll(async () => {
@@ -389,28 +724,34 @@ afterAll(async () => {
 describe('every command', () => {
   it('has a case here: every command that performs an operation', () => {
     const covered = new Set(CASES.map((c) => c.command));
-    const leaves = getRegistry().commands.filter((c) => c.operationId || c.flowOperations).map((c) => c.path.join(' '));
+    const leaves = getRegistry()
+      .commands.filter((c) => c.operationId || c.flowOperations)
+      .map((c) => c.path.join(' '));
     expect(leaves.filter((p) => !covered.has(p))).toEqual([]);
   });
 
   // One test per command, in order: later cases use what earlier ones made.
-  it.each(CASES)('$command: succeeds with the answer, fails with its exit code, a usage error sends nothing', async (c) => {
-    if (c.command === 'brands documents finalize') await put(ids.documentUrl!, Buffer.from('# Notes\nplain text\n'), 'text/markdown');
-    if (c.command === 'assets finalize') await put(ids.assetUrl!, png(), 'image/png');
-    const ok = c.tty ? await tty(c.ok()) : await cli(c.ok());
-    expect(ok.code, `${c.command} (success): ${ok.stderr}`).toBe(0);
-    await c.check(ok);
-    const fail = await cli(c.fail());
-    expect(fail.code, `${c.command} (failure): ${fail.stderr}`).toBe(c.failCode);
-    if (c.failStdout instanceof RegExp) expect(fail.stdout, c.command).toMatch(c.failStdout);
-    else expect(fail.stdout, c.command).toBe(c.failStdout ?? '');
-    expect(fail.stderr, c.command).toMatch(c.failStderr ?? /^error: /m);
+  it.each(CASES)(
+    '$command: succeeds with the answer, fails with its exit code, a usage error sends nothing',
+    async (c) => {
+      if (c.command === 'brands documents finalize') await put(ids.documentUrl!, Buffer.from('# Notes\nplain text\n'), 'text/markdown');
+      if (c.command === 'assets finalize') await put(ids.assetUrl!, png(), 'image/png');
+      const ok = c.tty ? await tty(c.ok()) : await cli(c.ok());
+      expect(ok.code, `${c.command} (success): ${ok.stderr}`).toBe(0);
+      await c.check(ok);
+      const fail = await cli(c.fail());
+      expect(fail.code, `${c.command} (failure): ${fail.stderr}`).toBe(c.failCode);
+      if (c.failStdout instanceof RegExp) expect(fail.stdout, c.command).toMatch(c.failStdout);
+      else expect(fail.stdout, c.command).toBe(c.failStdout ?? '');
+      expect(fail.stderr, c.command).toMatch(c.failStderr ?? /^error: /m);
 
-    const args = c.usage?.() ?? (c.failCode === 2 ? c.fail() : undefined);
-    expect(args, `${c.command} has no usage case`).toBeDefined();
-    const before = stub.requests.length;
-    const usage = await cli(args!, stub.url);
-    expect(usage.code, `${c.command}: ${args!.join(' ')}\n${usage.stderr}`).toBe(2);
-    expect(stub.requests.length, `${c.command} sent a request`).toBe(before);
-  }, 60_000);
+      const args = c.usage?.() ?? (c.failCode === 2 ? c.fail() : undefined);
+      expect(args, `${c.command} has no usage case`).toBeDefined();
+      const before = stub.requests.length;
+      const usage = await cli(args!, stub.url);
+      expect(usage.code, `${c.command}: ${args!.join(' ')}\n${usage.stderr}`).toBe(2);
+      expect(stub.requests.length, `${c.command} sent a request`).toBe(before);
+    },
+    60_000,
+  );
 });

@@ -18,7 +18,15 @@ import { getRegistry } from '../../src/commands/index.js';
 import { helpFor } from '../../src/cli/help.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
 
-const FORBIDDEN = ['node_modules/zod/', 'node_modules/ora/', 'node_modules/@inquirer/', 'node_modules/cli-table3/', 'node_modules/undici/', 'node_modules/commander/', 'src/cli/output/values.ts'];
+const FORBIDDEN = [
+  'node_modules/zod/',
+  'node_modules/ora/',
+  'node_modules/@inquirer/',
+  'node_modules/cli-table3/',
+  'node_modules/undici/',
+  'node_modules/commander/',
+  'src/cli/output/values.ts',
+];
 
 let dir: string;
 let bundle: Record<string, { inputs: string[] }>;
@@ -109,7 +117,9 @@ describe('modules loaded on the fast paths', () => {
 
 describe('help pages rendered at build time (dist/bundle/help-pages.cjs)', () => {
   it('are, for every group and command, what the registry renders now', () => {
-    const { helpPages } = createRequire(import.meta.url)(join(ROOT, 'dist', 'bundle', 'help-pages.cjs')) as { helpPages: (first: string) => Record<string, string> };
+    const { helpPages } = createRequire(import.meta.url)(join(ROOT, 'dist', 'bundle', 'help-pages.cjs')) as {
+      helpPages: (first: string) => Record<string, string>;
+    };
     const registry = getRegistry();
     const paths = [...registry.groups, ...registry.commands].map((x) => x.path);
     expect(paths.length).toBeGreaterThan(50);
@@ -119,7 +129,12 @@ describe('help pages rendered at build time (dist/bundle/help-pages.cjs)', () =>
 
   it('bin/adops.js answers a command help from them as main.js would from the registry, and an unknown one as before', () => {
     const env = baseEnv({ ADOPS_CONFIG_DIR: join(dir, 'cfg') });
-    for (const args of [['observe', 'campaigns', 'list', '--help'], ['help', 'mutations'], ['observe', 'campaigns', '--limit', '5', '-h'], ['constructor', '--help']]) {
+    for (const args of [
+      ['observe', 'campaigns', 'list', '--help'],
+      ['help', 'mutations'],
+      ['observe', 'campaigns', '--limit', '5', '-h'],
+      ['constructor', '--help'],
+    ]) {
       const quick = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, encoding: 'utf8' });
       const full = spawnSync(process.execPath, [join(ROOT, 'dist', 'bundle', 'main.js'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
       expect([quick.status, quick.stdout, quick.stderr], args.join(' ')).toEqual([full.status, full.stdout, full.stderr]);

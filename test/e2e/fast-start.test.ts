@@ -14,7 +14,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
 
-const HEAVY = ['node_modules/commander/', 'node_modules/undici/', 'node_modules/zod/', 'node_modules/ora/', 'node_modules/@inquirer/', 'node_modules/cli-table3/', 'node_modules/tinyglobby/', 'node_modules/conf/', 'src/commands/', 'src/client/', 'src/sandbox/', '/dist/commands/', '/dist/client/'];
+const HEAVY = [
+  'node_modules/commander/',
+  'node_modules/undici/',
+  'node_modules/zod/',
+  'node_modules/ora/',
+  'node_modules/@inquirer/',
+  'node_modules/cli-table3/',
+  'node_modules/tinyglobby/',
+  'node_modules/conf/',
+  'src/commands/',
+  'src/client/',
+  'src/sandbox/',
+  '/dist/commands/',
+  '/dist/client/',
+];
 // Definitions are plain data: the composition root (commands/index), the group files (commands/<group>/index) and the
 // operation-command factory with what it reads (commands/_shared/operation-command, -data). Handlers are not.
 const DEFINITIONS = /src\/commands\/(?:[a-z]+\/)?index\.ts$|src\/commands\/_shared\/operation-(?:command|data)\.ts$/;
@@ -52,10 +66,17 @@ Module._resolveFilename = function (...args) {
 });
 
 /** Each loaded file, with the sources it holds (a bundle output's inputs, or the file itself). */
-function loaded(args: string[], env: Record<string, string> = {}): { files: Array<{ url: string; sources: string[] }>; stdout: string; stderr: string; status: number | null } {
+function loaded(
+  args: string[],
+  env: Record<string, string> = {},
+): { files: Array<{ url: string; sources: string[] }>; stdout: string; stderr: string; status: number | null } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], { cwd: ROOT, env: baseEnv({ ADOPS_TEST_LOADED: log, ...env }), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], {
+    cwd: ROOT,
+    env: baseEnv({ ADOPS_TEST_LOADED: log, ...env }),
+    encoding: 'utf8',
+  });
   const urls = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
   const bundleDir = pathToFileURL(join(ROOT, 'dist', 'bundle')).href + '/';
   const files = urls.map((url) => {
@@ -97,7 +118,9 @@ describe('fast start', () => {
   it('adops --version and --help never start the ESM bundle (bin/adops.js answers them)', () => {
     for (const args of [['--version'], ['--help']]) {
       const { files } = loaded(args);
-      expect(files.filter((f) => f.url.includes('/dist/')).map((f) => f.url.replace(/.*\/dist\//, 'dist/'))).toEqual(args[0] === '--version' ? [] : ['dist/bundle/quick.cjs']);
+      expect(files.filter((f) => f.url.includes('/dist/')).map((f) => f.url.replace(/.*\/dist\//, 'dist/'))).toEqual(
+        args[0] === '--version' ? [] : ['dist/bundle/quick.cjs'],
+      );
     }
   });
 
@@ -120,7 +143,12 @@ describe('fast start', () => {
       expect(JSON.parse(plain.stdout)).toHaveLength(1);
       expect(undiciIn(plain.files)).toEqual([]);
       // An https origin NO_PROXY lists: the decision is made without undici (the connection then fails: nothing listens there).
-      const exempt = loaded([...read, '--retries', '0'], { ...env(), ADOPS_BASE_URL: 'https://localhost:9', HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: 'localhost' });
+      const exempt = loaded([...read, '--retries', '0'], {
+        ...env(),
+        ADOPS_BASE_URL: 'https://localhost:9',
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        NO_PROXY: 'localhost',
+      });
       expect(exempt.status).toBe(6);
       expect(exempt.stderr).toContain('cannot connect to https://localhost:9');
       expect(undiciIn(exempt.files)).toEqual([]);

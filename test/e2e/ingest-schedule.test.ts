@@ -11,7 +11,8 @@ async function pauseAndWatch(ingestEvery: string, watchMs: number): Promise<{ st
   const sb = await startSandboxChild(['--ingest-every', ingestEvery]);
   try {
     const env = { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: DEMO.full };
-    const stored = async () => JSON.parse((await runAdops(['observe', 'campaigns', '--advertiser', ACC, '-o', 'json'], { env })).stdout) as Array<{ id: string; status: string }>;
+    const stored = async () =>
+      JSON.parse((await runAdops(['observe', 'campaigns', '--advertiser', ACC, '-o', 'json'], { env })).stdout) as Array<{ id: string; status: string }>;
     const campaign = (await stored()).find((c) => c.status === 'ACTIVE')!.id;
     const paused = await runAdops(['mutations', 'pause', ACC, '--campaign', campaign, '--wait', '--interval', '0.1'], { env, timeoutMs: 30_000 });
     expect(paused.code, paused.stderr).toBe(0);

@@ -26,7 +26,9 @@ describe('mutations pause --wait --timeout 1 against a slow provider', () => {
     const campaigns = await request(child.url, 'GET', '/observe/campaigns', { key: DEMO.full, query: { advertiserId: ACC, limit: 1 } });
     const id = campaigns.body.data[0].id as string;
     const provider = campaigns.body.data[0].provider as string;
-    expect((await request(child.url, 'PUT', `/_sandbox/faults/${provider}`, { body: { errorRate: 0, latencyMs: 6000, rateLimitPerMinute: null } })).status).toBe(200);
+    expect(
+      (await request(child.url, 'PUT', `/_sandbox/faults/${provider}`, { body: { errorRate: 0, latencyMs: 6000, rateLimitPerMinute: null } })).status,
+    ).toBe(200);
     const r = await runAdops(['mutations', 'pause', ACC, '--campaign', id, '--wait', '--timeout', '1', '--interval', '0.1', '--output', 'json'], {
       env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: child.url, ADOPS_API_KEY: DEMO.full },
       timeoutMs: 20_000,

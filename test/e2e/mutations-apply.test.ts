@@ -37,14 +37,25 @@ function renames(tag: string, n: number): string {
 }
 const namedCount = async (tag: string) => {
   const counts = new Map<string, number>();
-  for (const m of await allMutations(sb, DEMO.full)) if (typeof m.changes.name === 'string' && m.changes.name.startsWith(`${tag} `)) counts.set(m.changes.name, (counts.get(m.changes.name) ?? 0) + 1);
+  for (const m of await allMutations(sb, DEMO.full))
+    if (typeof m.changes.name === 'string' && m.changes.name.startsWith(`${tag} `)) counts.set(m.changes.name, (counts.get(m.changes.name) ?? 0) + 1);
   return counts;
 };
 
 describe('mutations apply', () => {
   it('refuses invalid rows before sending anything, naming each line (exit 2)', async () => {
     const file = join(dir, 'bad.csv');
-    writeFileSync(file, [HEADER, `${ACC},pause,campaign,${campaigns[0]},,,,,,`, `${ACC},explode,campaign,1,,,,,,`, `${ACC},set_budget,campaign,1,,,,,,`, `${ACC},set_budget,campaign,1,,abc,,,,`, `${ACC},set_bid,ad_group,1,,,,,,`].join('\n'));
+    writeFileSync(
+      file,
+      [
+        HEADER,
+        `${ACC},pause,campaign,${campaigns[0]},,,,,,`,
+        `${ACC},explode,campaign,1,,,,,,`,
+        `${ACC},set_budget,campaign,1,,,,,,`,
+        `${ACC},set_budget,campaign,1,,abc,,,,`,
+        `${ACC},set_bid,ad_group,1,,,,,,`,
+      ].join('\n'),
+    );
     const r = await run(['mutations', 'apply', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/4 of 5 row\(s\)/);
@@ -92,7 +103,11 @@ describe('mutations apply', () => {
       writeFileSync(file, renames(tag, 10));
       // Answers held back: when the process stops, some changes are made but unanswered (in doubt).
       proxy.rule({ method: 'POST', path: '/mutations', action: 'delay-answer', delayMs: 600 });
-      const child = spawn(process.execPath, [BIN, 'mutations', 'apply', file, '--concurrency', '2'], { cwd: ROOT, env: baseEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'mutations', 'apply', file, '--concurrency', '2'], {
+        cwd: ROOT,
+        env: baseEnv(env()),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (c) => (stderr += c));
       const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));

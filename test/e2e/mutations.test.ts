@@ -17,12 +17,17 @@ let campaigns: string[] = [];
 const cfg = tempConfigDir();
 
 const run = (args: string[], opts: { key?: string; url?: string; timeoutMs?: number } = {}) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: opts.url ?? proxy.url, ADOPS_API_KEY: opts.key ?? DEMO.full }, timeoutMs: opts.timeoutMs ?? 30_000 });
+  runAdops(args, {
+    env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: opts.url ?? proxy.url, ADOPS_API_KEY: opts.key ?? DEMO.full },
+    timeoutMs: opts.timeoutMs ?? 30_000,
+  });
 
 const budgetsOf = async (campaign: string, amount: number) =>
   (await allMutations(sb, DEMO.full)).filter((m) => m.action === 'set_budget' && m.target.id === campaign && m.changes.budget?.amount === amount);
 
-const t = sandboxBehindProxy(withKey(demoWorldInput(), { label: 'acme-mutation-write', key: WRITE_ONLY, member: 'mem_acme_owner', permissions: ['observe:read', 'mutation:write'] }));
+const t = sandboxBehindProxy(
+  withKey(demoWorldInput(), { label: 'acme-mutation-write', key: WRITE_ONLY, member: 'mem_acme_owner', permissions: ['observe:read', 'mutation:write'] }),
+);
 
 beforeAll(async () => {
   ensureBuilt();
@@ -80,9 +85,26 @@ describe('named actions', () => {
       body: { advertiserId: ACC, target: { type: 'campaign', id: campaigns[0] }, action: 'set_budget', budget: { amount: 50, type: 'daily' } },
     });
     expect(r.stdout + r.stderr).not.toContain(DEMO.full);
-    const generic = await run(['mutations', 'start', '--advertiser', ACC, '--action', 'pause', '-f', 'target.type=campaign', '-f', 'target.id=1', '--idempotency-key', 'k-1', '--dry-run']);
+    const generic = await run([
+      'mutations',
+      'start',
+      '--advertiser',
+      ACC,
+      '--action',
+      'pause',
+      '-f',
+      'target.type=campaign',
+      '-f',
+      'target.id=1',
+      '--idempotency-key',
+      'k-1',
+      '--dry-run',
+    ]);
     expect(generic.code, generic.stderr).toBe(0);
-    expect(JSON.parse(generic.stdout)).toMatchObject({ headers: { 'idempotency-key': 'k-1' }, body: { action: 'pause', target: { type: 'campaign', id: '1' } } });
+    expect(JSON.parse(generic.stdout)).toMatchObject({
+      headers: { 'idempotency-key': 'k-1' },
+      body: { action: 'pause', target: { type: 'campaign', id: '1' } },
+    });
     expect(proxy.seen).toHaveLength(0);
   });
 });
@@ -102,7 +124,10 @@ describe('lost answers', () => {
   });
 
   it('a POST that never reached the server, with an older change of the same action and target: made once, the old one not adopted', async () => {
-    const old = await sb.req('POST', '/mutations', { key: DEMO.full, body: { advertiserId: ACC, action: 'set_budget', target: { type: 'campaign', id: campaigns[2] }, budget: { amount: 40 } } });
+    const old = await sb.req('POST', '/mutations', {
+      key: DEMO.full,
+      body: { advertiserId: ACC, action: 'set_budget', target: { type: 'campaign', id: campaigns[2] }, budget: { amount: 40 } },
+    });
     expect(old.status).toBe(202);
     proxy.rule({ method: 'POST', path: '/mutations', action: 'reset-before', times: 1 });
     const r = await run(['mutations', 'budget', ACC, '--campaign', campaigns[2]!, '--amount', '62', '--output', 'json']);
@@ -146,7 +171,11 @@ describe('lost answers', () => {
 
   it('Ctrl-C during --wait exits 130 and says how to resume; watch picks it up', async () => {
     const env = baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
-    const child = spawn(process.execPath, [BIN, 'mutations', 'pause', ACC, '--campaign', campaigns[5]!, '--wait', '--interval', '5'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mutations', 'pause', ACC, '--campaign', campaigns[5]!, '--wait', '--interval', '5'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));

@@ -55,7 +55,10 @@ describe('observe', () => {
   });
 
   it('insights --chart draws under the table on a terminal, and says why it does not in a pipe', async () => {
-    const tty = await runAdopsTty(['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-30', '--grain', 'week', '--advertiser', A, '--chart', 'spend'], { env: { ...env(), NO_COLOR: '1' } });
+    const tty = await runAdopsTty(
+      ['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-30', '--grain', 'week', '--advertiser', A, '--chart', 'spend'],
+      { env: { ...env(), NO_COLOR: '1' } },
+    );
     expect(tty.code, tty.stdout).toBe(0);
     expect(tty.stdout).toMatch(/spend by 5 periods/);
     expect(tty.stdout).toMatch(/┤/);
@@ -80,7 +83,9 @@ describe('observe', () => {
   it('a field the operation does not know is sent with a warning that names the known ones', async () => {
     const r = await run(['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-03', '-f', 'timegrain=week', '--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/"timegrain" is not a query parameter of listInsights \(did you mean "timeGrain"\?\); sending it anyway\. Known: since, until, level, timeGrain/);
+    expect(r.stderr).toMatch(
+      /"timegrain" is not a query parameter of listInsights \(did you mean "timeGrain"\?\); sending it anyway\. Known: since, until, level, timeGrain/,
+    );
     const api = await run(['api', 'GET', '/observe/insights', '-f', 'since=2026-09-01', '-f', 'until=2026-09-03', '-f', 'advertiserID=acc_x']);
     expect(api.code).toBe(0);
     expect(api.stderr).toMatch(/"advertiserID" is not a query parameter of listInsights \(did you mean "advertiserId"\?\)/);

@@ -39,7 +39,11 @@ describe('dependencies are what the bundle loads', () => {
   });
 
   it('no dependency is also bundled (it would be installed a second time)', () => {
-    const bundled = new Set(Object.values(outputs).flatMap((o) => o.inputs.map(packageOf)).filter((p): p is string => p !== undefined));
+    const bundled = new Set(
+      Object.values(outputs)
+        .flatMap((o) => o.inputs.map(packageOf))
+        .filter((p): p is string => p !== undefined),
+    );
     const runtime = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
     expect(runtime.filter((d) => bundled.has(d))).toEqual([]);
   });
@@ -75,7 +79,11 @@ describe('an install without the optional native module (it could not be built)'
     }
   });
   const adops = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [join(root, 'bin', 'adops.js'), ...args], { encoding: 'utf8', timeout: 20_000, env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ...env }) });
+    spawnSync(process.execPath, [join(root, 'bin', 'adops.js'), ...args], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: baseEnv({ ADOPS_CONFIG_DIR: tempConfigDir(), ...env }),
+    });
 
   it('the client runs: --version and a read against a sandbox', async () => {
     expect(adops(['--version']).stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);

@@ -68,7 +68,11 @@ describe('pickers', () => {
 
   it('off a terminal, or with --no-input on one, the usage error is exactly as before', async () => {
     const live = await runAdops(['observe', 'campaigns', '--live'], { env: env() });
-    expect([live.code, live.stdout, live.stderr]).toEqual([2, '', "error: option '--live <advertiserId>' argument missing\nhint: see `adops --help` or `adops <command> --help`\n"]);
+    expect([live.code, live.stdout, live.stderr]).toEqual([
+      2,
+      '',
+      "error: option '--live <advertiserId>' argument missing\nhint: see `adops --help` or `adops <command> --help`\n",
+    ]);
     const brand = await runAdops(['brands', 'get'], { env: env() });
     expect([brand.code, brand.stdout, brand.stderr]).toEqual([2, '', 'error: missing argument <slug>\nhint: usage: adops brands get <slug>\n']);
     const tty = await onTerminal(['brands', 'get', '--no-input'], 'missing argument', []);

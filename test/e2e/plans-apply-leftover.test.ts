@@ -17,11 +17,31 @@ let sandbox: SandboxChild;
 let proxy: FaultProxy;
 let dir: string;
 const key = DEMO.full;
-const social = { name: 'Social', provider: 'provider_a', advertiserId: 'acc_acme_a_001', budget: 100, budgetType: 'daily', startDate: '2026-10-01', endDate: '2026-10-31', objective: 'OUTCOME_SALES' };
+const social = {
+  name: 'Social',
+  provider: 'provider_a',
+  advertiserId: 'acc_acme_a_001',
+  budget: 100,
+  budgetType: 'daily',
+  startDate: '2026-10-01',
+  endDate: '2026-10-31',
+  objective: 'OUTCOME_SALES',
+};
 
 function planFile(slug: string): string {
   const file = join(dir, `${slug}.json`);
-  writeFileSync(file, JSON.stringify({ slug, name: `Plan ${slug}`, currency: 'USD', budget: 10000, startDate: '2026-10-01', endDate: '2026-10-31', lineItems: [social, { ...social, name: 'Retargeting', budget: 50 }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      slug,
+      name: `Plan ${slug}`,
+      currency: 'USD',
+      budget: 10000,
+      startDate: '2026-10-01',
+      endDate: '2026-10-31',
+      lineItems: [social, { ...social, name: 'Retargeting', budget: 50 }],
+    }),
+  );
   return file;
 }
 
@@ -31,7 +51,9 @@ const getPlan = (slug: string) => request(sandbox.url, 'GET', `/context/campaign
 async function applyAndKill(cfg: string, file: string, slug: string): Promise<void> {
   proxy.setPlan((req) => (req.url?.includes('/line-items') ? 'stall' : 'pass'));
   const child = spawn(process.execPath, [BIN, 'plans', 'apply', file], {
-    cwd: ROOT, env: baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: proxy.url }), stdio: 'ignore',
+    cwd: ROOT,
+    env: baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: proxy.url }),
+    stdio: 'ignore',
   });
   const closed = new Promise<void>((r) => child.on('close', () => r()));
   for (let i = 0; i < 200 && (await getPlan(slug)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
@@ -67,7 +89,9 @@ describe('plans apply after a kill -9', () => {
 
     const r = await rerun(cfg, ['plans', 'apply', file, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/plan killed-1 is the draft an interrupted `adops plans apply` left \(pid \d+, started [^)]+\); deleting it to apply this file anew/);
+    expect(r.stderr).toMatch(
+      /plan killed-1 is the draft an interrupted `adops plans apply` left \(pid \d+, started [^)]+\); deleting it to apply this file anew/,
+    );
     const plan = (await getPlan('killed-1')).body;
     expect(plan.lineItems.map((li: { name: string }) => li.name)).toEqual(['Social', 'Retargeting']);
     expect(JSON.parse(r.stdout).slug).toBe('killed-1');

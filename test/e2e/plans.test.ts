@@ -13,13 +13,29 @@ let cfg: string;
 let dir: string;
 const key = DEMO.full;
 const adops = (args: string[], extra: Record<string, string> = {}, onStderr?: (text: string) => void) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url, ...extra }, timeoutMs: 30_000, ...(onStderr ? { onStderr } : {}) });
+  runAdops(args, {
+    env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url, ...extra },
+    timeoutMs: 30_000,
+    ...(onStderr ? { onStderr } : {}),
+  });
 const api = async (method: string, path: string, body?: unknown) => request(sandbox.url, method, path, { key, ...(body !== undefined ? { body } : {}) });
 
-const social = { name: 'Social', provider: 'provider_a', advertiserId: 'acc_acme_a_001', budget: 100, budgetType: 'daily', startDate: '2026-10-01', endDate: '2026-10-31', objective: 'OUTCOME_SALES' };
+const social = {
+  name: 'Social',
+  provider: 'provider_a',
+  advertiserId: 'acc_acme_a_001',
+  budget: 100,
+  budgetType: 'daily',
+  startDate: '2026-10-01',
+  endDate: '2026-10-31',
+  objective: 'OUTCOME_SALES',
+};
 function planFile(slug: string, lineItems: unknown[], extra: Record<string, unknown> = {}): string {
   const file = join(dir, `${slug}.json`);
-  writeFileSync(file, JSON.stringify({ slug, name: `Plan ${slug}`, currency: 'USD', budget: 10000, startDate: '2026-10-01', endDate: '2026-10-31', ...extra, lineItems }));
+  writeFileSync(
+    file,
+    JSON.stringify({ slug, name: `Plan ${slug}`, currency: 'USD', budget: 10000, startDate: '2026-10-01', endDate: '2026-10-31', ...extra, lineItems }),
+  );
   return file;
 }
 
@@ -77,7 +93,20 @@ describe('a plan from a file, end to end', () => {
     expect(ready.stderr).toContain('missing: plan_not_approved');
     expect(JSON.parse(ready.stdout)).toMatchObject({ lineItemId: li, ready: true, missing: [] });
 
-    const recorded = await adops(['plans', 'line-items', 'record', 'e2e-spring', li, '--provider', 'provider_a', '--entity-type', 'campaign', '--entity-id', '120330000000001', '--json']);
+    const recorded = await adops([
+      'plans',
+      'line-items',
+      'record',
+      'e2e-spring',
+      li,
+      '--provider',
+      'provider_a',
+      '--entity-type',
+      'campaign',
+      '--entity-id',
+      '120330000000001',
+      '--json',
+    ]);
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(JSON.parse(recorded.stdout)).toMatchObject({ lineItemId: li, entityType: 'campaign', entityId: '120330000000001' });
     const after = (await api('GET', '/context/campaign-plans/e2e-spring')).body as { lineItems: Array<{ executions: unknown[] }> };
@@ -85,7 +114,10 @@ describe('a plan from a file, end to end', () => {
   }, 60_000);
 
   it('a plan file without line items applies from stdin too', async () => {
-    const r = await runAdops(['plans', 'apply', '-', '--json'], { stdin: JSON.stringify({ slug: 'e2e-stdin', name: 'From stdin', currency: 'EUR' }), env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url } });
+    const r = await runAdops(['plans', 'apply', '-', '--json'], {
+      stdin: JSON.stringify({ slug: 'e2e-stdin', name: 'From stdin', currency: 'EUR' }),
+      env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ slug: 'e2e-stdin', currency: 'EUR', lineItems: [] });
   });

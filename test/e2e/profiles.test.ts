@@ -16,7 +16,11 @@ const noKeyShown = (r: RunResult) => {
 beforeAll(async () => {
   ensureBuilt();
   sandbox = await startSandboxChild([]);
-  for (const [profile, key, verify] of [['acme', DEMO.full, true], ['globex', DEMO.globex, true], ['broken', BAD, false]] as const) {
+  for (const [profile, key, verify] of [
+    ['acme', DEMO.full, true],
+    ['globex', DEMO.globex, true],
+    ['broken', BAD, false],
+  ] as const) {
     const r = await cli(['auth', 'login', '--profile', profile, '--with-key', '--url', sandbox.url, ...(verify ? [] : ['--no-verify'])], key);
     expect(r.code, r.stderr).toBe(0);
   }
@@ -71,7 +75,11 @@ describe('profiles', () => {
     expect(r.code).toBe(3);
     noKeyShown(r);
     const rows = JSON.parse(r.stdout) as Array<{ name: string; ok: boolean; detail: string }>;
-    expect(rows.map((x) => [x.name, x.ok])).toEqual([['acme', true], ['broken', false], ['globex', true]]);
+    expect(rows.map((x) => [x.name, x.ok])).toEqual([
+      ['acme', true],
+      ['broken', false],
+      ['globex', true],
+    ]);
     expect(rows.find((x) => x.name === 'broken')!.detail).toContain('401 unauthorized');
     expect(r.stderr).toContain('1 of 3 profiles failed: broken');
 

@@ -89,7 +89,10 @@ describe('through a CONNECT proxy with credentials', () => {
     const found = await adops(['observe', 'campaigns', '--advertiser', ADVERTISER, '--query', "[?budgetLevel=='campaign'] | [0].id", '-o', 'json'], env);
     expect(found.code, found.stderr).toBe(0);
     const campaign = JSON.parse(found.stdout) as string;
-    const mutation = await adops(['mutations', 'budget', ADVERTISER, '--campaign', campaign, '--amount', '81', '--type', 'daily', '--wait', '--interval', '0.2', '-o', 'json', '--debug'], env);
+    const mutation = await adops(
+      ['mutations', 'budget', ADVERTISER, '--campaign', campaign, '--amount', '81', '--type', 'daily', '--wait', '--interval', '0.2', '-o', 'json', '--debug'],
+      env,
+    );
     expect(mutation.code, mutation.stderr).toBe(0);
     expect(JSON.parse(mutation.stdout)).toMatchObject({ state: 'succeeded' });
     const created = await adops(['brands', 'create', '--slug', 'corp-proxy', '--name', 'Corp', '-o', 'json'], env);
@@ -120,7 +123,10 @@ describe('through a CONNECT proxy with credentials', () => {
     sb.services.publicUrl = () => 'http://storage.corp.test';
     const dir = mkdtempSync(join(tmpdir(), 'adops-proxy-up-'));
     writeFileSync(join(dir, 'b.png'), png());
-    const r = await adops(['assets', 'upload', join(dir, 'b.png'), '-o', 'json'], proxied(authed, { HTTP_PROXY: `http://ops:${PASSWORD}@127.0.0.1:${authed.port}` }));
+    const r = await adops(
+      ['assets', 'upload', join(dir, 'b.png'), '-o', 'json'],
+      proxied(authed, { HTTP_PROXY: `http://ops:${PASSWORD}@127.0.0.1:${authed.port}` }),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(authed.forwarded.some((u) => u.startsWith('http://storage.corp.test/_storage/'))).toBe(true);
     expect(authed.seen()).not.toContain(DEMO.full);
@@ -157,7 +163,10 @@ describe('through a CONNECT proxy without credentials', () => {
   });
 
   it('lowercase https_proxy wins over HTTPS_PROXY', async () => {
-    const r = await adops(['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'], proxied(open, { https_proxy: open.url, HTTPS_PROXY: 'http://127.0.0.1:9' }));
+    const r = await adops(
+      ['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'],
+      proxied(open, { https_proxy: open.url, HTTPS_PROXY: 'http://127.0.0.1:9' }),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(open.connects).toEqual(['ads.corp.test:443']);
   });
@@ -178,10 +187,19 @@ describe('through a CONNECT proxy without credentials', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(open.connects).toEqual(['ads.corp.test:443']);
     // The same without any proxy: the host it connected to is named.
-    const direct = await adops(['observe', 'campaigns', 'list', '--limit', '1'], { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: `https://localhost:${tls.port}` });
+    const direct = await adops(['observe', 'campaigns', 'list', '--limit', '1'], {
+      ADOPS_CONFIG_DIR: cfg,
+      ADOPS_API_KEY: DEMO.full,
+      ADOPS_BASE_URL: `https://localhost:${tls.port}`,
+    });
     expect(direct.code).toBe(6);
     expect(direct.stderr).toContain(`tls_certificate_refused: the TLS certificate of localhost:${tls.port} was refused`);
-    const trusted = await adops(['observe', 'campaigns', 'list', '--limit', '1'], { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: `https://localhost:${tls.port}`, NODE_EXTRA_CA_CERTS: ca.caFile });
+    const trusted = await adops(['observe', 'campaigns', 'list', '--limit', '1'], {
+      ADOPS_CONFIG_DIR: cfg,
+      ADOPS_API_KEY: DEMO.full,
+      ADOPS_BASE_URL: `https://localhost:${tls.port}`,
+      NODE_EXTRA_CA_CERTS: ca.caFile,
+    });
     expect(trusted.code, trusted.stderr).toBe(0);
   });
 

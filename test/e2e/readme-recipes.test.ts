@@ -25,7 +25,15 @@ function run(name: string, dir: string, extra: Record<string, string> = {}) {
     cwd: dir,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...extra },
+    env: {
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: process.env.HOME ?? '/tmp',
+      LANG: 'C.UTF-8',
+      ADOPS_CONFIG_DIR: cfg,
+      ADOPS_BASE_URL: sandbox.url,
+      ADOPS_API_KEY: DEMO.full,
+      ...extra,
+    },
   });
 }
 const folder = () => mkdtempSync(join(tmpdir(), 'adops-recipe-'));
@@ -85,7 +93,11 @@ describe('README recipes', () => {
     const again = run('pause-over-budget', dir, env);
     expect(again.status, again.stderr).toBe(0);
     const redone = readFileSync(join(dir, 'paused.csv'), 'utf8').trim().split('\n');
-    const ids = (lines: string[]) => lines.slice(1).map((l) => l.split(',')[3]).sort();
+    const ids = (lines: string[]) =>
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[3])
+        .sort();
     for (const line of redone.slice(1).filter((l) => done.some((d) => d.split(',')[3] === l.split(',')[3]))) expect(line).toMatch(/,earlier run,/);
     expect(ids(redone).filter((id) => ids(done).includes(id))).toEqual(ids(done));
   });
@@ -95,8 +107,13 @@ describe('README recipes', () => {
     const quiet = run('stale-status', folder(), env);
     expect(quiet.status, quiet.stderr).toBe(0);
     const adops = (...args: string[]) =>
-      spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full } });
-    const id = JSON.parse(adops('observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id').stdout) as string;
+      spawnSync(process.execPath, [BIN, ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full },
+      });
+    const id = JSON.parse(
+      adops('observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id').stdout,
+    ) as string;
     const pause = adops('mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait');
     expect(pause.status, pause.stderr).toBe(0);
     const alert = run('stale-status', folder(), env);

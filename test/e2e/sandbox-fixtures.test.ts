@@ -8,7 +8,8 @@ import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld } from '../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adops-fixtures-'));
-const serve = (file: string) => runAdops(['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--fixtures', file], { env: { ADOPS_CONFIG_DIR: tempConfigDir() }, timeoutMs: 20_000 });
+const serve = (file: string) =>
+  runAdops(['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--fixtures', file], { env: { ADOPS_CONFIG_DIR: tempConfigDir() }, timeoutMs: 20_000 });
 
 beforeAll(() => ensureBuilt());
 

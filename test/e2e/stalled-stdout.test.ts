@@ -29,7 +29,7 @@ async function stallThenSignal(signal: NodeJS.Signals) {
   // Stalled: pages were served, then none for 300 ms (the writer waits for the pipe).
   const before = served;
   for (let i = 0; i < 200 && served === before; i++) await new Promise((r) => setTimeout(r, 50));
-  for (let last = -1; last !== served; ) {
+  for (let last = -1; last !== served;) {
     last = served;
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -43,7 +43,10 @@ async function stallThenSignal(signal: NodeJS.Signals) {
 }
 
 describe('a signal while stdout is blocked', () => {
-  for (const [signal, expected] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, expected] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
     it(`${signal}: exit ${expected} within ~1 s, the reader still stalled`, async () => {
       const r = await stallThenSignal(signal);
       expect(r.code, r.stderr.slice(-500)).toBe(expected);

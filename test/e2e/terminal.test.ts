@@ -15,7 +15,8 @@ import { BIN, DEMO, ensureBuilt, ROOT, runAdops, runAdopsTty, startSandboxChild,
 let sandbox: SandboxChild;
 const cfg = tempConfigDir();
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...extra });
-const piped = (args: string[], extra: Record<string, string> = {}, stdin?: string) => runAdops(args, { env: env(extra), timeoutMs: 30_000, ...(stdin !== undefined ? { stdin } : {}) });
+const piped = (args: string[], extra: Record<string, string> = {}, stdin?: string) =>
+  runAdops(args, { env: env(extra), timeoutMs: 30_000, ...(stdin !== undefined ? { stdin } : {}) });
 const tty = (args: string[], cols: number, extra: Record<string, string> = {}) => runAdopsTty(args, { env: env(extra), cols, timeoutMs: 30_000 });
 
 // Each test runs the binary several times; on a loaded machine that outlasts the default.
@@ -24,8 +25,16 @@ vi.setConfig({ testTimeout: 120_000 });
 const ESC = '\u001b[';
 // The table's own lines (a pty's text arrives with \r\n and spinner codes).
 const tableLines = (text: string) =>
-  text.split(/\r?\n/).map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')).filter((l) => /[┌│├└]/.test(l)).map((l) => l.slice(l.search(/[┌│├└]/)));
-const headerOf = (text: string) => tableLines(text)[1]!.split('│').map((c) => c.trim()).filter(Boolean);
+  text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''))
+    .filter((l) => /[┌│├└]/.test(l))
+    .map((l) => l.slice(l.search(/[┌│├└]/)));
+const headerOf = (text: string) =>
+  tableLines(text)[1]!
+    .split('│')
+    .map((c) => c.trim())
+    .filter(Boolean);
 
 const SEPT = ['--since', '2026-09-01', '--until', '2026-09-30'];
 
@@ -93,7 +102,19 @@ describe('tables never drop or cut silently (item 8)', () => {
   it('--output table into a pipe keeps every column and every character; stderr says nothing was hidden', async () => {
     const r = await piped(['observe', 'insights', ...SEPT, '--level', 'campaign', '--limit', '20', '--output', 'table']);
     expect(r.code, r.stderr).toBe(0);
-    expect(headerOf(r.stdout)).toEqual(['dateStart', 'dateStop', 'advertiserId', 'provider', 'entityType', 'entityId', 'spend', 'impressions', 'clicks', 'reach', 'conversions']);
+    expect(headerOf(r.stdout)).toEqual([
+      'dateStart',
+      'dateStop',
+      'advertiserId',
+      'provider',
+      'entityType',
+      'entityId',
+      'spend',
+      'impressions',
+      'clicks',
+      'reach',
+      'conversions',
+    ]);
     expect(r.stdout).not.toContain('…');
     expect(r.stderr).not.toContain('hidden');
   });
@@ -133,7 +154,12 @@ describe('CSV for spreadsheets and loaders (item 9)', () => {
     const bin = mkdtempSync(join(tmpdir(), 'adops-bin-'));
     writeFileSync(join(bin, 'adops'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(join(bin, 'adops'), 0o755);
-    const r = spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8', ...env({ DAY: '2020-01-01' }) } });
+    const r = spawnSync('bash', ['-c', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8', ...env({ DAY: '2020-01-01' }) },
+    });
     expect(r.status, r.stderr).toBe(0);
     const text = readFileSync(join(dir, 'insights-2020-01-01.csv'), 'utf8');
     expect(text).toMatch(/^dateStart,dateStop,advertiserId,provider,entityType,entityId,spend,currency,/);
@@ -160,7 +186,12 @@ describe('globs as bash reads them (item 10)', () => {
 describe('messages in plain sentences with the right remedy (item 11)', () => {
   it('a directory given as a file: "is a directory", exit 2, for --input, -F @file and apply files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'adops-dir-'));
-    for (const args of [['api', 'POST', '/v1/mutations', '--input', dir], ['mutations', 'apply', dir], ['plans', 'apply', dir], ['api', 'POST', '/v1/mutations', '-F', `body=@${dir}`]]) {
+    for (const args of [
+      ['api', 'POST', '/v1/mutations', '--input', dir],
+      ['mutations', 'apply', dir],
+      ['plans', 'apply', dir],
+      ['api', 'POST', '/v1/mutations', '-F', `body=@${dir}`],
+    ]) {
       const r = await piped(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(`${dir}`);
@@ -180,8 +211,20 @@ describe('messages in plain sentences with the right remedy (item 11)', () => {
 
   it('readiness of a draft plan hints the approval, not --wait', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'adops-plan-')), 'plan.json');
-    const li = { name: 'Social', provider: 'provider_a', advertiserId: 'acc_acme_a_001', budget: 100, budgetType: 'daily', startDate: '2026-10-01', endDate: '2026-10-31', objective: 'OUTCOME_SALES' };
-    writeFileSync(file, JSON.stringify({ slug: 'term-draft', name: 'Draft', currency: 'USD', budget: 1000, startDate: '2026-10-01', endDate: '2026-10-31', lineItems: [li] }));
+    const li = {
+      name: 'Social',
+      provider: 'provider_a',
+      advertiserId: 'acc_acme_a_001',
+      budget: 100,
+      budgetType: 'daily',
+      startDate: '2026-10-01',
+      endDate: '2026-10-31',
+      objective: 'OUTCOME_SALES',
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({ slug: 'term-draft', name: 'Draft', currency: 'USD', budget: 1000, startDate: '2026-10-01', endDate: '2026-10-31', lineItems: [li] }),
+    );
     const applied = await piped(['plans', 'apply', file, '--json']);
     expect(applied.code, applied.stderr).toBe(0);
     const id = (JSON.parse(applied.stdout) as { lineItems: Array<{ lineItemId: string }> }).lineItems[0]!.lineItemId;

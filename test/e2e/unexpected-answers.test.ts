@@ -24,9 +24,12 @@ const HOSTILE = 'boom \u001b]0;pwned\u0007\u001b[2J\u009b31m\u202etxt.exe\u202c 
 const flaky = loopbackServer((req, res) => {
   const path = (req.url ?? '').split('?')[0]!;
   hits.set(path, [...(hits.get(path) ?? []), Date.now()]);
-  if (path === '/observe/retry-zero') return res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"error":"unavailable","message":"later"}');
-  if (path === '/observe/retry-negative') return res.writeHead(503, { 'retry-after': '-5', 'content-type': 'application/json' }).end('{"error":"unavailable","message":"later"}');
-  if (path === '/observe/retry-past') return res.writeHead(429, { 'retry-after': PAST, 'content-type': 'application/json' }).end('{"error":"rate_limited","message":"slow down"}');
+  if (path === '/observe/retry-zero')
+    return res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"error":"unavailable","message":"later"}');
+  if (path === '/observe/retry-negative')
+    return res.writeHead(503, { 'retry-after': '-5', 'content-type': 'application/json' }).end('{"error":"unavailable","message":"later"}');
+  if (path === '/observe/retry-past')
+    return res.writeHead(429, { 'retry-after': PAST, 'content-type': 'application/json' }).end('{"error":"rate_limited","message":"slow down"}');
   res.writeHead(500, { 'content-type': 'text/plain' });
   res.end(HOSTILE);
 });

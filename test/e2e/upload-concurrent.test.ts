@@ -47,7 +47,10 @@ describe('two uploads of the same bytes at once', () => {
       const ids = [a, b].map((r) => JSON.parse(r.stdout)[0].id as string);
       expect(ids[0], `round ${round}`).toBe(ids[1]);
       const rows = await named(name);
-      expect(rows.map((r) => [r.id, r.state]), `round ${round}`).toEqual([[ids[0], 'ready']]);
+      expect(
+        rows.map((r) => [r.id, r.state]),
+        `round ${round}`,
+      ).toEqual([[ids[0], 'ready']]);
       expect(await answers(ids[0]!)).toBe(200);
       // One run showed what the other made (it waited for the lock, or started after the first had finished).
       const second = [a, b].find((r) => r.stderr.includes(`already uploaded as ${ids[0]}`));
@@ -72,7 +75,10 @@ describe('two uploads of the same bytes at once', () => {
       const printed = [a, b].flatMap((r) => JSON.parse(r.stdout) as Array<{ file: string; id: string; result: string }>);
       for (const name of names) {
         const rows = await named(name);
-        expect(rows.map((r) => r.state), `round ${round} ${name}`).toEqual(['ready']);
+        expect(
+          rows.map((r) => r.state),
+          `round ${round} ${name}`,
+        ).toEqual(['ready']);
         const ids = printed.filter((p) => p.file.endsWith(name)).map((p) => p.id);
         expect(ids, `round ${round} ${name}`).toEqual([rows[0]!.id, rows[0]!.id]);
       }

@@ -16,7 +16,8 @@ const GLOBEX_KEY = 'acr_test_org_globex_0001';
 let sb: TestSandbox;
 let cfg: string;
 let dir: string;
-const adops = (args: string[], key = TEST_FULL_KEY) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: key }, timeoutMs: 60_000 });
+const adops = (args: string[], key = TEST_FULL_KEY) =>
+  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: key }, timeoutMs: 60_000 });
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 beforeAll(async () => {
@@ -90,7 +91,10 @@ describe('journal entries are scoped by organization', () => {
 });
 
 describe('a journal that cannot be read', () => {
-  for (const [what, garbage] of [['cut short', '{"v":2,"target":"asset","size":'], ['garbage', '\u0000\u0001not json at all']] as const) {
+  for (const [what, garbage] of [
+    ['cut short', '{"v":2,"target":"asset","size":'],
+    ['garbage', '\u0000\u0001not json at all'],
+  ] as const) {
     it(`(${what}) is named on stderr, its bytes kept aside, and the run goes on`, async () => {
       const p = put('j.png', png(5, 6));
       expect((await adops(['assets', 'upload', p])).code).toBe(0);

@@ -48,7 +48,9 @@ function journalFile(): string {
 /** SHA-256 of every file the sandbox stored. */
 function storedHashes(): string[] {
   const filesDir = sb.services.filesDir;
-  return readdirSync(filesDir).filter((n) => !n.startsWith('.')).map((n) => sha(readFileSync(join(filesDir, n))));
+  return readdirSync(filesDir)
+    .filter((n) => !n.startsWith('.'))
+    .map((n) => sha(readFileSync(join(filesDir, n))));
 }
 
 beforeAll(async () => {
@@ -202,7 +204,13 @@ describe('adops assets upload', () => {
     const jfile = journalFile();
     const content = JSON.parse(readFileSync(jfile, 'utf8'));
     const { body: reservedRow } = await sb.req('POST', '/assets/uploads', { key: TEST_FULL_KEY, body: { filename: 'stale.png' } });
-    writeFileSync(jfile, JSON.stringify({ ...content, entries: [{ ...content.entries[0], id: reservedRow.id, state: 'reserved', uploadUrl: reservedRow.uploadUrl, uploadExpiresAt: 1 }] }));
+    writeFileSync(
+      jfile,
+      JSON.stringify({
+        ...content,
+        entries: [{ ...content.entries[0], id: reservedRow.id, state: 'reserved', uploadUrl: reservedRow.uploadUrl, uploadExpiresAt: 1 }],
+      }),
+    );
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`the reservation ${reservedRow.id} expired before its bytes were sent; deleted it`);
@@ -220,7 +228,15 @@ describe('adops assets upload', () => {
     expect(put.status).toBe(200);
     // The journal's scope is base URL + key fingerprint; entries are found by the file's SHA-256.
     const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', ours.length, sha(ours));
-    slot.put({ id: row.id, keyFp: keyFingerprint(TEST_FULL_KEY), state: 'sent', sentSha256: sha(theirs), uploadUrl: row.uploadUrl, uploadExpiresAt: row.uploadExpiresAt, updatedAt: 1 });
+    slot.put({
+      id: row.id,
+      keyFp: keyFingerprint(TEST_FULL_KEY),
+      state: 'sent',
+      sentSha256: sha(theirs),
+      uploadUrl: row.uploadUrl,
+      uploadExpiresAt: row.uploadExpiresAt,
+      updatedAt: 1,
+    });
     slot.release();
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
@@ -244,7 +260,10 @@ describe('adops assets sync', () => {
     const second = await adops(['assets', 'sync', join(dir, 's'), '--output', 'json']);
     expect(second.code, second.stderr).toBe(0);
     const rows = JSON.parse(second.stdout);
-    expect(rows.map((r: any) => [r.result, r.matchedBy])).toEqual([['already there', 'sha256 (journal)'], ['already there', 'sha256 (journal)']]);
+    expect(rows.map((r: any) => [r.result, r.matchedBy])).toEqual([
+      ['already there', 'sha256 (journal)'],
+      ['already there', 'sha256 (journal)'],
+    ]);
     expect(proxy.puts.length).toBe(puts);
 
     // Same name and size, other bytes: the journal knows, so it is uploaded.
@@ -272,7 +291,12 @@ describe('adops assets sync', () => {
     const again = await adops(['assets', 'sync', join(dir, 'f'), '--output', 'json']);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)[0]).toMatchObject({ result: 'uploaded', sizeBytes: first.length });
-    expect((await assets()).filter((a) => a.filename === 'fresh.png').map((a) => a.sha256).sort()).toEqual([sha(first), sha(changed)].sort());
+    expect(
+      (await assets())
+        .filter((a) => a.filename === 'fresh.png')
+        .map((a) => a.sha256)
+        .sort(),
+    ).toEqual([sha(first), sha(changed)].sort());
   });
 });
 

@@ -106,13 +106,20 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * Run under a pseudo-terminal: stdin, stdout and stderr are all the pty, so
  * their text arrives merged (with \r\n). `input` is typed after `delayMs`.
  */
-export function runAdopsTty(args: readonly string[], opts: RunOptions & { input?: string; delayMs?: number; waitFor?: string; cols?: number } = {}): Promise<RunResult> {
+export function runAdopsTty(
+  args: readonly string[],
+  opts: RunOptions & { input?: string; delayMs?: number; waitFor?: string; cols?: number } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const started = Date.now();
     // A real terminal has a size; script(1)'s pty starts at 0x0 (`cols: 0` keeps that, as some CI runners do).
     const cols = opts.cols ?? 200;
     const cmd = `stty cols ${cols} rows 50; ` + [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-    const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: baseEnv({ TERM: 'xterm', ...(cols > 0 ? { COLUMNS: String(cols) } : {}), ...opts.env }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+      cwd: ROOT,
+      env: baseEnv({ TERM: 'xterm', ...(cols > 0 ? { COLUMNS: String(cols) } : {}), ...opts.env }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let typed = false;
     const type = () => {
@@ -146,7 +153,11 @@ export interface SandboxChild {
 /** `adops sandbox serve --port 0 --data :memory: --ingest-every 0` (ingestion only when a test asks) as a child; resolves on its "listening on" line. */
 export function startSandboxChild(extraArgs: readonly string[] = [], env: Record<string, string | undefined> = {}): Promise<SandboxChild> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', '--ingest-every', '0', ...extraArgs], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', '--ingest-every', '0', ...extraArgs], {
+      cwd: ROOT,
+      env: baseEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${err}`)), 30_000);

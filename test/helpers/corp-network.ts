@@ -137,7 +137,9 @@ export async function startConnectProxy(hosts: Record<string, number>, credentia
     if (auth) state.authorizations.push(auth);
     const refused = refusal(auth);
     if (refused) {
-      client.end(`HTTP/1.1 ${refused} ${refused === 407 ? 'Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"' : 'Bad Gateway'}\r\nContent-Length: 0\r\n\r\n`);
+      client.end(
+        `HTTP/1.1 ${refused} ${refused === 407 ? 'Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"' : 'Bad Gateway'}\r\nContent-Length: 0\r\n\r\n`,
+      );
       return;
     }
     const [host, portText] = String(req.url).split(/:(?=\d+$)/);

@@ -38,7 +38,32 @@ function fuzzWorld() {
 
 // Words of the interface: they may legitimately appear in our messages (e.g. "must be one of: ACTIVE, …").
 const VOCABULARY = [...PROVIDER_FILTER_VALUES, ...ENTITY_STATUSES, ...PERMISSIONS, ...ADVERTISERS.map((a) => a.id), 'acc_', 'acr_'];
-const SPECIAL = ['', ' ', '%', '%00', '%2F', '..', '../..', '__proto__', 'constructor', 'prototype', 'null', 'true', '-1', '0', '1', '500', '501', '1e3', '0x10', 'NaN', '\u0000', '\u202e', '\ud83d\ude00', ...VOCABULARY];
+const SPECIAL = [
+  '',
+  ' ',
+  '%',
+  '%00',
+  '%2F',
+  '..',
+  '../..',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'null',
+  'true',
+  '-1',
+  '0',
+  '1',
+  '500',
+  '501',
+  '1e3',
+  '0x10',
+  'NaN',
+  '\u0000',
+  '\u202e',
+  '\ud83d\ude00',
+  ...VOCABULARY,
+];
 
 const text = (max: number) =>
   fc.oneof(
@@ -48,26 +73,76 @@ const text = (max: number) =>
     fc.constantFrom(...SPECIAL),
   );
 const pathValue = fc.oneof(text(60), fc.constantFrom(...ADVERTISERS.map((a) => a.id), 'acc_unknown', '1', 'a-slug')).filter((s) => s.length > 0);
-const QUERY_KEYS = ['limit', 'cursor', 'ids', 'status', 'provider', 'advertiserId', 'campaignId', 'adGroupId', 'from', 'to', 'level', 'groupBy', 'breakdown', 'q', 'state'];
-const queryArb = fc.dictionary(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ minLength: 1, maxLength: 10 })), fc.oneof(text(200), fc.array(text(30), { minLength: 2, maxLength: 3 })), {
-  maxKeys: 5,
-});
+const QUERY_KEYS = [
+  'limit',
+  'cursor',
+  'ids',
+  'status',
+  'provider',
+  'advertiserId',
+  'campaignId',
+  'adGroupId',
+  'from',
+  'to',
+  'level',
+  'groupBy',
+  'breakdown',
+  'q',
+  'state',
+];
+const queryArb = fc.dictionary(
+  fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ minLength: 1, maxLength: 10 })),
+  fc.oneof(text(200), fc.array(text(30), { minLength: 2, maxLength: 3 })),
+  {
+    maxKeys: 5,
+  },
+);
 
-const BODY_KEYS = ['name', 'slug', 'title', 'description', 'filename', 'contentType', 'advertiserId', 'amount', 'currency', 'budget', 'status', 'type', 'action', 'currentRevision', 'markdown', 'sections', 'lineItems', '__proto__', 'constructor'];
+const BODY_KEYS = [
+  'name',
+  'slug',
+  'title',
+  'description',
+  'filename',
+  'contentType',
+  'advertiserId',
+  'amount',
+  'currency',
+  'budget',
+  'status',
+  'type',
+  'action',
+  'currentRevision',
+  'markdown',
+  'sections',
+  'lineItems',
+  '__proto__',
+  'constructor',
+];
 const objectBody = fc.dictionary(fc.oneof(fc.constantFrom(...BODY_KEYS), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 });
 
-type BodyCase =
-  | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'raw'; text: string; contentType?: string };
+type BodyCase = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; contentType?: string };
 
 const bodyArb: fc.Arbitrary<BodyCase> = fc.oneof(
   fc.constant<BodyCase>({ kind: 'none' }),
   objectBody.map<BodyCase>((value) => ({ kind: 'json', value })),
   fc.jsonValue({ maxDepth: 4 }).map<BodyCase>((value) => ({ kind: 'json', value })),
   fc.string({ maxLength: 50 }).map<BodyCase>((s) => ({ kind: 'json', value: { name: s.repeat(2000), slug: s, filename: s } })),
-  fc.constantFrom('{', '{"a":', '[1,', '{"name":"x",}', "{'a':1}", 'undefined', '\u0000', '{"__proto__":').map<BodyCase>((t) => ({ kind: 'raw', text: t, contentType: 'application/json' })),
-  fc.tuple(fc.string({ maxLength: 40 }), fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/problem+json'))
+  fc
+    .constantFrom('{', '{"a":', '[1,', '{"name":"x",}', "{'a':1}", 'undefined', '\u0000', '{"__proto__":')
+    .map<BodyCase>((t) => ({ kind: 'raw', text: t, contentType: 'application/json' })),
+  fc
+    .tuple(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom(
+        'text/plain',
+        'application/xml',
+        'multipart/form-data',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        'application/problem+json',
+      ),
+    )
     .map<BodyCase>(([t, contentType]) => ({ kind: 'raw', text: t, contentType })),
   fc.string({ maxLength: 40 }).map<BodyCase>((t) => ({ kind: 'raw', text: t })),
 );
@@ -77,7 +152,21 @@ type AuthCase = { key: 'full' } | { header: string | null };
 const authArb: fc.Arbitrary<AuthCase> = fc.oneof(
   { weight: 6, arbitrary: fc.constant<AuthCase>({ key: 'full' }) },
   { weight: 1, arbitrary: fc.constant<AuthCase>({ header: null }) },
-  { weight: 1, arbitrary: fc.constantFrom('Bearer', 'Bearer ', 'Bearer acr_', 'bearer acr_test_full_0001 extra', 'Basic YTpi', 'Bearer  acr_test_full_0001', 'Token acr_test_full_0001', 'Bearer acr_test_org_other_0001').map<AuthCase>((header) => ({ header })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        'Bearer',
+        'Bearer ',
+        'Bearer acr_',
+        'bearer acr_test_full_0001 extra',
+        'Basic YTpi',
+        'Bearer  acr_test_full_0001',
+        'Token acr_test_full_0001',
+        'Bearer acr_test_org_other_0001',
+      )
+      .map<AuthCase>((header) => ({ header })),
+  },
   { weight: 1, arbitrary: printable.map<AuthCase>((s) => ({ header: s })) },
   { weight: 1, arbitrary: printable.map<AuthCase>((s) => ({ header: `Bearer acr_${s.replace(/\s/g, '')}` })) },
 );
@@ -203,7 +292,9 @@ describe('fuzz: schema-shaped requests (from /openapi.json) to every operation',
     const documented = doc.paths[op.path]?.[op.method.toLowerCase()];
     expect(documented, `${label} is not in /openapi.json`).toBeDefined();
     const names = pathParams(op.path);
-    const paramsArb = fc.record(Object.fromEntries(names.map((n) => [n, fc.constantFrom(...vocab.strings.filter((v) => v.length > 0))])) as Record<string, fc.Arbitrary<string>>);
+    const paramsArb = fc.record(
+      Object.fromEntries(names.map((n) => [n, fc.constantFrom(...vocab.strings.filter((v) => v.length > 0))])) as Record<string, fc.Arbitrary<string>>,
+    );
     const schema = bodySchema(documented);
     const bodyArb = schema ? schemaArb(doc, schema, vocab).chain(perturb) : fc.constant(undefined);
     await fc.assert(

@@ -54,7 +54,10 @@ describe('layering of src/sandbox', () => {
   it('the rules catch an inside file that imports http/ or Hono, and a cycle (they can fail)', async () => {
     write('tsconfig.json', '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext" } }');
     write('src/sandbox/http/errors.ts', 'export const fail = 1;\n');
-    write('src/sandbox/models/probe.ts', "import { fail } from '../http/errors.js';\nimport type { Context } from 'hono';\nexport const x: Context | number = fail;\n");
+    write(
+      'src/sandbox/models/probe.ts',
+      "import { fail } from '../http/errors.js';\nimport type { Context } from 'hono';\nexport const x: Context | number = fail;\n",
+    );
     write('src/sandbox/providers/a.ts', "import { b } from './b.js';\nexport const a = () => b;\n");
     write('src/sandbox/providers/b.ts', "import { a } from './a.js';\nexport const b = () => a;\n");
     const rules = (await cruise(probe, 'src')).map((v) => `${v.rule.name}: ${v.from}`);

@@ -15,7 +15,10 @@ function checkedStates(table: string, column: string): string[] {
   try {
     const sql = (db.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(table) as { sql: string }).sql;
     const list = new RegExp(`${column}\\s+TEXT\\s+NOT NULL\\s+CHECK\\s*\\(\\s*${column}\\s+IN\\s*\\(([^)]*)\\)`).exec(sql)?.[1];
-    return (list ?? '').split(',').map((s) => s.trim().replace(/^'|'$/g, '')).filter(Boolean);
+    return (list ?? '')
+      .split(',')
+      .map((s) => s.trim().replace(/^'|'$/g, ''))
+      .filter(Boolean);
   } finally {
     db.close();
   }
@@ -31,8 +34,11 @@ describe('lifecycle table', () => {
     expect(Object.values(machine).some((s) => s === null)).toBe(true);
   });
 
-  it('the stored states are the table\'s (deleted rows are removed, not stored)', () => {
-    const stored = (m: Machine) => Object.keys(m).filter((s) => s !== 'deleted').sort();
+  it("the stored states are the table's (deleted rows are removed, not stored)", () => {
+    const stored = (m: Machine) =>
+      Object.keys(m)
+        .filter((s) => s !== 'deleted')
+        .sort();
     expect(checkedStates('mutations', 'state').sort()).toEqual(stored(LIFECYCLES.mutation));
     expect(checkedStates('uploads', 'state').sort()).toEqual(stored(LIFECYCLES.upload));
     expect(checkedStates('assets', 'state').sort()).toEqual(stored(LIFECYCLES.asset));
@@ -47,7 +53,11 @@ describe('lifecycle table', () => {
   });
 
   it('only the mutation machine moves on time; the rest move on requests', () => {
-    const timed = machines.flatMap(([name, m]) => Object.entries(m).filter(([, s]) => s !== null && 'due' in s).map(([from]) => `${name}.${from}`));
+    const timed = machines.flatMap(([name, m]) =>
+      Object.entries(m)
+        .filter(([, s]) => s !== null && 'due' in s)
+        .map(([from]) => `${name}.${from}`),
+    );
     expect(timed).toEqual(['mutation.pending', 'mutation.running']);
   });
 });

@@ -29,9 +29,9 @@ function sources(dir: string): string[] {
 }
 
 export function realTimeWaits(text: string): string[] {
-  return text.split('\n').flatMap((line, i) =>
-    line.trim().startsWith('//') ? [] : REAL_TIME_WAITS.filter(([, re]) => re.test(line)).map(([what]) => `line ${i + 1}: ${what}`),
-  );
+  return text
+    .split('\n')
+    .flatMap((line, i) => (line.trim().startsWith('//') ? [] : REAL_TIME_WAITS.filter(([, re]) => re.test(line)).map(([what]) => `line ${i + 1}: ${what}`)));
 }
 
 describe('no test in test/sandbox waits on real time', () => {

@@ -55,9 +55,7 @@ function parse(raw: string, started: number): WireAnswer {
  * Send `parts` (written in order), keep the socket open, and read the answer until the server
  * closes. With `drip`, one more byte of it is written every `everyMs` after the parts.
  */
-export function rawExchange(
-  port: number, parts: Array<string | Buffer>, timeoutMs = 10_000, drip?: { text: string; everyMs: number },
-): Promise<WireAnswer> {
+export function rawExchange(port: number, parts: Array<string | Buffer>, timeoutMs = 10_000, drip?: { text: string; everyMs: number }): Promise<WireAnswer> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = connect(port, '127.0.0.1');

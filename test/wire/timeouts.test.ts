@@ -36,7 +36,10 @@ describe("requests node's parser refuses", () => {
   it.each([
     ['two different Content-Lengths', 'POST /context/skills HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n'],
     ['a Content-Length that is not a number', 'POST /context/skills HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'],
-    ['Content-Length with Transfer-Encoding chunked', 'POST /context/skills HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
+    [
+      'Content-Length with Transfer-Encoding chunked',
+      'POST /context/skills HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    ],
     ['a bad chunk size', 'POST /context/skills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n'],
     ['a header with no colon', 'GET /context/skills HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n'],
     ['a request line that is not HTTP', 'HELLO\r\n\r\n'],
@@ -61,7 +64,11 @@ describe("requests node's parser refuses", () => {
 
 describe('bodies that stop coming', () => {
   it('a JSON body that stalls mid-way → 408 request_timeout after jsonBodyMs, before the key', async () => {
-    const res = await rawExchange(sb.port, ['POST /context/skills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":'], 10_000);
+    const res = await rawExchange(
+      sb.port,
+      ['POST /context/skills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":'],
+      10_000,
+    );
     json(408, 'request_timeout')(res);
     expect(res.headers).toMatch(/connection: close/i);
     expect(res.ms).toBeLessThan(LIMITS.jsonBodyMs + SLACK);
@@ -77,7 +84,11 @@ describe('bodies that stop coming', () => {
   it('an upload to the storage URL that stalls → 408 after idleMs (uploads keep streaming while bytes move)', async () => {
     const reserved = await sb.req('POST', '/assets/uploads', { key: sb.key, body: { filename: 'a.png' } });
     const url = new URL(reserved.body.uploadUrl);
-    const res = await rawExchange(sb.port, [`PUT ${url.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n`, Buffer.alloc(1000)], 10_000);
+    const res = await rawExchange(
+      sb.port,
+      [`PUT ${url.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n`, Buffer.alloc(1000)],
+      10_000,
+    );
     json(408, 'request_timeout')(res);
     expect(res.ms).toBeGreaterThanOrEqual(LIMITS.idleMs - 50);
     expect(res.ms).toBeLessThan(LIMITS.idleMs + SLACK);
@@ -86,6 +97,13 @@ describe('bodies that stop coming', () => {
 
 describe('the defaults', () => {
   it('are the documented ones (docs/decisions.md, issue 9)', () => {
-    expect(DEFAULT_HTTP_LIMITS).toEqual({ jsonBodyBytes: 4 * 1024 * 1024, jsonBodyMs: 10_000, jsonDepth: 64, maxIssues: 20, headersMs: 10_000, idleMs: 30_000 });
+    expect(DEFAULT_HTTP_LIMITS).toEqual({
+      jsonBodyBytes: 4 * 1024 * 1024,
+      jsonBodyMs: 10_000,
+      jsonDepth: 64,
+      maxIssues: 20,
+      headersMs: 10_000,
+      idleMs: 30_000,
+    });
   });
 });

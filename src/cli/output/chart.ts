@@ -17,8 +17,7 @@ export const MAX_SERIES = 5;
 const LABEL_WIDTH = 12;
 
 /** The period a row belongs to: Insights rows carry dateStart. */
-const periodOf = (r: Row): string | undefined =>
-  [r.dateStart, r.date, r.period].find((v): v is string => typeof v === 'string');
+const periodOf = (r: Row): string | undefined => [r.dateStart, r.date, r.period].find((v): v is string => typeof v === 'string');
 
 /** Which line a row belongs to: the entity, else the breakdown's dimension. */
 function seriesOf(r: Row, withCurrency: boolean): string {
@@ -75,7 +74,10 @@ export async function renderChart(rows: readonly Row[], metric: string, opts: Ch
   const step = range >= 100 ? 1 : range >= 10 ? 10 : 100;
   const format = (x: number) => formatNumber(Math.round(x * step) / step).padStart(LABEL_WIDTH);
   const draw = (values: number[][], height: number, colors?: string[]) =>
-    asciichart.plot(values.map((v) => resample(v, plotWidth)), { height, padding: ' '.repeat(LABEL_WIDTH), format, ...(colors ? { colors } : {}) });
+    asciichart.plot(
+      values.map((v) => resample(v, plotWidth)),
+      { height, padding: ' '.repeat(LABEL_WIDTH), format, ...(colors ? { colors } : {}) },
+    );
   const points = resample(shown[0]![1], plotWidth).length;
   const first = periods[0]!;
   const last = periods[periods.length - 1]!;
@@ -84,7 +86,11 @@ export async function renderChart(rows: readonly Row[], metric: string, opts: Ch
   const height = opts.height ?? 10;
   if (opts.color || shown.length === 1) {
     // Colour tells the lines apart: one chart, a legend in the same colours.
-    const plot = draw(shown.map(([, v]) => v), height, opts.color ? palette : undefined);
+    const plot = draw(
+      shown.map(([, v]) => v),
+      height,
+      opts.color ? palette : undefined,
+    );
     const legend = shown.map(([name], i) => `  ${opts.color ? asciichart.colored('──', palette[i % palette.length]) : '──'} ${name}`);
     return [title, plot, axis, ...legend].join('\n') + '\n';
   }

@@ -19,7 +19,6 @@ function short(value: unknown): string {
   return text.length > MAX_VALUE ? text.slice(0, MAX_VALUE - 1) + '…' : text;
 }
 
-
 // provider_a's error object: the keys the spec names, in reading order.
 const PLATFORM_KEYS = ['code', 'error_subcode', 'type', 'error_user_title', 'error_user_msg', 'message'] as const;
 

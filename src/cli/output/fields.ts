@@ -41,10 +41,7 @@ function schemaKnows(path: string, known: readonly string[]): boolean {
 
 function refuse(unknown: string[], resource: string, known: Iterable<string>): UsageError {
   const names = [...new Set(known)].filter((f) => !f.endsWith('.*'));
-  return new UsageError(
-    `unknown field${unknown.length > 1 ? 's' : ''} for ${resource}: ${unknown.join(', ')}`,
-    `known fields: ${names.join(', ')}`,
-  );
+  return new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} for ${resource}: ${unknown.join(', ')}`, `known fields: ${names.join(', ')}`);
 }
 
 /**
@@ -54,7 +51,14 @@ function refuse(unknown: string[], resource: string, known: Iterable<string>): U
  */
 export function checkFields(fields: readonly string[] | undefined, resource: string): string[] | undefined {
   if (!fields || fields.length === 0) return undefined;
-  const list = [...new Set(fields.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean))];
+  const list = [
+    ...new Set(
+      fields
+        .flatMap((f) => f.split(','))
+        .map((f) => f.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (list.length === 0) return undefined;
   const bad = list.filter((f) => f.split('.').some((p) => p === ''));
   if (bad.length) throw new UsageError(`malformed field path: ${bad.join(', ')}`, 'use dotted paths such as target.id');

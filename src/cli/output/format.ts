@@ -5,8 +5,13 @@ import { isOneOf } from '../input-checks.js';
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
 
-export function chooseFormat(input: { output?: string | undefined; json?: boolean | undefined; configured?: string | undefined; stdoutIsTTY: boolean }): OutputFormat {
-  const asked = input.json ? 'json' : input.output ?? input.configured;
+export function chooseFormat(input: {
+  output?: string | undefined;
+  json?: boolean | undefined;
+  configured?: string | undefined;
+  stdoutIsTTY: boolean;
+}): OutputFormat {
+  const asked = input.json ? 'json' : (input.output ?? input.configured);
   if (asked !== undefined) {
     if (!isOneOf(OUTPUT_FORMATS, asked)) {
       throw new UsageError(`unknown output format "${asked}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);

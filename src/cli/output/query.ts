@@ -13,7 +13,10 @@ const load = () => (lib ??= import('@jmespath-community/jmespath'));
 
 function usage(expr: string, err: unknown): UsageError {
   const why = err instanceof Error ? err.message : String(err);
-  return new UsageError(`--query ${JSON.stringify(expr)}: ${why}`, 'see https://jmespath.site for the expression language, e.g. --query "[?status==\'ACTIVE\'].name"');
+  return new UsageError(
+    `--query ${JSON.stringify(expr)}: ${why}`,
+    'see https://jmespath.site for the expression language, e.g. --query "[?status==\'ACTIVE\'].name"',
+  );
 }
 
 /** Parse only: a bad expression is refused before anything is sent. */

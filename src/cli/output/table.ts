@@ -100,10 +100,12 @@ function rank(importance: readonly string[], column: string, index: number): num
 export async function renderTable(allColumns: readonly string[], rows: readonly Row[], s: TableStyle | boolean): Promise<Drawn> {
   const opts = asStyle(s);
   const fit = knownWidth(opts.width);
-  const allBody = rows.map((row) => allColumns.map((c) => {
-    const cell = displayCell(getPath(row, c), c, row, opts);
-    return { content: cell.text, hAlign: cell.right ? ('right' as const) : ('left' as const) };
-  }));
+  const allBody = rows.map((row) =>
+    allColumns.map((c) => {
+      const cell = displayCell(getPath(row, c), c, row, opts);
+      return { content: cell.text, hAlign: cell.right ? ('right' as const) : ('left' as const) };
+    }),
+  );
   const allHead = allColumns.map(cellText);
   // The widest cell a column may want: long text is cut at MAX_CELL only when the width is known.
   const want = (c: number, text: string) => (fit && !isIdColumn(allColumns[c]!) ? Math.min([...text].length, MAX_CELL) : [...text].length);
@@ -112,15 +114,23 @@ export async function renderTable(allColumns: readonly string[], rows: readonly 
   const keep = <T>(list: readonly T[]) => list.filter((_, i) => shown[i]);
   const columns = keep(allColumns);
   const natural = keep(allNatural);
-  const widths = fit ? fitWidths(natural, columns.map((c, i) => (isIdColumn(c) ? natural[i]! : 0)), opts.width!) : undefined;
+  const widths = fit
+    ? fitWidths(
+        natural,
+        columns.map((c, i) => (isIdColumn(c) ? natural[i]! : 0)),
+        opts.width!,
+      )
+    : undefined;
   let shortened = false;
-  const body = allBody.map((r) => keep(r).map((cell, i) => {
-    if (!widths || isIdColumn(columns[i]!)) return cell;
-    const room = Math.min(widths[i]! - 2, MAX_CELL);
-    if ([...cell.content].length <= room) return cell;
-    shortened = true;
-    return { ...cell, content: truncate(cell.content, room) };
-  }));
+  const body = allBody.map((r) =>
+    keep(r).map((cell, i) => {
+      if (!widths || isIdColumn(columns[i]!)) return cell;
+      const room = Math.min(widths[i]! - 2, MAX_CELL);
+      if ([...cell.content].length <= room) return cell;
+      shortened = true;
+      return { ...cell, content: truncate(cell.content, room) };
+    }),
+  );
   const head = keep(allHead).map((h, i) => (widths ? truncate(h, widths[i]! - 2) : h));
   const Table = await tableClass();
   const table = new Table({ head: opts.color ? head.map(cyan) : head, style: NO_STYLE, chars: CHARS, ...(widths ? { colWidths: widths } : {}), truncate: '…' });

@@ -36,7 +36,12 @@ function timeFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   let f = timeFormats.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', {
-      year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
       ...(timeZone ? { timeZone } : {}),
     });
     timeFormats.set(key, f);
@@ -46,7 +51,11 @@ function timeFormat(timeZone: string | undefined): Intl.DateTimeFormat {
 
 /** `2026-11-23 19:35` in the local zone (or style.timeZone). */
 export function formatTime(ms: number, style: ValueStyle = {}): string {
-  const parts = Object.fromEntries(timeFormat(style.timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    timeFormat(style.timeZone)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 

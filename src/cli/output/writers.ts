@@ -119,7 +119,12 @@ function csvColumns(rows: readonly Row[], resource: string, fields?: readonly st
 function tableColumns(rows: readonly Row[], resource: string, fields?: readonly string[]): string[] {
   const cols = columnsFor(rows, resource, fields);
   if (fields) return cols;
-  const filled = cols.filter((c) => rows.some((r) => { const v = getPath(r, c); return v !== null && v !== undefined && v !== ''; }));
+  const filled = cols.filter((c) =>
+    rows.some((r) => {
+      const v = getPath(r, c);
+      return v !== null && v !== undefined && v !== '';
+    }),
+  );
   return filled.length ? filled : cols;
 }
 
@@ -251,7 +256,8 @@ async function writeResult(result: unknown, opts: WriterOptions): Promise<void> 
   }
   if (format === 'table' && isRow(result)) return writeDrawn(await renderVertical(result, tableStyle(opts)), [], opts, undefined);
   if (format === 'table' && list?.every((v) => !isRow(v) && !Array.isArray(v))) return write(out, list.map((v) => cellText(v) + '\n').join(''), signal);
-  if (format === 'table' && (typeof result === 'string' || typeof result === 'number' || typeof result === 'boolean')) return write(out, cellText(result) + '\n', signal);
+  if (format === 'table' && (typeof result === 'string' || typeof result === 'number' || typeof result === 'boolean'))
+    return write(out, cellText(result) + '\n', signal);
   if (format === 'ndjson' && list) return write(out, list.map((v) => jsonText(v) + '\n').join(''), signal);
   if (format === 'csv' && list?.length === 0) {
     // No rows: the header when the query's shape names the columns, else nothing (never `[]` in a CSV).
@@ -261,7 +267,7 @@ async function writeResult(result: unknown, opts: WriterOptions): Promise<void> 
   }
   if (format === 'csv' && rowsOnly) {
     const cols = columnsFor(list, 'generic');
-    return write(out, csvLine(cols) + (list).map((r) => csvLine(cols.map((c) => r[c]))).join(''), signal);
+    return write(out, csvLine(cols) + list.map((r) => csvLine(cols.map((c) => r[c]))).join(''), signal);
   }
   if (format === 'csv' && list?.every((v) => !isRow(v) && !Array.isArray(v))) return write(out, list.map((v) => csvLine([v])).join(''), signal);
   return write(out, jsonText(result ?? null, format === 'ndjson' ? undefined : 2) + '\n', signal);
@@ -310,7 +316,10 @@ export async function prepareOutput(ctx: OutputContext, resource: string, extra:
   if (extra.chart !== undefined) {
     const metrics = resourceView(resource).metrics ?? [];
     if (!metrics.includes(extra.chart)) {
-      throw new UsageError(`--chart ${cellText(extra.chart)}: not a metric of ${resource}`, metrics.length ? `chart one of: ${metrics.join(', ')}` : `${resource} has no metric to chart`);
+      throw new UsageError(
+        `--chart ${cellText(extra.chart)}: not a metric of ${resource}`,
+        metrics.length ? `chart one of: ${metrics.join(', ')}` : `${resource} has no metric to chart`,
+      );
     }
   }
   const note = ctx.note ? (m: string) => ctx.note!(m) : undefined;

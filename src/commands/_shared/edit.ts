@@ -46,7 +46,11 @@ async function updateRequest(ctx: CommandContext, input: OperationInput, data: O
   const req = await buildRequest(ctx, { args: input.args, opts: { ...rest, jsonField: typed } }, data);
   const { revision: sent, ...changes } = req.body ?? {};
   const revision = flag ?? (sent === NO_REVISION || typeof sent !== 'number' ? undefined : sent);
-  if (opts.force === true && revision !== undefined) throw new UsageError('--force cannot be used with --revision', '--revision N writes only over revision N; leave it out to re-apply your change to the current revision');
+  if (opts.force === true && revision !== undefined)
+    throw new UsageError(
+      '--force cannot be used with --revision',
+      '--revision N writes only over revision N; leave it out to re-apply your change to the current revision',
+    );
   if (revision === undefined && Object.keys(changes).length === 0) {
     const names = data.flags.filter((f) => f.in === 'body').map((f) => `--${f.flag}`);
     throw new UsageError('nothing to change', `give at least one of ${names.join(', ')} (or -F field=value, --input FILE)`);
@@ -57,7 +61,11 @@ async function updateRequest(ctx: CommandContext, input: OperationInput, data: O
 const label = (target: EditTarget, params: Record<string, string>) => `${target.noun} ${Object.values(params).join(' ')}`;
 
 function shown(value: unknown): string[] {
-  if (typeof value === 'string' && value.includes('\n')) return value.replace(/\s+$/, '').split('\n').map((l) => `      | ${l}`);
+  if (typeof value === 'string' && value.includes('\n'))
+    return value
+      .replace(/\s+$/, '')
+      .split('\n')
+      .map((l) => `      | ${l}`);
   return [`      ${JSON.stringify(value ?? null)}`];
 }
 
@@ -70,12 +78,24 @@ export function conflictLines(conflicts: readonly FieldConflict[]): string[] {
 function settle(ctx: CommandContext, outcome: EditOutcome<Revisioned>, what: string): Revisioned {
   if (outcome.kind === 'conflict') {
     const fields = outcome.conflicts.map((c) => c.field).join(', ');
-    ctx.note(`${what} was changed by someone else since it was read (now revision ${outcome.row.revision}); the same field${outcome.conflicts.length > 1 ? 's' : ''}:`);
+    ctx.note(
+      `${what} was changed by someone else since it was read (now revision ${outcome.row.revision}); the same field${outcome.conflicts.length > 1 ? 's' : ''}:`,
+    );
     for (const line of conflictLines(outcome.conflicts)) ctx.note(line);
-    throw new CliError(`not saved: ${fields} of ${what} changed meanwhile`, EXIT.conflict, 'nothing was written; rerun with --force to write yours over theirs', 'edit_conflict');
+    throw new CliError(
+      `not saved: ${fields} of ${what} changed meanwhile`,
+      EXIT.conflict,
+      'nothing was written; rerun with --force to write yours over theirs',
+      'edit_conflict',
+    );
   }
   if (outcome.kind === 'exhausted') {
-    throw new CliError(`not saved: ${what} changed again on each of ${outcome.attempts} attempts${outcome.currentRevision ? ` (now revision ${outcome.currentRevision})` : ''}`, EXIT.conflict, 'another writer keeps changing it; try again later', 'revision_mismatch');
+    throw new CliError(
+      `not saved: ${what} changed again on each of ${outcome.attempts} attempts${outcome.currentRevision ? ` (now revision ${outcome.currentRevision})` : ''}`,
+      EXIT.conflict,
+      'another writer keeps changing it; try again later',
+      'revision_mismatch',
+    );
   }
   for (const c of outcome.overwritten) ctx.note(`--force: wrote your ${c.field} over theirs (${JSON.stringify(c.theirs)?.slice(0, 60)})`);
   if (!outcome.wrote) ctx.note(`no change: ${what} already holds these values (revision ${outcome.row.revision}); nothing sent`);
@@ -83,7 +103,14 @@ function settle(ctx: CommandContext, outcome: EditOutcome<Revisioned>, what: str
   return outcome.row;
 }
 
-function revisionSafe(ctx: CommandContext, client: ApiClient, operationId: string, params: Record<string, string>, changes: Record<string, unknown>, opts: { base?: Revisioned; force: boolean }) {
+function revisionSafe(
+  ctx: CommandContext,
+  client: ApiClient,
+  operationId: string,
+  params: Record<string, string>,
+  changes: Record<string, unknown>,
+  opts: { base?: Revisioned; force: boolean },
+) {
   const target = editTarget(operationId);
   return applyRevisionSafe({
     read: () => readRow(client, target, params, ctx.signal),
@@ -91,7 +118,8 @@ function revisionSafe(ctx: CommandContext, client: ApiClient, operationId: strin
     changes,
     force: opts.force,
     ...(opts.base ? { base: opts.base } : {}),
-    onRetry: ({ revision, theirs }) => ctx.note(`${label(target, params)} changed meanwhile (revision ${revision}: ${theirs.join(', ') || 'no field changed'}); re-applying yours`),
+    onRetry: ({ revision, theirs }) =>
+      ctx.note(`${label(target, params)} changed meanwhile (revision ${revision}: ${theirs.join(', ') || 'no field changed'}); re-applying yours`),
   });
 }
 
@@ -107,7 +135,10 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
     try {
       row = await writeRow(client, data.operationId, req.params, req.changes, req.revision, ctx.signal);
     } catch (err) {
-      if (isRevisionMismatch(err)) ctx.note(`${what} is at revision ${asText(err.extra.currentRevision ?? '?')}, not ${req.revision}: nothing written (leave --revision out to re-apply your change to the current one)`);
+      if (isRevisionMismatch(err))
+        ctx.note(
+          `${what} is at revision ${asText(err.extra.currentRevision ?? '?')}, not ${req.revision}: nothing written (leave --revision out to re-apply your change to the current one)`,
+        );
       throw err;
     }
   } else {
@@ -126,13 +157,20 @@ async function openEditor(ctx: CommandContext, file: string): Promise<void> {
     child.on('error', reject);
     child.on('close', (c) => resolve(c));
   });
-  if (code !== 0) throw new CliError(`the editor (${editor}) exited with ${code ?? 'a signal'}: nothing sent`, EXIT.usage, code === 127 ? 'set EDITOR or VISUAL to an editor on your PATH' : undefined, 'editor_failed');
+  if (code !== 0)
+    throw new CliError(
+      `the editor (${editor}) exited with ${code ?? 'a signal'}: nothing sent`,
+      EXIT.usage,
+      code === 127 ? 'set EDITOR or VISUAL to an editor on your PATH' : undefined,
+      'editor_failed',
+    );
 }
 
 function checkValues(layout: EditLayout, changes: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(changes)) {
     const f = layout.fields.find((x) => x.name === name)!;
-    const problem = valueProblem(f, value) ?? (Array.isArray(value) ? value.map((v) => f.items && valueProblem({ ...f, type: f.items }, v)).find(Boolean) : undefined);
+    const problem =
+      valueProblem(f, value) ?? (Array.isArray(value) ? value.map((v) => f.items && valueProblem({ ...f, type: f.items }, v)).find(Boolean) : undefined);
     if (problem) throw new UsageError(`${name} ${problem}`, 'nothing was sent');
   }
 }
@@ -141,7 +179,10 @@ function checkValues(layout: EditLayout, changes: Record<string, unknown>): void
 export async function runEdit(ctx: CommandContext, input: OperationInput, data: OperationCommandData, command: CommandSpec): Promise<number> {
   const update = ['adops', ...command.path.slice(0, -1), 'update'].join(' ');
   if (!ctx.interactive || !ctx.io.stdoutIsTTY) {
-    throw new UsageError(`adops ${command.path.join(' ')} opens an editor: it needs a terminal (and no --no-input or CI)`, `use \`${update}\` with flags, -F field=@file or --input FILE`);
+    throw new UsageError(
+      `adops ${command.path.join(' ')} opens an editor: it needs a terminal (and no --no-input or CI)`,
+      `use \`${update}\` with flags, -F field=@file or --input FILE`,
+    );
   }
   const params: Record<string, string> = {};
   for (const a of data.args) {
@@ -151,16 +192,34 @@ export async function runEdit(ctx: CommandContext, input: OperationInput, data: 
   }
   const target = editTarget(data.operationId);
   const what = label(target, params);
-  const layout: EditLayout = { fields: inputsOf(data.operationId).body!.fields.filter((f) => f.name !== 'revision' && !target.notEditable.includes(f.name)), blocks: target.blocks };
+  const layout: EditLayout = {
+    fields: inputsOf(data.operationId).body!.fields.filter((f) => f.name !== 'revision' && !target.notEditable.includes(f.name)),
+    blocks: target.blocks,
+  };
   const client = await ctx.client();
   const { row: base, frozen } = await readEditable(client, target, params, ctx.signal);
   // Refused before the editor opens: the service would refuse the save (409 plan_frozen).
-  if (frozen) throw new CliError(`${what} cannot be edited: ${frozen}`, EXIT.conflict, 'an approved plan can only be archived (`adops plans update SLUG --status archived`); an archived one is read-only', 'plan_frozen');
+  if (frozen)
+    throw new CliError(
+      `${what} cannot be edited: ${frozen}`,
+      EXIT.conflict,
+      'an approved plan can only be archived (`adops plans update SLUG --status archived`); an archived one is read-only',
+      'plan_frozen',
+    );
   const dir = mkdtempSync(join(tmpdir(), 'adops-edit-'));
-  const file = join(dir, `${Object.values(params).join('-').replace(/[^A-Za-z0-9_-]/g, '_')}.${target.noun.replace(/ /g, '-')}.md`);
+  const file = join(
+    dir,
+    `${Object.values(params)
+      .join('-')
+      .replace(/[^A-Za-z0-9_-]/g, '_')}.${target.noun.replace(/ /g, '-')}.md`,
+  );
   let keep = false;
   try {
-    writeFileSync(file, renderEditText(base, layout, [`adops: ${what}, revision ${base.revision}.`, 'Save and close to apply; close unchanged to send nothing.']), { mode: 0o600 });
+    writeFileSync(
+      file,
+      renderEditText(base, layout, [`adops: ${what}, revision ${base.revision}.`, 'Save and close to apply; close unchanged to send nothing.']),
+      { mode: 0o600 },
+    );
     await openEditor(ctx, file);
     keep = true; // from here on the file holds the person's work
     let values: Record<string, unknown>;

@@ -22,7 +22,17 @@ export interface ListOptions {
 export async function streamList(ctx: CommandContext, req: ApiRequest, opts: ListOptions): Promise<number> {
   ctx.signal.throwIfAborted();
   const client = await ctx.client();
-  const writer = new ListWriter(opts.output ?? { format: ctx.output.format, out: ctx.io.stdout, resource: opts.resource, fields: opts.fields, color: ctx.output.color, signal: ctx.signal, note: ctx.note });
+  const writer = new ListWriter(
+    opts.output ?? {
+      format: ctx.output.format,
+      out: ctx.io.stdout,
+      resource: opts.resource,
+      fields: opts.fields,
+      color: ctx.output.color,
+      signal: ctx.signal,
+      note: ctx.note,
+    },
+  );
   let resume: string | undefined;
   const spinner = await ctx.spinner('Loading…');
   await writer.begin();

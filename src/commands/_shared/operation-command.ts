@@ -9,7 +9,15 @@ import { operation, pathParams } from '../../contract/operations.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
 import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
-import { inputsOf, type AlternateFlag, type FieldFlag, type OperationCommandData, type OperationHandler, type OperationInput, type ParamArg } from './operation-data.js';
+import {
+  inputsOf,
+  type AlternateFlag,
+  type FieldFlag,
+  type OperationCommandData,
+  type OperationHandler,
+  type OperationInput,
+  type ParamArg,
+} from './operation-data.js';
 
 export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = readonly OptionSpec[]> {
   path: readonly string[];
@@ -47,7 +55,12 @@ export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = r
 
 const FORCE_OPTION: OptionSpec = { flags: '--force', description: 'when someone else changed the same field meanwhile, write yours over theirs' };
 const REVISION_OPTIONS: readonly OptionSpec[] = [
-  { flags: '--revision <n>', description: 'write only over this revision (a stale one exits 5); without it the current one is read, and a change by someone else to other fields is kept', type: 'int' },
+  {
+    flags: '--revision <n>',
+    description:
+      'write only over this revision (a stale one exits 5); without it the current one is read, and a change by someone else to other fields is kept',
+    type: 'int',
+  },
   FORCE_OPTION,
 ];
 
@@ -99,7 +112,11 @@ export function fieldOption(ff: FieldFlag): OptionSpec {
   };
 }
 
-function fieldFlags(fields: readonly FieldInput[], where: 'query' | 'body', opts: Pick<OperationCommandOptions, 'noFlag' | 'revisionSafe' | 'flagNames'>): FieldFlag[] {
+function fieldFlags(
+  fields: readonly FieldInput[],
+  where: 'query' | 'body',
+  opts: Pick<OperationCommandOptions, 'noFlag' | 'revisionSafe' | 'flagNames'>,
+): FieldFlag[] {
   return fields
     .filter((f) => !PAGING.has(f.name) && !(opts.noFlag ?? []).includes(f.name) && !(opts.revisionSafe && f.name === 'revision') && flaggable(f))
     .map((f) => ({ flag: opts.flagNames?.[f.name] ?? defaultFlagName(f.name), field: f.name, in: where, input: f }));
@@ -121,10 +138,10 @@ export function operationCommand<const Extra extends readonly OptionSpec[] = []>
   const op = operation(opts.operationId);
   const io = inputsOf(op.id);
   const args: ParamArg[] = pathParams(op.path).map((param) => ({
-      name: opts.argNames?.[param] ?? DEFAULT_ARG_NAMES[param] ?? kebab(param),
-      param,
-      input: io.params.find((f) => f.name === param) ?? { name: param, type: 'string', required: true },
-    }));
+    name: opts.argNames?.[param] ?? DEFAULT_ARG_NAMES[param] ?? kebab(param),
+    param,
+    input: io.params.find((f) => f.name === param) ?? { name: param, type: 'string', required: true },
+  }));
   const flags = [...fieldFlags(io.query, 'query', opts), ...fieldFlags(io.body?.fields ?? [], 'body', opts)];
 
   let alternate: OperationCommandData['alternate'];
@@ -140,7 +157,11 @@ export function operationCommand<const Extra extends readonly OptionSpec[] = []>
   options.push(...flags.map(fieldOption));
   if (op.kind === 'list') {
     options.push(
-      { flags: '--limit <n>', description: `rows per page, ${LIMIT_MIN}-${LIMIT_MAX} (service default ${LIMIT_DEFAULT}); with --all, the page size`, type: 'int' },
+      {
+        flags: '--limit <n>',
+        description: `rows per page, ${LIMIT_MIN}-${LIMIT_MAX} (service default ${LIMIT_DEFAULT}); with --all, the page size`,
+        type: 'int',
+      },
       { flags: '--cursor <cursor>', description: 'resume from a nextCursor printed by an earlier run' },
       { flags: '--all', description: 'follow nextCursor to the end (json stays one document; ndjson streams)' },
       { flags: '--max <n>', description: 'stop after this many rows in total (prints the next cursor on stderr)', type: 'int' },
@@ -154,7 +175,11 @@ export function operationCommand<const Extra extends readonly OptionSpec[] = []>
   });
   if (!bodyless) {
     options.push(
-      { flags: '-F, --json-field <key=value>', description: 'extra body field whose value is JSON (a number, true, null, [..], {..}) or @file for a file\'s text (repeatable)', type: 'repeat' },
+      {
+        flags: '-F, --json-field <key=value>',
+        description: "extra body field whose value is JSON (a number, true, null, [..], {..}) or @file for a file's text (repeatable)",
+        type: 'repeat',
+      },
       { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin; flags and fields override its keys' },
     );
   }
@@ -168,7 +193,14 @@ export function operationCommand<const Extra extends readonly OptionSpec[] = []>
   if (opts.revisionSafe) options.push(...REVISION_OPTIONS);
   options.push(...(opts.extraOptions ?? []));
 
-  const data: OperationCommandData = { operationId: op.id, args, flags, ...(alternate ? { alternate } : {}), resource: opts.resource, watch: opts.watch === true };
+  const data: OperationCommandData = {
+    operationId: op.id,
+    args,
+    flags,
+    ...(alternate ? { alternate } : {}),
+    resource: opts.resource,
+    watch: opts.watch === true,
+  };
   const argSpecs: ArgSpec[] = args.map((a) => ({ name: a.name, description: a.input.description?.replace(/\.$/, '') ?? a.param, required: true }));
   return {
     path: opts.path,

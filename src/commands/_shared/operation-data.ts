@@ -53,7 +53,6 @@ export interface OperationCommandData {
   watch: boolean;
 }
 
-
 /**
  * What an operation command's handler reads: the options the factory declares
  * by kind (paging, -f/-F/--input, --wait, revision), typed; the flags derived

@@ -29,7 +29,13 @@ const flagLabel = (flags: readonly FieldFlag[], field: string) => {
 };
 
 /** Warn about fields the operation does not list, with the closest known name. */
-export function warnUnknown(ctx: Pick<CommandContext, 'warn'>, opId: string, where: 'query parameter' | 'body field', keys: readonly string[], known: readonly FieldInput[]): void {
+export function warnUnknown(
+  ctx: Pick<CommandContext, 'warn'>,
+  opId: string,
+  where: 'query parameter' | 'body field',
+  keys: readonly string[],
+  known: readonly FieldInput[],
+): void {
   const names = known.map((f) => f.name);
   for (const key of keys) {
     if (names.includes(key)) continue;
@@ -47,10 +53,23 @@ function checkParam(name: string, f: FieldInput, value: string): void {
 }
 
 /** The query from flags and -f, each value checked. */
-function buildQuery(input: OperationInput, data: OperationCommandData, io: OperationInputs, opId: string, ctx: CommandContext, usable: readonly FieldFlag[]): Record<string, string> {
+function buildQuery(
+  input: OperationInput,
+  data: OperationCommandData,
+  io: OperationInputs,
+  opId: string,
+  ctx: CommandContext,
+  usable: readonly FieldFlag[],
+): Record<string, string> {
   const query: Record<string, string> = {};
   const extra = (input.opts.field ?? []).map(splitField);
-  warnUnknown(ctx, opId, 'query parameter', extra.map(([k]) => k), io.query);
+  warnUnknown(
+    ctx,
+    opId,
+    'query parameter',
+    extra.map(([k]) => k),
+    io.query,
+  );
   for (const [k, v] of extra) query[k] = v;
   for (const ff of usable) {
     const raw = input.opts[camel(ff.flag)];
@@ -79,7 +98,13 @@ function requiredFields(io: NonNullable<OperationInputs['body']>, body: Record<s
   return io.fields.filter((f) => f.required).map((f) => f.name);
 }
 
-async function buildBody(input: OperationInput, data: OperationCommandData, io: OperationInputs, opId: string, ctx: CommandContext): Promise<Record<string, unknown> | undefined> {
+async function buildBody(
+  input: OperationInput,
+  data: OperationCommandData,
+  io: OperationInputs,
+  opId: string,
+  ctx: CommandContext,
+): Promise<Record<string, unknown> | undefined> {
   const bodyIo = io.body;
   if (!bodyIo) return undefined;
   const byName = new Map(bodyIo.fields.map((f) => [f.name, f]));
@@ -103,15 +128,20 @@ async function buildBody(input: OperationInput, data: OperationCommandData, io: 
   for (const [k, value] of Object.entries(body)) {
     const f = byName.get(k);
     const problem = f && valueProblem(f, value);
-    if (problem) throw new UsageError(`${flagLabel(data.flags, k)} ${problem}${typeof value === 'string' ? `, got "${value.length > 40 ? value.slice(0, 40) + '…' : value}"` : ''}`);
+    if (problem)
+      throw new UsageError(
+        `${flagLabel(data.flags, k)} ${problem}${typeof value === 'string' ? `, got "${value.length > 40 ? value.slice(0, 40) + '…' : value}"` : ''}`,
+      );
   }
   const missing = requiredFields(bodyIo, body).filter((k) => body[k] === undefined);
   if (missing.length && (bodyIo.required || Object.keys(body).length > 0)) {
-    throw new UsageError(`missing ${missing.map((k) => flagLabel(data.flags, k)).join(', ')}`, `${opId} needs ${missing.join(', ')}; give ${missing.length > 1 ? 'them' : 'it'} as flags, -F key=value or in --input`);
+    throw new UsageError(
+      `missing ${missing.map((k) => flagLabel(data.flags, k)).join(', ')}`,
+      `${opId} needs ${missing.join(', ')}; give ${missing.length > 1 ? 'them' : 'it'} as flags, -F key=value or in --input`,
+    );
   }
   return body;
 }
-
 
 /** Build and check the request; throws UsageError before anything is sent. */
 export async function buildRequest(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<BuiltRequest> {
@@ -128,7 +158,8 @@ export async function buildRequest(ctx: CommandContext, input: OperationInput, d
   const altRaw = alt ? opts[camel(alt.flag)] : undefined;
   const altValue = typeof altRaw === 'string' ? altRaw : undefined;
   if (alt && altValue !== undefined) {
-    if (!altValue.startsWith(ADVERTISER_PREFIX)) throw new UsageError(`--${alt.flag} needs an advertiser id starting with ${ADVERTISER_PREFIX}, got "${altValue}"`);
+    if (!altValue.startsWith(ADVERTISER_PREFIX))
+      throw new UsageError(`--${alt.flag} needs an advertiser id starting with ${ADVERTISER_PREFIX}, got "${altValue}"`);
     const refused = data.flags.filter((f) => opts[camel(f.flag)] !== undefined && !alt.flags.includes(f.flag));
     if (refused.length) {
       throw new UsageError(

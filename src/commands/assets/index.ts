@@ -13,7 +13,13 @@ export const assetCommands: CommandSpec[] = [
     resource: 'asset',
     examples: ['adops assets list', 'adops assets list --kind video --all --output csv'],
   }),
-  operationCommand({ path: ['assets', 'get'], operationId: 'getAsset', description: 'Show one Asset', resource: 'asset', examples: ['adops assets get ast_123'] }),
+  operationCommand({
+    path: ['assets', 'get'],
+    operationId: 'getAsset',
+    description: 'Show one Asset',
+    resource: 'asset',
+    examples: ['adops assets get ast_123'],
+  }),
   operationCommand({
     path: ['assets', 'rename'],
     operationId: 'renameAsset',
@@ -22,7 +28,13 @@ export const assetCommands: CommandSpec[] = [
     examples: ['adops assets rename ast_123 --filename spring-hero.png', 'adops assets rename ast_123 --filename spring-hero.png --revision 2'],
     revisionSafe: true,
   }),
-  operationCommand({ path: ['assets', 'delete'], operationId: 'deleteAsset', description: 'Delete an Asset', resource: 'asset', examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes --revision 3'] }),
+  operationCommand({
+    path: ['assets', 'delete'],
+    operationId: 'deleteAsset',
+    description: 'Delete an Asset',
+    resource: 'asset',
+    examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes --revision 3'],
+  }),
   operationCommand({
     path: ['assets', 'register'],
     operationId: 'registerAsset',
@@ -54,7 +66,11 @@ export const assetCommands: CommandSpec[] = [
       { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
       { flags: '--name <filename>', description: 'the Asset filename to use instead of the file name (one file only)' },
       { flags: '--timeout <seconds>', description: 'how long to wait for an Asset to become ready after finalize (default 300)', type: 'number' },
-      { flags: '--idle-timeout <seconds>', description: 'fail a byte transfer when no byte moves for this long (default 60); it is retried twice', type: 'number' },
+      {
+        flags: '--idle-timeout <seconds>',
+        description: 'fail a byte transfer when no byte moves for this long (default 60); it is retried twice',
+        type: 'number',
+      },
     ],
     flowOperations: ['reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
     notes:
@@ -77,9 +93,17 @@ export const assetCommands: CommandSpec[] = [
       { flags: '--register <advertiser>', description: 'register every Asset (new or already there) to this advertiser (repeatable)', type: 'repeat' },
       { flags: '--concurrency <n>', description: 'files uploaded at once (default 4)', type: 'int' },
       { flags: '--timeout <seconds>', description: 'how long to wait for an Asset to become ready after finalize (default 300)', type: 'number' },
-      { flags: '--idle-timeout <seconds>', description: 'fail a byte transfer when no byte moves for this long (default 60); it is retried twice', type: 'number' },
+      {
+        flags: '--idle-timeout <seconds>',
+        description: 'fail a byte transfer when no byte moves for this long (default 60); it is retried twice',
+        type: 'number',
+      },
       { flags: '--dry-run', description: 'say what would be uploaded; send nothing' },
-      { flags: '--match-name-size', description: 'count a ready Asset of the same name and size as already there even without proof of the same bytes (no checksum shown, no journal record)' },
+      {
+        flags: '--match-name-size',
+        description:
+          'count a ready Asset of the same name and size as already there even without proof of the same bytes (no checksum shown, no journal record)',
+      },
     ],
     flowOperations: ['listAssets', 'reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
     notes:

@@ -11,7 +11,20 @@ import { explainFailure } from '../../flows/upload-report.js';
 import { assetTarget, type Row } from '../../flows/upload-targets.js';
 import type { FileOutcome, LocalFile } from '../../flows/upload.js';
 import type { Skipped } from '../../flows/upload-files.js';
-import { advertisersOf, againCommand, concurrencyOf, filesFrom, idleTimeoutOf, journalFor, noteSkipped, registerAfter, reportFailures, runUploads, writeRows, type UploadFlags } from './upload.js';
+import {
+  advertisersOf,
+  againCommand,
+  concurrencyOf,
+  filesFrom,
+  idleTimeoutOf,
+  journalFor,
+  noteSkipped,
+  registerAfter,
+  reportFailures,
+  runUploads,
+  writeRows,
+  type UploadFlags,
+} from './upload.js';
 
 const RESULT = { uploaded: 'uploaded', already: 'already there', failed: 'failed', interrupted: 'interrupted' } as const;
 
@@ -29,9 +42,21 @@ function resultRow(o: FileOutcome, matchedBy?: string): Row {
   };
 }
 
-const skippedRow = (x: Skipped): Row => ({ file: x.path, result: 'skipped', id: null, filename: null, sizeBytes: null, mimeType: null, matchedBy: null, error: x.reason });
+const skippedRow = (x: Skipped): Row => ({
+  file: x.path,
+  result: 'skipped',
+  id: null,
+  filename: null,
+  sizeBytes: null,
+  mimeType: null,
+  matchedBy: null,
+  error: x.reason,
+});
 
-export async function run(ctx: CommandContext, input: CommandInput<UploadFlags & { register?: string[]; dryRun?: boolean; matchNameSize?: boolean }, { dir: string }>): Promise<number> {
+export async function run(
+  ctx: CommandContext,
+  input: CommandInput<UploadFlags & { register?: string[]; dryRun?: boolean; matchNameSize?: boolean }, { dir: string }>,
+): Promise<number> {
   const o = input.opts;
   const { dir } = input.args;
   if (!dir) throw new UsageError('name the directory to sync');
@@ -56,17 +81,30 @@ export async function run(ctx: CommandContext, input: CommandInput<UploadFlags &
       if (found) unproven.push(file);
     }
   }
-  ctx.note(`${files.length} file${files.length === 1 ? '' : 's'} in ${dir}: ${there.size} already there, ${missing.length} to upload${skipped.length ? `, ${skipped.length} skipped` : ''}`);
+  ctx.note(
+    `${files.length} file${files.length === 1 ? '' : 's'} in ${dir}: ${there.size} already there, ${missing.length} to upload${skipped.length ? `, ${skipped.length} skipped` : ''}`,
+  );
   if (unproven.length) {
-    ctx.note(`${unproven.length} of them match a ready Asset by name and size only (no checksum shown, no record in this machine's journal), so the bytes may differ: uploading them. --match-name-size counts such a match as already there`);
+    ctx.note(
+      `${unproven.length} of them match a ready Asset by name and size only (no checksum shown, no record in this machine's journal), so the bytes may differ: uploading them. --match-name-size counts such a match as already there`,
+    );
   }
   noteSkipped(ctx, skipped);
   if (o.dryRun === true) {
-    const planned = files.map((f) => resultRow({ file: f, status: there.has(f) ? 'already' : 'uploaded', ...(there.get(f) ? { row: there.get(f)!.row } : {}) }, there.get(f)?.matchedBy));
+    const planned = files.map((f) =>
+      resultRow({ file: f, status: there.has(f) ? 'already' : 'uploaded', ...(there.get(f) ? { row: there.get(f)!.row } : {}) }, there.get(f)?.matchedBy),
+    );
     await writeRows(ctx, [...planned.map((r) => (r.result === 'uploaded' ? { ...r, result: 'to upload' } : r)), ...skipped.map(skippedRow)], 'syncResult');
     return 0;
   }
-  const uploaded = await runUploads(ctx, { target, files: missing, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds: idleTimeoutOf(o.idleTimeout), afterReady });
+  const uploaded = await runUploads(ctx, {
+    target,
+    files: missing,
+    concurrency,
+    timeoutSeconds: o.timeout,
+    idleTimeoutSeconds: idleTimeoutOf(o.idleTimeout),
+    afterReady,
+  });
   const byFile = new Map(uploaded.map((u) => [u.file, u]));
   const outcomes: FileOutcome[] = [];
   const rows: Row[] = [];

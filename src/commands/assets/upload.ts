@@ -48,7 +48,8 @@ export function concurrencyOf(value: unknown): number {
 export function idleTimeoutOf(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--idle-timeout must be a number of seconds above 0, at most 3600 (got ${asText(value)})`);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600)
+    throw new UsageError(`--idle-timeout must be a number of seconds above 0, at most 3600 (got ${asText(value)})`);
   return n;
 }
 
@@ -106,7 +107,10 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
       signal: ctx.signal,
       onEvent: (e) => {
         // The upload URL is a credential: the trace shows its host and the headers sent, never the token.
-        if (e.type === 'start') ctx.trace(`→ PUT ${new URL(e.url).origin}/… (upload URL, token not shown) content-type: ${e.contentType}, content-length: ${e.size}, no authorization`);
+        if (e.type === 'start')
+          ctx.trace(
+            `→ PUT ${new URL(e.url).origin}/… (upload URL, token not shown) content-type: ${e.contentType}, content-length: ${e.size}, no authorization`,
+          );
         progress.handle(e);
       },
       waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,
@@ -161,7 +165,15 @@ function fileReport(o: FileOutcome, target: UploadTarget, command: string): Erro
   // Our own refusals and an unreadable local file are not bugs: no "bug in adops" hint for them.
   const own = o.status === 'failed' && (o.error instanceof UploadError || (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)));
   const base: ErrorReport = own
-    ? { code: o.error instanceof UploadError ? o.error.code : 'file_unreadable', status: null, message: '', issues: [], retryable: false, hint: null, exitCode: exitOf(o) }
+    ? {
+        code: o.error instanceof UploadError ? o.error.code : 'file_unreadable',
+        status: null,
+        message: '',
+        issues: [],
+        retryable: false,
+        hint: null,
+        exitCode: exitOf(o),
+      }
     : toReport(o.status === 'interrupted' ? new DOMException('interrupted', 'AbortError') : o.error);
   const code = base.code;
   const advice = pendingAdvice(o, target, command);
@@ -190,7 +202,10 @@ export function againCommand(words: readonly string[], inputs: readonly string[]
 /** The transfer flags of every upload command (assets upload and sync, brands documents upload). */
 export type UploadFlags = { concurrency?: number; timeout?: number; idleTimeout?: number };
 
-export async function run(ctx: CommandContext, input: CommandInput<UploadFlags & { register?: string[]; name?: string }, { files: string[] | undefined }>): Promise<number> {
+export async function run(
+  ctx: CommandContext,
+  input: CommandInput<UploadFlags & { register?: string[]; name?: string }, { files: string[] | undefined }>,
+): Promise<number> {
   const o = input.opts;
   const inputs = input.args.files ?? [];
   const concurrency = concurrencyOf(o.concurrency);
@@ -208,8 +223,17 @@ export async function run(ctx: CommandContext, input: CommandInput<UploadFlags &
   const client = await ctx.client();
   const target = assetTarget(client);
   const outcomes = await runUploads(ctx, {
-    target, files, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds, afterReady: registerAfter(client, advertisers, ctx.signal),
+    target,
+    files,
+    concurrency,
+    timeoutSeconds: o.timeout,
+    idleTimeoutSeconds,
+    afterReady: registerAfter(client, advertisers, ctx.signal),
   });
-  await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'asset');
+  await writeRows(
+    ctx,
+    outcomes.flatMap((x) => (x.row ? [x.row] : [])),
+    'asset',
+  );
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'upload'], inputs));
 }

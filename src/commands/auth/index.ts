@@ -6,14 +6,21 @@ import type { CommandSpec } from '../../cli/registry.js';
 export const authCommands: CommandSpec[] = [
   command({
     path: ['auth', 'login'],
-    description: 'Store a profile\'s base URL and API key (hidden prompt on a terminal, or --with-key from stdin)',
+    description: "Store a profile's base URL and API key (hidden prompt on a terminal, or --with-key from stdin)",
     options: [
       { flags: '--with-key', description: 'read the API key from stdin (for scripts): echo "$KEY" | adops auth login --with-key' },
       { flags: '--url <baseUrl>', description: 'base URL to store in the profile' },
       { flags: '--no-verify', description: 'store without asking the service whether the key works' },
-      { flags: '--set-default', description: 'make this profile the default (logging in to a named profile otherwise leaves the default alone, unless it is the first)' },
+      {
+        flags: '--set-default',
+        description: 'make this profile the default (logging in to a named profile otherwise leaves the default alone, unless it is the first)',
+      },
     ],
-    examples: ['adops auth login', 'printf %s "$ADOPS_KEY" | adops auth login --with-key --url https://api.example.com', 'printf %s "$GLOBEX_KEY" | adops auth login --with-key --profile globex --url https://api.example.com'],
+    examples: [
+      'adops auth login',
+      'printf %s "$ADOPS_KEY" | adops auth login --with-key --url https://api.example.com',
+      'printf %s "$GLOBEX_KEY" | adops auth login --with-key --profile globex --url https://api.example.com',
+    ],
     load: () => import('./login.js'),
   }),
   command({

@@ -55,10 +55,20 @@ async function verify(ctx: CommandContext, baseUrl: string, key: string): Promis
     }
     if (err instanceof ApiError) {
       const exit = err.status >= 300 && err.status < 400 ? EXIT.unexpected : exitCodeForStatus(err.status);
-      throw new CliError(`the check failed (${err.code}: ${err.message}); nothing was stored`, exit, 'check the base URL and the key, or store them unchecked with --no-verify', err.code);
+      throw new CliError(
+        `the check failed (${err.code}: ${err.message}); nothing was stored`,
+        exit,
+        'check the base URL and the key, or store them unchecked with --no-verify',
+        err.code,
+      );
     }
     if (err instanceof Error && err.name === 'NetworkError') {
-      throw new CliError(`could not check the key with ${baseUrl} (${err.message}); nothing was stored`, EXIT.unavailable, 'check the base URL, or store it unchecked with --no-verify', 'network_error');
+      throw new CliError(
+        `could not check the key with ${baseUrl} (${err.message}); nothing was stored`,
+        EXIT.unavailable,
+        'check the base URL, or store it unchecked with --no-verify',
+        'network_error',
+      );
     }
     throw err;
   }

@@ -38,7 +38,8 @@ async function check(ctx: CommandContext, p: Profile): Promise<{ ok: boolean; de
     return { ok: true, detail: 'key works', exit: EXIT.ok };
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return { ok: true, detail: `key works but cannot read Observe (${err.code})`, exit: EXIT.ok };
-    if (err instanceof ApiError) return { ok: false, detail: `${err.status} ${err.code}`, exit: err.status >= 300 && err.status < 400 ? EXIT.unexpected : exitCodeForStatus(err.status) };
+    if (err instanceof ApiError)
+      return { ok: false, detail: `${err.status} ${err.code}`, exit: err.status >= 300 && err.status < 400 ? EXIT.unexpected : exitCodeForStatus(err.status) };
     if (err instanceof CliError) return { ok: false, detail: err.message, exit: err.exitCode };
     if (err instanceof Error && err.name === 'NetworkError') return { ok: false, detail: `unreachable (${err.message})`, exit: EXIT.unavailable };
     throw err;
@@ -65,7 +66,10 @@ export async function runAll(ctx: CommandContext): Promise<number> {
   await writer.page(rows);
   await writer.end();
   const overrides = ['ADOPS_API_KEY', 'ADOPS_BASE_URL', 'ADOPS_PROFILE'].filter((v) => ctx.env[v]);
-  if (overrides.length) ctx.note(`checked the stored profiles; ${overrides.join(', ')} ${overrides.length > 1 ? 'are' : 'is'} set and override${overrides.length > 1 ? '' : 's'} them in this shell`);
+  if (overrides.length)
+    ctx.note(
+      `checked the stored profiles; ${overrides.join(', ')} ${overrides.length > 1 ? 'are' : 'is'} set and override${overrides.length > 1 ? '' : 's'} them in this shell`,
+    );
   const failed = results.filter((x) => !x.r.ok);
   if (entries.length === 0) {
     ctx.note('no profiles yet: `adops auth login` creates one');

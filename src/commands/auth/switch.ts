@@ -9,7 +9,12 @@ export async function run(ctx: CommandContext, input: CommandInput<object, { nam
   const name = checkProfileName(input.args.name);
   const known = Object.keys(ctx.config.read().profiles);
   if (!known.includes(name)) {
-    throw new CliError(`no profile named "${name}"`, EXIT.usage, `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`adops auth login --profile ${name}\``, 'unknown_profile');
+    throw new CliError(
+      `no profile named "${name}"`,
+      EXIT.usage,
+      `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`adops auth login --profile ${name}\``,
+      'unknown_profile',
+    );
   }
   await ctx.config.update((d) => {
     d.currentProfile = name;

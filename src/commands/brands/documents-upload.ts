@@ -6,7 +6,17 @@ import { UsageError } from '../../cli/errors.js';
 import { prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { documentTarget } from '../../flows/upload-targets.js';
-import { againCommand, concurrencyOf, filesFrom, idleTimeoutOf, noteSkipped, reportFailures, runUploads, writeRows, type UploadFlags } from '../assets/upload.js';
+import {
+  againCommand,
+  concurrencyOf,
+  filesFrom,
+  idleTimeoutOf,
+  noteSkipped,
+  reportFailures,
+  runUploads,
+  writeRows,
+  type UploadFlags,
+} from '../assets/upload.js';
 
 export async function run(ctx: CommandContext, input: CommandInput<UploadFlags, { brand: string; files: string[] | undefined }>): Promise<number> {
   const o = input.opts;
@@ -23,6 +33,10 @@ export async function run(ctx: CommandContext, input: CommandInput<UploadFlags, 
   await client.call('getBrand', { params: { slug: brand } }, { signal: ctx.signal });
   const target = documentTarget(client, brand);
   const outcomes = await runUploads(ctx, { target, files, concurrency, timeoutSeconds: o.timeout, idleTimeoutSeconds });
-  await writeRows(ctx, outcomes.flatMap((x) => (x.row ? [x.row] : [])), 'document');
+  await writeRows(
+    ctx,
+    outcomes.flatMap((x) => (x.row ? [x.row] : [])),
+    'document',
+  );
   return reportFailures(ctx, outcomes, target, againCommand(['brands', 'documents', 'upload', brand], inputs));
 }

@@ -73,7 +73,11 @@ const quote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.rep
 /** Rows of a table printed by adops (cli-table3, box characters), keyed by the header's column names. */
 export function parseTable(text: string): Array<Record<string, string>> {
   const lines = text.split('\n').filter((l) => l.startsWith('│'));
-  const cells = (l: string) => l.split('│').slice(1, -1).map((c) => c.trim());
+  const cells = (l: string) =>
+    l
+      .split('│')
+      .slice(1, -1)
+      .map((c) => c.trim());
   const [head, ...rows] = lines;
   if (!head) return [];
   const names = cells(head);
@@ -188,14 +192,31 @@ export async function run(ctx: CommandContext): Promise<number> {
     );
 
     say('A budget change. First pick a campaign that holds its own budget (--query is JMESPath over the rows)');
-    const found = await adops(['observe', 'campaigns', '--advertiser', DEMO_ADVERTISER, '--query', "[?budgetLevel=='campaign'] | [0].id", '-o', 'json'], 0, (r) =>
-      typeof jsonOf(r.stdout) === 'string' ? undefined : 'no campaign with a campaign-level budget',
+    const found = await adops(
+      ['observe', 'campaigns', '--advertiser', DEMO_ADVERTISER, '--query', "[?budgetLevel=='campaign'] | [0].id", '-o', 'json'],
+      0,
+      (r) => (typeof jsonOf(r.stdout) === 'string' ? undefined : 'no campaign with a campaign-level budget'),
     );
     const campaign = found ? (jsonOf(found.stdout) as string) : undefined;
     if (campaign) {
       say(`Set its daily budget to 75: the change is started once (Idempotency-Key) and --wait follows it to the end`);
       await adops(
-        ['mutations', 'budget', DEMO_ADVERTISER, '--campaign', campaign, '--amount', '75', '--type', 'daily', '--wait', '--interval', '0.5', '--fields', 'id,action,target,changes,state'],
+        [
+          'mutations',
+          'budget',
+          DEMO_ADVERTISER,
+          '--campaign',
+          campaign,
+          '--amount',
+          '75',
+          '--type',
+          'daily',
+          '--wait',
+          '--interval',
+          '0.5',
+          '--fields',
+          'id,action,target,changes,state',
+        ],
         0,
         (r) => (/succeeded/.test(r.stdout) ? undefined : 'the mutation did not succeed'),
       );
@@ -216,7 +237,9 @@ export async function run(ctx: CommandContext): Promise<number> {
     await adops(
       ['observe', 'insights', '--since', INSIGHTS_SINCE, '--until', INSIGHTS_UNTIL, '--grain', 'week', '--advertiser', DEMO_ADVERTISER, '--chart', 'spend'],
       0,
-      onTerminal ? undefined : (r) => (/│ dateStart\s+│ dateStop\s+│/.test(r.stdout) && r.stdout.includes(DEMO_ADVERTISER) ? undefined : `no weekly rows for ${DEMO_ADVERTISER}`),
+      onTerminal
+        ? undefined
+        : (r) => (/│ dateStart\s+│ dateStop\s+│/.test(r.stdout) && r.stdout.includes(DEMO_ADVERTISER) ? undefined : `no weekly rows for ${DEMO_ADVERTISER}`),
       { terminal: onTerminal },
     );
 
@@ -236,25 +259,38 @@ export async function run(ctx: CommandContext): Promise<number> {
         `For this step ADOPS_BASE_URL is a loopback relay in the demo: after adops reads the brand, the other writer changes the voice through the API, ` +
           `so adops's write meets 409 revision_mismatch; it reads again, sees only the voice changed, and re-applies the description`,
       );
-      await adops(['brands', 'update', DEMO_BRAND, '--description', OUR_DESCRIPTION], 0, (r) => {
-        if (!relay.raced()) return 'the other writer did not get in between';
-        return /changed meanwhile/.test(r.text) ? undefined : 'adops did not report the change made meanwhile';
-      }, { env: { ADOPS_BASE_URL: relay.url } });
+      await adops(
+        ['brands', 'update', DEMO_BRAND, '--description', OUR_DESCRIPTION],
+        0,
+        (r) => {
+          if (!relay.raced()) return 'the other writer did not get in between';
+          return /changed meanwhile/.test(r.text) ? undefined : 'adops did not report the change made meanwhile';
+        },
+        { env: { ADOPS_BASE_URL: relay.url } },
+      );
     } finally {
       await relay.close();
     }
     say('Both changes are there: their voice and your description');
     await adops(['brands', 'get', DEMO_BRAND, '--fields', 'slug,name,description,voice,revision'], 0, (r) => {
       const row = Object.fromEntries(
-        r.stdout.split('\n').filter((l) => l.startsWith('│')).map((l): [string, string] => {
-          const cells = l.split('│').slice(1, -1).map((c) => c.trim());
-          return [cells[0] ?? '', cells[1] ?? ''];
-        }),
+        r.stdout
+          .split('\n')
+          .filter((l) => l.startsWith('│'))
+          .map((l): [string, string] => {
+            const cells = l
+              .split('│')
+              .slice(1, -1)
+              .map((c) => c.trim());
+            return [cells[0] ?? '', cells[1] ?? ''];
+          }),
       );
       return row.description === OUR_DESCRIPTION && row.voice === THEIR_VOICE ? undefined : 'the brand does not hold both changes';
     });
 
-    say('Upload an image: adops reserves an Asset, sends the bytes to its upload URL (without the API key), finalizes, and registers it; progress goes to stderr');
+    say(
+      'Upload an image: adops reserves an Asset, sends the bytes to its upload URL (without the API key), finalizes, and registers it; progress goes to stderr',
+    );
     const png = join(configHome, 'demo-logo.png');
     writeFileSync(png, PNG_1x1);
     const uploaded = await adops(['assets', 'upload', png, '--register', DEMO_ADVERTISER], 0, (r) =>
@@ -266,7 +302,9 @@ export async function run(ctx: CommandContext): Promise<number> {
       say(`The Asset as the service holds it: the type, size and dimensions it read from the bytes, and its registration to ${DEMO_ADVERTISER}`);
       await adops(['assets', 'get', asset, '--fields', 'id,filename,state,kind,mimeType,sizeBytes,width,height,registrations'], 0, (r) => {
         if (!/│ state\s+│ ready\s+│/.test(r.stdout)) return 'the Asset is not ready';
-        return new RegExp(`│ registrations\\.0\\.advertiserId\\s+│ ${DEMO_ADVERTISER}\\s+│`).test(r.stdout) ? undefined : `the Asset is not registered to ${DEMO_ADVERTISER}`;
+        return new RegExp(`│ registrations\\.0\\.advertiserId\\s+│ ${DEMO_ADVERTISER}\\s+│`).test(r.stdout)
+          ? undefined
+          : `the Asset is not registered to ${DEMO_ADVERTISER}`;
       });
 
       say('Destructive commands ask first on a terminal and need --yes elsewhere (this step runs without one)');

@@ -17,7 +17,11 @@ export const miscCommands: CommandSpec[] = [
       { flags: '--input <file>', description: 'request body from a file, or - for stdin' },
       { flags: '--paginate', description: 'follow nextCursor; json: one document of all rows, ndjson: one row per line' },
     ],
-    examples: ['adops api GET /observe/campaigns -f limit=5', 'adops api GET /mutations --paginate --output ndjson', 'adops api POST /assets/uploads -f filename=logo.png'],
+    examples: [
+      'adops api GET /observe/campaigns -f limit=5',
+      'adops api GET /mutations --paginate --output ndjson',
+      'adops api POST /assets/uploads -f filename=logo.png',
+    ],
     load: () => import('../api.js'),
   }),
   command({
@@ -29,7 +33,11 @@ export const miscCommands: CommandSpec[] = [
     path: ['completion'],
     description: 'Print a shell completion script (bash, zsh or fish)',
     args: [{ name: 'shell', description: 'bash, zsh or fish', required: true }],
-    examples: ['adops completion bash > /etc/bash_completion.d/adops', 'adops completion zsh > "${fpath[1]}/_adops"', 'adops completion fish > ~/.config/fish/completions/adops.fish'],
+    examples: [
+      'adops completion bash > /etc/bash_completion.d/adops',
+      'adops completion zsh > "${fpath[1]}/_adops"',
+      'adops completion fish > ~/.config/fish/completions/adops.fish',
+    ],
     load: () => import('../completion.js'),
   }),
   command({

@@ -10,7 +10,15 @@ export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-const NAMED: Readonly<Record<string, string>> = { pause: 'pause', activate: 'activate', archive: 'archive', delete: 'delete', rename: 'rename', set_budget: 'budget', set_bid: 'bid' };
+const NAMED: Readonly<Record<string, string>> = {
+  pause: 'pause',
+  activate: 'activate',
+  archive: 'archive',
+  delete: 'delete',
+  rename: 'rename',
+  set_budget: 'budget',
+  set_bid: 'bid',
+};
 
 export function commandFor(body: Obj, idempotencyKey?: string): string {
   const words: string[] = ['adops', 'mutations'];

@@ -54,7 +54,9 @@ function rowFromCells(line: number, header: readonly string[], cells: string[]):
   }
   const action = v.action ?? '';
   // A value the action would drop is a mistake in the sheet, not something to ignore.
-  const unused = Object.entries(USED_BY).filter(([col, actions]) => v[col] && !actions.includes(action)).map(([col]) => col);
+  const unused = Object.entries(USED_BY)
+    .filter(([col, actions]) => v[col] && !actions.includes(action))
+    .map(([col]) => col);
   if (unused.length && ACTIONS.includes(action)) problems.push(`${unused.join(', ')}: not used by action ${action}`);
   const body = bodyOf({
     advertiserId: v.advertiserId ?? '',

@@ -104,7 +104,9 @@ export async function startAndReport(ctx: CommandContext, body: Obj, flags: Star
   } catch (err) {
     if (err instanceof OutcomeUnknownError) throw outcomeUnknown(err);
     if (ctx.signal.aborted) {
-      ctx.note(`interrupted while sending: the change may have started. Its Idempotency-Key: ${idempotencyKey}\n  Retry safely: ${commandFor(body, idempotencyKey)}`);
+      ctx.note(
+        `interrupted while sending: the change may have started. Its Idempotency-Key: ${idempotencyKey}\n  Retry safely: ${commandFor(body, idempotencyKey)}`,
+      );
     }
     throw err;
   }

@@ -9,7 +9,14 @@ import { bodyOf, bodyProblems } from './_body.js';
 import { startAndReport, startFlags } from './_start.js';
 
 /** The options of every named action (each declares the ones it takes: all are optional here). */
-export type ActionOptions = StartOptions & { campaign?: string; adGroup?: string; name?: string; amount?: number; type?: 'daily' | 'lifetime'; strategy?: string };
+export type ActionOptions = StartOptions & {
+  campaign?: string;
+  adGroup?: string;
+  name?: string;
+  amount?: number;
+  type?: 'daily' | 'lifetime';
+  strategy?: string;
+};
 
 // Problems name body fields; a person typed flags.
 const FLAG_OF: ReadonlyArray<[RegExp, string]> = [

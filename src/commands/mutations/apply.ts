@@ -70,7 +70,15 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
   const journalPath = o.journal ?? `${file}.adops-journal.ndjson`;
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
-  const line = (body: Record<string, unknown>, x: RowOutcome) => ({ row: x.line, action: body.action, target: targetText(body), mutationId: x.mutationId ?? null, state: x.state, sent: x.earlier ? 'earlier run' : x.mutationId ? 'this run' : 'no', error: x.error ?? null });
+  const line = (body: Record<string, unknown>, x: RowOutcome) => ({
+    row: x.line,
+    action: body.action,
+    target: targetText(body),
+    mutationId: x.mutationId ?? null,
+    state: x.state,
+    sent: x.earlier ? 'earlier run' : x.mutationId ? 'this run' : 'no',
+    error: x.error ?? null,
+  });
 
   if (o.dryRun === true) {
     // A FIFO cannot be read twice: its rows are held, as a real run holds them.
@@ -83,7 +91,8 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     const plan = (r: ParsedRow): RowOutcome => {
       const row = ids.id(r.body);
       const prior = seen.get(row);
-      if (prior?.mutationId && prior.state === 'failed' && o.retryFailed === true) return { line: r.line, row, state: 'failed earlier: would send again as a new change' };
+      if (prior?.mutationId && prior.state === 'failed' && o.retryFailed === true)
+        return { line: r.line, row, state: 'failed earlier: would send again as a new change' };
       if (prior?.mutationId) return { line: r.line, row, state: prior.state ?? 'pending', mutationId: prior.mutationId, earlier: true };
       return { line: r.line, row, state: prior ? 'in doubt: would resend with its key' : 'would send' };
     };
@@ -115,7 +124,10 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     // Before any POST: a journal we cannot write would leave no way to resume safely.
     closeSync(openSync(journalPath, 'a', 0o600));
   } catch (err) {
-    throw new UsageError(`cannot write the journal ${journalPath} (${errnoCode(err) ?? messageOf(err)})`, 'choose another place with --journal PATH; nothing was sent');
+    throw new UsageError(
+      `cannot write the journal ${journalPath} (${errnoCode(err) ?? messageOf(err)})`,
+      'choose another place with --journal PATH; nothing was sent',
+    );
   }
   // One run at a time per journal: a second run started meanwhile waits, then reads what the first recorded.
   const lock = await acquireLock(`${journalPath}.lock`, {
@@ -133,14 +145,26 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   }
 }
 
-async function applyLocked(ctx: CommandContext, input: CommandInput<ApplyOptions>, a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> }): Promise<number> {
+async function applyLocked(
+  ctx: CommandContext,
+  input: CommandInput<ApplyOptions>,
+  a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> },
+): Promise<number> {
   const o = input.opts;
   const { rows, journal, journalPath, concurrency, print } = a;
   const client = await ctx.client();
   ctx.note(`applying ${rows.length} row(s), ${concurrency} at a time; journal: ${journalPath}`);
   let outcomes: RowOutcome[];
   try {
-    outcomes = await applyRows(client, rows, { journal, concurrency, signal: ctx.signal, onNote: (m) => ctx.note(m), retryFailed: o.retryFailed === true, now: ctx.clock.now, sleep: ctx.clock.sleep });
+    outcomes = await applyRows(client, rows, {
+      journal,
+      concurrency,
+      signal: ctx.signal,
+      onNote: (m) => ctx.note(m),
+      retryFailed: o.retryFailed === true,
+      now: ctx.clock.now,
+      sleep: ctx.clock.sleep,
+    });
     if (o.wait === true) {
       ctx.note('waiting for every started change to finish');
       await waitRows(client, outcomes, {
@@ -161,6 +185,9 @@ async function applyLocked(ctx: CommandContext, input: CommandInput<ApplyOptions
   const code = exitCode(outcomes, o.wait === true);
   const failed = outcomes.filter((x) => x.state === 'failed').length;
   if (failed) ctx.note(`${failed} change(s) failed and changed nothing; \`--retry-failed\` sends them again as new changes`);
-  if (outcomes.some((x) => !x.mutationId)) ctx.note('rows without a mutation were not started; run the same command again to send them (rows in doubt with their recorded keys, so nothing is made twice)');
+  if (outcomes.some((x) => !x.mutationId))
+    ctx.note(
+      'rows without a mutation were not started; run the same command again to send them (rows in doubt with their recorded keys, so nothing is made twice)',
+    );
   return code;
 }

@@ -6,8 +6,14 @@ import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
 
 export const mutationGroups: GroupSpec[] = [];
 
-const KEY_OPTION = { flags: '--idempotency-key <key>', description: 'reuse a key, e.g. the one a run that exited 10 printed (default: a new UUID per run)' } as const satisfies OptionSpec;
-const DRY_RUN = { flags: '--dry-run', description: 'print the request (method, path, headers without the API key, body) and send nothing' } as const satisfies OptionSpec;
+const KEY_OPTION = {
+  flags: '--idempotency-key <key>',
+  description: 'reuse a key, e.g. the one a run that exited 10 printed (default: a new UUID per run)',
+} as const satisfies OptionSpec;
+const DRY_RUN = {
+  flags: '--dry-run',
+  description: 'print the request (method, path, headers without the API key, body) and send nothing',
+} as const satisfies OptionSpec;
 const WAIT_OPTIONS = [
   { flags: '--wait', description: 'poll until it is no longer running (exit 8 on timeout, 9 if it failed)' },
   { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
@@ -21,13 +27,28 @@ const START_NOTES =
   'Sends an Idempotency-Key. If the answer is lost, adops sends the same change again with the same key (the service answers the change already started, never a second one). If that fails too it exits 10 with the key, a command to check the history and the command that retries safely.';
 
 /** What the contract says each action does ("Set the status to PAUSED."). */
-const actionText = (action: string) => inputsOf('createMutation').body?.variants?.shapes.find((s) => s.value === action)?.description?.replace(/\.$/, '') ?? action;
+const actionText = (action: string) =>
+  inputsOf('createMutation')
+    .body?.variants?.shapes.find((s) => s.value === action)
+    ?.description?.replace(/\.$/, '') ?? action;
 
 const NAME = { flags: '--name <name>', description: 'the new name (1-400 characters; required)' } as const satisfies OptionSpec;
-const BUDGET_AMOUNT = { flags: '--amount <n>', description: "budget in whole units of the advertiser's currency, 50 means 50.00 (required)", type: 'positive' } as const satisfies OptionSpec;
-const BUDGET_TYPE = { flags: '--type <type>', description: 'budget type (default: keep the current one)', choices: ['daily', 'lifetime'] } as const satisfies OptionSpec;
+const BUDGET_AMOUNT = {
+  flags: '--amount <n>',
+  description: "budget in whole units of the advertiser's currency, 50 means 50.00 (required)",
+  type: 'positive',
+} as const satisfies OptionSpec;
+const BUDGET_TYPE = {
+  flags: '--type <type>',
+  description: 'budget type (default: keep the current one)',
+  choices: ['daily', 'lifetime'],
+} as const satisfies OptionSpec;
 const STRATEGY = { flags: '--strategy <word>', description: "the provider's bid strategy word, e.g. LOWEST_COST_WITH_BID_CAP" } as const satisfies OptionSpec;
-const BID_AMOUNT = { flags: '--amount <n>', description: "bid cap or cost cap in whole units of the advertiser's currency", type: 'positive' } as const satisfies OptionSpec;
+const BID_AMOUNT = {
+  flags: '--amount <n>',
+  description: "bid cap or cost cap in whole units of the advertiser's currency",
+  type: 'positive',
+} as const satisfies OptionSpec;
 /** The flags a named action may add; action.ts reads them all (each optional). */
 type ActionExtra = typeof NAME | typeof BUDGET_AMOUNT | typeof BUDGET_TYPE | typeof STRATEGY | typeof BID_AMOUNT;
 
@@ -98,28 +119,38 @@ export const mutationCommands: CommandSpec[] = [
     'budget',
     'set_budget',
     [BUDGET_AMOUNT, BUDGET_TYPE],
-    ['adops mutations budget acc_123 --campaign 456 --amount 50', 'adops mutations budget acc_123 --ad-group 789 --amount 1200 --type lifetime --wait', 'adops mutations budget acc_123 --campaign 456 --amount 50 --dry-run'],
+    [
+      'adops mutations budget acc_123 --campaign 456 --amount 50',
+      'adops mutations budget acc_123 --ad-group 789 --amount 1200 --type lifetime --wait',
+      'adops mutations budget acc_123 --campaign 456 --amount 50 --dry-run',
+    ],
   ),
-  actionCommand(
-    'bid',
-    'set_bid',
-    [STRATEGY, BID_AMOUNT],
-    ['adops mutations bid acc_123 --ad-group 789 --strategy COST_CAP --amount 2.5'],
-  ),
+  actionCommand('bid', 'set_bid', [STRATEGY, BID_AMOUNT], ['adops mutations bid acc_123 --ad-group 789 --strategy COST_CAP --amount 2.5']),
   command({
     path: ['mutations', 'apply'],
     description: 'Apply many changes from a CSV or NDJSON file, one per row; safe to re-run after an interruption',
-    args: [{ name: 'file', description: 'CSV (columns advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount or body) or NDJSON (one createMutation body per line)', required: true }],
+    args: [
+      {
+        name: 'file',
+        description:
+          'CSV (columns advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount or body) or NDJSON (one createMutation body per line)',
+        required: true,
+      },
+    ],
     options: [
       DRY_RUN,
       { flags: '--concurrency <n>', description: 'changes in flight at once, 1-16 (default 4)', type: 'int' },
       { flags: '--retry-failed', description: 'send rows whose change failed in an earlier run again, as new changes (a failed change changed nothing)' },
-      { flags: '--journal <file>', description: 'where each row\'s Idempotency-Key and mutation are recorded (default FILE.adops-journal.ndjson)' },
+      { flags: '--journal <file>', description: "where each row's Idempotency-Key and mutation are recorded (default FILE.adops-journal.ndjson)" },
       ...WAIT_OPTIONS,
     ],
     notes:
-      'Every row is checked before anything is sent (exit 2 naming bad lines). Each row\'s Idempotency-Key is written to the journal before its POST; a re-run skips rows already started and resends rows in doubt with their recorded key, so nothing is made twice. In CSV, amount is the budget for set_budget (bidAmount or amount the bid for set_bid); a body column holds a whole JSON body instead of the other columns. Summary (row, action, target, mutationId, state, error) on stdout; exit 0 only when every row succeeded (without --wait: started).',
-    examples: ['adops mutations apply changes.csv --dry-run', 'adops mutations apply changes.csv --concurrency 4 --wait', 'adops mutations apply changes.ndjson --output csv > result.csv'],
+      "Every row is checked before anything is sent (exit 2 naming bad lines). Each row's Idempotency-Key is written to the journal before its POST; a re-run skips rows already started and resends rows in doubt with their recorded key, so nothing is made twice. In CSV, amount is the budget for set_budget (bidAmount or amount the bid for set_bid); a body column holds a whole JSON body instead of the other columns. Summary (row, action, target, mutationId, state, error) on stdout; exit 0 only when every row succeeded (without --wait: started).",
+    examples: [
+      'adops mutations apply changes.csv --dry-run',
+      'adops mutations apply changes.csv --concurrency 4 --wait',
+      'adops mutations apply changes.ndjson --output csv > result.csv',
+    ],
     flowOperations: ['createMutation', 'getMutation'],
     load: () => import('./apply.js'),
   }),

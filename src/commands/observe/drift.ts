@@ -20,13 +20,19 @@ export function comparedFields(level: DriftLevel, asked: readonly string[] | und
   for (const f of asked) {
     if (!isOneOf(DRIFT_FIELDS, f)) throw new UsageError(`--compare ${f}: not a compared field`, `compare any of: ${comparable.join(', ')}`);
     if (NOT_STORED[level].includes(f)) {
-      throw new UsageError(`--compare ${f}: the stored ${level} never carry ${f} (the service leaves it null there), so it cannot drift`, `compare any of: ${comparable.join(', ')}`);
+      throw new UsageError(
+        `--compare ${f}: the stored ${level} never carry ${f} (the service leaves it null there), so it cannot drift`,
+        `compare any of: ${comparable.join(', ')}`,
+      );
     }
   }
   return comparable.filter((f) => asked.includes(f));
 }
 
-export async function run(ctx: CommandContext, input: CommandInput<{ level: DriftLevel; compare?: string[]; exitCode?: boolean }, { advertiser: string }>): Promise<number> {
+export async function run(
+  ctx: CommandContext,
+  input: CommandInput<{ level: DriftLevel; compare?: string[]; exitCode?: boolean }, { advertiser: string }>,
+): Promise<number> {
   const advertiserId = input.args.advertiser;
   if (!advertiserId.startsWith(ADVERTISER_PREFIX) || advertiserId.length === ADVERTISER_PREFIX.length) {
     throw new UsageError(`advertiser "${advertiserId}" is not an advertiser id`, `advertiser ids start with ${ADVERTISER_PREFIX}`);

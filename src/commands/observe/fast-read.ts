@@ -23,7 +23,10 @@ export async function runRead(argv: readonly string[], envIn: Omit<RunEnvironmen
   if (envIn.stderr.isTTY === true && !ci) return undefined;
   // Through a proxy an https request tunnels (node:tls, undici): not bundled here either.
   if (['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'].some((name) => envIn.env[name] !== undefined)) return undefined;
-  registry ??= new Registry([...TOP_LEVEL.filter((t) => t.name === 'observe').map((t) => ({ path: [t.name], description: t.description })), ...observeGroups], observeCommands);
+  registry ??= new Registry(
+    [...TOP_LEVEL.filter((t) => t.name === 'observe').map((t) => ({ path: [t.name], description: t.description })), ...observeGroups],
+    observeCommands,
+  );
   const parsed = plainParse(registry, argv);
   // A stored list only: a live read, drift or insights take the usual way (they may ask, draw or wait); so does --query (JMESPath).
   if (!parsed || parsed.spec.path.at(-1) !== 'list' || parsed.input.opts.live !== undefined || parsed.input.opts.query !== undefined) return undefined;

@@ -20,7 +20,15 @@ const RESOURCES: readonly ObserveResource[] = [
   { word: 'ad-groups', stored: 'listAdGroups', live: 'listLiveAdGroups', get: 'getLiveAdGroup', resource: 'adGroup', noun: 'ad groups', one: 'ad group' },
   { word: 'ads', stored: 'listAds', live: 'listLiveAds', get: 'getLiveAd', resource: 'ad', noun: 'ads', one: 'ad' },
   { word: 'creatives', stored: 'listCreatives', live: 'listLiveCreatives', get: 'getLiveCreative', resource: 'creative', noun: 'creatives', one: 'creative' },
-  { word: 'asset-groups', stored: 'listAssetGroups', live: 'listLiveAssetGroups', get: 'getLiveAssetGroup', resource: 'assetGroup', noun: 'asset groups', one: 'asset group' },
+  {
+    word: 'asset-groups',
+    stored: 'listAssetGroups',
+    live: 'listLiveAssetGroups',
+    get: 'getLiveAssetGroup',
+    resource: 'assetGroup',
+    noun: 'asset groups',
+    one: 'asset group',
+  },
 ];
 
 export const observeGroups: GroupSpec[] = RESOURCES.map((r) => ({
@@ -55,7 +63,13 @@ export const observeCommands: CommandSpec[] = [
     description: 'Spend, impressions, clicks, reach and conversions over a date range (stored read)',
     flagNames: { timeGrain: 'grain' },
     resource: 'insight',
-    extraOptions: [{ flags: '--chart <metric>', description: 'on a terminal, draw this metric over time under the table', choices: ['spend', 'impressions', 'clicks', 'reach', 'conversions'] }],
+    extraOptions: [
+      {
+        flags: '--chart <metric>',
+        description: 'on a terminal, draw this metric over time under the table',
+        choices: ['spend', 'impressions', 'clicks', 'reach', 'conversions'],
+      },
+    ],
     load: () => import('./insights.js'),
     examples: [
       'adops observe insights --since 2026-09-01 --until 2026-09-30 --grain day --chart spend',

@@ -10,7 +10,13 @@ import { run as runOperation } from '../operation.js';
 const DAY = 86_400_000;
 
 /** First and last period with data in [since, until] at this grain (every page read). */
-async function bounds(ctx: CommandContext, filters: Record<string, string>, since: string, until: string, grain: 'month' | 'day'): Promise<{ first: string; last: string } | undefined> {
+async function bounds(
+  ctx: CommandContext,
+  filters: Record<string, string>,
+  since: string,
+  until: string,
+  grain: 'month' | 'day',
+): Promise<{ first: string; last: string } | undefined> {
   const client = await ctx.client();
   let first: string | undefined;
   let last: string | undefined;
@@ -49,7 +55,9 @@ export async function run(ctx: CommandContext, input: OperationInput<{ chart?: C
   const { chart } = input.opts;
   const drawable = chart !== undefined && ctx.output.format === 'table' && ctx.io.stdoutIsTTY;
   if (chart !== undefined && !drawable) {
-    ctx.warn(`--chart draws under a table on a terminal; not drawn ${ctx.io.stdoutIsTTY ? `with --output ${ctx.output.format}` : 'when stdout is not a terminal'}`);
+    ctx.warn(
+      `--chart draws under a table on a terminal; not drawn ${ctx.io.stdoutIsTTY ? `with --output ${ctx.output.format}` : 'when stdout is not a terminal'}`,
+    );
   }
   const onEnd = async (rows: number) => {
     const { until } = input.opts;

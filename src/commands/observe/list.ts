@@ -12,14 +12,24 @@ import { run as runOperation } from '../operation.js';
 import { asText } from '../../cli/output/sanitize.js';
 
 /** The stored read that answers what a live read could not: the same filters, the advertiser as a filter. */
-export function storedEquivalent(command: CommandSpec, data: OperationCommandData, input: OperationInput, live: string): { opts: OperationOptions; line: string } {
+export function storedEquivalent(
+  command: CommandSpec,
+  data: OperationCommandData,
+  input: OperationInput,
+  live: string,
+): { opts: OperationOptions; line: string } {
   const { live: _live, ...rest } = input.opts;
   const opts: OperationOptions = { ...rest, advertiser: live };
   const kept = data.flags.filter((f) => f.flag !== 'advertiser' && opts[camel(f.flag)] !== undefined).map((f) => ` --${f.flag} ${String(opts[camel(f.flag)])}`);
   return { opts, line: `adops ${command.path.join(' ')} --advertiser ${live}${kept.join('')}` };
 }
 
-export async function run(ctx: CommandContext, input: OperationInput<{ fallbackStored?: boolean }>, data: OperationCommandData, command: CommandSpec): Promise<number> {
+export async function run(
+  ctx: CommandContext,
+  input: OperationInput<{ fallbackStored?: boolean }>,
+  data: OperationCommandData,
+  command: CommandSpec,
+): Promise<number> {
   const fallback = input.opts.fallbackStored === true;
   if (fallback && input.opts.live === undefined) throw new UsageError('--fallback-stored goes with --live', 'without --live the stored copy is read anyway');
   try {
@@ -31,7 +41,9 @@ export async function run(ctx: CommandContext, input: OperationInput<{ fallbackS
     if (!fallback) {
       throw withHint(err, `the stored copy answers instead: \`${stored.line}\` (or add --fallback-stored)`);
     }
-    ctx.note(`${err.extra.provider ? asText(err.extra.provider) : 'the provider'} cannot read this live (${err.message}); reading the stored copy instead: ${stored.line}`);
+    ctx.note(
+      `${err.extra.provider ? asText(err.extra.provider) : 'the provider'} cannot read this live (${err.message}); reading the stored copy instead: ${stored.line}`,
+    );
     return runOperation(ctx, { args: input.args, opts: stored.opts }, data, command);
   }
 }

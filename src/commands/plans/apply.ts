@@ -24,7 +24,11 @@ function checkBody(operationId: string, body: Record<string, unknown>, where: st
   const known = inputsOf(operationId).body!.fields;
   for (const [key, value] of Object.entries(body)) {
     const f = known.find((x) => x.name === key);
-    if (!f) throw new UsageError(`${where}${key} is not a field ${where ? 'of a line item' : 'of a plan'}`, `fields: ${known.map((x) => x.name).join(', ')}${where ? '' : ', lineItems'}`);
+    if (!f)
+      throw new UsageError(
+        `${where}${key} is not a field ${where ? 'of a line item' : 'of a plan'}`,
+        `fields: ${known.map((x) => x.name).join(', ')}${where ? '' : ', lineItems'}`,
+      );
     const problem = valueProblem(f, value);
     if (problem) throw new UsageError(`${where}${key} ${problem}`);
   }
@@ -70,7 +74,12 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     plan = await applyPlan(client, doc, { signal: ctx.signal, onNote: ctx.note, markers });
   } catch (err) {
     if (err instanceof MarkerHeld) {
-      throw new CliError(err.message, EXIT.conflict, `wait for it to finish; if that process is gone (another machine sharing this config dir), remove ${err.path} and apply again`, 'apply_in_progress');
+      throw new CliError(
+        err.message,
+        EXIT.conflict,
+        `wait for it to finish; if that process is gone (another machine sharing this config dir), remove ${err.path} and apply again`,
+        'apply_in_progress',
+      );
     }
     if (!(err instanceof LineItemRefused)) throw err;
     ctx.note(`lineItems[${err.index}] (${String(doc.lineItems[err.index]!.name)}) was refused:`);

@@ -31,14 +31,19 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
     const plan: PlanHead = await client.call('getCampaignPlan', { params: { slug } }, { signal: ctx.signal });
     body.revision = plan.revision;
     const items = plan.lineItems?.length ?? 0;
-    ctx.note(`approving plan ${slug} at revision ${plan.revision} as read now (${plan.status}, ${items} line item${items === 1 ? '' : 's'}${plan.budget != null ? `, budget ${plan.budget} ${plan.currency}` : ''})`);
+    ctx.note(
+      `approving plan ${slug} at revision ${plan.revision} as read now (${plan.status}, ${items} line item${items === 1 ? '' : 's'}${plan.budget != null ? `, budget ${plan.budget} ${plan.currency}` : ''})`,
+    );
   }
   try {
     const approved = await client.callUnchecked('approveCampaignPlan', { params: { slug }, body }, { signal: ctx.signal });
     await writeObject(approved, out);
     return EXIT.ok;
   } catch (err) {
-    if (isRevisionMismatch(err)) ctx.note(`plan ${slug} changed after revision ${asText(body.revision)} (now ${asText(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`);
+    if (isRevisionMismatch(err))
+      ctx.note(
+        `plan ${slug} changed after revision ${asText(body.revision)} (now ${asText(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`,
+      );
     if (err instanceof ApiError && err.code === 'plan_invalid' && Array.isArray(err.extra.lineItems)) {
       for (const li of err.extra.lineItems as Array<{ lineItemId?: string; problems?: unknown }>) {
         ctx.note(`line item ${li.lineItemId ?? '?'}:`);

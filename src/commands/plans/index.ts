@@ -10,7 +10,11 @@ const updatePlan = operationCommand({
   operationId: 'updateCampaignPlan',
   description: "Change a Campaign Plan (revision-safe: another writer's change to the same field exits 5 unless --force)",
   resource: 'campaignPlan',
-  examples: ['adops plans update spring-sale --budget 30000', 'adops plans update spring-sale --status archived', 'adops plans update spring-sale --revision 2 --budget 30000'],
+  examples: [
+    'adops plans update spring-sale --budget 30000',
+    'adops plans update spring-sale --status archived',
+    'adops plans update spring-sale --revision 2 --budget 30000',
+  ],
   revisionSafe: true,
 });
 
@@ -24,28 +28,56 @@ const updateLineItem = operationCommand({
   revisionSafe: true,
 });
 
-export const planGroups: GroupSpec[] = [{ path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, edit, delete, validate, readiness, record executions" }];
+export const planGroups: GroupSpec[] = [
+  { path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, edit, delete, validate, readiness, record executions" },
+];
 
 export const planCommands: CommandSpec[] = [
-  operationCommand({ path: ['plans', 'list'], operationId: 'listCampaignPlans', description: 'List Campaign Plans', resource: 'campaignPlan', examples: ['adops plans list', 'adops plans list --status approved'] }),
-  operationCommand({ path: ['plans', 'get'], operationId: 'getCampaignPlan', description: 'Show a Campaign Plan with its Line Items', resource: 'campaignPlan', examples: ['adops plans get spring-sale'] }),
+  operationCommand({
+    path: ['plans', 'list'],
+    operationId: 'listCampaignPlans',
+    description: 'List Campaign Plans',
+    resource: 'campaignPlan',
+    examples: ['adops plans list', 'adops plans list --status approved'],
+  }),
+  operationCommand({
+    path: ['plans', 'get'],
+    operationId: 'getCampaignPlan',
+    description: 'Show a Campaign Plan with its Line Items',
+    resource: 'campaignPlan',
+    examples: ['adops plans get spring-sale'],
+  }),
   operationCommand({
     path: ['plans', 'create'],
     operationId: 'createCampaignPlan',
     description: 'Create a Campaign Plan (amounts in whole units of its currency)',
     resource: 'campaignPlan',
-    examples: ['adops plans create --slug spring-sale --name "Spring sale" --currency EUR --budget 25000 --start-date 2027-03-01 --end-date 2027-03-31', 'adops plans create --input plan.json'],
+    examples: [
+      'adops plans create --slug spring-sale --name "Spring sale" --currency EUR --budget 25000 --start-date 2027-03-01 --end-date 2027-03-31',
+      'adops plans create --input plan.json',
+    ],
   }),
   updatePlan,
-  editCommand(updatePlan, { path: ['plans', 'edit'], description: 'Edit a draft Campaign Plan in $EDITOR (a terminal only), saved like update', examples: ['adops plans edit spring-sale'] }),
-  operationCommand({ path: ['plans', 'delete'], operationId: 'deleteCampaignPlan', description: 'Delete a Campaign Plan and its Line Items', resource: 'campaignPlan', examples: ['adops plans delete spring-sale --yes'] }),
+  editCommand(updatePlan, {
+    path: ['plans', 'edit'],
+    description: 'Edit a draft Campaign Plan in $EDITOR (a terminal only), saved like update',
+    examples: ['adops plans edit spring-sale'],
+  }),
+  operationCommand({
+    path: ['plans', 'delete'],
+    operationId: 'deleteCampaignPlan',
+    description: 'Delete a Campaign Plan and its Line Items',
+    resource: 'campaignPlan',
+    examples: ['adops plans delete spring-sale --yes'],
+  }),
   operationCommand({
     path: ['plans', 'approve'],
     operationId: 'approveCampaignPlan',
     description: 'Approve a Campaign Plan (freezes it) at the revision you reviewed: --revision, else the one read now',
     resource: 'campaignPlan',
     examples: ['adops plans approve spring-sale', 'adops plans approve spring-sale --revision 4'],
-    notes: 'Without --revision the plan is read first and approved at that revision, so a change made after the read is not approved unseen (exit 5). A plan that does not validate exits 7 with each Line Item\'s problems.',
+    notes:
+      "Without --revision the plan is read first and approved at that revision, so a change made after the read is not approved unseen (exit 5). A plan that does not validate exits 7 with each Line Item's problems.",
     load: () => import('./approve.js'),
   }),
   command({
@@ -54,7 +86,8 @@ export const planCommands: CommandSpec[] = [
     args: [{ name: 'file', description: 'JSON file (or - for stdin): the plan\'s fields plus "lineItems": [ {name, provider, …}, … ]', required: true }],
     options: [],
     examples: ['adops plans apply spring-sale.json', 'cat plan.json | adops plans apply -'],
-    notes: 'Every field is checked before anything is sent. If the service refuses a Line Item, the plan just created is deleted again, so a failed apply leaves nothing behind.',
+    notes:
+      'Every field is checked before anything is sent. If the service refuses a Line Item, the plan just created is deleted again, so a failed apply leaves nothing behind.',
     operationId: 'createCampaignPlan',
     flowOperations: ['createCampaignPlan', 'addLineItem', 'getCampaignPlan', 'deleteCampaignPlan'],
     load: () => import('./apply.js'),
@@ -66,11 +99,24 @@ export const planCommands: CommandSpec[] = [
     argNames: plan,
     description: 'Add a Line Item to a plan',
     resource: 'lineItem',
-    examples: ['adops plans line-items add spring-sale --name "Search, brand terms" --provider provider_c --advertiser acc_123 --budget 5000 --budget-type lifetime'],
+    examples: [
+      'adops plans line-items add spring-sale --name "Search, brand terms" --provider provider_c --advertiser acc_123 --budget 5000 --budget-type lifetime',
+    ],
   }),
   updateLineItem,
-  editCommand(updateLineItem, { path: ['plans', 'line-items', 'edit'], description: "Edit a draft plan's Line Item in $EDITOR (a terminal only), saved like update", examples: ['adops plans line-items edit spring-sale li_123'] }),
-  operationCommand({ path: ['plans', 'line-items', 'delete'], operationId: 'deleteLineItem', argNames: plan, description: 'Delete a Line Item', resource: 'lineItem', examples: ['adops plans line-items delete spring-sale li_123 --yes'] }),
+  editCommand(updateLineItem, {
+    path: ['plans', 'line-items', 'edit'],
+    description: "Edit a draft plan's Line Item in $EDITOR (a terminal only), saved like update",
+    examples: ['adops plans line-items edit spring-sale li_123'],
+  }),
+  operationCommand({
+    path: ['plans', 'line-items', 'delete'],
+    operationId: 'deleteLineItem',
+    argNames: plan,
+    description: 'Delete a Line Item',
+    resource: 'lineItem',
+    examples: ['adops plans line-items delete spring-sale li_123 --yes'],
+  }),
   operationCommand({
     path: ['plans', 'line-items', 'validate'],
     operationId: 'validateLineItem',

@@ -68,7 +68,12 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
     ctx.note(`still not ready after ${timeoutSeconds(opts)} s; check again with \`${again}\``);
     return EXIT.waitTimeout;
   }
-  throw new CliError(`${what} is not ready (${missingCodes(value)})`, EXIT.refused, outcome === 'failure' ? 'the plan is archived: it will never be ready' : remedy(value, req.params, again), 'not_ready');
+  throw new CliError(
+    `${what} is not ready (${missingCodes(value)})`,
+    EXIT.refused,
+    outcome === 'failure' ? 'the plan is archived: it will never be ready' : remedy(value, req.params, again),
+    'not_ready',
+  );
 }
 
 /**
@@ -85,12 +90,15 @@ function remedy(r: Readiness, p: Record<string, string>, again: string): string 
         return `fix what validation reports (\`adops plans line-items validate ${p.slug} ${p.lineItemId}\`), e.g. with \`adops plans line-items edit ${p.slug} ${p.lineItemId}\``;
       case 'provider_not_connected':
       case 'missing_write_access':
-        return 'a person must reconnect the advertiser\'s provider account (with write access)';
+        return "a person must reconnect the advertiser's provider account (with write access)";
       default:
         return `wait for it with \`${again}\``;
     }
   });
-  return [...new Set(steps)].join('; then ') + (steps.length && !steps.some((s) => s.startsWith('wait')) ? `; then check again with \`${again.replace(/ --wait$/, '')}\`` : '');
+  return (
+    [...new Set(steps)].join('; then ') +
+    (steps.length && !steps.some((s) => s.startsWith('wait')) ? `; then check again with \`${again.replace(/ --wait$/, '')}\`` : '')
+  );
 }
 
 const timeoutSeconds = (opts: { timeout?: number }) => opts.timeout ?? 300;

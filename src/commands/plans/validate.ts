@@ -13,11 +13,20 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
-  const body: { valid?: boolean; problems?: unknown[] } = await client.call('validateLineItem', { params: { slug: req.params.slug!, lineItemId: req.params.lineItemId! } }, { signal: ctx.signal });
+  const body: { valid?: boolean; problems?: unknown[] } = await client.call(
+    'validateLineItem',
+    { params: { slug: req.params.slug!, lineItemId: req.params.lineItemId! } },
+    { signal: ctx.signal },
+  );
   await writeObject(body, out);
   if (body.valid !== false) return EXIT.ok;
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
   ctx.note(`${what} is not valid:`);
   for (const line of problemLines(body.problems)) ctx.note(line);
-  throw new CliError(`${what} is not valid (${body.problems?.length ?? 0} problem${body.problems?.length === 1 ? '' : 's'})`, EXIT.refused, `fix it with \`adops plans line-items update ${req.params.slug} ${req.params.lineItemId} …\`, then validate again`, 'line_item_invalid');
+  throw new CliError(
+    `${what} is not valid (${body.problems?.length ?? 0} problem${body.problems?.length === 1 ? '' : 's'})`,
+    EXIT.refused,
+    `fix it with \`adops plans line-items update ${req.params.slug} ${req.params.lineItemId} …\`, then validate again`,
+    'line_item_invalid',
+  );
 }

@@ -12,13 +12,29 @@ export const sandboxCommands: CommandSpec[] = [
       { flags: '--data <path>', description: 'SQLite file, or :memory: for a throw-away world' },
       { flags: '--fixtures <file>', description: 'fixture file describing the world to load' },
       { flags: '--reset', description: 'discard stored data and reload the fixtures' },
-      { flags: '--ingest-every <seconds>', description: 'refresh stored reads (ingestion) from the providers this often; 0 turns it off (then only POST /_sandbox/ingest does)', type: 'number', defaultValue: 30 },
+      {
+        flags: '--ingest-every <seconds>',
+        description: 'refresh stored reads (ingestion) from the providers this often; 0 turns it off (then only POST /_sandbox/ingest does)',
+        type: 'number',
+        defaultValue: 30,
+      },
       { flags: '--login [profile]', description: 'point a profile (default "sandbox") at this sandbox with the first demo key, and make it current' },
-      { flags: '--storage-quota <size>', description: 'bytes each organization may keep stored plus in flight, e.g. 500MiB or 2GiB (default 5GiB); past it an upload answers 413 too_large' },
-      { flags: '--as-of <YYYY-MM-DD>', description: 'serve the service as it was on this day: before 2026-09-24, schema mismatches answer 422 {"type":"validation"}, unknown paths plain-text NOT_FOUND, and Observe, Context and Assets check the schema before the key' },
+      {
+        flags: '--storage-quota <size>',
+        description: 'bytes each organization may keep stored plus in flight, e.g. 500MiB or 2GiB (default 5GiB); past it an upload answers 413 too_large',
+      },
+      {
+        flags: '--as-of <YYYY-MM-DD>',
+        description:
+          'serve the service as it was on this day: before 2026-09-24, schema mismatches answer 422 {"type":"validation"}, unknown paths plain-text NOT_FOUND, and Observe, Context and Assets check the schema before the key',
+      },
     ],
     notes: 'Prints exactly one line on stdout when ready: "listening on http://HOST:PORT". The demo keys go to stderr.',
-    examples: ['adops sandbox serve --login', 'adops sandbox serve --port 0 --data :memory:', 'adops sandbox serve --as-of 2026-09-23 --port 0 --data :memory:'],
+    examples: [
+      'adops sandbox serve --login',
+      'adops sandbox serve --port 0 --data :memory:',
+      'adops sandbox serve --as-of 2026-09-23 --port 0 --data :memory:',
+    ],
     load: () => import('./serve.js'),
   }),
   command({

@@ -9,14 +9,25 @@ import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
 import { checkProfileName } from '../../config/profile-name.js';
 
-type ServeOptions = { host: string; port: number; data?: string; fixtures?: string; reset?: boolean; ingestEvery: number; login?: string | true; storageQuota?: string; asOf?: string };
+type ServeOptions = {
+  host: string;
+  port: number;
+  data?: string;
+  fixtures?: string;
+  reset?: boolean;
+  ingestEvery: number;
+  login?: string | true;
+  storageQuota?: string;
+  asOf?: string;
+};
 
 export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>): Promise<number> {
   const o = input.opts;
   // A bad profile name is refused before anything starts.
   const profile = o.login === undefined ? undefined : checkProfileName(typeof o.login === 'string' ? o.login : 'sandbox');
   const { asOf } = o;
-  if (asOf !== undefined && !isCalendarDate(asOf)) throw new UsageError(`--as-of ${asOf}: not a calendar date`, 'give a day as YYYY-MM-DD, e.g. --as-of 2026-09-23');
+  if (asOf !== undefined && !isCalendarDate(asOf))
+    throw new UsageError(`--as-of ${asOf}: not a calendar date`, 'give a day as YYYY-MM-DD, e.g. --as-of 2026-09-23');
   const { startSandbox, FixtureError } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({
     ...(asOf !== undefined ? { asOf } : {}),
@@ -35,7 +46,11 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
   try {
     ctx.note(`adops sandbox: data in ${sandbox.dataPath}`);
     const every = o.ingestEvery;
-    ctx.note(every > 0 ? `adops sandbox: stored reads refresh every ${every} s (--ingest-every; 0 turns it off)` : 'adops sandbox: stored reads refresh only on POST /_sandbox/ingest (--ingest-every 0)');
+    ctx.note(
+      every > 0
+        ? `adops sandbox: stored reads refresh every ${every} s (--ingest-every; 0 turns it off)`
+        : 'adops sandbox: stored reads refresh only on POST /_sandbox/ingest (--ingest-every 0)',
+    );
     if (sandbox.services.settings.before20260924) ctx.note(`adops sandbox: serving the behaviour from before 2026-09-24 (--as-of ${asOf})`);
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
     for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
@@ -73,10 +88,22 @@ function listenFailure(err: unknown, host: string, port: number): CliError | und
   const code = (err as { code?: unknown } | null)?.code;
   const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (code === 'EADDRINUSE') {
-    return new CliError(`port ${port} is already taken on ${host} (another sandbox, or another program)`, EXIT.usage, 'stop it, choose another --port, or use --port 0 to take any free port (the "listening on" line says which)', 'port_in_use');
+    return new CliError(
+      `port ${port} is already taken on ${host} (another sandbox, or another program)`,
+      EXIT.usage,
+      'stop it, choose another --port, or use --port 0 to take any free port (the "listening on" line says which)',
+      'port_in_use',
+    );
   }
-  if (code === 'EACCES') return new CliError(`not allowed to listen on ${where}`, EXIT.usage, 'ports below 1024 need privileges: use --port 0 or a port above 1024', 'port_not_allowed');
-  if (code === 'EADDRNOTAVAIL') return new CliError(`${host} is not an address of this machine`, EXIT.usage, 'use --host 127.0.0.1 (the default)', 'host_not_available');
+  if (code === 'EACCES')
+    return new CliError(
+      `not allowed to listen on ${where}`,
+      EXIT.usage,
+      'ports below 1024 need privileges: use --port 0 or a port above 1024',
+      'port_not_allowed',
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new CliError(`${host} is not an address of this machine`, EXIT.usage, 'use --host 127.0.0.1 (the default)', 'host_not_available');
   return undefined;
 }
 

@@ -9,17 +9,33 @@ import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 const updateSkill = operationCommand({
   path: ['skills', 'update'],
   operationId: 'updateSkill',
-  description: 'Change a Skill (revision-safe: another writer\'s change to the same field exits 5 unless --force)',
+  description: "Change a Skill (revision-safe: another writer's change to the same field exits 5 unless --force)",
   resource: 'skill',
-  examples: ['adops skills update budget-pacing --name "Budget pacing v2"', 'adops skills update budget-pacing -F body=@pacing.md', 'adops skills update budget-pacing --revision 3 --description "Only over revision 3"'],
+  examples: [
+    'adops skills update budget-pacing --name "Budget pacing v2"',
+    'adops skills update budget-pacing -F body=@pacing.md',
+    'adops skills update budget-pacing --revision 3 --description "Only over revision 3"',
+  ],
   revisionSafe: true,
 });
 
 export const skillGroups: GroupSpec[] = [{ path: ['skills', 'catalog'], description: 'The Skill Catalog: ready-made playbooks to import' }];
 
 export const skillCommands: CommandSpec[] = [
-  operationCommand({ path: ['skills', 'list'], operationId: 'listSkills', description: 'List Skills (without their bodies)', resource: 'skill', examples: ['adops skills list', 'adops skills list --source catalog --all --output ndjson'] }),
-  operationCommand({ path: ['skills', 'get'], operationId: 'getSkill', description: 'Show a Skill with its body', resource: 'skill', examples: ['adops skills get budget-pacing', 'adops skills get budget-pacing --query body --output json'] }),
+  operationCommand({
+    path: ['skills', 'list'],
+    operationId: 'listSkills',
+    description: 'List Skills (without their bodies)',
+    resource: 'skill',
+    examples: ['adops skills list', 'adops skills list --source catalog --all --output ndjson'],
+  }),
+  operationCommand({
+    path: ['skills', 'get'],
+    operationId: 'getSkill',
+    description: 'Show a Skill with its body',
+    resource: 'skill',
+    examples: ['adops skills get budget-pacing', 'adops skills get budget-pacing --query body --output json'],
+  }),
   operationCommand({
     path: ['skills', 'create'],
     operationId: 'createSkill',
@@ -28,8 +44,18 @@ export const skillCommands: CommandSpec[] = [
     examples: ['adops skills create --slug budget-pacing --name "Budget pacing" -F body=@pacing.md'],
   }),
   updateSkill,
-  editCommand(updateSkill, { path: ['skills', 'edit'], description: 'Edit a Skill in $EDITOR (a terminal only), saved like update', examples: ['adops skills edit budget-pacing'] }),
-  operationCommand({ path: ['skills', 'delete'], operationId: 'deleteSkill', description: 'Delete a Skill', resource: 'skill', examples: ['adops skills delete budget-pacing --yes'] }),
+  editCommand(updateSkill, {
+    path: ['skills', 'edit'],
+    description: 'Edit a Skill in $EDITOR (a terminal only), saved like update',
+    examples: ['adops skills edit budget-pacing'],
+  }),
+  operationCommand({
+    path: ['skills', 'delete'],
+    operationId: 'deleteSkill',
+    description: 'Delete a Skill',
+    resource: 'skill',
+    examples: ['adops skills delete budget-pacing --yes'],
+  }),
   operationCommand({
     path: ['skills', 'reimport'],
     operationId: 'reimportSkill',
@@ -37,7 +63,13 @@ export const skillCommands: CommandSpec[] = [
     resource: 'skill',
     examples: ['adops skills reimport budget-pacing', 'adops skills reimport budget-pacing --revision 4'],
   }),
-  operationCommand({ path: ['skills', 'catalog', 'list'], operationId: 'listSkillCatalog', description: 'List the Skill Catalog', resource: 'catalogSkill', examples: ['adops skills catalog list'] }),
+  operationCommand({
+    path: ['skills', 'catalog', 'list'],
+    operationId: 'listSkillCatalog',
+    description: 'List the Skill Catalog',
+    resource: 'catalogSkill',
+    examples: ['adops skills catalog list'],
+  }),
   operationCommand({
     path: ['skills', 'catalog', 'import'],
     operationId: 'importCatalogSkill',

@@ -27,7 +27,10 @@ export const assetSchema = z
   .object({
     id: z.string().meta({ example: 'ast_9b2e4f6a8c0d1e3f5a7b' }),
     filename: z.string(),
-    state: z.enum(ASSET_STATES).meta({ description: 'reserved (no bytes yet) → uploaded (bytes landed, not yet judged) → ready (finalized). A finalize that refuses the bytes deletes the asset.' }),
+    state: z.enum(ASSET_STATES).meta({
+      description:
+        'reserved (no bytes yet) → uploaded (bytes landed, not yet judged) → ready (finalized). A finalize that refuses the bytes deletes the asset.',
+    }),
     kind: z.enum(['image', 'video']).nullable().meta({ description: 'Null until ready.' }),
     mimeType: z.string().nullable().meta({ description: 'Sniffed from the bytes at finalize; null until ready.' }),
     sizeBytes: z.number().int().nullable(),
@@ -38,7 +41,11 @@ export const assetSchema = z
     createdAt: epochMs,
     updatedAt: epochMs,
     finalizedAt: epochMs.nullable(),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable().meta({ description: 'SHA-256 (lower-case hex) of the stored bytes, set at finalize; null until ready.' }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable()
+      .meta({ description: 'SHA-256 (lower-case hex) of the stored bytes, set at finalize; null until ready.' }),
   })
   .meta({ id: 'Asset' });
 export type Asset = z.infer<typeof assetSchema>;
@@ -46,7 +53,9 @@ export type Asset = z.infer<typeof assetSchema>;
 export const reservedAssetSchema = z
   .object({
     ...assetSchema.shape,
-    uploadUrl: z.string().meta({ description: 'PUT the bytes here with their Content-Type; no API key (an Authorization header is refused). Good for one complete upload.' }),
+    uploadUrl: z
+      .string()
+      .meta({ description: 'PUT the bytes here with their Content-Type; no API key (an Authorization header is refused). Good for one complete upload.' }),
     uploadExpiresAt: epochMs.meta({ description: 'After this time the URL cannot start an upload.' }),
   })
   .meta({ id: 'ReservedAsset' });
@@ -54,15 +63,25 @@ export const reservedAssetSchema = z
 export const reserveAssetBody = z
   .strictObject({
     filename: z.string().min(1).max(255).meta({ example: 'hero.jpg' }),
-    contentType: z.enum(ASSET_CONTENT_TYPES).optional().meta({ description: 'Expected type: the storage then takes bytes of this type only (finalize answers 415 type_mismatch for another), and sizeBytes is checked against its limit.' }),
-    sizeBytes: z.number().int().min(0).optional().meta({ description: 'Expected size; over the limit of contentType (or of every type) answers 413 too_large at once. The storage cuts a PUT off past this size (413 too_large).' }),
+    contentType: z.enum(ASSET_CONTENT_TYPES).optional().meta({
+      description:
+        'Expected type: the storage then takes bytes of this type only (finalize answers 415 type_mismatch for another), and sizeBytes is checked against its limit.',
+    }),
+    sizeBytes: z.number().int().min(0).optional().meta({
+      description:
+        'Expected size; over the limit of contentType (or of every type) answers 413 too_large at once. The storage cuts a PUT off past this size (413 too_large).',
+    }),
   })
   .meta({ id: 'ReserveAsset' });
 
 export const renameAssetBody = z
   .strictObject({
     filename: z.string().min(1).max(255),
-    revision: z.number().int().min(1).meta({ description: 'The revision you read; a stale one answers 409 revision_mismatch with currentRevision and changes nothing.' }),
+    revision: z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: 'The revision you read; a stale one answers 409 revision_mismatch with currentRevision and changes nothing.' }),
   })
   .meta({ id: 'RenameAsset' });
 
@@ -83,7 +102,12 @@ export const deleteAssetQuery = z.object({
     .transform(Number)
     .optional()
     // Documented as the integer it is on the wire (see limitQuery in ./common.ts).
-    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.', type: 'integer', minimum: 1, maximum: 9_999_999_999 }),
+    .meta({
+      description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 9_999_999_999,
+    }),
 });
 
 export const assetPageSchema = pageSchema(assetSchema).meta({ id: 'AssetPage' });

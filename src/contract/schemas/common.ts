@@ -19,11 +19,7 @@ export const errorBodySchema = z
     error: z.string().describe('Stable code; branch on it.'),
     message: z.string().describe('Sentence for a person; never branch on it.'),
     issues: z.array(issueSchema).optional(),
-    issueCount: z
-      .number()
-      .int()
-      .optional()
-      .describe('Present when `issues` was cut short (it lists the first 20): how many issues there were in all.'),
+    issueCount: z.number().int().optional().describe('Present when `issues` was cut short (it lists the first 20): how many issues there were in all.'),
     paywallUrl: z.string().optional(),
     provider: z.string().optional(),
     platformError: z.record(z.string(), z.unknown()).optional(),
@@ -79,13 +75,20 @@ export const advertiserIdSchema = z
   .regex(new RegExp(`^${ADVERTISER_PREFIX}`), { message: `must start with ${ADVERTISER_PREFIX}` })
   .max(200)
   .meta({ description: `Advertiser id; starts with ${ADVERTISER_PREFIX}.` });
-export const providerFilterSchema = z.enum(PROVIDER_FILTER_VALUES).meta({ description: 'Ad platform: one of the seven provider tokens. Omitted: every connected provider.' });
+export const providerFilterSchema = z
+  .enum(PROVIDER_FILTER_VALUES)
+  .meta({ description: 'Ad platform: one of the seven provider tokens. Omitted: every connected provider.' });
 export const entityStatusSchema = z.enum(ENTITY_STATUSES).meta({ description: 'Status the entity is set to (not whether it delivers).' });
 
 /** Comma-separated ids → string[] (empty items dropped). */
 export const idsQuery = z
   .string()
   .max(20_000)
-  .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x.length > 0))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x.length > 0),
+  )
   .optional()
   .describe('Comma-separated bare provider ids.');

@@ -21,7 +21,10 @@ export const mutationTargetSchema = z
   .meta({ id: 'MutationTarget' });
 
 const amount = (what: string) =>
-  z.number().meta({ description: `${what} in whole units of the advertiser's currency (50 means 50.00). Not positive, or more decimals than the currency has: 422 invalid_amount.`, example: 50 });
+  z.number().meta({
+    description: `${what} in whole units of the advertiser's currency (50 means 50.00). Not positive, or more decimals than the currency has: 422 invalid_amount.`,
+    example: 50,
+  });
 
 export const budgetChangeSchema = z
   .strictObject({
@@ -41,7 +44,9 @@ export const createMutationBody = z
     simple('delete', 'DELETED'),
     simple('archive', 'ARCHIVED'),
     z.strictObject({ ...base, action: z.literal('rename'), name: z.string().min(1).max(400) }).meta({ description: 'Rename the entity.' }),
-    z.strictObject({ ...base, action: z.literal('set_budget'), budget: budgetChangeSchema }).meta({ description: 'Set the budget amount and, optionally, its type.' }),
+    z
+      .strictObject({ ...base, action: z.literal('set_budget'), budget: budgetChangeSchema })
+      .meta({ description: 'Set the budget amount and, optionally, its type.' }),
     z
       .strictObject({
         ...base,
@@ -51,7 +56,10 @@ export const createMutationBody = z
       })
       .refine((b) => b.bidStrategy !== undefined || b.bidAmount !== undefined, { message: 'needs bidStrategy or bidAmount', path: ['bidStrategy'] })
       // The refine above, in JSON Schema words: at least one of the two.
-      .meta({ description: 'Set the bid strategy and/or the bid amount (at least one of them).', anyOf: [{ required: ['bidStrategy'] }, { required: ['bidAmount'] }] }),
+      .meta({
+        description: 'Set the bid strategy and/or the bid amount (at least one of them).',
+        anyOf: [{ required: ['bidStrategy'] }, { required: ['bidAmount'] }],
+      }),
   ])
   .meta({ id: 'CreateMutation' });
 export type CreateMutation = z.infer<typeof createMutationBody>;
@@ -78,8 +86,13 @@ export const mutationSchema = z
     action: z.enum(MUTATION_ACTIONS),
     changes: mutationChangesSchema,
     state: z.enum(MUTATION_STATES).meta({ description: 'pending → running → succeeded | failed. Only succeeded and failed are final.' }),
-    error: errorBodySchema.nullable().meta({ description: "When failed: the failure, e.g. 502 provider_error with provider and the provider's platformError." }),
-    entity: z.record(z.string(), z.unknown()).nullable().meta({ description: 'When succeeded: the entity as the provider holds it after the change (live row).' }),
+    error: errorBodySchema
+      .nullable()
+      .meta({ description: "When failed: the failure, e.g. 502 provider_error with provider and the provider's platformError." }),
+    entity: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'When succeeded: the entity as the provider holds it after the change (live row).' }),
     createdAt: epochMs,
     updatedAt: epochMs,
     startedAt: epochMs.nullable().meta({ description: 'When the worker began applying it.' }),

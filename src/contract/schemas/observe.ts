@@ -5,9 +5,7 @@
 // the same schemas the sandbox documents.
 import { z } from 'zod';
 import { ENTITY_PROVIDERS } from '../ids.js';
-import {
-  advertiserIdSchema, entityStatusSchema, idsQuery, pageQueryShape, pageSchema, providerFilterSchema,
-} from './common.js';
+import { advertiserIdSchema, entityStatusSchema, idsQuery, pageQueryShape, pageSchema, providerFilterSchema } from './common.js';
 
 const time = z.number().describe('Epoch milliseconds.');
 const nullableTime = time.nullable();
@@ -183,7 +181,12 @@ export const insightRowSchema = z
     level: z.enum(INSIGHT_LEVELS),
     advertiserId: advertiserIdSchema.nullable().describe('Null when broken down by provider or entity type.'),
     provider: rowProvider.nullable().describe('Null when broken down by entity type.'),
-    entityType: z.string().nullable().describe("Type word of the level's entity (advertiser, campaign, adset/adgroup/ad_group, ad/ad_group_ad); null when broken down by provider or advertiser."),
+    entityType: z
+      .string()
+      .nullable()
+      .describe(
+        "Type word of the level's entity (advertiser, campaign, adset/adgroup/ad_group, ad/ad_group_ad); null when broken down by provider or advertiser.",
+      ),
     entityId: z.string().nullable().describe('The entity at the level (the advertiser id at advertiser level); null with any breakdown.'),
     currency: z.string().nullable().describe('Spend is in whole units of this currency; rows never mix currencies.'),
     spend: z.number().nullable().describe('Whole units of currency (same unit as budget); null when currency unknown.'),

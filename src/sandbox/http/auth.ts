@@ -53,12 +53,7 @@ export function authenticate(db: Database, now: number, header: string | undefin
   if (!key) throw unauthorized('The Authorization header must be "Bearer " followed by an API key starting acr_.');
   const row = lookup(db).get(key);
   // Revoked, expired, unknown and "creator deleted" are deliberately one answer.
-  if (
-    !row ||
-    row.key_state !== 'active' ||
-    (row.expires_at !== null && row.expires_at <= now) ||
-    row.member_state === 'deleted'
-  ) {
+  if (!row || row.key_state !== 'active' || (row.expires_at !== null && row.expires_at <= now) || row.member_state === 'deleted') {
     throw unauthorized('The API key does not resolve: it is unknown, revoked, expired, or its creator deleted their account.');
   }
   if (!row.subscribed) {

@@ -9,11 +9,6 @@ import { ServiceError } from '../models/errors.js';
  * The status comes from ERROR_CODES unless given; an unknown code without a status is a 500,
  * so a typo shows up loudly in tests rather than as a plausible 400.
  */
-export function fail(
-  code: KnownErrorCode | (string & {}),
-  message: string,
-  extra: Record<string, unknown> = {},
-  status?: number,
-): ServiceError {
+export function fail(code: KnownErrorCode | (string & {}), message: string, extra: Record<string, unknown> = {}, status?: number): ServiceError {
   return new ServiceError(code, message, extra, status);
 }

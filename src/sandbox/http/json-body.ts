@@ -92,7 +92,8 @@ export function nestingDepth(text: string, max: number): number {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x7b || ch === 0x5b) {
@@ -129,7 +130,10 @@ export const jsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
       // slowly and later code (zod, JSON.stringify) recurses per level. Like any unparseable
       // body, it is answered before the key.
       if (nestingDepth(text, limits.jsonDepth) > limits.jsonDepth) {
-        throw invalidRequest([{ in: 'body', path: '', message: `is not valid JSON here: nests deeper than ${limits.jsonDepth} levels` }], 'The body nests too deeply.');
+        throw invalidRequest(
+          [{ in: 'body', path: '', message: `is not valid JSON here: nests deeper than ${limits.jsonDepth} levels` }],
+          'The body nests too deeply.',
+        );
       }
       try {
         parsed = JSON.parse(text);

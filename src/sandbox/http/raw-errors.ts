@@ -18,10 +18,7 @@ export function refusalOf(nodeCode: string | undefined): ServiceError | null {
       return fail('request_timeout', 'The request did not arrive in time; the connection is closed.');
     default:
       // Bad Content-Length, bad chunk framing, bad request line, invalid header characters, …
-      return invalidRequest(
-        [{ in: 'headers', path: '', message: 'is not a well-formed HTTP/1.1 request' }],
-        'The request is malformed at the HTTP level.',
-      );
+      return invalidRequest([{ in: 'headers', path: '', message: 'is not a well-formed HTTP/1.1 request' }], 'The request is malformed at the HTTP level.');
   }
 }
 

@@ -65,7 +65,9 @@ interface StoredRef {
 function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: number): void {
   const adapter = adapterFor(advertiser.provider);
   const lookup = wholeLookup(db, advertiser.id);
-  const select = db.prepare<[string, string], StoredRef>('SELECT seq, id, source, row, created_at, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?');
+  const select = db.prepare<[string, string], StoredRef>(
+    'SELECT seq, id, source, row, created_at, deleted_at FROM observe_rows WHERE advertiser_id = ? AND kind = ?',
+  );
   const insert = db.prepare(
     `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, ad_group_id, source, row, json, created_at)
      VALUES (@kind, @org, @adv, @provider, @id, @status, @campaignId, @adGroupId, @source, @row, @json, @now)`,
@@ -88,12 +90,21 @@ function ingestAdvertiser(db: Database, advertiser: AdvertiserRecord, now: numbe
       const body = adapter.normalize(kind, entity.payload, { advertiser, live: false, lookup });
       const parents = adapter.parentsOf(kind, entity.payload, lookup);
       const values = {
-        kind, org: advertiser.orgId, adv: advertiser.id, provider: advertiser.provider, id: entity.id,
-        status: str(body.status), campaignId: parents.campaignId, adGroupId: parents.adGroupId,
-        source, row: JSON.stringify(body), now,
+        kind,
+        org: advertiser.orgId,
+        adv: advertiser.id,
+        provider: advertiser.provider,
+        id: entity.id,
+        status: str(body.status),
+        campaignId: parents.campaignId,
+        adGroupId: parents.adGroupId,
+        source,
+        row: JSON.stringify(body),
+        now,
       };
       if (!prior) insert.run({ ...values, json: storedRowJson(kind, body, now, null) });
-      else if (prior.row !== values.row || prior.deleted_at !== null) rewrite.run({ ...values, json: storedRowJson(kind, body, prior.created_at, now), seq: prior.seq });
+      else if (prior.row !== values.row || prior.deleted_at !== null)
+        rewrite.run({ ...values, json: storedRowJson(kind, body, prior.created_at, now), seq: prior.seq });
       else touch.run(source, prior.seq);
     }
     for (const prior of stored.values()) {
@@ -122,8 +133,12 @@ function ingestInsights(db: Database, advertiser: AdvertiserRecord): void {
             impressions, clicks, reach, conversions
      FROM provider_insights WHERE advertiser_id = @adv`,
   ).run({
-    org: advertiser.orgId, provider: advertiser.provider, currency: advertiser.currency, adv: advertiser.id,
-    adGroupType: AD_GROUP_TYPE[advertiser.provider], adType: advertiser.provider === 'provider_c' ? 'ad_group_ad' : 'ad',
+    org: advertiser.orgId,
+    provider: advertiser.provider,
+    currency: advertiser.currency,
+    adv: advertiser.id,
+    adGroupType: AD_GROUP_TYPE[advertiser.provider],
+    adType: advertiser.provider === 'provider_c' ? 'ad_group_ad' : 'ad',
     factor: microsFactor(advertiser.provider, advertiser.currency),
   });
 }

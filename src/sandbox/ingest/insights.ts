@@ -37,8 +37,17 @@ type SortKey = [string, string, string, string, string, string];
 
 /** One row of the grouping query below. */
 interface InsightGroup {
-  period: string; advertiserId: string | null; provider: InsightRow['provider']; entityType: string | null; entityId: string | null;
-  currency: string | null; spendMicros: number | null; impressions: number; clicks: number; reach: number; conversions: number;
+  period: string;
+  advertiserId: string | null;
+  provider: InsightRow['provider'];
+  entityType: string | null;
+  entityId: string | null;
+  currency: string | null;
+  spendMicros: number | null;
+  impressions: number;
+  clicks: number;
+  reach: number;
+  conversions: number;
 }
 const isSortKey = (p: unknown): p is SortKey => Array.isArray(p) && p.length === 6 && p.every((x) => typeof x === 'string');
 const keyOf = (r: InsightRow): SortKey => [r.dateStart, r.advertiserId ?? '', r.provider ?? '', r.entityType ?? '', r.entityId ?? '', r.currency ?? ''];
@@ -92,7 +101,11 @@ export function insightsPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, query:
     FROM observe_insights WHERE ${where.join(' AND ')}
     GROUP BY 1, 2, 3, 4, 5, 6`;
   const groups = env.db.prepare<[Record<string, unknown>], InsightGroup>(sql).all({
-    org: orgId, since: filters.since, until: filters.until, advertiserId: filters.advertiserId, provider: filters.provider,
+    org: orgId,
+    since: filters.since,
+    until: filters.until,
+    advertiserId: filters.advertiserId,
+    provider: filters.provider,
     ids: ids ? JSON.stringify(ids) : undefined,
   });
   const rows: InsightRow[] = groups.map((g) => {
@@ -101,11 +114,17 @@ export function insightsPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, query:
       dateStart,
       dateStop: periodEnd(g.period, filters.timeGrain, filters.until),
       level: filters.level,
-      advertiserId: g.advertiserId, provider: g.provider, entityType: g.entityType, entityId: g.entityId,
+      advertiserId: g.advertiserId,
+      provider: g.provider,
+      entityType: g.entityType,
+      entityId: g.entityId,
       currency: g.currency,
       // Exact: sums of micros, divided once (provider_c micros are not rounded to the currency, like budgets).
       spend: g.spendMicros === null || g.currency === null ? null : g.spendMicros / 1_000_000,
-      impressions: g.impressions, clicks: g.clicks, reach: g.reach, conversions: g.conversions,
+      impressions: g.impressions,
+      clicks: g.clicks,
+      reach: g.reach,
+      conversions: g.conversions,
     };
   });
   rows.sort((x, y) => compare(keyOf(x), keyOf(y)));

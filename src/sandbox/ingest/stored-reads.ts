@@ -34,12 +34,17 @@ interface StoredDbRow extends Record<string, unknown> {
 }
 
 /** One page of stored rows as text (see keysetTextPage), in the route's body by pageJson. */
-export function storedPage(
-  env: Pick<Scope, 'db' | 'secret' | 'orgId'>, kind: EntityKind, scope: string, query: StoredQuery,
-): TextPage {
+export function storedPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, kind: EntityKind, scope: string, query: StoredQuery): TextPage {
   const { cursor, limit, ...filters } = query;
   const q = {
-    db: env.db, secret: env.secret, scope, filters, cursor, limit, from: 'observe_rows', seq: 'seq',
+    db: env.db,
+    secret: env.secret,
+    scope,
+    filters,
+    cursor,
+    limit,
+    from: 'observe_rows',
+    seq: 'seq',
     where: [
       'org_id = @org',
       'kind = @kind',
@@ -52,9 +57,13 @@ export function storedPage(
       filters.ids !== undefined && 'id IN (SELECT value FROM json_each(@ids))',
     ],
     params: {
-      org: env.orgId, kind,
-      advertiserId: filters.advertiserId, provider: filters.provider, status: filters.status,
-      campaignId: filters.campaignId, adGroupId: filters.adGroupId,
+      org: env.orgId,
+      kind,
+      advertiserId: filters.advertiserId,
+      provider: filters.provider,
+      status: filters.status,
+      campaignId: filters.campaignId,
+      adGroupId: filters.adGroupId,
       ids: filters.ids === undefined ? undefined : JSON.stringify(filters.ids),
     },
   };

@@ -17,7 +17,12 @@ interface AdvertiserDbRow {
 const COLUMNS = 'id, org_id, provider, name, currency, connection';
 
 const toAdvertiser = (r: AdvertiserDbRow): AdvertiserRecord => ({
-  id: r.id, orgId: r.org_id, provider: r.provider, name: r.name, currency: r.currency, connection: r.connection,
+  id: r.id,
+  orgId: r.org_id,
+  provider: r.provider,
+  name: r.name,
+  currency: r.currency,
+  connection: r.connection,
 });
 
 /** Any organization's advertiser (the simulated provider's view: it knows every account). */

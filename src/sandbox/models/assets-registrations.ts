@@ -69,15 +69,22 @@ function providerAssetId(provider: string, asset: RegisteredAsset, advertiserId:
 
 /** The registration of an asset to one advertiser, if it has one. */
 export function registrationTo(db: Database, assetId: string, advertiserId: string): AssetRegistration | undefined {
-  const row = db.prepare<[string, string], RegistrationDbRow>('SELECT * FROM asset_registrations WHERE asset_id = ? AND advertiser_id = ?').get(assetId, advertiserId);
+  const row = db
+    .prepare<[string, string], RegistrationDbRow>('SELECT * FROM asset_registrations WHERE asset_id = ? AND advertiser_id = ?')
+    .get(assetId, advertiserId);
   return row && toRegistration(row);
 }
 
 /** Record that the advertiser's provider now holds the asset in its library. */
 export function insertRegistration(db: Database, asset: RegisteredAsset, advertiser: { id: string; provider: string }, now: number): AssetRegistration {
   const id = `areg_${randomBytes(8).toString('hex')}`;
-  db.prepare(
-    'INSERT INTO asset_registrations (id, asset_id, advertiser_id, provider, provider_asset_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(id, asset.id, advertiser.id, advertiser.provider, providerAssetId(advertiser.provider, asset, advertiser.id), now);
+  db.prepare('INSERT INTO asset_registrations (id, asset_id, advertiser_id, provider, provider_asset_id, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
+    asset.id,
+    advertiser.id,
+    advertiser.provider,
+    providerAssetId(advertiser.provider, asset, advertiser.id),
+    now,
+  );
   return registrationTo(db, asset.id, advertiser.id)!;
 }

@@ -88,11 +88,22 @@ export function reserveAsset(
   const upload = db.transaction(() => {
     // The storage takes what this reservation names (its type, at most its size), not what a PUT claims.
     const reserved = reserveUpload(db, {
-      orgId: auth.orgId, purpose: 'asset', limits: reservedLimits(limits, body), now, secret: services.secret, publicUrl: services.publicUrl(),
+      orgId: auth.orgId,
+      purpose: 'asset',
+      limits: reservedLimits(limits, body),
+      now,
+      secret: services.secret,
+      publicUrl: services.publicUrl(),
     });
-    db.prepare(
-      `INSERT INTO assets (id, org_id, upload_id, filename, state, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, 'reserved', ?, ?, ?)`,
-    ).run(id, auth.orgId, reserved.uploadId, body.filename, auth.memberId, now, now);
+    db.prepare(`INSERT INTO assets (id, org_id, upload_id, filename, state, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, 'reserved', ?, ?, ?)`).run(
+      id,
+      auth.orgId,
+      reserved.uploadId,
+      body.filename,
+      auth.memberId,
+      now,
+      now,
+    );
     return reserved;
   })();
   return { ...getAsset(s, id), uploadUrl: upload.uploadUrl, uploadExpiresAt: upload.expiresAt };
@@ -123,9 +134,12 @@ export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
   }
   if (inspection.state === 'too_large') {
     await purge(s, row);
-    throw domainError('too_large', inspection.refusedBy === 'org_quota'
-      ? `The upload would have passed your organization's storage quota and was deleted; delete files you no longer need, or upload a smaller file.`
-      : `The upload passed the ${inspection.limitBytes}-byte limit of its reservation and was deleted; upload a smaller file.`);
+    throw domainError(
+      'too_large',
+      inspection.refusedBy === 'org_quota'
+        ? `The upload would have passed your organization's storage quota and was deleted; delete files you no longer need, or upload a smaller file.`
+        : `The upload passed the ${inspection.limitBytes}-byte limit of its reservation and was deleted; upload a smaller file.`,
+    );
   }
   const { sniffed } = inspection;
   if (!sniffed.ok || (sniffed.kind !== 'image' && sniffed.kind !== 'video') || assetLimits(s.services.settings)[sniffed.mimeType] === undefined) {
@@ -136,7 +150,10 @@ export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
   if (inspection.limitBytes === null) {
     // An accepted type, but not the one the reservation named (its limits hold that type only).
     await purge(s, row);
-    throw domainError('type_mismatch', `The bytes are ${sniffed.mimeType}, not the type the asset was reserved as (${Object.keys(upload?.limits ?? {}).join(', ')}); the file was deleted.`);
+    throw domainError(
+      'type_mismatch',
+      `The bytes are ${sniffed.mimeType}, not the type the asset was reserved as (${Object.keys(upload?.limits ?? {}).join(', ')}); the file was deleted.`,
+    );
   }
   if (inspection.contentType !== sniffed.mimeType) {
     await purge(s, row);
@@ -144,7 +161,10 @@ export async function finalizeAsset(s: Scope, id: string): Promise<Asset> {
   }
   if (inspection.sizeBytes > inspection.limitBytes) {
     await purge(s, row);
-    throw domainError('too_large', `The file is ${inspection.sizeBytes} bytes, over the ${inspection.limitBytes}-byte limit for ${sniffed.mimeType}; it was deleted.`);
+    throw domainError(
+      'too_large',
+      `The file is ${inspection.sizeBytes} bytes, over the ${inspection.limitBytes}-byte limit for ${sniffed.mimeType}; it was deleted.`,
+    );
   }
   // The checksum of what was judged, shown on the ready Asset (decisions.md: "Asset checksum"), so a
   // client without its own record can tell a changed file of the same name and size.
@@ -201,7 +221,10 @@ export function listAssets(
     params: { org: s.orgId, state: filters.state, kind: filters.kind },
     map: (r) => r,
   });
-  const registrations = registrationsOfMany(db, page.data.map((r) => r.id));
+  const registrations = registrationsOfMany(
+    db,
+    page.data.map((r) => r.id),
+  );
   const data = page.data.map((r) => toAsset(db, r, registrations.get(r.id) ?? []));
   return page.nextCursor === undefined ? { data } : { data, nextCursor: page.nextCursor };
 }

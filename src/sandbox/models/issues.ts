@@ -21,9 +21,7 @@ function describe(issue: z.core.$ZodIssue, missing: boolean): string {
   if (issue.code !== 'unrecognized_keys' && issue.message && !ZOD_DEFAULT_MESSAGE.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      return issue.expected === 'array' && issue.path.length === 0
-        ? 'must be an array'
-        : `must be ${article(issue.expected)}`;
+      return issue.expected === 'array' && issue.path.length === 0 ? 'must be an array' : `must be ${article(issue.expected)}`;
     case 'too_small':
       return bound(issue.origin, 'at least', issue.minimum, issue.inclusive);
     case 'too_big':

@@ -15,9 +15,7 @@
 export const START_DELAY_MS = 200;
 export const APPLY_DELAY_MS = 300;
 
-export type Step =
-  | { to: readonly string[]; due: { afterMs: number; since: string } }
-  | { to: readonly string[]; event: string };
+export type Step = { to: readonly string[]; due: { afterMs: number; since: string } } | { to: readonly string[]; event: string };
 
 /** A machine: each state's outgoing step, or null for a final state. */
 export type Machine = Readonly<Record<string, Step | null>>;

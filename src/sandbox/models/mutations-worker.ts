@@ -19,9 +19,7 @@ import type { MutationDbRow } from './mutation-rows.js';
 const START = LIFECYCLES.mutation.pending.due.afterMs;
 const APPLY = LIFECYCLES.mutation.running.due.afterMs;
 
-export type ApplyOutcome =
-  | { ok: true; entity: unknown }
-  | { ok: false; status: number; error: string; message: string; extra?: Record<string, unknown> };
+export type ApplyOutcome = { ok: true; entity: unknown } | { ok: false; status: number; error: string; message: string; extra?: Record<string, unknown> };
 
 /** applyProviderChange, bound to the services. */
 export type ApplyChange = (advertiser: AdvertiserRecord, change: ProviderChange) => ApplyOutcome | Promise<ApplyOutcome>;
@@ -47,7 +45,9 @@ export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promis
     )
     .run({ now, start: START }).changes;
 
-  const due = db.prepare<[number, number], MutationDbRow>(`SELECT * FROM mutations WHERE state = 'running' AND started_at + ? <= ? ORDER BY seq`).all(APPLY, now);
+  const due = db
+    .prepare<[number, number], MutationDbRow>(`SELECT * FROM mutations WHERE state = 'running' AND started_at + ? <= ? ORDER BY seq`)
+    .all(APPLY, now);
   for (const row of due) {
     const outcome = await applyOne(db, apply, row);
     const at = row.started_at! + APPLY;
@@ -79,7 +79,13 @@ async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): P
   const advertiser = ownedAdvertiser(db, row.org_id, row.advertiser_id);
   if (!advertiser) return { ok: false, status: 404, error: 'not_found', message: 'The advertiser no longer exists.' };
   if (advertiser.connection === 'not_connected') {
-    return { ok: false, status: 409, error: 'provider_not_connected', message: 'The advertiser lost its provider connection before the change was applied.', extra: { provider: advertiser.provider } };
+    return {
+      ok: false,
+      status: 409,
+      error: 'provider_not_connected',
+      message: 'The advertiser lost its provider connection before the change was applied.',
+      extra: { provider: advertiser.provider },
+    };
   }
   if (advertiser.connection === 'no_write_access') {
     return { ok: false, status: 403, error: 'missing_write_access', message: "The advertiser's connection lost write access before the change was applied." };
@@ -88,7 +94,13 @@ async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): P
     return await apply(advertiser, changeOf(requestOf(row)));
   } catch {
     // A bug in the simulation must not leave the mutation running forever.
-    return { ok: false, status: 502, error: 'provider_error', message: 'The provider did not answer.', extra: { provider: advertiser.provider, platformError: {} } };
+    return {
+      ok: false,
+      status: 502,
+      error: 'provider_error',
+      message: 'The provider did not answer.',
+      extra: { provider: advertiser.provider, platformError: {} },
+    };
   }
 }
 

@@ -83,7 +83,9 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
     const advertiser = ownedAdvertiser(db, auth.orgId, body.advertiserId);
     if (!advertiser) throw domainError('advertiser_not_owned', 'The advertiser is not one of your organization’s advertisers.');
     if (advertiser.connection === 'not_connected') {
-      throw domainError('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', { provider: advertiser.provider });
+      throw domainError('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', {
+        provider: advertiser.provider,
+      });
     }
     if (advertiser.connection === 'no_write_access') {
       throw domainError('missing_write_access', "The advertiser's connection has no write access; a person must reconnect it and grant write access.");

@@ -84,8 +84,14 @@ function providerA(g: Gen, minor: number, s: Skeleton, creatives: Obj[]): void {
     const cbo = c % 2 === 0;
     const strategy = g.pick(PROVIDER_A_BID_STRATEGIES);
     const campaign: Obj = {
-      id, account_id, name: `${g.pick(NAMES)} ${c + 1}`, objective: g.pick(['OUTCOME_SALES', 'OUTCOME_TRAFFIC', 'OUTCOME_LEADS', 'OUTCOME_AWARENESS']),
-      status: g.status(), start_time: formatTimeA(t.created), created_time: formatTimeA(t.created), updated_time: formatTimeA(t.updated),
+      id,
+      account_id,
+      name: `${g.pick(NAMES)} ${c + 1}`,
+      objective: g.pick(['OUTCOME_SALES', 'OUTCOME_TRAFFIC', 'OUTCOME_LEADS', 'OUTCOME_AWARENESS']),
+      status: g.status(),
+      start_time: formatTimeA(t.created),
+      created_time: formatTimeA(t.created),
+      updated_time: formatTimeA(t.updated),
     };
     if (cbo) {
       campaign[c % 4 === 0 ? 'daily_budget' : 'lifetime_budget'] = String(g.int(20, 500) * minor * (c % 4 === 0 ? 1 : 30));
@@ -97,9 +103,16 @@ function providerA(g: Gen, minor: number, s: Skeleton, creatives: Obj[]): void {
       const adSetId = g.id('238');
       const st = g.pick(PROVIDER_A_BID_STRATEGIES);
       const adSet: Obj = {
-        id: adSetId, account_id, campaign_id: id, name: `Ad set ${c + 1}.${a + 1}`, status: g.status(),
-        optimization_goal: g.pick(['OFFSITE_CONVERSIONS', 'LINK_CLICKS', 'REACH', 'IMPRESSIONS']), billing_event: 'IMPRESSIONS',
-        start_time: formatTimeA(t.created), created_time: formatTimeA(t.created), updated_time: formatTimeA(t.updated),
+        id: adSetId,
+        account_id,
+        campaign_id: id,
+        name: `Ad set ${c + 1}.${a + 1}`,
+        status: g.status(),
+        optimization_goal: g.pick(['OFFSITE_CONVERSIONS', 'LINK_CLICKS', 'REACH', 'IMPRESSIONS']),
+        billing_event: 'IMPRESSIONS',
+        start_time: formatTimeA(t.created),
+        created_time: formatTimeA(t.created),
+        updated_time: formatTimeA(t.updated),
       };
       if (a === 1) adSet.end_time = formatTimeA(LAST_DAY_MS + 30 * DAY);
       const effective = cbo ? strategy : st;
@@ -113,13 +126,26 @@ function providerA(g: Gen, minor: number, s: Skeleton, creatives: Obj[]): void {
       for (let d = 0; d < ADS_PER_AD_GROUP; d++) {
         const creativeId = g.id('238');
         creatives.push({
-          id: creativeId, account_id, name: `Creative ${c + 1}.${a + 1}.${d + 1}`, status: 'ACTIVE', title: `${g.pick(NAMES)} offer`,
-          body: 'Discover the new collection.', image_url: `https://cdn.provider-a.example/img/${creativeId}.jpg`, call_to_action_type: g.pick(['SHOP_NOW', 'LEARN_MORE', 'SIGN_UP']),
+          id: creativeId,
+          account_id,
+          name: `Creative ${c + 1}.${a + 1}.${d + 1}`,
+          status: 'ACTIVE',
+          title: `${g.pick(NAMES)} offer`,
+          body: 'Discover the new collection.',
+          image_url: `https://cdn.provider-a.example/img/${creativeId}.jpg`,
+          call_to_action_type: g.pick(['SHOP_NOW', 'LEARN_MORE', 'SIGN_UP']),
         });
         const adId = g.id('238');
         s.ads.push({
-          id: adId, account_id, adset_id: adSetId, campaign_id: id, name: `Ad ${c + 1}.${a + 1}.${d + 1}`, status: g.status(),
-          creative: { id: creativeId }, created_time: formatTimeA(t.created), updated_time: formatTimeA(t.updated),
+          id: adId,
+          account_id,
+          adset_id: adSetId,
+          campaign_id: id,
+          name: `Ad ${c + 1}.${a + 1}.${d + 1}`,
+          status: g.status(),
+          creative: { id: creativeId },
+          created_time: formatTimeA(t.created),
+          updated_time: formatTimeA(t.updated),
         });
         s.leaves.push([id, adSetId, adId]);
       }
@@ -135,8 +161,12 @@ function providerB(g: Gen, s: Skeleton): void {
     // Three kinds: campaign budget (CBO on), ad group budgets (CBO off), and a payload that does not say.
     const mode = c % 3;
     const campaign: Obj = {
-      campaign_id: id, campaign_name: `${g.pick(NAMES)} ${c + 1}`, objective_type: g.pick(['TRAFFIC', 'CONVERSIONS', 'REACH', 'VIDEO_VIEWS', 'APP_PROMOTION']),
-      operation_status: word[g.status()], create_time: formatTimeB(t.created), modify_time: formatTimeB(t.updated),
+      campaign_id: id,
+      campaign_name: `${g.pick(NAMES)} ${c + 1}`,
+      objective_type: g.pick(['TRAFFIC', 'CONVERSIONS', 'REACH', 'VIDEO_VIEWS', 'APP_PROMOTION']),
+      operation_status: word[g.status()],
+      create_time: formatTimeB(t.created),
+      modify_time: formatTimeB(t.updated),
       budget_mode: mode === 0 ? g.pick(['BUDGET_MODE_DAY', 'BUDGET_MODE_TOTAL']) : 'BUDGET_MODE_INFINITE',
       budget: mode === 0 ? g.int(50, 2000) : 0,
     };
@@ -145,16 +175,31 @@ function providerB(g: Gen, s: Skeleton): void {
     for (let a = 0; a < AD_GROUPS_PER_CAMPAIGN; a++) {
       const agId = g.id('17');
       s.adGroups.push({
-        adgroup_id: agId, campaign_id: id, adgroup_name: `Ad group ${c + 1}.${a + 1}`, operation_status: word[g.status()],
-        budget_mode: mode === 0 ? 'BUDGET_MODE_INFINITE' : 'BUDGET_MODE_DAY', budget: mode === 0 ? 0 : g.int(20, 300),
-        bid_type: g.pick(['BID_TYPE_NO_BID', 'BID_TYPE_CUSTOM']), optimization_goal: g.pick(['CLICK', 'CONVERT', 'REACH']),
-        schedule_start_time: formatTimeB(t.created), create_time: formatTimeB(t.created), modify_time: formatTimeB(t.updated),
+        adgroup_id: agId,
+        campaign_id: id,
+        adgroup_name: `Ad group ${c + 1}.${a + 1}`,
+        operation_status: word[g.status()],
+        budget_mode: mode === 0 ? 'BUDGET_MODE_INFINITE' : 'BUDGET_MODE_DAY',
+        budget: mode === 0 ? 0 : g.int(20, 300),
+        bid_type: g.pick(['BID_TYPE_NO_BID', 'BID_TYPE_CUSTOM']),
+        optimization_goal: g.pick(['CLICK', 'CONVERT', 'REACH']),
+        schedule_start_time: formatTimeB(t.created),
+        create_time: formatTimeB(t.created),
+        modify_time: formatTimeB(t.updated),
       });
       for (let d = 0; d < ADS_PER_AD_GROUP; d++) {
         const adId = g.id('17');
         s.ads.push({
-          ad_id: adId, adgroup_id: agId, campaign_id: id, ad_name: `Video ${c + 1}.${a + 1}.${d + 1}`, operation_status: word[g.status()],
-          ad_format: 'SINGLE_VIDEO', ad_text: 'Watch till the end', video_id: `v10${g.prefix}${d}`, create_time: formatTimeB(t.created), modify_time: formatTimeB(t.updated),
+          ad_id: adId,
+          adgroup_id: agId,
+          campaign_id: id,
+          ad_name: `Video ${c + 1}.${a + 1}.${d + 1}`,
+          operation_status: word[g.status()],
+          ad_format: 'SINGLE_VIDEO',
+          ad_text: 'Watch till the end',
+          video_id: `v10${g.prefix}${d}`,
+          create_time: formatTimeB(t.created),
+          modify_time: formatTimeB(t.updated),
         });
         s.leaves.push([id, agId, adId]);
       }
@@ -170,7 +215,9 @@ function providerC(g: Gen, s: Skeleton, sharedBudgets: Obj[], assetGroups: Obj[]
     const id = g.id('2');
     const automated = c % 6 === 5;
     const campaign: Obj = {
-      id, name: `${automated ? 'PMax' : 'Search'} ${g.pick(NAMES)} ${c + 1}`, status: word[g.status()],
+      id,
+      name: `${automated ? 'PMax' : 'Search'} ${g.pick(NAMES)} ${c + 1}`,
+      status: word[g.status()],
       advertisingChannelType: automated ? 'PERFORMANCE_MAX' : g.pick(['SEARCH', 'SEARCH', 'DISPLAY']),
     };
     if (c % 4 === 1) campaign.campaignBudget = shared.id;
@@ -179,14 +226,27 @@ function providerC(g: Gen, s: Skeleton, sharedBudgets: Obj[], assetGroups: Obj[]
     s.campaigns.push(campaign);
     if (automated) {
       for (let a = 0; a < 2; a++) {
-        assetGroups.push({ id: g.id('6'), campaignId: id, name: `Asset group ${c + 1}.${a + 1}`, status: word[g.status()], finalUrls: ['https://shop.example/'] });
+        assetGroups.push({
+          id: g.id('6'),
+          campaignId: id,
+          name: `Asset group ${c + 1}.${a + 1}`,
+          status: word[g.status()],
+          finalUrls: ['https://shop.example/'],
+        });
       }
       s.leaves.push([id]);
       continue;
     }
     for (let a = 0; a < AD_GROUPS_PER_CAMPAIGN; a++) {
       const agId = g.id('1');
-      s.adGroups.push({ id: agId, campaignId: id, name: `Ad group ${c + 1}.${a + 1}`, status: word[g.status()], type: 'SEARCH_STANDARD', cpcBidMicros: g.int(1, 9) * 250_000 });
+      s.adGroups.push({
+        id: agId,
+        campaignId: id,
+        name: `Ad group ${c + 1}.${a + 1}`,
+        status: word[g.status()],
+        type: 'SEARCH_STANDARD',
+        cpcBidMicros: g.int(1, 9) * 250_000,
+      });
       for (let d = 0; d < ADS_PER_AD_GROUP; d++) {
         const adId = g.id('7');
         s.ads.push({ adGroupId: agId, status: word[g.status()], ad: { id: adId, type: 'RESPONSIVE_SEARCH_AD', finalUrls: ['https://shop.example/'] } });
@@ -204,16 +264,38 @@ function providerD(g: Gen, currency: string | null, s: Skeleton): void {
     const id = `cmp-${g.prefix}-${String(c + 1).padStart(4, '0')}`;
     const t = times(g);
     s.campaigns.push({
-      id, name: `Assistant ${g.pick(NAMES)} ${c + 1}`, state: word[g.status()], goal: g.pick(['conversations', 'traffic', 'awareness']),
+      id,
+      name: `Assistant ${g.pick(NAMES)} ${c + 1}`,
+      state: word[g.status()],
+      goal: g.pick(['conversations', 'traffic', 'awareness']),
       budget: { amount: g.int(20, 800).toFixed(decimals), period: c % 5 === 0 ? 'lifetime' : 'daily' },
-      created_at: iso(t.created), updated_at: iso(t.updated),
+      created_at: iso(t.created),
+      updated_at: iso(t.updated),
     });
     for (let a = 0; a < AD_GROUPS_PER_CAMPAIGN; a++) {
       const agId = `grp-${g.prefix}-${String(c + 1).padStart(4, '0')}-${a + 1}`;
-      s.adGroups.push({ id: agId, campaign_id: id, name: `Topics ${c + 1}.${a + 1}`, state: word[g.status()], topics: ['travel', 'cooking'], created_at: iso(t.created), updated_at: iso(t.updated) });
+      s.adGroups.push({
+        id: agId,
+        campaign_id: id,
+        name: `Topics ${c + 1}.${a + 1}`,
+        state: word[g.status()],
+        topics: ['travel', 'cooking'],
+        created_at: iso(t.created),
+        updated_at: iso(t.updated),
+      });
       for (let d = 0; d < ADS_PER_AD_GROUP; d++) {
         const adId = `ad-${g.prefix}-${String(c + 1).padStart(4, '0')}-${a + 1}-${d + 1}`;
-        s.ads.push({ id: adId, ad_group_id: agId, campaign_id: id, name: `Answer ad ${c + 1}.${a + 1}.${d + 1}`, state: word[g.status()], headline: 'Plan your trip', destination_url: 'https://travel.example/', created_at: iso(t.created), updated_at: iso(t.updated) });
+        s.ads.push({
+          id: adId,
+          ad_group_id: agId,
+          campaign_id: id,
+          name: `Answer ad ${c + 1}.${a + 1}.${d + 1}`,
+          state: word[g.status()],
+          headline: 'Plan your trip',
+          destination_url: 'https://travel.example/',
+          created_at: iso(t.created),
+          updated_at: iso(t.updated),
+        });
         s.leaves.push([id, agId, adId]);
       }
     }
@@ -224,8 +306,10 @@ function insights(g: Gen, provider: string, currency: string | null, leaves: Ske
   // Spend per row in the provider's own unit, from a whole-unit figure.
   const decimals = currency ? currencyDecimals(currency) : 2;
   const unit = (whole: number): number =>
-    provider === 'provider_a' ? Math.round(whole * 10 ** decimals)
-      : provider === 'provider_c' ? Math.round(whole * 100) * 10_000
+    provider === 'provider_a'
+      ? Math.round(whole * 10 ** decimals)
+      : provider === 'provider_c'
+        ? Math.round(whole * 100) * 10_000
         : Math.round(whole * 10 ** decimals) / 10 ** decimals;
   const rows: Obj[] = [];
   const campaignsSeen: string[] = [];
@@ -238,8 +322,13 @@ function insights(g: Gen, provider: string, currency: string | null, leaves: Ske
       const impressions = g.int(100, 4000);
       const clicks = Math.floor(impressions * (0.005 + g.rand() * 0.03));
       const row: Obj = {
-        date, campaignId, spend: unit(impressions * (0.002 + g.rand() * 0.01)), impressions, clicks,
-        reach: Math.floor(impressions * (0.6 + g.rand() * 0.3)), conversions: Math.floor(clicks * g.rand() * 0.1),
+        date,
+        campaignId,
+        spend: unit(impressions * (0.002 + g.rand() * 0.01)),
+        impressions,
+        clicks,
+        reach: Math.floor(impressions * (0.6 + g.rand() * 0.3)),
+        conversions: Math.floor(clicks * g.rand() * 0.1),
       };
       if (adGroupId) row.adGroupId = adGroupId;
       if (adId) row.adId = adId;

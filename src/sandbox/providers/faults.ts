@@ -104,7 +104,9 @@ export async function callProvider(services: ProviderServices, provider: EntityP
     const reopensAt = s.recent[Math.max(0, s.recent.length - faults.rateLimitPerMinute)]! + WINDOW_MS;
     const retryAfterSeconds = Math.max(1, Math.ceil((reopensAt - now) / 1000));
     return {
-      provider, platformError: adapter.platformError('throttled'), retryAfterSeconds,
+      provider,
+      platformError: adapter.platformError('throttled'),
+      retryAfterSeconds,
       message: `${provider} throttled the request: its rate limit is used up. Retry in ${retryAfterSeconds} s.`,
     };
   }

@@ -128,7 +128,8 @@ export function parseAdvertiserEntities(provider: EntityProvider, input: Adverti
       const where = jsonPointer([...at, LIST_KEY[kind], i]);
       if (campaignId !== null && !campaigns.has(campaignId)) issues.push(`${where}: names campaign ${campaignId}, which is not in campaigns`);
       if (kind === 'ad' && adGroupId !== null && !adGroups.has(adGroupId)) issues.push(`${where}: names ad group ${adGroupId}, which is not in adGroups`);
-      if (provider === 'provider_c' && kind !== 'asset_group' && automated(campaignId)) issues.push(`${where}: PERFORMANCE_MAX campaigns have no ad groups or ads (they use asset groups)`);
+      if (provider === 'provider_c' && kind !== 'asset_group' && automated(campaignId))
+        issues.push(`${where}: PERFORMANCE_MAX campaigns have no ad groups or ads (they use asset groups)`);
       if (kind === 'asset_group' && !automated(campaignId)) issues.push(`${where}: asset groups belong to PERFORMANCE_MAX campaigns only`);
     });
   }

@@ -39,22 +39,37 @@ export interface LiveQuery {
 }
 
 const RESOURCE_WORD: Record<EntityKind, string> = {
-  campaign: 'campaigns', ad_group: 'ad groups', ad: 'ads', creative: 'creatives', asset_group: 'asset groups',
+  campaign: 'campaigns',
+  ad_group: 'ad groups',
+  ad: 'ads',
+  creative: 'creatives',
+  asset_group: 'asset groups',
 };
 
 /** The checks every live read makes before asking the provider. */
 function reachableAdvertiser(
-  env: LiveEnv, advertiserId: string, kind: EntityKind, notOwned = () => domainError('not_found', 'No advertiser with this id belongs to your organization.'),
+  env: LiveEnv,
+  advertiserId: string,
+  kind: EntityKind,
+  notOwned = () => domainError('not_found', 'No advertiser with this id belongs to your organization.'),
 ): { advertiser: AdvertiserRecord; adapter: ProviderAdapter } {
   const advertiser = ownedAdvertiser(env.db, env.orgId, advertiserId);
   if (!advertiser) throw notOwned();
   const provider = advertiser.provider;
   if (advertiser.connection === 'not_connected') {
-    throw domainError('provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it. The stored read still answers.', { provider });
+    throw domainError(
+      'provider_not_connected',
+      'The advertiser has no usable provider connection; a person must reconnect it. The stored read still answers.',
+      { provider },
+    );
   }
   const adapter = adapterFor(provider);
   if (!adapter.kinds.includes(kind)) {
-    throw domainError('live_read_unsupported', `The service cannot read ${RESOURCE_WORD[kind]} live from this provider. Read the stored copy with advertiserId as a filter.`, { provider });
+    throw domainError(
+      'live_read_unsupported',
+      `The service cannot read ${RESOURCE_WORD[kind]} live from this provider. Read the stored copy with advertiserId as a filter.`,
+      { provider },
+    );
   }
   return { advertiser, adapter };
 }
@@ -81,7 +96,10 @@ function readPosition(env: LiveEnv, scope: string, filters: Record<string, unkno
  * its depth.
  */
 function scan(
-  env: LiveEnv, advertiserId: string, kind: EntityKind, start: { after: number; skip: number; take: number; ids?: readonly string[] },
+  env: LiveEnv,
+  advertiserId: string,
+  kind: EntityKind,
+  start: { after: number; skip: number; take: number; ids?: readonly string[] },
   accept: (e: ProviderEntityRow) => boolean,
 ): ProviderEntityRow[] {
   const out: ProviderEntityRow[] = [];
@@ -103,7 +121,11 @@ export async function liveList(env: LiveEnv, advertiserId: string, kind: EntityK
   const { advertiser, adapter } = reachableAdvertiser(env, advertiserId, kind);
   const { cursor, limit, ...rest } = query;
   if (rest.status !== undefined && !adapter.liveStatuses.includes(rest.status)) {
-    throw domainError('live_read_unsupported', `This provider cannot select ${rest.status} entities in one request; read the stored copy with status as a filter.`, { provider: advertiser.provider });
+    throw domainError(
+      'live_read_unsupported',
+      `This provider cannot select ${rest.status} entities in one request; read the stored copy with status as a filter.`,
+      { provider: advertiser.provider },
+    );
   }
   // Bound to the advertiser too: a cursor of one advertiser's list does not page another's.
   const filters = { advertiserId, ...rest };
@@ -132,9 +154,8 @@ export async function liveList(env: LiveEnv, advertiserId: string, kind: EntityK
   const found = scan(env, advertiser.id, kind, { after, skip, take: pageSize + 1, ...(rest.ids ? { ids: rest.ids } : {}) }, accept);
   const slice = found.slice(0, pageSize);
   const last = slice[slice.length - 1];
-  const next: Position | null = found.length > pageSize && last
-    ? adapter.paging === 'page' ? { page: page + 1, pageSize, after: last.position } : { after: last.position }
-    : null;
+  const next: Position | null =
+    found.length > pageSize && last ? (adapter.paging === 'page' ? { page: page + 1, pageSize, after: last.position } : { after: last.position }) : null;
 
   const ctx = { advertiser, live: true, lookup };
   const data = slice.map((e) => completeRow(kind, adapter.normalize(kind, e.payload, ctx), LIVE_TIMES));

@@ -31,7 +31,9 @@ export function writeAdvertiserEntities(services: ProviderServices, advertiserId
   const { db } = services;
   const adapter = adapterFor(provider);
   const insert = db.prepare('INSERT INTO provider_entities (advertiser_id, kind, id, position, payload, stamp) VALUES (?, ?, ?, ?, ?, ?)');
-  const start = db.prepare<[string, string], { p: number }>('SELECT COALESCE(MAX(position), 0) AS p FROM provider_entities WHERE advertiser_id = ? AND kind = ?');
+  const start = db.prepare<[string, string], { p: number }>(
+    'SELECT COALESCE(MAX(position), 0) AS p FROM provider_entities WHERE advertiser_id = ? AND kind = ?',
+  );
   for (const kind of KIND_ORDER) {
     const items = entities.byKind.get(kind) ?? [];
     let position = start.get(advertiserId, kind)?.p ?? 0;

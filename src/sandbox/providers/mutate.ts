@@ -18,7 +18,8 @@ export type { ProviderChange } from './types.js';
 export type ProviderChangeResult = { ok: true; entity: Payload } | ChangeRefusal;
 
 function checkShape(change: ProviderChange): ChangeRefusal | null {
-  if (change.entityType !== 'campaign' && change.entityType !== 'ad_group') return refusal(422, 'unsupported_change', 'Only campaigns and ad groups can be changed.');
+  if (change.entityType !== 'campaign' && change.entityType !== 'ad_group')
+    return refusal(422, 'unsupported_change', 'Only campaigns and ad groups can be changed.');
   if (typeof change.entityId !== 'string' || change.entityId.length === 0) return refusal(404, 'not_found', 'No such entity at the provider.');
   if (change.status !== undefined && !isOneOf(ENTITY_STATUSES, change.status)) {
     return refusal(422, 'unsupported_status', `status must be one of ${ENTITY_STATUSES.join(', ')}.`);
@@ -26,8 +27,12 @@ function checkShape(change: ProviderChange): ChangeRefusal | null {
   if (change.name !== undefined && (typeof change.name !== 'string' || change.name.trim().length === 0 || change.name.length > 400)) {
     return refusal(422, 'invalid_name', 'A name must be 1 to 400 characters.');
   }
-  const nothing = change.status === undefined && change.name === undefined && change.budget === undefined
-    && change.bidStrategy === undefined && change.bidAmount === undefined;
+  const nothing =
+    change.status === undefined &&
+    change.name === undefined &&
+    change.budget === undefined &&
+    change.bidStrategy === undefined &&
+    change.bidAmount === undefined;
   return nothing ? refusal(422, 'unsupported_change', 'The change names nothing to change.') : null;
 }
 
@@ -37,12 +42,16 @@ function checkShape(change: ProviderChange): ChangeRefusal | null {
  * requests, provider_a money in whole units (as a single live read).
  */
 export async function applyProviderChange(
-  services: ProviderServices, advertiser: string | Pick<AdvertiserRecord, 'id'>, change: ProviderChange,
+  services: ProviderServices,
+  advertiser: string | Pick<AdvertiserRecord, 'id'>,
+  change: ProviderChange,
 ): Promise<ProviderChangeResult> {
   const record = findAdvertiser(services.db, typeof advertiser === 'string' ? advertiser : advertiser.id);
   if (!record) return refusal(404, 'not_found', 'No such advertiser.');
   if (record.connection === 'not_connected') {
-    return refusal(409, 'provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', { provider: record.provider });
+    return refusal(409, 'provider_not_connected', 'The advertiser has no usable provider connection; a person must reconnect it.', {
+      provider: record.provider,
+    });
   }
   const shape = checkShape(change);
   if (shape) return shape;

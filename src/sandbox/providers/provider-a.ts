@@ -8,8 +8,23 @@ import { ENTITY_STATUSES } from '../../contract/ids.js';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, minorToWhole, wholeToMinor } from './units.js';
 import {
-  amountOf, baseRow, isBudgetOnly, isOneOf, isPayload, joinPath, numberOf, pick, refusal, str, textOf,
-  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange,
+  amountOf,
+  baseRow,
+  isBudgetOnly,
+  isOneOf,
+  isPayload,
+  joinPath,
+  numberOf,
+  pick,
+  refusal,
+  str,
+  textOf,
+  type ChangeContext,
+  type EntityKind,
+  type NormalizeContext,
+  type Payload,
+  type ProviderAdapter,
+  type ProviderChange,
 } from './types.js';
 
 export const PROVIDER_A_BID_STRATEGIES = ['LOWEST_COST_WITHOUT_CAP', 'LOWEST_COST_WITH_BID_CAP', 'COST_CAP', 'LOWEST_COST_WITH_MIN_ROAS'] as const;
@@ -106,8 +121,38 @@ function convertMoney(p: Payload, currency: string | null): Payload {
 }
 
 const REQUESTED: Record<EntityKind, readonly string[]> = {
-  campaign: ['id', 'account_id', 'name', 'objective', 'status', 'daily_budget', 'lifetime_budget', 'bid_strategy', 'is_adset_budget_sharing_enabled', 'start_time', 'created_time', 'updated_time'],
-  ad_group: ['id', 'account_id', 'campaign_id', 'name', 'status', 'daily_budget', 'lifetime_budget', 'bid_strategy', 'bid_amount', 'bid_constraints', 'optimization_goal', 'billing_event', 'start_time', 'end_time', 'created_time', 'updated_time'],
+  campaign: [
+    'id',
+    'account_id',
+    'name',
+    'objective',
+    'status',
+    'daily_budget',
+    'lifetime_budget',
+    'bid_strategy',
+    'is_adset_budget_sharing_enabled',
+    'start_time',
+    'created_time',
+    'updated_time',
+  ],
+  ad_group: [
+    'id',
+    'account_id',
+    'campaign_id',
+    'name',
+    'status',
+    'daily_budget',
+    'lifetime_budget',
+    'bid_strategy',
+    'bid_amount',
+    'bid_constraints',
+    'optimization_goal',
+    'billing_event',
+    'start_time',
+    'end_time',
+    'created_time',
+    'updated_time',
+  ],
   ad: ['id', 'account_id', 'adset_id', 'campaign_id', 'name', 'status', 'creative', 'created_time', 'updated_time'],
   creative: ['id', 'account_id', 'name', 'status', 'title', 'body', 'image_url', 'call_to_action_type'],
   asset_group: [],
@@ -125,10 +170,12 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       const { budget, budgetType } = own ? budgetOf(p, currency) : { budget: null, budgetType: null };
       return {
         ...baseRow(ctx, { id, name, path: id, type: 'campaign', status, ...times }),
-        budget, budgetLevel: own ? 'campaign' : 'ad_group', budgetType,
-        bidStrategy: ctx.live && own ? ((p.bid_strategy) ?? null) : null,
-        objective: (p.objective) ?? null,
-        adsetBudgetSharing: ctx.live ? ((p.is_adset_budget_sharing_enabled) ?? null) : null,
+        budget,
+        budgetLevel: own ? 'campaign' : 'ad_group',
+        budgetType,
+        bidStrategy: ctx.live && own ? (p.bid_strategy ?? null) : null,
+        objective: p.objective ?? null,
+        adsetBudgetSharing: ctx.live ? (p.is_adset_budget_sharing_enabled ?? null) : null,
       };
     }
     case 'ad_group': {
@@ -141,13 +188,16 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       const floor = isPayload(p.bid_constraints) ? numberOf(p.bid_constraints.roas_average_floor) : undefined;
       return {
         ...baseRow(ctx, { id, name, path: joinPath(campaignId, id), type: 'adset', status, ...times }),
-        budget, budgetLevel: own ? 'ad_group' : 'campaign', budgetType,
+        budget,
+        budgetLevel: own ? 'ad_group' : 'campaign',
+        budgetType,
         bidStrategy: own ? (strategy ?? null) : null,
         campaignId,
-        bidAmount: ctx.live && strategy && STRATEGIES_WITH_AMOUNT.has(strategy) && p.bid_amount !== undefined ? minorToWhole(amountOf(p.bid_amount), currency) : null,
+        bidAmount:
+          ctx.live && strategy && STRATEGIES_WITH_AMOUNT.has(strategy) && p.bid_amount !== undefined ? minorToWhole(amountOf(p.bid_amount), currency) : null,
         roasFloor: ctx.live && strategy === 'LOWEST_COST_WITH_MIN_ROAS' && floor !== undefined ? floor / 10_000 : null,
-        startTime: ctx.live ? ((p.start_time) ?? null) : null,
-        endTime: ctx.live ? ((p.end_time) ?? null) : null,
+        startTime: ctx.live ? (p.start_time ?? null) : null,
+        endTime: ctx.live ? (p.end_time ?? null) : null,
       };
     }
     case 'ad': {
@@ -155,17 +205,18 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       const adGroupId = str(p.adset_id);
       return {
         ...baseRow(ctx, { id, name, path: joinPath(campaignId, adGroupId, id), type: 'ad', status, ...times }),
-        campaignId, adGroupId,
+        campaignId,
+        adGroupId,
         creativeId: isPayload(p.creative) ? (str(p.creative.id) ?? null) : null,
       };
     }
     case 'creative':
       return {
         ...baseRow(ctx, { id, name, path: id, type: 'creative', status, createdTime: null, updatedTime: null }),
-        title: (p.title) ?? null,
-        body: (p.body) ?? null,
-        imageUrl: (p.image_url) ?? null,
-        callToAction: (p.call_to_action_type) ?? null,
+        title: p.title ?? null,
+        body: p.body ?? null,
+        imageUrl: p.image_url ?? null,
+        callToAction: p.call_to_action_type ?? null,
       };
     default:
       throw new Error(`provider_a has no ${kind}`);
@@ -179,9 +230,13 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
   if (change.name !== undefined) next.name = change.name;
   if (change.budget !== undefined) {
     if (!hasBudget(target)) {
-      return refusal(422, 'budget_not_on_entity', change.entityType === 'campaign'
-        ? 'This campaign carries no budget: its ad sets do. Change the budget on each ad set.'
-        : "This ad set carries no budget: its campaign does. Change the campaign's budget.");
+      return refusal(
+        422,
+        'budget_not_on_entity',
+        change.entityType === 'campaign'
+          ? 'This campaign carries no budget: its ad sets do. Change the budget on each ad set.'
+          : "This ad set carries no budget: its campaign does. Change the campaign's budget.",
+      );
     }
     const check = checkWholeAmount(change.budget.amount, currency);
     if (!check.ok) return refusal(422, 'invalid_amount', check.reason);
@@ -225,13 +280,23 @@ export const providerA: ProviderAdapter = {
   platformError: (kind) =>
     kind === 'throttled'
       ? {
-          message: 'User request limit reached', type: 'OAuthException', code: 17, error_subcode: 2446079, is_transient: true,
-          error_user_title: 'Too many calls', error_user_msg: 'There have been too many calls to this ad account. Wait a bit and try again.',
+          message: 'User request limit reached',
+          type: 'OAuthException',
+          code: 17,
+          error_subcode: 2446079,
+          is_transient: true,
+          error_user_title: 'Too many calls',
+          error_user_msg: 'There have been too many calls to this ad account. Wait a bit and try again.',
           fbtrace_id: 'AsandboxThrottle000001',
         }
       : {
-          message: 'Service temporarily unavailable', type: 'OAuthException', code: 2, error_subcode: 1504044, is_transient: true,
-          error_user_title: 'Temporary issue', error_user_msg: 'A temporary issue occurred. Try again later.',
+          message: 'Service temporarily unavailable',
+          type: 'OAuthException',
+          code: 2,
+          error_subcode: 1504044,
+          is_transient: true,
+          error_user_title: 'Temporary issue',
+          error_user_msg: 'A temporary issue occurred. Try again later.',
           fbtrace_id: 'AsandboxError0000001',
         },
   applyChange,

@@ -8,8 +8,20 @@ import { z } from 'zod';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, wholeToWhole } from './units.js';
 import {
-  amountOf, baseRow, isBudgetOnly, joinPath, pick, refusal, str,
-  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
+  amountOf,
+  baseRow,
+  isBudgetOnly,
+  joinPath,
+  pick,
+  refusal,
+  str,
+  type ChangeContext,
+  type EntityKind,
+  type NormalizeContext,
+  type Payload,
+  type ProviderAdapter,
+  type ProviderChange,
+  type StoredKind,
 } from './types.js';
 
 export const PROVIDER_B_STATUS_WORDS = { ACTIVE: 'ENABLE', PAUSED: 'DISABLE', DELETED: 'DELETE', ARCHIVED: 'ARCHIVE' } as const;
@@ -84,7 +96,21 @@ function campaignCarriesBudget(p: Payload | undefined): boolean | null {
 
 const REQUESTED: Record<EntityKind, readonly string[]> = {
   campaign: ['campaign_id', 'campaign_name', 'objective_type', 'budget_mode', 'budget', 'budget_optimize_on', 'operation_status', 'create_time', 'modify_time'],
-  ad_group: ['adgroup_id', 'campaign_id', 'adgroup_name', 'operation_status', 'budget_mode', 'budget', 'bid_type', 'bid_price', 'optimization_goal', 'schedule_start_time', 'schedule_end_time', 'create_time', 'modify_time'],
+  ad_group: [
+    'adgroup_id',
+    'campaign_id',
+    'adgroup_name',
+    'operation_status',
+    'budget_mode',
+    'budget',
+    'bid_type',
+    'bid_price',
+    'optimization_goal',
+    'schedule_start_time',
+    'schedule_end_time',
+    'create_time',
+    'modify_time',
+  ],
   ad: ['ad_id', 'adgroup_id', 'campaign_id', 'ad_name', 'operation_status', 'ad_format', 'ad_text', 'video_id', 'create_time', 'modify_time'],
   creative: [],
   asset_group: [],
@@ -105,7 +131,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       budgetLevel: carries === null ? null : carries ? 'campaign' : 'ad_group',
       budgetType: own ? budgetType(p) : null,
       bidStrategy: null,
-      objective: (p.objective_type) ?? null,
+      objective: p.objective_type ?? null,
       adsetBudgetSharing: null,
     };
   }
@@ -118,16 +144,21 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       budget: own ? wholeToWhole(amountOf(p.budget), currency) : null,
       budgetLevel: own ? 'ad_group' : 'campaign',
       budgetType: own ? budgetType(p) : null,
-      bidStrategy: own ? ((p.bid_type) ?? null) : null,
+      bidStrategy: own ? (p.bid_type ?? null) : null,
       campaignId,
-      bidAmount: null, roasFloor: null, startTime: null, endTime: null,
+      bidAmount: null,
+      roasFloor: null,
+      startTime: null,
+      endTime: null,
     };
   }
   if (kind === 'ad') {
     const adGroupId = str(p.adgroup_id);
     return {
       ...baseRow(ctx, { id, name, path: joinPath(campaignId, adGroupId, id), type: 'ad', status, ...times }),
-      campaignId, adGroupId, creativeId: null,
+      campaignId,
+      adGroupId,
+      creativeId: null,
     };
   }
   throw new Error(`provider_b has no ${kind}`);
@@ -141,13 +172,18 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
   if (change.status !== undefined) next.operation_status = PROVIDER_B_STATUS_WORDS[change.status];
   if (change.name !== undefined) next[NAME_KEY[change.entityType]!] = change.name;
   if (change.budget !== undefined) {
-    const carries = change.entityType === 'campaign'
-      ? campaignCarriesBudget(target) === true
-      : campaignCarriesBudget(ctx.lookup('campaign', String(target.campaign_id))) !== true;
+    const carries =
+      change.entityType === 'campaign'
+        ? campaignCarriesBudget(target) === true
+        : campaignCarriesBudget(ctx.lookup('campaign', String(target.campaign_id))) !== true;
     if (!carries || !ownBudget(target)) {
-      return refusal(422, 'budget_not_on_entity', change.entityType === 'campaign'
-        ? 'This campaign carries no budget: its ad groups do (or it has none).'
-        : 'This ad group carries no budget: its campaign does (or it has none).');
+      return refusal(
+        422,
+        'budget_not_on_entity',
+        change.entityType === 'campaign'
+          ? 'This campaign carries no budget: its ad groups do (or it has none).'
+          : 'This ad group carries no budget: its campaign does (or it has none).',
+      );
     }
     const check = checkWholeAmount(change.budget.amount, ctx.advertiser.currency);
     if (!check.ok) return refusal(422, 'invalid_amount', check.reason);

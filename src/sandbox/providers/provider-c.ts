@@ -10,8 +10,21 @@ import { z } from 'zod';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, microsToWhole, wholeToMicros } from './units.js';
 import {
-  baseRow, isPayload, joinPath, numberOf, pick, refusal, str, textOf,
-  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange, type StoredKind,
+  baseRow,
+  isPayload,
+  joinPath,
+  numberOf,
+  pick,
+  refusal,
+  str,
+  textOf,
+  type ChangeContext,
+  type EntityKind,
+  type NormalizeContext,
+  type Payload,
+  type ProviderAdapter,
+  type ProviderChange,
+  type StoredKind,
 } from './types.js';
 
 export const PROVIDER_C_STATUS_WORDS: Record<EntityStatus, string | null> = { ACTIVE: 'ENABLED', PAUSED: 'PAUSED', DELETED: 'REMOVED', ARCHIVED: null };
@@ -72,8 +85,7 @@ function budgetAmounts(p: Payload, lookup: NormalizeContext['lookup']): { daily:
 /** An ad_group_ad link's ad (its schema requires one). */
 const adOf = (p: Payload): Payload => (isPayload(p.ad) ? p.ad : {});
 const statusOf = (p: Payload): EntityStatus => WORD_TO_STATUS[String(p.status)] ?? 'PAUSED';
-const idOf = (kind: StoredKind, p: Payload): string =>
-  kind === 'ad' ? `${String(p.adGroupId)}~${String(adOf(p).id)}` : String(p.id);
+const idOf = (kind: StoredKind, p: Payload): string => (kind === 'ad' ? `${String(p.adGroupId)}~${String(adOf(p).id)}` : String(p.id));
 
 function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload {
   const currency = ctx.advertiser.currency;
@@ -89,15 +101,24 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
         budget: amount === undefined ? null : microsToWhole(amount, currency),
         budgetLevel: 'campaign',
         budgetType: daily !== undefined ? 'daily' : total !== undefined ? 'lifetime' : null,
-        bidStrategy: null, objective: null, adsetBudgetSharing: null,
+        bidStrategy: null,
+        objective: null,
+        adsetBudgetSharing: null,
       };
     }
     case 'ad_group': {
       const campaignId = str(p.campaignId);
       return {
         ...baseRow(ctx, { id, name: String(p.name), path: joinPath(campaignId, id), type: 'ad_group', status, ...times }),
-        budget: null, budgetLevel: 'campaign', budgetType: null, bidStrategy: null,
-        campaignId, bidAmount: null, roasFloor: null, startTime: null, endTime: null,
+        budget: null,
+        budgetLevel: 'campaign',
+        budgetType: null,
+        bidStrategy: null,
+        campaignId,
+        bidAmount: null,
+        roasFloor: null,
+        startTime: null,
+        endTime: null,
       };
     }
     case 'ad': {
@@ -106,14 +127,17 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       const ad = adOf(p);
       return {
         ...baseRow(ctx, { id, name: textOf(ad.name) ?? String(ad.id), path: joinPath(campaignId, adGroupId, id), type: 'ad_group_ad', status, ...times }),
-        campaignId, adGroupId, creativeId: null,
+        campaignId,
+        adGroupId,
+        creativeId: null,
       };
     }
     case 'asset_group': {
       const campaignId = str(p.campaignId);
       return {
         ...baseRow(ctx, { id, name: String(p.name), path: joinPath(campaignId, id), type: 'asset_group', status, ...times }),
-        campaignId, finalUrls: (p.finalUrls) ?? [],
+        campaignId,
+        finalUrls: p.finalUrls ?? [],
       };
     }
     default:
@@ -124,7 +148,14 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
 function singlePayload(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload {
   if (kind === 'campaign') {
     const { daily, total } = budgetAmounts(p, ctx.lookup);
-    return pick({ ...p, budgetAmountMicros: daily, budgetTotalAmountMicros: total }, ['id', 'name', 'status', 'advertisingChannelType', 'budgetAmountMicros', 'budgetTotalAmountMicros']);
+    return pick({ ...p, budgetAmountMicros: daily, budgetTotalAmountMicros: total }, [
+      'id',
+      'name',
+      'status',
+      'advertisingChannelType',
+      'budgetAmountMicros',
+      'budgetTotalAmountMicros',
+    ]);
   }
   if (kind === 'ad') return { ...pick(p, ['adGroupId', 'status', 'ad']), resourceId: idOf('ad', p) };
   if (kind === 'ad_group') return pick(p, ['id', 'campaignId', 'name', 'status', 'type', 'cpcBidMicros']);
@@ -183,11 +214,15 @@ export const providerC: ProviderAdapter = {
   platformError: (kind) =>
     kind === 'throttled'
       ? {
-          code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Too many requests.',
+          code: 429,
+          status: 'RESOURCE_EXHAUSTED',
+          message: 'Too many requests.',
           details: [{ errors: [{ errorCode: { quotaError: 'RESOURCE_TEMPORARILY_EXHAUSTED' }, message: 'Too many requests. Retry in 30 seconds.' }] }],
         }
       : {
-          code: 500, status: 'INTERNAL', message: 'Internal error encountered.',
+          code: 500,
+          status: 'INTERNAL',
+          message: 'Internal error encountered.',
           details: [{ errors: [{ errorCode: { internalError: 'INTERNAL_ERROR' }, message: 'An internal error has occurred.' }] }],
         },
   applyChange,

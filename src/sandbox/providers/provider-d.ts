@@ -7,8 +7,18 @@ import { z } from 'zod';
 import type { EntityStatus } from '../../contract/ids.js';
 import { checkWholeAmount, wholeToDecimalString, wholeToWhole } from './units.js';
 import {
-  baseRow, isBudgetOnly, joinPath, pick, refusal, str,
-  type ChangeContext, type EntityKind, type NormalizeContext, type Payload, type ProviderAdapter, type ProviderChange,
+  baseRow,
+  isBudgetOnly,
+  joinPath,
+  pick,
+  refusal,
+  str,
+  type ChangeContext,
+  type EntityKind,
+  type NormalizeContext,
+  type Payload,
+  type ProviderAdapter,
+  type ProviderChange,
 } from './types.js';
 
 export const PROVIDER_D_STATUS_WORDS = { ACTIVE: 'active', PAUSED: 'paused', DELETED: 'deleted', ARCHIVED: 'archived' } as const;
@@ -77,7 +87,7 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
       budgetLevel: 'campaign',
       budgetType: budget ? budget.period : null,
       bidStrategy: null,
-      objective: (p.goal) ?? null,
+      objective: p.goal ?? null,
       adsetBudgetSharing: null,
     };
   }
@@ -85,15 +95,24 @@ function normalize(kind: EntityKind, p: Payload, ctx: NormalizeContext): Payload
   if (kind === 'ad_group') {
     return {
       ...baseRow(ctx, { id, name, path: joinPath(campaignId, id), type: 'ad_group', status, ...times }),
-      budget: null, budgetLevel: 'campaign', budgetType: null, bidStrategy: null,
-      campaignId, bidAmount: null, roasFloor: null, startTime: null, endTime: null,
+      budget: null,
+      budgetLevel: 'campaign',
+      budgetType: null,
+      bidStrategy: null,
+      campaignId,
+      bidAmount: null,
+      roasFloor: null,
+      startTime: null,
+      endTime: null,
     };
   }
   if (kind === 'ad') {
     const adGroupId = str(p.ad_group_id);
     return {
       ...baseRow(ctx, { id, name, path: joinPath(campaignId, adGroupId, id), type: 'ad', status, ...times }),
-      campaignId, adGroupId, creativeId: null,
+      campaignId,
+      adGroupId,
+      creativeId: null,
     };
   }
   throw new Error(`provider_d has no ${kind}`);
@@ -117,8 +136,11 @@ function applyChange(target: Payload, change: ProviderChange, ctx: ChangeContext
   if (change.budget !== undefined) {
     const current = budgetOf(target.budget);
     if (change.entityType !== 'campaign' || !current) {
-      return refusal(422, 'budget_not_on_entity', change.entityType === 'campaign'
-        ? 'This campaign has no budget to change.' : "provider_d ad groups carry no budget: their campaign's budget applies.");
+      return refusal(
+        422,
+        'budget_not_on_entity',
+        change.entityType === 'campaign' ? 'This campaign has no budget to change.' : "provider_d ad groups carry no budget: their campaign's budget applies.",
+      );
     }
     const check = checkWholeAmount(change.budget.amount, ctx.advertiser.currency);
     if (!check.ok) return refusal(422, 'invalid_amount', check.reason);

@@ -1,9 +1,7 @@
 // The shape of a normalized Observe row on the wire: the contract's key order,
 // every field present (null where absent), the three service times included.
 // Shared by ingestion (which stores the serialized row) and live reads.
-import {
-  adGroupRowSchema, adRowSchema, assetGroupRowSchema, campaignRowSchema, creativeRowSchema,
-} from '../../contract/schemas/observe.js';
+import { adGroupRowSchema, adRowSchema, assetGroupRowSchema, campaignRowSchema, creativeRowSchema } from '../../contract/schemas/observe.js';
 import { isOneOf } from './types.js';
 import type { EntityKind, RowBody } from './types.js';
 

@@ -37,20 +37,26 @@ export function providerEntities(db: Database, advertiserId: string, kind: Store
  * the given ids (the provider_entities_order index: cost follows `count`, not depth).
  */
 export function providerEntitiesAfter(
-  db: Database, advertiserId: string, kind: StoredKind, after: number, count: number, ids?: readonly string[],
+  db: Database,
+  advertiserId: string,
+  kind: StoredKind,
+  after: number,
+  count: number,
+  ids?: readonly string[],
 ): ProviderEntityRow[] {
-  const rows = ids === undefined
-    ? db
-        .prepare<[string, string, number, number], DbEntity>(
-          'SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND position > ? ORDER BY position LIMIT ?',
-        )
-        .all(advertiserId, kind, after, count)
-    : db
-        .prepare<[string, string, number, string, number], DbEntity>(
-          `SELECT id, position, payload, stamp FROM provider_entities
+  const rows =
+    ids === undefined
+      ? db
+          .prepare<[string, string, number, number], DbEntity>(
+            'SELECT id, position, payload, stamp FROM provider_entities WHERE advertiser_id = ? AND kind = ? AND position > ? ORDER BY position LIMIT ?',
+          )
+          .all(advertiserId, kind, after, count)
+      : db
+          .prepare<[string, string, number, string, number], DbEntity>(
+            `SELECT id, position, payload, stamp FROM provider_entities
            WHERE advertiser_id = ? AND kind = ? AND position > ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?`,
-        )
-        .all(advertiserId, kind, after, JSON.stringify(ids), count);
+          )
+          .all(advertiserId, kind, after, JSON.stringify(ids), count);
   return rows.map(parsed);
 }
 

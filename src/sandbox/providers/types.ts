@@ -68,8 +68,13 @@ export interface ChangeWrites {
 
 /** A change of the budget alone: it does not move the provider's edit time (spec budget rule 5). */
 export function isBudgetOnly(change: ProviderChange): boolean {
-  return change.budget !== undefined && change.status === undefined && change.name === undefined
-    && change.bidStrategy === undefined && change.bidAmount === undefined;
+  return (
+    change.budget !== undefined &&
+    change.status === undefined &&
+    change.name === undefined &&
+    change.bidStrategy === undefined &&
+    change.bidAmount === undefined
+  );
 }
 
 export interface ChangeContext {

@@ -50,18 +50,28 @@ export function registerStorageRoutes(app: Hono<AppEnv>): void {
     // (Touching c.req.raw.body under node-server would start reading the Node request: only without it.)
     const incoming = c.env?.incoming;
     const source: ByteSource = incoming ? readBody(incoming, c.env?.outgoing) : webBody(c.req.raw.body);
-    const result = await receiveUpload(services.db, services.files, uploadId, source, contentType, () => services.clock.now(),
+    const result = await receiveUpload(
+      services.db,
+      services.files,
+      uploadId,
+      source,
+      contentType,
+      () => services.clock.now(),
       Number.isFinite(declared) ? declared : undefined,
-      { quotaBytes: storageQuota(services.settings), inFlight: services.uploadsInFlight });
+      { quotaBytes: storageQuota(services.settings), inFlight: services.uploadsInFlight },
+    );
     if (result.ok) return c.json({ received: true, sizeBytes: result.sizeBytes, contentType }, 200);
     switch (result.reason) {
       case 'too_large':
         // The rest of the body is not stored; the connection stays open so the client reads this
         // answer (closing on a client still sending resets it, and the answer is lost: #13).
         // Node then drains what is still coming, bounded in time and bytes.
-        throw fail('too_large', result.refusedBy === 'org_quota'
-          ? `The upload would pass your organization's storage quota (${result.limitBytes} bytes left of it) and was not kept; delete Assets or Documents you no longer need, or upload a smaller file.`
-          : `The upload passed the ${result.limitBytes}-byte limit of its reservation and was not kept; finalize to release the reservation, then upload a smaller file.`);
+        throw fail(
+          'too_large',
+          result.refusedBy === 'org_quota'
+            ? `The upload would pass your organization's storage quota (${result.limitBytes} bytes left of it) and was not kept; delete Assets or Documents you no longer need, or upload a smaller file.`
+            : `The upload passed the ${result.limitBytes}-byte limit of its reservation and was not kept; finalize to release the reservation, then upload a smaller file.`,
+        );
       case 'already_received':
         throw fail('upload_already_received', 'Another upload to this URL completed first; it is good for one upload only.', {}, 409);
       case 'not_found':

@@ -47,14 +47,7 @@ export function canonicalFilters(filters: Record<string, unknown>): string {
 }
 
 function sign(secret: Buffer, scope: string, filters: Record<string, unknown>, payload: string): Buffer {
-  return createHmac('sha256', secret)
-    .update(scope)
-    .update('\0')
-    .update(canonicalFilters(filters))
-    .update('\0')
-    .update(payload)
-    .digest()
-    .subarray(0, 16);
+  return createHmac('sha256', secret).update(scope).update('\0').update(canonicalFilters(filters)).update('\0').update(payload).digest().subarray(0, 16);
 }
 
 export function encodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, position: unknown): string {
@@ -64,7 +57,10 @@ export function encodeCursor(secret: Buffer, scope: string, filters: Record<stri
 
 /** 400 invalid_cursor: the one answer for any cursor that cannot be used, whatever the reason. */
 export const invalidCursor = () =>
-  domainError('invalid_cursor', 'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.');
+  domainError(
+    'invalid_cursor',
+    'The cursor cannot be read, or belongs to a different query. Send the previous nextCursor unchanged with the same filters, or omit it.',
+  );
 
 export function decodeCursor(secret: Buffer, scope: string, filters: Record<string, unknown>, cursor: string): unknown {
   if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();
@@ -178,9 +174,7 @@ export function keysetTextPage(q: Omit<KeysetQuery<never, unknown>, 'map' | 'sel
   if (!page || page.texts < page.n) return null;
   const rows = page.rows ?? EMPTY;
   if (page.last === null || page.n < q.limit) return { rows };
-  const further = q.db
-    .prepare(`SELECT 1 FROM ${q.from}${where ? `${where} AND` : ' WHERE'} ${q.seq} < @__last LIMIT 1`)
-    .get({ ...params, __last: page.last });
+  const further = q.db.prepare(`SELECT 1 FROM ${q.from}${where ? `${where} AND` : ' WHERE'} ${q.seq} < @__last LIMIT 1`).get({ ...params, __last: page.last });
   return further ? { rows, nextCursor: encodeCursor(q.secret, q.scope, q.filters, page.last) } : { rows };
 }
 

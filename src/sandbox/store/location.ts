@@ -33,7 +33,9 @@ export function moveLegacyData(env: Env): string | undefined {
   if (from === to || !existsSync(join(from, STORE_FILE)) || existsSync(join(to, STORE_FILE))) return undefined;
   mkdirSync(to, { recursive: true });
   // The store file last: until it arrives, the new place holds no store and a rerun moves the rest again.
-  const names = readdirSync(from).filter((n) => n.startsWith(STORE_FILE)).sort((a, b) => (a === STORE_FILE ? 1 : b === STORE_FILE ? -1 : 0));
+  const names = readdirSync(from)
+    .filter((n) => n.startsWith(STORE_FILE))
+    .sort((a, b) => (a === STORE_FILE ? 1 : b === STORE_FILE ? -1 : 0));
   for (const name of names) move(join(from, name), join(to, name));
   try {
     rmdirSync(from); // only if nothing else is left there

@@ -34,7 +34,11 @@ export type SqliteDriver = 'node:sqlite' | 'better-sqlite3';
 /** Neither SQLite can be had on this Node: what is missing and what to do (the CLI shows both, exit 1). */
 export class SqliteUnavailableError extends Error {
   override readonly name = 'SqliteUnavailableError';
-  constructor(message: string, readonly hint: string, readonly code: 'native_module_mismatch' | 'sqlite_unavailable') {
+  constructor(
+    message: string,
+    readonly hint: string,
+    readonly code: 'native_module_mismatch' | 'sqlite_unavailable',
+  ) {
     super(message);
   }
 }
@@ -50,7 +54,11 @@ export function openSqlite(path: string, opts: OpenOptions = {}, env: NodeJS.Pro
 export function sqliteDriver(env: NodeJS.ProcessEnv = process.env): SqliteDriver {
   const forced = env.ADOPS_SQLITE_DRIVER;
   if (forced && forced !== 'better-sqlite3' && forced !== 'node:sqlite') {
-    throw new SqliteUnavailableError(`ADOPS_SQLITE_DRIVER=${forced} names no SQLite driver`, 'set it to node:sqlite or better-sqlite3, or unset it', 'sqlite_unavailable');
+    throw new SqliteUnavailableError(
+      `ADOPS_SQLITE_DRIVER=${forced} names no SQLite driver`,
+      'set it to node:sqlite or better-sqlite3, or unset it',
+      'sqlite_unavailable',
+    );
   }
   if (forced === 'better-sqlite3') return forced;
   if (forced === 'node:sqlite' || nodeSqlite() !== undefined) return 'node:sqlite';
@@ -108,15 +116,30 @@ function isCompleteNodeSqlite(m: unknown): m is NodeSqliteModule {
 
 function openNodeSqlite(path: string, opts: OpenOptions): Database {
   const m = nodeSqlite();
-  if (!m) throw new SqliteUnavailableError(`this Node (${process.version}) has no complete node:sqlite`, 'use Node 22.15 or newer, or unset ADOPS_SQLITE_DRIVER', 'sqlite_unavailable');
+  if (!m)
+    throw new SqliteUnavailableError(
+      `this Node (${process.version}) has no complete node:sqlite`,
+      'use Node 22.15 or newer, or unset ADOPS_SQLITE_DRIVER',
+      'sqlite_unavailable',
+    );
   return new NodeDatabase(new m.DatabaseSync(path, { readOnly: opts.readonly ?? false }));
 }
 
 /** Extended result codes → better-sqlite3's names (slug.ts and others look at `code`). */
 const CODES: Record<number, string> = {
-  1: 'SQLITE_ERROR', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL',
-  14: 'SQLITE_CANTOPEN', 19: 'SQLITE_CONSTRAINT', 26: 'SQLITE_NOTADB', 275: 'SQLITE_CONSTRAINT_CHECK',
-  787: 'SQLITE_CONSTRAINT_FOREIGNKEY', 1299: 'SQLITE_CONSTRAINT_NOTNULL', 1555: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  1: 'SQLITE_ERROR',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  8: 'SQLITE_READONLY',
+  11: 'SQLITE_CORRUPT',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  19: 'SQLITE_CONSTRAINT',
+  26: 'SQLITE_NOTADB',
+  275: 'SQLITE_CONSTRAINT_CHECK',
+  787: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  1299: 'SQLITE_CONSTRAINT_NOTNULL',
+  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY',
   2067: 'SQLITE_CONSTRAINT_UNIQUE',
 };
 
@@ -242,7 +265,8 @@ function openBetterSqlite(path: string, opts: OpenOptions): Database {
   }
 }
 
-const REINSTALL = 'reinstall adops under this Node: `npm install -g adops` again (or `npm rebuild better-sqlite3` / `npm ci` in a checkout); Node 22.15 or newer needs no native module at all';
+const REINSTALL =
+  'reinstall adops under this Node: `npm install -g adops` again (or `npm rebuild better-sqlite3` / `npm ci` in a checkout); Node 22.15 or newer needs no native module at all';
 
 /** better-sqlite3 missing, unbuilt or built for another Node → a sentence saying to reinstall, else undefined. */
 export function nativeModuleProblem(err: unknown): SqliteUnavailableError | undefined {
@@ -251,7 +275,11 @@ export function nativeModuleProblem(err: unknown): SqliteUnavailableError | unde
   const versions = /NODE_MODULE_VERSION (\d+)[\s\S]*NODE_MODULE_VERSION (\d+)/.exec(message);
   if (versions || (code === 'ERR_DLOPEN_FAILED' && /better.sqlite3/.test(message))) {
     const built = versions ? ` (NODE_MODULE_VERSION ${versions[1]}; this Node ${process.version} needs ${versions[2]})` : '';
-    return new SqliteUnavailableError(`the sandbox's SQLite module (better-sqlite3) was built for another Node version${built}`, REINSTALL, 'native_module_mismatch');
+    return new SqliteUnavailableError(
+      `the sandbox's SQLite module (better-sqlite3) was built for another Node version${built}`,
+      REINSTALL,
+      'native_module_mismatch',
+    );
   }
   if ((code === 'MODULE_NOT_FOUND' && /better-sqlite3/.test(message)) || /Could not locate the bindings file/.test(message)) {
     return new SqliteUnavailableError(

@@ -10,7 +10,12 @@ let sb: TestSandbox;
 let otherKey: string;
 beforeAll(async () => {
   let world = withOrganization(minimalWorld(), 'org_other');
-  for (const [id, provider] of [['acc_a', 'provider_a'], ['acc_b', 'provider_b'], ['acc_c', 'provider_c'], ['acc_d', 'provider_d']] as const) {
+  for (const [id, provider] of [
+    ['acc_a', 'provider_a'],
+    ['acc_b', 'provider_b'],
+    ['acc_c', 'provider_c'],
+    ['acc_d', 'provider_d'],
+  ] as const) {
     world = withAdvertiser(world, { id, provider });
   }
   world = withAdvertiser(world, { id: 'acc_other', organization: 'org_other' });
@@ -84,9 +89,7 @@ describe('rename', () => {
     for (let round = 0; round < 5; round++) {
       const reserved = await reserve(sb, { filename: 'race.png' });
       const names = ['left.png', 'right.png'];
-      const results = await Promise.all(
-        names.map((filename) => sb.req('PATCH', `/assets/${reserved.id}`, { key: full(), body: { filename, revision: 1 } })),
-      );
+      const results = await Promise.all(names.map((filename) => sb.req('PATCH', `/assets/${reserved.id}`, { key: full(), body: { filename, revision: 1 } })));
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 409]);
       const winner = results.find((r) => r.status === 200)!;
@@ -141,7 +144,10 @@ describe('register', () => {
     // The list answers each asset with its own registrations (read for the whole page at once).
     const other = (await upload(sb, png(), 'image/png')).reserved;
     await sb.req('POST', `/assets/${other.id}/registrations`, { key: full(), body: { advertiserId: 'acc_b' } });
-    const listed = (await sb.req('GET', '/assets', { key: full(), query: { limit: 500 } })).body.data as Array<{ id: string; registrations: Array<{ advertiserId: string }> }>;
+    const listed = (await sb.req('GET', '/assets', { key: full(), query: { limit: 500 } })).body.data as Array<{
+      id: string;
+      registrations: Array<{ advertiserId: string }>;
+    }>;
     const regs = (id: string) => listed.find((x) => x.id === id)!.registrations.map((r) => r.advertiserId);
     expect(regs(reserved.id)).toEqual(['acc_a', 'acc_b', 'acc_c', 'acc_d']);
     expect(regs(other.id)).toEqual(['acc_b']);

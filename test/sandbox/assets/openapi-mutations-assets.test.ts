@@ -13,19 +13,51 @@ afterAll(async () => {
 });
 
 const EXPECTED: Array<{ doc: string; path: string; method: string; body?: string; ok: string; schema: string; failures: Record<string, string[]> }> = [
-  { doc: 'mutations', path: '/mutations', method: 'post', body: 'CreateMutation', ok: '202', schema: 'Mutation',
-    failures: { 403: ['forbidden', 'missing_write_access'], 409: ['provider_not_connected'], 422: ['advertiser_not_owned', 'invalid_amount', 'idempotency_key_reused'] } },
+  {
+    doc: 'mutations',
+    path: '/mutations',
+    method: 'post',
+    body: 'CreateMutation',
+    ok: '202',
+    schema: 'Mutation',
+    failures: {
+      403: ['forbidden', 'missing_write_access'],
+      409: ['provider_not_connected'],
+      422: ['advertiser_not_owned', 'invalid_amount', 'idempotency_key_reused'],
+    },
+  },
   { doc: 'mutations', path: '/mutations', method: 'get', ok: '200', schema: 'MutationPage', failures: { 400: ['invalid_request', 'invalid_cursor'] } },
   { doc: 'mutations', path: '/mutations/{id}', method: 'get', ok: '200', schema: 'Mutation', failures: { 404: ['not_found'] } },
   { doc: 'assets', path: '/assets', method: 'get', ok: '200', schema: 'AssetPage', failures: { 400: ['invalid_request', 'invalid_cursor'] } },
   { doc: 'assets', path: '/assets/uploads', method: 'post', body: 'ReserveAsset', ok: '201', schema: 'ReservedAsset', failures: { 413: ['too_large'] } },
-  { doc: 'assets', path: '/assets/{id}/finalize', method: 'post', ok: '200', schema: 'Asset',
-    failures: { 404: ['not_found'], 409: ['upload_incomplete'], 413: ['too_large'], 415: ['type_mismatch', 'unreadable'] } },
+  {
+    doc: 'assets',
+    path: '/assets/{id}/finalize',
+    method: 'post',
+    ok: '200',
+    schema: 'Asset',
+    failures: { 404: ['not_found'], 409: ['upload_incomplete'], 413: ['too_large'], 415: ['type_mismatch', 'unreadable'] },
+  },
   { doc: 'assets', path: '/assets/{id}', method: 'get', ok: '200', schema: 'Asset', failures: { 404: ['not_found'] } },
-  { doc: 'assets', path: '/assets/{id}', method: 'patch', body: 'RenameAsset', ok: '200', schema: 'Asset', failures: { 404: ['not_found'], 409: ['revision_mismatch'] } },
+  {
+    doc: 'assets',
+    path: '/assets/{id}',
+    method: 'patch',
+    body: 'RenameAsset',
+    ok: '200',
+    schema: 'Asset',
+    failures: { 404: ['not_found'], 409: ['revision_mismatch'] },
+  },
   { doc: 'assets', path: '/assets/{id}', method: 'delete', ok: '200', schema: 'AssetDeleted', failures: { 404: ['not_found'], 409: ['revision_mismatch'] } },
-  { doc: 'assets', path: '/assets/{id}/registrations', method: 'post', body: 'RegisterAsset', ok: '201', schema: 'AssetRegistration',
-    failures: { 404: ['not_found'], 409: ['asset_not_ready'], 422: ['advertiser_not_owned'] } },
+  {
+    doc: 'assets',
+    path: '/assets/{id}/registrations',
+    method: 'post',
+    body: 'RegisterAsset',
+    ok: '201',
+    schema: 'AssetRegistration',
+    failures: { 404: ['not_found'], 409: ['asset_not_ready'], 422: ['advertiser_not_owned'] },
+  },
 ];
 
 it.each(EXPECTED)('$method $path documents its request, answer and failures', async ({ doc, path, method, body, ok, schema, failures }) => {

@@ -55,7 +55,12 @@ describe('the storage takes what the reservation named (#13 item 17)', () => {
   it('the same cut for a streamed body with no declared length', async () => {
     const reserved = await reserve(sb, { filename: 'small.png', contentType: 'image/png', sizeBytes: 1000 });
     const sent = { bytes: 0 };
-    const res = await fetch(reserved.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: endless(sent), duplex: 'half' } as RequestInit);
+    const res = await fetch(reserved.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4' },
+      body: endless(sent),
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect((await storedFiles(sb)).temp).toEqual([]);
     expect((await finalize(reserved.id)).body.error).toBe('too_large');
@@ -84,7 +89,10 @@ describe('the storage takes what the reservation named (#13 item 17)', () => {
     await sb.req('POST', '/context/brands', { key: sb.keys.full, body: { slug: 'quota-docs', name: 'Q' } });
     sb.services.settings.documentLimits = { 'text/markdown': 100 };
     try {
-      const res = await sb.req('POST', '/context/brands/quota-docs/documents', { key: sb.keys.full, body: { filename: 'big.md', contentType: 'text/markdown', sizeBytes: 101 } });
+      const res = await sb.req('POST', '/context/brands/quota-docs/documents', {
+        key: sb.keys.full,
+        body: { filename: 'big.md', contentType: 'text/markdown', sizeBytes: 101 },
+      });
       expect(res.status).toBe(413);
       expect(res.body).toMatchObject({ error: 'too_large', sizeBytes: 101, limitBytes: 100 });
       const list = await sb.req('GET', '/context/brands/quota-docs/documents', { key: sb.keys.full });
@@ -120,7 +128,12 @@ describe('a per-organization storage quota (#13 item 18)', () => {
     sb.services.settings.storageQuotaBytes = (await storedBytesOfOrg()) + 1024 * 1024;
     const reserved = await reserve(sb, { filename: 'endless.mp4' });
     const sent = { bytes: 0 };
-    const res = await fetch(reserved.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: endless(sent), duplex: 'half' } as RequestInit);
+    const res = await fetch(reserved.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4' },
+      body: endless(sent),
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toBe('too_large');
     await sb.services.files.idle();
@@ -166,7 +179,9 @@ describe('an upload refused at once is answered before the body is sent (#13 ite
     const u = new URL(url);
     return new Promise((resolve, reject) => {
       const socket = connect(Number(u.port), u.hostname, () => {
-        socket.write(`PUT ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: text/markdown\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`);
+        socket.write(
+          `PUT ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: text/markdown\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`,
+        );
       });
       let text = '';
       socket.on('data', (d) => {

@@ -36,9 +36,12 @@ export async function upload(sb: TestSandbox, bytes: Uint8Array, contentType: st
 export function putStream(
   url: string,
   opts: {
-    contentType: string; total: number; chunk?: number;
+    contentType: string;
+    total: number;
+    chunk?: number;
     /** Stop sending after this many bytes, then drop the connection (once `cutWhen` resolves, if given). */
-    cutAfter?: number; cutWhen?: Promise<unknown>;
+    cutAfter?: number;
+    cutWhen?: Promise<unknown>;
     fill?: (offset: number, chunk: Buffer) => void;
   },
 ): Promise<{ status: number | null; body: string; error?: string }> {
@@ -82,4 +85,3 @@ export async function storedFiles(sb: TestSandbox): Promise<{ files: string[]; t
   const temp = await readdir(join(dir, '.tmp')).catch(() => [] as string[]);
   return { files, temp };
 }
-

@@ -209,7 +209,13 @@ describe('bytes that never arrived', () => {
   it('an upload cut off midway leaves no file; finalize says incomplete; the URL still works', async () => {
     const reserved = await reserve(sb);
     // Cut once the server is writing the bytes (it waits for the rest: 4 MiB were announced).
-    const cut = await putStream(reserved.uploadUrl, { contentType: 'image/png', total: 4 * 1024 * 1024, chunk: 64 * 1024, cutAfter: 1024 * 1024, cutWhen: sb.services.files.busy() });
+    const cut = await putStream(reserved.uploadUrl, {
+      contentType: 'image/png',
+      total: 4 * 1024 * 1024,
+      chunk: 64 * 1024,
+      cutAfter: 1024 * 1024,
+      cutWhen: sb.services.files.busy(),
+    });
     expect(cut.status).toBeNull();
     // The server notices the abort on its own time: wait for its write to end, then look.
     await sb.services.files.idle();

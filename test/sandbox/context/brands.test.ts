@@ -9,17 +9,38 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.sb.close());
 
-const brand = (slug: string, extra: Record<string, unknown> = {}) =>
-  ctx.call('POST', '/context/brands', { body: { slug, name: `Brand ${slug}`, ...extra } });
+const brand = (slug: string, extra: Record<string, unknown> = {}) => ctx.call('POST', '/context/brands', { body: { slug, name: `Brand ${slug}`, ...extra } });
 
 describe('brands', () => {
   it('creates with four markdown sections; the list shows which carry prose but not the prose', async () => {
-    const created = await brand('acme', { description: 'Outdoor gear', logoUrl: 'https://cdn.example/acme.png', identity: '# Who', voice: 'Warm', guidelines: '   ', messaging: null });
+    const created = await brand('acme', {
+      description: 'Outdoor gear',
+      logoUrl: 'https://cdn.example/acme.png',
+      identity: '# Who',
+      voice: 'Warm',
+      guidelines: '   ',
+      messaging: null,
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ slug: 'acme', name: 'Brand acme', description: 'Outdoor gear', logoUrl: 'https://cdn.example/acme.png', identity: '# Who', voice: 'Warm', guidelines: null, messaging: null, revision: 1 });
+    expect(created.body).toMatchObject({
+      slug: 'acme',
+      name: 'Brand acme',
+      description: 'Outdoor gear',
+      logoUrl: 'https://cdn.example/acme.png',
+      identity: '# Who',
+      voice: 'Warm',
+      guidelines: null,
+      messaging: null,
+      revision: 1,
+    });
     const list = await ctx.call('GET', '/context/brands');
     const row = list.body.data.find((b: any) => b.slug === 'acme');
-    expect(row).toMatchObject({ name: 'Brand acme', description: 'Outdoor gear', logoUrl: 'https://cdn.example/acme.png', sections: { identity: true, voice: true, guidelines: false, messaging: false } });
+    expect(row).toMatchObject({
+      name: 'Brand acme',
+      description: 'Outdoor gear',
+      logoUrl: 'https://cdn.example/acme.png',
+      sections: { identity: true, voice: true, guidelines: false, messaging: false },
+    });
     for (const prose of ['identity', 'voice', 'guidelines', 'messaging']) expect(row).not.toHaveProperty(prose);
     const got = await ctx.call('GET', '/context/brands/acme');
     expect(got.body).toEqual(created.body);
@@ -107,9 +128,21 @@ describe('personas', () => {
   it('creates per brand; two brands may hold the same persona slug; one brand may not', async () => {
     await brand('p-one');
     await brand('p-two');
-    const a = await ctx.call('POST', '/context/brands/p-one/personas', { body: { slug: 'hiker', name: 'Hiker', goals: ['summit'], painPoints: ['blisters'], channels: ['provider_a'], demographics: '25–40' } });
+    const a = await ctx.call('POST', '/context/brands/p-one/personas', {
+      body: { slug: 'hiker', name: 'Hiker', goals: ['summit'], painPoints: ['blisters'], channels: ['provider_a'], demographics: '25–40' },
+    });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ brandSlug: 'p-one', slug: 'hiker', name: 'Hiker', description: '', demographics: '25–40', goals: ['summit'], painPoints: ['blisters'], channels: ['provider_a'], revision: 1 });
+    expect(a.body).toMatchObject({
+      brandSlug: 'p-one',
+      slug: 'hiker',
+      name: 'Hiker',
+      description: '',
+      demographics: '25–40',
+      goals: ['summit'],
+      painPoints: ['blisters'],
+      channels: ['provider_a'],
+      revision: 1,
+    });
     const b = await ctx.call('POST', '/context/brands/p-two/personas', { body: { slug: 'hiker', name: 'Other hiker' } });
     expect(b.status).toBe(201);
     expect(b.body).toMatchObject({ brandSlug: 'p-two', goals: [], painPoints: [], channels: [], demographics: null });

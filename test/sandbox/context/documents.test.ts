@@ -12,7 +12,9 @@ const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const PDF_BYTES = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 // A ZIP local file header naming [Content_Types].xml, as every DOCX starts.
 const DOCX_BYTES = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 0, 0]), Buffer.alloc(16), Buffer.from('[Content_Types].xml')]);
-const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89]);
+const PNG_BYTES = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89,
+]);
 
 let ctx: Ctx;
 beforeAll(async () => {
@@ -22,8 +24,7 @@ beforeAll(async () => {
 afterAll(() => ctx.sb.close());
 
 const reserve = (body: Record<string, unknown>, brand = 'docs') => ctx.call('POST', `/context/brands/${brand}/documents`, { body });
-const put = (url: string, bytes: Uint8Array, contentType: string) =>
-  fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
+const put = (url: string, bytes: Uint8Array, contentType: string) => fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
 const finalize = (id: string, brand = 'docs') => ctx.call('POST', `/context/brands/${brand}/documents/${id}/finalize`);
 
 /** The stored file of a reservation (the upload id rides in the signed token of its URL). */
@@ -44,7 +45,15 @@ describe('document uploads', () => {
   it('reserves (pending_upload + uploadUrl), takes bytes at the URL, finalizes to ready; get, list, delete', async () => {
     const r = await reserve({ filename: 'brand-book.pdf', contentType: 'application/pdf', sizeBytes: PDF_BYTES.length });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ documentId: expect.stringMatching(/^doc_/), brandSlug: 'docs', filename: 'brand-book.pdf', contentType: 'application/pdf', sizeBytes: null, state: 'pending_upload', finalizedAt: null });
+    expect(r.body).toMatchObject({
+      documentId: expect.stringMatching(/^doc_/),
+      brandSlug: 'docs',
+      filename: 'brand-book.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: null,
+      state: 'pending_upload',
+      finalizedAt: null,
+    });
     expect(r.body.uploadUrl.startsWith(ctx.sb.url + '/_storage/')).toBe(true);
     expect(r.body.uploadExpiresAt).toBeGreaterThan(Date.now() - 60_000);
     const putRes = await put(r.body.uploadUrl, PDF_BYTES, 'application/pdf');
@@ -101,7 +110,13 @@ describe('document uploads', () => {
     const r = await reserve({ filename: 'cut.pdf', contentType: 'application/pdf' });
     const url = new URL(r.body.uploadUrl);
     await new Promise<void>((resolve) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { 'content-type': 'application/pdf', 'content-length': '100000' } });
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'PUT',
+        headers: { 'content-type': 'application/pdf', 'content-length': '100000' },
+      });
       req.on('error', () => resolve());
       req.on('close', () => resolve());
       // Drop the connection once the server is writing the bytes (100,000 were announced).

@@ -12,9 +12,20 @@ afterAll(() => ctx.sb.close());
 
 const base = (plan: string) => `/context/campaign-plans/${plan}`;
 const newPlan = (slug: string, extra: Record<string, unknown> = {}) =>
-  ctx.call('POST', '/context/campaign-plans', { body: { slug, name: slug, currency: 'USD', budget: 1000, startDate: '2026-10-01', endDate: '2026-10-31', ...extra } });
+  ctx.call('POST', '/context/campaign-plans', {
+    body: { slug, name: slug, currency: 'USD', budget: 1000, startDate: '2026-10-01', endDate: '2026-10-31', ...extra },
+  });
 const add = (plan: string, body: Record<string, unknown>) => ctx.call('POST', `${base(plan)}/line-items`, { body });
-const good = { name: 'Prospecting', provider: 'provider_a', advertiserId: 'acc_ctx_a', budget: 300, budgetType: 'lifetime', startDate: '2026-10-01', endDate: '2026-10-31', objective: 'OUTCOME_SALES' };
+const good = {
+  name: 'Prospecting',
+  provider: 'provider_a',
+  advertiserId: 'acc_ctx_a',
+  budget: 300,
+  budgetType: 'lifetime',
+  startDate: '2026-10-01',
+  endDate: '2026-10-31',
+  objective: 'OUTCOME_SALES',
+};
 const codes = (problems: Array<{ code: string; field: string | null }>) => problems.map((p) => `${p.code}:${p.field}`).sort();
 
 describe('line items', () => {
@@ -22,7 +33,21 @@ describe('line items', () => {
     await newPlan('li-add');
     const minimal = await add('li-add', { name: 'Later' });
     expect(minimal.status).toBe(201);
-    expect(minimal.body).toMatchObject({ lineItemId: expect.stringMatching(/^li_/), planSlug: 'li-add', name: 'Later', provider: null, advertiserId: null, budget: null, budgetType: null, startDate: null, endDate: null, objective: null, lastValidation: null, executions: [], revision: 1 });
+    expect(minimal.body).toMatchObject({
+      lineItemId: expect.stringMatching(/^li_/),
+      planSlug: 'li-add',
+      name: 'Later',
+      provider: null,
+      advertiserId: null,
+      budget: null,
+      budgetType: null,
+      startDate: null,
+      endDate: null,
+      objective: null,
+      lastValidation: null,
+      executions: [],
+      revision: 1,
+    });
     const full = await add('li-add', { ...good, budget: 12.5 });
     expect(full.body).toMatchObject({ ...good, budget: 12.5 });
     expect(full.body.lineItemId).not.toBe(minimal.body.lineItemId);
@@ -69,7 +94,9 @@ describe('validate', () => {
     const res = await ctx.call('POST', `${base('val-missing')}/line-items/${li.lineItemId}/validate`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ lineItemId: li.lineItemId, valid: false, checkedAt: expect.any(Number) });
-    expect(codes(res.body.problems)).toEqual(['advertiserId', 'budget', 'budgetType', 'endDate', 'objective', 'provider', 'startDate'].map((f) => `missing_field:${f}`).sort());
+    expect(codes(res.body.problems)).toEqual(
+      ['advertiserId', 'budget', 'budgetType', 'endDate', 'objective', 'provider', 'startDate'].map((f) => `missing_field:${f}`).sort(),
+    );
     const c = (await add('val-missing', { ...good, name: 'c', provider: 'provider_c', objective: null, advertiserId: 'acc_ctx_c' })).body;
     const resC = await ctx.call('POST', `${base('val-missing')}/line-items/${c.lineItemId}/validate`);
     expect(codes(resC.body.problems)).not.toContain('missing_field:objective');

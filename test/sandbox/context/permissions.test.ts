@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.sb.close());
 
-const pathOf = (template: string) => fillPath(template, Object.fromEntries(pathParams(template).map((p) => [p, p === 'advertiserId' ? 'acc_ctx_a' : 'some-thing'])));
+const pathOf = (template: string) =>
+  fillPath(template, Object.fromEntries(pathParams(template).map((p) => [p, p === 'advertiserId' ? 'acc_ctx_a' : 'some-thing'])));
 
 describe('permissions', () => {
   it("has the 38 context operations of the spec's list", () => {
@@ -65,7 +66,21 @@ describe('OpenAPI description of context', () => {
       if (op.method === 'POST' && op.kind === 'create') expect(o.requestBody, op.id).toBeDefined();
     }
     const schemas = doc.components.schemas;
-    for (const name of ['Skill', 'SkillSummary', 'CatalogSkill', 'Brand', 'BrandSummary', 'Persona', 'Document', 'ReservedDocument', 'CampaignPlan', 'LineItem', 'LineItemValidation', 'LineItemReadiness', 'LineItemExecution']) {
+    for (const name of [
+      'Skill',
+      'SkillSummary',
+      'CatalogSkill',
+      'Brand',
+      'BrandSummary',
+      'Persona',
+      'Document',
+      'ReservedDocument',
+      'CampaignPlan',
+      'LineItem',
+      'LineItemValidation',
+      'LineItemReadiness',
+      'LineItemExecution',
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
     expect(doc.paths['/context/brands/{slug}/documents'].post.responses['415']).toBeDefined();

@@ -14,13 +14,33 @@ const plan = (slug: string, extra: Record<string, unknown> = {}) =>
   ctx.call('POST', '/context/campaign-plans', { body: { slug, name: `Plan ${slug}`, currency: 'USD', ...extra } });
 
 /** A line item that validates against acc_ctx_a (provider_a, USD, connected). */
-const goodItem = { name: 'Search', provider: 'provider_a', advertiserId: 'acc_ctx_a', budget: 100, budgetType: 'lifetime', startDate: '2026-10-01', endDate: '2026-10-31', objective: 'OUTCOME_SALES' };
+const goodItem = {
+  name: 'Search',
+  provider: 'provider_a',
+  advertiserId: 'acc_ctx_a',
+  budget: 100,
+  budgetType: 'lifetime',
+  startDate: '2026-10-01',
+  endDate: '2026-10-31',
+  objective: 'OUTCOME_SALES',
+};
 
 describe('campaign plans', () => {
   it('creates a draft in whole units of its currency and reads it back', async () => {
     const res = await plan('spring', { currency: 'EUR', budget: 1000.5, startDate: '2026-10-01', endDate: '2026-12-31', description: 'Q4' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ slug: 'spring', currency: 'EUR', budget: 1000.5, startDate: '2026-10-01', endDate: '2026-12-31', status: 'draft', approvedAt: null, archivedAt: null, revision: 1, lineItems: [] });
+    expect(res.body).toMatchObject({
+      slug: 'spring',
+      currency: 'EUR',
+      budget: 1000.5,
+      startDate: '2026-10-01',
+      endDate: '2026-12-31',
+      status: 'draft',
+      approvedAt: null,
+      archivedAt: null,
+      revision: 1,
+      lineItems: [],
+    });
     expect((await ctx.call('GET', '/context/campaign-plans/spring')).body).toEqual(res.body);
     const jpy = await plan('yen', { currency: 'JPY', budget: 500000 });
     expect(jpy.body.budget).toBe(500000);
@@ -29,7 +49,15 @@ describe('campaign plans', () => {
   });
 
   it('refuses amounts the currency cannot carry with 422 invalid_amount', async () => {
-    for (const [currency, budget] of [['USD', -5], ['USD', 0], ['USD', 10.001], ['JPY', 10.5], ['EUR', 0.1 + 0.2], ['USD', 1e13], ['USD', 1e-7]] as const) {
+    for (const [currency, budget] of [
+      ['USD', -5],
+      ['USD', 0],
+      ['USD', 10.001],
+      ['JPY', 10.5],
+      ['EUR', 0.1 + 0.2],
+      ['USD', 1e13],
+      ['USD', 1e-7],
+    ] as const) {
       const res = await plan(`amt-${currency.toLowerCase()}-${String(budget).replace(/[^0-9]/g, '')}`, { currency, budget });
       expect(res.status, `${budget} ${currency}`).toBe(422);
       expect(res.body.error).toBe('invalid_amount');
@@ -66,7 +94,9 @@ describe('campaign plans', () => {
     expect(page.body.data[0]).not.toHaveProperty('lineItems');
     const drafts = await allPages(ctx, '/context/campaign-plans', { status: 'draft', limit: 3 });
     expect(drafts.every((p) => p.status === 'draft')).toBe(true);
-    expect((await ctx.call('GET', '/context/campaign-plans', { query: { status: 'approved', cursor: page.body.nextCursor } })).body.error).toBe('invalid_cursor');
+    expect((await ctx.call('GET', '/context/campaign-plans', { query: { status: 'approved', cursor: page.body.nextCursor } })).body.error).toBe(
+      'invalid_cursor',
+    );
     expect((await ctx.call('GET', '/context/campaign-plans', { query: { status: 'nope' } })).status).toBe(400);
   });
 
@@ -80,7 +110,9 @@ describe('campaign plans', () => {
     expect(stale.body).toMatchObject({ error: 'revision_mismatch', currentRevision: 2 });
     expect((await ctx.call('GET', '/context/campaign-plans/upd-plan')).body.budget).toBe(250.25);
     expect((await ctx.call('PATCH', '/context/campaign-plans/upd-plan', { body: { revision: 2, budget: -1 } })).body.error).toBe('invalid_amount');
-    expect((await ctx.call('PATCH', '/context/campaign-plans/upd-plan', { body: { revision: 2, endDate: '2020-01-01', startDate: '2021-01-01' } })).body.error).toBe('invalid_dates');
+    expect(
+      (await ctx.call('PATCH', '/context/campaign-plans/upd-plan', { body: { revision: 2, endDate: '2020-01-01', startDate: '2021-01-01' } })).body.error,
+    ).toBe('invalid_dates');
     expect((await ctx.call('PATCH', '/context/campaign-plans/upd-plan', { body: { revision: 2, status: 'approved' } })).status).toBe(400);
   });
 
@@ -106,9 +138,16 @@ describe('campaign plans', () => {
     const base = '/context/campaign-plans/secret-plan';
     const item = `${base}/line-items/${li.body.lineItemId}`;
     for (const [method, path, body] of [
-      ['GET', base], ['PATCH', base, { revision: 1, name: 'x' }], ['DELETE', base], ['POST', `${base}/approve`],
-      ['POST', `${base}/line-items`, { name: 'y' }], ['PATCH', item, { revision: 1, name: 'z' }], ['DELETE', item],
-      ['POST', `${item}/validate`], ['GET', `${item}/readiness`], ['POST', `${item}/executions`, { provider: 'provider_a', entityType: 'campaign', entityId: '1' }],
+      ['GET', base],
+      ['PATCH', base, { revision: 1, name: 'x' }],
+      ['DELETE', base],
+      ['POST', `${base}/approve`],
+      ['POST', `${base}/line-items`, { name: 'y' }],
+      ['PATCH', item, { revision: 1, name: 'z' }],
+      ['DELETE', item],
+      ['POST', `${item}/validate`],
+      ['GET', `${item}/readiness`],
+      ['POST', `${item}/executions`, { provider: 'provider_a', entityType: 'campaign', entityId: '1' }],
     ] as const) {
       const res = await ctx.call(method, path, { key: ctx.other, ...(body ? { body } : {}) });
       expect(res.status, `${method} ${path}`).toBe(404);

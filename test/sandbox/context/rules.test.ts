@@ -25,7 +25,16 @@ describe('amounts in whole units', () => {
   });
 
   it('refuses non-positive, over-precise, non-finite and absurd amounts', () => {
-    for (const [amount, currency] of [[0, 'USD'], [-1, 'USD'], [1.001, 'USD'], [1.5, 'JPY'], [Number.NaN, 'USD'], [Number.POSITIVE_INFINITY, 'USD'], [1e-9, 'USD'], [2e12, 'USD']] as const) {
+    for (const [amount, currency] of [
+      [0, 'USD'],
+      [-1, 'USD'],
+      [1.001, 'USD'],
+      [1.5, 'JPY'],
+      [Number.NaN, 'USD'],
+      [Number.POSITIVE_INFINITY, 'USD'],
+      [1e-9, 'USD'],
+      [2e12, 'USD'],
+    ] as const) {
       expect(toMinorUnits(amount, currency), `${amount} ${currency}`).toBeNull();
     }
   });

@@ -14,7 +14,17 @@ describe('skills', () => {
   it('creates, gets, lists (without body), updates with the revision it read, and deletes', async () => {
     const created = await ctx.call('POST', '/context/skills', { body: { slug: 'pacing', name: 'Pacing', body: '# Pace\nsteps' } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ slug: 'pacing', name: 'Pacing', description: '', body: '# Pace\nsteps', source: 'custom', catalogSlug: null, catalogVersion: null, importedAt: null, revision: 1 });
+    expect(created.body).toMatchObject({
+      slug: 'pacing',
+      name: 'Pacing',
+      description: '',
+      body: '# Pace\nsteps',
+      source: 'custom',
+      catalogSlug: null,
+      catalogVersion: null,
+      importedAt: null,
+      revision: 1,
+    });
     expect(typeof created.body.createdAt).toBe('number');
 
     const got = await ctx.call('GET', '/context/skills/pacing');
@@ -120,7 +130,14 @@ describe('skill catalog', () => {
     const entry = DEFAULT_SKILL_CATALOG[0]!;
     const imported = await ctx.call('POST', `/context/skill-catalog/${entry.catalogSlug}/import`);
     expect(imported.status).toBe(201);
-    expect(imported.body).toMatchObject({ slug: entry.catalogSlug, source: 'catalog', catalogSlug: entry.catalogSlug, catalogVersion: entry.version, body: entry.body, revision: 1 });
+    expect(imported.body).toMatchObject({
+      slug: entry.catalogSlug,
+      source: 'catalog',
+      catalogSlug: entry.catalogSlug,
+      catalogVersion: entry.version,
+      body: entry.body,
+      revision: 1,
+    });
     expect(imported.body.importedAt).toEqual(expect.any(Number));
     const again = await ctx.call('POST', `/context/skill-catalog/${entry.catalogSlug}/import`, { body: {} });
     expect(again.status).toBe(409);

@@ -32,9 +32,7 @@ describe('bodies past the cap', () => {
   it('four 200 MB chunked bodies at once: each stopped at the cap, memory bounded', async () => {
     global.gc?.();
     const before = process.memoryUsage().rss;
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, () => streamBody(sb.url + SKILLS, { total: 200 * MiB, first: '{' })),
-    );
+    const answers = await Promise.all(Array.from({ length: 4 }, () => streamBody(sb.url + SKILLS, { total: 200 * MiB, first: '{' })));
     const grown = process.memoryUsage().rss - before;
     for (const a of answers) {
       expect(a.status).toBe(413);
@@ -104,7 +102,11 @@ describe('bodies that are not JSON, within the cap', () => {
 
   it('nesting up to the limit is fine (brackets inside strings do not count)', async () => {
     const deep = `${'['.repeat(60)}${']'.repeat(60)}`;
-    const res = await sb.req('POST', SKILLS, { key: sb.key, rawBody: `{"name":"${'[{'.repeat(500)}","x":${deep}}`, headers: { 'content-type': 'application/json' } });
+    const res = await sb.req('POST', SKILLS, {
+      key: sb.key,
+      rawBody: `{"name":"${'[{'.repeat(500)}","x":${deep}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.issues.map((i: { path: string }) => i.path).sort()).toContain('/x'); // a schema answer: the body was parsed
   });

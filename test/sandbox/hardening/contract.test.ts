@@ -101,8 +101,12 @@ describe('a success of every operation matches the document', () => {
     const approved = await tour.ours('POST', `${base}/approve`, { body: {} });
     expect(approved.status, approved.text).toBe(200);
     await tour.ours('GET', `${item}/readiness`);
-    await tour.ours('POST', `${item}/executions`, { body: { provider: 'provider_a', entityType: 'campaign', entityId: t.campaignId, mutationId: t.mutationId } });
-    const spare = await tour.ours('POST', '/context/campaign-plans', { body: { slug: 'spare', name: 'spare', currency: 'EUR', budget: 10, startDate: '2026-11-01', endDate: '2026-11-02' } });
+    await tour.ours('POST', `${item}/executions`, {
+      body: { provider: 'provider_a', entityType: 'campaign', entityId: t.campaignId, mutationId: t.mutationId },
+    });
+    const spare = await tour.ours('POST', '/context/campaign-plans', {
+      body: { slug: 'spare', name: 'spare', currency: 'EUR', budget: 10, startDate: '2026-11-01', endDate: '2026-11-02' },
+    });
     await tour.ours('DELETE', `/context/campaign-plans/${spare.body.slug}`);
   });
 

@@ -21,16 +21,28 @@ interface Case {
   expect: Expect;
 }
 
-const OBSERVE_KIND: Record<string, keyof Things> = { campaigns: 'campaignId', 'ad-groups': 'adGroupId', ads: 'adId', creatives: 'creativeId', 'asset-groups': 'campaignId' };
+const OBSERVE_KIND: Record<string, keyof Things> = {
+  campaigns: 'campaignId',
+  'ad-groups': 'adGroupId',
+  ads: 'adId',
+  creatives: 'creativeId',
+  'asset-groups': 'campaignId',
+};
 
 /** A body valid enough to get past the schema, so the lookup is what answers. */
 function bodyFor(op: OperationDef, ours: Things): unknown {
   switch (op.id) {
-    case 'updateSkill': case 'updateBrand': case 'updatePersona': case 'updateCampaignPlan': case 'updateLineItem':
+    case 'updateSkill':
+    case 'updateBrand':
+    case 'updatePersona':
+    case 'updateCampaignPlan':
+    case 'updateLineItem':
       return { revision: 1, name: 'renamed' };
-    case 'reimportSkill': case 'approveCampaignPlan':
+    case 'reimportSkill':
+    case 'approveCampaignPlan':
       return {};
-    case 'attachBrandAdvertiser': case 'registerAsset':
+    case 'attachBrandAdvertiser':
+    case 'registerAsset':
       return { advertiserId: ours.advertiserId };
     case 'createPersona':
       return { slug: 'xorg-persona', name: 'x' };
@@ -56,7 +68,14 @@ function paramsFor(op: OperationDef, ours: Things, theirs: Things, mixed: boolea
     if (n === 'advertiserId') out[n] = theirs.advertiserId;
     else if (n === 'id' && op.api === 'observe') out[n] = theirs[OBSERVE_KIND[op.path.split('/')[3]!]!] as string;
     else if (n === 'id') out[n] = op.api === 'mutations' ? theirs.mutationId : theirs.assetId;
-    else if (n === 'slug') out[n] = op.path.startsWith('/context/skills') ? (op.id === 'reimportSkill' ? theirs.importedSkill : theirs.skill) : op.path.startsWith('/context/brands') ? parent.brand : parent.plan;
+    else if (n === 'slug')
+      out[n] = op.path.startsWith('/context/skills')
+        ? op.id === 'reimportSkill'
+          ? theirs.importedSkill
+          : theirs.skill
+        : op.path.startsWith('/context/brands')
+          ? parent.brand
+          : parent.plan;
     else if (n === 'personaSlug') out[n] = theirs.persona;
     else if (n === 'documentId') out[n] = theirs.documentId;
     else if (n === 'lineItemId') out[n] = theirs.lineItemId;
@@ -76,12 +95,25 @@ function casesFor(op: OperationDef, ours: Things, theirs: Things): Case[] {
   if (names.length === 0) {
     const cases: Case[] = [{ label: 'no filter', params: {}, expect: 'ours_only' }];
     if (op.method === 'GET' && op.api === 'observe') {
-      cases.push({ label: 'their advertiser as filter', params: {}, query: { advertiserId: theirs.advertiserId, ...(op.id === 'listInsights' ? { since: '2026-01-01', until: '2026-12-31' } : {}) }, expect: 'empty' });
+      cases.push({
+        label: 'their advertiser as filter',
+        params: {},
+        query: { advertiserId: theirs.advertiserId, ...(op.id === 'listInsights' ? { since: '2026-01-01', until: '2026-12-31' } : {}) },
+        expect: 'empty',
+      });
       if (op.id === 'listInsights') cases[0]!.query = { since: '2026-01-01', until: '2026-12-31' };
     }
-    if (op.id === 'listMutations') cases.push({ label: 'their advertiser as filter', params: {}, query: { advertiserId: theirs.advertiserId }, expect: 'empty' });
+    if (op.id === 'listMutations')
+      cases.push({ label: 'their advertiser as filter', params: {}, query: { advertiserId: theirs.advertiserId }, expect: 'empty' });
     if (op.id === 'createMutation') {
-      return [{ label: 'their advertiser in the body', params: {}, body: { advertiserId: theirs.advertiserId, target: { type: 'campaign', id: theirs.campaignId }, action: 'pause' }, expect: 'not_owned' }];
+      return [
+        {
+          label: 'their advertiser in the body',
+          params: {},
+          body: { advertiserId: theirs.advertiserId, target: { type: 'campaign', id: theirs.campaignId }, action: 'pause' },
+          expect: 'not_owned',
+        },
+      ];
     }
     if (op.method === 'POST') cases[0] = { ...cases[0]!, body: creationBody(op.id) };
     return cases;
@@ -92,20 +124,38 @@ function casesFor(op: OperationDef, ours: Things, theirs: Things): Case[] {
     cases.push({ label: 'our parent, their child', params: paramsFor(op, ours, theirs, true), body, expect: 'not_found' });
   }
   // Our thing, their advertiser in the body.
-  if (op.id === 'attachBrandAdvertiser') cases.push({ label: 'their advertiser attached to our brand', params: { slug: ours.brand }, body: { advertiserId: theirs.advertiserId }, expect: 'not_owned' });
-  if (op.id === 'registerAsset') cases.push({ label: 'our asset registered to their advertiser', params: { id: ours.assetId }, body: { advertiserId: theirs.advertiserId }, expect: 'not_owned' });
-  if (op.id === 'detachBrandAdvertiser') cases.push({ label: 'their advertiser from our brand', params: { slug: ours.brand, advertiserId: theirs.advertiserId }, expect: 'not_found' });
+  if (op.id === 'attachBrandAdvertiser')
+    cases.push({
+      label: 'their advertiser attached to our brand',
+      params: { slug: ours.brand },
+      body: { advertiserId: theirs.advertiserId },
+      expect: 'not_owned',
+    });
+  if (op.id === 'registerAsset')
+    cases.push({
+      label: 'our asset registered to their advertiser',
+      params: { id: ours.assetId },
+      body: { advertiserId: theirs.advertiserId },
+      expect: 'not_owned',
+    });
+  if (op.id === 'detachBrandAdvertiser')
+    cases.push({ label: 'their advertiser from our brand', params: { slug: ours.brand, advertiserId: theirs.advertiserId }, expect: 'not_found' });
   return cases;
 }
 
 /** Creations with no path parameter make a thing of ours; the answer must hold nothing of theirs. */
 function creationBody(id: string): unknown {
   switch (id) {
-    case 'createSkill': return { slug: 'xorg-skill', name: 'x' };
-    case 'createBrand': return { slug: 'xorg-brand', name: 'x' };
-    case 'createCampaignPlan': return { slug: 'xorg-plan', name: 'x', currency: 'USD' };
-    case 'reserveAssetUpload': return { filename: 'x.png', contentType: 'image/png' };
-    default: throw new Error(`no creation body for ${id}`);
+    case 'createSkill':
+      return { slug: 'xorg-skill', name: 'x' };
+    case 'createBrand':
+      return { slug: 'xorg-brand', name: 'x' };
+    case 'createCampaignPlan':
+      return { slug: 'xorg-plan', name: 'x', currency: 'USD' };
+    case 'reserveAssetUpload':
+      return { filename: 'x.png', contentType: 'image/png' };
+    default:
+      throw new Error(`no creation body for ${id}`);
   }
 }
 
@@ -124,7 +174,10 @@ describe('another organization’s things, on every operation', () => {
     const cases = casesFor(op, ours, theirs);
     expect(cases.length).toBeGreaterThan(0);
     for (const c of cases) {
-      const res = await tour.ours(op.method, fillPath(op.path, c.params), { ...(c.query ? { query: c.query } : {}), ...(c.body !== undefined ? { body: c.body } : {}) });
+      const res = await tour.ours(op.method, fillPath(op.path, c.params), {
+        ...(c.query ? { query: c.query } : {}),
+        ...(c.body !== undefined ? { body: c.body } : {}),
+      });
       const what = `${op.id} (${c.label}) → ${res.status} ${res.text.slice(0, 200)}`;
       expect(res.status, what).not.toBe(403);
       expect(LEAK.test(res.text), `${what}: their data in our answer`).toBe(false);

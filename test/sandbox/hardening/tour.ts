@@ -18,15 +18,14 @@ export const OUR_ADVERTISERS = [
 ] as const;
 export const OTHER_ADVERTISER = { id: 'acc_zqx_other_a', provider: 'provider_a', currency: 'USD' } as const;
 
-export const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89]);
+export const PNG_BYTES = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89,
+]);
 export const PDF_BYTES = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 
 function tourWorld() {
   let w = withOrganization(minimalWorld(), 'org_other');
-  const seeds = [
-    ...OUR_ADVERTISERS.map((a) => ({ ...a, organization: 'org_test' })),
-    { ...OTHER_ADVERTISER, organization: 'org_other' },
-  ];
+  const seeds = [...OUR_ADVERTISERS.map((a) => ({ ...a, organization: 'org_test' })), { ...OTHER_ADVERTISER, organization: 'org_other' }];
   for (const a of seeds) {
     const seed = { ...a, name: a.id, connection: 'connected' };
     w = withAdvertiser(w, { ...generateDemoEntities(seed), ...seed } as never);
@@ -51,11 +50,13 @@ export interface Tour {
 export async function startTour(): Promise<Tour> {
   const sb = await startTestSandbox({ world: tourWorld() });
   const checker = new ContractChecker((await sb.req('GET', '/openapi.json')).body);
-  const as = (key: string | undefined): Call => async (method, path, opts = {}) => {
-    const res = await sb.req(method, path, { ...opts, ...(key ? { key } : {}) });
-    checker.check(method, path, res);
-    return res;
-  };
+  const as =
+    (key: string | undefined): Call =>
+    async (method, path, opts = {}) => {
+      const res = await sb.req(method, path, { ...opts, ...(key ? { key } : {}) });
+      checker.check(method, path, res);
+      return res;
+    };
   return { sb, checker, ours: as(sb.keys.full!), theirs: as(OTHER_KEY), as, close: () => sb.close() };
 }
 
@@ -96,7 +97,8 @@ export async function makeThings(call: Call, prefix: string, advertiserId: strin
   const importedSkill = (await ok(call('POST', '/context/skill-catalog/budget-pacing/import', { body: { slug: `${prefix}-pacing` } }), 'import')).slug;
   const brand = (await ok(call('POST', '/context/brands', { body: { slug: `${prefix}-brand`, name: `${prefix} brand` } }), 'brand')).slug;
   await ok(call('POST', `/context/brands/${brand}/advertisers`, { body: { advertiserId } }), 'attach');
-  const persona = (await ok(call('POST', `/context/brands/${brand}/personas`, { body: { slug: `${prefix}-persona`, name: `${prefix} persona` } }), 'persona')).slug;
+  const persona = (await ok(call('POST', `/context/brands/${brand}/personas`, { body: { slug: `${prefix}-persona`, name: `${prefix} persona` } }), 'persona'))
+    .slug;
   const doc = await ok(call('POST', `/context/brands/${brand}/documents`, { body: { filename: `${prefix}.pdf`, contentType: 'application/pdf' } }), 'document');
   await putBytes(doc.uploadUrl, PDF_BYTES, 'application/pdf');
   await ok(call('POST', `/context/brands/${brand}/documents/${doc.documentId}/finalize`), 'finalize document');
@@ -109,13 +111,33 @@ export async function makeThings(call: Call, prefix: string, advertiserId: strin
   const campaignId = await first('/observe/campaigns');
   const mutation = await ok(call('POST', '/mutations', { body: { advertiserId, target: { type: 'campaign', id: campaignId }, action: 'pause' } }), 'mutation');
   return {
-    advertiserId, skill, importedSkill, brand, persona, documentId: doc.documentId, plan, lineItemId: lineItem.lineItemId,
-    assetId: asset.id, mutationId: mutation.id, campaignId,
-    adGroupId: await first('/observe/ad-groups'), adId: await first('/observe/ads'), creativeId: await first('/observe/creatives'),
+    advertiserId,
+    skill,
+    importedSkill,
+    brand,
+    persona,
+    documentId: doc.documentId,
+    plan,
+    lineItemId: lineItem.lineItemId,
+    assetId: asset.id,
+    mutationId: mutation.id,
+    campaignId,
+    adGroupId: await first('/observe/ad-groups'),
+    adId: await first('/observe/ads'),
+    creativeId: await first('/observe/creatives'),
   };
 }
 
 /** A Line Item complete enough to validate, approve and execute. */
 export function lineItemBody(name: string, advertiserId: string) {
-  return { name, provider: 'provider_a', advertiserId, budget: 100, budgetType: 'daily', startDate: '2026-11-01', endDate: '2026-11-30', objective: 'OUTCOME_SALES' };
+  return {
+    name,
+    provider: 'provider_a',
+    advertiserId,
+    budget: 100,
+    budgetType: 'daily',
+    startDate: '2026-11-01',
+    endDate: '2026-11-30',
+    objective: 'OUTCOME_SALES',
+  };
 }

@@ -36,7 +36,10 @@ describe('POST /mutations checks', () => {
       const res = await start(sb, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('invalid_request');
-      expect(res.body.issues.map((i: { path: string }) => i.path), JSON.stringify(body)).toContain(path);
+      expect(
+        res.body.issues.map((i: { path: string }) => i.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     const action = await start(sb, { advertiserId: 'acc_a', target: { type: 'campaign', id: '1' }, action: 'explode' });
     expect(action.status).toBe(400);

@@ -139,7 +139,9 @@ describe('provider errors', () => {
       const [failed] = await settle(sb, clock, [res.body.id]);
       expect(failed.state).toBe('failed');
       expect(failed.error).toMatchObject({ error: 'provider_error', provider: 'provider_a' });
-      expect(failed.error.platformError).toEqual(expect.objectContaining({ code: expect.anything(), error_subcode: expect.anything(), type: expect.any(String) }));
+      expect(failed.error.platformError).toEqual(
+        expect.objectContaining({ code: expect.anything(), error_subcode: expect.anything(), type: expect.any(String) }),
+      );
     } finally {
       await sb.req('PUT', '/_sandbox/faults/provider_a', { body: { errorRate: 0 } });
     }

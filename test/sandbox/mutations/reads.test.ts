@@ -17,8 +17,7 @@ afterAll(async () => {
 });
 
 const live = () => sb.req('GET', '/observe/acc_a/campaigns/100', { key: sb.keys.full });
-const stored = async () =>
-  (await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { advertiserId: 'acc_a', ids: '100' } })).body.data[0];
+const stored = async () => (await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { advertiserId: 'acc_a', ids: '100' } })).body.data[0];
 
 it('live read sees the change once succeeded; the stored read after the next ingestion', async () => {
   expect((await live()).body.name).toBe('A campaign');
@@ -39,7 +38,12 @@ it('live read sees the change once succeeded; the stored read after the next ing
 });
 
 it('a budget in whole units reads back in whole units, live', async () => {
-  const res = await start(sb, { advertiserId: 'acc_a', target: { type: 'campaign', id: '100' }, action: 'set_budget', budget: { amount: 64.25, type: 'daily' } });
+  const res = await start(sb, {
+    advertiserId: 'acc_a',
+    target: { type: 'campaign', id: '100' },
+    action: 'set_budget',
+    budget: { amount: 64.25, type: 'daily' },
+  });
   await settle(sb, clock, [res.body.id]);
   expect((await live()).body.daily_budget).toBe(64.25);
 });

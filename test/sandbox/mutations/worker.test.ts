@@ -18,17 +18,22 @@ let db: Database;
 const clock = new ManualClock();
 /** The caller's scope over this test's store (no uploads here: a files directory never created). */
 const scope = () =>
-  scopeFor(createServices({ db, clock, secret: Buffer.alloc(32), dataDir: null, filesDir: '/nonexistent/adops-test-files' }), { orgId: 'org_1', memberId: 'mem_1' });
+  scopeFor(createServices({ db, clock, secret: Buffer.alloc(32), dataDir: null, filesDir: '/nonexistent/adops-test-files' }), {
+    orgId: 'org_1',
+    memberId: 'mem_1',
+  });
 
 beforeEach(() => {
   db = openDatabase(':memory:');
   db.prepare(`INSERT INTO organizations (id, name, subscribed, paywall_url) VALUES ('org_1', 'o', 1, 'https://x')`).run();
-  db.prepare(`INSERT INTO advertisers (id, org_id, provider, name, currency, connection) VALUES ('acc_1', 'org_1', 'provider_a', 'a', 'USD', 'connected')`).run();
+  db.prepare(
+    `INSERT INTO advertisers (id, org_id, provider, name, currency, connection) VALUES ('acc_1', 'org_1', 'provider_a', 'a', 'USD', 'connected')`,
+  ).run();
 });
 afterEach(() => db.close());
 
 const pause: CreateMutation = { advertiserId: 'acc_1', target: { type: 'campaign', id: '7' }, action: 'pause' };
-const stateOf = (id: string) => (db.prepare('SELECT state, error FROM mutations WHERE id = ?').get(id) as { state: string; error: string | null });
+const stateOf = (id: string) => db.prepare('SELECT state, error FROM mutations WHERE id = ?').get(id) as { state: string; error: string | null };
 
 describe('advanceMutations', () => {
   it('moves pending → running → succeeded on the clock, applying the change exactly once', async () => {
@@ -54,7 +59,13 @@ describe('advanceMutations', () => {
   });
 
   it('records a refusal as failed with the error body (extra fields kept, error and message win)', async () => {
-    const apply: ApplyChange = () => ({ ok: false, status: 502, error: 'provider_error', message: 'no', extra: { provider: 'provider_a', platformError: { code: 2 }, error: 'ignored' } });
+    const apply: ApplyChange = () => ({
+      ok: false,
+      status: 502,
+      error: 'provider_error',
+      message: 'no',
+      extra: { provider: 'provider_a', platformError: { code: 2 }, error: 'ignored' },
+    });
     const { mutation } = startMutation(scope(), pause);
     clock.advance(START_DELAY_MS);
     await advanceMutations({ db, clock, apply });

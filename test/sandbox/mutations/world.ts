@@ -14,17 +14,47 @@ export function mutationsWorld(): WorldInput {
     id: 'acc_a',
     provider: 'provider_a',
     campaigns: [
-      { id: '100', name: 'A campaign', status: 'ACTIVE', daily_budget: '5000', bid_strategy: 'LOWEST_COST_WITHOUT_CAP', created_time: T_A, updated_time: T_A, internal_note: 'not requested by the service' },
+      {
+        id: '100',
+        name: 'A campaign',
+        status: 'ACTIVE',
+        daily_budget: '5000',
+        bid_strategy: 'LOWEST_COST_WITHOUT_CAP',
+        created_time: T_A,
+        updated_time: T_A,
+        internal_note: 'not requested by the service',
+      },
       { id: '101', name: 'A ad-set budgets', status: 'ACTIVE', created_time: T_A, updated_time: T_A },
     ],
     adGroups: [
-      { id: '200', name: 'A ad set', campaign_id: '101', status: 'ACTIVE', daily_budget: '2000', bid_strategy: 'LOWEST_COST_WITH_BID_CAP', bid_amount: '150', created_time: T_A, updated_time: T_A },
+      {
+        id: '200',
+        name: 'A ad set',
+        campaign_id: '101',
+        status: 'ACTIVE',
+        daily_budget: '2000',
+        bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
+        bid_amount: '150',
+        created_time: T_A,
+        updated_time: T_A,
+      },
     ],
   } as never);
   w = withAdvertiser(w, {
     id: 'acc_b',
     provider: 'provider_b',
-    campaigns: [{ campaign_id: '300', campaign_name: 'B campaign', budget_mode: 'BUDGET_MODE_DAY', budget: 100, budget_optimize_on: true, operation_status: 'ENABLE', create_time: T_B, modify_time: T_B }],
+    campaigns: [
+      {
+        campaign_id: '300',
+        campaign_name: 'B campaign',
+        budget_mode: 'BUDGET_MODE_DAY',
+        budget: 100,
+        budget_optimize_on: true,
+        operation_status: 'ENABLE',
+        create_time: T_B,
+        modify_time: T_B,
+      },
+    ],
     adGroups: [{ adgroup_id: '301', campaign_id: '300', adgroup_name: 'B ad group', operation_status: 'ENABLE', create_time: T_B, modify_time: T_B }],
   } as never);
   w = withAdvertiser(w, {

@@ -16,19 +16,56 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const RESOURCES = ['campaigns', 'ad-groups', 'ads', 'creatives', 'asset-groups'];
-const PARAMS = ['ids', 'cursor', 'limit', 'advertiserId', 'provider', 'status', 'campaignId', 'adGroupId', 'since', 'until', 'level', 'timeGrain', 'breakdown', 'zzz'];
+const PARAMS = [
+  'ids',
+  'cursor',
+  'limit',
+  'advertiserId',
+  'provider',
+  'status',
+  'campaignId',
+  'adGroupId',
+  'since',
+  'until',
+  'level',
+  'timeGrain',
+  'breakdown',
+  'zzz',
+];
 
 const value = fc.oneof(
   fc.string({ maxLength: 30 }),
-  fc.constantFrom('', '0', '1', '500', '501', '-1', '1e2', 'acc_a', 'acc_other', 'provider_e', 'ACTIVE', '2026-09-01', '2026-02-30', 'campaign', 'week', 'provider'),
+  fc.constantFrom(
+    '',
+    '0',
+    '1',
+    '500',
+    '501',
+    '-1',
+    '1e2',
+    'acc_a',
+    'acc_other',
+    'provider_e',
+    'ACTIVE',
+    '2026-09-01',
+    '2026-02-30',
+    'campaign',
+    'week',
+    'provider',
+  ),
   fc.integer().map(String),
   fc.constant('cursor'),
 );
 const path = fc.oneof(
   fc.constantFrom(...RESOURCES, 'insights').map((r) => `/observe/${r}`),
-  fc.tuple(fc.oneof(fc.constantFrom('acc_a', 'acc_b', 'acc_c', 'acc_d', 'acc_b_off', 'acc_other', 'acc_'), fc.string({ minLength: 1, maxLength: 12 })), fc.constantFrom(...RESOURCES))
+  fc
+    .tuple(
+      fc.oneof(fc.constantFrom('acc_a', 'acc_b', 'acc_c', 'acc_d', 'acc_b_off', 'acc_other', 'acc_'), fc.string({ minLength: 1, maxLength: 12 })),
+      fc.constantFrom(...RESOURCES),
+    )
     .map(([adv, r]) => `/observe/${encodeURIComponent(adv)}/${r}`),
-  fc.tuple(fc.constantFrom('acc_a', 'acc_c', 'acc_x'), fc.constantFrom(...RESOURCES), fc.string({ minLength: 1, maxLength: 20 }))
+  fc
+    .tuple(fc.constantFrom('acc_a', 'acc_c', 'acc_x'), fc.constantFrom(...RESOURCES), fc.string({ minLength: 1, maxLength: 20 }))
     .map(([adv, r, id]) => `/observe/${adv}/${r}/${encodeURIComponent(id)}`),
 );
 const query = fc.dictionary(fc.constantFrom(...PARAMS), value, { maxKeys: 5 });

@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 beforeEach(() => {
-  for (const p of ['provider_a', 'provider_b', 'provider_c', 'provider_d']) setProviderFaults(sb.services, p, { errorRate: 0, latencyMs: 0, rateLimitPerMinute: null, seed: 1 });
+  for (const p of ['provider_a', 'provider_b', 'provider_c', 'provider_d'])
+    setProviderFaults(sb.services, p, { errorRate: 0, latencyMs: 0, rateLimitPerMinute: null, seed: 1 });
 });
 
 const get = (path: string, query: Record<string, string | number | undefined> = {}) => sb.req('GET', path, { key, query });
@@ -100,9 +101,14 @@ describe('the live status table', () => {
 
 describe('resources a provider does not have: 501 live_read_unsupported', () => {
   const cases: Array<[string, string, string]> = [
-    ['acc_b', 'creatives', 'provider_b'], ['acc_c', 'creatives', 'provider_c'], ['acc_d', 'creatives', 'provider_d'],
-    ['acc_a', 'asset-groups', 'provider_a'], ['acc_b', 'asset-groups', 'provider_b'], ['acc_d', 'asset-groups', 'provider_d'],
-    ['acc_b', 'creatives/1', 'provider_b'], ['acc_a', 'asset-groups/1', 'provider_a'],
+    ['acc_b', 'creatives', 'provider_b'],
+    ['acc_c', 'creatives', 'provider_c'],
+    ['acc_d', 'creatives', 'provider_d'],
+    ['acc_a', 'asset-groups', 'provider_a'],
+    ['acc_b', 'asset-groups', 'provider_b'],
+    ['acc_d', 'asset-groups', 'provider_d'],
+    ['acc_b', 'creatives/1', 'provider_b'],
+    ['acc_a', 'asset-groups/1', 'provider_a'],
   ];
   for (const [adv, path, provider] of cases) {
     it(`${provider} ${path}`, async () => {
@@ -152,7 +158,14 @@ describe('order and paging', () => {
   });
 
   it('live answers the provider now: an entity the service has not ingested yet is there', async () => {
-    writeProviderEntity(sb.services.db, 'acc_d', 'campaign', 'cmp-new', { id: 'cmp-new', name: 'New', state: 'paused', goal: 'traffic', budget: null, created_at: '2026-09-01T00:00:00Z', updated_at: '2026-09-01T00:00:00Z' }, 0);
+    writeProviderEntity(
+      sb.services.db,
+      'acc_d',
+      'campaign',
+      'cmp-new',
+      { id: 'cmp-new', name: 'New', state: 'paused', goal: 'traffic', budget: null, created_at: '2026-09-01T00:00:00Z', updated_at: '2026-09-01T00:00:00Z' },
+      0,
+    );
     const r = await get('/observe/acc_d/campaigns');
     expect(r.body.data.map((x: { id: string }) => x.id)).toContain('cmp-new');
   });

@@ -31,7 +31,11 @@ const live = (resource: string, advertiserId: string) => rows(`/observe/${advert
 
 describe('exact field sets (strict schemas) on every stored and live row', () => {
   const cases = [
-    ['campaigns', campaignRowSchema], ['ad-groups', adGroupRowSchema], ['ads', adRowSchema], ['creatives', creativeRowSchema], ['asset-groups', assetGroupRowSchema],
+    ['campaigns', campaignRowSchema],
+    ['ad-groups', adGroupRowSchema],
+    ['ads', adRowSchema],
+    ['creatives', creativeRowSchema],
+    ['asset-groups', assetGroupRowSchema],
   ] as const;
   for (const [resource, schema] of cases) {
     it(`${resource}`, async () => {
@@ -57,7 +61,19 @@ describe('exact field sets (strict schemas) on every stored and live row', () =>
 describe('provider_a', () => {
   it('campaign carrying the budget: minor units → whole units; bidStrategy and adsetBudgetSharing only live', async () => {
     const s = byId(await stored('campaigns', 'acc_a'), '1001');
-    expect(s).toMatchObject({ budget: 50, budgetLevel: 'campaign', budgetType: 'daily', bidStrategy: null, adsetBudgetSharing: null, objective: 'OUTCOME_SALES', type: 'campaign', path: '1001', status: 'ACTIVE', currency: 'USD', provider: 'provider_a' });
+    expect(s).toMatchObject({
+      budget: 50,
+      budgetLevel: 'campaign',
+      budgetType: 'daily',
+      bidStrategy: null,
+      adsetBudgetSharing: null,
+      objective: 'OUTCOME_SALES',
+      type: 'campaign',
+      path: '1001',
+      status: 'ACTIVE',
+      currency: 'USD',
+      provider: 'provider_a',
+    });
     expect(s.createdTime).toBe(Date.parse('2026-08-01T10:00:00Z'));
     expect(s.updatedTime).toBe(Date.parse('2026-08-02T10:00:00Z'));
     const l = byId(await live('campaigns', 'acc_a'), '1001');
@@ -71,20 +87,57 @@ describe('provider_a', () => {
   });
 
   it('ad set under a campaign budget: null budget, level campaign; live bid cap from the campaign strategy', async () => {
-    expect(byId(await stored('ad-groups', 'acc_a'), '2001')).toMatchObject({ type: 'adset', budget: null, budgetLevel: 'campaign', budgetType: null, bidStrategy: null, bidAmount: null, campaignId: '1001', path: '1001/2001' });
-    expect(byId(await live('ad-groups', 'acc_a'), '2001')).toMatchObject({ budget: null, budgetLevel: 'campaign', bidStrategy: null, bidAmount: 2.5, roasFloor: null });
+    expect(byId(await stored('ad-groups', 'acc_a'), '2001')).toMatchObject({
+      type: 'adset',
+      budget: null,
+      budgetLevel: 'campaign',
+      budgetType: null,
+      bidStrategy: null,
+      bidAmount: null,
+      campaignId: '1001',
+      path: '1001/2001',
+    });
+    expect(byId(await live('ad-groups', 'acc_a'), '2001')).toMatchObject({
+      budget: null,
+      budgetLevel: 'campaign',
+      bidStrategy: null,
+      bidAmount: 2.5,
+      roasFloor: null,
+    });
   });
 
   it('ad set with its own budget: bidStrategy sits there; bidAmount, startTime, endTime only live, unchanged format', async () => {
-    expect(byId(await stored('ad-groups', 'acc_a'), '2002')).toMatchObject({ budget: 12.34, budgetLevel: 'ad_group', budgetType: 'daily', bidStrategy: 'COST_CAP', bidAmount: null, roasFloor: null, startTime: null, endTime: null });
+    expect(byId(await stored('ad-groups', 'acc_a'), '2002')).toMatchObject({
+      budget: 12.34,
+      budgetLevel: 'ad_group',
+      budgetType: 'daily',
+      bidStrategy: 'COST_CAP',
+      bidAmount: null,
+      roasFloor: null,
+      startTime: null,
+      endTime: null,
+    });
     expect(byId(await live('ad-groups', 'acc_a'), '2002')).toMatchObject({
-      budget: 12.34, budgetLevel: 'ad_group', bidStrategy: 'COST_CAP', bidAmount: 1.5, roasFloor: null,
-      startTime: '2026-08-01T00:00:00+0200', endTime: '2026-12-31T23:59:59+0200',
+      budget: 12.34,
+      budgetLevel: 'ad_group',
+      bidStrategy: 'COST_CAP',
+      bidAmount: 1.5,
+      roasFloor: null,
+      startTime: '2026-08-01T00:00:00+0200',
+      endTime: '2026-12-31T23:59:59+0200',
     });
   });
 
   it('MIN_ROAS ad set: roasFloor as a ratio on live rows, bidAmount null; ARCHIVED kept', async () => {
-    expect(byId(await live('ad-groups', 'acc_a'), '2003')).toMatchObject({ budget: 1000, budgetType: 'lifetime', bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS', roasFloor: 1.5, bidAmount: null, endTime: null, status: 'ARCHIVED' });
+    expect(byId(await live('ad-groups', 'acc_a'), '2003')).toMatchObject({
+      budget: 1000,
+      budgetType: 'lifetime',
+      bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS',
+      roasFloor: 1.5,
+      bidAmount: null,
+      endTime: null,
+      status: 'ARCHIVED',
+    });
     expect(byId(await stored('ad-groups', 'acc_a'), '2003')).toMatchObject({ roasFloor: null });
   });
 
@@ -101,17 +154,38 @@ describe('provider_a', () => {
   });
 
   it('ads and creatives: path oldest first, creative link', async () => {
-    expect(byId(await stored('ads', 'acc_a'), '3001')).toMatchObject({ type: 'ad', path: '1001/2001/3001', campaignId: '1001', adGroupId: '2001', creativeId: '4001' });
-    expect(byId(await stored('creatives', 'acc_a'), '4001')).toMatchObject({ type: 'creative', path: '4001', title: 'Hello', imageUrl: 'https://img.example/1.jpg', callToAction: 'SHOP_NOW', createdTime: null });
+    expect(byId(await stored('ads', 'acc_a'), '3001')).toMatchObject({
+      type: 'ad',
+      path: '1001/2001/3001',
+      campaignId: '1001',
+      adGroupId: '2001',
+      creativeId: '4001',
+    });
+    expect(byId(await stored('creatives', 'acc_a'), '4001')).toMatchObject({
+      type: 'creative',
+      path: '4001',
+      title: 'Hello',
+      imageUrl: 'https://img.example/1.jpg',
+      callToAction: 'SHOP_NOW',
+      createdTime: null,
+    });
   });
 
   it('single live campaign: the provider payload, requested keys only, money in whole units', async () => {
     const r = await sb.req('GET', '/observe/acc_a/campaigns/1001', { key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      id: '1001', account_id: 'act_42', name: 'CBO sales', objective: 'OUTCOME_SALES', status: 'ACTIVE', daily_budget: 50,
-      bid_strategy: 'LOWEST_COST_WITH_BID_CAP', is_adset_budget_sharing_enabled: true,
-      start_time: '2026-08-01T10:00:00+0000', created_time: '2026-08-01T10:00:00+0000', updated_time: '2026-08-02T10:00:00+0000',
+      id: '1001',
+      account_id: 'act_42',
+      name: 'CBO sales',
+      objective: 'OUTCOME_SALES',
+      status: 'ACTIVE',
+      daily_budget: 50,
+      bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
+      is_adset_budget_sharing_enabled: true,
+      start_time: '2026-08-01T10:00:00+0000',
+      created_time: '2026-08-01T10:00:00+0000',
+      updated_time: '2026-08-02T10:00:00+0000',
     });
     const adSet = await sb.req('GET', '/observe/acc_a/ad-groups/2002', { key });
     expect(adSet.body).toMatchObject({ daily_budget: 12.34, bid_amount: 1.5 });
@@ -126,7 +200,15 @@ describe('provider_b', () => {
 
   it('budget in whole units at the campaign with budget_optimize_on; null level when the payload does not say', async () => {
     const list = await live('campaigns', 'acc_b');
-    expect(byId(list, '5001')).toMatchObject({ budget: 75, budgetLevel: 'campaign', budgetType: 'daily', bidStrategy: null, adsetBudgetSharing: null, objective: 'TRAFFIC', currency: 'EUR' });
+    expect(byId(list, '5001')).toMatchObject({
+      budget: 75,
+      budgetLevel: 'campaign',
+      budgetType: 'daily',
+      bidStrategy: null,
+      adsetBudgetSharing: null,
+      objective: 'TRAFFIC',
+      currency: 'EUR',
+    });
     expect(byId(list, '5002')).toMatchObject({ budget: null, budgetLevel: 'ad_group', budgetType: null });
     expect(byId(list, '5003')).toMatchObject({ budget: null, budgetLevel: null, budgetType: null });
   });
@@ -134,14 +216,29 @@ describe('provider_b', () => {
   it('ad groups: type adgroup; own budget with bid type; live rows carry no bidAmount or schedule', async () => {
     const list = await live('ad-groups', 'acc_b');
     expect(byId(list, '6001')).toMatchObject({ type: 'adgroup', budget: null, budgetLevel: 'campaign', bidStrategy: null });
-    expect(byId(list, '6002')).toMatchObject({ budget: 20.5, budgetLevel: 'ad_group', budgetType: 'daily', bidStrategy: 'BID_TYPE_CUSTOM', bidAmount: null, startTime: null, endTime: null });
+    expect(byId(list, '6002')).toMatchObject({
+      budget: 20.5,
+      budgetLevel: 'ad_group',
+      budgetType: 'daily',
+      bidStrategy: 'BID_TYPE_CUSTOM',
+      bidAmount: null,
+      startTime: null,
+      endTime: null,
+    });
   });
 
   it('single live campaign: the payload unchanged (amounts already whole units)', async () => {
     const r = await sb.req('GET', '/observe/acc_b/campaigns/5001', { key });
     expect(r.body).toEqual({
-      campaign_id: '5001', campaign_name: 'Campaign budget', objective_type: 'TRAFFIC', budget_mode: 'BUDGET_MODE_DAY', budget: 75,
-      budget_optimize_on: true, operation_status: 'ENABLE', create_time: '2026-08-01 10:00:00', modify_time: '2026-08-02 10:00:00',
+      campaign_id: '5001',
+      campaign_name: 'Campaign budget',
+      objective_type: 'TRAFFIC',
+      budget_mode: 'BUDGET_MODE_DAY',
+      budget: 75,
+      budget_optimize_on: true,
+      operation_status: 'ENABLE',
+      create_time: '2026-08-01 10:00:00',
+      modify_time: '2026-08-02 10:00:00',
     });
   });
 });
@@ -162,8 +259,21 @@ describe('provider_c', () => {
   });
 
   it('ad groups never carry a budget; ads are ad_group_ad links with composite ids', async () => {
-    expect(byId(await stored('ad-groups', 'acc_c'), '9101')).toMatchObject({ type: 'ad_group', budget: null, budgetLevel: 'campaign', budgetType: null, bidStrategy: null, path: '9001/9101' });
-    expect(byId(await stored('ads', 'acc_c'), '9101~9201')).toMatchObject({ type: 'ad_group_ad', path: '9001/9101/9101~9201', campaignId: '9001', adGroupId: '9101', name: 'RSA' });
+    expect(byId(await stored('ad-groups', 'acc_c'), '9101')).toMatchObject({
+      type: 'ad_group',
+      budget: null,
+      budgetLevel: 'campaign',
+      budgetType: null,
+      bidStrategy: null,
+      path: '9001/9101',
+    });
+    expect(byId(await stored('ads', 'acc_c'), '9101~9201')).toMatchObject({
+      type: 'ad_group_ad',
+      path: '9001/9101/9101~9201',
+      campaignId: '9001',
+      adGroupId: '9101',
+      name: 'RSA',
+    });
   });
 
   it('automated campaign: asset groups, and the ad-groups read answers nothing for it', async () => {
@@ -185,7 +295,13 @@ describe('provider_d (our design)', () => {
   it('is never stored; live rows carry provider_d, its budget in whole units on the campaign', async () => {
     expect(await stored('campaigns', 'acc_d')).toEqual([]);
     expect(await rows('/observe/campaigns', { provider: 'provider_d' })).toEqual([]);
-    expect(byId(await live('campaigns', 'acc_d'), 'cmp-1')).toMatchObject({ provider: 'provider_d', budget: 40, budgetLevel: 'campaign', budgetType: 'daily', objective: 'conversations' });
+    expect(byId(await live('campaigns', 'acc_d'), 'cmp-1')).toMatchObject({
+      provider: 'provider_d',
+      budget: 40,
+      budgetLevel: 'campaign',
+      budgetType: 'daily',
+      objective: 'conversations',
+    });
     expect(byId(await live('ad-groups', 'acc_d'), 'grp-1')).toMatchObject({ type: 'ad_group', budget: null, budgetLevel: 'campaign', path: 'cmp-1/grp-1' });
   });
 });

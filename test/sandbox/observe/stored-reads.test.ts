@@ -95,7 +95,21 @@ describe('paging and order', () => {
     // 150 extra campaigns at acc_a, then the first page holds exactly 100.
     const { db } = sb.services;
     for (let i = 0; i < 150; i++) {
-      writeProviderEntity(db, 'acc_a_jpy', 'campaign', String(50_000 + i), { id: String(50_000 + i), name: `Bulk ${i}`, objective: 'OUTCOME_TRAFFIC', status: 'ACTIVE', created_time: '2026-08-01T10:00:00+0000', updated_time: '2026-08-01T10:00:00+0000' }, 1);
+      writeProviderEntity(
+        db,
+        'acc_a_jpy',
+        'campaign',
+        String(50_000 + i),
+        {
+          id: String(50_000 + i),
+          name: `Bulk ${i}`,
+          objective: 'OUTCOME_TRAFFIC',
+          status: 'ACTIVE',
+          created_time: '2026-08-01T10:00:00+0000',
+          updated_time: '2026-08-01T10:00:00+0000',
+        },
+        1,
+      );
     }
     ingestAll(sb.services);
     const r = await get('/observe/campaigns', { advertiserId: 'acc_a_jpy' });
@@ -134,7 +148,14 @@ describe('paging and order', () => {
   it('a campaign stored while a client pages does not move an already-read page', async () => {
     const p1 = await get('/observe/campaigns', { advertiserId: 'acc_c', limit: 2 });
     expect(ids(p1)).toEqual(['9004', '9003']);
-    writeProviderEntity(sb.services.db, 'acc_c', 'campaign', '9999', { id: '9999', name: 'Arrived late', status: 'ENABLED', advertisingChannelType: 'SEARCH', budgetAmountMicros: 1_000_000 }, 0);
+    writeProviderEntity(
+      sb.services.db,
+      'acc_c',
+      'campaign',
+      '9999',
+      { id: '9999', name: 'Arrived late', status: 'ENABLED', advertisingChannelType: 'SEARCH', budgetAmountMicros: 1_000_000 },
+      0,
+    );
     clock.advance(1000);
     ingestAll(sb.services);
     const p2 = await get('/observe/campaigns', { advertiserId: 'acc_c', limit: 2, cursor: p1.body.nextCursor });

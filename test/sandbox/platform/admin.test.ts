@@ -7,7 +7,10 @@ import type { TestSandbox } from '../../helpers/sandbox.js';
 const clock = new ManualClock(Date.UTC(2026, 9, 2));
 let sb: TestSandbox;
 beforeAll(async () => {
-  sb = await startTestSandbox({ clock, world: withKey(minimalWorld(), { label: 'gone', key: 'acr_test_gone_0001', state: 'revoked', description: 'revoked' }) });
+  sb = await startTestSandbox({
+    clock,
+    world: withKey(minimalWorld(), { label: 'gone', key: 'acr_test_gone_0001', state: 'revoked', description: 'revoked' }),
+  });
 });
 afterAll(() => sb.close());
 

@@ -83,8 +83,18 @@ describe('keysetPage', () => {
   })();
   const page = (filters: { grp?: string }, limit: number, cursor?: string) =>
     keysetPage<{ name: string }, string>({
-      db, secret, scope: 'probe', filters, cursor, limit, select: 'name', from: 't', seq: 'seq',
-      where: [filters.grp ? 'grp = @grp' : null], params: { grp: filters.grp }, map: (r) => r.name,
+      db,
+      secret,
+      scope: 'probe',
+      filters,
+      cursor,
+      limit,
+      select: 'name',
+      from: 't',
+      seq: 'seq',
+      where: [filters.grp ? 'grp = @grp' : null],
+      params: { grp: filters.grp },
+      map: (r) => r.name,
     });
 
   it('pages newest first, nextCursor only while more rows exist, every row once', () => {
@@ -127,7 +137,9 @@ describe('keysetPage', () => {
   });
 
   it('uses no OFFSET (page depth does not change the plan)', () => {
-    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT name FROM t WHERE grp = 'odd' AND seq < 10 ORDER BY seq DESC LIMIT 6`).all() as Array<{ detail: string }>;
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT name FROM t WHERE grp = 'odd' AND seq < 10 ORDER BY seq DESC LIMIT 6`).all() as Array<{
+      detail: string;
+    }>;
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX t_grp/);
   });
 });

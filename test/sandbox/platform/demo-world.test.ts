@@ -26,13 +26,21 @@ function storeDump(world: World): Record<string, string[]> {
   try {
     const services = createServices({ db, clock: new ManualClock(), secret: storeSecret(db), dataDir: null, filesDir });
     loadWorld(services, world);
-    const tables = db.prepare<[], string>(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all().filter((t) => typeof t === 'string');
+    const tables = db
+      .prepare<[], string>(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+      .pluck()
+      .all()
+      .filter((t) => typeof t === 'string');
     const dump: Record<string, string[]> = {};
     for (const table of tables) {
       if (table === 'migrations') continue; // applied_at is the wall clock of each open
       const where = table === 'sandbox_meta' ? ` WHERE key <> 'secret'` : '';
       // In a stable order whatever the table's keys (some have no rowid).
-      dump[table] = db.prepare(`SELECT * FROM "${table}"${where}`).all().map((row) => JSON.stringify(row)).sort();
+      dump[table] = db
+        .prepare(`SELECT * FROM "${table}"${where}`)
+        .all()
+        .map((row) => JSON.stringify(row))
+        .sort();
     }
     return dump;
   } finally {

@@ -175,7 +175,10 @@ describe('JSON Pointer', () => {
 
 describe('failures render as {error, message, ...added}', () => {
   it('every failure above matched the common error schema', async () => {
-    for (const [method, path] of [['GET', '/x'], ['POST', CREATE]] as const) {
+    for (const [method, path] of [
+      ['GET', '/x'],
+      ['POST', CREATE],
+    ] as const) {
       const res = await sb.req(method, path);
       expect(errorBodySchema.safeParse(res.body).success).toBe(true);
       expect(Object.keys(res.body).slice(0, 2)).toEqual(['error', 'message']);

@@ -29,7 +29,8 @@ function stringArb(s: Schema, vocab: Vocabulary): fc.Arbitrary<string> {
       // a pattern fast-check cannot generate from: the vocabulary and free text remain
     }
   }
-  if (s.format === 'date') options.push(fc.date({ min: new Date('2026-01-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
+  if (s.format === 'date')
+    options.push(fc.date({ min: new Date('2026-01-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
   if (s.format === 'date-time') options.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
   options.push(fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 40, 40) }));
   return fc.oneof(...options);

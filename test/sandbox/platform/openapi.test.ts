@@ -27,14 +27,17 @@ const operationsIn = (doc: Doc) =>
   );
 
 describe('OpenAPI documents', () => {
-  it.each([...APIS.map((a) => `/openapi/${a}.json`), '/openapi.json'])('%s is OpenAPI 3.1, version 1.0.0, bearer scheme, readable without a key', async (path) => {
-    const res = await sb.req('GET', path);
-    expect(res.status).toBe(200);
-    const doc = res.body as Doc;
-    expect(doc.openapi).toMatch(/^3\.1\./);
-    expect(doc.info.version).toBe('1.0.0');
-    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
-  });
+  it.each([...APIS.map((a) => `/openapi/${a}.json`), '/openapi.json'])(
+    '%s is OpenAPI 3.1, version 1.0.0, bearer scheme, readable without a key',
+    async (path) => {
+      const res = await sb.req('GET', path);
+      expect(res.status).toBe(200);
+      const doc = res.body as Doc;
+      expect(doc.openapi).toMatch(/^3\.1\./);
+      expect(doc.info.version).toBe('1.0.0');
+      expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    },
+  );
 
   it.each(APIS)('/openapi/%s.json lists only that API, each operation as in the operation table', async (api) => {
     const doc = (await sb.req('GET', `/openapi/${api}.json`)).body as Doc;
@@ -69,7 +72,9 @@ describe('OpenAPI documents', () => {
   });
 
   it('the combined document is the union of the four', async () => {
-    const combined = operationsIn((await sb.req('GET', '/openapi.json')).body as Doc).map((o) => o.id).sort();
+    const combined = operationsIn((await sb.req('GET', '/openapi.json')).body as Doc)
+      .map((o) => o.id)
+      .sort();
     const parts: string[] = [];
     for (const api of APIS) parts.push(...operationsIn((await sb.req('GET', `/openapi/${api}.json`)).body as Doc).map((o) => o.id));
     expect(combined).toEqual(parts.sort());
@@ -77,7 +82,10 @@ describe('OpenAPI documents', () => {
 
   it('servers and root tags: each document names this sandbox and the tags its operations use', async () => {
     for (const api of APIS) {
-      const doc = (await sb.req('GET', `/openapi/${api}.json`)).body as Doc & { servers: Array<{ url: string }>; tags: Array<{ name: string; description: string }> };
+      const doc = (await sb.req('GET', `/openapi/${api}.json`)).body as Doc & {
+        servers: Array<{ url: string }>;
+        tags: Array<{ name: string; description: string }>;
+      };
       expect(doc.servers).toEqual([{ url: sb.url, description: expect.any(String) }]);
       expect(doc.tags).toEqual([{ name: api, description: expect.any(String) }]);
     }
@@ -102,7 +110,9 @@ describe('OpenAPI documents', () => {
 
   it('no number read from the query string is documented as a string of digits (limit, revision)', async () => {
     const doc = (await sb.req('GET', '/openapi.json')).body as Doc;
-    const params = operationsIn(doc).flatMap(({ id, op }) => ((op.parameters ?? []) as Array<{ in: string; name: string; schema: { type?: string; pattern?: string } }>).map((p) => ({ id, ...p })));
+    const params = operationsIn(doc).flatMap(({ id, op }) =>
+      ((op.parameters ?? []) as Array<{ in: string; name: string; schema: { type?: string; pattern?: string } }>).map((p) => ({ id, ...p })),
+    );
     const digits = params.filter((p) => p.schema.type === 'string' && !('format' in p.schema) && /\[0-9\]|\\d/.test(p.schema.pattern ?? ''));
     expect(digits.map((p) => `${p.id} ${p.name}`)).toEqual([]);
     const revisions = params.filter((p) => p.in === 'query' && p.name === 'revision');

@@ -55,11 +55,8 @@ const probe = <T extends { path: string }>(route: T): T => ({ ...route, path: `/
 
 export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
   // createSkill: POST with a required body, permission skill:write.
-  app.openapi(
-    probe(
-      routeConfig(operation('createSkill'), { body: probeBody, response: probeBody }, { responses: { 201: 'created' } }),
-    ),
-    (c) => c.json(c.req.valid('json'), 201),
+  app.openapi(probe(routeConfig(operation('createSkill'), { body: probeBody, response: probeBody }, { responses: { 201: 'created' } })), (c) =>
+    c.json(c.req.valid('json'), 201),
   );
   // listCampaigns: a keyset list over the advertisers table (the one platform table with seq).
   app.openapi(
@@ -77,8 +74,15 @@ export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
       const { cursor, limit, ...filters } = c.req.valid('query');
       const { db, secret } = c.var.sandbox;
       const page = keysetPage<{ id: string; name: string }, { id: string; name: string }>({
-        db, secret, scope: 'listCampaigns', filters, cursor, limit,
-        select: 'a.id, a.name', from: 'advertisers a', seq: 'a.seq',
+        db,
+        secret,
+        scope: 'listCampaigns',
+        filters,
+        cursor,
+        limit,
+        select: 'a.id, a.name',
+        from: 'advertisers a',
+        seq: 'a.seq',
         where: ['a.org_id = @org', filters.provider ? 'a.provider = @provider' : null],
         params: { org: c.var.auth.orgId, provider: filters.provider },
         map: (r) => r,
@@ -115,12 +119,7 @@ export function registerProbeRoutes(app: OpenAPIHono<AppEnv>): void {
     },
   );
   // deleteSkill: a handler that fails unexpectedly (a bug) → 500 internal.
-  app.openapi(
-    probe(
-      routeConfig(operation('deleteSkill'), { params: z.object({ slug: z.string() }) }, { responses: { 204: 'never' } }),
-    ),
-    () => {
-      throw new TypeError('secret internal detail');
-    },
-  );
+  app.openapi(probe(routeConfig(operation('deleteSkill'), { params: z.object({ slug: z.string() }) }, { responses: { 204: 'never' } })), () => {
+    throw new TypeError('secret internal detail');
+  });
 }

@@ -56,16 +56,31 @@ describe.each(drivers)('%s', (driver) => {
     const add = (name: string) => db.prepare('INSERT INTO t (name) VALUES (?)').run(name);
     db.transaction(() => {
       add('outer');
-      expect(() => db.transaction(() => { add('inner'); throw new Error('no'); })()).toThrow('no');
+      expect(() =>
+        db.transaction(() => {
+          add('inner');
+          throw new Error('no');
+        })(),
+      ).toThrow('no');
     })();
-    expect(() => db.transaction(() => { add('gone'); throw new Error('boom'); })()).toThrow('boom');
+    expect(() =>
+      db.transaction(() => {
+        add('gone');
+        throw new Error('boom');
+      })(),
+    ).toThrow('boom');
     expect(db.prepare('SELECT name FROM t').pluck().all()).toEqual(['outer']);
   });
 });
 
 describe('a native module built for another Node', () => {
   // The message Node gives (process.dlopen), as seen running a Node-20 build under Node 22.
-  const dlopen = Object.assign(new Error("The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 127. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`)."), { code: 'ERR_DLOPEN_FAILED' });
+  const dlopen = Object.assign(
+    new Error(
+      "The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 127. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).",
+    ),
+    { code: 'ERR_DLOPEN_FAILED' },
+  );
 
   it('says to reinstall under this Node, not "a bug in adops"', () => {
     const problem = nativeModuleProblem(dlopen)!;
@@ -86,14 +101,16 @@ describe('a native module built for another Node', () => {
 // Real, not simulated: under a Node other than the one better-sqlite3 was built
 // for (.ci/run runs this file on Node 22 and 24 with the Node 20 build), the
 // built CLI forced onto better-sqlite3 says to reinstall, exit 1.
-const mismatched = !drivers.includes('better-sqlite3') && (() => {
-  try {
-    openSqlite(':memory:', {}, { ADOPS_SQLITE_DRIVER: 'better-sqlite3' });
-  } catch (err) {
-    return (err as { code?: string }).code === 'native_module_mismatch';
-  }
-  return false;
-})();
+const mismatched =
+  !drivers.includes('better-sqlite3') &&
+  (() => {
+    try {
+      openSqlite(':memory:', {}, { ADOPS_SQLITE_DRIVER: 'better-sqlite3' });
+    } catch (err) {
+      return (err as { code?: string }).code === 'native_module_mismatch';
+    }
+    return false;
+  })();
 
 it.runIf(mismatched)('the built CLI under another Node major with the mismatched module: reinstall, exit 1', async () => {
   ensureBuilt();

@@ -28,7 +28,11 @@ describe('persistence', () => {
     const worldA = withAdvertiser(withAdvertiser(minimalWorld(), { id: 'acc_a1' }), { id: 'acc_a2' });
     const first = await start(data, { world: worldA });
     const key = first.keys.find((k) => k.label === 'full')!.key;
-    first.services.db.prepare(`INSERT INTO advertisers (id, org_id, provider, name, currency, connection) VALUES ('acc_written', 'org_test', 'provider_b', 'w', NULL, 'connected')`).run();
+    first.services.db
+      .prepare(
+        `INSERT INTO advertisers (id, org_id, provider, name, currency, connection) VALUES ('acc_written', 'org_test', 'provider_b', 'w', NULL, 'connected')`,
+      )
+      .run();
     const page1 = await request(first.url, 'GET', '/_probe/observe/campaigns', { key, query: { limit: 1 } });
     expect(ids(page1.body)).toEqual(['acc_written']);
     await first.close();
@@ -141,7 +145,11 @@ describe('openDatabase', () => {
   it('foreign keys hold: a key of an unknown member is refused', () => {
     const db = openDatabase(':memory:');
     expect(() =>
-      db.prepare(`INSERT INTO api_keys (id, key, member_id, permissions, state, label, description, seq) VALUES ('k', 'acr_x', 'nobody', '"all"', 'active', 'l', '', 1)`).run(),
+      db
+        .prepare(
+          `INSERT INTO api_keys (id, key, member_id, permissions, state, label, description, seq) VALUES ('k', 'acr_x', 'nobody', '"all"', 'active', 'l', '', 1)`,
+        )
+        .run(),
     ).toThrow(/FOREIGN KEY/);
     db.close();
   });

@@ -10,7 +10,23 @@ const api = (status: number, error?: string) => new ApiError({ status, body: err
 
 describe('exit codes', () => {
   it('maps statuses as documented', () => {
-    const expected: Record<number, number> = { 400: 7, 401: 3, 402: 3, 403: 3, 404: 4, 409: 5, 413: 7, 415: 7, 422: 7, 429: 6, 500: 1, 501: 7, 502: 6, 503: 6, 504: 6 };
+    const expected: Record<number, number> = {
+      400: 7,
+      401: 3,
+      402: 3,
+      403: 3,
+      404: 4,
+      409: 5,
+      413: 7,
+      415: 7,
+      422: 7,
+      429: 6,
+      500: 1,
+      501: 7,
+      502: 6,
+      503: 6,
+      504: 6,
+    };
     for (const [status, code] of Object.entries(expected)) expect(exitCodeForStatus(Number(status))).toBe(code);
   });
   it('maps every kind of failure', () => {

@@ -49,7 +49,10 @@ describe('plainParse reads plain argv exactly as commander does', () => {
   const cases = registry.commands.flatMap((c) => argvsFor(c).map((argv) => ({ c, argv })));
   // Groups with a default verb, named alone: `observe campaigns --limit 5 --json`.
   for (const g of registry.groups.filter((x) => x.defaultCommand)) {
-    cases.push({ c: registry.commands.find((c) => c.path.join(' ') === [...g.path, g.defaultCommand].join(' '))!, argv: [...g.path, '--limit', '5', '--json', '--all'] });
+    cases.push({
+      c: registry.commands.find((c) => c.path.join(' ') === [...g.path, g.defaultCommand].join(' '))!,
+      argv: [...g.path, '--limit', '5', '--json', '--all'],
+    });
   }
 
   it(`every command (${registry.commands.length}) and argv shape (${cases.length})`, async () => {

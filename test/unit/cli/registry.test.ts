@@ -14,9 +14,17 @@ const REGEN = 'regenerate: npm run gen';
 describe('registry', () => {
   it('refuses duplicate commands, orphan commands and option clashes', () => {
     const g = [{ path: ['a'], description: 'a' }];
-    expect(() => new Registry(g, [{ path: ['a', 'x'], description: '', load: noop }, { path: ['a', 'x'], description: '', load: noop }])).toThrow(/duplicate command/);
+    expect(
+      () =>
+        new Registry(g, [
+          { path: ['a', 'x'], description: '', load: noop },
+          { path: ['a', 'x'], description: '', load: noop },
+        ]),
+    ).toThrow(/duplicate command/);
     expect(() => new Registry(g, [{ path: ['b', 'x'], description: '', load: noop }])).toThrow(/no group b/);
-    expect(() => new Registry(g, [{ path: ['a', 'x'], description: '', options: [{ flags: '--profile <p>', description: '' }], load: noop }])).toThrow(/duplicate option --profile/);
+    expect(() => new Registry(g, [{ path: ['a', 'x'], description: '', options: [{ flags: '--profile <p>', description: '' }], load: noop }])).toThrow(
+      /duplicate option --profile/,
+    );
     expect(() => new Registry(g, [{ path: ['a'], description: '', load: noop }])).toThrow(/also a group/);
   });
 
@@ -24,7 +32,33 @@ describe('registry', () => {
     const r = getRegistry();
     for (const c of r.commands) if (c.operationId) expect(OPERATION_BY_ID.has(c.operationId)).toBe(true);
     const paths = r.commands.map((c) => c.path.join(' '));
-    for (const p of ['observe campaigns list', 'observe campaigns get', 'observe insights', 'observe ad-groups list', 'skills catalog import', 'brands personas get', 'plans line-items record', 'observe ads list', 'observe creatives list', 'observe asset-groups list', 'mutations list', 'mutations get', 'assets list', 'assets get', 'api', 'doctor', 'completion', 'auth login', 'auth status', 'auth logout', 'config get', 'config set', 'config list', 'sandbox serve', 'sandbox keys']) {
+    for (const p of [
+      'observe campaigns list',
+      'observe campaigns get',
+      'observe insights',
+      'observe ad-groups list',
+      'skills catalog import',
+      'brands personas get',
+      'plans line-items record',
+      'observe ads list',
+      'observe creatives list',
+      'observe asset-groups list',
+      'mutations list',
+      'mutations get',
+      'assets list',
+      'assets get',
+      'api',
+      'doctor',
+      'completion',
+      'auth login',
+      'auth status',
+      'auth logout',
+      'config get',
+      'config set',
+      'config list',
+      'sandbox serve',
+      'sandbox keys',
+    ]) {
       expect(paths).toContain(p);
     }
   });

@@ -15,7 +15,13 @@ describe('error lines for a person', () => {
       status: 502,
       method: 'GET',
       path: '/x',
-      body: { error: `provider_error${EVIL}`, message: EVIL, provider: EVIL, platformError: { code: 1, error_user_msg: EVIL }, issues: [{ in: 'body', path: EVIL, message: EVIL }] },
+      body: {
+        error: `provider_error${EVIL}`,
+        message: EVIL,
+        provider: EVIL,
+        platformError: { code: 1, error_user_msg: EVIL },
+        issues: [{ in: 'body', path: EVIL, message: EVIL }],
+      },
     });
     const text = formatReport(toReport(err));
     expect(text).not.toMatch(DANGER);
@@ -29,14 +35,31 @@ describe('error lines for a person', () => {
   it('show every added field of the spec', () => {
     expect(human(api(409, { error: 'revision_mismatch', message: 'Somebody wrote first.', currentRevision: 7 }))).toContain('  current revision: 7');
     expect(human(api(409, { error: 'slug_conflict', message: 'Taken.', slug: 'spring-sale' }))).toContain('  slug taken: spring-sale');
-    expect(human(api(415, { error: 'unsupported_type', message: 'No.', allowed: ['application/pdf', 'text/markdown'] }))).toContain('  allowed types: application/pdf, text/markdown');
-    expect(human(api(413, { error: 'too_large', message: 'Too big.', sizeBytes: 31_457_280, limitBytes: 26_214_400 }))).toContain('  size: 30 MiB, limit: 25 MiB');
-    const provider = human(api(502, {
-      error: 'provider_error', message: 'The provider refused.', provider: 'provider_a',
-      platformError: { code: 100, error_subcode: 1487390, type: 'OAuthException', error_user_title: 'Budget too low', error_user_msg: 'Raise it.', fbtrace_id: 'x' },
-    }));
+    expect(human(api(415, { error: 'unsupported_type', message: 'No.', allowed: ['application/pdf', 'text/markdown'] }))).toContain(
+      '  allowed types: application/pdf, text/markdown',
+    );
+    expect(human(api(413, { error: 'too_large', message: 'Too big.', sizeBytes: 31_457_280, limitBytes: 26_214_400 }))).toContain(
+      '  size: 30 MiB, limit: 25 MiB',
+    );
+    const provider = human(
+      api(502, {
+        error: 'provider_error',
+        message: 'The provider refused.',
+        provider: 'provider_a',
+        platformError: {
+          code: 100,
+          error_subcode: 1487390,
+          type: 'OAuthException',
+          error_user_title: 'Budget too low',
+          error_user_msg: 'Raise it.',
+          fbtrace_id: 'x',
+        },
+      }),
+    );
     expect(provider).toContain('  provider: provider_a');
-    expect(provider).toContain('  provider said: code=100, error_subcode=1487390, type=OAuthException, error_user_title=Budget too low, error_user_msg=Raise it.');
+    expect(provider).toContain(
+      '  provider said: code=100, error_subcode=1487390, type=OAuthException, error_user_title=Budget too low, error_user_msg=Raise it.',
+    );
     const paywall = human(api(402, { error: 'organization_unentitled', message: 'No subscription.', paywallUrl: 'https://console.example/billing' }));
     expect(paywall.match(/https:\/\/console\.example\/billing/g)).toHaveLength(1); // in the hint, not twice
     // A field the service adds later is still shown.

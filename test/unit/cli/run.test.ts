@@ -34,13 +34,23 @@ const commands: CommandSpec[] = [
       },
     })),
   },
-  { path: ['t', 'remove'], description: 'remove a thing', destructive: true, load: mod(async () => ({ run: async (ctx) => void ctx.io.stdout.write('removed\n') })) },
+  {
+    path: ['t', 'remove'],
+    description: 'remove a thing',
+    destructive: true,
+    load: mod(async () => ({ run: async (ctx) => void ctx.io.stdout.write('removed\n') })),
+  },
   {
     path: ['t', 'fail'],
     description: 'fail like the service',
     load: mod(async () => ({
       run: async () => {
-        throw new ApiError({ status: 402, body: { error: 'organization_unentitled', message: 'no \u001b[31msubscription', paywallUrl: 'https://pay.example/x' }, method: 'GET', path: '/x' });
+        throw new ApiError({
+          status: 402,
+          body: { error: 'organization_unentitled', message: 'no \u001b[31msubscription', paywallUrl: 'https://pay.example/x' },
+          method: 'GET',
+          path: '/x',
+        });
       },
     })),
   },
@@ -49,7 +59,12 @@ const commands: CommandSpec[] = [
     description: 'fail with issues',
     load: mod(async () => ({
       run: async () => {
-        throw new ApiError({ status: 400, body: { error: 'invalid_request', message: 'bad body', issues: [{ in: 'body', path: '/name', message: 'required' }] }, method: 'POST', path: '/x' });
+        throw new ApiError({
+          status: 400,
+          body: { error: 'invalid_request', message: 'bad body', issues: [{ in: 'body', path: '/name', message: 'required' }] },
+          method: 'POST',
+          path: '/x',
+        });
       },
     })),
   },
@@ -62,7 +77,15 @@ async function run(argv: string[], opts: { tty?: boolean; env?: Record<string, s
   const stdout = stream(tty);
   const stderr = stream(tty);
   const env = { ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-run-')), 'cfg'), ...opts.env };
-  const code = await runCli(argv, { stdin, stdout, stderr, env, registry, signal: new AbortController().signal, ...(opts.prompter ? { prompter: opts.prompter } : {}) });
+  const code = await runCli(argv, {
+    stdin,
+    stdout,
+    stderr,
+    env,
+    registry,
+    signal: new AbortController().signal,
+    ...(opts.prompter ? { prompter: opts.prompter } : {}),
+  });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
@@ -136,7 +159,13 @@ describe('runner', () => {
   it('with --output json the error is one JSON object on stderr', async () => {
     const r = await run(['t', 'invalid', '--output', 'json']);
     const parsed = JSON.parse(r.stderr);
-    expect(parsed.error).toMatchObject({ code: 'invalid_request', status: 400, retryable: false, exitCode: 7, issues: [{ in: 'body', path: '/name', message: 'required' }] });
+    expect(parsed.error).toMatchObject({
+      code: 'invalid_request',
+      status: 400,
+      retryable: false,
+      exitCode: 7,
+      issues: [{ in: 'body', path: '/name', message: 'required' }],
+    });
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 

@@ -13,7 +13,13 @@ import { HttpStubs, json } from '../../helpers/http-stub.js';
 let http: HttpStubs;
 function client() {
   http = new HttpStubs();
-  return new ApiClient({ baseUrl: 'https://api.adops.test', apiKey: 'acr_k_1234', userAgent: 't', transport: http, deps: { now: () => 0, sleep: async () => {}, random: () => 0 } });
+  return new ApiClient({
+    baseUrl: 'https://api.adops.test',
+    apiKey: 'acr_k_1234',
+    userAgent: 't',
+    transport: http,
+    deps: { now: () => 0, sleep: async () => {}, random: () => 0 },
+  });
 }
 afterEach(() => http.verify());
 
@@ -37,7 +43,10 @@ describe('client.call', () => {
     expect(http.requests[1]!.path).toBe('/observe/campaigns?limit=5&ids=c1%2Cc2');
 
     http.on('POST', '/mutations', json(202, { id: 'mut_1', state: 'pending' }));
-    await c.call('createMutation', { headers: { 'idempotency-key': 'k-1' }, body: { advertiserId: 'acc_1', action: 'pause', target: { type: 'campaign', id: 'c1' } } });
+    await c.call('createMutation', {
+      headers: { 'idempotency-key': 'k-1' },
+      body: { advertiserId: 'acc_1', action: 'pause', target: { type: 'campaign', id: 'c1' } },
+    });
     expect(http.requests[2]!.headers['idempotency-key']).toBe('k-1');
   });
 
@@ -87,7 +96,10 @@ describe('client.pages', () => {
 
   it('stops on a repeated cursor instead of looping', async () => {
     const c = client();
-    http.on('GET', '/assets', page(['a'], 'c1')).on('GET', /cursor=c1/, page(['b'], 'c2')).on('GET', /cursor=c2/, page(['c'], 'c1'));
+    http
+      .on('GET', '/assets', page(['a'], 'c1'))
+      .on('GET', /cursor=c1/, page(['b'], 'c2'))
+      .on('GET', /cursor=c2/, page(['c'], 'c1'));
     await expect(collect(c.pages('listAssets', {}))).rejects.toBeInstanceOf(RepeatedCursorError);
     expect(http.requests).toHaveLength(3);
   });
@@ -116,9 +128,16 @@ describe('types', () => {
   it('this file type-checks, its @ts-expect-error lines included (each must still be an error)', () => {
     const file = fileURLToPath(import.meta.url);
     const program = ts.createProgram([file], {
-      strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true,
-      module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
-      types: ['node'], esModuleInterop: true,
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      skipLibCheck: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      types: ['node'],
+      esModuleInterop: true,
     });
     // This file only: the checker resolves what it uses from src, nothing more.
     const source = program.getSourceFile(file)!;

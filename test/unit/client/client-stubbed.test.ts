@@ -26,14 +26,25 @@ function client(over: Partial<ClientConfig> = {}) {
 afterEach(() => http?.verify());
 
 const throttled = (provider = 'provider_a') =>
-  json(502, { error: 'provider_error', message: `${provider} throttled the request: its rate limit is used up. Retry in a minute.`, provider, platformError: { message: 'User request limit reached', code: 17 } });
+  json(502, {
+    error: 'provider_error',
+    message: `${provider} throttled the request: its rate limit is used up. Retry in a minute.`,
+    provider,
+    platformError: { message: 'User request limit reached', code: 17 },
+  });
 
 describe('where the key goes', () => {
   it('sends the key to the configured origin only: an absolute URL elsewhere goes without it, whatever the caller passed', async () => {
     const c = client();
     http.on('PUT', '/_storage/uploads/v1.abc.def', json(200, { ok: true }), { origin: 'https://storage.example' });
     http.on('GET', '/observe/campaigns', json(200, { data: [] }), { origin: BASE });
-    await c.request({ method: 'PUT', path: '/', url: 'https://storage.example/_storage/uploads/v1.abc.def', body: () => 'bytes', headers: { Authorization: `Bearer ${KEY}`, cookie: 'x' } });
+    await c.request({
+      method: 'PUT',
+      path: '/',
+      url: 'https://storage.example/_storage/uploads/v1.abc.def',
+      body: () => 'bytes',
+      headers: { Authorization: `Bearer ${KEY}`, cookie: 'x' },
+    });
     await c.request({ method: 'GET', path: 'https://api.adops.test/observe/campaigns' });
     const [upload, own] = http.requests;
     expect(upload!.headers.authorization).toBeUndefined();
@@ -84,7 +95,15 @@ describe('throttling', () => {
   });
 
   it('gives up within its budget and says how long it tried', async () => {
-    const c = client({ retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 10, budgetMs: 1000, throttle: { maxAttempts: 3, baseDelayMs: 5000, maxDelayMs: 30000, budgetMs: 60_000 } } });
+    const c = client({
+      retry: {
+        maxAttempts: 4,
+        baseDelayMs: 10,
+        maxDelayMs: 10,
+        budgetMs: 1000,
+        throttle: { maxAttempts: 3, baseDelayMs: 5000, maxDelayMs: 30000, budgetMs: 60_000 },
+      },
+    });
     for (let i = 0; i < 3; i++) http.on('GET', '/x', throttled('provider_b'));
     const err = (await c.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
@@ -95,7 +114,12 @@ describe('throttling', () => {
   it('an ordinary provider_error keeps the short backoff', async () => {
     const slept: number[] = [];
     const c = client({ deps: fakeTime(slept) });
-    for (let i = 0; i < 4; i++) http.on('GET', '/x', json(502, { error: 'provider_error', message: 'down', provider: 'provider_a', platformError: { code: 2, message: 'Service temporarily unavailable' } }));
+    for (let i = 0; i < 4; i++)
+      http.on(
+        'GET',
+        '/x',
+        json(502, { error: 'provider_error', message: 'down', provider: 'provider_a', platformError: { code: 2, message: 'Service temporarily unavailable' } }),
+      );
     await expect(c.request({ method: 'GET', path: '/x' })).rejects.toBeInstanceOf(ApiError);
     expect(slept.every((ms) => ms < 1000)).toBe(true);
   });
@@ -152,8 +176,17 @@ describe('streamed bodies', () => {
     const progress: Array<[number, number | undefined]> = [];
     http.on('PUT', '/up', json(200, {}));
     const { Readable } = await import('node:stream');
-    await c.request({ method: 'PUT', path: '/up', body: () => Readable.from([Buffer.alloc(3), Buffer.alloc(4)]), contentLength: 7, onProgress: (n, t) => progress.push([n, t]) });
+    await c.request({
+      method: 'PUT',
+      path: '/up',
+      body: () => Readable.from([Buffer.alloc(3), Buffer.alloc(4)]),
+      contentLength: 7,
+      onProgress: (n, t) => progress.push([n, t]),
+    });
     expect(http.requests[0]!.headers['content-length']).toBe('7');
-    expect(progress).toEqual([[3, 7], [7, 7]]);
+    expect(progress).toEqual([
+      [3, 7],
+      [7, 7],
+    ]);
   });
 });

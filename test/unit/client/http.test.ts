@@ -21,8 +21,10 @@ let otherHits = 0;
 let lastBody = '';
 
 const routes: Record<string, Handler> = {
-  '/flaky': (_q, res, hit) => (hit < 3 ? json(res, 503, { error: 'unavailable', message: 'busy' }) : json(res, 200, { data: [{ id: '1', novel: { deep: true } }], unknownTop: 'kept' })),
-  '/rate': (_q, res, hit) => (hit === 1 ? (res.setHeader('retry-after', '7'), json(res, 429, { error: 'rate_limited', message: 'slow down' })) : json(res, 200, { ok: true })),
+  '/flaky': (_q, res, hit) =>
+    hit < 3 ? json(res, 503, { error: 'unavailable', message: 'busy' }) : json(res, 200, { data: [{ id: '1', novel: { deep: true } }], unknownTop: 'kept' }),
+  '/rate': (_q, res, hit) =>
+    hit === 1 ? (res.setHeader('retry-after', '7'), json(res, 429, { error: 'rate_limited', message: 'slow down' })) : json(res, 200, { ok: true }),
   '/provider': (_q, res) => json(res, 502, { error: 'provider_error', message: 'provider down', provider: 'provider_a', platformError: { code: 2 } }),
   '/lost': (req, res, hit) => (hit === 1 ? req.socket.destroy() : json(res, 200, { ok: hit })),
   '/invalid': (_q, res) => json(res, 400, { error: 'invalid_request', message: 'bad', issues: [{ in: 'query', path: '/limit', message: 'too big' }] }),
@@ -43,7 +45,14 @@ function json(res: ServerResponse, status: number, body: unknown) {
 const noSleep = (slept: number[] = []): RetryDeps => ({ now: () => Date.now(), sleep: async (ms) => void slept.push(ms), random: () => 0 });
 
 function client(over: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
-  return new ApiClient({ baseUrl: base, apiKey: KEY, userAgent: 'adops/9.9.9 (node test; linux)', deps: noSleep(), retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 50, budgetMs: 5_000 }, ...over });
+  return new ApiClient({
+    baseUrl: base,
+    apiKey: KEY,
+    userAgent: 'adops/9.9.9 (node test; linux)',
+    deps: noSleep(),
+    retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 50, budgetMs: 5_000 },
+    ...over,
+  });
 }
 
 beforeAll(async () => {
@@ -91,7 +100,9 @@ describe('ApiClient', () => {
   });
 
   it('gives up on 502 provider_error after maxAttempts with a typed error', async () => {
-    const err = await client().request({ method: 'GET', path: '/provider' }).catch((e: unknown) => e);
+    const err = await client()
+      .request({ method: 'GET', path: '/provider' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 502, code: 'provider_error', retryable: true, extra: { provider: 'provider_a', platformError: { code: 2 } } });
     expect(hits.get('GET /provider')).toBe(4);
@@ -101,7 +112,9 @@ describe('ApiClient', () => {
     const ok = await client().request({ method: 'GET', path: '/lost' });
     expect(ok.body).toEqual({ ok: 2 });
     hits.delete('POST /lost');
-    const err = await client().request({ method: 'POST', path: '/lost', json: { a: 1 } }).catch((e: unknown) => e);
+    const err = await client()
+      .request({ method: 'POST', path: '/lost', json: { a: 1 } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).sent).toBe(true);
     expect(hits.get('POST /lost')).toBe(1);
@@ -113,14 +126,18 @@ describe('ApiClient', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const err = await client({ baseUrl: `http://127.0.0.1:${port}`, trace: (l) => lines.push(l) }).request({ method: 'POST', path: '/x', json: {} }).catch((e: unknown) => e);
+    const err = await client({ baseUrl: `http://127.0.0.1:${port}`, trace: (l) => lines.push(l) })
+      .request({ method: 'POST', path: '/x', json: {} })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({ kind: 'connect', sent: false, attempts: 4 });
     expect(lines.filter((l) => l.includes('retry')).length).toBe(3);
   });
 
   it('does not follow a redirect to another origin, and the key never goes there', async () => {
-    const err = await client().request({ method: 'GET', path: '/redirect' }).catch((e: unknown) => e);
+    const err = await client()
+      .request({ method: 'GET', path: '/redirect' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('redirect_refused');
     expect(otherHits).toBe(0);
@@ -128,7 +145,9 @@ describe('ApiClient', () => {
   });
 
   it('times out an attempt and reports it', async () => {
-    const err = await client({ requestTimeoutMs: 150, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5000 } }).request({ method: 'GET', path: '/hang' }).catch((e: unknown) => e);
+    const err = await client({ requestTimeoutMs: 150, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5000 } })
+      .request({ method: 'GET', path: '/hang' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).kind).toBe('timeout');
   });
@@ -155,7 +174,9 @@ describe('ApiClient', () => {
   });
 
   it('maps a 400 with issues', async () => {
-    const err = (await client().request({ method: 'GET', path: '/invalid' }).catch((e: unknown) => e)) as ApiError;
+    const err = (await client()
+      .request({ method: 'GET', path: '/invalid' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(err.issues).toEqual([{ in: 'query', path: '/limit', message: 'too big' }]);
     expect(err.retryable).toBe(false);
   });

@@ -28,7 +28,15 @@ const server = loopbackServer((req, res, text) => {
     const body = JSON.parse(text) as Row;
     let row = byKey.get(key);
     if (!row) {
-      row = { id: `mut_${posts}`, state: 'pending', createdAt: Date.now(), advertiserId: body.advertiserId, action: body.action, target: body.target, changes: changesOf(body) };
+      row = {
+        id: `mut_${posts}`,
+        state: 'pending',
+        createdAt: Date.now(),
+        advertiserId: body.advertiserId,
+        action: body.action,
+        target: body.target,
+        changes: changesOf(body),
+      };
       byKey.set(key, row);
       stored.unshift(row);
     }
@@ -44,7 +52,15 @@ const server = loopbackServer((req, res, text) => {
 });
 
 const budget = (amount: number) => ({ advertiserId: 'acc_1', action: 'set_budget', target: { type: 'campaign', id: '9' }, budget: { amount } });
-const OLD = { id: 'mut_old', state: 'succeeded', advertiserId: 'acc_1', action: 'set_budget', target: { type: 'campaign', id: '9' }, changes: { budget: { amount: 20 } }, createdAt: Date.now() };
+const OLD = {
+  id: 'mut_old',
+  state: 'succeeded',
+  advertiserId: 'acc_1',
+  action: 'set_budget',
+  target: { type: 'campaign', id: '9' },
+  changes: { budget: { amount: 20 } },
+  createdAt: Date.now(),
+};
 
 beforeEach(() => {
   // An older change with the same action and target but another amount: never to be taken for ours.
@@ -104,7 +120,9 @@ describe('startMutation', () => {
     expect(sameChange(OLD, budget(50))).toBe(false);
     expect(sameChange(OLD, { ...budget(20), budget: { amount: 20, type: 'daily' } })).toBe(false);
     expect(sameChange(OLD, { ...budget(20), target: { type: 'campaign', id: '8' } })).toBe(false);
-    expect(sameChange({ ...OLD, action: 'pause', changes: { status: 'PAUSED' } }, { advertiserId: 'acc_1', action: 'pause', target: { type: 'campaign', id: '9' } })).toBe(true);
+    expect(
+      sameChange({ ...OLD, action: 'pause', changes: { status: 'PAUSED' } }, { advertiserId: 'acc_1', action: 'pause', target: { type: 'campaign', id: '9' } }),
+    ).toBe(true);
     expect(sameChange(OLD, { ...budget(20), action: 'future_action' })).toBe(false);
   });
 });

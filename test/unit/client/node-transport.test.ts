@@ -68,7 +68,14 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const client = (idleMs = 250) => new ApiClient({ baseUrl: base, apiKey: 'acr_t_1234', userAgent: 't', requestTimeoutMs: idleMs, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5000 } });
+const client = (idleMs = 250) =>
+  new ApiClient({
+    baseUrl: base,
+    apiKey: 'acr_t_1234',
+    userAgent: 't',
+    requestTimeoutMs: idleMs,
+    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5000 },
+  });
 
 describe('node:http transport', () => {
   it('lets a slow body that keeps moving finish: the timeout is idle time, not total time', async () => {
@@ -79,13 +86,17 @@ describe('node:http transport', () => {
   });
 
   it('fails a stalled answer after the idle bound, as a timeout', async () => {
-    const err = await client(200).request({ method: 'GET', path: '/stall' }).catch((e: unknown) => e);
+    const err = await client(200)
+      .request({ method: 'GET', path: '/stall' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).kind).toBe('timeout');
   });
 
   it('reports a connection cut mid-body as a lost answer', async () => {
-    const err = await client(2000).request({ method: 'GET', path: '/cut' }).catch((e: unknown) => e);
+    const err = await client(2000)
+      .request({ method: 'GET', path: '/cut' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).kind).toBe('lost');
   });
@@ -127,7 +138,13 @@ describe('node:http transport', () => {
     expect(IDLE_SOCKET_MS).toBeLessThan(server.keepAliveTimeout);
     // The drop itself, with the idle time injected short: wait for the event, not for the clock.
     const transport = nodeTransport({ idleSocketMs: 30 });
-    const c = new ApiClient({ baseUrl: base, apiKey: 'acr_t_1234', userAgent: 't', transport, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5000 } });
+    const c = new ApiClient({
+      baseUrl: base,
+      apiKey: 'acr_t_1234',
+      userAgent: 't',
+      transport,
+      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5000 },
+    });
     const before = connections;
     await c.request({ method: 'GET', path: '/a' });
     await c.request({ method: 'GET', path: '/b' });

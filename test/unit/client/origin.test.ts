@@ -7,7 +7,8 @@ describe('base URL policy', () => {
     expect(checkBaseUrl('https://api.example.com').origin).toBe('https://api.example.com');
     for (const ok of ['http://127.0.0.1:4010', 'http://localhost:1', 'http://[::1]:8080', 'http://127.5.6.7']) expect(() => checkBaseUrl(ok)).not.toThrow();
     // Only literal loopback addresses and localhost itself: a *.localhost name is whatever DNS says.
-    for (const bad of ['http://evil.localhost:4010', 'http://a.b.localhost', 'http://localhost.evil.com', 'http://127.0.0.1.nip.io']) expect(() => checkBaseUrl(bad), bad).toThrow(InsecureBaseUrlError);
+    for (const bad of ['http://evil.localhost:4010', 'http://a.b.localhost', 'http://localhost.evil.com', 'http://127.0.0.1.nip.io'])
+      expect(() => checkBaseUrl(bad), bad).toThrow(InsecureBaseUrlError);
     expect(() => checkBaseUrl('http://127.1')).not.toThrow();
     for (const bad of ['http://api.example.com', 'http://10.0.0.1', 'http://192.168.1.1:4010', 'ftp://x', 'not a url', 'https://u:p@api.example.com']) {
       expect(() => checkBaseUrl(bad)).toThrow(InsecureBaseUrlError);

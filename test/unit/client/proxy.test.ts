@@ -39,7 +39,9 @@ describe('decideProxy', () => {
 
   it('an unusable proxy variable is a setting error naming it, without its password', () => {
     expect(() => proxyFor('https://a.test', { HTTPS_PROXY: 'socks5://u:hunter22@s:1080' })).toThrow(ProxySettingError);
-    expect(() => proxyFor('https://a.test', { HTTPS_PROXY: 'socks5://u:hunter22@s:1080' })).toThrow('HTTPS_PROXY is socks5://u:***@s:1080: adops supports http:// and https:// proxies only');
+    expect(() => proxyFor('https://a.test', { HTTPS_PROXY: 'socks5://u:hunter22@s:1080' })).toThrow(
+      'HTTPS_PROXY is socks5://u:***@s:1080: adops supports http:// and https:// proxies only',
+    );
     expect(() => proxyFor('https://a.test', { HTTPS_PROXY: 'http://u:hunter22@[bad' })).toThrow(/not a valid proxy URL: http:\/\/u:\*\*\*@\[bad/);
   });
 
@@ -56,7 +58,10 @@ describe('decideProxy', () => {
     expect(noProxyMatch(env('[::1]:8080'), '::1', 8080)).toBe('[::1]:8080');
     expect(noProxyMatch(env('ADS.Corp.Test'), 'ads.corp.test', 443)).toBe('ADS.Corp.Test');
     expect(noProxyMatch({ no_proxy: '', NO_PROXY: 'ads.corp.test' }, 'ads.corp.test', 443)).toBeUndefined();
-    expect(decideProxy('https://ads.corp.test', { HTTPS_PROXY: 'http://p:1', no_proxy: 'corp.test' })).toEqual({ kind: 'bypass', reason: 'NO_PROXY entry "corp.test" matches ads.corp.test' });
+    expect(decideProxy('https://ads.corp.test', { HTTPS_PROXY: 'http://p:1', no_proxy: 'corp.test' })).toEqual({
+      kind: 'bypass',
+      reason: 'NO_PROXY entry "corp.test" matches ads.corp.test',
+    });
     // The default port counts: :443 for https.
     expect(proxyFor('https://ads.corp.test', { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'ads.corp.test:443' })).toBeUndefined();
   });
@@ -112,6 +117,8 @@ describe('node transport: plain forwarding to an http origin', () => {
   it("the forwarding proxy's 407 is a ProxyRefusedError naming it masked, not the origin's answer", async () => {
     const err = await send(parseProxy(`http://ops:wrong-pw@127.0.0.1:${proxy.port}`, 'HTTP_PROXY')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProxyRefusedError);
-    expect((err as Error).message).toBe(`the proxy http://ops:***@127.0.0.1:${proxy.port} (from HTTP_PROXY) refused the request: 407 Proxy Authentication Required`);
+    expect((err as Error).message).toBe(
+      `the proxy http://ops:***@127.0.0.1:${proxy.port} (from HTTP_PROXY) refused the request: 407 Proxy Authentication Required`,
+    );
   });
 });

@@ -37,7 +37,9 @@ describe('redaction', () => {
     expect(redactUrl(`http://127.0.0.1:4010/_storage/uploads/${token}`)).toBe('http://127.0.0.1:4010/_storage/uploads/REDACTED');
     expect(redactUrl(`/_storage/uploads/${token}?x=1`)).toBe('/_storage/uploads/REDACTED?x=1');
     // Ordinary API paths stay readable.
-    expect(redactUrl('https://api.example/context/brands/spring-sale-2026/documents/doc_01')).toBe('https://api.example/context/brands/spring-sale-2026/documents/doc_01');
+    expect(redactUrl('https://api.example/context/brands/spring-sale-2026/documents/doc_01')).toBe(
+      'https://api.example/context/brands/spring-sale-2026/documents/doc_01',
+    );
     expect(redactUrl('https://api.example/assets/uploads')).toBe('https://api.example/assets/uploads');
   });
   it('masks the credentials of a URL wherever they are echoed later', () => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { decideRetry, isRetryable, isThrottleAnswer, isThrottled, parseRetryAfter, runWithRetry, ThrottleGate, type AttemptOutcome, type RetryPolicy } from '../../../src/client/retry.js';
+import {
+  decideRetry,
+  isRetryable,
+  isThrottleAnswer,
+  isThrottled,
+  parseRetryAfter,
+  runWithRetry,
+  ThrottleGate,
+  type AttemptOutcome,
+  type RetryPolicy,
+} from '../../../src/client/retry.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, budgetMs: 10_000 };
 const decide = (outcome: AttemptOutcome, over: Partial<Parameters<typeof decideRetry>[0]> = {}) =>
@@ -45,11 +55,14 @@ describe('Retry-After', () => {
     const d = decide({ kind: 'response', status: 429, retryAfter: '7' }, { random: () => 0 });
     expect(d).toEqual({ retry: true, delayMs: 7000 });
   });
-  it('never sooner than the schedule\'s minimum either: Retry-After 0, negative or in the past is floored', () => {
+  it("never sooner than the schedule's minimum either: Retry-After 0, negative or in the past is floored", () => {
     const past = 'Sat, 21 Nov 2026 23:00:00 GMT';
     const now = Date.parse(past) + 60_000;
     for (const retryAfter of ['0', '-5', past, '2']) {
-      expect(decide({ kind: 'response', status: 503, retryAfter }, { nowMs: now, random: () => 0 }), retryAfter).toEqual({ retry: true, delayMs: retryAfter === '2' ? 2000 : 100 });
+      expect(decide({ kind: 'response', status: 503, retryAfter }, { nowMs: now, random: () => 0 }), retryAfter).toEqual({
+        retry: true,
+        delayMs: retryAfter === '2' ? 2000 : 100,
+      });
       // Throttled: the throttle schedule's base (5 s).
       expect(decide({ kind: 'response', status: 429, retryAfter }, { nowMs: now, random: () => 0 }), retryAfter).toEqual({ retry: true, delayMs: 5000 });
     }
@@ -69,9 +82,25 @@ describe('backoff', () => {
     expect(decide({ kind: 'response', status: 503 }, { attempt: 2, random: () => 0 })).toEqual({ retry: true, delayMs: 100 });
   });
   it('caps the ceiling at maxDelayMs', () => {
-    const d = decideRetry({ outcome: { kind: 'response', status: 503 }, method: 'GET', attempt: 3, elapsedMs: 0, nowMs: 0, policy: { ...policy, maxAttempts: 20 }, random: () => 0.999 });
+    const d = decideRetry({
+      outcome: { kind: 'response', status: 503 },
+      method: 'GET',
+      attempt: 3,
+      elapsedMs: 0,
+      nowMs: 0,
+      policy: { ...policy, maxAttempts: 20 },
+      random: () => 0.999,
+    });
     expect(d).toEqual({ retry: true, delayMs: 399 });
-    const far = decideRetry({ outcome: { kind: 'response', status: 503 }, method: 'GET', attempt: 10, elapsedMs: 0, nowMs: 0, policy: { ...policy, maxAttempts: 20 }, random: () => 0.999 });
+    const far = decideRetry({
+      outcome: { kind: 'response', status: 503 },
+      method: 'GET',
+      attempt: 10,
+      elapsedMs: 0,
+      nowMs: 0,
+      policy: { ...policy, maxAttempts: 20 },
+      random: () => 0.999,
+    });
     expect(far).toEqual({ retry: true, delayMs: 999 });
   });
   it('stops at maxAttempts and when the budget is spent', () => {
@@ -88,7 +117,14 @@ describe('runWithRetry', () => {
     const { result, attempts } = await runWithRetry({
       method: 'POST',
       policy,
-      deps: { now: () => t, sleep: async (ms) => { slept.push(ms); t += ms; }, random: () => 0.5 },
+      deps: {
+        now: () => t,
+        sleep: async (ms) => {
+          slept.push(ms);
+          t += ms;
+        },
+        random: () => 0.5,
+      },
       attemptFn: async (attempt) => {
         const status = statuses[attempt - 1]!;
         return { outcome: { kind: 'response', status, retryAfter: status === 429 ? '6' : null }, result: status };
@@ -127,7 +163,7 @@ describe('the one throttle detector', () => {
 });
 
 describe('ThrottleGate', () => {
-  it('a request that shares the gate holds its next attempt until the throttled one\'s wait ends', async () => {
+  it("a request that shares the gate holds its next attempt until the throttled one's wait ends", async () => {
     let t = 0;
     const deps = { now: () => t, sleep: async (ms: number) => void (t += ms), random: () => 0 };
     const gate = new ThrottleGate();
@@ -135,14 +171,20 @@ describe('ThrottleGate', () => {
     let held!: () => void;
     const throttledOnce = new Promise<void>((resolve) => (held = resolve));
     const first = runWithRetry({
-      method: 'POST', policy: throttlePolicy, deps, gate,
+      method: 'POST',
+      policy: throttlePolicy,
+      deps,
+      gate,
       onRetry: () => held(),
       attemptFn: async (attempt) => ({ outcome: attempt === 1 ? { kind: 'response', status: 429 } : { kind: 'response', status: 202 }, result: attempt }),
     });
     await throttledOnce;
     const sentAt: number[] = [];
     const second = runWithRetry({
-      method: 'POST', policy: throttlePolicy, deps, gate,
+      method: 'POST',
+      policy: throttlePolicy,
+      deps,
+      gate,
       attemptFn: async () => (sentAt.push(t), { outcome: { kind: 'response', status: 202 }, result: 0 }),
     });
     await Promise.all([first, second]);

@@ -39,8 +39,18 @@ async function run(signal: AbortSignal, env: Record<string, string> = {}) {
   const stderr = stream();
   const stdin = stream();
   const code = await runCli(['t', 'get'], {
-    stdin, stdout, stderr, registry, signal, transport: http,
-    env: { ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-rc-')), 'cfg'), ADOPS_API_KEY: 'acr_run_1234', ADOPS_BASE_URL: 'https://api.adops.test', ...env },
+    stdin,
+    stdout,
+    stderr,
+    registry,
+    signal,
+    transport: http,
+    env: {
+      ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-rc-')), 'cfg'),
+      ADOPS_API_KEY: 'acr_run_1234',
+      ADOPS_BASE_URL: 'https://api.adops.test',
+      ...env,
+    },
   });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
@@ -75,8 +85,17 @@ describe('runner and client', () => {
   });
 
   it('words a throttling wait for stderr', () => {
-    expect(retryWaitNote({ method: 'GET', url: '/x', attempt: 2, delayMs: 10_000, elapsedMs: 5_200, reason: '502 provider_error', throttled: true, provider: 'provider_a' })).toBe(
-      'provider_a is rate limiting (502 provider_error): waiting 10 s before retrying (attempt 3; 5 s so far)',
-    );
+    expect(
+      retryWaitNote({
+        method: 'GET',
+        url: '/x',
+        attempt: 2,
+        delayMs: 10_000,
+        elapsedMs: 5_200,
+        reason: '502 provider_error',
+        throttled: true,
+        provider: 'provider_a',
+      }),
+    ).toBe('provider_a is rate limiting (502 provider_error): waiting 10 s before retrying (attempt 3; 5 s so far)');
   });
 });

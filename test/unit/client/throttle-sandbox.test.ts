@@ -32,11 +32,19 @@ async function adops(argv: string[]) {
   const stderr = stream();
   const started = clock.now();
   const code = await runCli(argv, {
-    stdin: stream(), stdout, stderr, signal: new AbortController().signal, registry: getRegistry(),
+    stdin: stream(),
+    stdout,
+    stderr,
+    signal: new AbortController().signal,
+    registry: getRegistry(),
     env: { ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-thr-')), 'cfg'), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: KEY },
     clock: { now: () => clock.now(), sleep: async (ms) => clock.advance(ms) },
   });
-  const ids = stdout.text().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+  const ids = stdout
+    .text()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { id: string }).id);
   return { code, ids, stderr: stderr.text(), waitedMs: clock.now() - started };
 }
 

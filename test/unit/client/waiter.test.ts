@@ -19,7 +19,9 @@ describe('waitFor with STATE_ACCEPTORS', () => {
   });
 
   it('reports failure and timeout', async () => {
-    expect((await waitFor(async () => ({ state: 'failed' }), { acceptors: STATE_ACCEPTORS, timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe('failure');
+    expect((await waitFor(async () => ({ state: 'failed' }), { acceptors: STATE_ACCEPTORS, timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe(
+      'failure',
+    );
     let polls = 0;
     const r = await waitFor(async () => (polls++, { state: 'running' }), { acceptors: STATE_ACCEPTORS, timeoutMs: 2500, intervalMs: 1000, ...fakeTime() });
     expect(r.outcome).toBe('timeout');
@@ -27,7 +29,9 @@ describe('waitFor with STATE_ACCEPTORS', () => {
   });
 
   it('reads state or status tolerantly, any case', async () => {
-    expect((await waitFor(async () => ({ status: 'COMPLETED' }), { acceptors: STATE_ACCEPTORS, timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe('success');
+    expect((await waitFor(async () => ({ status: 'COMPLETED' }), { acceptors: STATE_ACCEPTORS, timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe(
+      'success',
+    );
     expect(stateOf({ status: 'COMPLETED' })).toBe('completed');
     expect(stateOf({ state: 'weird' })).toBe('weird');
     expect(stateOf(null)).toBeUndefined();
@@ -40,10 +44,20 @@ describe('readiness acceptors', () => {
   it('ready ends the wait; an archived plan ends it as never; anything else waits', async () => {
     const answers = [r(false, 'plan_not_approved'), r(true)];
     let i = 0;
-    expect(await waitFor(async () => answers[i++]!, { acceptors: READINESS_ACCEPTORS, timeoutMs: 10_000, intervalMs: 1000, ...fakeTime() })).toMatchObject({ value: r(true), outcome: 'success' });
-    expect((await waitFor(async () => r(false, 'x', 'plan_archived'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 10_000, intervalMs: 1000, ...fakeTime() })).outcome).toBe('failure');
-    expect((await waitFor(async () => r(false, 'plan_archived'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe('failure');
-    expect((await waitFor(async () => r(false, 'missing_asset'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 2000, intervalMs: 1000, ...fakeTime() })).outcome).toBe('timeout');
+    expect(await waitFor(async () => answers[i++]!, { acceptors: READINESS_ACCEPTORS, timeoutMs: 10_000, intervalMs: 1000, ...fakeTime() })).toMatchObject({
+      value: r(true),
+      outcome: 'success',
+    });
+    expect(
+      (await waitFor(async () => r(false, 'x', 'plan_archived'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 10_000, intervalMs: 1000, ...fakeTime() }))
+        .outcome,
+    ).toBe('failure');
+    expect((await waitFor(async () => r(false, 'plan_archived'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 1, intervalMs: 1, ...fakeTime() })).outcome).toBe(
+      'failure',
+    );
+    expect(
+      (await waitFor(async () => r(false, 'missing_asset'), { acceptors: READINESS_ACCEPTORS, timeoutMs: 2000, intervalMs: 1000, ...fakeTime() })).outcome,
+    ).toBe('timeout');
   });
 
   it('valueAt projects over a list with []', () => {

@@ -41,7 +41,9 @@ describe('the command tree covers the contract', () => {
   });
 
   it('`adops commands --json` names each leaf with its operationId and "METHOD /path" as the spec writes it', () => {
-    const tree = registry.tree() as { commands: Array<{ path: string[]; operationId?: string; operation?: string; alternates?: Array<{ operation: string }> }> };
+    const tree = registry.tree() as {
+      commands: Array<{ path: string[]; operationId?: string; operation?: string; alternates?: Array<{ operation: string }> }>;
+    };
     const listed = tree.commands.flatMap((c) => [c.operation, ...(c.alternates ?? []).map((a) => a.operation)]).filter(Boolean);
     for (const op of SPEC_OPERATIONS) expect(listed, op).toContain(op);
     for (const c of tree.commands.filter((c) => c.operationId)) expect(c.operation, c.path.join(' ')).toMatch(/^(GET|POST|PATCH|DELETE) \//);
@@ -55,7 +57,7 @@ describe('the command tree covers the contract', () => {
         if (!o.field) continue;
         const known = ops.some((id) => {
           const io = inputsOf(id);
-          return (o.in === 'query' ? io.query : io.body?.fields ?? []).some((f) => f.name === o.field);
+          return (o.in === 'query' ? io.query : (io.body?.fields ?? [])).some((f) => f.name === o.field);
         });
         if (!known) bad.push(`${c.path.join(' ')} ${o.flags} -> ${o.field}`);
       }
@@ -68,7 +70,10 @@ describe('the command tree covers the contract', () => {
       const data = c.data as OperationCommandData | undefined;
       if (!c.operationId || !data?.args) continue;
       const op = OPERATIONS.find((o) => o.id === c.operationId)!;
-      expect(data.args.map((a) => a.param), c.path.join(' ')).toEqual(pathParams(op.path));
+      expect(
+        data.args.map((a) => a.param),
+        c.path.join(' '),
+      ).toEqual(pathParams(op.path));
     }
   });
 
@@ -90,7 +95,13 @@ describe('one source for what an operation accepts', () => {
     const sb = await startTestSandbox();
     try {
       const doc = (await (await fetch(`${sb.url}/openapi.json`)).json()) as {
-        paths: Record<string, Record<string, { operationId: string; parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+        paths: Record<
+          string,
+          Record<
+            string,
+            { operationId: string; parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, { schema: unknown }> } }
+          >
+        >;
         components?: { schemas?: Record<string, unknown> };
       };
       const seen = new Set<string>();
@@ -99,7 +110,11 @@ describe('one source for what an operation accepts', () => {
           if (!OPERATION_SCHEMAS[op.operationId]) continue;
           seen.add(op.operationId);
           const io = inputsOf(op.operationId);
-          const names = (where: string) => (op.parameters ?? []).filter((p) => p.in === where).map((p) => p.name).sort();
+          const names = (where: string) =>
+            (op.parameters ?? [])
+              .filter((p) => p.in === where)
+              .map((p) => p.name)
+              .sort();
           expect(names('path'), op.operationId).toEqual(io.params.map((f) => f.name).sort());
           expect(names('query'), op.operationId).toEqual(io.query.map((f) => f.name).sort());
           expect(op.requestBody !== undefined, op.operationId).toBe(io.body !== undefined);
@@ -117,7 +132,8 @@ describe('output flags reach every command', () => {
     const { readdirSync, readFileSync: read } = await import('node:fs');
     const { join } = await import('node:path');
     const root = new URL('../../../src/commands', import.meta.url).pathname;
-    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
     const bad = walk(root).filter((f) => /checkFields\(|new ListWriter\(\{|writeObject\([^)]*\{ format:/.test(read(f, 'utf8')));
     expect(bad).toEqual([]);
   });

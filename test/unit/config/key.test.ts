@@ -74,6 +74,10 @@ describe('errors of the lower floors, mapped to exit codes in cli/', () => {
   });
 
   it('a repeated cursor is a fault of the service (exit 1) with its own code and hint', () => {
-    expect(toReport(new RepeatedCursorError('c1', '/assets'))).toMatchObject({ exitCode: 1, code: 'repeated_cursor', hint: expect.stringMatching(/fault of the service/) });
+    expect(toReport(new RepeatedCursorError('c1', '/assets'))).toMatchObject({
+      exitCode: 1,
+      code: 'repeated_cursor',
+      hint: expect.stringMatching(/fault of the service/),
+    });
   });
 });

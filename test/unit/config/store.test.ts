@@ -54,7 +54,13 @@ describe('resolveAuth precedence', () => {
     return s;
   };
   it('uses the current profile from the file', () => {
-    expect(resolveAuth(store(), {}, {})).toMatchObject({ profile: 'work', baseUrl: 'https://work', apiKey: 'acr_work', apiKeySource: 'file', envOverrides: [] });
+    expect(resolveAuth(store(), {}, {})).toMatchObject({
+      profile: 'work',
+      baseUrl: 'https://work',
+      apiKey: 'acr_work',
+      apiKeySource: 'file',
+      envOverrides: [],
+    });
   });
   it('lets env override the file, and says so', () => {
     const a = resolveAuth(store(), { ADOPS_API_KEY: 'acr_env', ADOPS_BASE_URL: 'https://env', ADOPS_PROFILE: 'default' }, {});
@@ -62,9 +68,18 @@ describe('resolveAuth precedence', () => {
     expect(a.envOverrides.sort()).toEqual(['ADOPS_API_KEY', 'ADOPS_BASE_URL', 'ADOPS_PROFILE']);
   });
   it('lets flags override env', () => {
-    expect(resolveAuth(store(), { ADOPS_PROFILE: 'default' }, { profile: 'work', baseUrl: 'https://flag' })).toMatchObject({ profile: 'work', baseUrl: 'https://flag', baseUrlSource: 'flag' });
+    expect(resolveAuth(store(), { ADOPS_PROFILE: 'default' }, { profile: 'work', baseUrl: 'https://flag' })).toMatchObject({
+      profile: 'work',
+      baseUrl: 'https://flag',
+      baseUrlSource: 'flag',
+    });
   });
   it('falls back to the sandbox default address and no key', () => {
-    expect(resolveAuth(new ConfigStore(fresh()), {}, {})).toMatchObject({ profile: 'default', baseUrl: DEFAULT_BASE_URL, apiKey: undefined, apiKeySource: 'none' });
+    expect(resolveAuth(new ConfigStore(fresh()), {}, {})).toMatchObject({
+      profile: 'default',
+      baseUrl: DEFAULT_BASE_URL,
+      apiKey: undefined,
+      apiKeySource: 'none',
+    });
   });
 });

@@ -12,7 +12,10 @@ const files = (dir: string): string[] =>
 describe('src/contract', () => {
   it('imports nothing of the client, the CLI, the flows or the sandbox', () => {
     const bad = files(DIR).flatMap((f) =>
-      [...readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!).filter((p) => /\/(client|cli|commands|flows|sandbox|config)\//.test(p)).map((p) => `${f}: ${p}`),
+      [...readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)]
+        .map((m) => m[1]!)
+        .filter((p) => /\/(client|cli|commands|flows|sandbox|config)\//.test(p))
+        .map((p) => `${f}: ${p}`),
     );
     expect(bad).toEqual([]);
   });

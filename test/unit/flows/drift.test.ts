@@ -4,7 +4,15 @@ import type { ApiRequest, ApiResponse, Requester } from '../../../src/client/req
 import { compareRows, drift, sameValue } from '../../../src/flows/drift.js';
 
 type Row = Record<string, unknown>;
-const row = (id: number, over: Row = {}): Row => ({ id: String(id), name: `c${id}`, status: 'ACTIVE', budget: 10, budgetType: 'daily', bidStrategy: null, ...over });
+const row = (id: number, over: Row = {}): Row => ({
+  id: String(id),
+  name: `c${id}`,
+  status: 'ACTIVE',
+  budget: 10,
+  budgetType: 'daily',
+  bidStrategy: null,
+  ...over,
+});
 
 /** A paged service: `live` and `stored` rows, pages of the asked limit; logs each request. */
 function fakeClient(live: Row[], stored: Row[], log: string[]): Requester {
@@ -31,7 +39,12 @@ describe('drift flow', () => {
     const live = Array.from({ length: 25 }, (_, i) => row(i, i === 3 ? { status: 'PAUSED' } : {}));
     const stored = [...live.slice(1).map((r) => ({ ...r, status: 'ACTIVE' })), row(99)];
     const log: string[] = [];
-    const gen = drift(fakeClient(live, stored, log), { advertiserId: 'acc_1', level: 'campaigns', fields: ['status', 'name', 'budget', 'budgetType'], pageSize: 10 });
+    const gen = drift(fakeClient(live, stored, log), {
+      advertiserId: 'acc_1',
+      level: 'campaigns',
+      fields: ['status', 'name', 'budget', 'budgetType'],
+      pageSize: 10,
+    });
     const first = await gen.next();
     expect(first.value).toEqual([
       { id: '0', name: 'c0', field: 'exists', stored: false, live: true },

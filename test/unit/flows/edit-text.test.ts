@@ -5,7 +5,14 @@ import { EditTextError, editedChanges, parseEditText, renderEditText, type EditL
 
 const f = (name: string, type: FieldInput['type'], extra: Partial<FieldInput> = {}): FieldInput => ({ name, type, required: false, ...extra });
 const layout: EditLayout = {
-  fields: [f('name', 'string'), f('description', 'string'), f('budget', 'number', { nullable: true }), f('goals', 'array', { items: 'string' }), f('voice', 'string', { nullable: true }), f('body', 'string')],
+  fields: [
+    f('name', 'string'),
+    f('description', 'string'),
+    f('budget', 'number', { nullable: true }),
+    f('goals', 'array', { items: 'string' }),
+    f('voice', 'string', { nullable: true }),
+    f('body', 'string'),
+  ],
   blocks: ['voice', 'body'],
 };
 const row = { name: 'Acme', description: '  padded', budget: 50, goals: ['grow', 'null'], voice: 'Calm.\n\n# Rules\n- short\n', body: '', revision: 3 };

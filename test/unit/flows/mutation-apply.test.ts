@@ -45,8 +45,18 @@ beforeEach(() => {
 });
 
 // One attempt per request unless a test says otherwise.
-const client = () => new ApiClient({ baseUrl: server.url, apiKey: 'acr_t', userAgent: 'adops/test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000, throttle: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000 } } });
-const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ line: i + 2, body: { advertiserId: 'acc_1', action: 'rename', target: { type: 'campaign', id: String(i) }, name: `n${i}` } }));
+const client = () =>
+  new ApiClient({
+    baseUrl: server.url,
+    apiKey: 'acr_t',
+    userAgent: 'adops/test',
+    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000, throttle: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000 } },
+  });
+const rows = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    line: i + 2,
+    body: { advertiserId: 'acc_1', action: 'rename', target: { type: 'campaign', id: String(i) }, name: `n${i}` },
+  }));
 const journalFile = () => join(mkdtempSync(join(tmpdir(), 'adops-journal-')), 'j.ndjson');
 
 describe('applyRows', () => {
@@ -67,7 +77,19 @@ describe('applyRows', () => {
     const waits: number[] = [];
     let t = 0;
     const deps = { now: () => t, sleep: async (ms: number) => void (waits.push(ms), (t += ms)), random: () => 0 };
-    const throttling = new ApiClient({ baseUrl: server.url, apiKey: 'acr_t', userAgent: 'adops/test', deps, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000, throttle: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 1000, budgetMs: 60_000 } } });
+    const throttling = new ApiClient({
+      baseUrl: server.url,
+      apiKey: 'acr_t',
+      userAgent: 'adops/test',
+      deps,
+      retry: {
+        maxAttempts: 1,
+        baseDelayMs: 1,
+        maxDelayMs: 1,
+        budgetMs: 5_000,
+        throttle: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 1000, budgetMs: 60_000 },
+      },
+    });
     const out = await applyRows(throttling, rows(2), { journal: new Journal(undefined), concurrency: 2 });
     expect(out.map((o) => o.state)).toEqual(['pending', 'pending']);
     expect(waits.some((w) => w >= 1000)).toBe(true);
@@ -76,12 +98,16 @@ describe('applyRows', () => {
     expect(new Set(posts).size).toBe(2);
   });
 
-  it('one bound on sends per row: a service that always answers 429 gets at most the throttle policy\'s attempts, not a retry loop around it', async () => {
+  it("one bound on sends per row: a service that always answers 429 gets at most the throttle policy's attempts, not a retry loop around it", async () => {
     let sends = 0;
     const always429: Transport = {
       send: async () => {
         sends++;
-        return { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: Readable.from([Buffer.from('{"error":"rate_limited","message":"slow down"}')]) };
+        return {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '1' },
+          body: Readable.from([Buffer.from('{"error":"rate_limited","message":"slow down"}')]),
+        };
       },
       close: async () => {},
     };

@@ -20,32 +20,65 @@ async function rowsOf(text: string, ext = 'csv'): Promise<ParsedRow[]> {
   for await (const r of readRows(file)) out.push(r);
   return out;
 }
-const refusal = (text: string) => rowsOf(text).then(() => 'read', (err: Error) => err.message);
+const refusal = (text: string) =>
+  rowsOf(text).then(
+    () => 'read',
+    (err: Error) => err.message,
+  );
 
 describe('mutation rows', () => {
-  it('reads quoted CSV cells (commas, quotes, a JSON body over lines) and keeps each record\'s first line', async () => {
+  it("reads quoted CSV cells (commas, quotes, a JSON body over lines) and keeps each record's first line", async () => {
     const body = '{"advertiserId":"acc_1","action":"rename",\n"target":{"type":"campaign","id":"9"},"name":"x, \\"y\\""}';
     const rows = await rowsOf(`${HEADER}\r\nacc_1,pause,campaign,1,,,,,,\r\n\r\n,,,,,,,,,"${body.replace(/"/g, '""')}"\r\nacc_1,pause,campaign,2,,,,,,\r\n`);
-    expect(rows.map((r) => [r.line, r.problems])).toEqual([[2, []], [4, []], [6, []]]);
+    expect(rows.map((r) => [r.line, r.problems])).toEqual([
+      [2, []],
+      [4, []],
+      [6, []],
+    ]);
     expect(rows[1]!.body).toMatchObject({ name: 'x, "y"', target: { id: '9' } });
     // Mixed line endings: each row stays its own.
     const mixed = await rowsOf(`${HEADER}\r\nacc_1,pause,campaign,1,,,,,,\nacc_1,pause,campaign,2,,,,,,\r\nacc_1,pause,campaign,3,,,,,,\n`);
-    expect(mixed.map((r) => [r.line, r.problems, (r.body.target as { id: string }).id])).toEqual([[2, [], '1'], [3, [], '2'], [4, [], '3']]);
+    expect(mixed.map((r) => [r.line, r.problems, (r.body.target as { id: string }).id])).toEqual([
+      [2, [], '1'],
+      [3, [], '2'],
+      [4, [], '3'],
+    ]);
   });
 
   it('builds bodies from columns, a body column, or NDJSON', async () => {
-    const csv = [HEADER, 'acc_1,set_budget,campaign,7,,50,daily,,,', 'acc_1,set_bid,ad_group,8,,,,COST_CAP,2.5,', ',,,,,,,,,"{""advertiserId"":""acc_1"",""action"":""pause"",""target"":{""type"":""campaign"",""id"":""9""}}"'].join('\n');
+    const csv = [
+      HEADER,
+      'acc_1,set_budget,campaign,7,,50,daily,,,',
+      'acc_1,set_bid,ad_group,8,,,,COST_CAP,2.5,',
+      ',,,,,,,,,"{""advertiserId"":""acc_1"",""action"":""pause"",""target"":{""type"":""campaign"",""id"":""9""}}"',
+    ].join('\n');
     const rows = await rowsOf(csv);
     expect(rows.map((r) => r.problems)).toEqual([[], [], []]);
-    expect(rows[0]!.body).toEqual({ advertiserId: 'acc_1', target: { type: 'campaign', id: '7' }, action: 'set_budget', budget: { amount: 50, type: 'daily' } });
+    expect(rows[0]!.body).toEqual({
+      advertiserId: 'acc_1',
+      target: { type: 'campaign', id: '7' },
+      action: 'set_budget',
+      budget: { amount: 50, type: 'daily' },
+    });
     expect(rows[1]!.body).toMatchObject({ bidStrategy: 'COST_CAP', bidAmount: 2.5 });
     expect(rows[2]!.body).toMatchObject({ action: 'pause', target: { id: '9' } });
     const nd = await rowsOf('{"advertiserId":"acc_1","action":"rename","target":{"type":"campaign","id":"1"},"name":"x"}\n\nnot json\n', 'ndjson');
-    expect(nd.map((r) => [r.line, r.problems])).toEqual([[1, []], [3, ['body is not valid JSON']]]);
+    expect(nd.map((r) => [r.line, r.problems])).toEqual([
+      [1, []],
+      [3, ['body is not valid JSON']],
+    ]);
   });
 
   it('names what is wrong with a row, and an unknown column before any row', async () => {
-    const rows = await rowsOf([HEADER, 'acc_1,rename,campaign,1,,,,,,', 'acc_1,pause,campaign,1,,,,,,{}', 'acc_1,set_budget,adset,1,,5,weekly,,,', 'acc_1,pause,campaign,1,extra,,,,,'].join('\n'));
+    const rows = await rowsOf(
+      [
+        HEADER,
+        'acc_1,rename,campaign,1,,,,,,',
+        'acc_1,pause,campaign,1,,,,,,{}',
+        'acc_1,set_budget,adset,1,,5,weekly,,,',
+        'acc_1,pause,campaign,1,extra,,,,,',
+      ].join('\n'),
+    );
     expect(rows[0]!.problems).toEqual(['name is required for rename']);
     expect(rows[1]!.problems[0]).toMatch(/either body or the columns/);
     expect(rows[2]!.problems).toEqual(['target.type must be one of campaign, ad_group', 'budget.type must be one of daily, lifetime']);
@@ -54,23 +87,34 @@ describe('mutation rows', () => {
   });
 
   it('an unclosed quote refuses the file naming the line it opens on, instead of swallowing the rows after it', async () => {
-    const text = [HEADER, 'acc_1,pause,campaign,1,,,,,,', '', 'acc_1,rename,campaign,2,"New name,,,,,', 'acc_1,pause,campaign,3,,,,,,', 'acc_1,pause,campaign,4,,,,,,'].join('\n');
+    const text = [
+      HEADER,
+      'acc_1,pause,campaign,1,,,,,,',
+      '',
+      'acc_1,rename,campaign,2,"New name,,,,,',
+      'acc_1,pause,campaign,3,,,,,,',
+      'acc_1,pause,campaign,4,,,,,,',
+    ].join('\n');
     expect(await refusal(text)).toMatch(/f\d+\.csv: line 4: a quoted cell is never closed/);
     // Closed again by a later quote: a stray quote, or a name holding the rows it swallowed.
-    expect(await refusal([HEADER, 'acc_1,rename,campaign,2,"New name,,,,,', 'acc_1,rename,campaign,3,"x",,,,,'].join('\n'))).toMatch(/line 3: a quote ends a cell but more text follows/);
+    expect(await refusal([HEADER, 'acc_1,rename,campaign,2,"New name,,,,,', 'acc_1,rename,campaign,3,"x",,,,,'].join('\n'))).toMatch(
+      /line 3: a quote ends a cell but more text follows/,
+    );
     const swallowed = await rowsOf([HEADER, 'acc_1,rename,campaign,2,"New name,,,,,', 'acc_1,pause,campaign,3,,,,,,"'].join('\n'));
     expect(swallowed.map((r) => [r.line, r.problems])).toEqual([[2, ['name holds a line break (a quote closed too late?)']]]);
   });
 
   it('a cell or a row past its bound is refused naming its line, without reading it all', async () => {
     const long = 'x'.repeat(MAX_CELL_CHARS + 1);
-    expect((await rowsOf(`${HEADER}\nacc_1,rename,campaign,1,${long},,,,,\n`)).map((r) => [r.line, r.problems])).toEqual([[2, [`name: longer than ${MAX_CELL_CHARS} characters`]]]);
+    expect((await rowsOf(`${HEADER}\nacc_1,rename,campaign,1,${long},,,,,\n`)).map((r) => [r.line, r.problems])).toEqual([
+      [2, [`name: longer than ${MAX_CELL_CHARS} characters`]],
+    ]);
     const huge = 'y'.repeat(MAX_ROW_CHARS * 4);
     expect(await refusal(`${HEADER}\nacc_1,pause,campaign,1,,,,,,\nacc_1,rename,campaign,1,"${huge}",,,,,\n`)).toMatch(/line 3: a row longer than/);
     expect(await rowsOf(`{"a":1}\n{"name":"${huge}"}\n`, 'ndjson').catch((e: Error) => e.message)).toMatch(/line 2: a row longer than/);
   });
 
-  it('row identities over two streamed passes equal the journal\'s rowIds (repeats numbered by occurrence)', () => {
+  it("row identities over two streamed passes equal the journal's rowIds (repeats numbered by occurrence)", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 60 }), (picks) => {
         const bodies = picks.map((i) => ({ action: 'pause', target: { type: 'campaign', id: String(i) } }));

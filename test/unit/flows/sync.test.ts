@@ -10,7 +10,13 @@ import { HttpStubs, json } from '../../helpers/http-stub.js';
 let http: HttpStubs;
 function client() {
   http = new HttpStubs();
-  return new ApiClient({ baseUrl: 'https://api.adops.test', apiKey: 'acr_k_1234', userAgent: 't', transport: http, deps: { now: () => 0, sleep: async () => {}, random: () => 0 } });
+  return new ApiClient({
+    baseUrl: 'https://api.adops.test',
+    apiKey: 'acr_k_1234',
+    userAgent: 't',
+    transport: http,
+    deps: { now: () => 0, sleep: async () => {}, random: () => 0 },
+  });
 }
 afterEach(() => http.verify());
 

@@ -35,7 +35,10 @@ function fakeTarget(states: string[]): UploadTarget {
   let polls = 0;
   const row = (state: string): Row => ({ id: 'ast_1', state, sizeBytes: 65 });
   return {
-    key: 'asset', noun: 'Asset', accepted: 'images', listReservedCommand: 'list',
+    key: 'asset',
+    noun: 'Asset',
+    accepted: 'images',
+    listReservedCommand: 'list',
     judge: (head, size) => judgeAsset(head, size),
     reserve: async () => ({ id: 'ast_1', uploadUrl: url, uploadExpiresAt: Date.now() + 900_000 }),
     finalize: async () => row('uploaded'),
@@ -60,8 +63,12 @@ describe('uploadFile and a finalize that is not final yet', () => {
     const { file, journal } = setup();
     const events: UploadEvent[] = [];
     const out = await uploadFile(file, {
-      target: fakeTarget(['uploaded', 'uploaded', 'ready']), journal, now: Date.now, sleep: async () => {},
-      waitTimeoutMs: 60_000, onEvent: (e) => events.push(e),
+      target: fakeTarget(['uploaded', 'uploaded', 'ready']),
+      journal,
+      now: Date.now,
+      sleep: async () => {},
+      waitTimeoutMs: 60_000,
+      onEvent: (e) => events.push(e),
     });
     expect(out.status, String(out.error)).toBe('uploaded');
     expect(out.row).toMatchObject({ state: 'ready' });
@@ -77,7 +84,11 @@ describe('uploadFile and a finalize that is not final yet', () => {
     const { file, journal } = setup();
     let t = 0;
     const out = await uploadFile(file, {
-      target: fakeTarget(['uploaded']), journal, now: () => (t += 1000), sleep: async () => {}, waitTimeoutMs: 3000,
+      target: fakeTarget(['uploaded']),
+      journal,
+      now: () => (t += 1000),
+      sleep: async () => {},
+      waitTimeoutMs: 3000,
     });
     expect(out.status).toBe('failed');
     expect(out.error).toBeInstanceOf(UploadError);

@@ -9,7 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { hashFile, hashGate, keyFingerprint, UploadJournal, type JournalEntry } from '../../../src/flows/upload-journal.js';
 
 const SHA = 'ab'.repeat(32);
-const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({ id: 'ast_1', keyFp: 'k1', state: 'reserved', uploadUrl: 'http://storage/u/tok', uploadExpiresAt: 5000, updatedAt: 1, ...over });
+const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
+  id: 'ast_1',
+  keyFp: 'k1',
+  state: 'reserved',
+  uploadUrl: 'http://storage/u/tok',
+  uploadExpiresAt: 5000,
+  updatedAt: 1,
+  ...over,
+});
 
 /** Every file under dir, recursively, relative. */
 function files(dir: string): string[] {
@@ -28,7 +36,10 @@ describe('UploadJournal', () => {
     const doc = await a.open('document:acme', 10, SHA);
     doc.put(entry({ id: 'doc_1' }));
     doc.release();
-    expect(a.peek('asset', 10, SHA).map((e) => [e.id, e.state])).toEqual([['ast_2', 'reserved'], ['ast_1', 'ready']]);
+    expect(a.peek('asset', 10, SHA).map((e) => [e.id, e.state])).toEqual([
+      ['ast_2', 'reserved'],
+      ['ast_1', 'ready'],
+    ]);
     expect(a.peek('document:acme', 10, SHA).map((e) => e.id)).toEqual(['doc_1']);
     expect(a.peek('asset', 11, SHA)).toEqual([]);
     expect(new UploadJournal(dir, 'http://b', 'k1').peek('asset', 10, SHA)).toEqual([]);
@@ -62,7 +73,10 @@ describe('UploadJournal', () => {
     slot.put(entry());
     slot.release();
     const root = join(dir, 'uploads');
-    const file = join(root, files(root).find((f) => f.endsWith('.json'))!);
+    const file = join(
+      root,
+      files(root).find((f) => f.endsWith('.json'))!,
+    );
     writeFileSync(file, '{"v":2,"target":"asset","entr'); // cut short
     const again = await j.open('asset', 1, SHA);
     expect(again.entries).toEqual([]);
@@ -109,6 +123,10 @@ describe('hashGate', () => {
   it('hashFile streams a file to the same digest', async () => {
     const p = join(mkdtempSync(join(tmpdir(), 'adops-hash-')), 'f.bin');
     writeFileSync(p, Buffer.alloc(3 * 1024 * 1024, 7));
-    expect(await hashFile(p)).toBe(createHash('sha256').update(Buffer.alloc(3 * 1024 * 1024, 7)).digest('hex'));
+    expect(await hashFile(p)).toBe(
+      createHash('sha256')
+        .update(Buffer.alloc(3 * 1024 * 1024, 7))
+        .digest('hex'),
+    );
   });
 });

@@ -48,9 +48,16 @@ describe('putBytes', () => {
   });
 
   it('an answer before the body ends is returned and the rest not sent', async () => {
-    const r = await putBytes(`${base}/early`, () => Readable.from((function* () {
-      for (let i = 0; i < 64; i++) yield Buffer.alloc(1024 * 1024);
-    })()), { contentType: 'video/mp4', sizeBytes: 64 * 1024 * 1024 });
+    const r = await putBytes(
+      `${base}/early`,
+      () =>
+        Readable.from(
+          (function* () {
+            for (let i = 0; i < 64; i++) yield Buffer.alloc(1024 * 1024);
+          })(),
+        ),
+      { contentType: 'video/mp4', sizeBytes: 64 * 1024 * 1024 },
+    );
     expect(r).toEqual({ status: 413, body: { error: 'too_large' } });
   });
 
@@ -65,9 +72,16 @@ describe('putBytes', () => {
     await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
     try {
       const started = Date.now();
-      const err = await putBytes(`http://127.0.0.1:${(stall.address() as AddressInfo).port}/`, () => Readable.from((function* () {
-        for (let i = 0; i < 256; i++) yield Buffer.alloc(256 * 1024);
-      })()), { contentType: 'video/mp4', sizeBytes: 64 * 1024 * 1024, idleTimeoutMs: 1000 }).catch((e: unknown) => e);
+      const err = await putBytes(
+        `http://127.0.0.1:${(stall.address() as AddressInfo).port}/`,
+        () =>
+          Readable.from(
+            (function* () {
+              for (let i = 0; i < 256; i++) yield Buffer.alloc(256 * 1024);
+            })(),
+          ),
+        { contentType: 'video/mp4', sizeBytes: 64 * 1024 * 1024, idleTimeoutMs: 1000 },
+      ).catch((e: unknown) => e);
       const took = Date.now() - started;
       expect(err).toBeInstanceOf(PutNetworkError);
       expect((err as Error).message).toBe('no progress for 1 s');
@@ -89,7 +103,10 @@ describe('putBytes', () => {
     });
     await new Promise<void>((r) => refuser.listen(0, '127.0.0.1', r));
     try {
-      const r = await putBytes(`http://127.0.0.1:${(refuser.address() as AddressInfo).port}/`, bytes(8 * 1024 * 1024), { contentType: 'text/markdown', sizeBytes: 8 * 1024 * 1024 });
+      const r = await putBytes(`http://127.0.0.1:${(refuser.address() as AddressInfo).port}/`, bytes(8 * 1024 * 1024), {
+        contentType: 'text/markdown',
+        sizeBytes: 8 * 1024 * 1024,
+      });
       expect(r).toEqual({ status: 413, body: { error: 'too_large' } });
       expect(bodyBytes).toBe(0);
     } finally {

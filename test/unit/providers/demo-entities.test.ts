@@ -37,13 +37,20 @@ describe('demo provider entities', () => {
     // provider_d is never stored; every stored row is a, b or c.
     const providers = db.prepare('SELECT DISTINCT provider FROM observe_rows ORDER BY provider').pluck().all();
     expect(providers).toEqual(['provider_a', 'provider_b', 'provider_c']);
-    const days = db.prepare('SELECT MIN(date) AS first, MAX(date) AS last, COUNT(DISTINCT date) AS n FROM observe_insights').get() as { first: string; last: string; n: number };
+    const days = db.prepare('SELECT MIN(date) AS first, MAX(date) AS last, COUNT(DISTINCT date) AS n FROM observe_insights').get() as {
+      first: string;
+      last: string;
+      n: number;
+    };
     expect(days).toEqual({ first: '2026-07-03', last: DEMO_INSIGHTS_LAST_DAY, n: DEMO_INSIGHT_DAYS });
     // Automated provider_c campaigns have asset groups and no ad groups.
-    const pmaxWithAdGroups = db.prepare(
-      `SELECT COUNT(*) FROM observe_rows g JOIN provider_entities c ON c.advertiser_id = g.advertiser_id AND c.kind = 'campaign' AND c.id = g.campaign_id
+    const pmaxWithAdGroups = db
+      .prepare(
+        `SELECT COUNT(*) FROM observe_rows g JOIN provider_entities c ON c.advertiser_id = g.advertiser_id AND c.kind = 'campaign' AND c.id = g.campaign_id
        WHERE g.kind = 'ad_group' AND json_extract(c.payload, '$.advertisingChannelType') = 'PERFORMANCE_MAX'`,
-    ).pluck().get();
+      )
+      .pluck()
+      .get();
     expect(pmaxWithAdGroups).toBe(0);
     // Not asserted (timing depends on the machine's load); bench/stored-read.js reports it.
     console.log(`demo world load + ingest: ${elapsed.toFixed(0)} ms`, counts);

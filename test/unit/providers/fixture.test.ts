@@ -28,16 +28,24 @@ async function loadError(adv: Record<string, unknown>): Promise<string> {
 
 describe('fixture provider entities', () => {
   it('name the bad field', async () => {
-    expect(await loadError({ provider: 'provider_a', campaigns: [{ ...providerA.campaigns[0], daily_budget: '50.00' }] })).toContain('/advertisers/0/campaigns/0/daily_budget');
-    expect(await loadError({ provider: 'provider_b', campaigns: [{ campaign_id: '1', campaign_name: 'x', operation_status: 'ON', create_time: '2026-08-01 10:00:00', modify_time: '2026-08-01 10:00:00' }] }))
-      .toContain('/advertisers/0/campaigns/0/operation_status');
+    expect(await loadError({ provider: 'provider_a', campaigns: [{ ...providerA.campaigns[0], daily_budget: '50.00' }] })).toContain(
+      '/advertisers/0/campaigns/0/daily_budget',
+    );
+    expect(
+      await loadError({
+        provider: 'provider_b',
+        campaigns: [{ campaign_id: '1', campaign_name: 'x', operation_status: 'ON', create_time: '2026-08-01 10:00:00', modify_time: '2026-08-01 10:00:00' }],
+      }),
+    ).toContain('/advertisers/0/campaigns/0/operation_status');
     expect(await loadError({ provider: 'provider_b', creatives: [{ id: '1' }] })).toContain('/advertisers/0/creatives: provider_b has no creatives');
   });
 
   it('check links between entities', async () => {
     expect(await loadError({ provider: 'provider_a', adGroups: [providerA.adGroups[0]] })).toContain('names campaign 1001');
     expect(await loadError({ provider: 'provider_c', campaigns: [providerC.campaigns[0]] })).toContain('/advertisers/0/campaigns/0/campaignBudget');
-    expect(await loadError({ provider: 'provider_c', campaigns: [providerC.campaigns[3]], adGroups: [{ ...providerC.adGroups[0], campaignId: '9004' }] })).toContain('PERFORMANCE_MAX campaigns have no ad groups');
+    expect(
+      await loadError({ provider: 'provider_c', campaigns: [providerC.campaigns[3]], adGroups: [{ ...providerC.adGroups[0], campaignId: '9004' }] }),
+    ).toContain('PERFORMANCE_MAX campaigns have no ad groups');
   });
 
   it('a valid world loads', async () => {

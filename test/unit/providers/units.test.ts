@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkWholeAmount, currencyDecimals, microsToWhole, minorToWhole, wholeToDecimalString, wholeToMicros, wholeToMinor, wholeToWhole } from '../../../src/sandbox/providers/units.js';
+import {
+  checkWholeAmount,
+  currencyDecimals,
+  microsToWhole,
+  minorToWhole,
+  wholeToDecimalString,
+  wholeToMicros,
+  wholeToMinor,
+  wholeToWhole,
+} from '../../../src/sandbox/providers/units.js';
 
 describe('money units', () => {
   it('knows currencies without or with three minor digits', () => {
@@ -26,7 +35,15 @@ describe('money units', () => {
   it('refuses amounts that cannot be written', () => {
     expect(checkWholeAmount(10.5, 'USD').ok).toBe(true);
     expect(checkWholeAmount(0.29, 'USD').ok).toBe(true);
-    for (const [amount, currency] of [[-1, 'USD'], [Number.NaN, 'USD'], [Infinity, 'USD'], [12.345, 'USD'], [10.5, 'JPY'], ['10', 'USD'], [10, null]] as const) {
+    for (const [amount, currency] of [
+      [-1, 'USD'],
+      [Number.NaN, 'USD'],
+      [Infinity, 'USD'],
+      [12.345, 'USD'],
+      [10.5, 'JPY'],
+      ['10', 'USD'],
+      [10, null],
+    ] as const) {
       expect(checkWholeAmount(amount, currency).ok, `${String(amount)} ${String(currency)}`).toBe(false);
     }
   });

@@ -25,7 +25,19 @@ function pngChunk(type: string, data: number[]): number[] {
 
 export function png(width = 320, height = 200): Buffer {
   const ihdr = [...u32be(width), ...u32be(height), 8, 6, 0, 0, 0];
-  return Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...pngChunk('IHDR', ihdr), ...pngChunk('IDAT', [0x78, 0x9c, 0x03, 0, 0, 0, 0, 1]), ...pngChunk('IEND', [])]);
+  return Buffer.from([
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    ...pngChunk('IHDR', ihdr),
+    ...pngChunk('IDAT', [0x78, 0x9c, 0x03, 0, 0, 0, 0, 1]),
+    ...pngChunk('IEND', []),
+  ]);
 }
 
 export function gif(width = 16, height = 9): Buffer {
@@ -66,8 +78,13 @@ export function mov(): Buffer {
 export function webm(docType = 'webm'): Buffer {
   const el = (id: number[], data: number[]) => [...id, 0x80 | data.length, ...data];
   const header = [
-    ...el([0x42, 0x86], [1]), ...el([0x42, 0xf7], [1]), ...el([0x42, 0xf2], [4]), ...el([0x42, 0xf3], [8]),
-    ...el([0x42, 0x82], text(docType)), ...el([0x42, 0x87], [4]), ...el([0x42, 0x85], [2]),
+    ...el([0x42, 0x86], [1]),
+    ...el([0x42, 0xf7], [1]),
+    ...el([0x42, 0xf2], [4]),
+    ...el([0x42, 0xf3], [8]),
+    ...el([0x42, 0x82], text(docType)),
+    ...el([0x42, 0x87], [4]),
+    ...el([0x42, 0x85], [2]),
   ];
   // Then the start of a Segment element (unknown size), as a real file has.
   return Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x80 | header.length, ...header, 0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);

@@ -7,7 +7,10 @@ export const BRAND_SECTIONS = ['identity', 'voice', 'guidelines', 'messaging'] a
 export type BrandSection = (typeof BRAND_SECTIONS)[number];
 
 const section = (what: string) =>
-  z.string().nullable().meta({ description: `${what} (markdown); null when not written.` });
+  z
+    .string()
+    .nullable()
+    .meta({ description: `${what} (markdown); null when not written.` });
 
 const brandHead = {
   slug: slugOut,
@@ -57,9 +60,7 @@ const editable = {
   messaging: sectionInput,
 };
 
-export const createBrandBody = z
-  .strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name })
-  .meta({ id: 'CreateBrand' });
+export const createBrandBody = z.strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name }).meta({ id: 'CreateBrand' });
 
 export const updateBrandBody = z
   .strictObject({ revision: readRevision, ...optionalFields(editable) })
@@ -99,10 +100,7 @@ export const brandAdvertiserParams = z.object({
   slug: z.string().meta({ description: 'Brand handle.' }),
   advertiserId: advertiserIdSchema.meta({ description: 'Attached advertiser; starts with acc_.' }),
 });
-export const advertiserDetachedSchema = deleted(
-  { slug: z.string(), advertiserId: advertiserIdSchema },
-  'BrandAdvertiserDetached',
-);
+export const advertiserDetachedSchema = deleted({ slug: z.string(), advertiserId: advertiserIdSchema }, 'BrandAdvertiserDetached');
 
 export type Brand = z.infer<typeof brandSchema>;
 export type BrandSummary = z.infer<typeof brandSummarySchema>;

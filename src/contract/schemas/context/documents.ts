@@ -37,8 +37,15 @@ export const listDocumentsQuery = z.object({
 export const reserveDocumentBody = z
   .strictObject({
     filename: z.string().min(1).max(255).meta({ example: 'brand-book.pdf' }),
-    contentType: z.string().min(1).max(255).meta({ description: 'Media type of the file (else 415 unsupported_type with allowed).', example: 'application/pdf' }),
-    sizeBytes: z.number().int().min(0).optional().meta({ description: 'Expected size: over the limit of contentType answers 413 too_large at once (nothing reserved); the storage takes no more than this. The limit is checked again on what landed, at finalize.' }),
+    contentType: z
+      .string()
+      .min(1)
+      .max(255)
+      .meta({ description: 'Media type of the file (else 415 unsupported_type with allowed).', example: 'application/pdf' }),
+    sizeBytes: z.number().int().min(0).optional().meta({
+      description:
+        'Expected size: over the limit of contentType answers 413 too_large at once (nothing reserved); the storage takes no more than this. The limit is checked again on what landed, at finalize.',
+    }),
   })
   .meta({ id: 'ReserveDocument' });
 

@@ -86,8 +86,7 @@ export const readinessSchema = z
     missing: z.array(
       z.object({
         code: z.string().meta({
-          description:
-            'plan_not_approved, plan_archived, validation_failed, provider_not_connected, missing_write_access',
+          description: 'plan_not_approved, plan_archived, validation_failed, provider_not_connected, missing_write_access',
         }),
         message: z.string(),
         problems: z.array(problemSchema).optional().meta({ description: 'With validation_failed: what validation found.' }),

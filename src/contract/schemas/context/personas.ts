@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { deleted, epochMs, optionalFields, pageOf, pageQuery, readRevision, revision, slugInput, slugOut } from './shared.js';
 
 const list = (what: string) =>
-  z.array(z.string().min(1).max(500)).max(50).meta({ description: `${what}; up to 50 short entries.` });
+  z
+    .array(z.string().min(1).max(500))
+    .max(50)
+    .meta({ description: `${what}; up to 50 short entries.` });
 
 export const personaSchema = z
   .object({
@@ -27,15 +30,16 @@ export const listPersonasQuery = z.object({ ...pageQuery });
 const editable = {
   name: z.string().min(1).max(200),
   description: z.string().max(2000),
-  demographics: z.string().max(64 * 1024).nullable(),
+  demographics: z
+    .string()
+    .max(64 * 1024)
+    .nullable(),
   goals: list('Goals'),
   painPoints: list('Pain points'),
   channels: list('Channels'),
 };
 
-export const createPersonaBody = z
-  .strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name })
-  .meta({ id: 'CreatePersona' });
+export const createPersonaBody = z.strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name }).meta({ id: 'CreatePersona' });
 
 export const updatePersonaBody = z
   .strictObject({ revision: readRevision, ...optionalFields(editable) })

@@ -61,7 +61,12 @@ export const deleteQuery = z.object({
     .transform(Number)
     .optional()
     // Documented as the integer it is on the wire (see limitQuery in ../common.ts).
-    .meta({ description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.', type: 'integer', minimum: 1, maximum: 999_999_999_999_999 }),
+    .meta({
+      description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 999_999_999_999_999,
+    }),
 });
 
 /**
@@ -72,5 +77,4 @@ export const deleteQuery = z.object({
  */
 export const optionalFields = <S extends z.ZodRawShape>(fields: S) => z.object(fields).partial().shape;
 
-export const deleted = (fields: z.ZodRawShape, id: string) =>
-  z.object({ deleted: z.literal(true), ...fields }).meta({ id, description: 'What was deleted.' });
+export const deleted = (fields: z.ZodRawShape, id: string) => z.object({ deleted: z.literal(true), ...fields }).meta({ id, description: 'What was deleted.' });

@@ -22,9 +22,7 @@ export const skillSummarySchema = z.object(skillFields).meta({
   description: 'A Skill as listed: everything but the body.',
 });
 
-export const skillSchema = z
-  .object({ ...skillFields, body: z.string().meta({ description: 'The playbook, markdown.' }) })
-  .meta({ id: 'Skill' });
+export const skillSchema = z.object({ ...skillFields, body: z.string().meta({ description: 'The playbook, markdown.' }) }).meta({ id: 'Skill' });
 
 export const skillPageSchema = pageOf(skillSummarySchema, 'SkillPage');
 
@@ -39,9 +37,7 @@ const editable = {
   body: markdown(256 * 1024, 'Markdown, up to 256 KiB.'),
 };
 
-export const createSkillBody = z
-  .strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name })
-  .meta({ id: 'CreateSkill' });
+export const createSkillBody = z.strictObject({ slug: slugInput, ...optionalFields(editable), name: editable.name }).meta({ id: 'CreateSkill' });
 
 export const updateSkillBody = z
   .strictObject({ revision: readRevision, ...optionalFields(editable) })

@@ -16,7 +16,7 @@ export type AttachmentRow = {
   provider: string;
   name: string;
   currency: string | null;
-}
+};
 
 export const ATTACHMENTS_FROM = 'context_brand_advertisers ba JOIN advertisers a ON a.id = ba.advertiser_id';
 export const ATTACHMENT_COLUMNS = 'ba.seq AS seq, ba.advertiser_id, ba.attached_at, a.provider, a.name, a.currency';
@@ -26,7 +26,11 @@ export function toBrandAdvertiser(r: AttachmentRow): BrandAdvertiser {
 }
 
 function attachment(s: Scope, brand: BrandRow, advertiserId: string): AttachmentRow | null {
-  return s.db.prepare<[number, string], AttachmentRow>(`SELECT ${ATTACHMENT_COLUMNS} FROM ${ATTACHMENTS_FROM} WHERE ba.brand_seq = ? AND ba.advertiser_id = ?`).get(brand.seq, advertiserId) ?? null;
+  return (
+    s.db
+      .prepare<[number, string], AttachmentRow>(`SELECT ${ATTACHMENT_COLUMNS} FROM ${ATTACHMENTS_FROM} WHERE ba.brand_seq = ? AND ba.advertiser_id = ?`)
+      .get(brand.seq, advertiserId) ?? null
+  );
 }
 
 export function attachAdvertiser(s: Scope, brand: BrandRow, advertiserId: string): { row: AttachmentRow; created: boolean } {
@@ -53,9 +57,17 @@ type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
 export function listBrandAdvertisers(s: Scope, brand: BrandRow, query: ListQuery): Page<BrandAdvertiser> {
   const { cursor, limit, ...rest } = query;
   return keysetPage<AttachmentRow, BrandAdvertiser>({
-    db: s.db, secret: s.secret, scope: 'listBrandAdvertisers', filters: { ...rest, brand: brand.slug }, cursor, limit,
-    select: ATTACHMENT_COLUMNS, from: ATTACHMENTS_FROM, seq: 'ba.seq',
-    where: ['ba.brand_seq = @brand'], params: { brand: brand.seq },
+    db: s.db,
+    secret: s.secret,
+    scope: 'listBrandAdvertisers',
+    filters: { ...rest, brand: brand.slug },
+    cursor,
+    limit,
+    select: ATTACHMENT_COLUMNS,
+    from: ATTACHMENTS_FROM,
+    seq: 'ba.seq',
+    where: ['ba.brand_seq = @brand'],
+    params: { brand: brand.seq },
     map: toBrandAdvertiser,
   });
 }

@@ -24,7 +24,7 @@ export type BrandRow = {
   revision: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 export const BRANDS_TABLE = 'context_brands';
 
@@ -141,9 +141,17 @@ type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
 export function listBrands(s: Scope, query: ListQuery): Page<BrandSummary> {
   const { cursor, limit, ...filters } = query;
   return keysetPage<BrandRow, BrandSummary>({
-    db: s.db, secret: s.secret, scope: 'listBrands', filters, cursor, limit,
-    select: '*', from: BRANDS_TABLE, seq: 'seq',
-    where: ['org_id = @org'], params: { org: s.orgId },
+    db: s.db,
+    secret: s.secret,
+    scope: 'listBrands',
+    filters,
+    cursor,
+    limit,
+    select: '*',
+    from: BRANDS_TABLE,
+    seq: 'seq',
+    where: ['org_id = @org'],
+    params: { org: s.orgId },
     map: toBrandSummary,
   });
 }

@@ -16,7 +16,7 @@ export const DEFAULT_SKILL_CATALOG: readonly CatalogSkill[] = [
     body: [
       '# Budget pacing check',
       '',
-      '1. Read yesterday\'s spend per campaign from Insights (`/observe/insights`, level campaign, group by day).',
+      "1. Read yesterday's spend per campaign from Insights (`/observe/insights`, level campaign, group by day).",
       '2. Expected spend = budget × elapsed share of the flight (daily budgets: the budget itself).',
       '3. Flag a campaign when actual spend is outside 80–120 % of expected for two days running.',
       '4. Propose a budget change as a Mutation; never apply it without approval.',

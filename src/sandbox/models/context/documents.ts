@@ -31,7 +31,7 @@ export type DocumentRow = {
   created_at: number;
   updated_at: number;
   finalized_at: number | null;
-}
+};
 
 export const DOCUMENTS_TABLE = 'context_documents';
 
@@ -44,7 +44,10 @@ interface DocumentDeps {
 }
 
 const depsOf = (s: Scope): DocumentDeps => ({
-  files: s.services.files, secret: s.secret, publicUrl: s.services.publicUrl(), limits: documentLimits(s.services.settings),
+  files: s.services.files,
+  secret: s.secret,
+  publicUrl: s.services.publicUrl(),
+  limits: documentLimits(s.services.settings),
 });
 
 export function toDocument(r: DocumentRow, brandSlug: string): Document {
@@ -67,11 +70,7 @@ export function getDocument(s: Scope, brand: BrandRow, documentId: string): Docu
   return row;
 }
 
-export function reserveDocument(
-  s: Scope,
-  brand: BrandRow,
-  body: ReserveDocument,
-): { row: DocumentRow; uploadUrl: string; uploadExpiresAt: number } {
+export function reserveDocument(s: Scope, brand: BrandRow, body: ReserveDocument): { row: DocumentRow; uploadUrl: string; uploadExpiresAt: number } {
   const deps = depsOf(s);
   const allowed = Object.keys(deps.limits);
   const type = essenceOf(body.contentType);
@@ -129,11 +128,18 @@ export async function finalizeDocument(s: Scope, brand: BrandRow, documentId: st
   if (inspection.state === 'too_large' || inspection.sizeBytes > limitBytes) {
     // A PUT cut off while streaming reports the cap that cut it (the size counted so far).
     const limit = inspection.state === 'too_large' ? inspection.limitBytes : limitBytes;
-    const why = inspection.state === 'too_large' && inspection.refusedBy === 'org_quota' ? "would pass your organization's storage quota" : 'exceeds the limit of its reservation';
-    return refuse(s, row, domainError('too_large', `The stored file ${why}; it was deleted.`, {
-      sizeBytes: inspection.sizeBytes,
-      limitBytes: limit,
-    }));
+    const why =
+      inspection.state === 'too_large' && inspection.refusedBy === 'org_quota'
+        ? "would pass your organization's storage quota"
+        : 'exceeds the limit of its reservation';
+    return refuse(
+      s,
+      row,
+      domainError('too_large', `The stored file ${why}; it was deleted.`, {
+        sizeBytes: inspection.sizeBytes,
+        limitBytes: limit,
+      }),
+    );
   }
   // The head inspection read (SNIFF_HEAD_BYTES, more than DOCUMENT_HEAD_BYTES): no second read of the file.
   const head = inspection.head.subarray(0, DOCUMENT_HEAD_BYTES);
@@ -165,8 +171,15 @@ type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
 export function listDocuments(s: Scope, brand: BrandRow, query: ListQuery<{ state?: DocumentRow['state'] | undefined }>): Page<Document> {
   const { cursor, limit, ...rest } = query;
   return keysetPage<DocumentRow, Document>({
-    db: s.db, secret: s.secret, scope: 'listDocuments', filters: { ...rest, brand: brand.slug }, cursor, limit,
-    select: '*', from: DOCUMENTS_TABLE, seq: 'seq',
+    db: s.db,
+    secret: s.secret,
+    scope: 'listDocuments',
+    filters: { ...rest, brand: brand.slug },
+    cursor,
+    limit,
+    select: '*',
+    from: DOCUMENTS_TABLE,
+    seq: 'seq',
     where: ['brand_seq = @brand', rest.state ? 'state = @state' : null],
     params: { brand: brand.seq, state: rest.state },
     map: (r) => toDocument(r, brand.slug),

@@ -68,11 +68,23 @@ export function problemsOf(s: Scope, plan: PlanRow, li: LineItemRow): LineItemPr
     const own = spendCeiling(li);
     const budget = fromMinorUnits(plan.budget_minor, plan.currency);
     if (own !== null && own > plan.budget_minor) {
-      problems.push(problem('budget_over_plan', 'budget', `This Line Item can spend ${fromMinorUnits(own, plan.currency)} ${plan.currency}, more than the plan budget of ${budget}.`));
+      problems.push(
+        problem(
+          'budget_over_plan',
+          'budget',
+          `This Line Item can spend ${fromMinorUnits(own, plan.currency)} ${plan.currency}, more than the plan budget of ${budget}.`,
+        ),
+      );
     } else {
       const total = lineItemsOf(s, plan).reduce((sum, other) => sum + (spendCeiling(other) ?? 0), 0);
       if (total > plan.budget_minor) {
-        problems.push(problem('plan_budget_exceeded', 'budget', `All Line Items together can spend ${fromMinorUnits(total, plan.currency)} ${plan.currency}, more than the plan budget of ${budget}.`));
+        problems.push(
+          problem(
+            'plan_budget_exceeded',
+            'budget',
+            `All Line Items together can spend ${fromMinorUnits(total, plan.currency)} ${plan.currency}, more than the plan budget of ${budget}.`,
+          ),
+        );
       }
     }
   }
@@ -99,7 +111,10 @@ export function readinessOf(s: Scope, plan: PlanRow, li: LineItemRow): LineItemR
   if (advertiser?.connection === 'not_connected') {
     missing.push({ code: 'provider_not_connected', message: `The advertiser has no usable ${advertiser.provider} connection; a person must reconnect it.` });
   } else if (advertiser?.connection === 'no_write_access') {
-    missing.push({ code: 'missing_write_access', message: 'The advertiser’s connection has no write access; a person must reconnect it and grant write access.' });
+    missing.push({
+      code: 'missing_write_access',
+      message: 'The advertiser’s connection has no write access; a person must reconnect it and grant write access.',
+    });
   }
   return { lineItemId: li.id, ready: missing.length === 0, missing, checkedAt: s.clock.now() };
 }

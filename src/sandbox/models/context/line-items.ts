@@ -24,8 +24,18 @@ export function addLineItem(s: Scope, plan: PlanRow, body: AddLineItem): LineIte
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?)`,
       )
       .run(
-        id, plan.seq, body.name, body.provider ?? null, body.advertiserId ?? null, budget, body.budgetType ?? null,
-        body.startDate ?? null, body.endDate ?? null, body.objective ?? null, now, now,
+        id,
+        plan.seq,
+        body.name,
+        body.provider ?? null,
+        body.advertiserId ?? null,
+        budget,
+        body.budgetType ?? null,
+        body.startDate ?? null,
+        body.endDate ?? null,
+        body.objective ?? null,
+        now,
+        now,
       );
     return getLineItem(s, plan, id);
   })();
@@ -69,12 +79,7 @@ export function deleteLineItem(s: Scope, plan: PlanRow, lineItemId: string, revi
  * Item's. Recording the same object twice answers the first record (a retry
  * after a lost answer must not duplicate it).
  */
-export function recordExecution(
-  s: Scope,
-  plan: PlanRow,
-  lineItemId: string,
-  body: RecordExecution,
-): { execution: LineItemExecution; created: boolean } {
+export function recordExecution(s: Scope, plan: PlanRow, lineItemId: string, body: RecordExecution): { execution: LineItemExecution; created: boolean } {
   return s.db.transaction(() => {
     const li = getLineItem(s, plan, lineItemId);
     if (plan.status === 'draft') throw domainError('plan_not_approved', 'Only an approved Campaign Plan is executed; approve it first.');
@@ -83,14 +88,14 @@ export function recordExecution(
       throw domainError('provider_mismatch', `The Line Item is for ${li.provider ?? 'no provider'}, not ${body.provider}.`);
     }
     const existing = s.db
-      .prepare<[number, string, string, string], ExecutionRow>(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? AND provider = ? AND entity_type = ? AND entity_id = ?`)
+      .prepare<[number, string, string, string], ExecutionRow>(
+        `SELECT * FROM ${EXECUTIONS_TABLE} WHERE line_item_seq = ? AND provider = ? AND entity_type = ? AND entity_id = ?`,
+      )
       .get(li.seq, body.provider, body.entityType, body.entityId);
     if (existing) return { execution: toExecution(existing, li.id), created: false };
     const id = mintId('exe');
     s.db
-      .prepare(
-        `INSERT INTO ${EXECUTIONS_TABLE} (id, line_item_seq, provider, entity_type, entity_id, mutation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
+      .prepare(`INSERT INTO ${EXECUTIONS_TABLE} (id, line_item_seq, provider, entity_type, entity_id, mutation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
       .run(id, li.seq, body.provider, body.entityType, body.entityId, body.mutationId ?? null, s.clock.now());
     const row = s.db.prepare<[string], ExecutionRow>(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE id = ?`).get(id);
     if (!row) throw new Error(`execution ${id} was not stored`);

@@ -23,7 +23,7 @@ export type PersonaRow = {
   revision: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 export const PERSONAS_TABLE = 'context_personas';
 
@@ -109,9 +109,17 @@ type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
 export function listPersonas(s: Scope, brand: BrandRow, query: ListQuery): Page<Persona> {
   const { cursor, limit, ...rest } = query;
   return keysetPage<PersonaRow, Persona>({
-    db: s.db, secret: s.secret, scope: 'listPersonas', filters: { ...rest, brand: brand.slug }, cursor, limit,
-    select: '*', from: PERSONAS_TABLE, seq: 'seq',
-    where: ['brand_seq = @brand'], params: { brand: brand.seq },
+    db: s.db,
+    secret: s.secret,
+    scope: 'listPersonas',
+    filters: { ...rest, brand: brand.slug },
+    cursor,
+    limit,
+    select: '*',
+    from: PERSONAS_TABLE,
+    seq: 'seq',
+    where: ['brand_seq = @brand'],
+    params: { brand: brand.seq },
     map: (r) => toPersona(r, brand.slug),
   });
 }

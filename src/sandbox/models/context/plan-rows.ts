@@ -1,11 +1,6 @@
 // Row shapes of Campaign Plans, Line Items and executions, and their wire
 // forms. Amounts are minor units here and whole units on the wire.
-import type {
-  CampaignPlan,
-  CampaignPlanSummary,
-  LineItem,
-  LineItemExecution,
-} from '../../../contract/schemas/context.js';
+import type { CampaignPlan, CampaignPlanSummary, LineItem, LineItemExecution } from '../../../contract/schemas/context.js';
 import { validationSchema } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { fromMinorUnits } from './money.js';
@@ -29,7 +24,7 @@ export type PlanRow = {
   revision: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 export type LineItemRow = {
   seq: number;
@@ -48,7 +43,7 @@ export type LineItemRow = {
   revision: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 export type ExecutionRow = {
   seq: number;
@@ -59,7 +54,7 @@ export type ExecutionRow = {
   entity_id: string;
   mutation_id: string | null;
   recorded_at: number;
-}
+};
 
 export const PLANS_TABLE = 'context_campaign_plans';
 export const LINE_ITEMS_TABLE = 'context_line_items';
@@ -166,9 +161,15 @@ type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
 export function listPlans(s: Scope, query: ListQuery<{ status?: PlanRow['status'] | undefined }>): Page<CampaignPlanSummary> {
   const { cursor, limit, ...filters } = query;
   return keysetPage<PlanRow & { line_item_count: number }, CampaignPlanSummary>({
-    db: s.db, secret: s.secret, scope: 'listCampaignPlans', filters, cursor, limit,
+    db: s.db,
+    secret: s.secret,
+    scope: 'listCampaignPlans',
+    filters,
+    cursor,
+    limit,
     select: 'p.*, (SELECT COUNT(*) FROM context_line_items li WHERE li.plan_seq = p.seq) AS line_item_count',
-    from: `${PLANS_TABLE} p`, seq: 'p.seq',
+    from: `${PLANS_TABLE} p`,
+    seq: 'p.seq',
     where: ['p.org_id = @org', filters.status ? 'p.status = @status' : null],
     params: { org: s.orgId, status: filters.status },
     map: toPlanSummary,

@@ -109,9 +109,7 @@ export function approvePlan(s: Scope, slug: string, revision: number | undefined
     if (items.length === 0) {
       throw domainError('plan_invalid', 'A Campaign Plan needs at least one Line Item to be approved.', { lineItems: [] });
     }
-    const failing = items
-      .map((li) => ({ lineItemId: li.id, problems: problemsOf(s, plan, li) }))
-      .filter((r) => r.problems.length > 0);
+    const failing = items.map((li) => ({ lineItemId: li.id, problems: problemsOf(s, plan, li) })).filter((r) => r.problems.length > 0);
     if (failing.length > 0) {
       throw domainError('plan_invalid', 'Some Line Items do not validate; fix them, then approve.', { lineItems: failing });
     }

@@ -35,7 +35,9 @@ export function writeWithRevision<Row = Record<string, unknown>>(w: RevisionedWr
   const guard = w.expected === undefined ? '' : ' AND revision = @__expected';
   const params: Record<string, unknown> = { ...w.set, __seq: w.seq, __now: w.now };
   if (w.expected !== undefined) params.__expected = w.expected;
-  const written = w.db.prepare<[Record<string, unknown>], Row>(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE seq = @__seq${guard} RETURNING *`).get(params);
+  const written = w.db
+    .prepare<[Record<string, unknown>], Row>(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE seq = @__seq${guard} RETURNING *`)
+    .get(params);
   if (written) return written;
   const current = w.db.prepare<[number], { revision: number }>(`SELECT revision FROM ${w.table} WHERE seq = ?`).get(w.seq);
   if (!current) throw domainError('not_found', 'It was deleted meanwhile.');

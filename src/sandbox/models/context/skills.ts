@@ -25,7 +25,7 @@ export type SkillRow = {
   revision: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 export const SKILLS_TABLE = 'context_skills';
 
@@ -53,7 +53,12 @@ export function findSkill(s: Scope, slug: string): SkillRow | null {
 }
 
 export function getSkill(s: Scope, slug: string): SkillRow {
-  return findSkill(s, slug) ?? (() => { throw notFound(); })();
+  return (
+    findSkill(s, slug) ??
+    (() => {
+      throw notFound();
+    })()
+  );
 }
 
 function insertSkill(s: Scope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision' | 'created_at' | 'updated_at'>): SkillRow {
@@ -154,8 +159,15 @@ type ListQuery<F = object> = { cursor?: string | undefined; limit: number } & F;
 export function listSkills(s: Scope, query: ListQuery<{ source?: 'custom' | 'catalog' | undefined }>): Page<SkillSummary> {
   const { cursor, limit, ...filters } = query;
   return keysetPage<SkillRow, SkillSummary>({
-    db: s.db, secret: s.secret, scope: 'listSkills', filters, cursor, limit,
-    select: '*', from: SKILLS_TABLE, seq: 'seq',
+    db: s.db,
+    secret: s.secret,
+    scope: 'listSkills',
+    filters,
+    cursor,
+    limit,
+    select: '*',
+    from: SKILLS_TABLE,
+    seq: 'seq',
     where: ['org_id = @org', filters.source ? 'source = @source' : null],
     params: { org: s.orgId, source: filters.source },
     map: toSkillSummary,

@@ -13,16 +13,12 @@ export function isSlug(value: string): boolean {
 
 export function assertSlug(value: string, field = 'slug'): string {
   if (!isSlug(value)) {
-    throw domainError(
-      'invalid_slug',
-      `The ${field} must be 1–${SLUG_MAX} lowercase letters, digits and single hyphens, not starting or ending with a hyphen.`,
-    );
+    throw domainError('invalid_slug', `The ${field} must be 1–${SLUG_MAX} lowercase letters, digits and single hyphens, not starting or ending with a hyphen.`);
   }
   return value;
 }
 
-export const slugConflict = (slug: string, what: string) =>
-  domainError('slug_conflict', `Another ${what} already has this slug.`, { slug });
+export const slugConflict = (slug: string, what: string) => domainError('slug_conflict', `Another ${what} already has this slug.`, { slug });
 
 /** True when a better-sqlite3 error is a UNIQUE violation (two creates racing past the pre-check). */
 export function isUniqueViolation(error: unknown): boolean {

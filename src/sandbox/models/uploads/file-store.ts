@@ -90,35 +90,35 @@ export function createFileStore(dir: string): FileStore {
   };
 
   const writeFile: FileStore['write'] = async (key, source, { maxBytes, take, commit }) => {
-      const finalPath = pathOf(key);
-      await mkdir(tmpDir, { recursive: true });
-      const tmpPath = join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
-      let sizeBytes = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          sizeBytes += chunk.length;
-          if (sizeBytes > maxBytes || (take && !take(chunk.length))) done(new TooLarge(sizeBytes));
-          else done(null, chunk);
-        },
-      });
-      const sink = createWriteStream(tmpPath, { flags: 'wx' });
-      try {
-        await pipeline(source, counter, sink);
-      } catch (error) {
-        // The file may still be opening when the source fails: remove it only once the sink has closed.
-        if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
-        await rm(tmpPath, { force: true });
-        if (error instanceof TooLarge) return { ok: false, reason: 'too_large', sizeBytes: error.sizeBytes };
-        return { ok: false, reason: 'aborted', error };
-      }
-      let accepted = false;
-      try {
-        accepted = await commit(sizeBytes);
-        if (accepted) await rename(tmpPath, finalPath);
-      } finally {
-        if (!accepted) await rm(tmpPath, { force: true });
-      }
-      return accepted ? { ok: true, sizeBytes } : { ok: false, reason: 'refused', sizeBytes };
+    const finalPath = pathOf(key);
+    await mkdir(tmpDir, { recursive: true });
+    const tmpPath = join(tmpDir, `${key}.${randomBytes(6).toString('hex')}.part`);
+    let sizeBytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        sizeBytes += chunk.length;
+        if (sizeBytes > maxBytes || (take && !take(chunk.length))) done(new TooLarge(sizeBytes));
+        else done(null, chunk);
+      },
+    });
+    const sink = createWriteStream(tmpPath, { flags: 'wx' });
+    try {
+      await pipeline(source, counter, sink);
+    } catch (error) {
+      // The file may still be opening when the source fails: remove it only once the sink has closed.
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
+      await rm(tmpPath, { force: true });
+      if (error instanceof TooLarge) return { ok: false, reason: 'too_large', sizeBytes: error.sizeBytes };
+      return { ok: false, reason: 'aborted', error };
+    }
+    let accepted = false;
+    try {
+      accepted = await commit(sizeBytes);
+      if (accepted) await rename(tmpPath, finalPath);
+    } finally {
+      if (!accepted) await rm(tmpPath, { force: true });
+    }
+    return accepted ? { ok: true, sizeBytes } : { ok: false, reason: 'refused', sizeBytes };
   };
 
   return {

@@ -15,9 +15,7 @@ export interface UploadTokenClaims {
   expiresAt: number;
 }
 
-export type TokenCheck =
-  | { ok: true; claims: UploadTokenClaims }
-  | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
+export type TokenCheck = { ok: true; claims: UploadTokenClaims } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
 function sign(secret: string | Uint8Array, payload: string): Buffer {
   // Domain-separate from every other use of the sandbox secret (cursors, keys).

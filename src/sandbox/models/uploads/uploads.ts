@@ -207,11 +207,14 @@ export type Inspection =
 
 export async function inspectUpload(db: Database, files: FileStore, upload: UploadRow): Promise<Inspection> {
   const essence = essenceOf(upload.contentType);
-  const limitOf = (type: string | null) => (type === null ? null : upload.limits[type] ?? null);
+  const limitOf = (type: string | null) => (type === null ? null : (upload.limits[type] ?? null));
   if (upload.state === 'too_large') {
     return {
-      state: 'too_large', contentType: essence, sizeBytes: upload.sizeBytes ?? 0,
-      limitBytes: upload.limitBytes ?? streamingCap(upload.limits, essence), refusedBy: upload.refusedBy ?? 'limit',
+      state: 'too_large',
+      contentType: essence,
+      sizeBytes: upload.sizeBytes ?? 0,
+      limitBytes: upload.limitBytes ?? streamingCap(upload.limits, essence),
+      refusedBy: upload.refusedBy ?? 'limit',
     };
   }
   const size = upload.state === 'received' ? await files.size(upload.id) : null;

@@ -7,7 +7,6 @@ import { createBrand, deleteBrand, getBrand, toBrand, updateBrand, listBrands } 
 import { discardDocumentFiles } from '../../models/context/documents.js';
 import { scopeOf } from '../scope.js';
 
-
 export function registerBrandRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('listBrands', {

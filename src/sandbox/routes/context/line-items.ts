@@ -8,7 +8,6 @@ import { addLineItem, deleteLineItem, recordExecution, updateLineItem } from '..
 import { getLineItem, getPlan, toLineItem } from '../../models/context/plan-rows.js';
 import { scopeOf } from '../scope.js';
 
-
 export function registerLineItemRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('addLineItem', {

@@ -6,7 +6,6 @@ import { getBrand } from '../../models/context/brands.js';
 import { createPersona, deletePersona, getPersona, toPersona, updatePersona, listPersonas } from '../../models/context/personas.js';
 import { scopeOf } from '../scope.js';
 
-
 export function registerPersonaRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('listPersonas', {

@@ -6,7 +6,6 @@ import { getPlan, toPlan, listPlans } from '../../models/context/plan-rows.js';
 import { approvePlan, createPlan, deletePlan, updatePlan } from '../../models/context/plans.js';
 import { scopeOf } from '../scope.js';
 
-
 export function registerPlanRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(
     operationRoute('listCampaignPlans', {

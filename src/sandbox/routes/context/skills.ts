@@ -2,9 +2,18 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/context.js';
 import { operationRoute } from '../../http/route.js';
-import { createSkill, deleteSkill, getSkill, importCatalogSkill, reimportSkill, toSkill, updateSkill, listSkills, listCatalog } from '../../models/context/skills.js';
+import {
+  createSkill,
+  deleteSkill,
+  getSkill,
+  importCatalogSkill,
+  reimportSkill,
+  toSkill,
+  updateSkill,
+  listSkills,
+  listCatalog,
+} from '../../models/context/skills.js';
 import { scopeOf } from '../scope.js';
-
 
 export function registerSkillRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(

@@ -45,7 +45,9 @@ describe('waiting for a full pipe', () => {
   it('a single object and a table are abortable too', async () => {
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 10);
-    await expect(writeObject({ id: '1', body: 'x'.repeat(64) }, { format: 'json', out: stalledPipe(), resource: 'generic', color: false, signal: ctl.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      writeObject({ id: '1', body: 'x'.repeat(64) }, { format: 'json', out: stalledPipe(), resource: 'generic', color: false, signal: ctl.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
     const ctl2 = new AbortController();
     const w = new ListWriter({ format: 'table', out: stalledPipe(), resource: 'generic', color: false, signal: ctl2.signal });
     await w.page(rows);

@@ -22,9 +22,19 @@ function usage(fn: () => unknown): UsageError {
 }
 
 const mutation = {
-  id: 'mut_1', advertiserId: 'acc_1', provider: 'provider_a', target: { type: 'campaign', id: '42' }, action: 'set_budget',
-  changes: { budget: { amount: 50, type: 'daily' } }, state: 'succeeded', error: null, entity: { daily_budget: 50 },
-  createdAt: 1_790_000_000_000, updatedAt: 1_790_000_000_000, startedAt: null, completedAt: null,
+  id: 'mut_1',
+  advertiserId: 'acc_1',
+  provider: 'provider_a',
+  target: { type: 'campaign', id: '42' },
+  action: 'set_budget',
+  changes: { budget: { amount: 50, type: 'daily' } },
+  state: 'succeeded',
+  error: null,
+  entity: { daily_budget: 50 },
+  createdAt: 1_790_000_000_000,
+  updatedAt: 1_790_000_000_000,
+  startedAt: null,
+  completedAt: null,
 };
 
 describe('dotted paths', () => {
@@ -41,7 +51,10 @@ describe('dotted paths', () => {
   });
   it('pick keeps the structure for JSON, in --fields order, null for a known field the row lacks', () => {
     expect(pick(mutation, ['target.id', 'changes.budget.amount', 'state', 'startedAt'])).toEqual({
-      target: { id: '42' }, changes: { budget: { amount: 50 } }, state: 'succeeded', startedAt: null,
+      target: { id: '42' },
+      changes: { budget: { amount: 50 } },
+      state: 'succeeded',
+      startedAt: null,
     });
     // The whole parent first: the child adds nothing.
     expect(pick(mutation, ['target', 'target.id'])).toEqual({ target: { type: 'campaign', id: '42' } });

@@ -18,7 +18,15 @@ type Extra = Partial<Omit<WriterOptions, 'out' | 'format'>> & { tty: boolean; fo
 export async function list(pages: Row[][], extra: Extra): Promise<string> {
   const s = sink();
   const { tty, format, ...rest } = extra;
-  const w = new ListWriter({ resource: 'generic', color: false, timeZone: 'UTC', width: 120, ...rest, format: format ?? chooseFormat({ stdoutIsTTY: tty }), out: s.out });
+  const w = new ListWriter({
+    resource: 'generic',
+    color: false,
+    timeZone: 'UTC',
+    width: 120,
+    ...rest,
+    format: format ?? chooseFormat({ stdoutIsTTY: tty }),
+    out: s.out,
+  });
   await w.begin();
   for (const p of pages) await w.page(p);
   await w.end();
@@ -28,7 +36,15 @@ export async function list(pages: Row[][], extra: Extra): Promise<string> {
 export async function object(value: unknown, extra: Extra): Promise<string> {
   const s = sink();
   const { tty, format, ...rest } = extra;
-  await writeObject(value, { resource: 'generic', color: false, timeZone: 'UTC', width: 120, ...rest, format: format ?? chooseFormat({ stdoutIsTTY: tty }), out: s.out });
+  await writeObject(value, {
+    resource: 'generic',
+    color: false,
+    timeZone: 'UTC',
+    width: 120,
+    ...rest,
+    format: format ?? chooseFormat({ stdoutIsTTY: tty }),
+    out: s.out,
+  });
   return s.text();
 }
 

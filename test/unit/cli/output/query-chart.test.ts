@@ -17,12 +17,15 @@ describe('--query', () => {
   it('applies to the array of rows of a list, across every page', async () => {
     expect(await applyQuery(rows, "[?status=='ACTIVE'].name")).toEqual(['Spring', 'Autumn']);
     const json = await list([[rows[0]!], [rows[1]!, rows[2]!]], { tty: false, query: "[?status=='ACTIVE'].{id: id, b: budget}" });
-    expect(JSON.parse(json)).toEqual([{ id: 'c1', b: 10 }, { id: 'c3', b: 30 }]);
+    expect(JSON.parse(json)).toEqual([
+      { id: 'c1', b: 10 },
+      { id: 'c3', b: 30 },
+    ]);
     expect(JSON.parse(await list([rows], { tty: false, query: 'length(@)' }))).toBe(3);
   });
 
   it('a list of objects is a table on a terminal, scalars one per line; ndjson one value per line', async () => {
-    const table = await list([rows], { tty: true, query: "[?budget > `15`].{name: name, budget: budget}" });
+    const table = await list([rows], { tty: true, query: '[?budget > `15`].{name: name, budget: budget}' });
     expect(table).toMatch(/│ name +│ budget │/);
     expect(table).toMatch(/│ Summer +│ +20 │/);
     expect(await list([rows], { tty: true, query: '[].name' })).toBe('Spring\nSummer\nAutumn\n');
@@ -46,8 +49,19 @@ describe('--query', () => {
 
 const day = (d: number) => `2026-09-${String(d).padStart(2, '0')}`;
 const insight = (d: number, entityId: string, spend: number) => ({
-  dateStart: day(d), dateStop: day(d), level: 'campaign', advertiserId: 'acc_1', provider: 'provider_a', entityType: 'campaign',
-  entityId, currency: 'EUR', spend, impressions: spend * 100, clicks: 1, reach: 1, conversions: 0,
+  dateStart: day(d),
+  dateStop: day(d),
+  level: 'campaign',
+  advertiserId: 'acc_1',
+  provider: 'provider_a',
+  entityType: 'campaign',
+  entityId,
+  currency: 'EUR',
+  spend,
+  impressions: spend * 100,
+  clicks: 1,
+  reach: 1,
+  conversions: 0,
 });
 
 describe('--chart', () => {
@@ -89,7 +103,10 @@ describe('--chart', () => {
     const json = await list([series], { tty: false, resource: 'insight', chart: 'spend' });
     expect(JSON.parse(json)).toHaveLength(10);
     const ctx = { output: { format: 'table' as const, color: false, fields: undefined }, io: { stdout: sink().out } };
-    await expect(prepareOutput(ctx, 'insight', { chart: 'spnd' })).rejects.toMatchObject({ message: '--chart spnd: not a metric of insight', hint: expect.stringMatching(/chart one of: spend, impressions/) });
+    await expect(prepareOutput(ctx, 'insight', { chart: 'spnd' })).rejects.toMatchObject({
+      message: '--chart spnd: not a metric of insight',
+      hint: expect.stringMatching(/chart one of: spend, impressions/),
+    });
     await expect(prepareOutput(ctx, 'insight', { chart: 'clicks' })).resolves.toMatchObject({ chart: 'clicks', resource: 'insight' });
   });
 });

@@ -6,9 +6,25 @@ import { list, object } from './helpers.js';
 
 const T = Date.UTC(2026, 10, 23, 19, 35); // 2026-11-23 19:35 UTC
 const campaign = {
-  advertiserId: 'acc_1', id: 'c1', name: 'Spring', path: 'c1', provider: 'provider_a', type: 'campaign', status: 'ACTIVE',
-  currency: 'EUR', createdAt: T, updatedAt: T, deletedAt: null, createdTime: null, updatedTime: null,
-  budget: 1250, budgetLevel: 'campaign', budgetType: 'daily', bidStrategy: null, objective: 'SALES', adsetBudgetSharing: null,
+  advertiserId: 'acc_1',
+  id: 'c1',
+  name: 'Spring',
+  path: 'c1',
+  provider: 'provider_a',
+  type: 'campaign',
+  status: 'ACTIVE',
+  currency: 'EUR',
+  createdAt: T,
+  updatedAt: T,
+  deletedAt: null,
+  createdTime: null,
+  updatedTime: null,
+  budget: 1250,
+  budgetLevel: 'campaign',
+  budgetType: 'daily',
+  bidStrategy: null,
+  objective: 'SALES',
+  adsetBudgetSharing: null,
 };
 const page = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ ...campaign, id: `c${from + i}`, budget: 1_234_567 + i }));
 
@@ -48,7 +64,12 @@ describe('values for people', () => {
     expect(table.match(/┌/g)).toHaveLength(1);
     expect(table.match(/│ c\d/g)).toHaveLength(5);
     const ndjson = await list([page(2, 0), page(2, 2)], { tty: false, format: 'ndjson', resource: 'campaign' });
-    expect(ndjson.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['c0', 'c1', 'c2', 'c3']);
+    expect(
+      ndjson
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['c0', 'c1', 'c2', 'c3']);
   });
 
   it('fits the terminal: long cells cut with …, the least wanted default columns left out', async () => {
@@ -58,16 +79,39 @@ describe('values for people', () => {
     expect(text).toMatch(/│ A campaign name[^│]*… │/);
     expect(text).toMatch(/│ id │ name +│ provider +│ status │ advertiserId │ budget +│\n/);
     // Columns the user named are all kept, squeezed.
-    const named = await list([[wide]], { tty: true, resource: 'campaign', width: 80, fields: ['id', 'name', 'provider', 'status', 'advertiserId', 'budget', 'objective', 'updatedAt'] });
+    const named = await list([[wide]], {
+      tty: true,
+      resource: 'campaign',
+      width: 80,
+      fields: ['id', 'name', 'provider', 'status', 'advertiserId', 'budget', 'objective', 'updatedAt'],
+    });
     expect(named.split('\n')[1]!.split('│')).toHaveLength(10);
     for (const line of named.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
   it('a known width keeps the most important columns (Insights: entity and metrics), never cuts ids, and says what it hid', async () => {
-    const row = { dateStart: '2026-09-01', dateStop: '2026-09-30', level: 'campaign', advertiserId: 'acc_acme_b_disconnected', provider: 'provider_b', entityType: 'campaign', entityId: '120212345678901234567', currency: 'EUR', spend: 17323, impressions: 2479174, clicks: 48958, reach: 1811696, conversions: 1944 };
+    const row = {
+      dateStart: '2026-09-01',
+      dateStop: '2026-09-30',
+      level: 'campaign',
+      advertiserId: 'acc_acme_b_disconnected',
+      provider: 'provider_b',
+      entityType: 'campaign',
+      entityId: '120212345678901234567',
+      currency: 'EUR',
+      spend: 17323,
+      impressions: 2479174,
+      clicks: 48958,
+      reach: 1811696,
+      conversions: 1944,
+    };
     const notes: string[] = [];
     const text = await list([[row]], { tty: true, resource: 'insight', width: 80, note: (m) => notes.push(m) });
-    const head = text.split('\n')[1]!.split('│').map((c) => c.trim()).filter(Boolean);
+    const head = text
+      .split('\n')[1]!
+      .split('│')
+      .map((c) => c.trim())
+      .filter(Boolean);
     expect(head.slice(0, 3)).toEqual(['entityId', 'spend', 'impressions']);
     expect(text).toContain('120212345678901234567');
     for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
@@ -75,7 +119,13 @@ describe('values for people', () => {
     expect(notes[0]).toMatch(/^\d columns hidden to fit 80 columns: .*dateStop.*; choose the columns with --fields \(e\.g\. --fields entityId,/);
     // Named columns too narrow for the width: squeezed, the id still whole, the cut said.
     const named: string[] = [];
-    const squeezed = await list([[{ ...row, entityType: 'a very long entity type text' }]], { tty: true, resource: 'insight', width: 40, fields: ['entityId', 'entityType', 'advertiserId'], note: (m) => named.push(m) });
+    const squeezed = await list([[{ ...row, entityType: 'a very long entity type text' }]], {
+      tty: true,
+      resource: 'insight',
+      width: 40,
+      fields: ['entityId', 'entityType', 'advertiserId'],
+      note: (m) => named.push(m),
+    });
     expect(squeezed).toContain('120212345678901234567');
     expect(squeezed).toContain('acc_acme_b_disconnected');
     expect(named).toEqual(['some cells were shortened to fit (…); --output json or csv shows them whole']);
@@ -94,7 +144,23 @@ describe('values for people', () => {
   });
 
   it('drops default columns empty in every row (an Insights breakdown has no entityId)', async () => {
-    const rows = [{ dateStart: '2026-09-01', dateStop: '2026-09-01', level: 'advertiser', advertiserId: null, provider: 'provider_a', entityType: null, entityId: null, currency: 'EUR', spend: 10.5, impressions: 1000, clicks: 3, reach: 900, conversions: 1 }];
+    const rows = [
+      {
+        dateStart: '2026-09-01',
+        dateStop: '2026-09-01',
+        level: 'advertiser',
+        advertiserId: null,
+        provider: 'provider_a',
+        entityType: null,
+        entityId: null,
+        currency: 'EUR',
+        spend: 10.5,
+        impressions: 1000,
+        clicks: 3,
+        reach: 900,
+        conversions: 1,
+      },
+    ];
     const table = await list([rows], { tty: true, resource: 'insight' });
     expect(table).not.toContain('entityId');
     expect(table).toMatch(/│ +10\.50 EUR │ +1,000 │/);
@@ -111,8 +177,14 @@ describe('values for people', () => {
 
 describe('one object on a terminal', () => {
   const asset = {
-    id: 'ast_1', filename: 'hero.jpg', state: 'ready', sizeBytes: 2_048_000, revision: 2, createdAt: T,
-    registrations: [{ id: 'areg_1', advertiserId: 'acc_1', provider: 'provider_a' }], extra: { nested: { deeper: 'yes' } },
+    id: 'ast_1',
+    filename: 'hero.jpg',
+    state: 'ready',
+    sizeBytes: 2_048_000,
+    revision: 2,
+    createdAt: T,
+    registrations: [{ id: 'areg_1', advertiserId: 'acc_1', provider: 'provider_a' }],
+    extra: { nested: { deeper: 'yes' } },
     description: 'word '.repeat(200),
   };
 

@@ -6,7 +6,6 @@ import { csvCell } from '../../../../src/cli/output/writers.js';
 import { cellText, jsonText, stripControl } from '../../../../src/cli/output/sanitize.js';
 import { DANGER, EVIL, list, object, SAFE } from './helpers.js';
 
-
 describe('untrusted text in human and CSV output', () => {
   it('stripControl removes ESC sequences, C1 controls and bidi overrides', () => {
     expect(stripControl(EVIL)).toBe(SAFE);

@@ -11,7 +11,13 @@ describe('-f / -F fields', () => {
     expect(fieldsToBody([], ['target.id=123', 'target.type=campaign', 'name=a=b'])).toEqual({ target: { id: '123', type: 'campaign' }, name: 'a=b' });
   });
   it('-F sends JSON values, and text that is not JSON as a string', () => {
-    expect(fieldsToBody(['budget.amount=50', 'on=true', 'x=null', 'tags=["a"]', 'word="hello"'], [])).toEqual({ budget: { amount: 50 }, on: true, x: null, tags: ['a'], word: 'hello' });
+    expect(fieldsToBody(['budget.amount=50', 'on=true', 'x=null', 'tags=["a"]', 'word="hello"'], [])).toEqual({
+      budget: { amount: 50 },
+      on: true,
+      x: null,
+      tags: ['a'],
+      word: 'hello',
+    });
     // Not JSON: a usage error that says how to send a string, never silently a string.
     expect(() => typedValue('{broken', 'k')).toThrow(/-F k=\{broken is not valid JSON/);
     expect(() => fieldsToBody(['word=hello'], [])).toThrow(UsageError);
@@ -23,7 +29,11 @@ describe('-f / -F fields', () => {
   it('a body is --input (a JSON object) with -F then -f fields over its keys', async () => {
     const stdin = (text: string) => Readable.from([text]);
     expect(await objectBody({}, stdin(''))).toEqual({});
-    expect(await objectBody({ input: '-', jsonField: ['n=1', 'a.b=2'], field: ['a.c=3'] }, stdin('{"n":0,"keep":true}'))).toEqual({ n: 1, keep: true, a: { b: 2, c: '3' } });
+    expect(await objectBody({ input: '-', jsonField: ['n=1', 'a.b=2'], field: ['a.c=3'] }, stdin('{"n":0,"keep":true}'))).toEqual({
+      n: 1,
+      keep: true,
+      a: { b: 2, c: '3' },
+    });
     const file = join(mkdtempSync(join(tmpdir(), 'adops-fields-')), 'body.json');
     writeFileSync(file, '{"name":"x"}');
     expect(await objectBody({ input: file, field: ['name=y'] }, stdin(''))).toEqual({ name: 'y' });
