@@ -5,7 +5,8 @@
 // (with the group and command pages the build rendered, help-pages.cjs, #16),
 // without starting Node's ESM loader (~20 more internal modules: as an ES
 // module this file put `--version` over its 1.3x-of-bare-node budget, issue #4).
-// Everything else imports the ESM bundle (`npm run build` writes dist/bundle/).
+// A stored list runs from dist/bundle/fast-read.cjs, also required (#16);
+// everything else imports the ESM bundle (`npm run build` writes dist/bundle/).
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -21,11 +22,25 @@ else if (argv.length === 0 || argv.some((a) => a === '-h' || a === '--help' || a
   }
 }
 if (text !== undefined) print(text);
-else import('../dist/bundle/main.js').catch(notBuilt);
+else if (argv[0] === 'observe') {
+  // A stored list (`observe campaigns --json`, the loop of many scripts) runs from its own CommonJS
+  // bundle (#16); what it declines (false: nothing written, nothing sent) goes to the whole CLI.
+  let fast;
+  try {
+    fast = require('../dist/bundle/fast-read.cjs');
+  } catch (err) {
+    notBuilt(err);
+  }
+  if (fast) fast.runFast(argv).then((ran) => ran || whole());
+} else whole();
+
+function whole() {
+  import('../dist/bundle/main.js').catch(notBuilt);
+}
 
 // A checkout that was never built (a packed tarball always is: prepack builds).
 function notBuilt(err) {
-  if (!(err && /MODULE_NOT_FOUND/.test(err.code) && /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|quick\.cjs|help-pages\.cjs)'/.test(err.message))) throw err;
+  if (!(err && /MODULE_NOT_FOUND/.test(err.code) && /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|quick\.cjs|help-pages\.cjs|fast-read\.cjs)'/.test(err.message))) throw err;
   process.stderr.write('adops: dist/bundle is missing: run `npm run build` in this checkout (or reinstall the package)\n');
   process.exitCode = 1;
   return '';

@@ -18,6 +18,7 @@
 // - meta.json: which sources each output holds and which packages it leaves
 //   external (esbuild's metafile, outputs only); test/e2e/fast-start.test.ts
 //   and test/e2e/package.test.ts read it.
+// - fast-read.cjs: the stored reads' own bundle (below).
 import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -63,9 +64,9 @@ const common = {
   logLevel: 'warning',
 };
 
-// The stored reads' own bundle (src/commands/observe/fast-read.ts): one ESM file, no splitting, so a read loads
-// one file instead of ~40 chunks. It is a closed world (its own copy of every module it holds, never
-// mixed with the chunks'); main.ts imports it by this name, left external in the split build.
+// The stored reads' own bundle (src/commands/observe/fast-read.ts): one CommonJS file, so a read loads
+// one file instead of ~40 chunks, and bin/adops.js requires it without starting the ESM loader or
+// main.js. It is a closed world (its own copy of every module it holds, never mixed with the chunks').
 // What a stored read never reaches is a stub that throws if it is ever called, instead of being
 // bundled along: runRead declines the argv and terminals that could reach it (a prompt, a
 // spinner, a picker, confirming a delete, commander's own parse, writing the config, the other
@@ -98,15 +99,15 @@ const fastReadOnly = {
       contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the stored-read bundle (src/commands/observe/fast-read.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
       loader: 'js',
     }));
+    // What each operation accepts (73 KB of JSON, evaluated at load): the observe operations' entries only,
+    // the only ones its definitions (commands/observe/index.ts) name; inputsOf throws for any other.
+    b.onLoad({ filter: /src[\\/]contract[\\/]generated[\\/]operation-inputs\.json$/ }, async (args) => {
+      const { OPERATION_TABLE } = await import(new URL('../dist/contract/operations.js', import.meta.url).href);
+      const all = JSON.parse(readFileSync(args.path, 'utf8'));
+      return { contents: JSON.stringify(Object.fromEntries(Object.entries(all).filter(([id]) => OPERATION_TABLE[id]?.api === 'observe'))), loader: 'json' };
+    });
   },
 };
-const fastReadExternal = {
-  name: 'fast-read-external',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/commands\/observe\/fast-read\.js$/ }, () => ({ path: './fast-read.js', external: true }));
-  },
-};
-
 const [esm, cjs, fast] = await Promise.all([
   build({
     ...common,
@@ -117,7 +118,7 @@ const [esm, cjs, fast] = await Promise.all([
     splitting: true,
     format: 'esm',
     external: ['better-sqlite3'],
-    plugins: [cjsDynamicImportsExternal, fastReadExternal],
+    plugins: [cjsDynamicImportsExternal],
     // Bundled CommonJS (commander, ...) calls require() for node builtins.
     banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
   }),
@@ -130,17 +131,19 @@ const [esm, cjs, fast] = await Promise.all([
   build({
     ...common,
     entryPoints: ['src/commands/observe/fast-read.ts'],
-    outfile: `${outdir}/fast-read.js`,
-    format: 'esm',
+    outfile: `${outdir}/fast-read.cjs`,
+    format: 'cjs',
     external: ['better-sqlite3'],
     plugins: [fastReadOnly, cjsDynamicImportsExternal],
-    banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
+    // version.ts finds package.json from its own URL: this file's, in CommonJS.
+    define: { 'import.meta.url': '__adopsImportMetaUrl' },
+    banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
 ]);
 
 const outputs = {};
 for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
-  // externals: the bare packages this output loads at run time (not ./fast-read.js, a file of the bundle) (they must be dependencies, test/e2e/package.test.ts).
+  // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
   const externals = [
     ...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('.') && !isBuiltin(i.path)).map((i) => i.path)),
   ].sort();

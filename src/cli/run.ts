@@ -23,6 +23,8 @@ import { packageVersion, userAgent } from './version.js';
 
 export interface RunEnvironment {
   stdin: Readable & { isTTY?: boolean };
+  /** Whether stdin is a terminal, when known without touching stdin (cli/process-io.ts); else stdin.isTTY. */
+  stdinIsTTY?: boolean;
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
   env: Record<string, string | undefined>;
@@ -42,6 +44,8 @@ let clientModule: Promise<typeof import('../client/http.js')> | undefined;
 const loadClient = () => (clientModule ??= import('../client/http.js'));
 
 const realClock: Clock = { now: realRetryDeps.now, sleep: realRetryDeps.sleep };
+
+const stdinIsTerminal = (envIn: RunEnvironment): boolean => envIn.stdinIsTTY ?? envIn.stdin.isTTY === true;
 
 function truthy(v: string | undefined): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
@@ -98,7 +102,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     const noInput = head.includes('--no-input');
     let rest = noInput ? [...head.filter((t) => t !== '--no-input'), ...(dashdash === -1 ? [] : argv.slice(dashdash))] : argv;
     // On a terminal an id flag given without its value (`--live`) is picked from a list; elsewhere commander says it is missing.
-    const canAsk = envIn.stdin.isTTY === true && stderr.isTTY === true && !truthy(envIn.env.CI) && !noInput;
+    const canAsk = stdinIsTerminal(envIn) && stderr.isTTY === true && !truthy(envIn.env.CI) && !noInput;
     if (canAsk) {
       const { pickFlagValues } = await import('./pickers.js');
       rest = await pickFlagValues(registry, rest, { env: envIn.env, signal, prompter: envIn.prompter ?? inquirerPrompter(envIn.stdin, stderr, signal) });
@@ -177,9 +181,9 @@ export function retryWaitNote(w: RetryWait): string {
 }
 
 export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, signal: AbortSignal): CommandContext {
-  const { stdin, stdout, stderr, env } = envIn;
+  const { stdout, stderr, env } = envIn;
   const ci = truthy(env.CI);
-  const stdinIsTTY = stdin.isTTY === true;
+  const stdinIsTTY = stdinIsTerminal(envIn);
   const stdoutIsTTY = stdout.isTTY === true;
   const stderrIsTTY = stderr.isTTY === true;
   const config = new ConfigStore(configDir(env));
@@ -230,7 +234,17 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
   };
 
   const ctx: CommandContext = {
-    io: { stdin, stdout, stderr, stdinIsTTY, stdoutIsTTY, stderrIsTTY },
+    io: {
+      // Made when a command reads it (process-io.ts).
+      get stdin() {
+        return envIn.stdin;
+      },
+      stdout,
+      stderr,
+      stdinIsTTY,
+      stdoutIsTTY,
+      stderrIsTTY,
+    },
     registry: envIn.registry,
     env,
     config,
@@ -255,7 +269,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
     prompter:
       envIn.prompter ??
       (interactive
-        ? inquirerPrompter(stdin, stderr, signal)
+        ? inquirerPrompter(envIn.stdin, stderr, signal)
         : refusingPrompter(ci ? 'CI is set' : globals.input === false ? '--no-input was given' : 'stdin or stderr is not a terminal')),
     clock,
     signal,

@@ -62,11 +62,19 @@ afterAll(async () => {
 });
 
 /** Every source the run loaded: a dist/bundle file as the sources it holds, any other file or builtin as itself. */
-function loadedSources(args: string[]): { sources: string[]; files: string[]; stdout: string; stderr: string; status: number | null } {
+function loadedSources(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  { tty = false } = {},
+): { sources: string[]; files: string[]; stdout: string; stderr: string; status: number | null } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const env = baseEnv({ ADOPS_TEST_LOADED: log, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ADOPS_CONFIG_DIR: join(dir, 'cfg') });
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  const env = baseEnv({ ADOPS_TEST_LOADED: log, ...readEnv(), ...extraEnv });
+  const argv = ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args];
+  // On a terminal: script(1) runs it on a pty (stdin, stdout and stderr).
+  const r = tty
+    ? spawnSync('script', ['-qec', [process.execPath, ...argv].map((a) => `'${a}'`).join(' '), '/dev/null'], { cwd: ROOT, env, encoding: 'utf8' })
+    : spawnSync(process.execPath, argv, { cwd: ROOT, env, encoding: 'utf8' });
   const urls = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
   const bundleDir = pathToFileURL(join(ROOT, 'dist', 'bundle')).href + '/';
   const sources = urls.flatMap((url) => {
@@ -77,6 +85,9 @@ function loadedSources(args: string[]): { sources: string[]; files: string[]; st
   });
   return { sources, files: urls.map((u) => u.replace(/.*\/(dist\/bundle|bin)\//, '$1/')), stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
+
+/** The sandbox, its key, and a config dir of this file's. */
+const readEnv = () => ({ ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ADOPS_CONFIG_DIR: join(dir, 'cfg') });
 
 const forbiddenIn = (sources: string[]) => sources.filter((s) => FORBIDDEN.some((f) => s.includes(f)));
 
@@ -89,12 +100,12 @@ describe('modules loaded on the fast paths', () => {
     expect(seen.some((s) => s.endsWith('src/cli/output/values.ts'))).toBe(true);
   });
 
-  it('a --json stored read loads bin, main.js and fast-read.js only, and none of the heavy modules', () => {
+  it('a --json stored read loads bin and fast-read.cjs only (no ESM bundle), and none of the heavy modules', () => {
     const r = loadedSources(['observe', 'campaigns', '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThan(0);
     expect(forbiddenIn(r.sources)).toEqual([]);
-    expect(r.files.filter((f) => !f.startsWith('node:')).sort()).toEqual(['bin/adops.js', 'dist/bundle/fast-read.js', 'dist/bundle/main.js']);
+    expect(r.files.filter((f) => !f.startsWith('node:')).sort()).toEqual(['bin/adops.js', 'dist/bundle/fast-read.cjs']);
   });
 
   it('so does an NDJSON stream of every page', () => {
@@ -113,6 +124,59 @@ describe('modules loaded on the fast paths', () => {
       expect(r.files.filter((f) => f.startsWith('dist/')).every((f) => f.endsWith('.cjs'))).toBe(true);
     });
   }
+});
+
+describe('the stored reads from dist/bundle/fast-read.cjs (bin/adops.js requires it, #16)', () => {
+  const MAIN = join(ROOT, 'dist', 'bundle', 'main.js');
+  /** The whole CLI on the same argv: main.js run directly (it never takes the stored-read bundle). */
+  const whole = (args: string[], extraEnv: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, env: baseEnv({ ...readEnv(), ...extraEnv }), encoding: 'utf8' });
+    return [r.status, r.stdout, r.stderr];
+  };
+  const ranBy = (files: string[]) => files.filter((f) => f.startsWith('dist/bundle/')).sort();
+
+  for (const [args, extraEnv] of [
+    [['observe', 'campaigns', '--json']],
+    [['observe', 'campaigns', 'list', '--json', '--limit', '3']],
+    [['observe', 'ad-groups', '--output', 'ndjson', '--all', '--limit', '40']],
+    [['observe', 'ads', '--output', 'csv', '--limit', '5', '--fields', 'id,name']],
+    [['observe', 'campaigns', '--limit', '2']],
+    [['observe', 'campaigns', '--json', '--fields', 'nope', '--limit', '2']],
+    [['observe', 'campaigns', '--json', '--advertiser', 'nope']],
+    [['observe', 'creatives', '--json', '--cursor', 'not-a-cursor']],
+    [['observe', 'campaigns', '--output', 'ndjson'], { ADOPS_API_KEY: DEMO.revoked }],
+    [['observe', 'campaigns', '--json'], { ADOPS_API_KEY: '' }],
+    [['observe', 'campaigns', '--json'], { CI: 'true' }],
+  ] as [string[], Record<string, string>?][]) {
+    it(`adops ${args.join(' ')}${extraEnv ? ` (${Object.keys(extraEnv).join(', ')})` : ''}: run by fast-read.cjs, as the whole CLI runs it`, () => {
+      const r = loadedSources(args, extraEnv);
+      expect(ranBy(r.files), r.stderr).toEqual(['dist/bundle/fast-read.cjs']);
+      expect([r.status, r.stdout, r.stderr]).toEqual(whole(args, extraEnv));
+    });
+  }
+
+  for (const [why, args, extraEnv] of [
+    ['--query (JMESPath)', ['observe', 'campaigns', '--json', '--query', 'length(@)']],
+    ['a table', ['observe', 'campaigns', '--output', 'table', '--limit', '2']],
+    ['a live read', ['observe', 'campaigns', '--live', 'acc_acme_a_001', '--json', '--limit', '2']],
+    ['a proxy variable (loopback http goes direct)', ['observe', 'campaigns', '--json', '--limit', '2'], { HTTPS_PROXY: 'http://127.0.0.1:9' }],
+    ['argv it does not read plainly', ['observe', 'campaigns', '--json', '--no-such-flag']],
+    ['a value commander checks', ['observe', 'campaigns', '--json', '--limit', 'abc']],
+    ['another command', ['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-02', '--json']],
+  ] as [string, string[], Record<string, string>?][]) {
+    it(`declines ${why}: the whole CLI runs it, as it would alone`, () => {
+      const r = loadedSources(args, extraEnv);
+      expect(ranBy(r.files), r.stderr).toContain('dist/bundle/main.js');
+      expect([r.status, r.stdout, r.stderr]).toEqual(whole(args, extraEnv));
+    });
+  }
+
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)('declines on a terminal (a spinner or a prompt may be wanted), even with --json', () => {
+    const r = loadedSources(['observe', 'campaigns', '--json', '--limit', '1'], {}, { tty: true });
+    expect(r.status, r.stdout).toBe(0);
+    expect(ranBy(r.files)).toContain('dist/bundle/main.js');
+    expect(r.stdout).toContain('"id"');
+  });
 });
 
 describe('help pages rendered at build time (dist/bundle/help-pages.cjs)', () => {

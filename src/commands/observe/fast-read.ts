@@ -1,28 +1,42 @@
 // The stored reads' own bundle (#16): `adops observe <resource> [list] …` with
-// argv of the plain shape (program.ts, plainParse) runs here, from ONE file
-// (dist/bundle/fast-read.js, built apart by scripts/build.mjs), instead of
-// the ~40 chunks the code-split build loads for it. It is the same runner
-// (cli/run.ts) with a registry of the observe group only, composed here as the
-// whole registry is for the whole CLI; argv it cannot read plainly (or another
-// command) is left to the whole CLI: runRead answers undefined before it has
-// written or sent anything.
+// argv of the plain shape (program.ts, plainParse) runs here, from ONE
+// CommonJS file (dist/bundle/fast-read.cjs, built apart by scripts/build.mjs)
+// that bin/adops.js requires: no ESM loader, no main.js, none of the ~40
+// chunks the code-split build loads for it. It is the same runner (cli/run.ts)
+// with a registry of the observe group only, composed here as the whole
+// registry is for the whole CLI; argv it cannot read plainly (or another
+// command) is left to the whole CLI: runFast answers false before it has
+// written or sent anything, and bin/adops.js imports main.js.
 import { chooseFormat } from '../../cli/output/format.js';
 import { plainParse } from '../../cli/program.js';
+import { guardProcess, processEnvironment } from '../../cli/process-io.js';
 import { Registry } from '../../cli/registry.js';
 import { runCli, type RunEnvironment } from '../../cli/run.js';
 import { TOP_LEVEL } from '../../cli/top-level.js';
 import { ConfigStore, configDir } from '../../config/store.js';
 import { observeCommands, observeGroups } from './index.js';
 
+type ReadEnvironment = Omit<RunEnvironment, 'registry'>;
+
+const HELP_OR_VERSION = new Set(['-h', '--help', '-V', '--version']);
+const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'];
+
 let registry: Registry | undefined;
 
-/** The run's exit code, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
-export async function runRead(argv: readonly string[], envIn: Omit<RunEnvironment, 'registry'>): Promise<number | undefined> {
-  // On a terminal's stderr a spinner may turn (and with stdin one too, a prompt or a picker): not bundled here.
-  const ci = envIn.env.CI !== undefined && envIn.env.CI !== '' && envIn.env.CI !== '0' && envIn.env.CI.toLowerCase() !== 'false';
-  if (envIn.stderr.isTTY === true && !ci) return undefined;
-  // Through a proxy an https request tunnels (node:tls, undici): not bundled here either.
-  if (['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'].some((name) => envIn.env[name] !== undefined)) return undefined;
+/**
+ * The environment alone rules this run out: on a terminal's stderr a spinner may turn (and with stdin one too, a prompt or a picker), and
+ * through a proxy an https request tunnels (node:tls): neither is bundled here.
+ */
+function environmentDeclines(env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+  return (stderrIsTTY && !ci) || PROXY_VARIABLES.some((name) => env[name] !== undefined);
+}
+
+/** The registry to run this argv with, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
+function readRegistry(argv: readonly string[], envIn: ReadEnvironment): Registry | undefined {
+  // Help or version anywhere: the launcher's pages, or the whole CLI.
+  if (argv[0] !== 'observe' || argv.some((a) => HELP_OR_VERSION.has(a))) return undefined;
+  if (environmentDeclines(envIn.env, envIn.stderr.isTTY === true)) return undefined;
   registry ??= new Registry(
     [...TOP_LEVEL.filter((t) => t.name === 'observe').map((t) => ({ path: [t.name], description: t.description })), ...observeGroups],
     observeCommands,
@@ -32,10 +46,19 @@ export async function runRead(argv: readonly string[], envIn: Omit<RunEnvironmen
   if (!parsed || parsed.spec.path.at(-1) !== 'list' || parsed.input.opts.live !== undefined || parsed.input.opts.query !== undefined) return undefined;
   // A table (cli-table3, the Intl formatting of values.ts) is not bundled here: the format the runner will choose, from the same inputs.
   if (tableOrUnknown(parsed.input.opts, envIn)) return undefined;
-  return runCli(argv, { ...envIn, registry });
+  return registry;
 }
 
-function tableOrUnknown(opts: Record<string, unknown>, envIn: Omit<RunEnvironment, 'registry'>): boolean {
+/** bin/adops.js's entry: run this process's argv to its exit, or answer false (nothing done) for the whole CLI. */
+export async function runFast(argv: readonly string[]): Promise<boolean> {
+  const io = processEnvironment({});
+  const chosen = readRegistry(argv, io);
+  if (!chosen) return false;
+  const finish = guardProcess();
+  return finish(await runCli(argv, processEnvironment({ registry: chosen })));
+}
+
+function tableOrUnknown(opts: Record<string, unknown>, envIn: ReadEnvironment): boolean {
   try {
     const configured = new ConfigStore(configDir(envIn.env)).read().settings.output;
     const output = typeof opts.output === 'string' ? opts.output : undefined;
