@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { checkFields, checkFieldsInData, getPath, pick } from './fields.js';
 import type { OutputFormat } from './format.js';
 import { resourceView } from './resources.js';
-import { asText, cellText, csvText, jsonText } from './sanitize.js';
+import { asText, cellText, csvText, jsonText, jsonTexts } from './sanitize.js';
 import { MONEY_KEYS } from './money.js';
 import type { Drawn, TableStyle } from './table.js';
 
@@ -191,12 +191,13 @@ export class ListWriter {
       if (this.opts.query === undefined && this.opts.chart === undefined && this.held.length >= TABLE_MAX_ROWS) await this.flushTable();
       return;
     }
+    const shown = () => (fields ? rows.map((r) => pick(r, fields)) : rows);
     if (format === 'json') {
-      let text = '';
-      for (const row of rows) text += (this.count++ === 0 ? '\n' : ',\n') + jsonText(pick(row, fields));
-      await write(out, text, signal);
+      const first = this.count === 0;
+      this.count += rows.length;
+      await write(out, jsonTexts(shown(), (i) => (i === 0 && first ? '\n' : ',\n')), signal);
     } else if (format === 'ndjson') {
-      await write(out, rows.map((r) => jsonText(pick(r, fields)) + '\n').join(''), signal);
+      await write(out, jsonTexts(shown(), () => '', '\n'), signal);
       this.count += rows.length;
     } else {
       this.columns ??= csvColumns(rows, this.opts.resource, fields)!;

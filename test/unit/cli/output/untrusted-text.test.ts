@@ -3,7 +3,7 @@
 // the characters but as \u escapes.
 import { describe, expect, it } from 'vitest';
 import { csvCell } from '../../../../src/cli/output/writers.js';
-import { cellText, jsonText, stripControl } from '../../../../src/cli/output/sanitize.js';
+import { cellText, jsonText, jsonTexts, stripControl } from '../../../../src/cli/output/sanitize.js';
 import { DANGER, EVIL, list, object, SAFE } from './helpers.js';
 
 describe('untrusted text in human and CSV output', () => {
@@ -47,5 +47,17 @@ describe('untrusted text in human and CSV output', () => {
     const obj = await object({ name: EVIL }, { tty: false });
     expect(obj).not.toMatch(DANGER);
     expect(JSON.parse(obj).name).toBe(EVIL);
+  });
+
+  it('a page escaped in one pass (jsonTexts) is the rows escaped one by one, over pages and with --fields', async () => {
+    const rows = [{ id: '1', name: EVIL }, { id: '2', name: 'plain', n: 3 }, { id: '3', note: '\u2028\u007f', nested: { x: EVIL } }];
+    expect(jsonTexts(rows, () => '', '\n')).toBe(rows.map((r) => jsonText(r) + '\n').join(''));
+    expect(jsonTexts(rows, (i) => (i === 0 ? '\n' : ',\n'))).toBe(rows.map((r, i) => (i === 0 ? '\n' : ',\n') + jsonText(r)).join(''));
+    const pages = [rows.slice(0, 1), rows.slice(1)];
+    const ndjson = await list(pages, { tty: false, format: 'ndjson' });
+    expect(ndjson).toBe(rows.map((r) => jsonText(r) + '\n').join(''));
+    expect(await list(pages, { tty: false, format: 'json' })).toBe(`[\n${rows.map((r) => jsonText(r)).join(',\n')}\n]\n`);
+    const picked = await list(pages, { tty: false, format: 'ndjson', fields: ['name'] });
+    expect(picked).toBe(rows.map((r) => jsonText({ name: r.name ?? null }) + '\n').join(''));
   });
 });
