@@ -195,9 +195,17 @@ export class ListWriter {
     if (format === 'json') {
       const first = this.count === 0;
       this.count += rows.length;
-      await write(out, jsonTexts(shown(), (i) => (i === 0 && first ? '\n' : ',\n')), signal);
+      await write(
+        out,
+        jsonTexts(shown(), (i) => (i === 0 && first ? '\n' : ',\n')),
+        signal,
+      );
     } else if (format === 'ndjson') {
-      await write(out, jsonTexts(shown(), () => '', '\n'), signal);
+      await write(
+        out,
+        jsonTexts(shown(), () => '', '\n'),
+        signal,
+      );
       this.count += rows.length;
     } else {
       this.columns ??= csvColumns(rows, this.opts.resource, fields)!;

@@ -3,8 +3,8 @@
 // CommonJS file (dist/bundle/fast-read.cjs, built apart by scripts/build.mjs)
 // that bin/adops.js requires: no ESM loader, no main.js, none of the ~40
 // chunks the code-split build loads for it. It is the same runner (cli/run.ts)
-// with a registry of the observe group only, composed here as the whole
-// registry is for the whole CLI; argv it cannot read plainly (or another
+// with a registry of the one observe resource argv names, composed here as the
+// whole registry is for the whole CLI; argv it cannot read plainly (or another
 // command) is left to the whole CLI: runFast answers false before it has
 // written or sent anything, and bin/adops.js imports main.js.
 import { chooseFormat } from '../../cli/output/format.js';
@@ -14,14 +14,12 @@ import { Registry } from '../../cli/registry.js';
 import { runCli, type RunEnvironment } from '../../cli/run.js';
 import { TOP_LEVEL } from '../../cli/top-level.js';
 import { ConfigStore, configDir } from '../../config/store.js';
-import { observeCommands, observeGroups } from './index.js';
+import { observeResource } from './index.js';
 
 type ReadEnvironment = Omit<RunEnvironment, 'registry'>;
 
 const HELP_OR_VERSION = new Set(['-h', '--help', '-V', '--version']);
 const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'];
-
-let registry: Registry | undefined;
 
 /**
  * The environment alone rules this run out: on a terminal's stderr a spinner may turn (and with stdin one too, a prompt or a picker), and
@@ -37,9 +35,12 @@ function readRegistry(argv: readonly string[], envIn: ReadEnvironment): Registry
   // Help or version anywhere: the launcher's pages, or the whole CLI.
   if (argv[0] !== 'observe' || argv.some((a) => HELP_OR_VERSION.has(a))) return undefined;
   if (environmentDeclines(envIn.env, envIn.stderr.isTTY === true)) return undefined;
-  registry ??= new Registry(
-    [...TOP_LEVEL.filter((t) => t.name === 'observe').map((t) => ({ path: [t.name], description: t.description })), ...observeGroups],
-    observeCommands,
+  // Of observe, the resource argv names (`observe campaigns …`) and nothing else: any other word, or an option first, is declined.
+  const resource = observeResource(argv[1]);
+  if (!resource) return undefined;
+  const registry = new Registry(
+    [...TOP_LEVEL.filter((t) => t.name === 'observe').map((t) => ({ path: [t.name], description: t.description })), resource.group],
+    resource.commands,
   );
   const parsed = plainParse(registry, argv);
   // A stored list only: a live read, drift or insights take the usual way (they may ask, draw or wait); so does --query (JMESPath).

@@ -31,53 +31,65 @@ const RESOURCES: readonly ObserveResource[] = [
   },
 ];
 
-export const observeGroups: GroupSpec[] = RESOURCES.map((r) => ({
+const resourceGroup = (r: ObserveResource): GroupSpec => ({
   path: ['observe', r.word],
   description: `${r.noun[0]!.toUpperCase()}${r.noun.slice(1)}: list (the default verb; stored, or --live) and get (live)`,
   defaultCommand: 'list',
-}));
+});
 
-export const observeCommands: CommandSpec[] = [
-  command({
-    path: ['observe', 'drift'],
-    description: 'Where the stored copy lags the provider: stored and live reads of one advertiser compared by id, one row per difference',
-    args: [{ name: 'advertiser', description: 'advertiser id (acc_…)', required: true }],
-    options: [
-      { flags: '--level <level>', description: 'what to compare', choices: ['campaigns', 'ad-groups'], defaultValue: 'campaigns' },
-      { flags: '--compare <fields>', description: 'compare only these fields (comma-separated; default all the stored copy carries)', type: 'list' },
-      { flags: '--exit-code', description: 'exit 11 when there is drift, 0 when in sync (as git diff --exit-code)' },
-    ],
-    notes:
-      'Rows: id, name, field, stored, live. Fields compared: status, name, budget, budgetType, and bidStrategy of ad groups (the stored copy never carries a campaign\'s bidStrategy or any bidAmount). A row on one side only has field "exists". Both sides are paged, never held whole. A live read the provider cannot answer (501) or a lost connection (409) fails with that code and prints no rows.',
-    flowOperations: ['listLiveCampaigns', 'listCampaigns', 'listLiveAdGroups', 'listAdGroups'],
-    load: () => import('./drift.js'),
-    examples: [
-      'adops observe drift acc_123',
-      'adops observe drift acc_123 --level ad-groups --compare budget --output csv',
-      'adops observe drift acc_123 --compare status --exit-code --output ndjson',
-    ],
-  }),
-  operationCommand({
-    path: ['observe', 'insights'],
-    operationId: 'listInsights',
-    description: 'Spend, impressions, clicks, reach and conversions over a date range (stored read)',
-    flagNames: { timeGrain: 'grain' },
-    resource: 'insight',
-    extraOptions: [
-      {
-        flags: '--chart <metric>',
-        description: 'on a terminal, draw this metric over time under the table',
-        choices: ['spend', 'impressions', 'clicks', 'reach', 'conversions'],
-      },
-    ],
-    load: () => import('./insights.js'),
-    examples: [
-      'adops observe insights --since 2026-09-01 --until 2026-09-30 --grain day --chart spend',
-      'adops observe insights --since 2026-09-01 --until 2026-09-30 --level campaign --all --output csv > september.csv',
-      'adops observe insights --since 2026-09-01 --until 2026-09-30 --breakdown provider',
-    ],
-  }),
-  ...RESOURCES.flatMap((r) => [
+export const observeGroups: GroupSpec[] = RESOURCES.map(resourceGroup);
+
+// Pure for bundlers: the stored reads' bundle, which takes observeResource only, leaves these definitions out.
+export const observeCommands: CommandSpec[] = /* @__PURE__ */ allCommands();
+
+function allCommands(): CommandSpec[] {
+  return [
+    command({
+      path: ['observe', 'drift'],
+      description: 'Where the stored copy lags the provider: stored and live reads of one advertiser compared by id, one row per difference',
+      args: [{ name: 'advertiser', description: 'advertiser id (acc_…)', required: true }],
+      options: [
+        { flags: '--level <level>', description: 'what to compare', choices: ['campaigns', 'ad-groups'], defaultValue: 'campaigns' },
+        { flags: '--compare <fields>', description: 'compare only these fields (comma-separated; default all the stored copy carries)', type: 'list' },
+        { flags: '--exit-code', description: 'exit 11 when there is drift, 0 when in sync (as git diff --exit-code)' },
+      ],
+      notes:
+        'Rows: id, name, field, stored, live. Fields compared: status, name, budget, budgetType, and bidStrategy of ad groups (the stored copy never carries a campaign\'s bidStrategy or any bidAmount). A row on one side only has field "exists". Both sides are paged, never held whole. A live read the provider cannot answer (501) or a lost connection (409) fails with that code and prints no rows.',
+      flowOperations: ['listLiveCampaigns', 'listCampaigns', 'listLiveAdGroups', 'listAdGroups'],
+      load: () => import('./drift.js'),
+      examples: [
+        'adops observe drift acc_123',
+        'adops observe drift acc_123 --level ad-groups --compare budget --output csv',
+        'adops observe drift acc_123 --compare status --exit-code --output ndjson',
+      ],
+    }),
+    operationCommand({
+      path: ['observe', 'insights'],
+      operationId: 'listInsights',
+      description: 'Spend, impressions, clicks, reach and conversions over a date range (stored read)',
+      flagNames: { timeGrain: 'grain' },
+      resource: 'insight',
+      extraOptions: [
+        {
+          flags: '--chart <metric>',
+          description: 'on a terminal, draw this metric over time under the table',
+          choices: ['spend', 'impressions', 'clicks', 'reach', 'conversions'],
+        },
+      ],
+      load: () => import('./insights.js'),
+      examples: [
+        'adops observe insights --since 2026-09-01 --until 2026-09-30 --grain day --chart spend',
+        'adops observe insights --since 2026-09-01 --until 2026-09-30 --level campaign --all --output csv > september.csv',
+        'adops observe insights --since 2026-09-01 --until 2026-09-30 --breakdown provider',
+      ],
+    }),
+    ...RESOURCES.flatMap(resourceCommands),
+  ];
+}
+
+/** One resource's commands: `list` (stored, or --live) and `get` (live). */
+function resourceCommands(r: ObserveResource): CommandSpec[] {
+  return [
     operationCommand({
       path: ['observe', r.word, 'list'],
       operationId: r.stored,
@@ -105,5 +117,14 @@ export const observeCommands: CommandSpec[] = [
       resource: 'livePayload',
       examples: [`adops observe ${r.word} get acc_123 120330000000001`],
     }),
-  ]),
-];
+  ];
+}
+
+/**
+ * The group and commands of one resource (`campaigns`), or undefined for another word: what the
+ * stored reads' bundle (fast-read.ts) composes its registry of, so a read builds two definitions, not all of observe.
+ */
+export function observeResource(word: string | undefined): { group: GroupSpec; commands: CommandSpec[] } | undefined {
+  const r = RESOURCES.find((x) => x.word === word);
+  return r ? { group: resourceGroup(r), commands: resourceCommands(r) } : undefined;
+}

@@ -50,7 +50,11 @@ describe('untrusted text in human and CSV output', () => {
   });
 
   it('a page escaped in one pass (jsonTexts) is the rows escaped one by one, over pages and with --fields', async () => {
-    const rows = [{ id: '1', name: EVIL }, { id: '2', name: 'plain', n: 3 }, { id: '3', note: '\u2028\u007f', nested: { x: EVIL } }];
+    const rows = [
+      { id: '1', name: EVIL },
+      { id: '2', name: 'plain', n: 3 },
+      { id: '3', note: '\u2028\u007f', nested: { x: EVIL } },
+    ];
     expect(jsonTexts(rows, () => '', '\n')).toBe(rows.map((r) => jsonText(r) + '\n').join(''));
     expect(jsonTexts(rows, (i) => (i === 0 ? '\n' : ',\n'))).toBe(rows.map((r, i) => (i === 0 ? '\n' : ',\n') + jsonText(r)).join(''));
     const pages = [rows.slice(0, 1), rows.slice(1)];
