@@ -22,7 +22,7 @@ else if (argv.length === 0 || argv.some((a) => a === '-h' || a === '--help' || a
   }
 }
 if (text !== undefined) print(text);
-else if (argv[0] === 'observe') {
+else if (argv[0] === 'observe' && !environmentDeclines(process.env)) {
   // A stored list (`observe campaigns --json`, the loop of many scripts) runs from its own CommonJS
   // bundle (#16); what it declines (false: nothing written, nothing sent) goes to the whole CLI.
   let fast;
@@ -34,13 +34,25 @@ else if (argv[0] === 'observe') {
   if (fast) fast.runFast(argv).then((ran) => ran || whole());
 } else whole();
 
+// What rules the stored-read bundle out before it is loaded (it asks again itself, environmentDeclines in
+// src/commands/observe/fast-read.ts): a terminal's stderr outside CI (a spinner, a prompt), a proxy variable.
+function environmentDeclines(env) {
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+  return (!ci && require('node:tty').isatty(2)) || ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'].some((name) => env[name] !== undefined);
+}
+
 function whole() {
   import('../dist/bundle/main.js').catch(notBuilt);
 }
 
 // A checkout that was never built (a packed tarball always is: prepack builds).
 function notBuilt(err) {
-  if (!(err && /MODULE_NOT_FOUND/.test(err.code) && /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|quick\.cjs|help-pages\.cjs|fast-read\.cjs)'/.test(err.message))) throw err;
+  if (!(
+    err &&
+    /MODULE_NOT_FOUND/.test(err.code) &&
+    /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|quick\.cjs|help-pages\.cjs|fast-read\.cjs)'/.test(err.message)
+  ))
+    throw err;
   process.stderr.write('adops: dist/bundle is missing: run `npm run build` in this checkout (or reinstall the package)\n');
   process.exitCode = 1;
   return '';
@@ -54,7 +66,8 @@ function print(out) {
   try {
     while (done < buf.length) done += require('node:fs').writeSync(1, buf, done);
   } catch (err) {
-    if (err.code === 'EAGAIN') process.stdout.write(buf.subarray(done)); // a non-blocking fd 1
+    if (err.code === 'EAGAIN')
+      process.stdout.write(buf.subarray(done)); // a non-blocking fd 1
     else if (err.code !== 'EPIPE') throw err; // the reader left (`adops --help | head -1`): done
   }
 }

@@ -167,6 +167,8 @@ describe('the stored reads from dist/bundle/fast-read.cjs (bin/adops.js requires
     it(`declines ${why}: the whole CLI runs it, as it would alone`, () => {
       const r = loadedSources(args, extraEnv);
       expect(ranBy(r.files), r.stderr).toContain('dist/bundle/main.js');
+      // A proxy variable is seen by bin/adops.js before the bundle loads; the rest by the bundle.
+      expect(ranBy(r.files).includes('dist/bundle/fast-read.cjs')).toBe(extraEnv === undefined);
       expect([r.status, r.stdout, r.stderr]).toEqual(whole(args, extraEnv));
     });
   }
@@ -175,6 +177,8 @@ describe('the stored reads from dist/bundle/fast-read.cjs (bin/adops.js requires
     const r = loadedSources(['observe', 'campaigns', '--json', '--limit', '1'], {}, { tty: true });
     expect(r.status, r.stdout).toBe(0);
     expect(ranBy(r.files)).toContain('dist/bundle/main.js');
+    // bin/adops.js sees it without loading the bundle.
+    expect(ranBy(r.files)).not.toContain('dist/bundle/fast-read.cjs');
     expect(r.stdout).toContain('"id"');
   });
 });
