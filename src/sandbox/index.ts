@@ -17,6 +17,7 @@ import { openSqlite } from './store/sqlite.js';
 import { dataDir, moveLegacyData, STORE_FILE } from './store/location.js';
 import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
 import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
+import { defaultSnapshotPath, finishSnapshot, openDemoSnapshot } from './fixtures/snapshot.js';
 import type { World, WorldInput } from './fixtures/schema.js';
 import { listKeys } from './models/api-keys.js';
 import { STORAGE_PATH_PREFIX } from './models/uploads/uploads.js';
@@ -72,7 +73,18 @@ export interface StartOptions {
   storageQuotaBytes?: number;
   /** Serve the service as it was on this day (YYYY-MM-DD): before 2026-09-24, the old errors and order of checks. */
   asOf?: string;
+  /**
+   * The prebuilt demo world (fixtures/snapshot.ts) a new store without fixtures starts from;
+   * default: the one beside the bundle (dist/bundle/demo-world.db). null: always generate it.
+   */
+  snapshot?: string | null;
 }
+
+/**
+ * Where the store's world came from: the prebuilt demo world, generated now (the demo world, or
+ * the fixtures or world given), or kept from an earlier start (a store that already held one).
+ */
+export type WorldSource = 'snapshot' | 'generated' | 'kept';
 
 export interface RunningSandbox {
   url: string;
@@ -81,6 +93,7 @@ export interface RunningSandbox {
   dataPath: string;
   keys: DemoKeyInfo[];
   services: SandboxServices;
+  world: WorldSource;
   close(): Promise<void>;
 }
 
@@ -138,7 +151,14 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   const given: World | undefined = opts.world ? parseWorld(opts.world) : opts.fixtures ? readWorldFile(opts.fixtures) : undefined;
 
   if (opts.reset && !memory) removeStore(dataPath);
-  const db = openDatabase(dataPath);
+  const clock = opts.clock ?? systemClock;
+  // The demo world on a new store: from its prebuilt image when that can be taken as it is.
+  const snapshot = given ? null : opts.snapshot === undefined ? defaultSnapshotPath() : opts.snapshot;
+  const fromSnapshot = snapshot === null ? undefined : openDemoSnapshot(snapshot, dataPath, clock);
+  const db = fromSnapshot ?? openDatabase(dataPath);
+  // A file copied from the image by a start that stopped before moving its times.
+  if (!fromSnapshot) finishSnapshot(db, clock);
+  let world: WorldSource = fromSnapshot ? 'snapshot' : 'kept';
   let ticker: NodeJS.Timeout | undefined;
   let ingester: NodeJS.Timeout | undefined;
   let publicUrl = '';
@@ -149,7 +169,6 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     filesDir = filesDirFor(dataPath);
     mkdirSync(filesDir, { recursive: true });
   }
-  const clock = opts.clock ?? systemClock;
   const services: SandboxServices = createServices({
     db,
     clock,
@@ -170,6 +189,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   try {
     if (!isWorldLoaded(db)) {
       loadWorld(services, given ?? demoWorld());
+      world = 'generated';
     } else if (given) {
       note(`adops sandbox: ${dataPath} already holds a world; it is kept (start with --reset to load the fixtures).`);
     }
@@ -198,6 +218,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
       dataPath,
       keys: listKeys(db).map(toInfo),
       services,
+      world,
       close() {
         closing ??= server.close().finally(cleanup);
         return closing;
