@@ -60,13 +60,17 @@ export function openSqliteImage(image: Buffer, env: NodeJS.ProcessEnv = process.
   if (sqliteDriver(env) === 'better-sqlite3') return openBetterSqlite(image, {});
   const m = nodeSqlite();
   if (!m) return openNodeSqlite(':memory:', {}); // throws what is missing
+  if (!imagesInMemory(env)) return undefined;
   const db = new m.DatabaseSync(':memory:');
-  if (typeof db.deserialize !== 'function') {
-    db.close();
-    return undefined;
-  }
   sqliteCoded(() => db.deserialize?.(image));
   return new NodeDatabase(db);
+}
+
+/** Whether openSqliteImage can open an image here: better-sqlite3, or a node:sqlite with deserialize(). */
+export function imagesInMemory(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (sqliteDriver(env) === 'better-sqlite3') return true;
+  const m = nodeSqlite();
+  return m !== undefined && 'deserialize' in m.DatabaseSync.prototype && typeof m.DatabaseSync.prototype.deserialize === 'function';
 }
 
 export function sqliteDriver(env: NodeJS.ProcessEnv = process.env): SqliteDriver {
@@ -100,7 +104,7 @@ interface NodeSqliteDatabase {
   deserialize?(image: Uint8Array): void;
 }
 interface NodeSqliteModule {
-  DatabaseSync: new (path: string, options?: { readOnly?: boolean }) => NodeSqliteDatabase;
+  DatabaseSync: { new (path: string, options?: { readOnly?: boolean }): NodeSqliteDatabase; prototype: object };
   StatementSync: { prototype: Partial<NodeStatement> };
 }
 let nodeModule: NodeSqliteModule | null | undefined;

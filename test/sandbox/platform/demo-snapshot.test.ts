@@ -14,7 +14,7 @@ import { openDemoSnapshot, SNAPSHOT_CLOCK } from '../../../src/sandbox/fixtures/
 import { writeDemoSnapshot } from '../../../src/sandbox/fixtures/snapshot-build.js';
 import { openDatabase, storeSecret } from '../../../src/sandbox/store/db.js';
 import type { Database } from '../../../src/sandbox/store/db.js';
-import { openSqlite } from '../../../src/sandbox/store/sqlite.js';
+import { imagesInMemory, openSqlite } from '../../../src/sandbox/store/sqlite.js';
 import { createServices } from '../../../src/sandbox/services.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import type { StartOptions } from '../../../src/sandbox/index.js';
@@ -75,16 +75,21 @@ beforeAll(() => {
 }, 120_000);
 
 describe('a store started from the prebuilt demo world', () => {
-  it('in memory: equals the generated world at the same clock, every table, row and column', () => {
-    const db = openDemoSnapshot(image, ':memory:', clock);
-    expect(db).toBeDefined();
-    try {
-      expectSame(dump(db!), expected);
-      expect(storeSecret(db!)).toHaveLength(32);
-    } finally {
-      db!.close();
-    }
-  }, 60_000);
+  // node:sqlite before deserialize() cannot hold an image in memory: it generates (below).
+  it.runIf(imagesInMemory())(
+    'in memory: equals the generated world at the same clock, every table, row and column',
+    () => {
+      const db = openDemoSnapshot(image, ':memory:', clock);
+      expect(db).toBeDefined();
+      try {
+        expectSame(dump(db!), expected);
+        expect(storeSecret(db!)).toHaveLength(32);
+      } finally {
+        db!.close();
+      }
+    },
+    60_000,
+  );
 
   it('on a new file: the same, and the file is a store of its own (WAL)', () => {
     const file = join(tempDir(), 'sub', 'sandbox.db');
@@ -130,7 +135,7 @@ async function start(opts: StartOptions) {
 describe('startSandbox and the image', () => {
   it('takes it for the demo world on a new store, in memory and on a file, and answers from it', async () => {
     const memory = await start({ data: ':memory:', snapshot: image });
-    expect(memory).toMatchObject({ world: 'snapshot', status: 200 });
+    expect(memory).toMatchObject({ world: imagesInMemory() ? 'snapshot' : 'generated', status: 200 });
     expectSame(memory.db, expected);
     const file = await start({ data: join(tempDir(), 'sandbox.db'), snapshot: image });
     expect(file).toMatchObject({ world: 'snapshot', status: 200 });
