@@ -165,3 +165,5 @@ writeFileSync(
 // Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.
 outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`).size, inputs: [], externals: [] };
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
+// The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
+await import('./build-sandbox-snapshot.mjs');

@@ -1,28 +1,30 @@
 // Programmatic entry of the sandbox; the CLI's `adops sandbox serve|keys`
 // commands call only this file (lazily), so nothing here prints to stdout.
+//
+// It loads what opening the store and the socket needs and nothing more: the
+// services, the routes (zod, Hono) and the world's generator and schema are
+// imported when used (runtime.ts, fixtures/load.ts), so a store that already
+// holds its world answers "listening" before they are loaded (#16).
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { buildApp } from './app.js';
 import { servesOldBehaviour } from './http/generation.js';
 import type { AppOptions } from './app.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
-import { createServices } from './services.js';
 import type { SandboxServices } from './services.js';
 import { listen } from './server.js';
 import type { HttpLimits } from './http/limits.js';
-import { isWorldLoaded, openDatabase, storeSecret } from './store/db.js';
+import { isWorldLoaded, openDatabase } from './store/db.js';
 import { openSqlite } from './store/sqlite.js';
 import { dataDir, moveLegacyData, STORE_FILE } from './store/location.js';
-import { demoPlatformInput, demoWorld } from './fixtures/demo.js';
-import { loadWorld, parseWorld, readWorldFile } from './fixtures/load.js';
+import { defaultSnapshotPath, finishSnapshot, openDemoSnapshot } from './fixtures/snapshot.js';
 import type { World, WorldInput } from './fixtures/schema.js';
 import { listKeys } from './models/api-keys.js';
 import { STORAGE_PATH_PREFIX } from './models/uploads/uploads.js';
-import { ingestAll } from './ingest/index.js';
+import type { Runtime, RuntimeInput } from './runtime.js';
 
-export { FixtureError } from './fixtures/load.js';
+export { FixtureError } from './fixtures/fixture-error.js';
 export type { World, WorldInput } from './fixtures/schema.js';
 
 export interface DemoKeyInfo {
@@ -72,7 +74,18 @@ export interface StartOptions {
   storageQuotaBytes?: number;
   /** Serve the service as it was on this day (YYYY-MM-DD): before 2026-09-24, the old errors and order of checks. */
   asOf?: string;
+  /**
+   * The prebuilt demo world (fixtures/snapshot.ts) a new store without fixtures starts from;
+   * default: the one beside the bundle (dist/bundle/demo-world.db). null: always generate it.
+   */
+  snapshot?: string | null;
 }
+
+/**
+ * Where the store's world came from: the prebuilt demo world, generated now (the demo world, or
+ * the fixtures or world given), or kept from an earlier start (a store that already held one).
+ */
+export type WorldSource = 'snapshot' | 'generated' | 'kept';
 
 export interface RunningSandbox {
   url: string;
@@ -81,14 +94,12 @@ export interface RunningSandbox {
   dataPath: string;
   keys: DemoKeyInfo[];
   services: SandboxServices;
+  world: WorldSource;
   close(): Promise<void>;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4010;
-
-/** How often a serving sandbox looks for due steps; an idle look is one comparison. */
-const TICK_MS = 25;
 
 /** ADOPS_SANDBOX_DATA if set, else `<XDG_DATA_HOME or ~/.local/share>/adops/sandbox.db` (store/location.ts). */
 export function defaultDataPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -124,7 +135,39 @@ function urlOf(host: string, port: number): string {
 
 const toInfo = (k: DemoKeyInfo): DemoKeyInfo => ({ key: k.key, organization: k.organization, label: k.label, description: k.description });
 
+/** A sandbox listening, whose routes may still be loading (`ready`); what `sandbox serve` prints comes from here. */
+export interface BootedSandbox {
+  url: string;
+  host: string;
+  port: number;
+  dataPath: string;
+  keys: DemoKeyInfo[];
+  world: WorldSource;
+  /** Serves the behaviour from before 2026-09-24 (`asOf`). */
+  before20260924: boolean;
+  /** The sandbox once its services and routes are loaded; requests that came first are answered then. */
+  ready: Promise<RunningSandbox>;
+  close(): Promise<void>;
+}
+
+/** Start a sandbox and resolve once it serves every route (a test can use it at once). */
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
+  const booted = await bootSandbox(opts);
+  try {
+    return await booted.ready;
+  } catch (err) {
+    await booted.close();
+    throw err;
+  }
+}
+
+/**
+ * Start a sandbox and resolve once it listens. A store that already holds its world (the prebuilt
+ * demo world, or one kept from an earlier start) listens before the services and routes are
+ * loaded: a request that comes meanwhile waits for them, and is answered as it would be later.
+ * A world that must be generated first is loaded before listening, as before.
+ */
+export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbox> {
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
   const note = (msg: string) => {
@@ -135,13 +178,21 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
 
   // A bad date or fixture file stops the start before the store is touched.
   const old = opts.asOf !== undefined && servesOldBehaviour(opts.asOf);
-  const given: World | undefined = opts.world ? parseWorld(opts.world) : opts.fixtures ? readWorldFile(opts.fixtures) : undefined;
+  const fixtures = opts.world || opts.fixtures ? await import('./fixtures/load.js') : undefined;
+  const given: World | undefined = opts.world ? fixtures?.parseWorld(opts.world) : opts.fixtures ? fixtures?.readWorldFile(opts.fixtures) : undefined;
 
   if (opts.reset && !memory) removeStore(dataPath);
-  const db = openDatabase(dataPath);
-  let ticker: NodeJS.Timeout | undefined;
-  let ingester: NodeJS.Timeout | undefined;
-  let publicUrl = '';
+  const clock = opts.clock ?? systemClock;
+  // The demo world on a new store: from its prebuilt image when that can be taken as it is.
+  const snapshot = given ? null : opts.snapshot === undefined ? defaultSnapshotPath() : opts.snapshot;
+  const fromSnapshot = snapshot === null ? undefined : openDemoSnapshot(snapshot, dataPath, clock);
+  const db = fromSnapshot ?? openDatabase(dataPath);
+  // A file copied from the image by a start that stopped before moving its times.
+  if (!fromSnapshot) finishSnapshot(db, clock);
+  const loaded = isWorldLoaded(db);
+  const world: WorldSource = fromSnapshot ? 'snapshot' : loaded ? 'kept' : 'generated';
+  if (loaded && given) note(`adops sandbox: ${dataPath} already holds a world; it is kept (start with --reset to load the fixtures).`);
+
   let filesDir: string;
   if (memory) {
     filesDir = mkdtempSync(join(tmpdir(), 'adops-sandbox-'));
@@ -149,80 +200,78 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     filesDir = filesDirFor(dataPath);
     mkdirSync(filesDir, { recursive: true });
   }
-  const clock = opts.clock ?? systemClock;
-  const services: SandboxServices = createServices({
+  let publicUrl = '';
+  const appOptions: AppOptions = {};
+  if (opts.consoleOrigin) appOptions.consoleOrigin = opts.consoleOrigin;
+  if (opts.extraRoutes) appOptions.extraRoutes = opts.extraRoutes;
+  if (opts.logError) appOptions.logError = opts.logError;
+  if (opts.limits) appOptions.limits = opts.limits;
+  const input: RuntimeInput = {
     db,
     clock,
-    secret: storeSecret(db),
     dataDir: memory ? null : dirname(dataPath),
     filesDir,
     publicUrl: () => publicUrl,
-  });
-  if (opts.storageQuotaBytes !== undefined) services.settings.storageQuotaBytes = opts.storageQuotaBytes;
-  if (old) services.settings.before20260924 = true;
+    world: given,
+    app: appOptions,
+    storageQuotaBytes: opts.storageQuotaBytes,
+    before20260924: old,
+    // Default: on with the system clock (`sandbox serve`, `demo`), off with a test's clock.
+    ticker: opts.ticker ?? opts.clock === undefined,
+    ingestEveryMs: opts.ingestEveryMs,
+  };
+  let runtime: Runtime | undefined;
+  let closed = false;
   const cleanup = () => {
-    clearInterval(ticker);
-    clearInterval(ingester);
+    runtime?.stop();
     if (db.open) db.close();
     if (memory) rmSync(filesDir, { recursive: true, force: true });
   };
+  const load = async (): Promise<Runtime> => {
+    const { startRuntime } = await import('./runtime.js');
+    // Closed while it loaded: no timers, no world (cleanup closed the store).
+    if (closed) throw new Error('the sandbox was closed before its routes were loaded');
+    runtime = startRuntime(input);
+    return runtime;
+  };
 
   try {
-    if (!isWorldLoaded(db)) {
-      loadWorld(services, given ?? demoWorld());
-    } else if (given) {
-      note(`adops sandbox: ${dataPath} already holds a world; it is kept (start with --reset to load the fixtures).`);
-    }
-    const appOptions: AppOptions = {};
-    if (opts.consoleOrigin) appOptions.consoleOrigin = opts.consoleOrigin;
-    if (opts.extraRoutes) appOptions.extraRoutes = opts.extraRoutes;
-    if (opts.logError) appOptions.logError = opts.logError;
-    if (opts.limits) appOptions.limits = opts.limits;
-    const { app } = buildApp(services, appOptions);
-    if (opts.ticker ?? opts.clock === undefined) {
-      // Mutations (also those accepted before a restart) advance without waiting for a request.
-      // Not unref'd: it lives exactly as long as the server, and close() stops it.
-      ticker = setInterval(() => void services.mutations.advance(), TICK_MS);
-    }
-    if (opts.ingestEveryMs) ingester = scheduleIngestion(services, opts.ingestEveryMs, opts.logError);
-    const server = await listen(app, host, port, {
-      ...(opts.limits ? { limits: opts.limits } : {}),
-      holdsContinue: (path) => path.startsWith(STORAGE_PATH_PREFIX),
-    });
-    publicUrl = urlOf(host, server.port);
-    let closing: Promise<void> | null = null;
-    return {
-      url: publicUrl,
+    // A world to load needs the runtime before listening; a store that holds its world listens first.
+    let listening = (): void => undefined;
+    const started = loaded ? new Promise<void>((resolve) => (listening = resolve)).then(load) : load();
+    if (!loaded) await started;
+    // Marked handled here: whoever awaits `ready` (or sends a request) sees a failure.
+    started.catch(() => undefined);
+    const server = await listen(
+      started.then((r) => r.app),
       host,
-      port: server.port,
-      dataPath,
-      keys: listKeys(db).map(toInfo),
-      services,
-      close() {
-        closing ??= server.close().finally(cleanup);
-        return closing;
+      port,
+      {
+        ...(opts.limits ? { limits: opts.limits } : {}),
+        holdsContinue: (path) => path.startsWith(STORAGE_PATH_PREFIX),
       },
+    );
+    publicUrl = urlOf(host, server.port);
+    listening();
+    let closing: Promise<void> | null = null;
+    const close = () => {
+      closed = true;
+      closing ??= server.close().finally(cleanup);
+      return closing;
     };
+    const keys = listKeys(db).map(toInfo);
+    const sandbox = { url: publicUrl, host, port: server.port, dataPath, keys, world };
+    const ready = started.then((r) => ({ ...sandbox, services: r.services, close }));
+    ready.catch(() => undefined); // a sandbox closed while loading: only who awaits `ready` hears of it
+    return { ...sandbox, before20260924: old, ready, close };
   } catch (err) {
     cleanup();
     throw err;
   }
 }
 
-function scheduleIngestion(services: SandboxServices, everyMs: number, logError: AppOptions['logError']): NodeJS.Timeout {
-  return setInterval(() => {
-    try {
-      ingestAll(services);
-    } catch (err) {
-      // A failed round leaves the stored rows as they were (one transaction); the next round tries again.
-      if (logError) logError(err);
-      else process.stderr.write(`adops sandbox: ingestion failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    }
-  }, everyMs);
-}
-
 /** Keys for `adops sandbox keys`: from the store if it holds a world, else from the world it would load. */
-export function readKeys(opts: { data?: string; fixtures?: string } = {}): DemoKeyInfo[] {
+export async function readKeys(opts: { data?: string; fixtures?: string } = {}): Promise<DemoKeyInfo[]> {
   const dataPath = opts.data ?? defaultStore((msg) => process.stderr.write(`${msg}\n`));
   if (dataPath !== ':memory:' && existsSync(dataPath)) {
     const db = openSqlite(dataPath, { readonly: true });
@@ -234,6 +283,7 @@ export function readKeys(opts: { data?: string; fixtures?: string } = {}): DemoK
     }
   }
   // The demo's keys do not depend on its (slow to generate) provider entities.
+  const [{ readWorldFile, parseWorld }, { demoPlatformInput }] = await Promise.all([import('./fixtures/load.js'), import('./fixtures/demo.js')]);
   const world = opts.fixtures ? readWorldFile(opts.fixtures) : parseWorld(demoPlatformInput(), 'the demo world');
   const orgOf = new Map(world.members.map((m) => [m.id, m.organization]));
   return world.apiKeys.map((k) => ({ key: k.key, organization: orgOf.get(k.member) ?? '', label: k.label, description: k.description }));

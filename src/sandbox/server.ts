@@ -5,14 +5,13 @@
 // Requests node refuses before the app sees them (a malformed request, headers
 // too large or too slow) and connections that stall mid-request are answered in
 // the spec's JSON error shape, never node's empty 400/408/431.
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
-import { Server } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServiceError } from './models/errors.js';
 import { rawErrorResponse, refusalOf } from './http/raw-errors.js';
+import { fail } from './http/errors.js';
 import { httpLimits } from './http/limits.js';
 import type { HttpLimits } from './http/limits.js';
 
@@ -38,39 +37,49 @@ export interface ListenOptions {
   holdsContinue?: (path: string) => boolean;
 }
 
-export function listen(app: FetchApp, host: string, port: number, options: ListenOptions = {}): Promise<Listening> {
+/**
+ * Listen on host:port and answer with `app` (@hono/node-server's request listener, as its
+ * `serve()` builds it). `app` may be a promise: the socket listens at once, and a request that
+ * comes before the app is there waits for it (then answers 500 internal if it never comes).
+ * @hono/node-server is loaded with the app: loading it touches the global Response, which loads
+ * Node's bundled undici.
+ */
+export function listen(app: FetchApp | Promise<FetchApp>, host: string, port: number, options: ListenOptions = {}): Promise<Listening> {
   const limits = httpLimits(options.limits);
+  type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+  let listener: Listener | undefined;
+  const loaded: Promise<Listener> = Promise.all([app, import('@hono/node-server')]).then(([{ fetch }, { getRequestListener }]) => {
+    const answer = getRequestListener(fetch, { hostname: host });
+    listener = (req, res) => void answer(req, res);
+    return listener;
+  });
+  // Handled where it matters: a request that waits answers 500; the caller sees its own promise fail.
+  loaded.catch(() => undefined);
+  // Node checks header and request deadlines on this interval (default 30 s).
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersMs) }, (req, res) => {
+    if (listener) return listener(req, res);
+    loaded.then(
+      (answer) => answer(req, res),
+      () => answerRaw(req.socket, fail('internal', 'The sandbox failed unexpectedly; this is a bug in the sandbox.', {}, 500)),
+    );
+  });
   return new Promise((resolve, reject) => {
     const onError = (err: Error) => reject(err);
-    const server = serve(
-      {
-        fetch: app.fetch,
-        hostname: host,
-        port,
-        // Node checks header and request deadlines on this interval (default 30 s).
-        serverOptions: { connectionsCheckingInterval: Math.min(1000, limits.headersMs) },
-      },
-      (info: AddressInfo) => {
-        server.off('error', onError);
-        resolve({ host, port: info.port, close: () => closeServer(http1(server), options.graceMs ?? 5000) });
-      },
-    );
-    guard(http1(server), limits);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve({ host, port: typeof address === 'object' && address ? address.port : port, close: () => closeServer(server, options.graceMs ?? 5000) });
+    });
+    guard(server, limits);
     const holds = options.holdsContinue;
     if (holds) {
-      http1(server).on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
         if (!holds(req.url ?? '')) res.writeContinue();
         server.emit('request', req, res);
       });
     }
     server.once('error', onError);
   });
-}
-
-/** serve() without an HTTP/2 option makes a node:http Server; the guards below are written for that one. */
-function http1(server: ServerType): Server {
-  if (server instanceof Server) return server;
-  throw new TypeError('the sandbox serves HTTP/1.1 only');
 }
 
 function guard(server: Server, limits: HttpLimits): void {

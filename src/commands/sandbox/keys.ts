@@ -6,7 +6,7 @@ import type { CommandInput } from '../../cli/registry.js';
 
 export async function run(ctx: CommandContext, input: CommandInput<{ data?: string; fixtures?: string }>): Promise<number> {
   const { readKeys } = await import('../../sandbox/index.js');
-  const keys = readKeys({
+  const keys = await readKeys({
     ...(input.opts.data !== undefined ? { data: input.opts.data } : {}),
     ...(input.opts.fixtures !== undefined ? { fixtures: input.opts.fixtures } : {}),
   });

@@ -28,8 +28,9 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
   const { asOf } = o;
   if (asOf !== undefined && !isCalendarDate(asOf))
     throw new UsageError(`--as-of ${asOf}: not a calendar date`, 'give a day as YYYY-MM-DD, e.g. --as-of 2026-09-23');
-  const { startSandbox, FixtureError } = await import('../../sandbox/index.js');
-  const sandbox = await startSandbox({
+  const { bootSandbox, FixtureError } = await import('../../sandbox/index.js');
+  // Resolves once listening; the routes may still be loading (requests wait for them), see `ready` below.
+  const sandbox = await bootSandbox({
     ...(asOf !== undefined ? { asOf } : {}),
     host: o.host,
     port: o.port,
@@ -51,7 +52,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
         ? `adops sandbox: stored reads refresh every ${every} s (--ingest-every; 0 turns it off)`
         : 'adops sandbox: stored reads refresh only on POST /_sandbox/ingest (--ingest-every 0)',
     );
-    if (sandbox.services.settings.before20260924) ctx.note(`adops sandbox: serving the behaviour from before 2026-09-24 (--as-of ${asOf})`);
+    if (sandbox.before20260924) ctx.note(`adops sandbox: serving the behaviour from before 2026-09-24 (--as-of ${asOf})`);
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
     for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
 
@@ -69,10 +70,12 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
     // The ready line comes last: whoever waits for it finds the profile already written.
     ctx.io.stdout.write(`listening on ${sandbox.url}\n`);
     ctx.note('Press Ctrl-C to stop.');
-    await new Promise<void>((resolve) => {
+    const stopped = new Promise<void>((resolve) => {
       if (ctx.signal.aborted) return resolve();
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    // Serve until stopped; a sandbox whose routes failed to load stops with that error.
+    await Promise.race([stopped, sandbox.ready.then(() => stopped)]);
     ctx.note('adops sandbox: stopping');
   } finally {
     await sandbox.close();

@@ -1,7 +1,7 @@
 // Opens the sandbox's SQLite store and brings its schema up to date. Each
 // migration runs in its own transaction together with its record in
 // `migrations`, so a crash leaves either the old or the new schema, never half.
-import { openSqlite } from './sqlite.js';
+import { openSqlite, openSqliteImage } from './sqlite.js';
 import type { Database as DatabaseType } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -14,9 +14,32 @@ export type { DatabaseType as Database };
 /** `path` is a file, or ':memory:'. */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): DatabaseType {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = openSqlite(path);
+  return prepareStore(openSqlite(path), path !== ':memory:', migrations);
+}
+
+/**
+ * An in-memory store holding a copy of a database file's bytes, if `accept` takes it as it is
+ * (before any migration runs on it); else undefined, as where the driver cannot open an image.
+ */
+export function openDatabaseImage(
+  image: Buffer,
+  accept: (db: DatabaseType) => boolean,
+  migrations: readonly Migration[] = MIGRATIONS,
+): DatabaseType | undefined {
+  const db = openSqliteImage(image);
+  if (!db) return undefined;
+  let accepted = false;
   try {
-    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+    accepted = accept(db);
+  } finally {
+    if (!accepted) db.close();
+  }
+  return accepted ? prepareStore(db, false, migrations) : undefined;
+}
+
+function prepareStore(db: DatabaseType, file: boolean, migrations: readonly Migration[]): DatabaseType {
+  try {
+    if (file) db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA foreign_keys = ON');
     db.exec('PRAGMA busy_timeout = 5000');
     db.exec('PRAGMA synchronous = NORMAL');
@@ -78,6 +101,15 @@ export function metaValue(db: DatabaseType, key: string, init: () => Buffer): Bu
 /** The store's HMAC secret: random once, then stable so cursors survive restarts. */
 export function storeSecret(db: DatabaseType): Buffer {
   return metaValue(db, 'secret', () => randomBytes(32));
+}
+
+/** The names of the migrations a store has applied (its schema version), sorted. */
+export function appliedMigrations(db: DatabaseType): string[] {
+  return db
+    .prepare<[], string>('SELECT name FROM migrations ORDER BY name')
+    .pluck()
+    .all()
+    .map((name) => String(name));
 }
 
 export function isWorldLoaded(db: DatabaseType): boolean {

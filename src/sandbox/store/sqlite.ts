@@ -51,6 +51,28 @@ export function openSqlite(path: string, opts: OpenOptions = {}, env: NodeJS.Pro
   return sqliteDriver(env) === 'node:sqlite' ? openNodeSqlite(path, opts) : openBetterSqlite(path, opts);
 }
 
+/**
+ * An in-memory database holding a copy of `image` (the bytes of a database file), writable; or
+ * undefined where the driver cannot: node:sqlite before `deserialize()` (Node 26). better-sqlite3
+ * documents `new Database(buffer)` for this (the bytes of `serialize()`, i.e. of a database file).
+ */
+export function openSqliteImage(image: Buffer, env: NodeJS.ProcessEnv = process.env): Database | undefined {
+  if (sqliteDriver(env) === 'better-sqlite3') return openBetterSqlite(image, {});
+  const m = nodeSqlite();
+  if (!m) return openNodeSqlite(':memory:', {}); // throws what is missing
+  if (!imagesInMemory(env)) return undefined;
+  const db = new m.DatabaseSync(':memory:');
+  sqliteCoded(() => db.deserialize?.(image));
+  return new NodeDatabase(db);
+}
+
+/** Whether openSqliteImage can open an image here: better-sqlite3, or a node:sqlite with deserialize(). */
+export function imagesInMemory(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (sqliteDriver(env) === 'better-sqlite3') return true;
+  const m = nodeSqlite();
+  return m !== undefined && 'deserialize' in m.DatabaseSync.prototype && typeof m.DatabaseSync.prototype.deserialize === 'function';
+}
+
 export function sqliteDriver(env: NodeJS.ProcessEnv = process.env): SqliteDriver {
   const forced = env.ADOPS_SQLITE_DRIVER;
   if (forced && forced !== 'better-sqlite3' && forced !== 'node:sqlite') {
@@ -78,9 +100,11 @@ interface NodeSqliteDatabase {
   prepare(sql: string): NodeStatement;
   exec(sql: string): void;
   close(): void;
+  /** Node 26+ (and later 24.x): replace this database by a copy of a serialized one. */
+  deserialize?(image: Uint8Array): void;
 }
 interface NodeSqliteModule {
-  DatabaseSync: new (path: string, options?: { readOnly?: boolean }) => NodeSqliteDatabase;
+  DatabaseSync: { new (path: string, options?: { readOnly?: boolean }): NodeSqliteDatabase; prototype: object };
   StatementSync: { prototype: Partial<NodeStatement> };
 }
 let nodeModule: NodeSqliteModule | null | undefined;
@@ -255,10 +279,10 @@ class NodeDatabase implements Database {
 
 // ---- better-sqlite3 --------------------------------------------------------
 
-function openBetterSqlite(path: string, opts: OpenOptions): Database {
+function openBetterSqlite(path: string | Buffer, opts: OpenOptions): Database {
   try {
     // Loaded only here: on a Node with node:sqlite the native module is never touched (nor needed).
-    const BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as new (file: string, o?: { readonly?: boolean }) => Database;
+    const BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as new (file: string | Buffer, o?: { readonly?: boolean }) => Database;
     return new BetterSqlite(path, { readonly: opts.readonly ?? false });
   } catch (err) {
     throw nativeModuleProblem(err) ?? err;

@@ -82,7 +82,7 @@ describe('a bad fixture file', () => {
       const sb = await startSandbox({ port: 0, data: ':memory:', fixtures: file, quiet: true });
       try {
         expect(sb.keys).toEqual([{ key: 'acr_test_full_0001', organization: 'org_test', label: 'full', description: 'every permission' }]);
-        expect(readKeys({ data: ':memory:', fixtures: file })).toEqual(sb.keys);
+        expect(await readKeys({ data: ':memory:', fixtures: file })).toEqual(sb.keys);
       } finally {
         await sb.close();
       }
@@ -127,7 +127,7 @@ describe('the demo world', () => {
       }
       expect(sb.keys.map((k) => k.label).sort()).toEqual(Object.keys(DEMO_KEYS).sort());
       // `adops sandbox keys` without a store lists the same keys as a started demo sandbox.
-      expect(readKeys({ data: ':memory:' })).toEqual(sb.keys);
+      expect(await readKeys({ data: ':memory:' })).toEqual(sb.keys);
       const observeOnly = await request(sb.url, 'GET', '/_probe/observe/campaigns', { key: DEMO_KEYS['acme-observe-only'] });
       expect(observeOnly.status).toBe(200);
     } finally {

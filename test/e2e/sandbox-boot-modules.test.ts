@@ -1,0 +1,45 @@
+// What `adops sandbox serve` evaluates before it listens (#16): the chunk
+// holding src/sandbox/index.ts and every chunk it imports statically hold no
+// zod, Hono, @hono/node-server (which loads undici through the global
+// Response), routes, services or world generator: those are in chunks loaded
+// with import() (runtime.ts, fixtures/load.ts), after listening when the store
+// already holds its world. Read from the built chunks and dist/bundle/meta.json.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../helpers/cli.js';
+
+let outputs: Record<string, { inputs: string[] }>;
+beforeAll(() => {
+  ensureBuilt();
+  outputs = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof outputs }).outputs;
+});
+
+/** The chunk and every chunk it reaches by static imports. */
+function staticClosure(chunk: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(join(ROOT, 'dist', 'bundle', file), 'utf8');
+    for (const m of text.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)"|^import\s*"\.\/([^"]+)"/gm)) visit((m[1] ?? m[2])!);
+  };
+  visit(chunk);
+  return [...seen];
+}
+
+it("the sandbox's entry loads only what opening the store and the socket needs", () => {
+  const entry = Object.entries(outputs).find(([, o]) => o.inputs.includes('src/sandbox/index.ts'))?.[0];
+  expect(entry).toBeDefined();
+  const inputs = staticClosure(entry!).flatMap((f) => outputs[f]?.inputs ?? [`${f} (not in meta.json: stale build?)`]);
+  const heavy = inputs.filter((i) =>
+    /node_modules\/(zod|hono|@hono)\/|src\/sandbox\/(app|services|runtime)\.ts|src\/sandbox\/routes\/|fixtures\/(load|demo|schema)\.ts|providers\/demo-entities\.ts|ingest\//.test(
+      i,
+    ),
+  );
+  expect(heavy).toEqual([]);
+  expect(inputs).toContain('src/sandbox/fixtures/snapshot.ts');
+  expect(inputs).toContain('src/sandbox/server.ts');
+  // And the routes are reachable: the runtime is a chunk of its own.
+  expect(Object.values(outputs).some((o) => o.inputs.includes('src/sandbox/runtime.ts') && o.inputs.includes('src/sandbox/app.ts'))).toBe(true);
+});
