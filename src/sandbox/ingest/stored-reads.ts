@@ -9,7 +9,7 @@
 // read costs one indexed query and no per-row parse or serialize.
 import type { Scope } from '../models/scope.js';
 import type { EntityStatus, ProviderToken } from '../../contract/ids.js';
-import { keysetPage, keysetTextPage } from '../store/cursor.js';
+import { keysetPage, keysetTextPage, pageJson } from '../store/cursor.js';
 import type { TextPage } from '../store/cursor.js';
 import { completeRow } from '../providers/rows.js';
 import { payloadOf } from '../providers/store.js';
@@ -76,6 +76,22 @@ export function storedPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, kind: En
     map: (r) => r.json ?? storedRowJson(kind, payloadOf(r.row), r.created_at, r.updated_at),
   });
   return page.nextCursor === undefined ? { rows: page.data.join(',') } : { rows: page.data.join(','), nextCursor: page.nextCursor };
+}
+
+/**
+ * The response body of a stored read (pageJson of storedPage), made once and sent again
+ * until the store changes (store/page-cache.ts). The key names everything the body
+ * depends on besides the rows: the operation (and so the kind), the organization, and
+ * every query parameter, cursor and limit included.
+ */
+export function storedPageBody(
+  scope: Pick<Scope, 'db' | 'secret' | 'orgId' | 'services'>,
+  kind: EntityKind,
+  operation: string,
+  query: StoredQuery,
+): Uint8Array<ArrayBuffer> {
+  const key = JSON.stringify([operation, scope.orgId, query]);
+  return scope.services.storedPages.body(key, () => pageJson(storedPage(scope, kind, operation, query)));
 }
 
 /** The serialized row a stored read answers (a stored row is never deleted while listed). */

@@ -9,8 +9,7 @@ import { operationRoute } from '../http/route.js';
 import { advanceDueSteps } from './mutations.js';
 import { scopeOf } from './scope.js';
 import { insightsPage } from '../ingest/insights.js';
-import { storedPage } from '../ingest/stored-reads.js';
-import { pageJson } from '../store/cursor.js';
+import { storedPageBody } from '../ingest/stored-reads.js';
 import { ProviderThrottled } from '../providers/faults.js';
 import { liveGet, liveList } from '../providers/live.js';
 import type { EntityKind } from '../providers/types.js';
@@ -77,8 +76,8 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
       }),
       (c) => {
         const query = withoutEmptyIds(c.req.valid('query'));
-        // Rows are stored serialized: the page is spliced text, not c.json of parsed rows.
-        return observePage(c.body(pageJson(storedPage(scopeOf(c), r.kind, r.stored, query)), 200, jsonType()));
+        // Rows are stored serialized: the page is spliced bytes (kept until the store changes), not c.json of parsed rows.
+        return observePage(c.body(storedPageBody(scopeOf(c), r.kind, r.stored, query), 200, jsonType()));
       },
     );
 
