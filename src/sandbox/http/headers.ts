@@ -4,6 +4,7 @@
 // request (node-server makes it on first use), which was a measurable part of a
 // stored read's cost (#16). Same answer: every value of the name, in order, trimmed
 // of HTTP whitespace and joined with ", " (the fetch standard's "get"), or undefined.
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 
@@ -20,8 +21,12 @@ function trimHttpWhitespace(value: string): string {
 
 /** `name` in lower case. */
 export function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
-  const incoming = c.env?.incoming;
-  if (!incoming) return c.req.header(name);
+  return headerOf(c.req.raw, c.env?.incoming, name);
+}
+
+/** requestHeader before Hono has a context: the fetch request and, under node-server, the Node one. */
+export function headerOf(request: Request, incoming: IncomingMessage | undefined, name: string): string | undefined {
+  if (!incoming) return request.headers.get(name) ?? undefined;
   const raw = incoming.rawHeaders;
   let found: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {

@@ -79,19 +79,24 @@ export function storedPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, kind: En
 }
 
 /**
- * The response body of a stored read (pageJson of storedPage), made once and sent again
- * until the store changes (store/page-cache.ts). The key names everything the body
- * depends on besides the rows: the operation (and so the kind), the organization, and
- * every query parameter, cursor and limit included.
+ * Where a stored read's body is kept (store/page-cache.ts): the operation (and so the
+ * kind), the organization, and the request's query exactly as sent (`?…`, or ''). The
+ * query is validated before a body is made, and the same text always validates to the
+ * same query, so it stands for every filter, the cursor and the limit.
  */
+export function storedPageKey(operation: string, orgId: string, search: string): string {
+  return JSON.stringify([operation, orgId, search]);
+}
+
+/** The response body of a stored read (pageJson of storedPage), made once and sent again until the store changes. */
 export function storedPageBody(
   scope: Pick<Scope, 'db' | 'secret' | 'orgId' | 'services'>,
   kind: EntityKind,
   operation: string,
   query: StoredQuery,
+  search: string,
 ): Uint8Array<ArrayBuffer> {
-  const key = JSON.stringify([operation, scope.orgId, query]);
-  return scope.services.storedPages.body(key, () => pageJson(storedPage(scope, kind, operation, query)));
+  return scope.services.storedPages.body(storedPageKey(operation, scope.orgId, search), () => pageJson(storedPage(scope, kind, operation, query)));
 }
 
 /** The serialized row a stored read answers (a stored row is never deleted while listed). */

@@ -40,16 +40,22 @@ export class PageCache {
     this.#maxBytes = maxBytes;
   }
 
-  /** The body for `key`: the one kept, if the store has not changed since it was made; else `make()`'s. */
-  body(key: string, make: () => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  /** The body kept for `key`, if the store has not changed since it was made. */
+  kept(key: string): Uint8Array<ArrayBuffer> | undefined {
     const now = this.#generation();
     if (!this.#current(now)) this.#reset(now);
     const kept = this.#bodies.get(key);
     if (kept) {
       this.#bodies.delete(key);
       this.#bodies.set(key, kept);
-      return kept;
     }
+    return kept;
+  }
+
+  /** The body for `key`: the one kept (see kept), else `make()`'s, kept for next time. */
+  body(key: string, make: () => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+    const kept = this.kept(key);
+    if (kept) return kept;
     const made = make();
     // Kept only when nothing was written while it was made, and never from inside a transaction (see above).
     if (this.#current(this.#generation()) && !this.#db.inTransaction) this.#keep(key, made);

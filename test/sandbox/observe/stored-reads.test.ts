@@ -295,6 +295,56 @@ describe('kept pages (store/page-cache.ts): the same answer until the store chan
     for (let i = 0; i < 2; i++) expect((await get('/observe/campaigns', { cursor: 'garbage' })).body.error).toBe('invalid_cursor');
   });
 
+  // A kept page is answered before the app dispatches the request (routes/observe.ts,
+  // storedReadShortcut): every check must still give what the app gives.
+  it('is never answered to a key that stopped resolving, even with no write (expiry is on the clock)', async () => {
+    const { db } = sb.services;
+    const addKey = (key: string, permissions: string, expiresAt: number | null) =>
+      db
+        .prepare(
+          `INSERT INTO api_keys (id, key, member_id, permissions, state, expires_at, label, description, seq)
+           SELECT ?, ?, member_id, ?, 'active', ?, ?, '', 1000 + (SELECT count(*) FROM api_keys) FROM api_keys WHERE key = ?`,
+        )
+        .run(`key_${key}`, key, permissions, expiresAt, key, sb.keys.full);
+    addKey('acr_expiring_soon_0001', '"all"', clock.now() + 60_000);
+    addKey('acr_no_observe_0001', '["mutation:read"]', null);
+    const kept = await get('/observe/campaigns', { limit: 3 }, 'acr_expiring_soon_0001');
+    expect(seen(await get('/observe/campaigns', { limit: 3 }, 'acr_expiring_soon_0001'))).toEqual(seen(kept));
+    // The same query with a key lacking observe:read, then with none, then a malformed one.
+    for (const k of ['acr_no_observe_0001', '', 'Basic abc']) {
+      const r = await sb.req('GET', '/observe/campaigns', {
+        query: { limit: 3 },
+        headers: k ? { authorization: k.startsWith('acr_') ? `Bearer ${k}` : k } : {},
+      });
+      expect([r.status, r.body.error]).toEqual(k === 'acr_no_observe_0001' ? [403, 'forbidden'] : [401, 'unauthorized']);
+    }
+    clock.advance(60_000);
+    const expired = await get('/observe/campaigns', { limit: 3 }, 'acr_expiring_soon_0001');
+    expect([expired.status, expired.body.error]).toEqual([401, 'unauthorized']);
+    // Still kept for a key that resolves.
+    expect((await get('/observe/campaigns', { limit: 3 })).text).toBe(kept.text);
+  });
+
+  it('with an Origin, CORS answers as for any request: the console origin gets its headers, another is refused', async () => {
+    await get('/observe/campaigns', { limit: 4 });
+    const plain = await get('/observe/campaigns', { limit: 4 });
+    const fromConsole = await sb.req('GET', '/observe/campaigns', { key, query: { limit: 4 }, headers: { origin: 'https://console.adops.example' } });
+    expect([fromConsole.status, fromConsole.text]).toEqual([200, plain.text]);
+    expect(fromConsole.headers.get('access-control-allow-origin')).toBe('https://console.adops.example');
+    expect(fromConsole.headers.get('vary')).toBe('Origin');
+    const foreign = await sb.req('GET', '/observe/campaigns', { key, query: { limit: 4 }, headers: { origin: 'https://evil.example' } });
+    expect([foreign.status, foreign.body.error]).toEqual([403, 'forbidden']);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('is the same whether the query is spelled the same or otherwise (each spelling its own page)', async () => {
+    const a = await sb.req('GET', '/observe/campaigns?limit=2&advertiserId=acc_a', { key });
+    const b = await sb.req('GET', '/observe/campaigns?advertiserId=acc_a&limit=2', { key });
+    const again = await sb.req('GET', '/observe/campaigns?limit=2&advertiserId=acc_a', { key });
+    expect(b.text).toBe(a.text);
+    expect(seen(again)).toEqual(seen(a));
+  });
+
   it('after ingestion stores a new row', async () => {
     const before = await get('/observe/campaigns', { advertiserId: 'acc_c', limit: 500 });
     writeProviderEntity(
