@@ -18,7 +18,7 @@ import type { HttpLimits } from './http/limits.js';
 import { validationHook } from './http/validation.js';
 import { isOld, oldNotFound, oldValidationBody } from './http/generation.js';
 import { registerAdminRoutes } from './routes/admin.js';
-import { registerObserveRoutes } from './routes/observe.js';
+import { registerObserveRoutes, storedReadShortcut } from './routes/observe.js';
 import { registerMutationsRoutes } from './routes/mutations.js';
 import { registerContextRoutes } from './routes/context.js';
 import { registerAssetsRoutes } from './routes/assets.js';
@@ -187,6 +187,14 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
     if (isOld(c) && apiError.code === 'invalid_request') return c.json(oldValidationBody(apiError), 422);
     return c.json(apiError.toBody(), isContentfulStatus(apiError.status) ? apiError.status : 500);
   });
+
+  // A repeated stored read answered before dispatch when its page is kept (routes/observe.ts, #16).
+  const shortcut = storedReadShortcut(services);
+  const dispatch = app.fetch;
+  app.fetch = (request, env, executionCtx) => {
+    const quick = shortcut(request, env !== undefined && 'incoming' in env ? env.incoming : undefined);
+    return quick ? quick.then((res) => res ?? dispatch(request, env, executionCtx)) : dispatch(request, env, executionCtx);
+  };
   return { app, openapi };
 }
 

@@ -12,6 +12,7 @@ import type { MediaLimits } from './models/uploads/limits.js';
 import { BytesInFlight } from './models/uploads/quota.js';
 import { applyProviderChange } from './providers/mutate.js';
 import { ProviderCallLog } from './providers/call-log.js';
+import { PageCache } from './store/page-cache.js';
 
 /** The service console's origin: the one browser origin allowed (http/cors.ts), and where paywall URLs point. */
 export const DEFAULT_CONSOLE_ORIGIN = 'https://console.adops.example';
@@ -50,6 +51,8 @@ export interface SandboxServices {
   providerCalls: ProviderCallLog;
   /** Takes the due steps of mutations (on access, and by the ticker of a serving sandbox). */
   mutations: MutationAdvancer;
+  /** Bodies of stored pages, kept while the store is unchanged (store/page-cache.ts). */
+  storedPages: PageCache;
 }
 
 export interface ServiceInputs {
@@ -79,5 +82,6 @@ export function createServices(inputs: ServiceInputs): SandboxServices {
       clock: inputs.clock,
       apply: (advertiser, change) => applyProviderChange(providers, advertiser, change),
     }),
+    storedPages: new PageCache(inputs.db),
   };
 }

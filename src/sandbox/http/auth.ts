@@ -8,6 +8,7 @@ import { storedPermissions } from '../models/api-keys.js';
 import type { Permission } from '../../contract/ids.js';
 import type { AppEnv, AuthContext } from './context.js';
 import { fail } from './errors.js';
+import { requestHeader } from './headers.js';
 
 interface KeyRow {
   key_id: string;
@@ -75,7 +76,7 @@ export function authenticate(db: Database, now: number, header: string | undefin
 export function authorize(permission: Permission): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { db, clock } = c.var.sandbox;
-    c.set('auth', authenticate(db, clock.now(), c.req.header('authorization'), permission));
+    c.set('auth', authenticate(db, clock.now(), requestHeader(c, 'authorization'), permission));
     await next();
   };
 }

@@ -5,18 +5,19 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
 import { DEFAULT_CONSOLE_ORIGIN } from '../services.js';
 import { fail } from './errors.js';
+import { requestHeader } from './headers.js';
 
 const ALLOW_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type';
 
 export function cors(consoleOrigin: string = DEFAULT_CONSOLE_ORIGIN): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (origin === undefined) return next();
     if (origin !== consoleOrigin) {
       throw fail('forbidden', 'Browser requests from this origin are refused: API keys are for server code only.');
     }
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+    if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) {
       return c.body(null, 204, {
         'Access-Control-Allow-Origin': consoleOrigin,
         'Access-Control-Allow-Methods': ALLOW_METHODS,

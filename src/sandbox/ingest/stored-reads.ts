@@ -9,7 +9,7 @@
 // read costs one indexed query and no per-row parse or serialize.
 import type { Scope } from '../models/scope.js';
 import type { EntityStatus, ProviderToken } from '../../contract/ids.js';
-import { keysetPage, keysetTextPage } from '../store/cursor.js';
+import { keysetPage, keysetTextPage, pageJson } from '../store/cursor.js';
 import type { TextPage } from '../store/cursor.js';
 import { completeRow } from '../providers/rows.js';
 import { payloadOf } from '../providers/store.js';
@@ -76,6 +76,27 @@ export function storedPage(env: Pick<Scope, 'db' | 'secret' | 'orgId'>, kind: En
     map: (r) => r.json ?? storedRowJson(kind, payloadOf(r.row), r.created_at, r.updated_at),
   });
   return page.nextCursor === undefined ? { rows: page.data.join(',') } : { rows: page.data.join(','), nextCursor: page.nextCursor };
+}
+
+/**
+ * Where a stored read's body is kept (store/page-cache.ts): the operation (and so the
+ * kind), the organization, and the request's query exactly as sent (`?…`, or ''). The
+ * query is validated before a body is made, and the same text always validates to the
+ * same query, so it stands for every filter, the cursor and the limit.
+ */
+export function storedPageKey(operation: string, orgId: string, search: string): string {
+  return JSON.stringify([operation, orgId, search]);
+}
+
+/** The response body of a stored read (pageJson of storedPage), made once and sent again until the store changes. */
+export function storedPageBody(
+  scope: Pick<Scope, 'db' | 'secret' | 'orgId' | 'services'>,
+  kind: EntityKind,
+  operation: string,
+  query: StoredQuery,
+  search: string,
+): Uint8Array<ArrayBuffer> {
+  return scope.services.storedPages.body(storedPageKey(operation, scope.orgId, search), () => pageJson(storedPage(scope, kind, operation, query)));
 }
 
 /** The serialized row a stored read answers (a stored row is never deleted while listed). */

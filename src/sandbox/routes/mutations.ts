@@ -4,7 +4,7 @@
 // and never waits on a provider still applying a change.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../http/context.js';
+import type { AppEnv, SandboxServices } from '../http/context.js';
 import { operationRoute } from '../http/route.js';
 import { scopeOf } from './scope.js';
 import { listMutations, readMutationAsStarter, startMutation } from '../models/mutations.js';
@@ -17,8 +17,11 @@ import { listMutations, readMutationAsStarter, startMutation } from '../models/m
  * needs no provider time is taken before the answer: a pass settles within
  * microtasks unless a provider sleeps, and setImmediate comes after those.
  */
+export const settleDueSteps = (services: SandboxServices): Promise<void> =>
+  Promise.race([services.mutations.advance(), new Promise<void>((resolve) => setImmediate(resolve))]);
+
 export const advanceDueSteps: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await Promise.race([c.var.sandbox.mutations.advance(), new Promise<void>((resolve) => setImmediate(resolve))]);
+  await settleDueSteps(c.var.sandbox);
   await next();
 };
 

@@ -27,6 +27,8 @@ export interface Database {
   transaction<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T;
   close(): void;
   readonly open: boolean;
+  /** better-sqlite3's: a transaction is open on this connection (store/page-cache.ts keeps nothing made inside one). */
+  readonly inTransaction: boolean;
 }
 
 export type SqliteDriver = 'node:sqlite' | 'better-sqlite3';
@@ -102,6 +104,8 @@ interface NodeSqliteDatabase {
   close(): void;
   /** Node 26+ (and later 24.x): replace this database by a copy of a serialized one. */
   deserialize?(image: Uint8Array): void;
+  /** Node 22.16+: a transaction is open (also one begun by exec). */
+  readonly isTransaction?: boolean;
 }
 interface NodeSqliteModule {
   DatabaseSync: { new (path: string, options?: { readOnly?: boolean }): NodeSqliteDatabase; prototype: object };
@@ -237,6 +241,9 @@ class NodeDatabase implements Database {
   constructor(private readonly db: NodeSqliteDatabase) {}
   get open(): boolean {
     return !this.closed;
+  }
+  get inTransaction(): boolean {
+    return this.depth > 0 || this.db.isTransaction === true;
   }
   prepare<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R> {
     // Rows are whatever the SQL selects: the caller names their type, as with better-sqlite3.

@@ -1,6 +1,7 @@
 // Stored reads (GET /observe/campaigns and its siblings): every query
 // parameter of the spec's table, paging, ordering, and what ingestion writes
-// (createdAt, updatedAt, deletedAt, budget rule 5).
+// (createdAt, updatedAt, deletedAt, budget rule 5); a page kept by the page
+// cache is the very answer a fresh read gives, and no write lets an old one out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import { ingestAll } from '../../../src/sandbox/ingest/index.js';
@@ -8,7 +9,7 @@ import { applyProviderChange } from '../../../src/sandbox/providers/mutate.js';
 import { removeProviderEntity, writeProviderEntity } from '../../../src/sandbox/providers/store.js';
 import { PROVIDER_FILTER_VALUES } from '../../../src/contract/ids.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import type { TestResponse, TestSandbox } from '../../helpers/sandbox.js';
 import { OTHER_KEY_LABEL, observeWorld } from './world.js';
 
 const RESOURCES = ['campaigns', 'ad-groups', 'ads', 'creatives', 'asset-groups'] as const;
@@ -26,6 +27,8 @@ afterAll(() => sb.close());
 
 const get = (path: string, query: Record<string, string | number | undefined> = {}, k = key) => sb.req('GET', path, { key: k, query });
 const ids = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((x) => x.id);
+/** Everything a client sees but the Date header. */
+const seen = (r: TestResponse) => ({ status: r.status, headers: [...r.headers].filter(([name]) => name !== 'date'), text: r.text });
 
 async function readAll(path: string, query: Record<string, string | number> = {}, limit = 2): Promise<string[]> {
   const out: string[] = [];
@@ -258,5 +261,134 @@ describe('ingestion', () => {
     expect(ids(await get('/observe/ads', { advertiserId: 'acc_b' }))).toEqual([]);
     const deletedAt = sb.services.db.prepare("SELECT deleted_at FROM observe_rows WHERE advertiser_id = 'acc_b' AND kind = 'ad' AND id = '7001'").pluck().get();
     expect(deletedAt).toBe(clock.now());
+  });
+});
+
+describe('kept pages (store/page-cache.ts): the same answer until the store changes', () => {
+  it('is answered again with the same status, headers and bytes, and is kept once', async () => {
+    const before = sb.services.storedPages.size.entries;
+    const first = await get('/observe/campaigns', { limit: 2 });
+    const again = await get('/observe/campaigns', { limit: 2 });
+    expect(first.status).toBe(200);
+    expect(seen(again)).toEqual(seen(first));
+    expect(first.headers.get('content-type')).toBe('application/json');
+    expect(Number(first.headers.get('content-length'))).toBe(Buffer.byteLength(first.text));
+    expect(sb.services.storedPages.size.entries).toBe(before + 1);
+  });
+
+  it('is per query: operation, organization, filters, cursor and limit each make another page', async () => {
+    const pages = [
+      await get('/observe/campaigns', { limit: 1 }),
+      await get('/observe/campaigns', { limit: 2 }),
+      await get('/observe/campaigns', { limit: 1, advertiserId: 'acc_a' }),
+      await get('/observe/ad-groups', { limit: 1 }),
+      await get('/observe/campaigns', { limit: 1 }, sb.keys[OTHER_KEY_LABEL]),
+    ];
+    const next = await get('/observe/campaigns', { limit: 1, cursor: pages[0]!.body.nextCursor });
+    const texts = [...pages, next].map((r) => r.text);
+    expect(new Set(texts).size).toBe(texts.length);
+    // The other organization's page holds only its own rows.
+    expect(pages[4]!.body.data.map((r: { advertiserId: string }) => r.advertiserId)).toEqual(['acc_other']);
+  });
+
+  it('keeps no failure: a bad cursor is refused every time', async () => {
+    for (let i = 0; i < 2; i++) expect((await get('/observe/campaigns', { cursor: 'garbage' })).body.error).toBe('invalid_cursor');
+  });
+
+  // A kept page is answered before the app dispatches the request (routes/observe.ts,
+  // storedReadShortcut): every check must still give what the app gives.
+  it('is never answered to a key that stopped resolving, even with no write (expiry is on the clock)', async () => {
+    const { db } = sb.services;
+    const addKey = (key: string, permissions: string, expiresAt: number | null) =>
+      db
+        .prepare(
+          `INSERT INTO api_keys (id, key, member_id, permissions, state, expires_at, label, description, seq)
+           SELECT ?, ?, member_id, ?, 'active', ?, ?, '', 1000 + (SELECT count(*) FROM api_keys) FROM api_keys WHERE key = ?`,
+        )
+        .run(`key_${key}`, key, permissions, expiresAt, key, sb.keys.full);
+    addKey('acr_expiring_soon_0001', '"all"', clock.now() + 60_000);
+    addKey('acr_no_observe_0001', '["mutation:read"]', null);
+    const kept = await get('/observe/campaigns', { limit: 3 }, 'acr_expiring_soon_0001');
+    expect(seen(await get('/observe/campaigns', { limit: 3 }, 'acr_expiring_soon_0001'))).toEqual(seen(kept));
+    // The same query with a key lacking observe:read, then with none, then a malformed one.
+    for (const k of ['acr_no_observe_0001', '', 'Basic abc']) {
+      const r = await sb.req('GET', '/observe/campaigns', {
+        query: { limit: 3 },
+        headers: k ? { authorization: k.startsWith('acr_') ? `Bearer ${k}` : k } : {},
+      });
+      expect([r.status, r.body.error]).toEqual(k === 'acr_no_observe_0001' ? [403, 'forbidden'] : [401, 'unauthorized']);
+    }
+    clock.advance(60_000);
+    const expired = await get('/observe/campaigns', { limit: 3 }, 'acr_expiring_soon_0001');
+    expect([expired.status, expired.body.error]).toEqual([401, 'unauthorized']);
+    // Still kept for a key that resolves.
+    expect((await get('/observe/campaigns', { limit: 3 })).text).toBe(kept.text);
+  });
+
+  it('with an Origin, CORS answers as for any request: the console origin gets its headers, another is refused', async () => {
+    await get('/observe/campaigns', { limit: 4 });
+    const plain = await get('/observe/campaigns', { limit: 4 });
+    const fromConsole = await sb.req('GET', '/observe/campaigns', { key, query: { limit: 4 }, headers: { origin: 'https://console.adops.example' } });
+    expect([fromConsole.status, fromConsole.text]).toEqual([200, plain.text]);
+    expect(fromConsole.headers.get('access-control-allow-origin')).toBe('https://console.adops.example');
+    expect(fromConsole.headers.get('vary')).toBe('Origin');
+    const foreign = await sb.req('GET', '/observe/campaigns', { key, query: { limit: 4 }, headers: { origin: 'https://evil.example' } });
+    expect([foreign.status, foreign.body.error]).toEqual([403, 'forbidden']);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('is the same whether the query is spelled the same or otherwise (each spelling its own page)', async () => {
+    const a = await sb.req('GET', '/observe/campaigns?limit=2&advertiserId=acc_a', { key });
+    const b = await sb.req('GET', '/observe/campaigns?advertiserId=acc_a&limit=2', { key });
+    const again = await sb.req('GET', '/observe/campaigns?limit=2&advertiserId=acc_a', { key });
+    expect(b.text).toBe(a.text);
+    expect(seen(again)).toEqual(seen(a));
+  });
+
+  it('after ingestion stores a new row', async () => {
+    const before = await get('/observe/campaigns', { advertiserId: 'acc_c', limit: 500 });
+    writeProviderEntity(
+      sb.services.db,
+      'acc_c',
+      'campaign',
+      '9876',
+      { id: '9876', name: 'Came later', status: 'ENABLED', advertisingChannelType: 'SEARCH', budgetAmountMicros: 1_000_000 },
+      0,
+    );
+    clock.advance(1000);
+    ingestAll(sb.services);
+    const after = await get('/observe/campaigns', { advertiserId: 'acc_c', limit: 500 });
+    expect(after.body.data.length).toBe(before.body.data.length + 1);
+    expect(after.body.data[0].id).toBe('9876');
+  });
+
+  it('after a raw write to a stored row, and after one that leaves other tables alone', async () => {
+    const { db } = sb.services;
+    const first = await get('/observe/campaigns', { advertiserId: 'acc_a', limit: 500 });
+    const row = db
+      .prepare<[], { seq: number; json: string }>(`SELECT seq, json FROM observe_rows WHERE advertiser_id = 'acc_a' AND kind = 'campaign' LIMIT 1`)
+      .get()!;
+    const renamed = row.json.replace(/"name":"[^"]*"/, '"name":"Renamed in place"');
+    db.prepare('UPDATE observe_rows SET json = ? WHERE seq = ?').run(renamed, row.seq);
+    try {
+      const after = await get('/observe/campaigns', { advertiserId: 'acc_a', limit: 500 });
+      expect(after.text).not.toBe(first.text);
+      expect(after.text).toContain('Renamed in place');
+    } finally {
+      db.prepare('UPDATE observe_rows SET json = ? WHERE seq = ?').run(row.json, row.seq);
+    }
+    expect((await get('/observe/campaigns', { advertiserId: 'acc_a', limit: 500 })).text).toBe(first.text);
+  });
+
+  it('after a row is marked deleted', async () => {
+    const { db } = sb.services;
+    const first = await get('/observe/ads', { limit: 500 });
+    const seq = db.prepare(`SELECT seq FROM observe_rows WHERE kind = 'ad' AND deleted_at IS NULL LIMIT 1`).pluck().get() as number;
+    db.prepare('UPDATE observe_rows SET deleted_at = 1 WHERE seq = ?').run(seq);
+    try {
+      expect((await get('/observe/ads', { limit: 500 })).body.data.length).toBe(first.body.data.length - 1);
+    } finally {
+      db.prepare('UPDATE observe_rows SET deleted_at = NULL WHERE seq = ?').run(seq);
+    }
   });
 });

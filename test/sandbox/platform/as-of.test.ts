@@ -84,3 +84,20 @@ describe('--as-of 2026-09-23: the behaviour before 2026-09-24', () => {
     expect(() => servesOldBehaviour('2026-02-30')).toThrow(/calendar date/);
   });
 });
+
+describe('a kept stored page (routes/observe.ts, storedReadShortcut)', () => {
+  it('is not answered ahead of the app once the sandbox serves the old behaviour: the schema comes before the key again', async () => {
+    const path = '/observe/campaigns?limit=5';
+    await send(today, 'GET', path, { key: true });
+    const kept = await send(today, 'GET', path, { key: true });
+    today.services.settings.before20260924 = true;
+    try {
+      expect((await send(today, 'GET', path, { key: true })).text).toBe(kept.text);
+      const bad = await send(today, 'GET', '/observe/campaigns?limit=0');
+      expect([bad.status, bad.json().type]).toEqual([422, 'validation']);
+    } finally {
+      today.services.settings.before20260924 = false;
+    }
+    expect((await send(today, 'GET', '/observe/campaigns?limit=0')).status).toBe(401);
+  });
+});

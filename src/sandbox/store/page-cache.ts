@@ -1,0 +1,98 @@
+// Response bodies of stored reads, kept while the store is unchanged (#16).
+//
+// A stored page is a pure function of the request (operation, organization,
+// filters, cursor, limit) and of the store's rows. So a body made once can be
+// sent again for as long as nothing was written: the cache is keyed on the
+// request, and every entry is dropped as soon as the store's write generation
+// moves. The generation is SQLite's own count, read with each lookup:
+// - `total_changes()`: rows inserted, updated or deleted by this connection
+//   (every table, triggers included; it never goes back);
+// - `data_version`: moves when another connection (another process on the same
+//   file) commits.
+// One catch: a rollback undoes rows but not the count, so a body made inside a
+// transaction that is then rolled back would outlive its rows. Bodies made
+// inside a transaction are therefore not kept (the sandbox's transactions are
+// synchronous and never serve a request, so this costs nothing in practice).
+// A body is kept only if the generation did not move while it was made.
+import type { Database } from './sqlite.js';
+
+/** What the cache may hold: enough for a script's `--all` walk of ~80 pages of 500 rows. */
+export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+
+const GENERATION_SQL = 'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version';
+
+interface Generation {
+  changes: number;
+  version: number;
+}
+
+export class PageCache {
+  readonly #db: Database;
+  readonly #maxBytes: number;
+  /** Insertion order is use order: the first key is the least recently used. */
+  readonly #bodies = new Map<string, Uint8Array<ArrayBuffer>>();
+  #bytes = 0;
+  #changes = -1;
+  #version = -1;
+
+  constructor(db: Database, maxBytes: number = PAGE_CACHE_BYTES) {
+    this.#db = db;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** The body kept for `key`, if the store has not changed since it was made. */
+  kept(key: string): Uint8Array<ArrayBuffer> | undefined {
+    const now = this.#generation();
+    if (!this.#current(now)) this.#reset(now);
+    const kept = this.#bodies.get(key);
+    if (kept) {
+      this.#bodies.delete(key);
+      this.#bodies.set(key, kept);
+    }
+    return kept;
+  }
+
+  /** The body for `key`: the one kept (see kept), else `make()`'s, kept for next time. */
+  body(key: string, make: () => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+    const kept = this.kept(key);
+    if (kept) return kept;
+    const made = make();
+    // Kept only when nothing was written while it was made, and never from inside a transaction (see above).
+    if (this.#current(this.#generation()) && !this.#db.inTransaction) this.#keep(key, made);
+    return made;
+  }
+
+  #reset(now: Generation): void {
+    this.#bodies.clear();
+    this.#bytes = 0;
+    this.#changes = now.changes;
+    this.#version = now.version;
+  }
+
+  /** Entries and bytes held (tests). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.#bodies.size, bytes: this.#bytes };
+  }
+
+  #generation(): Generation {
+    // The database keeps this statement prepared (store/db.ts caches by SQL text).
+    return this.#db.prepare<[], Generation>(GENERATION_SQL).get() ?? { changes: -1, version: -1 };
+  }
+
+  #current(now: Generation): boolean {
+    return now.changes === this.#changes && now.version === this.#version;
+  }
+
+  #keep(key: string, body: Uint8Array<ArrayBuffer>): void {
+    // A small Buffer may be a view of a shared pool slab: count what it keeps alive.
+    const cost = body.buffer.byteLength;
+    if (cost > this.#maxBytes) return;
+    this.#bodies.set(key, body);
+    this.#bytes += cost;
+    for (const [oldest, old] of this.#bodies) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#bodies.delete(oldest);
+      this.#bytes -= old.buffer.byteLength;
+    }
+  }
+}

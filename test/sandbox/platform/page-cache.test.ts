@@ -1,0 +1,116 @@
+// PageCache (store/page-cache.ts): a body is kept while the store's write
+// generation stands still, and never one made inside a transaction or while the
+// store changed under it; bounded by bytes, least recently used first out. The
+// HTTP side (a kept page is the very answer a fresh read gives, and no write
+// lets an old one out) is in test/sandbox/observe/stored-reads.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../../src/sandbox/store/db.js';
+import type { Database } from '../../../src/sandbox/store/db.js';
+import { PageCache } from '../../../src/sandbox/store/page-cache.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'adops-page-cache-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A store with one table `t`, closed after `fn`. */
+function withStore(fn: (db: Database) => void, path = ':memory:'): void {
+  const db = openDatabase(path);
+  try {
+    db.exec('CREATE TABLE IF NOT EXISTS t (x)');
+    fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Bodies made from text, counted. */
+function counter() {
+  let made = 0;
+  const make = (text: string) => () => {
+    made += 1;
+    return new Uint8Array(Buffer.from(text));
+  };
+  return { make, made: () => made };
+}
+
+describe('PageCache', () => {
+  it('keeps a body while nothing is written', () => {
+    withStore((db) => {
+      const cache = new PageCache(db);
+      const { make, made } = counter();
+      expect(Buffer.from(cache.body('k', make('a'))).toString()).toBe('a');
+      expect(Buffer.from(cache.body('k', make('b'))).toString()).toBe('a');
+      expect(made()).toBe(1);
+      db.prepare('INSERT INTO t VALUES (1)').run();
+      expect(Buffer.from(cache.body('k', make('c'))).toString()).toBe('c');
+    });
+  });
+
+  it('sees a commit by another connection to the same file (data_version)', () => {
+    const file = join(dir, 'other.db');
+    withStore((db) => {
+      withStore((other) => {
+        const cache = new PageCache(db);
+        const { make, made } = counter();
+        cache.body('k', make('a'));
+        cache.body('k', make('a'));
+        expect(made()).toBe(1);
+        other.prepare('INSERT INTO t VALUES (1)').run();
+        cache.body('k', make('b'));
+        expect(made()).toBe(2);
+      }, file);
+    }, file);
+  });
+
+  it('keeps nothing made inside a transaction (a rollback undoes rows, not the change count)', () => {
+    withStore((db) => {
+      const cache = new PageCache(db);
+      const { make, made } = counter();
+      expect(() =>
+        db.transaction(() => {
+          db.prepare('INSERT INTO t VALUES (1)').run();
+          cache.body('k', make('inside'));
+          throw new Error('roll back');
+        })(),
+      ).toThrow('roll back');
+      expect(Buffer.from(cache.body('k', make('after'))).toString()).toBe('after');
+      expect(made()).toBe(2);
+    });
+  });
+
+  it('keeps nothing made while the store changed under it', () => {
+    withStore((db) => {
+      const cache = new PageCache(db);
+      const { make, made } = counter();
+      cache.body('k', () => {
+        db.prepare('INSERT INTO t VALUES (1)').run();
+        return make('racing')();
+      });
+      cache.body('k', make('later'));
+      expect(made()).toBe(2);
+    });
+  });
+
+  it('holds at most its byte budget, dropping the least recently used page first', () => {
+    withStore((db) => {
+      const cache = new PageCache(db, 3 * 10_000);
+      const page = (fill: number) => () => new Uint8Array(10_000).fill(fill);
+      cache.body('a', page(1));
+      cache.body('b', page(2));
+      cache.body('c', page(3));
+      cache.body('a', page(9)); // used again: b is now the oldest
+      cache.body('d', page(4));
+      expect(cache.size).toEqual({ entries: 3, bytes: 30_000 });
+      expect(cache.body('a', page(9))[0]).toBe(1);
+      expect(cache.body('b', page(5))[0]).toBe(5);
+      // A page larger than the whole budget is answered, never kept.
+      cache.body('huge', () => new Uint8Array(40_000));
+      expect(cache.size.entries).toBe(3);
+    });
+  });
+});
