@@ -69,7 +69,7 @@ export function authenticate(db: Database, now: number, header: string | undefin
   if (permission && !permissions.has(permission)) {
     throw fail('forbidden', `The API key lacks the permission ${permission} this operation needs.`);
   }
-  return { orgId: row.org_id, memberId: row.member_id, keyId: row.key_id, permissions };
+  return { orgId: row.org_id, memberId: row.member_id, keyId: row.key_id, permissions, expiresAt: row.expires_at };
 }
 
 /** Middleware: authenticate, then `c.var.auth`. */

@@ -15,6 +15,8 @@ export interface AuthContext {
   memberId: string;
   keyId: string;
   permissions: ReadonlySet<Permission>;
+  /** When the key stops resolving (epoch ms), or null: never. */
+  expiresAt: number | null;
 }
 
 /** Bindings: the Node request and response when node-server serves the app; absent under app.request(). */

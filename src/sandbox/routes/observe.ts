@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { TypedResponse } from 'hono';
-import type { AppEnv, SandboxServices } from '../http/context.js';
+import type { AppEnv, AuthContext, SandboxServices } from '../http/context.js';
 import { authenticate } from '../http/auth.js';
 import { headerOf } from '../http/headers.js';
 import { operationRoute } from '../http/route.js';
@@ -139,13 +139,23 @@ export function storedReadShortcut(
     const operation = operations.get(url.slice(pathStart, url.length - search.length));
     if (operation === undefined || headerOf(request, incoming, 'origin') !== undefined) return undefined;
     return settleDueSteps(services).then(() => {
-      let orgId: string;
-      try {
-        orgId = authenticate(services.db, services.clock.now(), headerOf(request, incoming, 'authorization'), OPERATION_TABLE[operation].permission).orgId;
-      } catch {
-        return undefined;
+      const header = headerOf(request, incoming, 'authorization');
+      const permission = OPERATION_TABLE[operation].permission;
+      const now = services.clock.now();
+      const pageKey = (orgId: string) => storedPageKey(operation, orgId, search);
+      // The key as it resolved while the store was as it is now (see PageCache.keptRead), else looked up.
+      const credential = `${permission} ${header ?? ''}`;
+      let body = services.storedPages.keptRead(credential, now, pageKey);
+      if (body === undefined) {
+        let auth: AuthContext;
+        try {
+          auth = authenticate(services.db, now, header, permission);
+        } catch {
+          return undefined;
+        }
+        services.storedPages.keepOwner(credential, { orgId: auth.orgId, expiresAt: auth.expiresAt });
+        body = services.storedPages.kept(pageKey(auth.orgId));
       }
-      const body = services.storedPages.kept(storedPageKey(operation, orgId, search));
       return body && new Response(body, { status: 200, headers: jsonType() });
     });
   };

@@ -325,6 +325,35 @@ describe('kept pages (store/page-cache.ts): the same answer until the store chan
     expect((await get('/observe/campaigns', { limit: 3 })).text).toBe(kept.text);
   });
 
+  it('is never answered to a key revoked, or an organization whose subscription lapsed, after it was kept', async () => {
+    const { db } = sb.services;
+    db.prepare(
+      `INSERT INTO api_keys (id, key, member_id, permissions, state, expires_at, label, description, seq)
+       SELECT 'key_revoke_me', 'acr_revoke_me_0001', member_id, '"all"', 'active', NULL, 'revoke-me', '', 2000 FROM api_keys WHERE key = ?`,
+    ).run(sb.keys.full);
+    const kept = await get('/observe/campaigns', { limit: 5 }, 'acr_revoke_me_0001');
+    expect((await get('/observe/campaigns', { limit: 5 }, 'acr_revoke_me_0001')).text).toBe(kept.text);
+    db.prepare(`UPDATE api_keys SET state = 'revoked' WHERE key = 'acr_revoke_me_0001'`).run();
+    const revoked = await get('/observe/campaigns', { limit: 5 }, 'acr_revoke_me_0001');
+    expect([revoked.status, revoked.body.error]).toEqual([401, 'unauthorized']);
+    // The full key reads the page (kept again), then its organization stops paying.
+    await get('/observe/campaigns', { limit: 5 });
+    expect((await get('/observe/campaigns', { limit: 5 })).status).toBe(200);
+    // The page is kept again, by another key of the same organization: still not for the revoked one.
+    const again = await get('/observe/campaigns', { limit: 5 }, 'acr_revoke_me_0001');
+    expect([again.status, again.body.error]).toEqual([401, 'unauthorized']);
+    const org = db
+      .prepare<[string], { org_id: string }>(`SELECT m.org_id FROM api_keys k JOIN members m ON m.id = k.member_id WHERE k.key = ?`)
+      .get(sb.keys.full!)!;
+    db.prepare(`UPDATE organizations SET subscribed = 0 WHERE id = ?`).run(org.org_id);
+    try {
+      const lapsed = await get('/observe/campaigns', { limit: 5 });
+      expect([lapsed.status, lapsed.body.error]).toEqual([402, 'organization_unentitled']);
+    } finally {
+      db.prepare(`UPDATE organizations SET subscribed = 1 WHERE id = ?`).run(org.org_id);
+    }
+  });
+
   it('with an Origin, CORS answers as for any request: the console origin gets its headers, another is refused', async () => {
     await get('/observe/campaigns', { limit: 4 });
     const plain = await get('/observe/campaigns', { limit: 4 });

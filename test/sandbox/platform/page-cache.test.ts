@@ -105,12 +105,44 @@ describe('PageCache', () => {
       cache.body('c', page(3));
       cache.body('a', page(9)); // used again: b is now the oldest
       cache.body('d', page(4));
-      expect(cache.size).toEqual({ entries: 3, bytes: 30_000 });
+      expect(cache.size).toEqual({ entries: 3, bytes: 30_000, owners: 0 });
       expect(cache.body('a', page(9))[0]).toBe(1);
       expect(cache.body('b', page(5))[0]).toBe(5);
       // A page larger than the whole budget is answered, never kept.
       cache.body('huge', () => new Uint8Array(40_000));
       expect(cache.size.entries).toBe(3);
+    });
+  });
+  it('answers a read by a kept key resolution only while the store stands still and the key has not expired', () => {
+    withStore((db) => {
+      const cache = new PageCache(db);
+      const { make } = counter();
+      const pageKey = (orgId: string) => `campaigns ${orgId} ?limit=1`;
+      cache.body(pageKey('org_a'), make('page of org_a'));
+      // No resolution kept for the credential: nothing, though the page is kept.
+      expect(cache.keptRead('observe:read Bearer acr_x', 1000, pageKey)).toBeUndefined();
+      cache.keepOwner('observe:read Bearer acr_x', { orgId: 'org_a', expiresAt: 2000 });
+      expect(Buffer.from(cache.keptRead('observe:read Bearer acr_x', 1000, pageKey)!).toString()).toBe('page of org_a');
+      // Another permission or another key is another credential.
+      expect(cache.keptRead('mutation:read Bearer acr_x', 1000, pageKey)).toBeUndefined();
+      expect(cache.keptRead('observe:read Bearer acr_y', 1000, pageKey)).toBeUndefined();
+      // Expiry is on the clock: at expiresAt the key no longer resolves.
+      expect(cache.keptRead('observe:read Bearer acr_x', 2000, pageKey)).toBeUndefined();
+      // A write (a revocation, a lapsed subscription, anything) drops every resolution with the pages.
+      db.prepare('INSERT INTO t VALUES (1)').run();
+      expect(cache.keptRead('observe:read Bearer acr_x', 1000, pageKey)).toBeUndefined();
+      expect(cache.size.owners).toBe(0);
+    });
+  });
+
+  it('keeps no key resolution made inside a transaction', () => {
+    withStore((db) => {
+      const cache = new PageCache(db);
+      cache.body('p org_a', () => new Uint8Array(1));
+      db.transaction(() => cache.keepOwner('c', { orgId: 'org_a', expiresAt: null }))();
+      expect(cache.keptRead('c', 0, (org) => `p ${org}`)).toBeUndefined();
+      cache.keepOwner('c', { orgId: 'org_a', expiresAt: null });
+      expect(cache.keptRead('c', Number.MAX_SAFE_INTEGER, (org) => `p ${org}`)).toHaveLength(1);
     });
   });
 });
