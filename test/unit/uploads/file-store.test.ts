@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { createFileStore } from '../../../src/sandbox/models/uploads/file-store.js';
 import type { FileStore } from '../../../src/sandbox/models/uploads/file-store.js';
 
@@ -62,6 +63,26 @@ describe('file store', () => {
     expect(await store.size('upl_a')).toBe(10_000);
     expect((await store.readHead('upl_a', 3)).equals(Buffer.from([0, 0, 0]))).toBe(true);
     expect(await tempFiles()).toEqual([]);
+  });
+
+  it("knows a written file's SHA-256 from the write; reads the file for one it did not write, or one rewritten under it", async () => {
+    const expected = createHash('sha256');
+    for await (const c of chunks(10, 1000)) expected.update(c);
+    const digest = expected.digest('hex');
+    await store.write('upl_h', chunks(10, 1000), { maxBytes: 10_000, commit: accept });
+    // A file that is not what was written shows whether the store read it or remembered the write.
+    await writeFile(join(dir, 'upl_h'), 'other bytes');
+    expect(await store.sha256('upl_h')).toBe(digest);
+    // Another store object on the same directory (a restart) hashes what is on disk.
+    const other = createFileStore(dir);
+    expect(await other.sha256('upl_h')).toBe(createHash('sha256').update('other bytes').digest('hex'));
+    // A removed file is forgotten: written again under the same key, it is hashed anew.
+    await store.remove('upl_h');
+    await store.write('upl_h', chunks(1, 10), { maxBytes: 10_000, commit: accept });
+    expect(await store.sha256('upl_h')).toBe(createHash('sha256').update(Buffer.alloc(10, 0)).digest('hex'));
+    // A refused commit leaves the earlier digest alone.
+    await store.write('upl_h', chunks(2, 10), { maxBytes: 10_000, commit: () => false });
+    expect(await store.sha256('upl_h')).toBe(createHash('sha256').update(Buffer.alloc(10, 0)).digest('hex'));
   });
 
   it('stops at one byte past the limit and keeps nothing', async () => {
