@@ -94,6 +94,7 @@ function guard(server: Server, limits: HttpLimits): void {
     res.once('finish', () => {
       // Pipelined requests: a later one may already be the socket's current.
       if (current.get(req.socket) === res) current.delete(req.socket);
+      if (!req.complete) lingerClose(req);
     });
   });
   server.timeout = limits.idleMs;
@@ -102,6 +103,30 @@ function guard(server: Server, limits: HttpLimits): void {
     if (res && !res.headersSent) answerRaw(socket, refusalOf('ERR_HTTP_REQUEST_TIMEOUT'));
     else socket.destroy();
   });
+}
+
+/** How long a request answered before its body ended may go on sending (read and discarded). */
+const LINGER_MS = 2000;
+
+/**
+ * Answered before the request's body was all read (413 past a cap, 401 without reading, a storage
+ * refusal): the client may still be sending. Closing now, with its bytes unread, resets the
+ * connection and the client loses the answer it has not read yet (a write EPIPE instead of the
+ * 413). So the connection stays open: Node reads and discards the rest of the body (and the
+ * client, having read the answer, usually stops and closes), and a client still sending after
+ * LINGER_MS is cut off. Bounded in time, never buffered; a client that stops in time keeps its
+ * keep-alive connection.
+ */
+function lingerClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  // A body read in part (a cap) is paused: flow the rest into nothing, or the client's writes stall.
+  req.resume();
+  const timer = setTimeout(() => {
+    if (!req.complete) socket.destroy();
+  }, LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** Write a whole JSON error response straight to the socket, then close it. */

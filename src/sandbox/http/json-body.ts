@@ -22,9 +22,13 @@ export const notJsonIssue = { in: 'body' as const, path: '', message: 'is not va
 
 const notJson = () => invalidRequest([notJsonIssue], 'The body is not valid JSON.');
 
-/** 413 at once; the connection is closed rather than drained (the rest is never read). */
+/**
+ * 413 at once. The rest is never read into memory: the server ends the connection after the
+ * answer and discards what still comes for a moment (server.ts, lingerClose). A `Connection:
+ * close` here would make Node close at once, with the client's bytes unread: a reset that loses
+ * the 413 before the client reads it.
+ */
 function tooLarge(c: Context<AppEnv>, limit: number) {
-  c.header('connection', 'close');
   return fail('body_too_large', `The request body passed the ${limit}-byte limit of a JSON body.`, { limitBytes: limit });
 }
 

@@ -1,6 +1,7 @@
 // Issue 9: a request body costs at most the cap, whatever is sent. Before the
 // fix a 200 MB body with no key was read whole (+740 MiB RSS, 401 after seconds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { errorBodySchema } from '../../../src/contract/schemas/common.js';
 import { DEFAULT_HTTP_LIMITS } from '../../../src/sandbox/http/limits.js';
 import { rawExchange, startLimited, streamBody } from '../../wire/raw-http.js';
@@ -43,6 +44,30 @@ describe('bodies past the cap', () => {
     }
     // Buffered whole, this was more than 1.6 GiB; read to the cap, a few times 4 MiB.
     expect(grown).toBeLessThan(200 * MiB);
+  });
+
+  it('a sender that goes on after the 413 reads it, and is cut off within seconds (read and discarded, never kept)', async () => {
+    const socket = connect(sb.port, '127.0.0.1');
+    const chunk = `10000\r\n${' '.repeat(0x10000)}\r\n`;
+    let text = '';
+    let sent = 0;
+    const started = Date.now();
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - started)));
+    socket.on('error', () => {});
+    socket.on('data', (d) => (text += d.toString('latin1')));
+    socket.write(`POST ${SKILLS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n`);
+    // Never stops of its own accord: 64 KiB chunks for as long as the socket takes them.
+    const pump = () => {
+      while (!socket.destroyed && sent < 2048 * MiB) {
+        sent += 0x10000;
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
+      }
+    };
+    pump();
+    const ms = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toContain('"body_too_large"');
+    expect(ms).toBeLessThan(LOADED);
   });
 
   it.each([
