@@ -23,8 +23,8 @@ export const notJsonIssue = { in: 'body' as const, path: '', message: 'is not va
 const notJson = () => invalidRequest([notJsonIssue], 'The body is not valid JSON.');
 
 /**
- * 413 at once. The rest is never read into memory: the server ends the connection after the
- * answer and discards what still comes for a moment (server.ts, lingerClose). A `Connection:
+ * 413 at once. The rest is never read into memory: the connection stays open while Node reads
+ * and discards what still comes, for a bounded time (server.ts, lingerClose). A `Connection:
  * close` here would make Node close at once, with the client's bytes unread: a reset that loses
  * the 413 before the client reads it.
  */

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { TypedResponse } from 'hono';
-import type { AppEnv, AuthContext, SandboxServices } from '../http/context.js';
+import type { AppEnv, SandboxServices } from '../http/context.js';
 import { authenticate } from '../http/auth.js';
 import { headerOf } from '../http/headers.js';
 import { operationRoute } from '../http/route.js';
@@ -142,19 +142,20 @@ export function storedReadShortcut(
       const header = headerOf(request, incoming, 'authorization');
       const permission = OPERATION_TABLE[operation].permission;
       const now = services.clock.now();
-      const pageKey = (orgId: string) => storedPageKey(operation, orgId, search);
       // The key as it resolved while the store was as it is now (see PageCache.keptRead), else looked up.
-      const credential = `${permission} ${header ?? ''}`;
-      let body = services.storedPages.keptRead(credential, now, pageKey);
-      if (body === undefined) {
-        let auth: AuthContext;
-        try {
-          auth = authenticate(services.db, now, header, permission);
-        } catch {
-          return undefined;
-        }
-        services.storedPages.keepOwner(credential, { orgId: auth.orgId, expiresAt: auth.expiresAt });
-        body = services.storedPages.kept(pageKey(auth.orgId));
+      let body: Uint8Array<ArrayBuffer> | undefined;
+      try {
+        body = services.storedPages.keptRead(
+          `${permission} ${header ?? ''}`,
+          now,
+          (orgId) => storedPageKey(operation, orgId, search),
+          () => {
+            const auth = authenticate(services.db, now, header, permission);
+            return { orgId: auth.orgId, expiresAt: auth.expiresAt };
+          },
+        );
+      } catch {
+        return undefined;
       }
       return body && new Response(body, { status: 200, headers: jsonType() });
     });

@@ -65,22 +65,25 @@ export class PageCache {
   }
 
   /**
-   * A kept body for a read with `credential` (`${permission} ${key}`): only if that credential
-   * resolved (keepOwner) while the store was as it is now and has not expired by `now`; the body
-   * is the one kept for `pageKey(orgId)`. One generation check for both.
+   * A kept body for a read with `credential` (`${permission} ${key}`), the one kept for
+   * `pageKey(orgId)`: the credential's organization is the one it resolved to while the store
+   * was as it is now, or else `resolve()`'s (which throws when the key does not resolve), kept
+   * for next time (not from inside a transaction). Undefined once the key has expired by `now`,
+   * or when no body is kept. One generation check for all of it: a resolution read after the
+   * check is never older than the generation it is kept under.
    */
-  keptRead(credential: string, now: number, pageKey: (orgId: string) => string): Uint8Array<ArrayBuffer> | undefined {
+  keptRead(credential: string, now: number, pageKey: (orgId: string) => string, resolve: () => KeyOwner): Uint8Array<ArrayBuffer> | undefined {
     this.#refresh();
-    const owner = this.#owners.get(credential);
-    if (owner === undefined || (owner.expiresAt !== null && owner.expiresAt <= now)) return undefined;
+    let owner = this.#owners.get(credential);
+    if (owner === undefined) {
+      owner = resolve();
+      if (!this.#db.inTransaction) {
+        if (this.#owners.size >= MAX_OWNERS) this.#owners.clear();
+        this.#owners.set(credential, owner);
+      }
+    }
+    if (owner.expiresAt !== null && owner.expiresAt <= now) return undefined;
     return this.#take(pageKey(owner.orgId));
-  }
-
-  /** Remember what `credential` resolved to, while the store stays as it is (not from inside a transaction). */
-  keepOwner(credential: string, owner: KeyOwner): void {
-    if (!this.#current(this.#generation()) || this.#db.inTransaction) return;
-    if (this.#owners.size >= MAX_OWNERS) this.#owners.clear();
-    this.#owners.set(credential, owner);
   }
 
   #refresh(): void {

@@ -28,6 +28,11 @@ function withStore(fn: (db: Database) => void, path = ':memory:'): void {
   }
 }
 
+/** A key lookup that finds no key (authenticate throws then). */
+const refuse = (): never => {
+  throw new Error('does not resolve');
+};
+
 /** Bodies made from text, counted. */
 function counter() {
   let made = 0;
@@ -118,19 +123,21 @@ describe('PageCache', () => {
       const cache = new PageCache(db);
       const { make } = counter();
       const pageKey = (orgId: string) => `campaigns ${orgId} ?limit=1`;
+      const x = 'observe:read Bearer acr_x';
       cache.body(pageKey('org_a'), make('page of org_a'));
-      // No resolution kept for the credential: nothing, though the page is kept.
-      expect(cache.keptRead('observe:read Bearer acr_x', 1000, pageKey)).toBeUndefined();
-      cache.keepOwner('observe:read Bearer acr_x', { orgId: 'org_a', expiresAt: 2000 });
-      expect(Buffer.from(cache.keptRead('observe:read Bearer acr_x', 1000, pageKey)!).toString()).toBe('page of org_a');
-      // Another permission or another key is another credential.
-      expect(cache.keptRead('mutation:read Bearer acr_x', 1000, pageKey)).toBeUndefined();
-      expect(cache.keptRead('observe:read Bearer acr_y', 1000, pageKey)).toBeUndefined();
+      // No resolution kept for the credential: the key is looked up (here it does not resolve).
+      expect(() => cache.keptRead(x, 1000, pageKey, refuse)).toThrow('does not resolve');
+      expect(Buffer.from(cache.keptRead(x, 1000, pageKey, () => ({ orgId: 'org_a', expiresAt: 2000 }))!).toString()).toBe('page of org_a');
+      // Kept: not looked up again.
+      expect(Buffer.from(cache.keptRead(x, 1000, pageKey, refuse)!).toString()).toBe('page of org_a');
+      // Another permission or another key is another credential: looked up.
+      expect(() => cache.keptRead('mutation:read Bearer acr_x', 1000, pageKey, refuse)).toThrow('does not resolve');
+      expect(() => cache.keptRead('observe:read Bearer acr_y', 1000, pageKey, refuse)).toThrow('does not resolve');
       // Expiry is on the clock: at expiresAt the key no longer resolves.
-      expect(cache.keptRead('observe:read Bearer acr_x', 2000, pageKey)).toBeUndefined();
+      expect(cache.keptRead(x, 2000, pageKey, refuse)).toBeUndefined();
       // A write (a revocation, a lapsed subscription, anything) drops every resolution with the pages.
       db.prepare('INSERT INTO t VALUES (1)').run();
-      expect(cache.keptRead('observe:read Bearer acr_x', 1000, pageKey)).toBeUndefined();
+      expect(() => cache.keptRead(x, 1000, pageKey, refuse)).toThrow('does not resolve');
       expect(cache.size.owners).toBe(0);
     });
   });
@@ -139,10 +146,13 @@ describe('PageCache', () => {
     withStore((db) => {
       const cache = new PageCache(db);
       cache.body('p org_a', () => new Uint8Array(1));
-      db.transaction(() => cache.keepOwner('c', { orgId: 'org_a', expiresAt: null }))();
-      expect(cache.keptRead('c', 0, (org) => `p ${org}`)).toBeUndefined();
-      cache.keepOwner('c', { orgId: 'org_a', expiresAt: null });
-      expect(cache.keptRead('c', Number.MAX_SAFE_INTEGER, (org) => `p ${org}`)).toHaveLength(1);
+      const page = (org: string) => `p ${org}`;
+      const orgA = () => ({ orgId: 'org_a', expiresAt: null });
+      expect(db.transaction(() => cache.keptRead('c', 0, page, orgA))()).toHaveLength(1);
+      // Not kept: the next read looks the key up again.
+      expect(() => cache.keptRead('c', 0, page, refuse)).toThrow('does not resolve');
+      expect(cache.keptRead('c', Number.MAX_SAFE_INTEGER, page, orgA)).toHaveLength(1);
+      expect(cache.keptRead('c', Number.MAX_SAFE_INTEGER, page, refuse)).toHaveLength(1);
     });
   });
 });
