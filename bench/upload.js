@@ -8,7 +8,7 @@
 //   2. 200 small PNGs with `--concurrency 1` and `--concurrency 8`.
 // Temp files are removed at the end, also on failure. Prints a Markdown table;
 // `--write` puts it in docs/performance.md between the "cli-uploads" markers.
-// Usage: node bench/upload.js [--size-mib N] [--files N] [--write]   (needs `npm run build`)
+// Usage: node bench/upload.js [--size-mib N] [--files N] [--rounds N] [--write]   (needs `npm run build`)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
 const SIZE = opt('--size-mib', 1024) * 1024 * 1024;
 const FILES = opt('--files', 200);
+const ROUNDS = opt('--rounds', 5);
 const WRITE = args.includes('--write');
 const TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -83,29 +84,48 @@ try {
   truncateSync(big, SIZE);
 
   // curl -T to a fresh reservation's URL (reserved and finalized with adops, timed apart);
-  // `Expect:` off so curl does not wait for a 100 Continue. Then adops under /usr/bin/time
-  // for its peak RSS (KiB). Each twice, interleaved, best of two (the machine is shared).
+  // `Expect:` off so curl does not wait for a 100 Continue. Then adops, the whole command.
+  // Both under /usr/bin/time (CPU, peak RSS). ROUNDS pairs, the order alternating, each run
+  // after a `sync` so it does not pay for the write-back of the one before (the sandbox
+  // writes every byte to disk); the Asset is deleted after each (the quota), untimed.
+  const timed = (cmd, argv) => {
+    spawnSync('sync');
+    const t = run('/usr/bin/time', ['-f', 'cpu-s %U %S peak-rss-kib %M', cmd, ...argv]);
+    const m = /cpu-s ([\d.]+) ([\d.]+) peak-rss-kib (\d+)/.exec(t.stderr);
+    return { ...t, cpu: Number(m?.[1]) + Number(m?.[2]), rssKib: Number(m?.[3]) };
+  };
+  const remove = (id) => run(process.execPath, [BIN, 'assets', 'delete', id, '--yes']);
   const curlOnce = (i) => {
     const reserved = JSON.parse(run(process.execPath, [BIN, 'assets', 'reserve', '--filename', `curl${i}.mp4`, '--json']).stdout);
-    const t = run('curl', ['-sS', '--fail', '-T', big, '-H', 'Content-Type: video/mp4', '-H', 'Expect:', reserved.uploadUrl, '-o', '/dev/null']);
+    const t = timed('curl', ['-sS', '--fail', '-T', big, '-H', 'Content-Type: video/mp4', '-H', 'Expect:', reserved.uploadUrl, '-o', '/dev/null']);
     run(process.execPath, [BIN, 'assets', 'finalize', reserved.id, '--json']);
+    remove(reserved.id);
     return t;
   };
   const adopsOnce = () => {
-    rmSync(join(config, 'uploads'), { recursive: true, force: true }); // else the second run finds it uploaded
-    const t = run('/usr/bin/time', ['-f', 'peak-rss-kib %M', process.execPath, BIN, 'assets', 'upload', big, '--json']);
+    rmSync(join(config, 'uploads'), { recursive: true, force: true }); // else the next run finds it uploaded
+    const t = timed(process.execPath, [BIN, 'assets', 'upload', big, '--json']);
     const row = JSON.parse(t.stdout)[0];
     if (row?.state !== 'ready' || row.sizeBytes !== SIZE) throw new Error(`adops upload did not end ready at ${SIZE} bytes`);
-    return { s: t.s, rssKib: Number(/peak-rss-kib (\d+)/.exec(t.stderr)?.[1]) };
+    remove(row.id);
+    return t;
   };
   const curls = [];
   const ups = [];
-  for (let i = 0; i < 2; i++) {
-    curls.push(curlOnce(i));
-    ups.push(adopsOnce());
+  for (let i = 0; i < ROUNDS; i++) {
+    if (i % 2 === 0) {
+      curls.push(curlOnce(i));
+      ups.push(adopsOnce());
+    } else {
+      ups.push(adopsOnce());
+      curls.push(curlOnce(i));
+    }
   }
-  const curl = curls.reduce((a, b) => (a.s <= b.s ? a : b));
-  const up = ups.reduce((a, b) => (a.s <= b.s ? a : b));
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const curl = { s: median(curls.map((c) => c.s)), cpu: median(curls.map((c) => c.cpu)) };
+  const up = { s: median(ups.map((u) => u.s)), cpu: median(ups.map((u) => u.cpu)) };
+  // adops's rate as a share of curl's, round by round (each pair ran back to back).
+  const ratios = curls.map((c, i) => c.s / ups[i].s);
   const rssKib = Math.max(...ups.map((u) => u.rssKib));
 
   // Many small files; the first also gives the RSS of an upload of almost nothing, for scale.
@@ -125,8 +145,8 @@ try {
     '',
     '| Case | Time | Throughput | Note |',
     '| --- | --- | --- | --- |',
-    `| ${sizeText} video, \`curl -T\` | ${curl.s.toFixed(2)} s | ${mib(SIZE, curl.s).toFixed(0)} MiB/s | the PUT alone, best of 2 |`,
-    `| ${sizeText} video, \`adops assets upload\` | ${up.s.toFixed(2)} s | ${mib(SIZE, up.s).toFixed(0)} MiB/s | whole command (start, sniff, reserve, PUT, finalize), best of 2; ${((curl.s / up.s) * 100).toFixed(0)}% of curl's rate; peak RSS ${(rssKib / 1024).toFixed(0)} MiB (${(tinyKib / 1024).toFixed(0)} MiB for a 60-byte PNG) |`,
+    `| ${sizeText} video, \`curl -T\` | ${curl.s.toFixed(2)} s | ${mib(SIZE, curl.s).toFixed(0)} MiB/s | the PUT alone; median of ${ROUNDS}; CPU ${curl.cpu.toFixed(2)} s (user+sys) |`,
+    `| ${sizeText} video, \`adops assets upload\` | ${up.s.toFixed(2)} s | ${mib(SIZE, up.s).toFixed(0)} MiB/s | whole command (start, sniff, reserve, PUT, finalize); median of ${ROUNDS}; CPU ${up.cpu.toFixed(2)} s; ${(median(ratios) * 100).toFixed(0)}% of curl's rate (median of the rounds' ratios: ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}); peak RSS ${(rssKib / 1024).toFixed(0)} MiB (${(tinyKib / 1024).toFixed(0)} MiB for a 60-byte PNG) |`,
     `| ${FILES} PNGs, \`--concurrency 1\` | ${seq.s.toFixed(2)} s | ${(FILES / seq.s).toFixed(0)} files/s | |`,
     `| ${FILES} PNGs, \`--concurrency 8\` | ${par.s.toFixed(2)} s | ${(FILES / par.s).toFixed(0)} files/s | ${(seq.s / par.s).toFixed(1)}× faster |`,
   ].join('\n');

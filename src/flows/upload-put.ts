@@ -10,7 +10,6 @@
 // (a write EPIPE, #13); a storage that never answers the Expect gets the body
 // after CONTINUE_WAIT_MS anyway, as curl does.
 import type { IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
 import { proxyAuthRefused, type Env } from '../client/proxy.js';
 import { connectionFor, finalFailure } from '../client/proxy-route.js';
 import { abortReason } from '../client/retry.js';
@@ -27,6 +26,26 @@ export interface PutOptions {
   /** Proxy variables (the storage origin gets its own NO_PROXY decision); process.env when absent. */
   env?: Env;
 }
+
+/**
+ * The bytes of one PUT, pulled as the socket takes them. Pulled, not piped:
+ * the PUT hands back each chunk once the socket has flushed it, so the source
+ * can read the next bytes into the same memory (fresh buffers for every MiB
+ * cost a 1 GiB upload more CPU than sending it; docs/performance.md).
+ */
+export interface PutBody {
+  /** The next bytes, or null once all were given; a rejection fails the PUT with that error. */
+  next(): Promise<Buffer | null>;
+  /** Bytes from next() that the socket no longer needs. */
+  release(bytes: Buffer): void;
+  /** Stop early (an answer came first, or a failure): frees what it holds. */
+  close(): void;
+}
+
+/** One write to the socket: each flushed one is progress the idle timer sees, also on a slow link (#13). */
+const SLICE_BYTES = 64 * 1024;
+/** At most this much written and not yet flushed (two slices): see pump(). */
+const MAX_UNFLUSHED_BYTES = 2 * SLICE_BYTES;
 
 export interface PutResult {
   status: number;
@@ -70,7 +89,7 @@ function readAnswer(res: IncomingMessage): Promise<unknown> {
   });
 }
 
-export async function putBytes(url: string, open: () => Readable, opts: PutOptions): Promise<PutResult> {
+export async function putBytes(url: string, open: () => PutBody, opts: PutOptions): Promise<PutResult> {
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`upload URL has an unsupported scheme: ${target.protocol}`);
   // Direct, or behind a proxy (a CONNECT tunnel, or plain forwarding): the storage origin's own decision.
@@ -81,7 +100,9 @@ export async function putBytes(url: string, open: () => Readable, opts: PutOptio
     if (opts.signal?.aborted) return reject(abortReason(opts.signal));
     let sentAll = false;
     let settled = false;
-    let body: Readable | undefined;
+    /** No more bytes go out (an answer came, or the PUT failed). */
+    let stopped = false;
+    let body: PutBody | undefined;
     const req = send(via.url, {
       ...(via.path ? { path: via.path } : {}),
       method: 'PUT',
@@ -97,11 +118,18 @@ export async function putBytes(url: string, open: () => Readable, opts: PutOptio
       // keep-alive socket left open would delay the process exit.
       agent: via.agent,
     });
+    /** Wakes a pump waiting for a flush. */
+    let wake: (() => void) | undefined;
+    const stop = () => {
+      stopped = true;
+      body?.close();
+      wake?.();
+    };
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
       cleanup();
-      body?.destroy();
+      stop();
       req.destroy();
       reject(err);
     };
@@ -127,14 +155,14 @@ export async function putBytes(url: string, open: () => Readable, opts: PutOptio
       clearTimeout(goAhead);
       if (via.forwardedBy && res.statusCode === 407) return fail(proxyAuthRefused(via.forwardedBy));
       // The storage may answer early (413, 409) without reading the body: stop sending (or never start).
-      if (body && !sentAll) body.unpipe(req);
+      if (!sentAll) stop();
       res.on('data', progressed);
       readAnswer(res).then(
         (answer) => {
           if (settled) return;
           settled = true;
           cleanup();
-          body?.destroy();
+          stop();
           // Answered before the body ended: drop the half-sent request rather than leave its socket open.
           if (!sentAll) req.destroy();
           resolve({ status: res.statusCode ?? 0, body: answer });
@@ -144,19 +172,54 @@ export async function putBytes(url: string, open: () => Readable, opts: PutOptio
     });
     function sendBody() {
       clearTimeout(goAhead);
-      if (body || settled) return;
-      const stream = (body = open());
+      if (body || settled || stopped) return;
+      body = open();
+      pump(body).catch((err: Error) => fail(err));
+    }
+    /** Bytes written but not yet flushed to the socket. */
+    let unflushed = 0;
+    /** Resolves once some written bytes were flushed, or nothing more is to be sent. */
+    const someFlushed = () =>
+      new Promise<void>((go) => {
+        const done = () => {
+          req.off('close', done);
+          wake = undefined;
+          go();
+        };
+        wake = done;
+        req.on('close', done);
+      });
+    async function pump(source: PutBody) {
       let sent = 0;
-      stream.on('data', (chunk: Buffer) => {
+      for (;;) {
+        const chunk = await source.next();
+        if (stopped) return;
+        if (!chunk) {
+          sentAll = true;
+          req.end();
+          return;
+        }
+        // The chunk goes back to the source once every slice of it has been flushed.
+        let left = Math.ceil(chunk.length / SLICE_BYTES);
+        for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+          // A bounded few slices out at a time: the socket writes queued slices in one
+          // batch and calls back when the batch is out, so each callback (progress for
+          // the idle timer) stays a slice or two apart, also on a slow link.
+          while (unflushed >= MAX_UNFLUSHED_BYTES && !stopped && !req.destroyed) await someFlushed();
+          if (stopped || req.destroyed) return;
+          const slice = chunk.subarray(at, Math.min(at + SLICE_BYTES, chunk.length));
+          unflushed += slice.length;
+          req.write(slice, () => {
+            unflushed -= slice.length;
+            progressed();
+            if (--left === 0) source.release(chunk);
+            wake?.();
+          });
+        }
         sent += chunk.length;
         progressed();
         opts.onProgress?.(sent);
-      });
-      stream.on('error', (err) => fail(err));
-      stream.on('end', () => {
-        sentAll = true;
-      });
-      stream.pipe(req);
+      }
     }
     // The headers go now; the body waits for the go-ahead.
     req.flushHeaders();

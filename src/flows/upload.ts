@@ -5,15 +5,13 @@
 // never sends again what already landed, and adopts what landed only when the
 // file's SHA-256 equals the one recorded when it was sent. No terminal code:
 // progress and notes go through onEvent.
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { pipeline, Transform } from 'node:stream';
+import { open } from 'node:fs/promises';
 import { ApiError, codeOf, NetworkError } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
+import { FileBody, FileChanged, hashFile } from './upload-body.js';
 import {
-  hashFile,
-  hashGate,
+  SIZE_FIRST_BYTES,
   waitingNote,
   type ContentSlot,
   type FileIdentity,
@@ -21,6 +19,7 @@ import {
   type JournalState,
   type UploadJournal,
 } from './upload-journal.js';
+import type { LockHolder } from './lock-file.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
 import { serviceSha256, type Reservation, type Row, type UploadTarget } from './upload-targets.js';
 import { STATE_ACCEPTORS, waitFor } from '../client/waiter.js';
@@ -119,39 +118,6 @@ async function readHead(path: string): Promise<Buffer> {
 
 /** "an Asset", "a Document". */
 const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
-/** The file is not what it was when the upload began (it grew, shrank or was rewritten while read). */
-class FileChanged extends Error {
-  override readonly name = 'FileChanged';
-}
-
-/**
- * Passes the bytes through and, when they end, proves they are the whole file
- * as it was: exactly `size` bytes, and size and mtime unchanged on disk. Else it
- * fails the stream before the hash gate lets the last chunk go, so the storage
- * never receives a complete body of a file that changed.
- */
-function unchangedCheck(file: FileIdentity): Transform {
-  let read = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      read += chunk.length;
-      done(null, chunk);
-    },
-    flush(done) {
-      if (read < file.size) return done(new FileChanged(`the file shrank while it was read (${read} of ${file.size} bytes were there)`));
-      if (read > file.size) return done(new FileChanged(`the file grew while it was read (${file.size} → ${read}+ bytes)`));
-      stat(file.path).then(
-        (now) => {
-          if (now.size !== file.size) done(new FileChanged(`the file grew while it was read (${file.size} → ${now.size} bytes)`));
-          else if (now.mtimeMs !== file.mtimeMs) done(new FileChanged('the file was rewritten while it was read (its modification time changed)'));
-          else done();
-        },
-        (err: Error) => done(err),
-      );
-    },
-  });
-}
-
 const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || codeOf(err) === 'ABORT_ERR');
 
 export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<FileOutcome> {
@@ -174,7 +140,7 @@ class FileUpload {
   private sentSha: string | undefined;
   private putAttempts = 0;
   private renewals = 0;
-  /** SHA-256 of the file, read before anything is reserved: the journal's key. */
+  /** SHA-256 of the file, the journal's key: read before anything is reserved, or (a large file's first run) by its PUT. */
   private sha = '';
   /** This content's journal entries, locked for the whole upload. */
   private slot: ContentSlot | undefined;
@@ -210,6 +176,8 @@ class FileUpload {
       state,
       // A used URL is no longer needed; do not keep a credential longer than it is useful.
       ...(state === 'ready' ? {} : { uploadUrl: this.res.uploadUrl, uploadExpiresAt: this.res.uploadExpiresAt }),
+      filename: this.file.filename,
+      contentType: this.contentType,
       ...(previous?.sentSha256 ? { sentSha256: previous.sentSha256 } : {}),
       ...extra,
       updatedAt: this.o.now(),
@@ -234,12 +202,7 @@ class FileUpload {
     const claimed = claimedType(this.file.shown);
     if (claimed && claimed !== this.contentType) this.note(`named like ${claimed}, but the bytes are ${this.contentType}: sending ${this.contentType}`);
 
-    // The journal is keyed by content: hash first, then hold this content's entries until done.
-    this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
-    this.slot = await this.o.journal.open(this.t.key, this.file.size, this.sha, {
-      ...(this.sig() ? { signal: this.sig()! } : {}),
-      onWait: (h) => this.note(waitingNote(h)),
-    });
+    this.slot = await this.openSlot();
     try {
       const step = await this.resume();
       if (step && 'row' in step) return { row: step.row, already: true };
@@ -249,9 +212,41 @@ class FileUpload {
     }
   }
 
+  /**
+   * The journal is keyed by content: hash first, then hold this content's
+   * entries until done. A large file takes its size's lock first, and is not
+   * hashed before it is sent when nothing of its size was ever recorded (its
+   * PUT's own hash names the entries then; see upload-journal.ts).
+   */
+  private async openSlot(): Promise<ContentSlot> {
+    const wait = (of: 'bytes' | 'size') => ({
+      ...(this.sig() ? { signal: this.sig()! } : {}),
+      onWait: (h: LockHolder | undefined) => this.note(waitingNote(h, of)),
+    });
+    if (this.file.size < SIZE_FIRST_BYTES) {
+      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
+      return this.o.journal.open(this.t.key, this.file.size, this.sha, wait('bytes'));
+    }
+    const size = await this.o.journal.lockSize(this.t.key, this.file.size, wait('size'));
+    try {
+      if (!size.seen && !this.file.sha256) return size.unhashed();
+      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
+      return await size.content(this.sha, wait('bytes'));
+    } catch (err) {
+      size.release();
+      throw err;
+    }
+  }
+
   /** What an earlier run left of these bytes: a ready row to show, a step to continue from, or nothing. */
   private async resume(): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
+    if (!this.slot!.hashed) return undefined;
     const mine = this.o.journal.keyFp;
+    // A large file's run cut short before its PUT's hash: its reservation holds no bytes of ours.
+    for (const entry of [...this.slot!.pending]) {
+      const found = await this.resumePending(entry, entry.keyFp === mine);
+      if (found) return found;
+    }
     // This key's entries first, newest first; another key's may be the same organization's.
     const entries = [...this.slot!.entries].sort((a, b) => Number(b.keyFp === mine) - Number(a.keyFp === mine) || b.updatedAt - a.updatedAt);
     for (const entry of entries) {
@@ -259,6 +254,20 @@ class FileUpload {
       if (found) return found;
     }
     return undefined;
+  }
+
+  /** A pending entry of this size: an earlier run's reservation that never got all its bytes (maybe of another file). */
+  private async resumePending(entry: JournalEntry, ownKey: boolean): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
+    const row = await this.t.get(entry.id, this.sig());
+    if (!row) {
+      if (ownKey) this.slot!.dropPending(entry.id);
+      return undefined;
+    }
+    // This organization's: judged from now on with this content's entries. Bytes that
+    // landed are adopted only on the service's checksum (no sent hash was recorded).
+    this.slot!.adoptPending(entry);
+    const sameReservation = entry.filename === this.file.filename && entry.contentType === this.contentType;
+    return this.judgeEntry(entry, row, sameReservation);
   }
 
   private async resumeEntry(entry: JournalEntry, ownKey: boolean): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
@@ -271,6 +280,11 @@ class FileUpload {
       }
       return undefined;
     }
+    return this.judgeEntry(entry, row, true);
+  }
+
+  /** What to do with an entry whose row exists; `mayResend`: its URL may take this file's bytes. */
+  private async judgeEntry(entry: JournalEntry, row: Row, mayResend: boolean): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
     this.res = { id: entry.id, uploadUrl: entry.uploadUrl ?? '', uploadExpiresAt: entry.uploadExpiresAt ?? 0 };
     this.state = entry.state;
     this.sentSha = entry.sentSha256;
@@ -299,13 +313,17 @@ class FileUpload {
         return undefined;
       }
     }
-    if (this.urlUsable()) {
+    if (mayResend && this.urlUsable()) {
       this.note(`resuming ${entry.id}: its upload URL is still valid`);
       return { step: 'put' };
     }
     await this.t.remove(entry.id, this.sig());
     this.drop(entry.id);
-    this.note(`the reservation ${entry.id} expired before its bytes were sent; deleted it, reserving anew`);
+    this.note(
+      mayResend
+        ? `the reservation ${entry.id} expired before its bytes were sent; deleted it, reserving anew`
+        : `the reservation ${entry.id} of an earlier run was made for ${entry.filename ?? 'another file'}, its bytes never all sent; deleted it, reserving anew`,
+    );
     return undefined;
   }
 
@@ -432,15 +450,15 @@ class FileUpload {
   }
 
   private openBody() {
-    const gate = hashGate((sha) => {
+    return new FileBody(this.file, (sha) => {
+      // A large file's first run learns its content only now: its entries move to the content file first.
+      if (!this.slot!.hashed) {
+        this.slot!.settle(sha);
+        this.sha = sha;
+      }
       this.sentSha = sha;
       this.record('sent', { sentSha256: sha });
     });
-    // Exactly the bytes declared: a file that grows while it is sent does not overrun Content-Length.
-    const range = this.file.size > 0 ? { start: 0, end: this.file.size - 1 } : {};
-    // 64 KiB reads: each chunk handed on is progress the PUT's idle timer sees, also on a slow link.
-    pipeline(createReadStream(this.file.path, { highWaterMark: 64 * 1024, ...range }), unchangedCheck(this.file), gate, () => {});
-    return gate;
   }
 
   /** Finalize and wait until ready; undefined when the bytes must be sent again. */

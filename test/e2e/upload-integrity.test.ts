@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
-import { minimalWorld, request, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
+import { minimalWorld, request, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4 } from '../unit/uploads/media-samples.js';
-import { startUploadProxy, type UploadProxy } from './upload-proxy.js';
+import { startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
 
 let sb: TestSandbox;
 let proxy: UploadProxy;
@@ -18,17 +18,13 @@ let dir: string;
 let cfg: string;
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY });
 
+let stop: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
   ensureBuilt();
-  sb = await startTestSandbox({ world: minimalWorld() });
-  proxy = await startUploadProxy(sb.url);
-  sb.services.publicUrl = () => proxy.url;
+  ({ sb, proxy, close: stop } = await startProxiedSandbox({ world: minimalWorld() }));
 }, 60_000);
-
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
+afterAll(() => stop?.());
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'adops-integrity-'));

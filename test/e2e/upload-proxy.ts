@@ -2,8 +2,11 @@
 // storage endpoint: it records each PUT's headers (to prove the API key never
 // goes there) and can misbehave on purpose: stall after some bytes (so a test
 // can kill adops mid-PUT) or lose the answer of a complete PUT once.
+import { spawn } from 'node:child_process';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BIN, ROOT, baseEnv } from '../helpers/cli.js';
+import { startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../helpers/sandbox.js';
 
 export type ProxyMode =
   | 'pass'
@@ -75,4 +78,37 @@ export async function startUploadProxy(upstream: string): Promise<UploadProxy> {
       server.close(() => r());
     });
   return state;
+}
+
+/** A test sandbox whose upload URLs point at a new proxy in front of its storage endpoint; close() stops both. */
+export async function startProxiedSandbox(opts: TestSandboxOptions): Promise<{ sb: TestSandbox; proxy: UploadProxy; close(): Promise<void> }> {
+  const sb = await startTestSandbox(opts);
+  const proxy = await startUploadProxy(sb.url);
+  sb.services.publicUrl = () => proxy.url;
+  return {
+    sb,
+    proxy,
+    close: async () => {
+      await proxy.close();
+      await sb.close();
+    },
+  };
+}
+
+/**
+ * Run `adops assets upload <file>` with `env`, let the proxy stall it after 1 MiB,
+ * and kill -9 it once some bytes went through; the proxy passes again afterwards.
+ * Returns the bytes forwarded before the kill (above 0, or the caller's check fails).
+ */
+export async function killMidPut(proxy: UploadProxy, file: string, env: Record<string, string>): Promise<number> {
+  proxy.mode = { stallAfter: 1024 * 1024 };
+  proxy.forwarded = 0; // the count of an earlier PUT
+  const child = spawn(process.execPath, [BIN, 'assets', 'upload', file], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((r) => child.on('close', r));
+  for (let i = 0; i < 200 && proxy.forwarded < 512 * 1024; i++) await new Promise((r) => setTimeout(r, 50));
+  const forwarded = proxy.forwarded;
+  child.kill('SIGKILL');
+  await exited;
+  proxy.mode = 'pass';
+  return forwarded;
 }

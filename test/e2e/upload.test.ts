@@ -2,17 +2,16 @@
 // sandbox whose upload URLs point at a loopback proxy (test/e2e/upload-proxy.ts)
 // in front of its storage endpoint. Media are tiny real files
 // (test/unit/uploads/media-samples.ts) or sparse files behind a real header.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT, baseEnv, ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
-import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
+import { ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { minimalWorld, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
 import { keyFingerprint, UploadJournal } from '../../src/flows/upload-journal.js';
-import { startUploadProxy, type UploadProxy } from './upload-proxy.js';
+import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
 
 let sb: TestSandbox;
 let proxy: UploadProxy;
@@ -53,18 +52,14 @@ function storedHashes(): string[] {
     .map((n) => sha(readFileSync(join(filesDir, n))));
 }
 
+let stop: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
   ensureBuilt();
-  sb = await startTestSandbox({ world: withAdvertiser(minimalWorld(), { id: 'acc_up_a', provider: 'provider_a' }) });
-  proxy = await startUploadProxy(sb.url);
   // Upload URLs point at the proxy, which forwards to the sandbox's storage endpoint.
-  sb.services.publicUrl = () => proxy.url;
+  ({ sb, proxy, close: stop } = await startProxiedSandbox({ world: withAdvertiser(minimalWorld(), { id: 'acc_up_a', provider: 'provider_a' }) }));
 }, 60_000);
-
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
+afterAll(() => stop?.());
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'adops-upload-'));
@@ -164,17 +159,10 @@ describe('adops assets upload', () => {
   it('killed mid-PUT, the same command again finishes it: one ready Asset, the very bytes', async () => {
     const size = 8 * 1024 * 1024;
     const p = file('cut.mp4', mp4(), size);
-    proxy.mode = { stallAfter: 1024 * 1024 };
-    const child = spawn(process.execPath, [BIN, 'assets', 'upload', p], { cwd: ROOT, env: baseEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise((r) => child.on('close', r));
-    for (let i = 0; i < 200 && proxy.forwarded < 512 * 1024; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(proxy.forwarded).toBeGreaterThan(0);
-    child.kill('SIGKILL');
-    await exited;
+    expect(await killMidPut(proxy, p, env())).toBeGreaterThan(0);
     const reserved = (await assets()).filter((a) => a.filename === 'cut.mp4');
     expect(reserved.map((a) => a.state)).toEqual(['reserved']);
 
-    proxy.mode = 'pass';
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`resuming ${reserved[0]!.id}`);

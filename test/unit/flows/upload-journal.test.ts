@@ -1,12 +1,9 @@
-// The upload journal and the hash gate: what a re-run relies on.
-import { createHash } from 'node:crypto';
+// The upload journal: what a re-run relies on.
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { hashFile, hashGate, keyFingerprint, UploadJournal, type JournalEntry } from '../../../src/flows/upload-journal.js';
+import { keyFingerprint, UploadJournal, type JournalEntry } from '../../../src/flows/upload-journal.js';
 
 const SHA = 'ab'.repeat(32);
 const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
@@ -93,40 +90,77 @@ describe('UploadJournal', () => {
   });
 });
 
-describe('hashGate', () => {
-  it('passes every byte through and records the digest before the last chunk leaves', async () => {
-    const chunks = [Buffer.from('one-'), Buffer.from('two-'), Buffer.from('three')];
-    const seen: string[] = [];
-    let digest: string | undefined;
-    let bytesBeforeDigest = -1;
-    let received = 0;
-    await pipeline(
-      Readable.from(chunks),
-      hashGate((d) => {
-        digest = d;
-        bytesBeforeDigest = received;
-      }),
-      new Writable({
-        write(c: Buffer, _e, done) {
-          received += c.length;
-          seen.push(c.toString());
-          done();
-        },
-      }),
-    );
-    expect(seen.join('')).toBe('one-two-three');
-    expect(digest).toBe(createHash('sha256').update('one-two-three').digest('hex'));
-    // The last chunk ("three") was still held back when the digest was recorded.
-    expect(bytesBeforeDigest).toBe('one-two-'.length);
+describe('UploadJournal by size (large files)', () => {
+  const SIZE = 20 * 1024 * 1024;
+  const OTHER = 'cd'.repeat(32);
+
+  it('an unseen size: entries go to a pending file until settle() names the content; then the size is seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const j = new UploadJournal(dir, 's', 'k1');
+    const size = await j.lockSize('asset', SIZE);
+    expect(size.seen).toBe(false);
+    const slot = size.unhashed();
+    expect(slot.hashed).toBe(false);
+    slot.put(entry({ filename: 'a.mp4', contentType: 'video/mp4' }));
+    expect(files(join(dir, 'uploads')).map((f) => f.split('/').pop())).toEqual(expect.arrayContaining([`${SIZE}-pending.json`]));
+    slot.settle(SHA);
+    slot.put(entry({ state: 'sent', sentSha256: SHA }));
+    slot.release();
+    expect(j.peek('asset', SIZE, SHA)).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: SHA })]);
+    const left = files(join(dir, 'uploads')).map((f) => f.split('/').pop());
+    expect(left).toEqual([`${SIZE}-${SHA}.json`]); // no pending file, no lock
+    const again = await j.lockSize('asset', SIZE);
+    expect(again.seen).toBe(true);
+    again.release();
   });
 
-  it('hashFile streams a file to the same digest', async () => {
-    const p = join(mkdtempSync(join(tmpdir(), 'adops-hash-')), 'f.bin');
-    writeFileSync(p, Buffer.alloc(3 * 1024 * 1024, 7));
-    expect(await hashFile(p)).toBe(
-      createHash('sha256')
-        .update(Buffer.alloc(3 * 1024 * 1024, 7))
-        .digest('hex'),
-    );
+  it('an unhashed slot whose reservation is dropped leaves no pending file (the size stays unseen)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const j = new UploadJournal(dir, 's', 'k1');
+    const size = await j.lockSize('asset', SIZE);
+    const slot = size.unhashed();
+    slot.put(entry());
+    slot.remove('ast_1');
+    slot.release();
+    expect(files(join(dir, 'uploads'))).toEqual([]);
+    const again = await j.lockSize('asset', SIZE);
+    expect(again.seen).toBe(false);
+    again.release();
+  });
+
+  it("content(sha) brings the size's pending entries, minus those a content file already names", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const j = new UploadJournal(dir, 's', 'k1');
+    // A cut run left ast_1 pending; a crash between two writes left ast_2 both pending and in a content file.
+    const cut = (await j.lockSize('asset', SIZE)).unhashed();
+    cut.put(entry({ id: 'ast_1' }));
+    cut.put(entry({ id: 'ast_2' }));
+    cut.release();
+    const other = await j.open('asset', SIZE, OTHER);
+    other.put(entry({ id: 'ast_2', state: 'sent', sentSha256: OTHER }));
+    other.release();
+
+    const size = await j.lockSize('asset', SIZE);
+    expect(size.seen).toBe(true);
+    const slot = await size.content(SHA);
+    expect(slot.pending.map((e) => e.id)).toEqual(['ast_1']);
+    slot.adoptPending(slot.pending[0]!);
+    expect(slot.entries.map((e) => e.id)).toEqual(['ast_1']);
+    expect(slot.pending).toEqual([]);
+    slot.release();
+    expect(files(join(dir, 'uploads')).filter((f) => f.endsWith('-pending.json'))).toEqual([]);
+    expect(files(join(dir, 'uploads')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('a second lock of the same size waits for the first to release', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const j = new UploadJournal(dir, 's', 'k1');
+    const first = await j.lockSize('asset', SIZE);
+    let waited = false;
+    const second = j.lockSize('asset', SIZE, { onWait: () => (waited = true) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(waited).toBe(true);
+    first.release();
+    (await second).release();
   });
 });

@@ -55,6 +55,8 @@ class TooLarge extends Error {
 }
 
 const KEY = /^[A-Za-z0-9_-]{1,128}$/;
+/** How far the body may run ahead of the disk writes of one upload. */
+const WRITE_AHEAD_BYTES = 1024 * 1024;
 
 export function createFileStore(dir: string): FileStore {
   const tmpDir = join(dir, '.tmp');
@@ -111,7 +113,10 @@ export function createFileStore(dir: string): FileStore {
         }
       },
     });
-    const sink = createWriteStream(tmpPath, { flags: 'wx' });
+    // A MiB of room: the body keeps being read while earlier chunks are on their way to disk, and
+    // the queued chunks go down in one writev. At the default 16 KiB every 64 KiB chunk waited
+    // for its own write, so each upload ran at the pace of thread-pool round trips (#16).
+    const sink = createWriteStream(tmpPath, { flags: 'wx', highWaterMark: WRITE_AHEAD_BYTES });
     try {
       await pipeline(source, counter, sink);
     } catch (error) {

@@ -1,0 +1,108 @@
+// The bytes of an upload, read from disk: hashed up front (the journal's key)
+// or as the PUT sends them. Both read a MiB at a time with the promise API of
+// node:fs into memory they reuse: on a two-core machine the client's CPU per
+// byte competes with the storage's, and fresh memory for every MiB (page
+// faults, then garbage) cost a 1 GiB upload more than the socket writes did
+// (docs/performance.md, #16).
+import { createHash } from 'node:crypto';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { FileIdentity } from './upload-journal.js';
+import type { PutBody } from './upload-put.js';
+
+/** One read from disk. */
+const READ_BYTES = 1024 * 1024;
+/** Buffers kept for reuse by one PUT: what the socket may hold at once, and one being read. */
+const POOL_BUFFERS = 8;
+/** The up-front hash reuses one buffer of this size (nothing is handed on). */
+const HASH_READ_BYTES = 4 * 1024 * 1024;
+
+/** The file is not what it was when the upload began (it grew, shrank or was rewritten while read). */
+export class FileChanged extends Error {
+  override readonly name = 'FileChanged';
+}
+
+const abortError = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' }));
+
+/** SHA-256 of a whole file; memory flat (one reused buffer). */
+export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
+  const fh = await open(path, 'r');
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return hash.digest('hex');
+      hash.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Exactly `size` bytes, and size and mtime unchanged on disk, or a FileChanged. */
+async function provenUnchanged(file: FileIdentity): Promise<void> {
+  const now = await stat(file.path);
+  if (now.size !== file.size)
+    throw new FileChanged(`the file ${now.size > file.size ? 'grew' : 'shrank'} while it was read (${file.size} → ${now.size} bytes)`);
+  if (now.mtimeMs !== file.mtimeMs) throw new FileChanged('the file was rewritten while it was read (its modification time changed)');
+}
+
+/**
+ * The file's bytes for one PUT: exactly `file.size` of them (a file that grows
+ * does not overrun Content-Length), hashed as they are read. Before the last
+ * chunk is handed on, it proves the file unchanged and gives the digest to
+ * `onDigest`, which records it synchronously: so the storage can never hold
+ * the complete file without the journal knowing its hash, and never a
+ * complete body of a file that changed (next() fails instead).
+ */
+export class FileBody implements PutBody {
+  private fh: FileHandle | undefined;
+  private pos = 0;
+  private ended = false;
+  private closed = false;
+  private readonly hash = createHash('sha256');
+  private readonly free: Buffer[] = [];
+  /** Each chunk handed out, and the pooled buffer it is a view of. */
+  private readonly owners = new WeakMap<Buffer, Buffer>();
+
+  constructor(
+    private readonly file: FileIdentity,
+    private readonly onDigest: (sha256: string) => void,
+  ) {}
+
+  async next(): Promise<Buffer | null> {
+    if (this.ended || this.closed) return null;
+    this.fh ??= await open(this.file.path, 'r');
+    const want = Math.min(READ_BYTES, this.file.size - this.pos);
+    let chunk: Buffer | null = null;
+    if (want > 0) {
+      const buf = this.free.pop() ?? Buffer.allocUnsafe(READ_BYTES);
+      const { bytesRead } = await this.fh.read(buf, 0, want, this.pos);
+      if (bytesRead === 0) throw new FileChanged(`the file shrank while it was read (${this.pos} of ${this.file.size} bytes were there)`);
+      chunk = buf.subarray(0, bytesRead);
+      this.owners.set(chunk, buf);
+      this.pos += bytesRead;
+      this.hash.update(chunk);
+    }
+    if (this.pos === this.file.size) {
+      this.ended = true;
+      await provenUnchanged(this.file);
+      this.onDigest(this.hash.digest('hex'));
+    }
+    return chunk;
+  }
+
+  release(bytes: Buffer): void {
+    const buf = this.owners.get(bytes);
+    if (buf && !this.closed && this.free.length < POOL_BUFFERS) this.free.push(buf);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.free.length = 0;
+    const fh = this.fh;
+    this.fh = undefined;
+    fh?.close().catch(() => {});
+  }
+}

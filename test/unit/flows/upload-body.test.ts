@@ -1,0 +1,103 @@
+// FileBody and hashFile: the bytes a PUT sends and the hash the journal keys them by.
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdtempSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FileBody, FileChanged, hashFile } from '../../../src/flows/upload-body.js';
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+function fileOf(bytes: Buffer) {
+  const path = join(mkdtempSync(join(tmpdir(), 'adops-body-')), 'f.bin');
+  writeFileSync(path, bytes);
+  const st = statSync(path);
+  return { path, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** 3 MiB and 5 bytes of varied content. */
+const content = () => Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 5 }, (_, i) => (i * 7) % 251));
+
+/** Pull every chunk (copied, then released as the socket would), noting where the digest came. */
+async function drain(body: FileBody, onChunk?: (n: number) => void) {
+  const parts: Buffer[] = [];
+  for (let chunk = await body.next(); chunk; chunk = await body.next()) {
+    parts.push(Buffer.from(chunk));
+    onChunk?.(parts.length);
+    body.release(chunk);
+  }
+  body.close();
+  return Buffer.concat(parts);
+}
+
+describe('FileBody', () => {
+  it('gives exactly the file, and its hash before the last chunk is handed out', async () => {
+    const bytes = content();
+    const file = fileOf(bytes);
+    let digest: string | undefined;
+    let handedBeforeDigest = -1;
+    let handed = 0;
+    const body = new FileBody(file, (d) => {
+      digest = d;
+      handedBeforeDigest = handed;
+    });
+    const sent = await drain(body, (n) => (handed = n));
+    expect(sent.equals(bytes)).toBe(true);
+    expect(digest).toBe(sha(bytes));
+    // Four chunks (3 MiB and 5 bytes, a MiB each); the digest came before the fourth left.
+    expect(handed).toBe(4);
+    expect(handedBeforeDigest).toBe(3);
+  });
+
+  it('reads the next bytes into memory handed back (no fresh buffer per MiB)', async () => {
+    const body = new FileBody(fileOf(content()), () => {});
+    const first = await body.next();
+    body.release(first!);
+    const second = await body.next();
+    expect(second!.buffer).toBe(first!.buffer);
+    // Not handed back: the next read gets other memory.
+    const third = await body.next();
+    expect(third!.buffer).not.toBe(second!.buffer);
+    body.close();
+  });
+
+  it('an empty file: no bytes, the digest of nothing', async () => {
+    let digest = '';
+    const body = new FileBody(fileOf(Buffer.alloc(0)), (d) => (digest = d));
+    expect(await body.next()).toBeNull();
+    expect(digest).toBe(sha(Buffer.alloc(0)));
+  });
+
+  const changes: Array<[string, (path: string) => void, RegExp]> = [
+    ['grew', (p) => appendFileSync(p, 'more'), /grew while it was read/],
+    ['shrank', (p) => truncateSync(p, 1024 * 1024 + 10), /shrank while it was read/],
+    ['was rewritten', (p) => utimesSync(p, new Date(), new Date(Date.now() + 5_000)), /rewritten while it was read/],
+  ];
+  for (const [what, change, message] of changes) {
+    it(`a file that ${what} while read fails before its last chunk, with no digest`, async () => {
+      const file = fileOf(content());
+      let digest: string | undefined;
+      const body = new FileBody(file, (d) => (digest = d));
+      await body.next();
+      change(file.path);
+      const err = await drain(body).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(FileChanged);
+      expect((err as Error).message).toMatch(message);
+      expect(digest).toBeUndefined();
+      body.close();
+    });
+  }
+});
+
+describe('hashFile', () => {
+  it('gives the SHA-256 of the whole file', async () => {
+    const bytes = Buffer.concat([content(), content(), content()]);
+    expect(await hashFile(fileOf(bytes).path)).toBe(sha(bytes));
+  });
+
+  it('stops when aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(hashFile(fileOf(content()).path, controller.signal)).rejects.toThrow();
+  });
+});
