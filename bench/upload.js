@@ -2,9 +2,10 @@
 // Upload benchmark (issue 8), loopback only, against a sandbox it starts itself
 // (in-memory store; it deletes its files when it stops):
 //   1. one video of SIZE (default 1 GiB, sparse behind a real MP4 header):
-//      `adops assets upload` next to `curl -T` to a fresh upload URL of the
-//      same sandbox; throughput of each, their ratio, and adops's peak RSS
-//      (/usr/bin/time -f %M);
+//      `adops assets upload` next to `curl -T` and a bare node:http script
+//      (the file piped, nothing else) to a fresh upload URL of the same
+//      sandbox; throughput of each, the ratios, CPU and adops's peak RSS
+//      (/usr/bin/time);
 //   2. 200 small PNGs with `--concurrency 1` and `--concurrency 8`.
 // Temp files are removed at the end, also on failure. Prints a Markdown table;
 // `--write` puts it in docs/performance.md between the "cli-uploads" markers.
@@ -111,25 +112,46 @@ try {
     remove(row.id);
     return t;
   };
-  // One untimed upload of each first: the sandbox's storage path and the page cache warm up for both.
+  // The floor of any Node client: a bare node:http script that pipes the file to the URL
+  // (no hash, no journal, no CLI), run the same way. What adops can be judged against
+  // besides curl: where it sits between the two.
+  const bareScript = join(work, 'bare-put.cjs');
+  writeFileSync(
+    bareScript,
+    [
+      'const [url, file, size] = process.argv.slice(2);',
+      "const req = require('node:http').request(url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-length': size } }, (res) => {",
+      '  res.resume();',
+      "  res.on('end', () => { if (res.statusCode !== 200) process.exitCode = 1; });",
+      '});',
+      "require('node:fs').createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);",
+    ].join('\n'),
+  );
+  const bareOnce = (i) => {
+    const reserved = JSON.parse(run(process.execPath, [BIN, 'assets', 'reserve', '--filename', `bare${i}.mp4`, '--json']).stdout);
+    const t = timed(process.execPath, [bareScript, reserved.uploadUrl, big, String(SIZE)]);
+    run(process.execPath, [BIN, 'assets', 'finalize', reserved.id, '--json']);
+    remove(reserved.id);
+    return t;
+  };
+  // One untimed upload of each first: the sandbox's storage path and the page cache warm up for all.
   curlOnce('warm');
   adopsOnce();
+  bareOnce('warm');
   const curls = [];
   const ups = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    if (i % 2 === 0) {
-      curls.push(curlOnce(i));
-      ups.push(adopsOnce());
-    } else {
-      ups.push(adopsOnce());
-      curls.push(curlOnce(i));
-    }
-  }
+  const bares = [];
+  // The order turns each round (curl, adops, bare; adops, bare, curl; ...): none always goes first.
+  const sides = [() => curls.push(curlOnce(curls.length)), () => ups.push(adopsOnce()), () => bares.push(bareOnce(bares.length))];
+  for (let i = 0; i < ROUNDS; i++) for (let k = 0; k < 3; k++) sides[(i + k) % 3]();
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const curl = { s: median(curls.map((c) => c.s)), cpu: median(curls.map((c) => c.cpu)) };
   const up = { s: median(ups.map((u) => u.s)), cpu: median(ups.map((u) => u.cpu)) };
-  // adops's rate as a share of curl's, round by round (each pair ran back to back).
+  const bare = { s: median(bares.map((b) => b.s)), cpu: median(bares.map((b) => b.cpu)) };
+  // adops's rate as a share of curl's (and of the bare script's), round by round (each round's runs back to back).
   const ratios = curls.map((c, i) => c.s / ups[i].s);
+  const bareRatios = curls.map((c, i) => c.s / bares[i].s);
+  const overBare = bares.map((b, i) => b.s / ups[i].s);
   const rssKib = Math.max(...ups.map((u) => u.rssKib));
 
   // Many small files; the first also gives the RSS of an upload of almost nothing, for scale.
@@ -151,6 +173,7 @@ try {
     '| --- | --- | --- | --- |',
     `| ${sizeText} video, \`curl -T\` | ${curl.s.toFixed(2)} s | ${mib(SIZE, curl.s).toFixed(0)} MiB/s | the PUT alone; median of ${ROUNDS}; CPU ${curl.cpu.toFixed(2)} s (user+sys) |`,
     `| ${sizeText} video, \`adops assets upload\` | ${up.s.toFixed(2)} s | ${mib(SIZE, up.s).toFixed(0)} MiB/s | whole command (start, sniff, reserve, PUT, finalize); median of ${ROUNDS}; CPU ${up.cpu.toFixed(2)} s; ${(median(ratios) * 100).toFixed(0)}% of curl's rate (median of the rounds' ratios: ${ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}); peak RSS ${(rssKib / 1024).toFixed(0)} MiB (${(tinyKib / 1024).toFixed(0)} MiB for a 60-byte PNG) |`,
+    `| ${sizeText} video, bare \`node:http\` script | ${bare.s.toFixed(2)} s | ${mib(SIZE, bare.s).toFixed(0)} MiB/s | the PUT alone, the file piped (no hash, no journal, no CLI): Node's floor; median of ${ROUNDS}; CPU ${bare.cpu.toFixed(2)} s; ${(median(bareRatios) * 100).toFixed(0)}% of curl's rate (rounds: ${bareRatios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}); adops ran at ${(median(overBare) * 100).toFixed(0)}% of its rate |`,
     `| ${FILES} PNGs, \`--concurrency 1\` | ${seq.s.toFixed(2)} s | ${(FILES / seq.s).toFixed(0)} files/s | |`,
     `| ${FILES} PNGs, \`--concurrency 8\` | ${par.s.toFixed(2)} s | ${(FILES / par.s).toFixed(0)} files/s | ${(seq.s / par.s).toFixed(1)}× faster |`,
   ].join('\n');
