@@ -126,7 +126,15 @@ function lingerClose(req: IncomingMessage): void {
     if (!req.complete) socket.destroy();
   }, LINGER_MS);
   timer.unref();
-  socket.once('close', () => clearTimeout(timer));
+  // Done once the body has ended (the connection lives on, kept alive) or the socket closed. Both
+  // listeners go with it: a keep-alive socket answering many bodies early would gather them.
+  const done = () => {
+    clearTimeout(timer);
+    socket.off('close', done);
+    req.off('end', done);
+  };
+  socket.once('close', done);
+  req.once('end', done);
 }
 
 /** Write a whole JSON error response straight to the socket, then close it. */

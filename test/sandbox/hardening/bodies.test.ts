@@ -1,6 +1,7 @@
 // Issue 9: a request body costs at most the cap, whatever is sent. Before the
 // fix a 200 MB body with no key was read whole (+740 MiB RSS, 401 after seconds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { errorBodySchema } from '../../../src/contract/schemas/common.js';
 import { DEFAULT_HTTP_LIMITS } from '../../../src/sandbox/http/limits.js';
@@ -80,6 +81,39 @@ describe('bodies past the cap', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expectShape(res.body);
     expect(res.sent).toBeLessThan(100 * MiB);
+  });
+
+  it('one kept-alive connection answering 15 bodies early gathers no listeners (the linger ends with each body)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const reused: boolean[] = [];
+    try {
+      for (let i = 0; i < 15; i++) {
+        // Answered 401 at the headers (no key, not JSON); 4 MiB is still coming when the answer goes.
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = request(
+            `${sb.url}${SKILLS}`,
+            { method: 'POST', agent, headers: { 'content-type': 'text/plain', 'content-length': String(4 * MiB) } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end(Buffer.alloc(4 * MiB, 'a'));
+          reused.push(req.reusedSocket);
+        });
+        expect(status).toBe(401);
+      }
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      agent.destroy();
+      process.off('warning', onWarning);
+    }
+    expect(reused.filter(Boolean).length).toBeGreaterThan(0); // the connection was kept and used again
+    expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
   });
 
   it('a body at the cap is read and checked normally', async () => {
