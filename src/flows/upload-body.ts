@@ -8,21 +8,19 @@
 import { createHash } from 'node:crypto';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { FileIdentity } from './upload-journal.js';
-import type { PutBody } from './upload-put.js';
+import { abortError, type PutBody } from './upload-put.js';
 
 /** One read from disk. */
 const READ_BYTES = 1024 * 1024;
 /** Buffers kept for reuse by one PUT: what the socket may hold at once, and one being read. */
 const POOL_BUFFERS = 8;
-/** The up-front hash reuses one buffer of this size (nothing is handed on). */
+/** One read of the up-front hash (two such buffers, reused: nothing is handed on). */
 const HASH_READ_BYTES = 4 * 1024 * 1024;
 
 /** The file is not what it was when the upload began (it grew, shrank or was rewritten while read). */
 export class FileChanged extends Error {
   override readonly name = 'FileChanged';
 }
-
-const abortError = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' }));
 
 /**
  * SHA-256 of a whole file; memory flat (two buffers). The next read is already

@@ -239,7 +239,7 @@ export class UploadJournal {
     return ids;
   }
 
-  /** @internal for SizeLock */
+  /** @internal for SizeLock: `sha256` '' names the size's pending file. */
   contentFile(target: string, size: number, sha256: string): string {
     return this.file(target, size, sha256);
   }
@@ -264,10 +264,15 @@ export class SizeLock {
   /** A slot with no hash yet: entries go to the pending file until `settle(sha)`. */
   unhashed(): ContentSlot {
     this.handedOn = true;
-    const { file } = this.journal.readPending(this.target, this.size);
-    return new ContentSlot(file, { v: 2, target: this.target, size: this.size, sha256: '', entries: [] }, [this.lock], {
-      contentFile: (sha) => this.journal.contentFile(this.target, this.size, sha),
-    });
+    // No entry of this size exists (that is why it is unhashed): nothing to read, only where to write.
+    return new ContentSlot(
+      this.journal.contentFile(this.target, this.size, ''),
+      { v: 2, target: this.target, size: this.size, sha256: '', entries: [] },
+      [this.lock],
+      {
+        contentFile: (sha) => this.journal.contentFile(this.target, this.size, sha),
+      },
+    );
   }
 
   /** This content's slot (its own lock too), with the size's pending entries that no content file names. */

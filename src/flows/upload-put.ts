@@ -47,6 +47,10 @@ const SLICE_BYTES = 64 * 1024;
 /** At most this much written and not yet flushed (two slices): see pump(). */
 const MAX_UNFLUSHED_BYTES = 2 * SLICE_BYTES;
 
+/** What an aborted read or PUT fails with: the signal's reason, else an AbortError (what the flow counts as interrupted). */
+export const abortError = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
+
 export interface PutResult {
   status: number;
   /** Parsed JSON when the answer is JSON, else its text (first 64 KiB). */
@@ -138,7 +142,7 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
     const idle = setTimeout(() => fail(new PutNetworkError(`no progress for ${seconds(idleMs)}`, sentAll)), idleMs);
     const progressed = () => idle.refresh();
     const goAhead = setTimeout(() => sendBody(), CONTINUE_WAIT_MS);
-    const onAbort = () => fail(opts.signal?.reason instanceof Error ? opts.signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    const onAbort = () => fail(abortError(opts.signal!));
     const cleanup = () => {
       clearTimeout(idle);
       clearTimeout(goAhead);
