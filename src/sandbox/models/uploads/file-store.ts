@@ -55,13 +55,18 @@ class TooLarge extends Error {
 }
 
 const KEY = /^[A-Za-z0-9_-]{1,128}$/;
+/** How much older than the store a temp file must look to be swept (see createFileStore). */
+const MTIME_SLACK_MS = 1000;
 /** How far the body may run ahead of the disk writes of one upload. */
 const WRITE_AHEAD_BYTES = 1024 * 1024;
 
 export function createFileStore(dir: string): FileStore {
   const tmpDir = join(dir, '.tmp');
   // Temp files older than this store belong to a dead process; newer ones to a live upload.
-  const createdAt = Date.now();
+  // A file's mtime comes from the kernel's coarse clock, which can read a few ms behind
+  // Date.now(): a file written just after this line can look older than it. So only files
+  // older by more than a margin are swept (a crash's leftovers wait for the next start).
+  const sweptBefore = Date.now() - MTIME_SLACK_MS;
   const pathOf = (key: string) => {
     // Keys come from our own ids, but never let one name a path outside the store.
     if (!KEY.test(key)) throw new Error(`invalid file key: ${key}`);
@@ -192,7 +197,7 @@ export function createFileStore(dir: string): FileStore {
       for (const name of names.filter((n) => n.endsWith('.part'))) {
         const path = join(tmpDir, name);
         const info = await stat(path).catch(() => null);
-        if (info && info.mtimeMs < createdAt) await rm(path, { force: true });
+        if (info && info.mtimeMs < sweptBefore) await rm(path, { force: true });
       }
     },
   };
