@@ -7,6 +7,7 @@ import { ProxyRefusedError, ProxySettingError } from '../client/proxy.js';
 import { TlsCertificateError } from '../client/transport.js';
 import { redactText } from '../client/redact.js';
 import { ConfigError } from '../config/errors.js';
+import { LocalStateError } from '../state/errors.js';
 import { CliError } from './errors.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from './exit-codes.js';
 import { installProblem } from './install-problem.js';
@@ -142,6 +143,9 @@ function baseReport(err: unknown): ErrorReport {
       hint: err.hint ?? null,
       exitCode: err.kind === 'auth' ? EXIT.auth : EXIT.usage,
     };
+  }
+  if (err instanceof LocalStateError) {
+    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };
   }
   if (err instanceof RepeatedCursorError) {
     return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };

@@ -3,7 +3,7 @@
 // `auth status` reports the sources so a CI override is never a surprise.
 import { ConfigError } from './errors.js';
 import { normalizeApiKey } from './key.js';
-import { DEFAULT_PROFILE, type ConfigStore } from './store.js';
+import { DEFAULT_PROFILE, envValue, ownProfile, type ConfigStore } from './store.js';
 
 /** The sandbox's default address: a newcomer's first base URL. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
@@ -28,10 +28,14 @@ export function resolveAuth(
   flags: { profile?: string | undefined; baseUrl?: string | undefined },
 ): ResolvedAuth {
   const data = store.read();
+  // Set but empty is a mistake to name (exit 2), never a silent "use the default".
+  const envProfile = envValue(env, 'ADOPS_PROFILE');
+  const envBaseUrl = envValue(env, 'ADOPS_BASE_URL');
+  const envApiKey = envValue(env, 'ADOPS_API_KEY');
   const [profile, profileSource]: [string, Source] = flags.profile
     ? [flags.profile, 'flag']
-    : env.ADOPS_PROFILE
-      ? [env.ADOPS_PROFILE, 'env']
+    : envProfile
+      ? [envProfile, 'env']
       : data.currentProfile
         ? [data.currentProfile, 'file']
         : [DEFAULT_PROFILE, 'default'];
@@ -39,7 +43,7 @@ export function resolveAuth(
   // against the default base URL with no key, or an env key, silently.
   // `auth login` creates profiles and does not come through here.
   // (ADOPS_PROFILE naming no profile stays "not logged in", exit 3.)
-  if (profileSource === 'flag' && !data.profiles[profile]) {
+  if (profileSource === 'flag' && !ownProfile(data, profile)) {
     const known = Object.keys(data.profiles);
     throw new ConfigError(
       `no profile named "${profile}"`,
@@ -48,22 +52,22 @@ export function resolveAuth(
       'unknown_profile',
     );
   }
-  const stored = data.profiles[profile] ?? {};
+  const stored = ownProfile(data, profile) ?? {};
   const envOverrides: string[] = [];
-  if (env.ADOPS_PROFILE && !flags.profile) envOverrides.push('ADOPS_PROFILE');
+  if (envProfile && !flags.profile) envOverrides.push('ADOPS_PROFILE');
 
   let baseUrl: string;
   let baseUrlSource: Source;
   if (flags.baseUrl) [baseUrl, baseUrlSource] = [flags.baseUrl, 'flag'];
-  else if (env.ADOPS_BASE_URL) {
-    [baseUrl, baseUrlSource] = [env.ADOPS_BASE_URL, 'env'];
+  else if (envBaseUrl) {
+    [baseUrl, baseUrlSource] = [envBaseUrl, 'env'];
     envOverrides.push('ADOPS_BASE_URL');
   } else if (stored.baseUrl) [baseUrl, baseUrlSource] = [stored.baseUrl, 'file'];
   else [baseUrl, baseUrlSource] = [DEFAULT_BASE_URL, 'default'];
 
   let apiKey: string | undefined;
   let apiKeySource: Source;
-  const envKey = normalizeApiKey(env.ADOPS_API_KEY, 'ADOPS_API_KEY');
+  const envKey = normalizeApiKey(envApiKey, 'ADOPS_API_KEY');
   const storedKey = envKey ? undefined : normalizeApiKey(stored.apiKey, `profile "${profile}" in the config file`);
   if (envKey) {
     [apiKey, apiKeySource] = [envKey, 'env'];

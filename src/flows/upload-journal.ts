@@ -25,12 +25,15 @@
 // credential: 0700 directories, 0600 files. An unreadable file is moved aside
 // (`.corrupt-<time>`), named on stderr, and treated as empty.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { codeOf } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
-import { acquireLock, describeHolder, type Lock, type LockHolder } from './lock-file.js';
+import { ensureDir, removeFile as removeStateFile, writeDurably as writeDurablyAs } from '../state/durable-write.js';
+import { guardWrite } from '../state/errors.js';
+import { keyFingerprint } from '../state/fingerprint.js';
+import { acquireLock, describeHolder, type Lock, type LockHolder } from '../state/lock.js';
 
 export type JournalState =
   /** Reserved; its URL may still take the bytes. */
@@ -84,43 +87,11 @@ const validEntry = (x: unknown): x is JournalEntry =>
   STATES.includes(x.state) &&
   typeof x.updatedAt === 'number';
 
-/** A key's fingerprint for the journal: enough to tell keys apart, useless to call the service with. */
-export const keyFingerprint = (apiKey: string | undefined): string =>
-  createHash('sha256')
-    .update(`adops upload journal\n${apiKey ?? ''}`)
-    .digest('hex')
-    .slice(0, 16);
+export { keyFingerprint };
 
-/** Write atomically and durably: temp file, fsync, rename, fsync of the directory. */
-function writeDurably(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  try {
-    const dirFd = openSync(join(file, '..'), 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
-  } catch {
-    /* some file systems refuse a directory fsync; the file itself is synced */
-  }
-}
-
-function removeFile(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (err) {
-    if (codeOf(err) !== 'ENOENT') throw err;
-  }
-}
+const WHAT = 'the upload journal';
+const writeDurably = (file: string, text: string) => writeDurablyAs(file, text, WHAT);
+const removeFile = (file: string) => removeStateFile(file, WHAT);
 
 export class UploadJournal {
   private readonly root: string;
@@ -164,7 +135,7 @@ export class UploadJournal {
     }
     if (setAside) {
       const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      renameSync(file, aside);
+      guardWrite(file, WHAT, () => renameSync(file, aside));
       this.onNote?.(
         `the upload journal ${file} could not be read (cut short or not a journal); kept its bytes as ${aside} and went on without it (an upload it recorded may stay reserved)`,
       );
@@ -185,7 +156,7 @@ export class UploadJournal {
     o: { signal?: AbortSignal; onWait?: (holder: LockHolder | undefined) => void } = {},
   ): Promise<ContentSlot> {
     const file = this.file(target, size, sha256);
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    ensureDir(join(file, '..'), WHAT);
     const lock = await acquireLock(`${file}.lock`, {
       wait: true,
       what: 'adops upload',
@@ -207,7 +178,7 @@ export class UploadJournal {
    */
   async lockSize(target: string, size: number, o: { signal?: AbortSignal; onWait?: (holder: LockHolder | undefined) => void } = {}): Promise<SizeLock> {
     const dir = this.scope(target);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureDir(dir, WHAT);
     const lock = await acquireLock(join(dir, `${size}.lock`), {
       wait: true,
       what: 'adops upload',

@@ -3,6 +3,7 @@
 // interruption with how it gets cleaned up. Text only.
 import { ApiError, codeOf, NetworkError } from '../client/errors.js';
 import { humanBytes } from '../contract/media.js';
+import { LocalStateError } from '../state/errors.js';
 import { UploadError, type FileOutcome } from './upload.js';
 import { PutNetworkError } from './upload-put.js';
 import type { UploadTarget } from './upload-targets.js';
@@ -36,6 +37,8 @@ export function explainFailure(o: FileOutcome): string {
     }
   }
   if (err instanceof PutNetworkError || err instanceof NetworkError) return `connection failed: ${err.message}; run the same command again to resume`;
+  // Our own store refused a write (full or read-only disk): the user's file is not to blame.
+  if (err instanceof LocalStateError) return `${err.message}; ${err.hint}`;
   const code = codeOf(err);
   if (code !== undefined && /^E[A-Z]+$/.test(code)) return `cannot read the file: ${err instanceof Error ? err.message : String(err)}`;
   return err instanceof Error ? err.message : String(err);

@@ -15,12 +15,12 @@ type LoginOptions = { withKey?: boolean; url?: string; verify: boolean; setDefau
 import { API_KEY_PREFIX } from '../../contract/ids.js';
 import { normalizeApiKey } from '../../config/key.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
+import { DEFAULT_PROFILE, envValue, ownProfile } from '../../config/store.js';
 import { checkProfileName } from '../../config/profile-name.js';
 import { readStdin } from '../_shared/stdin.js';
 
 async function chooseBaseUrl(ctx: CommandContext, input: CommandInput<LoginOptions>, stored: string | undefined): Promise<string> {
-  const given = input.opts.url ?? ctx.globals.baseUrl ?? ctx.env.ADOPS_BASE_URL;
+  const given = input.opts.url ?? ctx.globals.baseUrl ?? envValue(ctx.env, 'ADOPS_BASE_URL');
   if (given?.trim()) return given.trim();
   if (!ctx.interactive) {
     throw new UsageError('no base URL to log in to', `pass --url URL or set ADOPS_BASE_URL (the local sandbox is ${DEFAULT_BASE_URL})`);
@@ -76,18 +76,18 @@ async function verify(ctx: CommandContext, baseUrl: string, key: string): Promis
 
 export async function run(ctx: CommandContext, input: CommandInput<LoginOptions>): Promise<number> {
   const data = ctx.config.read();
-  const profile = checkProfileName(ctx.globals.profile ?? ctx.env.ADOPS_PROFILE ?? data.currentProfile ?? DEFAULT_PROFILE);
+  const profile = checkProfileName(ctx.globals.profile ?? envValue(ctx.env, 'ADOPS_PROFILE') ?? data.currentProfile ?? DEFAULT_PROFILE);
   if (input.opts.withKey !== true && !ctx.interactive) {
     throw new UsageError('no terminal to ask for the key', 'pipe it in with --with-key (adops never takes a key as an argument)');
   }
-  const baseUrl = await chooseBaseUrl(ctx, input, data.profiles[profile]?.baseUrl);
+  const baseUrl = await chooseBaseUrl(ctx, input, ownProfile(data, profile)?.baseUrl);
   checkBaseUrl(baseUrl);
   const key = await readKey(ctx, input, baseUrl);
   if (input.opts.verify !== false) await verify(ctx, baseUrl, key);
 
   let makeDefault = false;
   await ctx.config.update((d) => {
-    const { organization, ...before } = d.profiles[profile] ?? {};
+    const { organization, ...before } = ownProfile(d, profile) ?? {};
     // An organization recorded with another key is not this key's.
     d.profiles[profile] = { ...before, ...(organization && before.apiKey === key ? { organization } : {}), baseUrl, apiKey: key };
     // Like the AWS CLI: logging in to a named profile leaves the default alone, unless asked

@@ -4,7 +4,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { isOneOf } from '../../cli/input-checks.js';
 import { OUTPUT_FORMATS } from '../../cli/output/format.js';
-import { SETTING_KEYS, type ConfigData, type SettingKey } from '../../config/store.js';
+import { ownProfile, SETTING_KEYS, type ConfigData, type SettingKey } from '../../config/store.js';
 
 export const CONFIG_KEYS = ['base-url', 'profile', ...SETTING_KEYS] as const;
 
@@ -23,7 +23,7 @@ export function readValue(ctx: CommandContext, key: string): { value: unknown; s
 export function applyValue(data: ConfigData, profile: string, key: string, raw: string): void {
   if (key === 'base-url') {
     checkBaseUrl(raw);
-    data.profiles[profile] = { ...data.profiles[profile], baseUrl: raw };
+    data.profiles[profile] = { ...ownProfile(data, profile), baseUrl: raw };
   } else if (key === 'profile') {
     if (!/^[A-Za-z0-9_.-]+$/.test(raw)) throw new UsageError('profile names use letters, digits, ".", "_" and "-"');
     data.currentProfile = raw;

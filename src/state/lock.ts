@@ -1,0 +1,207 @@
+// An exclusive lock on a piece of local state (the config file, a mutation
+// journal, one upload journal entry) shared by every adops process that uses the same config dir
+// or file: CI runners share a home directory and people open a second
+// terminal. The lock is a file created with O_EXCL holding its holder's pid,
+// host and start time, so a waiting run can say who holds it.
+//
+// Stale locks (a holder killed with -9, a machine that rebooted): on the same
+// host a holder whose pid is gone is stale at once; any holder whose lock file
+// has not been touched for `staleMs` is stale too (a live holder touches it
+// every staleMs/3; this also covers a pid reused by another program and a
+// holder on another host sharing the directory). A stale lock is taken over by
+// renaming it aside first (atomic: of two runs taking over, one wins) and
+// checking that what was moved is the very lock judged stale.
+import { randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { codeOf } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
+import { realRetryDeps } from '../client/retry.js';
+import { asStateError } from './errors.js';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** Epoch ms when it was taken. */
+  since: number;
+  /** What holds it, for messages (e.g. "adops mutations apply"). */
+  what?: string;
+  token: string;
+}
+
+export interface LockOptions {
+  /** Wait for a live holder (true) or fail at once with LockHeldError (false). */
+  wait: boolean;
+  /** Called once when the lock is found held by a live run and we start waiting. */
+  onWait?: (holder: LockHolder | undefined) => void;
+  signal?: AbortSignal;
+  what?: string;
+  staleMs?: number;
+  pollMs?: number;
+}
+
+export interface Lock {
+  readonly path: string;
+  release(): void;
+}
+
+export const describeHolder = (h: LockHolder | undefined): string =>
+  h ? `pid ${h.pid} on ${h.host}${h.what ? ` (${h.what})` : ''}, since ${new Date(h.since).toISOString()}` : 'a process that has not written its name yet';
+
+export class LockHeldError extends Error {
+  override readonly name = 'LockHeldError';
+  constructor(
+    readonly path: string,
+    readonly holder: LockHolder | undefined,
+  ) {
+    super(`${path} is held by ${describeHolder(holder)}`);
+  }
+}
+
+const DEFAULT_STALE_MS = 30_000;
+/** A lock file with no readable holder yet is given this long to be written. */
+const UNWRITTEN_GRACE_MS = 2_000;
+
+function readHolder(path: string): LockHolder | undefined {
+  try {
+    const h: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!isRecord(h) || typeof h.pid !== 'number' || typeof h.host !== 'string' || typeof h.token !== 'string') return undefined;
+    return {
+      pid: h.pid,
+      host: h.host,
+      since: typeof h.since === 'number' ? h.since : Number.NaN,
+      token: h.token,
+      ...(typeof h.what === 'string' ? { what: h.what } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return codeOf(err) === 'EPERM'; // exists, owned by someone else
+  }
+}
+
+function isStale(path: string, holder: LockHolder | undefined, staleMs: number): boolean {
+  let age: number;
+  try {
+    age = Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return false; // gone meanwhile: the next attempt creates it
+  }
+  if (!holder) return age > UNWRITTEN_GRACE_MS;
+  if (holder.host === hostname() && !pidAlive(holder.pid)) return true;
+  return age > staleMs;
+}
+
+/** Move a stale lock aside; put it back if what moved was a fresh lock taken meanwhile. */
+function takeOver(path: string, judged: LockHolder | undefined): void {
+  const aside = `${path}.stale-${process.pid}-${randomUUID().slice(0, 8)}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // someone else moved it first
+  }
+  const moved = readHolder(aside);
+  if (judged && moved && moved.token !== judged.token) {
+    try {
+      linkSync(aside, path); // fails if yet another run created one: then that one holds it
+    } catch {
+      /* see above */
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    /* already gone */
+  }
+}
+
+function tryCreate(path: string, holder: LockHolder): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (err) {
+    if (codeOf(err) === 'EEXIST') return false;
+    throw asStateError(err, path, 'a lock file');
+  }
+  try {
+    writeSync(fd, JSON.stringify(holder) + '\n');
+    fsyncSync(fd);
+  } catch (err) {
+    // A full disk: no half-written lock left behind for the next run to wait on.
+    closeSync(fd);
+    unlinkSync(path);
+    throw asStateError(err, path, 'a lock file');
+  }
+  closeSync(fd);
+  return true;
+}
+
+export async function acquireLock(path: string, opts: LockOptions): Promise<Lock> {
+  const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
+  const me: LockHolder = { pid: process.pid, host: hostname(), since: Date.now(), ...(opts.what ? { what: opts.what } : {}), token: randomUUID() };
+  let told = false;
+  for (;;) {
+    if (tryCreate(path, me)) return held(path, me, staleMs);
+    const holder = readHolder(path);
+    if (isStale(path, holder, staleMs)) {
+      takeOver(path, holder);
+      continue;
+    }
+    if (!opts.wait) throw new LockHeldError(path, holder);
+    if (!told) {
+      told = true;
+      opts.onWait?.(holder);
+    }
+    await realRetryDeps.sleep(opts.pollMs ?? 100, opts.signal);
+  }
+}
+
+/** Locks this process holds; one exit handler frees them all (a handler per lock would trip MaxListeners). */
+const HELD = new Set<() => void>();
+let exitHooked = false;
+
+function held(path: string, me: LockHolder, staleMs: number): Lock {
+  // Touch it while held, so a run on another host (or after pid reuse) can tell it is alive.
+  const beat = setInterval(
+    () => {
+      try {
+        utimesSync(path, new Date(), new Date());
+      } catch {
+        /* moved by a run that judged us stale: nothing to keep alive */
+      }
+    },
+    Math.max(50, Math.floor(staleMs / 3)),
+  );
+  beat.unref();
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    clearInterval(beat);
+    HELD.delete(release);
+    // Only our own lock: never remove one another run took over.
+    if (readHolder(path)?.token === me.token) {
+      try {
+        unlinkSync(path);
+      } catch {
+        /* already gone */
+      }
+    }
+  };
+  // A run ended by Ctrl-C or an error still frees it (a kill -9 leaves it: stale detection).
+  HELD.add(release);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', () => {
+      for (const r of [...HELD]) r();
+    });
+  }
+  return { path, release };
+}
