@@ -3,9 +3,17 @@
 // moment leaves enough to resume without doubling: a row with a mutation id is
 // never sent again; a row without one (in doubt) is sent again with the
 // Idempotency-Key recorded before its first send. The last line of a row wins.
+//
+// One file may be applied to several services (staging, then production):
+// every line carries the service's base URL and a fingerprint of the key
+// (state/fingerprint.ts), and a journal read for one scope holds only that
+// scope's rows. The rows another scope recorded are counted, never used: a
+// mutation id of staging says nothing about production.
 import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
 import { codeOf } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
+import { asStateError } from '../state/errors.js';
+import { sameScope, type ServiceScope } from '../state/fingerprint.js';
 import { bodyHash } from './mutation-match.js';
 
 type Obj = Record<string, unknown>;
@@ -51,11 +59,26 @@ export function rowIds(bodies: readonly Obj[]): string[] {
   });
 }
 
+/** The scope a line names, undefined for a line of an adops that recorded none. */
+const scopeOf = (v: unknown): ServiceScope | undefined =>
+  isRecord(v) && typeof v.service === 'string' && typeof v.keyFp === 'string' ? { baseUrl: v.service, keyFp: v.keyFp } : undefined;
+
 export class Journal {
   readonly entries = new Map<string, JournalEntry>();
   /** Lines (1-based) that are not journal lines, besides a last line cut short by a kill mid-write. */
   readonly unreadableLines: number[] = [];
-  constructor(readonly path: string | undefined) {
+  /** Rows other scopes recorded (another service, or another key), by scope: never used by this one. */
+  readonly otherScopes = new Map<string, { scope: ServiceScope; rows: Set<string> }>();
+  /** Rows recorded with no scope (an older adops): which service they were sent to is unknown. */
+  readonly unscopedRows = new Set<string>();
+  /**
+   * `scope`: the service and key this run applies to; only its rows are read, and every line
+   * written names it. Without one (tests of the flow alone) every line is read as this run's.
+   */
+  constructor(
+    readonly path: string | undefined,
+    readonly scope?: ServiceScope,
+  ) {
     if (!path) return;
     let text = '';
     try {
@@ -67,15 +90,34 @@ export class Journal {
     lines.forEach((line, i) => {
       if (!line.trim()) return;
       let e: JournalEntry | undefined;
+      let parsed: unknown;
       try {
-        e = entryOf(JSON.parse(line), (row) => this.entries.get(row));
+        parsed = JSON.parse(line);
+        e = entryOf(parsed, (row) => this.entries.get(row));
       } catch {
         /* judged below */
       }
+      if (e && !this.isMine(parsed, e.row)) return;
       if (e) this.entries.set(e.row, e);
       // A last line without its newline was cut by a kill mid-write: the row's earlier lines still hold its key.
       else if (i < lines.length - 1) this.unreadableLines.push(i + 1);
     });
+  }
+
+  /** Whether a line is this scope's; another scope's row is set aside, never read as this run's. */
+  private isMine(line: unknown, row: string): boolean {
+    if (!this.scope) return true;
+    const theirs = scopeOf(line);
+    if (!theirs) {
+      this.unscopedRows.add(row);
+      return false;
+    }
+    if (sameScope(theirs, this.scope)) return true;
+    const id = `${theirs.baseUrl}\n${theirs.keyFp}`;
+    const other = this.otherScopes.get(id) ?? { scope: theirs, rows: new Set<string>() };
+    other.rows.add(row);
+    this.otherScopes.set(id, other);
+    return false;
   }
 
   get(row: string): JournalEntry | undefined {
@@ -86,13 +128,19 @@ export class Journal {
     const merged = { ...this.entries.get(entry.row), ...entry };
     this.entries.set(entry.row, merged);
     if (!this.path) return;
-    // fsync: the line must be on disk before the POST it announces goes out.
-    const fd = openSync(this.path, 'a', 0o600);
+    const line = this.scope ? { ...merged, service: this.scope.baseUrl, keyFp: this.scope.keyFp } : merged;
+    // fsync: the line must be on disk before the POST it announces goes out (a disk that
+    // refuses it stops the run before that POST, naming the directory).
     try {
-      appendFileSync(fd, JSON.stringify(merged) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(this.path, 'a', 0o600);
+      try {
+        appendFileSync(fd, JSON.stringify(line) + '\n');
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      throw asStateError(err, this.path, 'the journal of `mutations apply`');
     }
   }
 }

@@ -2,15 +2,22 @@
 // creating the plan and adding its last Line Item (kill -9, a power cut) is
 // recognised by the next run: the marker names the slug, the run's pid and
 // host, when it started and, once the service answered, the plan's createdAt.
-// One marker per (service, profile, slug) under the config dir; created
-// exclusively, so two runs of one plan on one machine cannot both hold it.
+// One marker per (service, key fingerprint, slug) under the config dir (the
+// caller names the scope with state/fingerprint.ts: a plan of one service or
+// organization says nothing about another's); created exclusively, so two runs
+// of one plan on one machine cannot both hold it.
 // Removed when the run ends cleanly (done, or rolled back).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { codeOf } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
+import { ensureDir, writeDurably } from '../state/durable-write.js';
+import { asStateError, guardWrite } from '../state/errors.js';
+import { scopeId, type ServiceScope } from '../state/fingerprint.js';
+
+const WHAT = 'a plan-apply marker';
 
 export interface PlanMarker {
   v: 1;
@@ -48,12 +55,16 @@ function alive(pid: number): boolean {
 export class PlanApplyMarkers {
   private readonly dir: string;
 
+  private readonly scope: string;
+
+  /** `scope`: the service and key in use (a string only in tests of the markers alone). */
   constructor(
     configDir: string,
-    private readonly scope: string,
+    scope: ServiceScope | string,
     private readonly now: () => number = Date.now,
   ) {
     this.dir = join(configDir, 'plan-apply');
+    this.scope = typeof scope === 'string' ? scope : scopeId(scope);
   }
 
   /** The marker file of a slug (the scope keeps two services or profiles apart). */
@@ -80,18 +91,21 @@ export class PlanApplyMarkers {
 
   /** Take the marker of `slug` for this process; a dead run's marker is taken over and returned. */
   claim(slug: string): Claim {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    ensureDir(this.dir, WHAT);
     const path = this.pathOf(slug);
     const mine: PlanMarker = { v: 1, slug, pid: process.pid, host: hostname(), startedAt: this.now() };
     try {
       writeFileSync(path, JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
       return {};
     } catch (err) {
-      if (codeOf(err) !== 'EEXIST') throw err;
+      if (codeOf(err) !== 'EEXIST') {
+        rmSync(path, { force: true }); // a full disk may have left it empty: no half-written marker
+        throw asStateError(err, path, WHAT);
+      }
     }
     const held = this.read(path);
     if (held && (held.host !== mine.host || alive(held.pid)) && held.pid !== process.pid) throw new MarkerHeld(held, path);
-    writeFileSync(path, JSON.stringify(mine), { mode: 0o600 });
+    writeDurably(path, JSON.stringify(mine), WHAT);
     return held ? { leftover: held } : {};
   }
 
@@ -99,11 +113,11 @@ export class PlanApplyMarkers {
   created(slug: string, planCreatedAt: number): void {
     const path = this.pathOf(slug);
     const m = this.read(path);
-    if (m?.pid === process.pid) writeFileSync(path, JSON.stringify({ ...m, planCreatedAt }), { mode: 0o600 });
+    if (m?.pid === process.pid) writeDurably(path, JSON.stringify({ ...m, planCreatedAt }), WHAT);
   }
 
   release(slug: string): void {
     const path = this.pathOf(slug);
-    if (this.read(path)?.pid === process.pid) rmSync(path, { force: true });
+    if (this.read(path)?.pid === process.pid) guardWrite(path, WHAT, () => rmSync(path, { force: true }));
   }
 }

@@ -14,6 +14,7 @@ import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../flows/lock-file.js';
 import { Journal } from '../../flows/mutation-journal.js';
+import { serviceScope, type ServiceScope } from '../../state/fingerprint.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
@@ -50,6 +51,38 @@ function refuseUnreadable(journal: Journal, path: string, now: number): void {
   );
 }
 
+/**
+ * A journal is read for the service and key in use only (mutation-journal.ts). What other scopes
+ * recorded is never used, and never passed over in silence:
+ * - rows applied to ANOTHER base URL (staging, then production): that service's mutations say
+ *   nothing about this one, so every row is sent here; a note says which journal rows were set aside;
+ * - rows applied to THIS base URL with another key, or by an adops that recorded no service: they
+ *   may be this organization's changes already made, and sending again could make them twice; it
+ *   cannot be told from here, so the run stops (exit 2) naming the journal and how to go on.
+ */
+function judgeOtherScopes(ctx: CommandContext, journal: Journal, path: string, scope: ServiceScope): void {
+  const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+  if (journal.unscopedRows.size > 0) {
+    throw new UsageError(
+      `the journal ${path} records ${rows(journal.unscopedRows.size)} by an older adops that did not say which service they were sent to; nothing was sent`,
+      `check \`adops mutations list\` on the service it was made against; then move ${path} aside (or choose a new journal with --journal PATH) and run again: every row not found in a journal is sent`,
+    );
+  }
+  for (const { scope: other, rows: theirs } of journal.otherScopes.values()) {
+    if (other.baseUrl === scope.baseUrl) {
+      throw new UsageError(
+        `the journal ${path} records ${rows(theirs.size)} applied to ${scope.baseUrl} with another key (fingerprint ${other.keyFp}); nothing was sent`,
+        `if that key is of this organization, those changes may already exist: run with that key to resume, or check \`adops mutations list\` and then choose a new journal with --journal PATH to send every row anew`,
+      );
+    }
+  }
+  const elsewhere = [...journal.otherScopes.values()].map((o) => `${o.scope.baseUrl} (${rows(o.rows.size)})`);
+  if (elsewhere.length)
+    ctx.note(
+      `the journal ${path} also records rows applied to ${elsewhere.join(', ')}; they are not used for ${scope.baseUrl}: its rows are judged on their own`,
+    );
+}
+
 /** 0 only when every row succeeded (or, without --wait, started); else the most telling failure. */
 function exitCode(outcomes: readonly RowOutcome[], waited: boolean): number {
   if (outcomes.some((o) => o.state === 'unknown')) return EXIT.outcomeUnknown;
@@ -69,6 +102,8 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   const concurrency = o.concurrency ?? 4;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
   const journalPath = o.journal ?? `${file}.adops-journal.ndjson`;
+  const auth = ctx.auth();
+  const scope = serviceScope(auth.baseUrl, auth.apiKey);
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
   const line = (body: Record<string, unknown>, x: RowOutcome) => ({
     row: x.line,
@@ -86,7 +121,8 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     const ids = new StreamedRowIds();
     const { count, rows: held } = await checkRows(file, { keep: !twice, onRow: (r) => ids.see(r.body) });
     // Read the journal too: the plan says which rows a real run would skip.
-    const seen = new Journal(journalPath);
+    const seen = new Journal(journalPath, scope);
+    judgeOtherScopes(ctx, seen, journalPath, scope);
     ctx.note(`dry run: ${count} row(s) valid; nothing sent`);
     const plan = (r: ParsedRow): RowOutcome => {
       const row = ids.id(r.body);
@@ -137,8 +173,9 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     onWait: (holder) => ctx.note(`waiting: another run is applying this file (journal ${journalPath} held by ${describeHolder(holder)})`),
   });
   try {
-    const journal = new Journal(journalPath);
+    const journal = new Journal(journalPath, scope);
     refuseUnreadable(journal, journalPath, ctx.clock.now());
+    judgeOtherScopes(ctx, journal, journalPath, scope);
     return await applyLocked(ctx, input, { rows, journal, journalPath, concurrency, print });
   } finally {
     lock.release();

@@ -13,6 +13,7 @@ import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-apply.js';
 import { MarkerHeld, PlanApplyMarkers } from '../../flows/plan-apply-marker.js';
+import { serviceScope } from '../../state/fingerprint.js';
 import { CliError } from '../../cli/errors.js';
 import { readStdin } from '../_shared/stdin.js';
 import { readProblem, readTextFile } from '../../cli/read-file.js';
@@ -66,9 +67,9 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
   const out = await prepareOutput(ctx, 'campaignPlan');
   const doc = planDocument(await readDocument(String(input.args.file), ctx));
   const client = await ctx.client();
-  // Markers of applies in progress, per service and profile (a killed run's leftover is recognised by the next).
+  // Markers of applies in progress, per service and key (a killed run's leftover is recognised by the next).
   const auth = ctx.auth();
-  const markers = new PlanApplyMarkers(ctx.config.dir, `${auth.baseUrl}\n${auth.profile}`, () => ctx.clock.now());
+  const markers = new PlanApplyMarkers(ctx.config.dir, serviceScope(auth.baseUrl, auth.apiKey), () => ctx.clock.now());
   let plan: Record<string, unknown>;
   try {
     plan = await applyPlan(client, doc, { signal: ctx.signal, onNote: ctx.note, markers });
