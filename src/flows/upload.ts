@@ -116,6 +116,9 @@ async function readHead(path: string): Promise<Buffer> {
   }
 }
 
+const otherFileNote = (entry: JournalEntry) =>
+  `the reservation ${entry.id} of an earlier run was made for ${entry.filename ?? 'another file'}, its bytes never all sent; deleted it, reserving anew`;
+
 /** "an Asset", "a Document". */
 const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortError' || codeOf(err) === 'ABORT_ERR');
@@ -256,6 +259,11 @@ class FileUpload {
     return undefined;
   }
 
+  /** Whether an entry's reservation was made for this very file's name and type (only then may it take these bytes). */
+  private sameReservation(entry: JournalEntry): boolean {
+    return entry.filename === this.file.filename && entry.contentType === this.contentType;
+  }
+
   /** A pending entry of this size: an earlier run's reservation that never got all its bytes (maybe of another file). */
   private async resumePending(entry: JournalEntry, ownKey: boolean): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
     const row = await this.t.get(entry.id, this.sig());
@@ -263,11 +271,18 @@ class FileUpload {
       if (ownKey) this.slot!.dropPending(entry.id);
       return undefined;
     }
-    // This organization's: judged from now on with this content's entries. Bytes that
-    // landed are adopted only on the service's checksum (no sent hash was recorded).
+    if (!this.sameReservation(entry) && !this.t.isReady(row)) {
+      // Another file's reservation: deleted first, forgotten only once the service said so. A DELETE
+      // that fails (a 503, Ctrl-C, a cut connection) leaves it pending, never this content's to resume.
+      await this.t.remove(entry.id, this.sig());
+      this.slot!.dropPending(entry.id);
+      this.note(otherFileNote(entry));
+      return undefined;
+    }
+    // This file's own reservation (or a ready row): judged from now on with this content's entries.
+    // Bytes that landed are adopted only on the service's checksum (no sent hash was recorded).
     this.slot!.adoptPending(entry);
-    const sameReservation = entry.filename === this.file.filename && entry.contentType === this.contentType;
-    return this.judgeEntry(entry, row, sameReservation);
+    return this.judgeEntry(entry, row, this.sameReservation(entry));
   }
 
   private async resumeEntry(entry: JournalEntry, ownKey: boolean): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
@@ -280,7 +295,9 @@ class FileUpload {
       }
       return undefined;
     }
-    return this.judgeEntry(entry, row, true);
+    // A reservation takes these bytes only if it was made for this name and type (a copy under
+    // another name is still found when its bytes are there: judgeEntry adopts those by hash).
+    return this.judgeEntry(entry, row, this.sameReservation(entry));
   }
 
   /** What to do with an entry whose row exists; `mayResend`: its URL may take this file's bytes. */
@@ -319,11 +336,7 @@ class FileUpload {
     }
     await this.t.remove(entry.id, this.sig());
     this.drop(entry.id);
-    this.note(
-      mayResend
-        ? `the reservation ${entry.id} expired before its bytes were sent; deleted it, reserving anew`
-        : `the reservation ${entry.id} of an earlier run was made for ${entry.filename ?? 'another file'}, its bytes never all sent; deleted it, reserving anew`,
-    );
+    this.note(mayResend ? `the reservation ${entry.id} expired before its bytes were sent; deleted it, reserving anew` : otherFileNote(entry));
     return undefined;
   }
 
