@@ -1,23 +1,25 @@
-// The cache of completion candidates: a folder per (profile, organization)
-// under the config dir, one small JSON file per kind of id, fresh for 60 s.
-// The organization is not always known by name, but the key names it, so the
-// folder name carries a hash of base URL, key and organization (never the key).
-// Writes take a lock file (O_EXCL; a lock left by a killed run is broken after
-// a few seconds) and land by rename, so two completions at once never leave a
-// torn file; a reader that meets anything unreadable treats it as a miss.
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// The cache of completion candidates: a folder per (profile, service, key
+// fingerprint, organization) under the config dir, one small JSON file per
+// kind of id, fresh for 60 s. The folder name carries a hash of the scope
+// (fingerprint.ts), never the key. Best effort through and through: a write
+// takes the store's lock without waiting (another completion writing the same
+// answer is enough), lands by rename, and a disk that refuses it (full,
+// read-only) is skipped, so completion still answers; a reader that meets
+// anything unreadable treats it as a miss.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDir, writeDurably } from './durable-write.js';
+import { LocalStateError } from './errors.js';
+import { scopeId, serviceScope } from './fingerprint.js';
+import { tryLock } from './lock.js';
 
 export const CACHE_TTL_MS = 60_000;
+/** A lock left by a killed completion is broken after this long (a live one writes in milliseconds). */
 const STALE_LOCK_MS = 5_000;
+const WHAT = 'the completion cache';
 
 export function cacheDir(configDir: string, scope: { profile: string; baseUrl: string; apiKey: string; organization?: string | undefined }): string {
-  const hash = createHash('sha256')
-    .update([scope.baseUrl, scope.apiKey, scope.organization ?? ''].join('\0'))
-    .digest('hex')
-    .slice(0, 16);
-  return join(configDir, 'completion-cache', `${scope.profile}-${hash}`);
+  return join(configDir, 'completion-cache', `${scope.profile}-${scopeId(serviceScope(scope.baseUrl, scope.apiKey), scope.organization ?? '')}`);
 }
 
 export class CompletionCache {
@@ -41,41 +43,21 @@ export class CompletionCache {
     }
   }
 
-  /** Best effort: false when another run holds the lock (it is writing the same answer). */
+  /** Best effort: false when another run holds the lock (it is writing the same answer) or the disk refuses the write. */
   write(kind: string, values: readonly string[]): boolean {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const lock = `${this.file(kind)}.lock`;
-    if (!this.lock(lock)) return false;
-    const tmp = `${this.file(kind)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      writeFileSync(tmp, JSON.stringify({ at: this.now(), values }), { mode: 0o600 });
-      renameSync(tmp, this.file(kind));
-      return true;
-    } finally {
+      ensureDir(this.dir, WHAT);
+      const lock = tryLock(`${this.file(kind)}.lock`, { what: 'adops completion', staleMs: STALE_LOCK_MS });
+      if (!lock) return false;
       try {
-        unlinkSync(tmp);
-      } catch {
-        /* renamed: nothing left */
-      }
-      unlinkSync(lock);
-    }
-  }
-
-  private lock(lock: string): boolean {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        closeSync(openSync(lock, 'wx', 0o600));
+        writeDurably(this.file(kind), JSON.stringify({ at: this.now(), values }), WHAT, { durable: false });
         return true;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        try {
-          if (this.now() - statSync(lock).mtimeMs < STALE_LOCK_MS) return false;
-          unlinkSync(lock);
-        } catch {
-          /* gone meanwhile: try again */
-        }
+      } finally {
+        lock.release();
       }
+    } catch (err) {
+      if (err instanceof LocalStateError) return false;
+      throw err;
     }
-    return false;
   }
 }

@@ -21,13 +21,15 @@ export function ensureDir(dir: string, what: string, fixMode = false): void {
   }
 }
 
-export function writeDurably(file: string, text: string, what: string): void {
+/** `durable: false` (a cache, rebuilt at will): atomic still, without the fsyncs. */
+export function writeDurably(file: string, text: string, what: string, o: { durable?: boolean } = {}): void {
+  const durable = o.durable !== false;
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const fd = openSync(temp, 'w', FILE_MODE);
     try {
       writeSync(fd, text);
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -36,6 +38,7 @@ export function writeDurably(file: string, text: string, what: string): void {
     removeQuietly(temp);
     throw asStateError(err, file, what);
   }
+  if (!durable) return;
   try {
     const dirFd = openSync(dirname(file), 'r');
     try {

@@ -143,6 +143,22 @@ function tryCreate(path: string, holder: LockHolder): boolean {
   return true;
 }
 
+/**
+ * One attempt, never waiting (for a best-effort write such as a cache): the lock, or undefined
+ * while a live run holds it. A stale lock is taken over, as acquireLock does.
+ */
+export function tryLock(path: string, opts: { what?: string; staleMs?: number } = {}): Lock | undefined {
+  const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
+  const me: LockHolder = { pid: process.pid, host: hostname(), since: Date.now(), ...(opts.what ? { what: opts.what } : {}), token: randomUUID() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (tryCreate(path, me)) return held(path, me, staleMs);
+    const holder = readHolder(path);
+    if (!isStale(path, holder, staleMs)) return undefined;
+    takeOver(path, holder);
+  }
+  return undefined;
+}
+
 export async function acquireLock(path: string, opts: LockOptions): Promise<Lock> {
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
   const me: LockHolder = { pid: process.pid, host: hostname(), since: Date.now(), ...(opts.what ? { what: opts.what } : {}), token: randomUUID() };

@@ -1,0 +1,70 @@
+// A local store the disk will not take (#25 section 2): a write adops needs is
+// a plain error naming the directory (exit 1, never "a bug in adops", never
+// blamed on the user's own file); a best-effort cache that cannot be written
+// is skipped and completion still answers.
+//
+// Tests run as root, which chmod 0500 does not stop: the config dir is put
+// under a regular FILE, so every mkdir/open in it fails with ENOTDIR, for root
+// too, on every file system and in every container (no mount needed).
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runAdops } from '../helpers/cli.js';
+import { minimalWorld, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
+import { png } from '../unit/uploads/media-samples.js';
+
+let sb: TestSandbox;
+let stub: Server;
+let stubUrl = '';
+
+beforeAll(async () => {
+  ensureBuilt();
+  sb = await startTestSandbox({ world: minimalWorld() });
+  // Completion's source: a loopback service answering every list with two brands.
+  stub = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: [{ slug: 'brand-one' }, { slug: 'brand-two' }] }));
+  });
+  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+  stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+}, 60_000);
+afterAll(async () => {
+  stub?.closeAllConnections();
+  await new Promise((r) => stub?.close(r));
+  await sb?.close();
+});
+
+/** A config dir path that runs through a regular file: ENOTDIR for any write, as root too. */
+function underAFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'adops-h25-disk-')), 'a-file');
+  writeFileSync(file, 'not a directory');
+  return join(file, 'config');
+}
+
+describe('a config dir the disk will not take', () => {
+  it('assets upload: exit 1 naming the directory, not "cannot read the file", nothing reserved', async () => {
+    const cfg = underAFile();
+    const work = mkdtempSync(join(tmpdir(), 'adops-h25-disk-work-'));
+    const p = join(work, 'pic.png');
+    writeFileSync(p, png(4, 4));
+    const before = (await sb.req('GET', '/assets', { key: TEST_FULL_KEY, query: { limit: 500 } })).body.data.length;
+    const r = await runAdops(['assets', 'upload', p], { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(join(cfg, 'uploads'));
+    expect(r.stderr).toMatch(/cannot write the upload journal/);
+    expect(r.stderr).not.toMatch(/cannot read the file|bug in adops/);
+    expect((await sb.req('GET', '/assets', { key: TEST_FULL_KEY, query: { limit: 500 } })).body.data.length).toBe(before);
+    expect(readdirSync(work)).toEqual(['pic.png']);
+  });
+
+  it('completion: the cache cannot be written, the candidates are printed all the same', async () => {
+    const r = await runAdops(['__complete', 'brands', 'get', ''], {
+      env: { ADOPS_CONFIG_DIR: underAFile(), ADOPS_BASE_URL: stubUrl, ADOPS_API_KEY: TEST_FULL_KEY, ADOPS_COMPLETE_TIMEOUT_MS: '8000' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual(['brand-one', 'brand-two']);
+  });
+});
