@@ -6,7 +6,8 @@
 // Tests run as root, which chmod 0500 does not stop: the config dir is put
 // under a regular FILE, so every mkdir/open in it fails with ENOTDIR, for root
 // too, on every file system and in every container (no mount needed).
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -66,5 +67,42 @@ describe('a config dir the disk will not take', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean)).toEqual(['brand-one', 'brand-two']);
+  });
+});
+
+/** A tiny tmpfs, when this machine lets the tests mount one (root in a privileged container); else undefined. */
+function tinyDisk(): { dir: string; unmount: () => void } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'adops-h25-tmpfs-'));
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir]).status !== 0) return undefined;
+  return { dir, unmount: () => void spawnSync('umount', ['-l', dir]) };
+}
+
+describe('a full disk (ENOSPC, a real tmpfs filled up; skipped where mounting is not allowed)', () => {
+  const disk = tinyDisk();
+  afterAll(() => disk?.unmount());
+  it.skipIf(!disk)('auth login: exit 1 naming the directory; the config file as it was, no temp or lock file left', async () => {
+    const cfg = join(disk!.dir, 'config');
+    const login = (profile: string, key: string) =>
+      runAdops(['auth', 'login', '--profile', profile, '--with-key', '--no-verify', '--url', 'http://127.0.0.1:9'], {
+        env: { ADOPS_CONFIG_DIR: cfg },
+        stdin: key,
+      });
+    expect((await login('first', 'acr_full_disk_0001')).code).toBe(0);
+    const before = readFileSync(join(cfg, 'config.json'), 'utf8');
+    // Fill the disk to the last block.
+    writeFileSync(join(disk!.dir, 'filler'), '');
+    try {
+      for (;;) writeFileSync(join(disk!.dir, 'filler'), Buffer.alloc(4096), { flag: 'a' });
+    } catch {
+      /* ENOSPC: full */
+    }
+    const r = await login('second', 'acr_full_disk_0002');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`cannot write`);
+    expect(r.stderr).toContain(cfg);
+    expect(r.stderr).toMatch(/ENOSPC/);
+    expect(r.stderr).not.toMatch(/bug in adops/);
+    expect(readFileSync(join(cfg, 'config.json'), 'utf8')).toBe(before);
+    expect(readdirSync(cfg)).toEqual(['config.json']);
   });
 });
