@@ -25,6 +25,13 @@ module.exports = {
       to: { path: '^src/(cli|commands|sandbox)/' },
     },
     {
+      name: 'state-stays-below-flows',
+      severity: 'error',
+      comment: 'The one local store (src/state) knows nothing of flows, the CLI, commands or the sandbox: they use it, it serves them.',
+      from: { path: '^src/state/' },
+      to: { path: '^src/(flows|cli|commands|sandbox)/' },
+    },
+    {
       name: 'client-stays-below-flows',
       severity: 'error',
       from: { path: '^src/(client|config)/' },
@@ -61,7 +68,8 @@ module.exports = {
     {
       name: 'cli-core-does-not-import-commands',
       severity: 'error',
-      comment: 'cli/ is the runner and its parts; it reaches the command groups through the context (the registry it is given). Only the entry, main.ts, takes that registry from the composition root (src/commands/index.ts) and hands it on.',
+      comment:
+        'cli/ is the runner and its parts; it reaches the command groups through the context (the registry it is given). Only the entry, main.ts, takes that registry from the composition root (src/commands/index.ts) and hands it on.',
       from: { path: '^src/cli/', pathNot: '^src/cli/main\\.ts$' },
       to: { path: '^src/commands/' },
     },

@@ -1,0 +1,132 @@
+// The journal of `mutations apply`: one NDJSON line per event of a row, appended
+// (and flushed) before each POST and after each answer, so a run killed at any
+// moment leaves enough to resume without doubling: a row with a mutation id is
+// never sent again; a row without one (in doubt) is sent again with the
+// Idempotency-Key recorded before its first send. The last line of a row wins.
+//
+// One file may be applied to several services (staging, then production):
+// every line carries the service's base URL and a fingerprint of the key
+// (state/fingerprint.ts), and a journal read for one scope holds only that
+// scope's rows. The rows another scope recorded are counted, never used: a
+// mutation id of staging says nothing about production.
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
+import { codeOf } from '../client/errors.js';
+import { isRecord } from '../client/json.js';
+import { asStateError } from './errors.js';
+import { sameScope, type ServiceScope } from './fingerprint.js';
+
+export interface JournalEntry {
+  /** Row identity: hash of the body and its occurrence among identical rows (not the line, which edits move). */
+  row: string;
+  line: number;
+  idempotencyKey: string;
+  /** When the key was first used (the service keeps keys 24 h). */
+  firstSentAt: number;
+  /** null: cleared, the row is being sent again as a new change (--retry-failed). */
+  mutationId?: string | null;
+  /** `sending` until an answer names the mutation; then the mutation's state. */
+  state?: string;
+  error?: string;
+}
+
+/** A journal line as an entry over the row's earlier one (its fields win); undefined when it lacks the row or its key. */
+function entryOf(v: unknown, earlier: (row: string) => JournalEntry | undefined): JournalEntry | undefined {
+  if (!isRecord(v) || typeof v.row !== 'string' || typeof v.idempotencyKey !== 'string') return undefined;
+  const prev = earlier(v.row);
+  return {
+    ...prev,
+    row: v.row,
+    line: typeof v.line === 'number' ? v.line : (prev?.line ?? Number.NaN),
+    idempotencyKey: v.idempotencyKey,
+    firstSentAt: typeof v.firstSentAt === 'number' ? v.firstSentAt : (prev?.firstSentAt ?? Number.NaN),
+    ...(typeof v.mutationId === 'string' || v.mutationId === null ? { mutationId: v.mutationId } : {}),
+    ...(typeof v.state === 'string' ? { state: v.state } : {}),
+    ...(typeof v.error === 'string' ? { error: v.error } : {}),
+  };
+}
+
+/** The scope a line names, undefined for a line of an adops that recorded none. */
+const scopeOf = (v: unknown): ServiceScope | undefined =>
+  isRecord(v) && typeof v.service === 'string' && typeof v.keyFp === 'string' ? { baseUrl: v.service, keyFp: v.keyFp } : undefined;
+
+export class Journal {
+  readonly entries = new Map<string, JournalEntry>();
+  /** Lines (1-based) that are not journal lines, besides a last line cut short by a kill mid-write. */
+  readonly unreadableLines: number[] = [];
+  /** Rows other scopes recorded (another service, or another key), by scope: never used by this one. */
+  readonly otherScopes = new Map<string, { scope: ServiceScope; rows: Set<string> }>();
+  /** Rows recorded with no scope (an older adops): which service they were sent to is unknown. */
+  readonly unscopedRows = new Set<string>();
+  /**
+   * `scope`: the service and key this run applies to; only its rows are read, and every line
+   * written names it. Without one (tests of the flow alone) every line is read as this run's.
+   */
+  constructor(
+    readonly path: string | undefined,
+    readonly scope?: ServiceScope,
+  ) {
+    if (!path) return;
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      if (codeOf(err) !== 'ENOENT') throw err;
+    }
+    const lines = text.split('\n');
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      let e: JournalEntry | undefined;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+        e = entryOf(parsed, (row) => this.entries.get(row));
+      } catch {
+        /* judged below */
+      }
+      if (e && !this.isMine(parsed, e.row)) return;
+      if (e) this.entries.set(e.row, e);
+      // A last line without its newline was cut by a kill mid-write: the row's earlier lines still hold its key.
+      else if (i < lines.length - 1) this.unreadableLines.push(i + 1);
+    });
+  }
+
+  /** Whether a line is this scope's; another scope's row is set aside, never read as this run's. */
+  private isMine(line: unknown, row: string): boolean {
+    if (!this.scope) return true;
+    const theirs = scopeOf(line);
+    if (!theirs) {
+      this.unscopedRows.add(row);
+      return false;
+    }
+    if (sameScope(theirs, this.scope)) return true;
+    const id = `${theirs.baseUrl}\n${theirs.keyFp}`;
+    const other = this.otherScopes.get(id) ?? { scope: theirs, rows: new Set<string>() };
+    other.rows.add(row);
+    this.otherScopes.set(id, other);
+    return false;
+  }
+
+  get(row: string): JournalEntry | undefined {
+    return this.entries.get(row);
+  }
+
+  record(entry: JournalEntry): void {
+    const merged = { ...this.entries.get(entry.row), ...entry };
+    this.entries.set(entry.row, merged);
+    if (!this.path) return;
+    const line = this.scope ? { ...merged, service: this.scope.baseUrl, keyFp: this.scope.keyFp } : merged;
+    // fsync: the line must be on disk before the POST it announces goes out (a disk that
+    // refuses it stops the run before that POST, naming the directory).
+    try {
+      const fd = openSync(this.path, 'a', 0o600);
+      try {
+        appendFileSync(fd, JSON.stringify(line) + '\n');
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      throw asStateError(err, this.path, 'the journal of `mutations apply`');
+    }
+  }
+}
