@@ -61,6 +61,20 @@ describe('a config dir the disk will not take', () => {
     expect(readdirSync(work)).toEqual(['pic.png']);
   });
 
+  it('mutations apply with its journal where the disk will not write: exit 1 naming the directory, nothing sent', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'adops-h25-disk-apply-'));
+    const file = join(work, 'changes.csv');
+    writeFileSync(file, 'advertiserId,action,targetType,targetId,name\nacc_x,rename,campaign,cmp_x,New name\n');
+    const journal = join(underAFile(), 'changes.journal.ndjson');
+    const env = { ADOPS_CONFIG_DIR: join(work, 'cfg'), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY };
+    const before = (await sb.req('GET', '/mutations', { key: TEST_FULL_KEY, query: { limit: 500 } })).body.data.length;
+    const r = await runAdops(['mutations', 'apply', file, '--journal', journal], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`cannot write the journal of \`mutations apply\` in ${join(journal, '..')}`);
+    expect(r.stderr).toMatch(/--journal PATH; nothing was sent/);
+    expect((await sb.req('GET', '/mutations', { key: TEST_FULL_KEY, query: { limit: 500 } })).body.data.length).toBe(before);
+  });
+
   it('completion: the cache cannot be written, the candidates are printed all the same', async () => {
     const r = await runAdops(['__complete', 'brands', 'get', ''], {
       env: { ADOPS_CONFIG_DIR: underAFile(), ADOPS_BASE_URL: stubUrl, ADOPS_API_KEY: TEST_FULL_KEY, ADOPS_COMPLETE_TIMEOUT_MS: '8000' },
@@ -104,5 +118,21 @@ describe('a full disk (ENOSPC, a real tmpfs filled up; skipped where mounting is
     expect(r.stderr).not.toMatch(/bug in adops/);
     expect(readFileSync(join(cfg, 'config.json'), 'utf8')).toBe(before);
     expect(readdirSync(cfg)).toEqual(['config.json']);
+  });
+
+  const readOnly = tinyDisk();
+  afterAll(() => readOnly?.unmount());
+  it.skipIf(!readOnly)('a read-only file system (EROFS): config set is exit 1 naming the directory, the file as it was', async () => {
+    const cfg = join(readOnly!.dir, 'config');
+    const env = { ADOPS_CONFIG_DIR: cfg };
+    expect((await runAdops(['config', 'set', 'retries', '1'], { env })).code).toBe(0);
+    const before = readFileSync(join(cfg, 'config.json'), 'utf8');
+    expect(spawnSync('mount', ['-o', 'remount,ro', readOnly!.dir]).status).toBe(0);
+    const r = await runAdops(['config', 'set', 'retries', '3'], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(cfg);
+    expect(r.stderr).toMatch(/EROFS/);
+    expect(r.stderr).not.toMatch(/bug in adops/);
+    expect(readFileSync(join(cfg, 'config.json'), 'utf8')).toBe(before);
   });
 });

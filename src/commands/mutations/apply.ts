@@ -14,7 +14,9 @@ import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../flows/lock-file.js';
 import { Journal } from '../../flows/mutation-journal.js';
+import { asStateError, LocalStateError } from '../../state/errors.js';
 import { serviceScope, type ServiceScope } from '../../state/fingerprint.js';
+import { withHint } from '../../cli/report.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
@@ -160,6 +162,9 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     // Before any POST: a journal we cannot write would leave no way to resume safely.
     closeSync(openSync(journalPath, 'a', 0o600));
   } catch (err) {
+    // A full or read-only disk is the store's plain error (exit 1, naming the directory); anything else is the path's fault.
+    const refused = asStateError(err, journalPath, 'the journal of `mutations apply`');
+    if (refused instanceof LocalStateError) throw withHint(refused, 'choose another place with --journal PATH; nothing was sent');
     throw new UsageError(
       `cannot write the journal ${journalPath} (${errnoCode(err) ?? messageOf(err)})`,
       'choose another place with --journal PATH; nothing was sent',
