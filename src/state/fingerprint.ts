@@ -4,7 +4,11 @@
 // run against another one skip its work. The key itself is never written.
 import { createHash } from 'node:crypto';
 
-/** A key's fingerprint: enough to tell keys apart, useless to call the service with. */
+/**
+ * A key's fingerprint: enough to tell keys apart, useless to call the service with. (The salt
+ * still says "upload journal", where it was first used: changing it would orphan every entry
+ * already on disk.)
+ */
 export const keyFingerprint = (apiKey: string | undefined): string =>
   createHash('sha256')
     .update(`adops upload journal\n${apiKey ?? ''}`)
