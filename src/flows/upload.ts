@@ -315,15 +315,16 @@ class FileUpload {
           this.note(`already uploaded as ${entry.id} (same SHA-256); nothing sent`);
           return { row };
         }
-        this.note(`bytes sent earlier to ${entry.id} (same SHA-256); finalizing without sending again`);
-        return { step: 'finalize' };
-      }
-      if (this.t.isReady(row)) {
+        if (mayResend) {
+          this.note(`bytes sent earlier to ${entry.id} (same SHA-256); finalizing without sending again`);
+          return { step: 'finalize' };
+        }
+        // The same bytes, in a reservation made for another name or type: not finished under that name (deleted below).
+      } else if (this.t.isReady(row)) {
         // A ready row of other bytes is a real file of someone's: keep it, upload this one anew.
         this.drop(entry.id);
         return undefined;
-      }
-      if (row.state === 'uploaded') {
+      } else if (row.state === 'uploaded') {
         await this.t.remove(entry.id, this.sig());
         this.drop(entry.id);
         this.note(`${entry.id} holds bytes that cannot be proven to be this file's; deleted it, uploading anew`);

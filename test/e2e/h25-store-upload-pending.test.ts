@@ -7,7 +7,7 @@
 // DELETE /assets/… on cue; the storage behind the upload proxy (killMidPut).
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -129,4 +129,25 @@ describe("another file's pending reservation, its DELETE failing", () => {
     },
     90_000,
   );
+});
+
+describe('a reservation is resumed only for the same name and type', () => {
+  it('a cut upload of c.mp4, then the same bytes as d.mp4: d.mp4 is not sent into the Asset c.mp4', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adops-h25-rename-'));
+    const env = { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: apiUrl, ADOPS_API_KEY: TEST_FULL_KEY };
+    // Under SIZE_FIRST_BYTES: hashed first, so the entry is the content's own (not a pending one).
+    const c = join(dir, 'c.mp4');
+    writeFileSync(c, Buffer.concat([mp4(), randomBytes(3 * 1024 * 1024)]));
+    expect(await killMidPut(storage, c, env)).toBeGreaterThan(0);
+    const [cut] = await named('c.mp4');
+    expect(cut).toMatchObject({ state: 'reserved' });
+
+    const d = join(dir, 'd.mp4');
+    copyFileSync(c, d);
+    const r = await runAdops(['assets', 'upload', d, '--output', 'json'], { env, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ filename: 'd.mp4', state: 'ready' });
+    expect(r.stderr).toContain(`the reservation ${cut!.id} of an earlier run was made for c.mp4`);
+    expect((await named('c.mp4')).filter((a) => a.state !== 'reserved')).toEqual([]);
+  }, 60_000);
 });
