@@ -90,18 +90,32 @@ function problemOf(value: unknown, rule: FieldRule): string | undefined {
   return rule.includes(value) ? undefined : `not one of ${rule.join(', ')}`;
 }
 
-/** The problems of `body` for the step (every field of the operation, or only `fields`); empty when it may be acted on. */
-export function answerProblems<Id extends CheckedOperation>(id: Id, body: unknown, fields?: readonly FieldsOf<Id>[]): string[] {
-  const rules: Readonly<Record<string, FieldRule>> = ANSWER_FIELDS[id];
+/** The problems of `body` against `rules`; empty when it may be acted on. */
+function problemsOf(body: unknown, rules: Readonly<Record<string, FieldRule>>): string[] {
   if (!isRecord(body))
     return [`the body is ${body === undefined ? 'empty' : Array.isArray(body) ? 'a list' : `not an object (${body === null ? 'null' : typeof body})`}`];
-  const names = fields ? fields.map(String) : Object.keys(rules);
   const out: string[] = [];
-  for (const name of names) {
-    const problem = problemOf(Object.getOwnPropertyDescriptor(body, name)?.value, rules[name]!);
+  for (const [name, rule] of Object.entries(rules)) {
+    const problem = problemOf(Object.getOwnPropertyDescriptor(body, name)?.value, rule);
     if (problem) out.push(`${name}: ${problem}`);
   }
   return out;
+}
+
+/** The problems of `body` for the step (every field of the operation, or only `fields`); empty when it may be acted on. */
+export function answerProblems<Id extends CheckedOperation>(id: Id, body: unknown, fields?: readonly FieldsOf<Id>[]): string[] {
+  const rules: Readonly<Record<string, FieldRule>> = ANSWER_FIELDS[id];
+  return problemsOf(body, fields ? Object.fromEntries(fields.map((f) => [String(f), rules[String(f)]!])) : rules);
+}
+
+/**
+ * The same check for a step that reads fields the table does not list for its
+ * operation (an edit reads the `revision` of whatever row it changes).
+ */
+export function checkFields(id: OperationId, body: unknown, rules: Readonly<Record<string, FieldRule>>, status = 200): Record<string, unknown> {
+  const problems = problemsOf(body, rules);
+  if (problems.length || !isRecord(body)) throw new UnexpectedAnswerError(id, problems, status);
+  return body;
 }
 
 /**

@@ -187,3 +187,68 @@ describe('--wait never ends 0 without having read a final state', () => {
     expect(rows[0]!.error).toMatch(/state: not one of pending, running, succeeded, failed/);
   }, 30_000);
 });
+
+describe('plans apply and a revision-safe edit act only on answers that carry what the next step needs', () => {
+  const social = {
+    name: 'Social',
+    provider: 'provider_a',
+    advertiserId: ACC,
+    budget: 100,
+    budgetType: 'daily',
+    startDate: '2026-10-01',
+    endDate: '2026-10-31',
+    objective: 'OUTCOME_SALES',
+  };
+
+  it('plans apply: a 2xx to the create without slug and revision is exit 1 unexpected_answer, no Line Item sent; the next run (real service) finishes it', async () => {
+    const slug = 'h25-faith-plan';
+    const file = join(dir, `${slug}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        slug,
+        name: 'Plan',
+        currency: 'USD',
+        budget: 10000,
+        startDate: '2026-10-01',
+        endDate: '2026-10-31',
+        lineItems: [social, { ...social, name: 'Two', budget: 50 }],
+      }),
+    );
+    rewrite = (req) => (req.method === 'POST' && req.path === '/context/campaign-plans' ? { status: 201, body: '{}' } : undefined);
+    const r = await run(['plans', 'apply', file]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/unexpected answer to POST \/context\/campaign-plans: slug: missing; revision: missing/);
+    expect(seen.filter((s) => s.path.includes('/line-items'))).toEqual([]);
+    // The plan was made (the proxy forwarded it): the run's marker stays, so the next run replaces that draft.
+    expect((await sb.req('GET', `/context/campaign-plans/${slug}`, { key: DEMO.full })).status).toBe(200);
+    // The same service again (markers are kept per service), answering as the contract says this time.
+    rewrite = () => undefined;
+    const again = await run(['plans', 'apply', file, '--output', 'json']);
+    expect(again.stderr).toMatch(/deleting it to apply this file anew/);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await sb.req('GET', `/context/campaign-plans/${slug}`, { key: DEMO.full })).body.lineItems).toHaveLength(2);
+  }, 30_000);
+
+  it('brands update: a read or a write answer without a revision is exit 1 unexpected_answer, not "a bug in adops"', async () => {
+    const slug = 'h25-faith-brand';
+    expect((await sb.req('POST', '/context/brands', { key: DEMO.full, body: { slug, name: 'Faith' } })).status).toBe(201);
+    const strip =
+      (method: string): Rewrite =>
+      (req, upstream) => {
+        if (req.method !== method || req.path !== `/context/brands/${slug}` || upstream.status >= 300) return undefined;
+        const { revision: _r, ...rest } = JSON.parse(upstream.body) as Record<string, unknown>;
+        return { status: upstream.status, body: JSON.stringify(rest) };
+      };
+    for (const [method, op] of [
+      ['GET', 'GET /context/brands/{slug}'],
+      ['PATCH', 'PATCH /context/brands/{slug}'],
+    ] as const) {
+      rewrite = strip(method);
+      const r = await run(['brands', 'update', slug, '--description', `via ${method}`]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`unexpected answer to ${op}: revision: missing`);
+      expect(r.stderr).not.toMatch(/bug in adops/);
+    }
+  }, 30_000);
+});
