@@ -12,7 +12,10 @@ import {
   UnexpectedAnswerError,
   type CheckedOperation,
 } from '../../../src/client/answer-check.js';
+import { ApiClient } from '../../../src/client/http.js';
 import { MUTATION_ACCEPTORS, waitFor } from '../../../src/client/waiter.js';
+import { OutcomeUnknownError, startMutation } from '../../../src/flows/mutation-start.js';
+import { HttpStubs, json } from '../../helpers/http-stub.js';
 import { OPERATION_SCHEMAS } from '../../../src/contract/operation-schemas.js';
 import { ASSET_STATES } from '../../../src/contract/schemas/assets.js';
 import { DOCUMENT_STATES } from '../../../src/contract/schemas/context/documents.js';
@@ -140,5 +143,29 @@ describe('the waiter with answer: getMutation', () => {
 
   it('running beside a status that says succeeded: still running (the contract reads `state`)', async () => {
     expect((await wait([{ id: 'm', state: 'running', status: 'succeeded' }])).outcome).toBe('timeout');
+  });
+});
+
+describe('the start flow on a 2xx without a mutation id (HttpStubs)', () => {
+  const body = { advertiserId: 'acc_1', action: 'pause', target: { type: 'campaign', id: '1' } };
+  const client = (http: HttpStubs) => new ApiClient({ baseUrl: 'https://api.test', apiKey: 'acr_test_full_0001', userAgent: 'x', transport: http });
+  const noSleep = { sleep: async () => {}, lookupPages: 0 };
+
+  it('201 {} then the real answer on the resend with the same key: the change, made once', async () => {
+    const http = new HttpStubs().on('POST', '/mutations', json(201, {})).on('POST', '/mutations', json(200, { id: 'mut_9', state: 'pending' }));
+    const r = await startMutation(client(http), body, { idempotencyKey: 'k-1', ...noSleep });
+    expect(r).toMatchObject({ mutation: { id: 'mut_9' }, idempotencyKey: 'k-1', recovered: 'resent' });
+    expect(http.requests.map((q) => q.headers['idempotency-key'])).toEqual(['k-1', 'k-1']);
+    http.verify();
+  });
+
+  it('every answer 201 {}: OutcomeUnknownError with the key (the command exits 10)', async () => {
+    const http = new HttpStubs();
+    for (let i = 0; i < 4; i++) http.on('POST', '/mutations', json(201, {}));
+    const err = await startMutation(client(http), body, { idempotencyKey: 'k-2', ...noSleep }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect((err as OutcomeUnknownError).idempotencyKey).toBe('k-2');
+    expect((err as Error).message).toMatch(/could not tell whether the change started: unexpected answer to POST \/mutations: id: missing/);
+    http.verify();
   });
 });
