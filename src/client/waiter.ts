@@ -5,6 +5,11 @@
 // own acceptors, and every caller reads the same three outcomes.
 // Acceptors are tried in order; the first that matches decides. An answer no
 // acceptor matches means "not yet"; a refusal no acceptor matches is thrown.
+// A wait that names the operation it polls (`answer`) checks each answer
+// first (client/answer-check.ts): one without a state of the contract, or of
+// the wrong shape, ends the wait as an unexpected answer, never as success
+// and never as "not yet" until the timeout.
+import { checkAnswer, MUTATION_STATE_WORDS, type CheckedOperation } from './answer-check.js';
 import { ApiError } from './errors.js';
 
 export type AcceptorState = 'success' | 'failure' | 'retry';
@@ -31,6 +36,8 @@ export interface WaitOptions<T> {
   signal?: AbortSignal | undefined;
   /** After each answered poll (progress for a person; no terminal code here). */
   onPoll?: (value: T) => void;
+  /** The operation polled: each answer must carry what its contract requires (else UnexpectedAnswerError). */
+  answer?: CheckedOperation;
 }
 
 export type WaitOutcome = 'success' | 'failure' | 'timeout';
@@ -95,6 +102,24 @@ export const STATE_ACCEPTORS: readonly Acceptor[] = [
   { state: 'failure', matcher: 'path', path: 'status', expected: FAILURE },
 ];
 
+/**
+ * Acceptors of the contract's own state words, read from `state` only: the
+ * words that end a wait well or badly. Any other word the check lets through
+ * (a state of the contract that is not final) is "not yet".
+ */
+export function stateAcceptors(success: readonly string[], failure: readonly string[]): Acceptor[] {
+  return [
+    { state: 'success', matcher: 'path', path: 'state', expected: success },
+    ...(failure.length ? [{ state: 'failure', matcher: 'path', path: 'state', expected: failure } as const] : []),
+  ];
+}
+
+/** A mutation: succeeded or failed are final (schemas/mutations.ts); pending and running go on. */
+export const MUTATION_ACCEPTORS: readonly Acceptor[] = stateAcceptors(
+  MUTATION_STATE_WORDS.filter((s) => s === 'succeeded'),
+  MUTATION_STATE_WORDS.filter((s) => s === 'failed'),
+);
+
 /** The state word of an answer (`state` or `status`), lower case. */
 export function stateOf(value: unknown): string | undefined {
   const s = [valueAt(value, 'state'), valueAt(value, 'status')].find((v) => typeof v === 'string');
@@ -156,6 +181,7 @@ export async function waitFor<T>(fetch: (signal: AbortSignal) => Promise<T>, opt
       if (state === undefined) throw poll.error;
       if (state !== 'retry') return { outcome: state, value: undefined, error: poll.error };
     } else {
+      if (opts.answer) checkAnswer(opts.answer, poll.value);
       last = poll.value;
       opts.onPoll?.(poll.value);
       if (state === 'success' || state === 'failure') return { outcome: state, value: poll.value };

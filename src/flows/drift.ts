@@ -4,8 +4,13 @@
 // the stored read (`ids=`); pass 2 pages the stored read and looks each page's
 // ids up live, only to find rows the live side no longer has. At most one page
 // of each side is in memory at a time. No terminal code: the command renders.
+// A live row of a provider the stored copy never holds (the spec: stored rows
+// carry provider_a, provider_b or provider_c only; provider_d is read live) is
+// not drift: it could never be found stored. Such rows are left out, and the
+// caller told once per provider.
 import { operationPages } from '../client/call.js';
 import type { Requester } from '../client/request.js';
+import { ROW_PROVIDERS } from '../contract/ids.js';
 
 export const DRIFT_LEVELS = ['campaigns', 'ad-groups'] as const;
 export type DriftLevel = (typeof DRIFT_LEVELS)[number];
@@ -44,7 +49,12 @@ export interface DriftOptions {
   /** Rows per page on both sides (also the size of each `ids=` lookup). */
   pageSize?: number;
   signal?: AbortSignal;
+  /** Told once per provider whose live rows were left out: the stored copy never holds that provider. */
+  onUnstored?: (provider: string) => void;
 }
+
+/** A live row the stored copy can hold: its provider is one stored rows carry (or it names none). */
+const storable = (row: Row): boolean => typeof row.provider !== 'string' || ROW_PROVIDERS.some((p) => p === row.provider);
 
 type Row = Record<string, unknown>;
 
@@ -105,10 +115,20 @@ export async function* drift(client: Requester, opts: DriftOptions): AsyncGenera
   const pageSize = opts.pageSize ?? 100;
   const ops = OPERATIONS[level];
 
+  const unstored = new Set<string>();
   for await (const page of side(client, ops, 'live', advertiserId, pageSize, signal)) {
-    const stored = await lookup(client, ops, 'stored', advertiserId, page.rows.map(idOf), signal);
+    const rows = page.rows.filter((r) => {
+      if (storable(r)) return true;
+      const provider = String(r.provider);
+      if (!unstored.has(provider)) {
+        unstored.add(provider);
+        opts.onUnstored?.(provider);
+      }
+      return false;
+    });
+    const stored = await lookup(client, ops, 'stored', advertiserId, rows.map(idOf), signal);
     const out: DriftRow[] = [];
-    for (const live of page.rows) {
+    for (const live of rows) {
       const s = stored.get(idOf(live));
       if (s) out.push(...compareRows(s, live, fields));
       else out.push({ id: idOf(live), name: nameOf(live), field: 'exists', stored: false, live: true });

@@ -1,6 +1,7 @@
 // The rows that carry a `revision` and how each is read and written, keyed by
 // its update operation. A Line Item has no GET of its own: it is read through
 // its plan's GET (`lineItems[]`), so "read again after a 409" costs one plan read.
+import { checkFields } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
 import { operationRequest } from '../client/call.js';
 import { isRecord } from '../client/json.js';
@@ -51,11 +52,10 @@ export function editTarget(updateOperationId: string): EditTarget {
   return t;
 }
 
-function asRow(value: unknown, what: string): Revisioned {
-  if (value === null || typeof value !== 'object' || !('revision' in value) || typeof value.revision !== 'number') {
-    throw new Error(`${what}: the answer carries no revision`);
-  }
-  return { ...value, revision: value.revision };
+/** The row, once the answer carries the revision the next write is made at (else unexpected_answer, exit 1). */
+function asRow(value: unknown, what: OperationId): Revisioned {
+  const row = checkFields(what, value, { revision: 'revision' });
+  return { ...row, revision: Number(row.revision) };
 }
 
 /** The row, and why it cannot be changed now (if the target knows such a state). */

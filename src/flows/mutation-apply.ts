@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import { realRetryDeps, ThrottleGate } from '../client/retry.js';
-import { STATE_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
+import { MUTATION_STATE_WORDS, UnexpectedAnswerError } from '../client/answer-check.js';
+import { MUTATION_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
 import { Journal, rowIds } from './mutation-journal.js';
 import { OutcomeUnknownError, startMutation } from './mutation-start.js';
 
@@ -22,7 +23,10 @@ export interface ApplyRow {
 }
 
 /** The words adops uses, or a state word the service sent (`string & {}` keeps the words named). */
-export type RowState = 'pending' | 'running' | 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not sent' | (string & {});
+export type RowState = 'pending' | 'running' | 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not sent' | typeof UNEXPECTED | (string & {});
+
+/** A started row whose poll answered something without a state of the contract (exit 1). */
+export const UNEXPECTED = 'unexpected answer';
 
 export interface RowOutcome {
   line: number;
@@ -46,6 +50,8 @@ export interface ApplyOptions {
   /** Send again, as a new change with a new key, rows whose mutation failed (it changed nothing). */
   retryFailed?: boolean;
 }
+
+const isStartState = (v: unknown): v is string => typeof v === 'string' && MUTATION_STATE_WORDS.some((w) => w === v);
 
 /** A row in doubt longer than this may have outlived its Idempotency-Key (kept 24 h): never resent blindly. */
 export const KEY_SAFE_MS = 23 * 60 * 60 * 1000;
@@ -93,9 +99,11 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
         signal: opts.signal,
         ...(onNote ? { onNote: (m: string) => onNote(`line ${line}: ${m}`) } : {}),
       });
-      const state = typeof mutation?.state === 'string' ? mutation.state : 'pending';
-      opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: String(mutation?.id), state });
-      Object.assign(out, { mutationId: String(mutation?.id), state });
+      // The id is checked (an answer without one is "could not tell", below); a state word the
+      // contract does not know is not recorded as final: the row is pending until a poll says more.
+      const state = isStartState(mutation.state) ? mutation.state : 'pending';
+      opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
+      Object.assign(out, { mutationId: mutation.id, state });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       if (err instanceof OutcomeUnknownError)
@@ -135,14 +143,24 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
     while (next < todo.length && !opts.signal?.aborted) {
       const o = todo[next++]!;
       const id = o.mutationId ?? '';
-      const { value, outcome } = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
-        acceptors: STATE_ACCEPTORS,
-        timeoutMs: Math.max(0, deadline - opts.now()),
-        intervalMs: opts.intervalMs,
-        now: opts.now,
-        sleep: opts.sleep,
-        signal: opts.signal,
-      });
+      let waited;
+      try {
+        waited = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
+          acceptors: MUTATION_ACCEPTORS,
+          answer: 'getMutation',
+          timeoutMs: Math.max(0, deadline - opts.now()),
+          intervalMs: opts.intervalMs,
+          now: opts.now,
+          sleep: opts.sleep,
+          signal: opts.signal,
+        });
+      } catch (err) {
+        // An answer without a state of the contract: this row's end is not known (the others go on).
+        if (!(err instanceof UnexpectedAnswerError)) throw err;
+        Object.assign(o, { state: UNEXPECTED, error: err.message });
+        continue;
+      }
+      const { value, outcome } = waited;
       o.state = stateOf(value) ?? o.state;
       const err = value?.error;
       if (outcome === 'failure' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;

@@ -9,8 +9,13 @@
 // (an identical change by someone else would look the same), only named in
 // the "could not tell" failure, with the key and the command that retries
 // safely. A 403 on that look-up (a write-only key) is not the run's failure.
+// A 2xx without a mutation id is no proof either (client/answer-check.ts): it
+// is treated as a lost answer, resent with the same key, and in the end
+// "could not tell", never a started change.
 // No terminal code here.
 import { randomUUID } from 'node:crypto';
+import { checkAnswer, UnexpectedAnswerError } from '../client/answer-check.js';
+import { operationRequest } from '../client/call.js';
 import { ApiError, NetworkError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import { realRetryDeps, type ThrottleGate } from '../client/retry.js';
@@ -21,8 +26,11 @@ const CREATE = OPERATION_TABLE.createMutation;
 
 export type Mutation = Record<string, unknown>;
 
+/** A mutation the service answered with its id (checked). */
+export type StartedMutation = Mutation & { id: string };
+
 export interface StartResult {
-  mutation: Mutation;
+  mutation: StartedMutation;
   idempotencyKey: string;
   /** Set when the first answer was lost and a resend with the same key answered. */
   recovered?: 'resent';
@@ -68,6 +76,8 @@ const SKEW_MS = 120_000;
  * 502/503/504 or a 500 may come after the change was stored).
  */
 function isAmbiguous(err: unknown): boolean {
+  // A 2xx that names no mutation: something answered, but not with the change.
+  if (err instanceof UnexpectedAnswerError) return true;
   if (err instanceof NetworkError) return err.sent;
   if (err instanceof ApiError) return err.status >= 500 && err.status !== 501 && err.code !== 'provider_error';
   return false;
@@ -114,8 +124,15 @@ export async function startMutation(client: ApiClient, body: Record<string, unkn
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? realRetryDeps.sleep;
   // The body as the user wrote it (the service checks it); the same key on every send.
-  const send = (): Promise<Mutation> =>
-    client.callUnchecked('createMutation', { headers: { 'idempotency-key': key }, body }, { signal: opts.signal, ...(opts.gate ? { gate: opts.gate } : {}) });
+  const send = async (): Promise<StartedMutation> => {
+    const req = operationRequest(
+      'createMutation',
+      { headers: { 'idempotency-key': key }, body },
+      { signal: opts.signal, ...(opts.gate ? { gate: opts.gate } : {}) },
+    );
+    const res = await client.request(req);
+    return checkAnswer('createMutation', res.body, { status: res.status });
+  };
   const sentAt = now();
   let last: Error | undefined;
   try {
@@ -127,11 +144,12 @@ export async function startMutation(client: ApiClient, body: Record<string, unkn
   }
   const resends = opts.resends ?? 3;
   for (let i = 1; i <= resends; i++) {
-    opts.onNote?.(`no answer to ${CREATE.method} ${CREATE.path} (${messageOf(last)}); sending it again with the same Idempotency-Key (${i}/${resends})`);
+    const what = last instanceof UnexpectedAnswerError ? 'an answer that names no mutation' : 'no answer';
+    opts.onNote?.(`${what} to ${CREATE.method} ${CREATE.path} (${messageOf(last)}); sending it again with the same Idempotency-Key (${i}/${resends})`);
     await sleep(Math.min(4000, 500 * 2 ** (i - 1)), opts.signal);
     try {
       const mutation = await send();
-      opts.onNote?.(`the service answered: mutation ${String(mutation?.id)} (the same change, made once)`);
+      opts.onNote?.(`the service answered: mutation ${mutation.id} (the same change, made once)`);
       return { mutation, idempotencyKey: key, recovered: 'resent' };
     } catch (err) {
       if (opts.signal?.aborted) throw err;

@@ -11,6 +11,7 @@
 // that run began and holding this file's fields), deletes it and applies anew
 // (#13). Anything it cannot prove is left alone, and the 409 says what to do.
 // No terminal code: progress goes to onNote.
+import { checkAnswer } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import type { PlanApplyMarkers, PlanMarker } from './plan-apply-marker.js';
@@ -55,22 +56,24 @@ export async function applyPlan(client: ApiClient, doc: PlanDocument, opts: Appl
   let mayLeave = false;
   try {
     if (leftover) await replaceLeftover(client, doc, leftover, note, opts.signal);
-    let created: Plan;
+    let answer: unknown;
     try {
       mayLeave = true;
       // The file's fields as written: the service checks them.
-      created = await client.callUnchecked('createCampaignPlan', { body: doc.plan }, { signal: opts.signal });
+      answer = await client.callUnchecked('createCampaignPlan', { body: doc.plan }, { signal: opts.signal });
     } catch (err) {
       // Refused by the service: nothing was created.
       if (err instanceof ApiError) mayLeave = false;
       if (err instanceof ApiError && err.code === 'slug_conflict') note(conflictAdvice(slug, leftover));
       throw err;
     }
+    // A 2xx that names no plan and revision is not acted on (the plan may exist: the marker stays for the next run).
+    const created: Plan = checkAnswer('createCampaignPlan', answer);
     if (typeof created.createdAt === 'number') markers?.created(slug, created.createdAt);
     note(`created plan ${slug} (revision ${String(created.revision)})`);
     for (const [i, item] of doc.lineItems.entries()) {
       try {
-        const added = await client.callUnchecked('addLineItem', { params, body: item }, { signal: opts.signal });
+        const added = checkAnswer('addLineItem', await client.callUnchecked('addLineItem', { params, body: item }, { signal: opts.signal }));
         note(`added line item ${added.lineItemId} (${String(item.name)})`);
       } catch (err) {
         const rolledBack = await rollBack(client, slug, note);
@@ -100,6 +103,8 @@ async function replaceLeftover(client: ApiClient, doc: PlanDocument, m: PlanMark
     if (err instanceof ApiError && err.status === 404) return; // that run left nothing (or it was cleaned up)
     throw err;
   }
+  // The delete below is made at the revision read: the answer must carry one.
+  checkAnswer('getCampaignPlan', plan);
   if (!isLeftoverOf(plan, m, doc)) return;
   const started = new Date(m.startedAt).toISOString();
   note(`plan ${slug} is the draft an interrupted \`adops plans apply\` left (pid ${m.pid}, started ${started}); deleting it to apply this file anew`);

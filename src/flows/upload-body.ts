@@ -68,7 +68,12 @@ async function provenUnchanged(file: FileIdentity): Promise<void> {
  * complete body of a file that changed (next() fails instead).
  */
 export class FileBody implements PutBody {
-  private fh: FileHandle | undefined;
+  /**
+   * The file, opened by the first next(). Kept as the promise, so a close()
+   * that comes while it is still opening closes what it opens (a handle left
+   * to the garbage collector is Node's DEP0137 warning).
+   */
+  private opening: Promise<FileHandle> | undefined;
   private pos = 0;
   private ended = false;
   private closed = false;
@@ -76,7 +81,7 @@ export class FileBody implements PutBody {
   private readonly free: Buffer[] = [];
   /** Each chunk handed out, and the pooled buffer it is a view of. */
   private readonly owners = new WeakMap<Buffer, Buffer>();
-  /** The read already on its way for the bytes at `pos`. */
+  /** The one read in flight (for the bytes at `pos`): next() starts one only when none is. */
   private ahead: Promise<{ buf: Buffer; bytesRead: number }> | undefined;
 
   constructor(
@@ -86,17 +91,20 @@ export class FileBody implements PutBody {
 
   async next(): Promise<Buffer | null> {
     if (this.ended || this.closed) return null;
-    this.fh ??= await open(this.file.path, 'r');
+    const fh = await (this.opening ??= open(this.file.path, 'r'));
+    // Closed meanwhile: close() closes the handle; nothing more is read.
+    if (this.closed) return null;
     let chunk: Buffer | null = null;
     if (this.pos < this.file.size) {
-      const { buf, bytesRead } = await (this.ahead ?? this.readAt(this.pos));
+      const { buf, bytesRead } = await (this.ahead ??= this.readAt(fh, this.pos));
       this.ahead = undefined;
+      if (this.closed) return null;
       if (bytesRead === 0) throw new FileChanged(`the file shrank while it was read (${this.pos} of ${this.file.size} bytes were there)`);
       chunk = buf.subarray(0, bytesRead);
       this.owners.set(chunk, buf);
       this.pos += bytesRead;
       // The next read goes out now, while this chunk is hashed and sent (see hashFile).
-      if (this.pos < this.file.size) this.ahead = this.readAt(this.pos);
+      if (this.pos < this.file.size) this.ahead = this.readAt(fh, this.pos);
       this.hash.update(chunk);
     }
     if (this.pos === this.file.size) {
@@ -107,9 +115,9 @@ export class FileBody implements PutBody {
     return chunk;
   }
 
-  private readAt(pos: number): Promise<{ buf: Buffer; bytesRead: number }> {
+  private readAt(fh: FileHandle, pos: number): Promise<{ buf: Buffer; bytesRead: number }> {
     const buf = this.free.pop() ?? Buffer.allocUnsafe(READ_BYTES);
-    const read = this.fh!.read(buf, 0, Math.min(READ_BYTES, this.file.size - pos), pos).then(({ bytesRead }) => ({ buf, bytesRead }));
+    const read = fh.read(buf, 0, Math.min(READ_BYTES, this.file.size - pos), pos).then(({ bytesRead }) => ({ buf, bytesRead }));
     read.catch(() => {}); // a read ahead that nobody awaits (the PUT stopped) must not be an unhandled rejection
     return read;
   }
@@ -120,13 +128,17 @@ export class FileBody implements PutBody {
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.free.length = 0;
-    const fh = this.fh;
-    const ahead = this.ahead;
-    this.fh = undefined;
-    this.ahead = undefined;
-    // A read still out finishes before the file closes.
-    void Promise.resolve(ahead?.catch(() => undefined)).then(() => fh?.close().catch(() => {}));
+    void this.closeFile();
+  }
+
+  /** Never rejects. */
+  private async closeFile(): Promise<void> {
+    // Still opening, or a read out: wait for both, then close what was opened.
+    const fh = await this.opening?.catch(() => undefined);
+    await this.ahead?.catch(() => undefined);
+    await fh?.close().catch(() => {});
   }
 }

@@ -1,6 +1,7 @@
 // Where an upload goes: the Assets API or a Brand's Documents. Both follow
 // reserve → PUT bytes → finalize; they differ in paths, reserve body, state
 // names and which bytes they accept. The flow (upload.ts) only sees this shape.
+import { checkAnswer } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
 import { callUnchecked } from '../client/call.js';
 import type { Requester } from '../client/request.js';
@@ -58,10 +59,11 @@ const orUndefinedOn404 = async <T>(p: Promise<T>): Promise<T | undefined> => {
   }
 };
 
-function reservationOf(body: Row, idField: string): Reservation {
-  const id = body[idField];
-  if (typeof id !== 'string' || typeof body.uploadUrl !== 'string') throw new Error(`the reservation answer has no ${idField} or uploadUrl`);
-  return { id, uploadUrl: body.uploadUrl, uploadExpiresAt: typeof body.uploadExpiresAt === 'number' ? body.uploadExpiresAt : Number.POSITIVE_INFINITY };
+/** The reservation the bytes go to: the answer must name the row and an http(s) upload URL (else unexpected_answer). */
+function reservationOf(op: 'reserveAssetUpload' | 'reserveDocument', answer: unknown, idField: 'id' | 'documentId'): Reservation {
+  const body = checkAnswer(op, answer);
+  const uploadExpiresAt = typeof body.uploadExpiresAt === 'number' ? body.uploadExpiresAt : Number.POSITIVE_INFINITY;
+  return { id: String(body[idField]), uploadUrl: body.uploadUrl, uploadExpiresAt };
 }
 
 interface TargetSpec {
@@ -73,7 +75,12 @@ interface TargetSpec {
   params: Record<string, string>;
   /** Name of the row's id in answers and in paths. */
   idField: 'id' | 'documentId';
-  ops: { reserve: OperationId; finalize: OperationId; get: OperationId; remove: OperationId };
+  ops: {
+    reserve: 'reserveAssetUpload' | 'reserveDocument';
+    finalize: 'finalizeAsset' | 'finalizeDocument';
+    get: 'getAsset' | 'getDocument';
+    remove: OperationId;
+  };
   deleteCommand: (id: string) => string;
   listReservedCommand: string;
 }
@@ -90,9 +97,13 @@ function target(client: Requester, t: TargetSpec): UploadTarget {
     judge: t.judge,
     // contentType and sizeBytes let the service refuse a wrong or oversized file before any byte is sent.
     reserve: async (filename, contentType, size, signal) =>
-      reservationOf((await send(t.ops.reserve, signal, undefined, { filename, contentType, sizeBytes: size })) ?? {}, t.idField),
-    finalize: async (id, signal) => (await send(t.ops.finalize, signal, id)) ?? {},
-    get: (id, signal) => orUndefinedOn404(send(t.ops.get, signal, id)),
+      reservationOf(t.ops.reserve, await send(t.ops.reserve, signal, undefined, { filename, contentType, sizeBytes: size }), t.idField),
+    // Ready or not is read from the state: the answer must carry one of the contract's (else unexpected_answer).
+    finalize: async (id, signal) => checkAnswer(t.ops.finalize, await send(t.ops.finalize, signal, id)),
+    get: async (id, signal) => {
+      const row = await orUndefinedOn404(send(t.ops.get, signal, id));
+      return row === undefined ? undefined : checkAnswer(t.ops.get, row);
+    },
     remove: async (id, signal) => void (await orUndefinedOn404(send(t.ops.remove, signal, id))),
     isReady: (row) => row.state === 'ready',
     deleteCommand: t.deleteCommand,

@@ -22,7 +22,10 @@ import {
 import type { LockHolder } from './lock-file.js';
 import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
 import { serviceSha256, type Reservation, type Row, type UploadTarget } from './upload-targets.js';
-import { STATE_ACCEPTORS, waitFor } from '../client/waiter.js';
+import { stateAcceptors, waitFor } from '../client/waiter.js';
+
+/** What waitReady's poll answers for a row that no longer exists (404). */
+const GONE = 'gone';
 
 export interface LocalFile extends FileIdentity {
   /** As the user named it (for messages). */
@@ -501,8 +504,9 @@ class FileUpload {
 
   private async waitReady(id: string, first: Row): Promise<Row> {
     this.note(`${id} is ${String(first.state)} after finalize; waiting until ready`);
-    const { value, outcome } = await waitFor(async (signal) => (await this.t.get(id, signal)) ?? { state: 'failed' }, {
-      acceptors: STATE_ACCEPTORS,
+    // Rows are checked by the target (a state of the contract); only `ready` ends it well, a 404 (gone) badly.
+    const { value, outcome } = await waitFor(async (signal) => (await this.t.get(id, signal)) ?? { state: GONE }, {
+      acceptors: stateAcceptors(['ready'], [GONE]),
       timeoutMs: this.o.waitTimeoutMs,
       intervalMs: 1000,
       now: this.o.now,

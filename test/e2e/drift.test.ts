@@ -84,10 +84,29 @@ describe('observe drift', () => {
     expect(JSON.parse(picked.stdout)).toContainEqual({ id, live: budget + 7 });
   });
 
-  it('a row on one side only is shown as such (provider_d rows are never stored)', async () => {
-    const rows = await drift('acc_acme_d_001');
-    expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) expect(r).toMatchObject({ field: 'exists', stored: false, live: true });
+  describe('a provider the stored copy does not hold (provider_d: stored rows carry provider_a, b or c only) is not drift (#25)', () => {
+    const D = 'acc_acme_d_001';
+    it('the advertiser is provider_d, with live rows and no stored ones', async () => {
+      const live = await cli(['observe', 'campaigns', '--live', D, '--limit', '200', '-o', 'json', '--query', '[].provider']);
+      expect(live.code, live.stderr).toBe(0);
+      const providers = JSON.parse(live.stdout) as string[];
+      expect(providers.length).toBeGreaterThan(0);
+      expect(new Set(providers)).toEqual(new Set(['provider_d']));
+      const stored = await cli(['observe', 'campaigns', '--advertiser', D, '-o', 'json']);
+      expect(JSON.parse(stored.stdout)).toEqual([]);
+    });
+
+    for (const level of ['campaigns', 'ad-groups'] as const) {
+      it(`--level ${level} --exit-code: no drift rows, exit 0 (was 11 for ever), and one note on stderr`, async () => {
+        const r = await cli(['observe', 'drift', D, '--level', level, '--exit-code', '-o', 'ndjson']);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toBe('');
+        const notes = r.stderr.split('\n').filter((l) => l.includes('does not hold'));
+        expect(notes).toHaveLength(1);
+        expect(notes[0]).toMatch(/the stored copy does not hold provider_d/);
+        expect(notes[0]).toContain(D);
+      });
+    }
   });
 
   it('an advertiser without a usable connection: 409 with its code, exit 5, no rows', async () => {

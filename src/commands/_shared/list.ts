@@ -1,10 +1,11 @@
 // Stream a list to stdout page by page (memory flat) through the client's
 // paginator: --all follows nextCursor, --max caps the rows. Whenever the run
 // stops before the end — one page shown, --max reached, an error, Ctrl-C —
-// the cursor to resume from is printed on stderr (an error's report carries it).
+// the cursor to resume from is printed once on stderr (an error's report carries it).
 import type { ApiRequest } from '../../client/http.js';
 import { paginate } from '../../client/paginate.js';
 import type { CommandContext } from '../../cli/context.js';
+import { stripControl } from '../../cli/output/sanitize.js';
 import { ListWriter, type WriterOptions } from '../../cli/output/writers.js';
 
 export interface ListOptions {
@@ -53,7 +54,8 @@ export async function streamList(ctx: CommandContext, req: ApiRequest, opts: Lis
     await writer.end();
   }
   await opts.onEnd?.(writer.rowsWritten);
-  // Stopped by one page or --max with rows left: say where to go on.
-  if (resume) ctx.note(`next cursor: ${resume}\n(more rows: resume with --cursor '${resume}')`);
+  // Stopped by one page or --max with rows left: say where to go on, the cursor once, on the line a
+  // script reads (`next cursor: X`). It is server text: cleaned of control characters first.
+  if (resume) ctx.note(`next cursor: ${stripControl(resume)}\n(more rows: pass that cursor to --cursor to resume)`);
   return 0;
 }

@@ -3,8 +3,9 @@
 // code: 0 done, 8 still running at the timeout, 9 finished and failed.
 // Shared by `mutations get` and `mutations start`. `poll` is a fetch function
 // or, simpler, the request to send (through ctx.client()).
+import type { CheckedOperation } from '../../client/answer-check.js';
 import type { ApiRequest } from '../../client/http.js';
-import { STATE_ACCEPTORS, stateOf, waitFor, type Acceptor } from '../../client/waiter.js';
+import { MUTATION_ACCEPTORS, STATE_ACCEPTORS, stateOf, waitFor, type Acceptor } from '../../client/waiter.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
 import { writeObject, type WriterOptions } from '../../cli/output/writers.js';
@@ -14,9 +15,17 @@ export interface WaitOptions {
   intervalSeconds?: number | undefined;
   /** The command to check again later, for the timeout message. */
   again: string;
-  /** What ends the wait; state words (STATE_ACCEPTORS) when absent. */
+  /** What ends the wait; the operation's state words (else STATE_ACCEPTORS) when absent. */
   acceptors?: readonly Acceptor[];
+  /**
+   * The operation polled: each answer is checked against its contract first, so
+   * no answer without a final state of that contract ends the wait 0.
+   */
+  answer?: CheckedOperation | undefined;
 }
+
+/** The operation's own final states; the tolerant state words for an operation the contract says nothing of. */
+const acceptorsFor = (answer: CheckedOperation | undefined): readonly Acceptor[] => (answer === 'getMutation' ? MUTATION_ACCEPTORS : STATE_ACCEPTORS);
 
 export async function waitAndReport(
   ctx: CommandContext,
@@ -31,7 +40,8 @@ export async function waitAndReport(
   let last: string | undefined;
   try {
     const { value, outcome } = await waitFor(fetch, {
-      acceptors: opts.acceptors ?? STATE_ACCEPTORS,
+      acceptors: opts.acceptors ?? acceptorsFor(opts.answer),
+      ...(opts.answer ? { answer: opts.answer } : {}),
       timeoutMs,
       intervalMs: Math.max(0.05, opts.intervalSeconds ?? 2) * 1000,
       now: ctx.clock.now,

@@ -127,9 +127,15 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
   return outcomes;
 }
 
-/** Exit code of one failure, by its class (the service's status, or ours). */
-export function exitOf(o: FileOutcome): ExitCode {
-  if (o.status === 'interrupted') return EXIT.interrupted;
+/**
+ * What stopped an interrupted file: the run's abort reason (SIGTERM's carries
+ * exit 143, Ctrl-C's 130), else an AbortError (130).
+ */
+const stopReason = (reason: unknown): unknown => (reason instanceof Error ? reason : new DOMException('interrupted', 'AbortError'));
+
+/** Exit code of one failure, by its class (the service's status, or ours); `reason`: the run's abort reason. */
+export function exitOf(o: FileOutcome, reason?: unknown): ExitCode {
+  if (o.status === 'interrupted') return toReport(stopReason(reason)).exitCode;
   const err = o.error;
   if (err instanceof UploadError) return err.exit === 'refused' ? EXIT.refused : err.exit === 'waitTimeout' ? EXIT.waitTimeout : EXIT.unexpected;
   if (err instanceof PutNetworkError) return EXIT.unavailable;
@@ -147,8 +153,8 @@ export function reportFailures(ctx: CommandContext, outcomes: readonly FileOutco
   if (bad.length === 0) return EXIT.ok;
   if (ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson')) {
     // Like every other failure under --output json: one error object per file (a line each).
-    for (const o of bad) ctx.io.stderr.write(formatReportJson(fileReport(o, target, command)));
-    return exitOf(bad[0]!);
+    for (const o of bad) ctx.io.stderr.write(formatReportJson(fileReport(o, target, command, ctx.signal.reason)));
+    return exitOf(bad[0]!, ctx.signal.reason);
   }
   ctx.note(`${bad.length} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} not done:`);
   for (const o of bad) {
@@ -156,11 +162,11 @@ export function reportFailures(ctx: CommandContext, outcomes: readonly FileOutco
     const advice = pendingAdvice(o, target, command);
     if (advice) ctx.note(`    ${advice}`);
   }
-  return exitOf(bad[0]!);
+  return exitOf(bad[0]!, ctx.signal.reason);
 }
 
 /** One file's failure as an error report: the service's code where there is one, the file and what it left in `extra`. */
-function fileReport(o: FileOutcome, target: UploadTarget, command: string): ErrorReport {
+function fileReport(o: FileOutcome, target: UploadTarget, command: string, reason: unknown): ErrorReport {
   const errno = (o.error as { code?: unknown } | undefined)?.code;
   // Our own refusals and an unreadable local file are not bugs: no "bug in adops" hint for them.
   const own = o.status === 'failed' && (o.error instanceof UploadError || (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)));
@@ -172,16 +178,16 @@ function fileReport(o: FileOutcome, target: UploadTarget, command: string): Erro
         issues: [],
         retryable: false,
         hint: null,
-        exitCode: exitOf(o),
+        exitCode: exitOf(o, reason),
       }
-    : toReport(o.status === 'interrupted' ? new DOMException('interrupted', 'AbortError') : o.error);
+    : toReport(o.status === 'interrupted' ? stopReason(reason) : o.error);
   const code = base.code;
   const advice = pendingAdvice(o, target, command);
   return {
     ...base,
     code,
     message: `${o.file.shown}: ${o.status === 'interrupted' ? 'interrupted' : explainFailure(o)}`,
-    exitCode: exitOf(o),
+    exitCode: exitOf(o, reason),
     ...(advice ? { hint: advice, hints: [advice, ...(base.hint ? [base.hint] : [])] } : {}),
     extra: { ...base.extra, file: o.file.shown, ...(o.pending ? { pending: o.pending } : {}) },
   };

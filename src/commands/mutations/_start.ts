@@ -81,7 +81,12 @@ export function outcomeUnknown(err: OutcomeUnknownError): CliError {
 export async function waitForMutation(ctx: CommandContext, client: ApiClient, id: string, flags: StartFlags, out: WriterOptions): Promise<number> {
   const fetch = (signal: AbortSignal) => client.call('getMutation', { params: { id } }, { signal });
   try {
-    return await waitAndReport(ctx, fetch, { timeoutSeconds: flags.timeout, intervalSeconds: flags.interval, again: `adops mutations watch ${id}` }, out);
+    return await waitAndReport(
+      ctx,
+      fetch,
+      { timeoutSeconds: flags.timeout, intervalSeconds: flags.interval, again: `adops mutations watch ${id}`, answer: 'getMutation' },
+      out,
+    );
   } catch (err) {
     if (ctx.signal.aborted) ctx.note(`stopped waiting; mutation ${id} goes on at the service. Resume with: adops mutations watch ${id}`);
     throw err;
@@ -110,8 +115,9 @@ export async function startAndReport(ctx: CommandContext, body: Obj, flags: Star
     }
     throw err;
   }
-  const id = started.mutation?.id;
-  if (!flags.wait || typeof id !== 'string') {
+  // The start flow checked the answer: it names the mutation (else it threw "could not tell").
+  const id = started.mutation.id;
+  if (!flags.wait) {
     await writeObject(started.mutation, out);
     return EXIT.ok;
   }

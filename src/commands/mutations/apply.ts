@@ -11,7 +11,7 @@ import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { applyRows, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
+import { applyRows, UNEXPECTED, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../flows/lock-file.js';
 import { Journal } from '../../flows/mutation-journal.js';
 import { asStateError, LocalStateError } from '../../state/errors.js';
@@ -88,6 +88,7 @@ function judgeOtherScopes(ctx: CommandContext, journal: Journal, path: string, s
 /** 0 only when every row succeeded (or, without --wait, started); else the most telling failure. */
 function exitCode(outcomes: readonly RowOutcome[], waited: boolean): number {
   if (outcomes.some((o) => o.state === 'unknown')) return EXIT.outcomeUnknown;
+  if (outcomes.some((o) => o.state === UNEXPECTED)) return EXIT.unexpected;
   const refused = outcomes.find((o) => o.state === 'refused');
   if (refused) return refused.status ? exitCodeForStatus(refused.status) : EXIT.refused;
   if (outcomes.some((o) => o.state === 'not sent')) return EXIT.unavailable;
