@@ -4,6 +4,7 @@
 // never sent again; a row without one (in doubt) is sent again with the
 // Idempotency-Key recorded before its first send. The last line of a row wins.
 import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
+import { redactText } from '../client/redact.js';
 import { codeOf } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
 import { bodyHash } from './mutation-match.js';
@@ -83,7 +84,8 @@ export class Journal {
   }
 
   record(entry: JournalEntry): void {
-    const merged = { ...this.entries.get(entry.row), ...entry };
+    // The error is the service's text (its code): masked like every other line of it (a key it echoes never reaches the disk).
+    const merged = { ...this.entries.get(entry.row), ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
     this.entries.set(entry.row, merged);
     if (!this.path) return;
     // fsync: the line must be on disk before the POST it announces goes out.

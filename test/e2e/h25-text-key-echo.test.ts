@@ -21,7 +21,7 @@ const KEY = DEMO.full;
 const KEY_BODY = KEY.slice(0, -4);
 const FORGED = '\r\nInjected-Line';
 
-type Fault = '500' | 'provider' | '401';
+type Fault = '500' | 'provider' | '401' | '422';
 /** Which requests get an error answer instead of the sandbox's (method and a path pattern). */
 let faults: Array<{ method: string; path: RegExp; fault: Fault }> = [];
 const seen: string[] = [];
@@ -33,6 +33,8 @@ const cfg = tempConfigDir();
 const work = mkdtempSync(join(tmpdir(), 'adops-h25-echo-'));
 
 function faultBody(fault: Fault, key: string): { status: number; body: unknown } {
+  // A refusal whose very code holds the key: the code is what a journal records of a refused row.
+  if (fault === '422') return { status: 422, body: { error: `invalid_${key}`, message: `refused ${key}${FORGED}` } };
   if (fault === '401') return { status: 401, body: { error: 'unauthorized', message: `the key ${key} is not valid${FORGED}` } };
   if (fault === '500')
     return {
@@ -257,6 +259,10 @@ describe('a service that echoes the key', () => {
       expect(apply.stdout.length).toBeGreaterThan(0);
       expectNoKey(`mutations apply -o ${o} (500: summary rows, notes, journal)`, apply);
     }
+    faults = [{ method: 'POST', path: /^\/mutations$/, fault: '422' }];
+    const refused = await adops(['mutations', 'apply', file, '-o', 'json', '--journal', join(work, 'journal-refused.ndjson')]);
+    expect(refused.code).toBe(7);
+    expectNoKey('mutations apply (422 whose code holds the key: summary rows, journal)', refused);
     faults = [];
   }, 180_000);
 
