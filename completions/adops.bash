@@ -7,10 +7,16 @@ _adops() {
   if [[ "$cur" == "=" ]]; then prefix="$prev="; cur=""; n=$((COMP_CWORD - 1))
   elif [[ "$prev" == "=" ]]; then prefix="${COMP_WORDS[COMP_CWORD-2]}="; n=$((COMP_CWORD - 2)); fi
   out=$("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:n-1}" "$prefix$cur" 2>/dev/null) || return 0
+  COMPREPLY=()
+  # Read line by line, never word-split or globbed; each candidate inserted quoted (printf %q), so even a
+  # hostile one (adops offers only the id alphabet) is text on the command line, never run.
   case "$out" in
-    :files) compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") ) ;;
-    :dirs) compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -d -- "$cur") ) ;;
-    *) COMPREPLY=( $out ); [[ -n "$prefix" ]] && COMPREPLY=( "${COMPREPLY[@]#"$prefix"}" ) ;;
+    :files) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+    :dirs) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+    *) local c q; while IFS= read -r c; do
+         [[ -n "$prefix" ]] && c=${c#"$prefix"}
+         [[ -n "$c" ]] && printf -v q '%q' "$c" && COMPREPLY+=( "$q" )
+       done <<< "$out" ;;
   esac
   return 0
 }

@@ -7,7 +7,8 @@ _adops() {
   case "${out[1]}" in
     :files) _files ;;
     :dirs) _files -/ ;;
-    *) [[ -n "${out[1]}" ]] && compadd -Q -- "${out[@]}" ;;
+    # compadd without -Q quotes what it inserts: a candidate is text on the command line, never run.
+    *) [[ -n "${out[1]}" ]] && compadd -- "${out[@]}" ;;
   esac
 }
 # Autoloaded from $fpath the file is the body of _adops; sourced, it registers it.

@@ -6,12 +6,16 @@
 // and mutation ids) come from the service through the configured profile,
 // cached ~60 s (complete-cache.ts). At a file position it prints the single
 // line `:files` (or `:dirs`): the shell then completes file names itself.
+// Ids and profile names come from outside: only those in the id alphabet are
+// offered (sanitize.ts completionCandidate), so none can name a file position,
+// a flag, a glob or a command substitution; the scripts quote what they insert too.
 // It never prompts, never prints the key, gives up after about a second, and
 // on any failure prints nothing and exits 0: a TAB must never hurt.
 import type { Writable } from 'node:stream';
 import { GLOBAL_OPTIONS, longName, type OptionSpec, type Registry } from './registry.js';
 import { API_KEY_PREFIX } from '../contract/ids.js';
 import { argChoices, argKind, flagKind, ID_SOURCES, type IdKind, type Kind } from './complete-kinds.js';
+import { completionCandidate } from './output/sanitize.js';
 
 export const COMPLETE_DEADLINE_MS = 900;
 
@@ -98,9 +102,6 @@ export function staticCandidates(registry: Registry, words: readonly string[], c
   return { values: [], ...(kind ? { kind } : {}) };
 }
 
-/** A candidate must be one plain token: no blanks or control characters (a shell would split or run them). */
-const plain = (v: string) => /^[\x21-\x7e\u00a0-\uffff]+$/u.test(v) && !/[\u2028\u2029]/.test(v);
-
 /** The ids of `kind` the service holds, through the profile the words name (cached ~60 s). The completion and the pickers use it. */
 export async function idsFromService(kind: IdKind, env: Env, where: { profile?: string; baseUrl?: string }, signal: AbortSignal): Promise<string[]> {
   const [{ ConfigStore, configDir }, { resolveAuth }] = await Promise.all([import('../config/store.js'), import('../config/resolve.js')]);
@@ -110,8 +111,9 @@ export async function idsFromService(kind: IdKind, env: Env, where: { profile?: 
   if (!auth.apiKey) return [];
   const { CompletionCache, cacheDir } = await import('./complete-cache.js');
   const cache = new CompletionCache(cacheDir(dir, { profile: auth.profile, baseUrl: auth.baseUrl, apiKey: auth.apiKey, organization: auth.organization }));
+  // A cache written by an older adops may hold what the boundary now refuses.
   const cached = cache.read(kind);
-  if (cached) return cached;
+  if (cached) return cached.filter((v) => completionCandidate(v) !== undefined);
   const [{ ApiClient }, { userAgent, packageVersion }] = await Promise.all([import('../client/http.js'), import('./version.js')]);
   const client = new ApiClient({
     baseUrl: auth.baseUrl,
@@ -130,15 +132,19 @@ export async function idsFromService(kind: IdKind, env: Env, where: { profile?: 
     }
     if (++page >= source.pages) break;
   }
-  // Text from the server is untrusted: one plain token each, and never the key or anything shaped like one.
-  const values = [...seen].filter((v) => plain(v) && !v.includes(auth.apiKey!) && !v.includes(API_KEY_PREFIX)).sort();
+  // Text from the server is untrusted: through the boundary (the id alphabet, nothing a shell would expand),
+  // and never the key or anything shaped like one.
+  const values = [...seen].filter((v) => completionCandidate(v) !== undefined && !v.includes(auth.apiKey!) && !v.includes(API_KEY_PREFIX)).sort();
   cache.write(kind, values);
   return values;
 }
 
 async function profiles(env: Env): Promise<string[]> {
   const { ConfigStore, configDir } = await import('../config/store.js');
-  return Object.keys(new ConfigStore(configDir(env)).read().profiles).sort();
+  // Names from a file: the same boundary as ids from the service.
+  return Object.keys(new ConfigStore(configDir(env)).read().profiles)
+    .filter((name) => completionCandidate(name) !== undefined)
+    .sort();
 }
 
 /** The candidates for `words` (the last one is the word being completed). */

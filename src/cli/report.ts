@@ -5,14 +5,13 @@ import { ApiError, NetworkError, RepeatedCursorError } from '../client/errors.js
 import { InsecureBaseUrlError } from '../client/origin.js';
 import { ProxyRefusedError, ProxySettingError } from '../client/proxy.js';
 import { TlsCertificateError } from '../client/transport.js';
-import { redactText } from '../client/redact.js';
 import { ConfigError } from '../config/errors.js';
 import { LocalStateError } from '../state/errors.js';
 import { CliError } from './errors.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from './exit-codes.js';
 import { installProblem } from './install-problem.js';
-import { clean, extraLines, MAX_ISSUES } from './output/error-details.js';
-import { jsonText } from './output/sanitize.js';
+import { extraLines, MAX_ISSUES } from './output/error-details.js';
+import { blockText, jsonText, lineText } from './output/sanitize.js';
 
 export interface ErrorReport {
   code: string;
@@ -170,20 +169,24 @@ function baseReport(err: unknown): ErrorReport {
   };
 }
 
-/** Text for a person; server text is stripped of control characters and keys are masked. */
+/**
+ * Text for a person, through the boundary (sanitize.ts): masked, stripped. The service's own words (its code,
+ * message, issues, cursor) are one line each; a message adops composed keeps its line breaks, each indented,
+ * so nothing from outside starts a line of its own.
+ */
 export function formatReport(r: ErrorReport): string {
-  const head = r.status ? `${clean(r.code)} (${r.status}): ` : r.code === 'usage_error' ? '' : `${clean(r.code)}: `;
-  const lines = [`error: ${head}${clean(r.message)}`];
+  const head = r.status ? `${lineText(r.code)} (${r.status}): ` : r.code === 'usage_error' ? '' : `${lineText(r.code)}: `;
+  const lines = [`error: ${head}${r.status ? lineText(r.message) : blockText(r.message)}`];
   const shown = r.issues.slice(0, MAX_ISSUES);
-  for (const issue of shown) lines.push(`  ${clean(issue.in)} ${clean(issue.path) || '(whole)'}: ${clean(issue.message)}`);
+  for (const issue of shown) lines.push(`  ${lineText(issue.in)} ${lineText(issue.path) || '(whole)'}: ${lineText(issue.message)}`);
   if (r.issues.length > shown.length) lines.push(`  … and ${r.issues.length - shown.length} more (see --output json)`);
   lines.push(...extraLines(r.extra ?? {}, (r.hints ?? [r.hint ?? '']).join(' ')));
-  for (const hint of r.hints ?? (r.hint ? [r.hint] : [])) lines.push(`hint: ${clean(hint)}`);
-  if (r.nextCursor) lines.push(`next cursor: ${clean(r.nextCursor)}`, `(resume with --cursor '${clean(r.nextCursor)}')`);
+  for (const hint of r.hints ?? (r.hint ? [r.hint] : [])) lines.push(`hint: ${blockText(hint)}`);
+  if (r.nextCursor) lines.push(`next cursor: ${lineText(r.nextCursor)}`, `(resume with --cursor '${lineText(r.nextCursor)}')`);
   return lines.join('\n') + '\n';
 }
 
 export function formatReportJson(r: ErrorReport): string {
   const { exitCode, extra, hints, ...rest } = r;
-  return redactText(jsonText({ error: { ...rest, ...(hints && hints.length > 1 ? { hints } : {}), ...(extra ? { extra } : {}), exitCode } })) + '\n';
+  return jsonText({ error: { ...rest, ...(hints && hints.length > 1 ? { hints } : {}), ...(extra ? { extra } : {}), exitCode } }) + '\n';
 }

@@ -13,8 +13,7 @@ import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js
 import { CliError, InterruptedError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { chooseColor, chooseFormat } from './output/format.js';
-import { clean } from './output/error-details.js';
-import { stripControl } from './output/sanitize.js';
+import { blockText, lineText } from './output/sanitize.js';
 import { inquirerPrompter, refusingPrompter, type Prompter } from './prompter.js';
 import { formatReport, formatReportJson, toReport } from './report.js';
 import { parse } from './program.js';
@@ -140,10 +139,10 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
         .filter((v) => v !== undefined)
         .join(' ');
       const shown = `adops ${spec.path.join(' ')}${what ? ` ${what}` : ''}`;
-      if (!ctx.interactive) throw new UsageError(`"${stripControl(shown)}" is destructive`, 'pass --yes to confirm when not on a terminal');
+      if (!ctx.interactive) throw new UsageError(`"${lineText(shown)}" is destructive`, 'pass --yes to confirm when not on a terminal');
       // Name what is about to go (its slug, or its file name read from the service), so a person confirms the right thing.
       const module = await spec.load();
-      const target = module.describeTarget ? await module.describeTarget(ctx, input, spec) : stripControl(describeCommand(spec, input));
+      const target = module.describeTarget ? await module.describeTarget(ctx, input, spec) : lineText(describeCommand(spec, input));
       const ok = await ctx.prompter.confirm(`${target}: delete it? This cannot be undone.`, false);
       if (!ok) {
         ctx.note('cancelled');
@@ -158,7 +157,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     const json = ctx ? ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson') : pre.json;
     stderr.write(json ? formatReportJson(report) : formatReport(report));
     // A stack holds the message, which may be server text: sanitized like every other line.
-    if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(clean(err.stack) + '\n');
+    if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(blockText(err.stack) + '\n');
     return report.exitCode;
   } finally {
     signals?.dispose();
@@ -197,7 +196,8 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
   let auth: ResolvedAuth | undefined;
   let client: ApiClient | undefined;
   const version = packageVersion();
-  const note = (m: string) => stderr.write(stripControl(m) + '\n');
+  // The one printer of notes and warnings: through the boundary (masked, stripped, continuation lines indented).
+  const note = (m: string) => stderr.write(blockText(m) + '\n');
   // One place turns flags, settings and the injected transport into a client configuration.
   const clientConfig = (over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): ClientConfig => {
     const seconds = (flag: number | undefined, setting: number | undefined, dflt: number) => Math.round((flag ?? setting ?? dflt) * 1000);
@@ -222,7 +222,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
         },
         ...over.retry,
       },
-      ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${clean(line)}\n`) } : {}),
+      ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${lineText(line)}\n`) } : {}),
       onRetryWait: (w) => {
         if (w.throttled || w.delayMs >= 1000) note(retryWaitNote(w));
       },
@@ -286,7 +286,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
     note,
     warn: (m) => note(`warning: ${m}`),
     trace: (line) => {
-      if (debug) stderr.write(`[debug] ${clean(line)}\n`);
+      if (debug) stderr.write(`[debug] ${lineText(line)}\n`);
     },
     async spinner(text): Promise<Spinner> {
       // ora divides by the terminal width: a pty reporting 0 columns (script(1),
@@ -295,7 +295,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
       if (!fancy || columns <= 0) return { update: () => {}, stop: () => {} };
       const { default: ora } = await import('ora');
       const s = ora({ text, stream: stderr, color: noColor || globals.color === false ? undefined : 'cyan', isEnabled: true, discardStdin: false }).start();
-      return { update: (t) => void (s.text = stripControl(t)), stop: () => void s.stop() };
+      return { update: (t) => void (s.text = lineText(t)), stop: () => void s.stop() };
     },
   };
   return ctx;

@@ -17,11 +17,45 @@ const TOKEN_PARENT = /^(uploads?|storage|signed|tokens?|sig|presigned)$/i;
 const DOTTED_TOKEN = /^[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
 const REDACTED = 'REDACTED';
 
-const secrets = new Set<string>();
+// The user info after a scheme: a plain one (no '/'), or user:password up to the last @ before a blank or a
+// quote, so a password holding '/', '?' or '#' (common in base64) is masked whole even where the URL does not
+// parse ("http://ops:pa/ss99Secret@host:port"); a path holding '@' (https://example.com/@name) is left alone.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s@/"'`<>]*|[^\s@/:"'`<>]*:[^\s@"'`<>]*)@/gi;
+// The same without a scheme (a proxy variable written as "user:password@host:port").
+const BARE_USERINFO = /(^|[\s"'`(<=])([^\s@:/"'`<>]+:(?!\/\/)[^\s@"'`<>]+)@(?=[^\s@"'`<>]+)/g;
 
-/** Mask this value wherever it later appears in redacted text (keys, upload tokens). */
+/**
+ * user:password@ as `user:***@` (the form the proxy route is shown in), a lone user (often a token) as
+ * `REDACTED@`; what is masked already, and the placeholder of adops' own hints (USER:PASSWORD), as it is.
+ */
+function maskUserInfo(info: string): string {
+  const colon = info.indexOf(':');
+  if (colon === -1) return `${info === '' || info === REDACTED ? info : REDACTED}@`;
+  const password = info.slice(colon + 1);
+  return password === '***' || password === 'PASSWORD' ? `${info}@` : `${info.slice(0, colon)}:***@`;
+}
+
+const secrets = new Set<string>();
+/** The secrets longest first (a secret containing another is masked whole), each with its JSON-escaped form; rebuilt when one is added. */
+let ordered: Array<{ raw: string; json: string; shown: string }> = [];
+
+const shownWhole = new Set<string>();
+
+/**
+ * A key-shaped value known to be public (the local sandbox's demo keys, which `adops sandbox keys` and
+ * `sandbox serve` print on purpose): not masked by its shape. A remembered secret is masked all the same.
+ */
+export function showWhole(value: string): void {
+  shownWhole.add(value);
+}
+
+/** Mask this value wherever it later appears in redacted text (keys, upload tokens, a proxy's password). */
 export function rememberSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+  if (!value || value.length < 4 || secrets.has(value)) return;
+  secrets.add(value);
+  ordered = [...secrets]
+    .sort((a, b) => b.length - a.length)
+    .map((raw) => ({ raw, json: JSON.stringify(raw).slice(1, -1), shown: raw.startsWith('acr_') ? maskKey(raw) : REDACTED }));
 }
 
 /** `acr_…wxyz`: enough to tell keys apart, never enough to use one. */
@@ -107,12 +141,19 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
-/** Remembered secrets and any key-looking token in free text (e.g. an echoed error) are masked. */
-export function redactText(text: string): string {
+/**
+ * Remembered secrets, any key-looking token and a URL's user:password@ in free text (an echoed error, a row
+ * field, a proxy variable) are masked. `json`: the text is JSON, where a secret appears in its escaped form.
+ */
+export function redactText(text: string, opts?: { json?: boolean }): string {
   let out = text;
-  // Longest first, so a secret containing another is masked whole.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (out.includes(secret)) out = out.split(secret).join(secret.startsWith('acr_') ? maskKey(secret) : REDACTED);
+  for (const s of ordered) {
+    if (out.includes(s.raw)) out = out.split(s.raw).join(s.shown);
+    if (opts?.json && s.json !== s.raw && out.includes(s.json)) out = out.split(s.json).join(s.shown);
   }
-  return out.replace(KEY_PATTERN, (k) => (k.startsWith('acr_…') ? k : maskKey(k)));
+  if (out.includes('@'))
+    out = out
+      .replace(URL_USERINFO, (_m, scheme: string, info: string) => scheme + maskUserInfo(info))
+      .replace(BARE_USERINFO, (_m, before: string, info: string) => before + maskUserInfo(info));
+  return out.replace(KEY_PATTERN, (k) => (k.startsWith('acr_…') || shownWhole.has(k) ? k : maskKey(k)));
 }

@@ -11,6 +11,7 @@
 // mutation id of staging says nothing about production.
 import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
 import { codeOf } from '../client/errors.js';
+import { redactText } from '../client/redact.js';
 import { isRecord } from '../client/json.js';
 import { asStateError } from './errors.js';
 import { sameScope, type ServiceScope } from './fingerprint.js';
@@ -111,7 +112,8 @@ export class Journal {
   }
 
   record(entry: JournalEntry): void {
-    const merged = { ...this.entries.get(entry.row), ...entry };
+    // The error is the service's text (its code): masked like every other line of it (a key it echoes never reaches the disk).
+    const merged = { ...this.entries.get(entry.row), ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
     this.entries.set(entry.row, merged);
     if (!this.path) return;
     const line = this.scope ? { ...merged, service: this.scope.baseUrl, keyFp: this.scope.keyFp } : merged;

@@ -1,21 +1,15 @@
 // The fields a failure adds (spec "Errors": currentRevision, slug, allowed,
 // sizeBytes/limitBytes, provider, platformError, paywallUrl), as lines for a
-// person. Every value is server text: stripped of control characters and
-// masked (an API key never reaches the terminal), and cut to one short line.
-import { redactText } from '../../client/redact.js';
-import { asText, cellText, stripControl } from './sanitize.js';
+// person. Every value is server text: one line through the boundary
+// (sanitize.ts: masked, stripped, line breaks joined), cut short.
+import { asText, lineText } from './sanitize.js';
 import { humanBytes } from '../../contract/media.js';
 
 export const MAX_ISSUES = 10;
 const MAX_VALUE = 300;
 
-/** One line of server text, safe to print. */
-export function clean(text: string): string {
-  return redactText(stripControl(text));
-}
-
 function short(value: unknown): string {
-  const text = redactText(cellText(value));
+  const text = lineText(value);
   return text.length > MAX_VALUE ? text.slice(0, MAX_VALUE - 1) + '…' : text;
 }
 

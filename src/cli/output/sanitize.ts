@@ -1,8 +1,19 @@
-// Text from the server is shown in a terminal: strip control characters so a
-// name like "\x1b]0;pwned\x07" or "\x1b[2J" cannot drive the terminal, and
-// bidi overrides so a name cannot reorder what is shown around it
-// ("Trojan Source"). Tabs and newlines become spaces in single-line cells.
-// Machine formats keep every character but escape the dangerous ones (jsonText).
+// THE boundary for text from outside (a server, a file, the environment, a
+// proxy): it is cleaned here, once, where it enters output, by the entry for
+// its sink. Every entry masks secrets (redact.ts: the key and every remembered
+// credential, any `acr_…` token, user:password@ in a URL even one that does
+// not parse) and then:
+//   lineText / cellText  a terminal line or table cell: controls stripped, line breaks joined
+//   blockText            a message adops composed (notes, warnings, its own errors): controls
+//                        stripped, and every line break followed by an indent, so no outside
+//                        text can start a line at column 0 and pass for one of adops' own lines
+//   csvText              a CSV cell: controls stripped, line breaks kept (quoted, they are data)
+//   jsonText/jsonTexts   JSON: every character kept, the dangerous ones as \u escapes
+//   completionCandidate  a shell completion candidate: the id alphabet or nothing
+// Stripping removes ESC sequences (so "\x1b]0;pwned\x07" or "\x1b[2J" cannot drive
+// the terminal) and bidi overrides (so a name cannot reorder what is shown around
+// it, "Trojan Source").
+import { redactText } from '../../client/redact.js';
 
 // C0 controls, DEL, and C1 controls (0x80-0x9f: 0x9b is CSI, 0x9d is OSC on some terminals).
 // eslint-disable-next-line no-control-regex
@@ -14,15 +25,36 @@ const ANSI_SEQUENCE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[
 /** Bidi embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069). */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
+/** The line breaks a terminal or a reader honours: CR, LF, VT, FF, and the Unicode line and paragraph separators (NEL is stripped as a C1 control). */
+// eslint-disable-next-line no-control-regex
+const LINE_BREAKS = /\r\n?|[\n\u000b\u000c\u2028\u2029]/g;
+
+/** Text for a terminal, line breaks kept: secrets masked, controls, ESC sequences and bidi overrides removed. */
 export function stripControl(text: string): string {
-  return text.replace(ANSI_SEQUENCE, '').replace(CONTROL, '').replace(BIDI, '');
+  // Stripped first: a key split by an escape sequence is whole again, and masked.
+  return redactText(text.replace(ANSI_SEQUENCE, '').replace(CONTROL, '').replace(BIDI, ''));
 }
 
-/** For a single table cell or message line: controls stripped, line breaks flattened. */
-export function cellText(value: unknown): string {
+/** One terminal line (a message line, a detail): masked, controls stripped, line breaks and tabs joined into one space. */
+export function lineText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = asText(value);
-  return stripControl(text.replace(/[\t\r\n]+/g, ' '));
+  return stripControl(
+    asText(value)
+      .replace(LINE_BREAKS, '\n')
+      .replace(/[\t\n]+/g, ' '),
+  );
+}
+
+/** A single table cell: a terminal line. */
+export const cellText: (value: unknown) => string = lineText;
+
+/**
+ * A message adops composed, which may hold outside text (a note, a warning, its own error): masked, controls
+ * stripped; its own line breaks kept, each followed by an indent unless the next line is indented already,
+ * so nothing that came from outside starts a line at column 0 (where `error:`, `hint:`, `warning:` start).
+ */
+export function blockText(text: string): string {
+  return stripControl(text.replace(LINE_BREAKS, '\n')).replace(/\n(?![ \t])/g, '\n  ');
 }
 
 // A CSV cell keeps tabs and line breaks (quoted, they are data).
@@ -31,7 +63,7 @@ const CSV_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 /** For a CSV cell: like stripControl but line breaks stay (a quoted CSV cell may hold them). */
 export function csvText(text: string): string {
-  return text.replace(ANSI_SEQUENCE, '').replace(CSV_CONTROL, '').replace(BIDI, '');
+  return redactText(text.replace(ANSI_SEQUENCE, '').replace(CSV_CONTROL, '').replace(BIDI, ''));
 }
 
 // JSON.stringify escapes C0 only. C1 controls, DEL, bidi controls and the
@@ -39,7 +71,7 @@ export function csvText(text: string): string {
 // the table. They only occur inside strings, so escaping the text is exact.
 const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** JSON.stringify, with C1, DEL and bidi characters written as \uXXXX escapes. */
+/** JSON.stringify, secrets masked, with C1, DEL and bidi characters written as \uXXXX escapes. */
 export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
   return text === undefined ? 'null' : escapeUnsafe(text);
@@ -57,7 +89,7 @@ export function jsonTexts(values: readonly unknown[], sep: (i: number) => string
 }
 
 function escapeUnsafe(text: string): string {
-  return text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return redactText(text, { json: true }).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Any value as text: a string as is, an object or array as JSON, never "[object Object]". */
@@ -77,4 +109,12 @@ export function asText(value: unknown): string {
     default:
       return value === null ? 'null' : JSON.stringify(value);
   }
+}
+
+/** A completion candidate a shell can take as it is: letters, digits and `_ . ~ -`, not starting with `-` or `~`. */
+const ID_ALPHABET = /^[A-Za-z0-9_.][A-Za-z0-9_.~-]*$/;
+
+/** An id from outside (the service, the config file's profile names) as a completion candidate, or undefined: never quoted, never rewritten. */
+export function completionCandidate(value: string): string | undefined {
+  return ID_ALPHABET.test(value) && redactText(value) === value ? value : undefined;
 }

@@ -3,7 +3,7 @@
 import { maskKey } from '../../client/redact.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { cellText } from '../../cli/output/sanitize.js';
+import { cellText, jsonText } from '../../cli/output/sanitize.js';
 import type { CommandInput } from '../../cli/registry.js';
 
 export async function run(ctx: CommandContext, input?: CommandInput<{ all?: boolean }>): Promise<number> {
@@ -32,7 +32,7 @@ export async function run(ctx: CommandContext, input?: CommandInput<{ all?: bool
     ];
     ctx.io.stdout.write(lines.map(cellText).join('\n') + '\n');
   } else {
-    ctx.io.stdout.write(JSON.stringify(status, null, ctx.output.format === 'json' ? 2 : 0) + '\n');
+    ctx.io.stdout.write(jsonText(status, ctx.output.format === 'json' ? 2 : undefined) + '\n');
   }
   return status.loggedIn ? EXIT.ok : EXIT.auth;
 }

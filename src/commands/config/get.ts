@@ -1,7 +1,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { checkKey, readValue } from './keys.js';
-import { asText } from '../../cli/output/sanitize.js';
+import { jsonText, lineText } from '../../cli/output/sanitize.js';
 
 export function run(ctx: CommandContext, input: CommandInput<object, { key: string }>): Promise<number> {
   const { key } = input.args;
@@ -9,6 +9,7 @@ export function run(ctx: CommandContext, input: CommandInput<object, { key: stri
   const { value } = readValue(ctx, key);
   // A bare value for scripts (`$(adops config get output)`); JSON only when asked for.
   const json = ctx.globals.json === true || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson';
-  ctx.io.stdout.write((json ? JSON.stringify(value) : value === null ? '' : asText(value)) + '\n');
+  // The value comes from a file or the environment: through the boundary (a base URL's password masked).
+  ctx.io.stdout.write((json ? jsonText(value) : value === null ? '' : lineText(value)) + '\n');
   return Promise.resolve(0);
 }

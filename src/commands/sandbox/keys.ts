@@ -3,6 +3,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
+import { showWhole } from '../../client/redact.js';
 
 export async function run(ctx: CommandContext, input: CommandInput<{ data?: string; fixtures?: string }>): Promise<number> {
   const { readKeys } = await import('../../sandbox/index.js');
@@ -10,6 +11,8 @@ export async function run(ctx: CommandContext, input: CommandInput<{ data?: stri
     ...(input.opts.data !== undefined ? { data: input.opts.data } : {}),
     ...(input.opts.fixtures !== undefined ? { fixtures: input.opts.fixtures } : {}),
   });
+  // The output boundary masks every key-shaped text; these are public, and what the person asked for.
+  for (const k of keys) showWhole(k.key);
   const writer = new ListWriter(await prepareOutput(ctx, 'keys'));
   await writer.begin();
   await writer.page(keys.map((k) => ({ ...k })));

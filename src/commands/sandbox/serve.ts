@@ -7,6 +7,7 @@ import { EXIT } from '../../cli/exit-codes.js';
 import { isCalendarDate } from '../../cli/input-checks.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
+import { showWhole } from '../../client/redact.js';
 import { checkProfileName } from '../../config/profile-name.js';
 
 type ServeOptions = {
@@ -54,7 +55,11 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
     );
     if (sandbox.before20260924) ctx.note(`adops sandbox: serving the behaviour from before 2026-09-24 (--as-of ${asOf})`);
     ctx.note('Demo API keys (public fixtures of this sandbox, not secrets):');
-    for (const k of sandbox.keys) ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
+    // Public fixtures, which the person asked to see: shown whole by the boundary that masks every other key.
+    for (const k of sandbox.keys) {
+      showWhole(k.key);
+      ctx.note(`  ${k.key}  ${cellText(k.organization)}  ${cellText(k.label)}: ${cellText(k.description)}`);
+    }
 
     if (profile !== undefined) {
       const first = sandbox.keys[0];

@@ -48,4 +48,14 @@ describe('redaction', () => {
     expect(redactText(`No operation answers GET /_storage/uploads/${token}.`)).toBe('No operation answers GET /_storage/uploads/REDACTED.');
     expect(redactText('sig abcdef123456 expires 9')).toBe('sig REDACTED expires 9');
   });
+  it('masks the user info of a URL in free text even when the URL does not parse (a "/" in the password)', () => {
+    expect(redactText('HTTPS_PROXY is not a URL: http://ops:pa/ss99Secret@host:port')).toBe('HTTPS_PROXY is not a URL: http://ops:***@host:port');
+    expect(redactText('"http://ops:pa/ss?x#y@proxy:3128"')).toBe('"http://ops:***@proxy:3128"');
+    expect(redactText('http://token@proxy:3128 and https://u:p@h/x')).toBe('http://REDACTED@proxy:3128 and https://u:***@h/x');
+    expect(redactText('proxy ops:pa/ss99Secret@proxy.corp:3128 refused')).toBe('proxy ops:***@proxy.corp:3128 refused');
+    // Masked already, and the placeholder of a hint, stay as they are.
+    expect(redactText('via http://ops:***@p:1 (http://USER:PASSWORD@host:port)')).toBe('via http://ops:***@p:1 (http://USER:PASSWORD@host:port)');
+    // A path holding "@" and a mail address are not credentials.
+    expect(redactText('see https://example.com/@name or ops@example.com')).toBe('see https://example.com/@name or ops@example.com');
+  });
 });

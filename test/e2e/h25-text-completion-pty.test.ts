@@ -1,0 +1,138 @@
+// Issue 25 §3, the HIGH one: completion must never run code sent by the
+// service. A stub service lists advertiser ids holding shell syntax (command
+// substitution, backquotes, `;`, a redirection); a real interactive bash and
+// zsh on a pty (script(1)) load the generated scripts, and the test types
+// `adops observe campaigns --live <prefix>`, TAB, Enter, as a person would.
+// No file the hostile ids name may exist afterwards, and a plain id still
+// completes (the stub sees the command run with it).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
+
+const KEY = 'acr_pty_test_key_0000000000000000';
+/** Each hostile id has its own prefix, so on TAB it is the only match and a shell inserts it whole. */
+const HOSTILE: Array<{ prefix: string; id: string; file: string }> = [
+  { prefix: 'acc_a', id: 'acc_a$(touch${IFS}pwned_a)', file: 'pwned_a' },
+  { prefix: 'acc_b', id: 'acc_b`touch${IFS}pwned_b`', file: 'pwned_b' },
+  { prefix: 'acc_c', id: 'acc_c;touch${IFS}pwned_c', file: 'pwned_c' },
+  { prefix: 'acc_d', id: 'acc_d>pwned_d', file: 'pwned_d' },
+];
+const OTHERS = ['*', '~root', ':files', '--help', 'acc_`id`', 'acc_with space', 'acc_$(id)', '-rf', 'acc_ok~1'];
+const GOOD = 'acc_good_1';
+
+let server: Server;
+let url = '';
+const seen: string[] = [];
+const cfg = tempConfigDir();
+const bin = mkdtempSync(join(tmpdir(), 'adops-h25-bin-'));
+
+beforeAll(async () => {
+  ensureBuilt();
+  writeFileSync(join(bin, 'adops'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(bin, 'adops'), 0o755);
+  const rows = [...HOSTILE.map((h) => h.id), ...OTHERS, GOOD].map((advertiserId, i) => ({ id: `cmp_${i}`, advertiserId }));
+  server = createServer((req, res) => {
+    seen.push(decodeURIComponent(req.url ?? ''));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: rows, nextCursor: null }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: url, ADOPS_API_KEY: KEY, ADOPS_COMPLETE_TIMEOUT_MS: '8000' });
+const have = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('adops __complete offers only the id alphabet', () => {
+  it('drops every hostile id, *, ~root, :files, --help, blanks and $(…); keeps plain ids', async () => {
+    const r = await runAdops(['__complete', 'observe', 'campaigns', '--live', 'acc_'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['acc_good_1', 'acc_ok~1']);
+    const any = await runAdops(['__complete', 'observe', 'campaigns', '--live', ''], { env: env() });
+    expect(any.stdout.split('\n').filter(Boolean).sort()).toEqual(['acc_good_1', 'acc_ok~1']);
+  });
+});
+
+/** An interactive shell on a pty; `type` writes keys, `waitFor` waits for text on the screen. */
+function shellOnPty(shell: 'bash' | 'zsh', cwd: string) {
+  const cmd = shell === 'bash' ? 'bash --norc --noprofile -i' : 'zsh -f -i';
+  const child: ChildProcess = spawn('script', ['-qfec', `stty cols 200 rows 50; exec ${cmd}`, '/dev/null'], {
+    cwd,
+    env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, TERM: 'xterm', LANG: 'C.UTF-8', PS1: '$ ', ...env() },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout!.on('data', (c) => (screen += c));
+  child.stderr!.on('data', (c) => (screen += c));
+  const waitFor = async (text: string, ms = 20_000) => {
+    const until = Date.now() + ms;
+    while (!screen.includes(text)) {
+      if (Date.now() > until) throw new Error(`${shell}: "${text}" never shown; screen:\n${screen}`);
+      await sleep(50);
+    }
+  };
+  return {
+    type: (keys: string) => void child.stdin!.write(keys),
+    waitFor,
+    screen: () => screen,
+    close: () => {
+      child.stdin!.end('exit\r');
+      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+    },
+  };
+}
+
+describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', (shell) => {
+  const present = have(shell);
+  if (!present) console.error(`\n!!! ${shell} is not installed here: its pty completion test is SKIPPED (apt-get install ${shell}) !!!\n`);
+  it.skipIf(!present)(
+    'no hostile id is inserted or run; a plain id completes',
+    async () => {
+      const work = mkdtempSync(join(tmpdir(), `adops-h25-${shell}-`));
+      const sh = shellOnPty(shell, work);
+      try {
+        const setup =
+          shell === 'bash'
+            ? `source ${join(ROOT, 'completions', 'adops.bash')}`
+            : `autoload -Uz compinit && compinit -u -D; source ${join(ROOT, 'completions', 'adops.zsh')}`;
+        sh.type(`${setup}; echo READY-0\r`);
+        await sh.waitFor('READY-0\r\n');
+        const lines = [...HOSTILE.map((h) => h.prefix), 'acc_go'];
+        for (const [i, prefix] of lines.entries()) {
+          const asked = seen.length;
+          sh.type(`adops observe campaigns --live ${prefix}\t`);
+          // The TAB has run `adops __complete` (it asked the service, or read its cache) and the shell has drawn the result.
+          const until = Date.now() + 15_000;
+          while (seen.length === asked && i === 0 && Date.now() < until) await sleep(50);
+          await sleep(1500);
+          sh.type(`\r`);
+          sh.type(`echo DONE-${i + 1}\r`);
+          await sh.waitFor(`DONE-${i + 1}\r\n`);
+        }
+        const made = readdirSync(work).filter((f) => f.startsWith('pwned'));
+        expect(made, `${shell} ran a command sent by the service; screen:\n${sh.screen()}`).toEqual([]);
+        for (const h of HOSTILE) expect(existsSync(join(work, h.file))).toBe(false);
+        // The plain id was inserted: the command ran with it.
+        expect(
+          seen.some((u) => u.includes(GOOD)),
+          `requests: ${seen.join(' ')}`,
+        ).toBe(true);
+        // Nothing hostile reached the service as an argument either.
+        expect(seen.filter((u) => /touch|pwned/.test(u))).toEqual([]);
+      } finally {
+        sh.close();
+      }
+    },
+    90_000,
+  );
+});
