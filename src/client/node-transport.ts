@@ -45,7 +45,11 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
 
   // Behind a proxy, per proxy and credentials: https agents whose sockets are TLS inside CONNECT tunnels.
   const tunnels = new Map<string, http.Agent>();
-  async function tunnelFor(route: ProxyRoute, connectTimeoutMs: number | undefined): Promise<{ request: RequestFn; agent: http.Agent }> {
+  async function tunnelFor(
+    route: ProxyRoute,
+    connectTimeoutMs: number | undefined,
+    userAgent: string | undefined,
+  ): Promise<{ request: RequestFn; agent: http.Agent }> {
     const key = `${route.origin} ${route.authorization ?? ''}`;
     const https = await import('node:https');
     let agent = tunnels.get(key);
@@ -53,7 +57,13 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
       const { tunnelAgent } = await import('./proxy-tunnel.js');
       tunnels.set(
         key,
-        (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: idleSocketMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })),
+        (agent = tunnelAgent(route, {
+          keepAlive: true,
+          maxSockets: 8,
+          timeout: idleSocketMs,
+          ...(connectTimeoutMs ? { connectTimeoutMs } : {}),
+          ...(userAgent ? { userAgent } : {}),
+        })),
       );
     }
     return { request: https.request, agent };
@@ -64,7 +74,7 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
       req.signal?.throwIfAborted();
       const url = new URL(req.origin);
       if (req.proxy && url.protocol === 'https:') {
-        const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs);
+        const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs, req.headers['user-agent']);
         return exchange(request, agent, url, req);
       }
       const { request, agent } = await moduleFor(req.proxy ? req.proxy.protocol : url.protocol);

@@ -1,7 +1,8 @@
 // The one retry policy of adops. Pure decisions (what to retry, how long to
 // wait) plus a small loop with injected sleep/random/clock so tests are exact.
 //
-// Retried for every method: 429, 502 provider_error, 503, 504, and connection
+// Retried for every method: the answers the contract's error table calls
+// retryable (408, 429, 502, 503, 504: isRetryableAnswer), and connection
 // failures before the request was sent. Retried only for safe methods: a
 // request that was sent but whose answer was lost. Waits use exponential
 // backoff with full jitter above a floor (the base delay), Retry-After when the
@@ -13,6 +14,8 @@
 // refused ones included, so quick retries keep the window full. Those waits
 // follow `policy.throttle`: seconds, doubling, with a budget long enough to
 // outlast a one-minute window, each wait announced (onRetry) to the person.
+
+import { isRetryableAnswer } from '../contract/errors.js';
 
 export interface RetryPolicy {
   /** Total tries including the first. 1 disables retries. */
@@ -96,12 +99,8 @@ function isSafeMethod(method: string): boolean {
 /** Whether this outcome is worth another try, before looking at time. */
 export function isRetryable(outcome: AttemptOutcome, method: string): boolean {
   if (outcome.kind === 'network') return !outcome.sent || isSafeMethod(method);
-  const { status, code } = outcome;
-  if (status === 429 || status === 503 || status === 504) return true;
-  // 502 is retried when the service says the provider failed; a bare 502 from
-  // a proxy (no code) is the same kind of transient failure.
-  if (status === 502) return code === undefined || code === 'provider_error' || code.startsWith('http_');
-  return false;
+  // The contract's error table decides (src/contract/errors.ts), for every method: these answers say nothing was done.
+  return isRetryableAnswer(outcome.status, outcome.code);
 }
 
 /** Retry-After as milliseconds from now: delta-seconds or an HTTP-date. undefined if absent/unreadable. */

@@ -162,6 +162,17 @@ describe('through a CONNECT proxy without credentials', () => {
     }
   });
 
+  it("the CONNECT request carries adops' User-Agent (issue 25), for the API and for the upload PUT", async () => {
+    const r = await adops(['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'], proxied(open));
+    expect(r.code, r.stderr).toBe(0);
+    const connectHeads = open
+      .seen()
+      .split('\n')
+      .flatMap((line, i, all) => (line.startsWith('CONNECT ') ? [all[i + 1] ?? ''] : []));
+    expect(connectHeads.length).toBeGreaterThan(0);
+    for (const head of connectHeads) expect(JSON.parse(head)).toMatchObject({ 'user-agent': expect.stringMatching(/^adops\/\d/) });
+  });
+
   it('lowercase https_proxy wins over HTTPS_PROXY', async () => {
     const r = await adops(
       ['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'],

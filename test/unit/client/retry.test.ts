@@ -192,3 +192,18 @@ describe('ThrottleGate', () => {
     expect(sentAt[0]).toBeGreaterThanOrEqual(5_000);
   });
 });
+
+describe('retryable answers come from the contract table (issue 25)', () => {
+  it('408 request_timeout: retried (the table says retryable), ApiError says so, and it exits 6 like the others', async () => {
+    const { isRetryableAnswer } = await import('../../../src/contract/errors.js');
+    const { ApiError } = await import('../../../src/client/errors.js');
+    const { exitCodeForStatus, EXIT } = await import('../../../src/cli/exit-codes.js');
+    expect(isRetryable({ kind: 'response', status: 408, code: 'request_timeout' }, 'POST')).toBe(true);
+    expect(isRetryable({ kind: 'response', status: 408 }, 'GET')).toBe(true);
+    for (const status of [408, 429, 502, 503, 504]) {
+      expect(isRetryableAnswer(status)).toBe(true);
+      expect(new ApiError({ status, body: {}, method: 'GET', path: '/x' }).retryable).toBe(true);
+      expect(exitCodeForStatus(status)).toBe(EXIT.unavailable);
+    }
+  });
+});
