@@ -182,9 +182,64 @@ export const realRetryDeps: RetryDeps = {
   random: Math.random,
 };
 
+/** The most sends of one request under `policy`: its attempts, or its throttle attempts when more (6 by default). */
+export function maxSends(policy: RetryPolicy): number {
+  return Math.max(1, policy.maxAttempts, policy.throttle?.maxAttempts ?? DEFAULT_THROTTLE.maxAttempts);
+}
+
+/** The time one request may take under `policy`, retries included: its budget, or its throttle budget after a throttling answer. */
+export function budgetFor(policy: RetryPolicy, throttled: boolean): number {
+  return throttled ? Math.max(policy.budgetMs, (policy.throttle ?? DEFAULT_THROTTLE).budgetMs) : policy.budgetMs;
+}
+
+/**
+ * What one request has spent, shared by every loop that sends it: the
+ * client's retries and a flow's resends (a change in doubt resent with its
+ * Idempotency-Key) draw from the same count and the same clock. So "at most
+ * maxSends(policy) sends of one request" holds whoever loops (issue 25: a
+ * gateway 503 to POST /mutations was sent 4 times for each of 4 resends).
+ */
+export class SendBudget {
+  /** Sends made so far. */
+  made = 0;
+  /** A throttling answer came: the throttle's longer budget applies from then on. */
+  throttled = false;
+  private startedAt: number | undefined;
+
+  constructor(
+    readonly policy: RetryPolicy,
+    private readonly now: () => number,
+  ) {}
+
+  /** When the first send started (now, if none has). */
+  start(): number {
+    return (this.startedAt ??= this.now());
+  }
+
+  elapsedMs(): number {
+    return this.startedAt === undefined ? 0 : this.now() - this.startedAt;
+  }
+
+  /** Time left before the request's deadline. */
+  remainingMs(): number {
+    return budgetFor(this.policy, this.throttled) - this.elapsedMs();
+  }
+
+  /** Whether one more send is allowed (count and time). */
+  left(): boolean {
+    return this.made < maxSends(this.policy) && this.remainingMs() > 0;
+  }
+}
+
+/** A send past the request's budget was asked for: a loop that does not check SendBudget.left() (a bug, never sent). */
+export class SendsSpentError extends Error {
+  override readonly name = 'SendsSpentError';
+}
+
 /**
  * Run `attemptFn` until it returns a final result. `attemptFn` reports its
- * outcome; `final` says whether that outcome ends the loop as-is.
+ * outcome; `final` says whether that outcome ends the loop as-is. With
+ * `sends`, attempts continue its count and clock (a flow's resend).
  */
 export async function runWithRetry<T>(opts: {
   method: string;
@@ -193,26 +248,32 @@ export async function runWithRetry<T>(opts: {
   signal?: AbortSignal;
   /** Shared with other requests: wait out their throttling before each attempt, and hold them through ours. */
   gate?: ThrottleGate;
+  /** The request's sends so far (a flow resending it shares one); a new one when absent. */
+  sends?: SendBudget;
+  /** `remainingMs`: time left before the request's deadline; the attempt in flight ends there. */
   attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
   onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome; elapsedMs: number }) => void;
 }): Promise<{ result: T; attempts: number; gaveUp?: string; elapsedMs: number }> {
-  const started = opts.deps.now();
-  for (let attempt = 1; ; attempt++) {
+  const sends = opts.sends ?? new SendBudget(opts.policy, opts.deps.now);
+  sends.start();
+  for (;;) {
     // Ctrl-C before (re)sending stops here: nothing more goes out.
     opts.signal?.throwIfAborted();
     await opts.gate?.pass(opts.deps, opts.signal);
-    const remaining = opts.policy.budgetMs - (opts.deps.now() - started);
-    const { outcome, result } = await opts.attemptFn(attempt, remaining);
+    if (!sends.left()) throw new SendsSpentError(`${opts.method}: no send left of ${maxSends(opts.policy)} (${sends.made} made)`);
+    const attempt = ++sends.made;
+    const { outcome, result } = await opts.attemptFn(attempt, sends.remainingMs());
+    if (isThrottled(outcome)) sends.throttled = true;
     const decision = decideRetry({
       outcome,
       method: opts.method,
       attempt,
-      elapsedMs: opts.deps.now() - started,
+      elapsedMs: sends.elapsedMs(),
       nowMs: opts.deps.now(),
       policy: opts.policy,
       random: opts.deps.random,
     });
-    const elapsedMs = opts.deps.now() - started;
+    const elapsedMs = sends.elapsedMs();
     if (!decision.retry) {
       const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method);
       // Given up: after retries, or at once because the wait the service asked for is longer than the budget.
