@@ -20,6 +20,7 @@ import type { OperationInput, OperationOutput } from '../contract/operation-io.j
 import type { OperationId } from '../contract/operations.js';
 import type { Page, PaginateOptions } from './paginate.js';
 import type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
+import type { PutBody, PutOptions, PutResult } from './upload-put.js';
 import {
   budgetFor,
   DEFAULT_RETRY,
@@ -35,6 +36,14 @@ import {
 import { codeOf, TransportError, type Transport, type TransportResponse } from './transport.js';
 
 export type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
+
+/** What a caller gives the upload PUT; the User-Agent and the proxy variables are the client's. */
+export type UploadPutOptions = Omit<PutOptions, 'userAgent' | 'env'> & {
+  /** Shared by every PUT to one upload URL (client.sendBudget()). */
+  sends?: SendBudget;
+  /** Told before each resend: why the last attempt failed, and which attempt comes (of how many at most). */
+  onResend?: (why: string, attempt: number, maxAttempts: number) => void;
+};
 
 /** A wait before a retry, for the person (the context prints it on stderr). */
 export interface RetryWait {
@@ -125,6 +134,29 @@ export class ApiClient implements Requester {
    */
   sendBudget(retry?: Partial<RetryPolicy>): SendBudget {
     return new SendBudget({ ...this.retry, ...retry }, this.deps.now);
+  }
+
+  /**
+   * PUT an upload's bytes to the URL the service returned (./upload-send.ts):
+   * never the key, no redirects followed, through the proxy its origin's
+   * variables name, retried under the one policy. The URL's token is never shown.
+   */
+  async putUpload(url: string, open: () => PutBody, opts: UploadPutOptions): Promise<PutResult> {
+    const { sendUpload } = await import('./upload-send.js');
+    const shown = `${redactUrl(originOf(url))}/… (upload URL)`;
+    const policy: RetryPolicy = this.retry;
+    return sendUpload(url, open, {
+      ...opts,
+      userAgent: this.config.userAgent,
+      env: this.config.env ?? process.env,
+      policy,
+      deps: this.deps,
+      onRetry: ({ attempt, delayMs, outcome, elapsedMs }) => {
+        const throttled = isThrottled(outcome);
+        this.config.trace?.(`   retry PUT ${shown} ${attempt + 1} in ${delayMs} ms after ${describe(outcome)}`);
+        this.config.onRetryWait?.({ method: 'PUT', url: shown, attempt, delayMs, elapsedMs, reason: describe(outcome), throttled });
+      },
+    });
   }
 
   /** Call an operation of the table by id: its typed input in, its 2xx body out (ApiError / NetworkError otherwise). */
@@ -316,6 +348,15 @@ export class ApiClient implements Requester {
         path,
       });
     }
+  }
+}
+
+/** 'https://storage.example' of a URL, or what precedes its path when it does not parse. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#]*).*$/is, '$1');
   }
 }
 

@@ -96,9 +96,13 @@ function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method.toUpperCase());
 }
 
-/** Whether this outcome is worth another try, before looking at time. */
-export function isRetryable(outcome: AttemptOutcome, method: string): boolean {
-  if (outcome.kind === 'network') return !outcome.sent || isSafeMethod(method);
+/**
+ * Whether this outcome is worth another try, before looking at time.
+ * `resendable`: sending the request again after a lost answer is safe (a safe
+ * method; an upload PUT, which the storage takes once and answers 409 after).
+ */
+export function isRetryable(outcome: AttemptOutcome, method: string, resendable = isSafeMethod(method)): boolean {
+  if (outcome.kind === 'network') return !outcome.sent || resendable;
   // The contract's error table decides (src/contract/errors.ts), for every method: these answers say nothing was done.
   return isRetryableAnswer(outcome.status, outcome.code);
 }
@@ -128,9 +132,11 @@ export function decideRetry(input: {
   nowMs: number;
   policy: RetryPolicy;
   random: () => number;
+  /** A lost answer may be sent again (see isRetryable). */
+  resendable?: boolean;
 }): RetryDecision {
   const { outcome, method, attempt, elapsedMs, policy } = input;
-  if (!isRetryable(outcome, method)) return { retry: false, reason: 'not retryable' };
+  if (!isRetryable(outcome, method, input.resendable)) return { retry: false, reason: 'not retryable' };
   const throttled = isThrottled(outcome);
   const limits = throttled ? (policy.throttle ?? DEFAULT_THROTTLE) : policy;
   if (attempt >= limits.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
@@ -225,6 +231,14 @@ export class SendBudget {
     return budgetFor(this.policy, this.throttled) - this.elapsedMs();
   }
 
+  /**
+   * Start the clock again: the upload PUT's budget bounds the waits between
+   * its attempts, not the time its bytes take (a long upload is not a retry).
+   */
+  restartClock(): void {
+    this.startedAt = this.now();
+  }
+
   /** Whether one more send is allowed (count and time). */
   left(): boolean {
     return this.made < maxSends(this.policy) && this.remainingMs() > 0;
@@ -250,6 +264,8 @@ export async function runWithRetry<T>(opts: {
   gate?: ThrottleGate;
   /** The request's sends so far (a flow resending it shares one); a new one when absent. */
   sends?: SendBudget;
+  /** A lost answer may be sent again (an upload PUT). */
+  resendable?: boolean;
   /** `remainingMs`: time left before the request's deadline; the attempt in flight ends there. */
   attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
   onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome; elapsedMs: number }) => void;
@@ -272,10 +288,11 @@ export async function runWithRetry<T>(opts: {
       nowMs: opts.deps.now(),
       policy: opts.policy,
       random: opts.deps.random,
+      ...(opts.resendable !== undefined ? { resendable: opts.resendable } : {}),
     });
     const elapsedMs = sends.elapsedMs();
     if (!decision.retry) {
-      const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method);
+      const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method, opts.resendable);
       // Given up: after retries, or at once because the wait the service asked for is longer than the budget.
       const gaveUp = failed && (attempt > 1 || decision.reason.startsWith('the service asked'));
       return { result, attempts: attempt, elapsedMs, ...(gaveUp ? { gaveUp: decision.reason } : {}) };

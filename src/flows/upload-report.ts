@@ -4,7 +4,6 @@
 import { ApiError, codeOf, NetworkError } from '../client/errors.js';
 import { humanBytes } from '../contract/media.js';
 import { UploadError, type FileOutcome } from './upload.js';
-import { PutNetworkError } from './upload-put.js';
 import type { UploadTarget } from './upload-targets.js';
 
 export function explainFailure(o: FileOutcome): string {
@@ -35,7 +34,7 @@ export function explainFailure(o: FileOutcome): string {
         return `${err.code} (${err.status}): ${err.message}`;
     }
   }
-  if (err instanceof PutNetworkError || err instanceof NetworkError) return `connection failed: ${err.message}; run the same command again to resume`;
+  if (err instanceof NetworkError) return `connection failed: ${err.message}; run the same command again to resume`;
   const code = codeOf(err);
   if (code !== undefined && /^E[A-Z]+$/.test(code)) return `cannot read the file: ${err instanceof Error ? err.message : String(err)}`;
   return err instanceof Error ? err.message : String(err);
