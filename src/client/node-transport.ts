@@ -7,10 +7,7 @@ import * as http from 'node:http';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
 import { abortReason } from './retry.js';
-import { causeOf, codeOf, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
-
-// Errors meaning the connection never carried the request (a refused certificate is one too: certificateError).
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+import { causeOf, codeOf, NOT_SENT_CODES, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;

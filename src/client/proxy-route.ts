@@ -1,5 +1,5 @@
 // One request's way to its origin behind a proxy, in node:http terms, for a
-// caller that opens its own request (the upload PUT, src/flows/upload-put.ts):
+// caller that opens its own request (the upload PUT, ./upload-put.ts):
 // an https origin through a CONNECT tunnel (undici loads then), an http origin
 // by plain forwarding (the absolute URL sent to the proxy). The client's
 // transport keeps pooled agents instead (./node-transport.ts).

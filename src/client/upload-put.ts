@@ -15,7 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import { proxyAuthRefused, type Env } from './proxy.js';
 import { connectionFor, finalFailure } from './proxy-route.js';
 import { abortReason } from './retry.js';
-import { codeOf, type TransportFailureKind } from './transport.js';
+import { codeOf, NOT_SENT_CODES, type TransportFailureKind } from './transport.js';
 
 export interface PutOptions {
   contentType: string;
@@ -61,9 +61,6 @@ export interface PutResult {
   /** The answer's Retry-After, for the retry policy. */
   retryAfter?: string;
 }
-
-// Errors meaning the connection never carried the request.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 /** The PUT failed without an answer; `sent` says whether every byte left us, `kind` what failed. */
 export class PutNetworkError extends Error {

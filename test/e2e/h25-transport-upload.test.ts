@@ -2,15 +2,15 @@
 // section 1): a host that does not resolve is a network failure (exit 6),
 // --retries bounds the PUT's sends as it bounds every request's, and a
 // storage that keeps failing is not sent the bytes more often than that.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
-import { png } from '../unit/uploads/media-samples.js';
+import { mp4, png } from '../unit/uploads/media-samples.js';
 
 let sb: TestSandbox;
 let dir: string;
@@ -69,5 +69,49 @@ describe('the upload PUT on the one transport', () => {
     sb.services.publicUrl = () => storageUrl;
     const r = await runAdops(['assets', 'upload', pngFile('once.png'), '--retries', '0'], { env: env(), timeoutMs: 60_000 });
     expect({ code: r.code, puts }, r.stderr).toEqual({ code: 6, puts: 1 });
+  }, 70_000);
+});
+
+describe('which bound applies to the PUT', () => {
+  it('a PUT whose bytes keep moving for longer than --retry-budget is not cut by it (exit 0)', async () => {
+    // A slow link to the storage: each chunk forwarded 150 ms after it arrived.
+    const slow = createServer((req, res) => {
+      const { expect: _e, ...headers } = req.headers;
+      const up = request(sb.url + String(req.url), { method: req.method, headers }, (ur) => {
+        res.writeHead(ur.statusCode ?? 502, ur.headers);
+        ur.pipe(res);
+      });
+      up.on('error', () => res.destroy());
+      // Each chunk goes on 150 ms after the one before: bytes keep moving, slowly.
+      let queue = Promise.resolve();
+      req.on('data', (c: Buffer) => {
+        // Read no further until this chunk went on: adops' bytes leave it at the relay's pace.
+        req.pause();
+        queue = queue.then(
+          () =>
+            new Promise<void>((go) =>
+              setTimeout(() => {
+                up.write(c);
+                req.resume();
+                go();
+              }, 150),
+            ),
+        );
+      });
+      req.on('end', () => void queue.then(() => up.end()));
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      sb.services.publicUrl = () => `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+      const p = join(dir, 'slow.mp4');
+      writeFileSync(p, mp4());
+      truncateSync(p, 2 * 1024 * 1024);
+      const r = await runAdops(['assets', 'upload', p, '--retry-budget', '1', '-o', 'json'], { env: env(), timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.ms).toBeGreaterThan(1500);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
   }, 70_000);
 });
