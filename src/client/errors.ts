@@ -91,6 +91,7 @@ export class NetworkError extends Error {
   get hint(): string {
     if (/\bthe proxy\b/.test(this.message))
       return 'Check the proxy in HTTPS_PROXY / HTTP_PROXY and that it is reachable (list hosts it must not be used for in NO_PROXY).';
+    if (/--retry-budget/.test(this.message)) return 'The answer did not end within --retry-budget: raise it (seconds), or check the service.';
     return this.kind === 'timeout'
       ? 'The service did not answer in time: retry, or raise --timeout.'
       : 'Check the base URL (`adops auth status`) and that the service is reachable.';

@@ -241,7 +241,8 @@ export class SendBudget {
 
   /** Whether one more send is allowed (count and time). */
   left(): boolean {
-    return this.made < maxSends(this.policy) && this.remainingMs() > 0;
+    // The first send always goes (a budget of 0 is then its deadline: it fails at once as a timeout).
+    return this.made === 0 || (this.made < maxSends(this.policy) && this.remainingMs() > 0);
   }
 }
 
