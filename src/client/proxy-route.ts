@@ -20,12 +20,17 @@ export interface Via {
 }
 
 /** A fresh connection (no keep-alive) to `target`: direct, or through the proxy its origin's variables name. */
-export async function connectionFor(target: URL, env: Env, connectTimeoutMs?: number): Promise<Via> {
+export async function connectionFor(target: URL, env: Env, connectTimeoutMs?: number, userAgent?: string): Promise<Via> {
   const proxy = proxyFor(target, env);
   if (!proxy) return { send: target.protocol === 'https:' ? (await import('node:https')).request : http.request, url: target, headers: {}, agent: false };
   if (target.protocol === 'https:') {
     const [{ request }, { tunnelAgent }] = await Promise.all([import('node:https'), import('./proxy-tunnel.js')]);
-    return { send: request, url: target, headers: {}, agent: tunnelAgent(proxy, { keepAlive: false, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) }) };
+    return {
+      send: request,
+      url: target,
+      headers: {},
+      agent: tunnelAgent(proxy, { keepAlive: false, ...(connectTimeoutMs ? { connectTimeoutMs } : {}), ...(userAgent ? { userAgent } : {}) }),
+    };
   }
   const send = proxy.protocol === 'https:' ? (await import('node:https')).request : http.request;
   return {

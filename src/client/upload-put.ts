@@ -105,7 +105,7 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`upload URL has an unsupported scheme: ${target.protocol}`);
   // Direct, or behind a proxy (a CONNECT tunnel, or plain forwarding): the storage origin's own decision.
-  const via = await connectionFor(target, opts.env ?? process.env);
+  const via = await connectionFor(target, opts.env ?? process.env, undefined, opts.userAgent);
   const send = via.send;
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   return new Promise<PutResult>((resolve, reject) => {
