@@ -73,6 +73,14 @@ module.exports = {
       from: { path: '^src/cli/', pathNot: '^src/cli/main\\.ts$' },
       to: { path: '^src/commands/' },
     },
+    {
+      name: 'only-the-client-opens-sockets',
+      severity: 'error',
+      comment:
+        'One transport for every byte (issue 25): on the CLI side only src/client/ opens sockets (API calls, the upload PUT, the proxy tunnel), with its agents, deadline, answer cap and retry policy. The sandbox is the service side and serves its own. Type imports count too: a type from node:http outside the client is a socket API leaking out of it.',
+      from: { path: '^src/', pathNot: '^src/(client|sandbox)/' },
+      to: { path: '^(node:)?(http|https|http2|net|tls|dgram)$|^(node_modules/)?undici(/|$)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,6 +1,7 @@
 // The exit codes scripts branch on. Plain data: `adops --help` prints the table
 // on its fast path, docs/exit-codes.md is checked against it by a test.
 // Stable once documented: add codes, never renumber.
+import { RETRYABLE_STATUSES } from '../contract/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -45,7 +46,8 @@ export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 402 || status === 403 || status === 407) return EXIT.auth;
   if (status === 404) return EXIT.notFound;
   if (status === 409) return EXIT.conflict;
-  if (status === 408 || status === 429 || status === 502 || status === 503 || status === 504) return EXIT.unavailable;
+  // The answers the contract calls retryable (408, 429, 502, 503, 504): still failing after the retries.
+  if (RETRYABLE_STATUSES.includes(status)) return EXIT.unavailable;
   if (status === 400 || status === 413 || status === 415 || status === 422 || status === 431 || status === 501) return EXIT.refused;
   return EXIT.unexpected;
 }

@@ -73,7 +73,8 @@ function baseReport(err: unknown): ErrorReport {
       issues: err.issues.map((i) => ({ in: String(i.in), path: String(i.path), message: String(i.message) })),
       retryable: err.retryable,
       hint: err.hint ?? null,
-      exitCode: err.status >= 300 && err.status < 400 ? EXIT.unexpected : exitCodeForStatus(err.status),
+      // A redirect, or an answer that is not the service's (not JSON, past the size cap): exit 1 whatever its status.
+      exitCode: (err.status >= 300 && err.status < 400) || err.code === 'unexpected_answer' ? EXIT.unexpected : exitCodeForStatus(err.status),
       ...(Object.keys(err.extra).length ? { extra: err.extra } : {}),
     };
   }

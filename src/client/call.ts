@@ -8,7 +8,7 @@ import type { OperationInput, OperationOutput } from '../contract/operation-io.j
 import { OPERATION_TABLE, fillPath, type OperationId } from '../contract/operations.js';
 import { paginate, type Page, type PaginateOptions } from './paginate.js';
 import type { ApiRequest, QueryValue, Requester } from './request.js';
-import type { RetryPolicy, ThrottleGate } from './retry.js';
+import type { RetryPolicy, SendBudget, ThrottleGate } from './retry.js';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -18,6 +18,8 @@ export interface CallOptions {
   headers?: Readonly<Record<string, string>>;
   /** Requests that share one gate wait out each other's throttling (a pool of workers). */
   gate?: ThrottleGate;
+  /** A request a flow sends again (a change in doubt): every send draws from this one budget. */
+  sends?: SendBudget;
 }
 
 /** The shape every operation's input has, whatever the operation. */
@@ -64,6 +66,7 @@ export function operationRequest(id: OperationId, input: AnyOperationInput, opts
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.retry ? { retry: opts.retry } : {}),
     ...(opts.gate ? { gate: opts.gate } : {}),
+    ...(opts.sends ? { sends: opts.sends } : {}),
   };
 }
 

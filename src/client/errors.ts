@@ -2,7 +2,7 @@
 // NetworkError is one where no usable answer came back. Both say whether
 // sending again may help, so the runner and flows never re-derive it.
 import { oldFailure } from './old-failure-bodies.js';
-import { errorInfo, type Issue } from '../contract/errors.js';
+import { errorInfo, isRetryableAnswer, type Issue } from '../contract/errors.js';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -43,7 +43,7 @@ export class ApiError extends Error {
     if (legacy) for (const k of ['type', 'errors', 'title', 'detail']) delete extra[k];
     this.extra = extra;
     const info = errorInfo(code);
-    this.retryable = info?.retryable ?? [429, 502, 503, 504].includes(init.status);
+    this.retryable = isRetryableAnswer(init.status, code);
     this.retriedFor = init.retriedFor;
     this.hint = init.retriedFor?.throttled ? throttledHint(init.retriedFor, extra) : hintFor(code, init.status, extra, info?.action);
   }
@@ -91,6 +91,7 @@ export class NetworkError extends Error {
   get hint(): string {
     if (/\bthe proxy\b/.test(this.message))
       return 'Check the proxy in HTTPS_PROXY / HTTP_PROXY and that it is reachable (list hosts it must not be used for in NO_PROXY).';
+    if (/--retry-budget/.test(this.message)) return 'The answer did not end within --retry-budget: raise it (seconds), or check the service.';
     return this.kind === 'timeout'
       ? 'The service did not answer in time: retry, or raise --timeout.'
       : 'Check the base URL (`adops auth status`) and that the service is reachable.';

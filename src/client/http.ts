@@ -9,6 +9,7 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { normalizeApiKey } from '../config/key.js';
+import { AnswerTooLargeError, attemptDeadline, MAX_ANSWER_BYTES, readCapped } from './answer.js';
 import { ApiError, NetworkError } from './errors.js';
 import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
@@ -19,10 +20,30 @@ import type { OperationInput, OperationOutput } from '../contract/operation-io.j
 import type { OperationId } from '../contract/operations.js';
 import type { Page, PaginateOptions } from './paginate.js';
 import type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
-import { DEFAULT_RETRY, isThrottleAnswer, isThrottled, realRetryDeps, runWithRetry, type AttemptOutcome, type RetryDeps, type RetryPolicy } from './retry.js';
+import type { PutBody, PutOptions, PutResult } from './upload-put.js';
+import {
+  budgetFor,
+  DEFAULT_RETRY,
+  isThrottleAnswer,
+  isThrottled,
+  realRetryDeps,
+  runWithRetry,
+  SendBudget,
+  type AttemptOutcome,
+  type RetryDeps,
+  type RetryPolicy,
+} from './retry.js';
 import { codeOf, TransportError, type Transport, type TransportResponse } from './transport.js';
 
 export type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
+
+/** What a caller gives the upload PUT; the User-Agent and the proxy variables are the client's. */
+export type UploadPutOptions = Omit<PutOptions, 'userAgent' | 'env'> & {
+  /** Shared by every PUT to one upload URL (client.sendBudget()). */
+  sends?: SendBudget;
+  /** Told before each resend: why the last attempt failed, and which attempt comes (of how many at most). */
+  onResend?: (why: string, attempt: number, maxAttempts: number) => void;
+};
 
 /** A wait before a retry, for the person (the context prints it on stderr). */
 export interface RetryWait {
@@ -59,6 +80,8 @@ export interface ClientConfig {
   transport?: Transport;
   /** The proxy variables (HTTPS_PROXY, NO_PROXY, ...); process.env when absent. */
   env?: Env;
+  /** The most an answer read whole may hold (MAX_ANSWER_BYTES when absent). */
+  maxAnswerBytes?: number;
 }
 
 // One transport per process unless injected: its keep-alive agents are shared.
@@ -102,6 +125,38 @@ export class ApiClient implements Requester {
     }
     const path = joinPath(this.baseUrl, req.path) + queryString(req.query, req.path.includes('?'));
     return { origin: this.baseUrl.origin, path, own: true };
+  }
+
+  /**
+   * A budget for a request a flow sends more than once (a change in doubt
+   * resent with its Idempotency-Key): pass it with every send, and stop when
+   * `left()` is false. The client's own retries draw from it too.
+   */
+  sendBudget(retry?: Partial<RetryPolicy>): SendBudget {
+    return new SendBudget({ ...this.retry, ...retry }, this.deps.now);
+  }
+
+  /**
+   * PUT an upload's bytes to the URL the service returned (./upload-send.ts):
+   * never the key, no redirects followed, through the proxy its origin's
+   * variables name, retried under the one policy. The URL's token is never shown.
+   */
+  async putUpload(url: string, open: () => PutBody, opts: UploadPutOptions): Promise<PutResult> {
+    const { sendUpload } = await import('./upload-send.js');
+    const shown = `${redactUrl(originOf(url))}/… (upload URL)`;
+    const policy: RetryPolicy = this.retry;
+    return sendUpload(url, open, {
+      ...opts,
+      userAgent: this.config.userAgent,
+      env: this.config.env ?? process.env,
+      policy,
+      deps: this.deps,
+      onRetry: ({ attempt, delayMs, outcome, elapsedMs }) => {
+        const throttled = isThrottled(outcome);
+        this.config.trace?.(`   retry PUT ${shown} ${attempt + 1} in ${delayMs} ms after ${describe(outcome)}`);
+        this.config.onRetryWait?.({ method: 'PUT', url: shown, attempt, delayMs, elapsedMs, reason: describe(outcome), throttled });
+      },
+    });
   }
 
   /** Call an operation of the table by id: its typed input in, its 2xx body out (ApiError / NetworkError otherwise). */
@@ -159,6 +214,7 @@ export class ApiClient implements Requester {
       deps: this.deps,
       ...(req.signal ? { signal: req.signal } : {}),
       ...(req.gate ? { gate: req.gate } : {}),
+      ...(req.sends ? { sends: req.sends } : {}),
       onRetry: ({ attempt, delayMs, outcome, elapsedMs: spent }) => {
         const throttled = isThrottled(outcome);
         const max = throttled ? (policy.throttle?.maxAttempts ?? 6) : policy.maxAttempts;
@@ -174,7 +230,7 @@ export class ApiClient implements Requester {
           ...(lastProvider ? { provider: lastProvider } : {}),
         });
       },
-      attemptFn: async (attempt) => {
+      attemptFn: async (attempt, remainingMs) => {
         const started = this.deps.now();
         if (attempt === 1) {
           trace?.(`→ ${method} ${shownUrl}`);
@@ -184,6 +240,12 @@ export class ApiClient implements Requester {
         }
         const json = req.json !== undefined ? JSON.stringify(req.json) : undefined;
         const total = json !== undefined ? Buffer.byteLength(json) : req.contentLength;
+        // The whole request, retries included, ends at its budget: the attempt in flight too (a trickling answer).
+        const deadline = attemptDeadline(
+          req.signal,
+          remainingMs,
+          `no complete answer from ${origin} within the retry budget (${Math.round(budgetFor(policy, false) / 100) / 10} s, --retry-budget)`,
+        );
         try {
           const res = await this.transport.send({
             method,
@@ -191,7 +253,7 @@ export class ApiClient implements Requester {
             path,
             headers,
             ...(json !== undefined ? { body: json } : req.body ? { body: req.body() } : {}),
-            ...(req.signal ? { signal: req.signal } : {}),
+            signal: deadline.signal,
             idleTimeoutMs,
             connectTimeoutMs: this.config.connectTimeoutMs ?? 10_000,
             ...(req.onProgress ? { onProgress: (n: number) => req.onProgress!(n, total) } : {}),
@@ -199,7 +261,10 @@ export class ApiClient implements Requester {
           });
           const ok = res.status >= 200 && res.status < 300;
           const contentType = String(res.headers['content-type'] ?? '');
-          const parsed = ok && req.sink ? { body: await drainTo(res, req.sink()), json: true } : parseBody(await readText(res), contentType);
+          const parsed =
+            ok && req.sink
+              ? { body: await drainTo(res, req.sink()), json: true }
+              : parseBody(await this.readAnswer(res, method, shownUrl, req.path), contentType);
           const body = parsed.body;
           // A 2xx from our origin that is not JSON came from something other than the service (a captive
           // portal, a misrouted base URL). Another origin (an upload URL's store) may answer as it likes.
@@ -217,8 +282,10 @@ export class ApiClient implements Requester {
             ...(isThrottleAnswer(res.status, body) ? { throttled: true } : {}),
           };
           return { outcome, result: { response } };
-        } catch (err) {
-          if (req.signal?.aborted) throw req.signal.reason ?? err;
+        } catch (caught) {
+          if (req.signal?.aborted) throw req.signal.reason ?? caught;
+          // Past the deadline, whatever broke first (the socket, the body) is the deadline's doing.
+          const err: unknown = deadline.signal.aborted ? deadline.signal.reason : caught;
           // Not a network failure (a body source that cannot be read, a bad header): not retried.
           if (!(err instanceof TransportError) && !isStreamCut(err)) throw err;
           const e =
@@ -228,6 +295,8 @@ export class ApiClient implements Requester {
           trace?.(`✗ ${method} ${shownUrl} ${e.message} (attempt ${attempt})`);
           const error = new NetworkError(e.message, e.kind, e.sent, method, req.path, attempt, { cause: err });
           return { outcome: { kind: 'network', sent: e.sent }, result: { error } };
+        } finally {
+          deadline.clear();
         }
       },
     });
@@ -263,6 +332,32 @@ export class ApiClient implements Requester {
       ...(gaveUp ? { retriedFor: { attempts, elapsedMs, throttled } } : {}),
     });
   }
+  /** The body as text, capped (past the cap: unexpected_answer, exit 1, nothing more read). */
+  private async readAnswer(res: TransportResponse, method: string, shownUrl: string, path: string): Promise<string> {
+    try {
+      return await readCapped(res, this.config.maxAnswerBytes ?? MAX_ANSWER_BYTES);
+    } catch (err) {
+      if (!(err instanceof AnswerTooLargeError)) throw err;
+      throw new ApiError({
+        status: res.status,
+        body: {
+          error: 'unexpected_answer',
+          message: `unexpected answer to ${method} ${shownUrl}: ${err.message} (${Math.round(err.limitBytes / 1048576)} MiB), so not the service's answer; check the base URL`,
+        },
+        method,
+        path,
+      });
+    }
+  }
+}
+
+/** 'https://storage.example' of a URL, or what precedes its path when it does not parse. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#]*).*$/is, '$1');
+  }
 }
 
 function errorField(body: unknown, name: string): string | undefined {
@@ -273,12 +368,6 @@ function errorField(body: unknown, name: string): string | undefined {
 function isStreamCut(err: unknown): boolean {
   const code = codeOf(err);
   return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err instanceof Error && err.message === 'aborted');
-}
-
-async function readText(res: TransportResponse): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of res.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function drainTo(res: TransportResponse, sink: Writable): Promise<undefined> {

@@ -7,10 +7,7 @@ import * as http from 'node:http';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
 import { abortReason } from './retry.js';
-import { causeOf, codeOf, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
-
-// Errors meaning the connection never carried the request (a refused certificate is one too: certificateError).
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+import { causeOf, codeOf, NOT_SENT_CODES, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 function errorCode(err: unknown): string | undefined {
   let e: unknown = err;
@@ -45,7 +42,11 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
 
   // Behind a proxy, per proxy and credentials: https agents whose sockets are TLS inside CONNECT tunnels.
   const tunnels = new Map<string, http.Agent>();
-  async function tunnelFor(route: ProxyRoute, connectTimeoutMs: number | undefined): Promise<{ request: RequestFn; agent: http.Agent }> {
+  async function tunnelFor(
+    route: ProxyRoute,
+    connectTimeoutMs: number | undefined,
+    userAgent: string | undefined,
+  ): Promise<{ request: RequestFn; agent: http.Agent }> {
     const key = `${route.origin} ${route.authorization ?? ''}`;
     const https = await import('node:https');
     let agent = tunnels.get(key);
@@ -53,7 +54,13 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
       const { tunnelAgent } = await import('./proxy-tunnel.js');
       tunnels.set(
         key,
-        (agent = tunnelAgent(route, { keepAlive: true, maxSockets: 8, timeout: idleSocketMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })),
+        (agent = tunnelAgent(route, {
+          keepAlive: true,
+          maxSockets: 8,
+          timeout: idleSocketMs,
+          ...(connectTimeoutMs ? { connectTimeoutMs } : {}),
+          ...(userAgent ? { userAgent } : {}),
+        })),
       );
     }
     return { request: https.request, agent };
@@ -64,7 +71,7 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
       req.signal?.throwIfAborted();
       const url = new URL(req.origin);
       if (req.proxy && url.protocol === 'https:') {
-        const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs);
+        const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs, req.headers['user-agent']);
         return exchange(request, agent, url, req);
       }
       const { request, agent } = await moduleFor(req.proxy ? req.proxy.protocol : url.protocol);

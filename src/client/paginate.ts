@@ -4,6 +4,7 @@
 // resumes precisely), checks Ctrl-C before each page, refuses a cursor the
 // service already gave (a loop would page forever), and tags a failure after
 // the first page with the cursor to resume from.
+import { LIMIT_MAX } from '../contract/ids.js';
 import { RepeatedCursorError } from './errors.js';
 import { isRecord } from './json.js';
 import type { ApiRequest, Requester } from './request.js';
@@ -60,7 +61,9 @@ export async function* paginate<T = Record<string, unknown>>(
     signal?.throwIfAborted();
     const remaining = opts.max !== undefined ? opts.max - rowsSoFar : undefined;
     if (remaining !== undefined && remaining <= 0) return;
-    const limit = remaining !== undefined ? Math.min(opts.pageSize ?? remaining, remaining) : opts.pageSize;
+    // Never more than the contract's largest page (500): `--all --max 600` asks 500, then 100.
+    const wanted = remaining !== undefined ? Math.min(opts.pageSize ?? remaining, remaining) : opts.pageSize;
+    const limit = wanted !== undefined ? Math.min(wanted, LIMIT_MAX) : undefined;
     let body: Record<string, unknown> & { data?: T[] };
     try {
       const res = await client.request<{ data?: T[] }>({

@@ -1,5 +1,5 @@
 // One request's way to its origin behind a proxy, in node:http terms, for a
-// caller that opens its own request (the upload PUT, src/flows/upload-put.ts):
+// caller that opens its own request (the upload PUT, ./upload-put.ts):
 // an https origin through a CONNECT tunnel (undici loads then), an http origin
 // by plain forwarding (the absolute URL sent to the proxy). The client's
 // transport keeps pooled agents instead (./node-transport.ts).
@@ -20,12 +20,17 @@ export interface Via {
 }
 
 /** A fresh connection (no keep-alive) to `target`: direct, or through the proxy its origin's variables name. */
-export async function connectionFor(target: URL, env: Env, connectTimeoutMs?: number): Promise<Via> {
+export async function connectionFor(target: URL, env: Env, connectTimeoutMs?: number, userAgent?: string): Promise<Via> {
   const proxy = proxyFor(target, env);
   if (!proxy) return { send: target.protocol === 'https:' ? (await import('node:https')).request : http.request, url: target, headers: {}, agent: false };
   if (target.protocol === 'https:') {
     const [{ request }, { tunnelAgent }] = await Promise.all([import('node:https'), import('./proxy-tunnel.js')]);
-    return { send: request, url: target, headers: {}, agent: tunnelAgent(proxy, { keepAlive: false, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) }) };
+    return {
+      send: request,
+      url: target,
+      headers: {},
+      agent: tunnelAgent(proxy, { keepAlive: false, ...(connectTimeoutMs ? { connectTimeoutMs } : {}), ...(userAgent ? { userAgent } : {}) }),
+    };
   }
   const send = proxy.protocol === 'https:' ? (await import('node:https')).request : http.request;
   return {

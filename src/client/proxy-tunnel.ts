@@ -26,14 +26,15 @@ async function poolFor(route: ProxyRoute, connectTimeoutMs: number): Promise<Poo
 }
 
 /** Open a tunnel to host:port through the proxy; a refusal says which proxy and why. */
-async function openTunnel(route: ProxyRoute, host: string, port: number, connectTimeoutMs = 10_000): Promise<Duplex> {
+async function openTunnel(route: ProxyRoute, host: string, port: number, connectTimeoutMs = 10_000, userAgent = 'adops'): Promise<Duplex> {
   const pool = await poolFor(route, connectTimeoutMs);
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   let answer: { statusCode: number; socket: Duplex };
   try {
     answer = await pool.connect({
       path: authority,
-      headers: { host: authority, ...(route.authorization ? { 'proxy-authorization': route.authorization } : {}) },
+      // A User-Agent on the CONNECT too: a corporate proxy's allow-list and logs see who asks (issue 25).
+      headers: { host: authority, 'user-agent': userAgent, ...(route.authorization ? { 'proxy-authorization': route.authorization } : {}) },
       signal: AbortSignal.timeout(connectTimeoutMs),
     });
   } catch (err) {
@@ -55,15 +56,16 @@ async function openTunnel(route: ProxyRoute, host: string, port: number, connect
  * A node:https agent whose connections are TLS inside a tunnel: TLS to the
  * origin, so the key and the certificate check are the origin's, end to end.
  */
-export function tunnelAgent(route: ProxyRoute, options: AgentOptions & { connectTimeoutMs?: number } = {}): HttpsAgent {
-  const { connectTimeoutMs, ...agentOptions } = options;
-  return new TunnelAgent(route, connectTimeoutMs, agentOptions);
+export function tunnelAgent(route: ProxyRoute, options: AgentOptions & { connectTimeoutMs?: number; userAgent?: string } = {}): HttpsAgent {
+  const { connectTimeoutMs, userAgent, ...agentOptions } = options;
+  return new TunnelAgent(route, connectTimeoutMs, userAgent, agentOptions);
 }
 
 class TunnelAgent extends HttpsAgent {
   constructor(
     private readonly route: ProxyRoute,
     private readonly connectTimeoutMs: number | undefined,
+    private readonly userAgent: string | undefined,
     options: AgentOptions,
   ) {
     super(options);
@@ -72,7 +74,7 @@ class TunnelAgent extends HttpsAgent {
   // Agent#createConnection(options, callback) may hand the socket to the callback (documented); on failure the callback gets the error alone.
   override createConnection(opts: ConnectionOptions, done?: (err: Error | null, socket: Duplex) => void): undefined {
     // The agent computed servername (none for an IP address) and the CA options as for a direct connection.
-    openTunnel(this.route, String(opts.host ?? 'localhost').replace(/^\[|\]$/g, ''), Number(opts.port) || 443, this.connectTimeoutMs).then(
+    openTunnel(this.route, String(opts.host ?? 'localhost').replace(/^\[|\]$/g, ''), Number(opts.port) || 443, this.connectTimeoutMs, this.userAgent).then(
       (socket) => done?.(null, tlsConnect({ ...opts, socket, ALPNProtocols: ['http/1.1'] })),
       // Node's agent takes the error alone (no socket); the typings want one, so the call is made as node makes it.
       (err: Error) => {

@@ -2,7 +2,7 @@
 // client, the paginator and the typed operation calls share (types only, so
 // those files need not import the client itself).
 import type { Writable, Readable } from 'node:stream';
-import type { RetryPolicy, ThrottleGate } from './retry.js';
+import type { RetryPolicy, SendBudget, ThrottleGate } from './retry.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
@@ -35,6 +35,8 @@ export interface ApiRequest {
   retry?: Partial<RetryPolicy>;
   /** Shared with other requests: they wait out each other's throttling (see ThrottleGate). */
   gate?: ThrottleGate;
+  /** This request's sends so far, when a flow sends it again (client.sendBudget()); its count and clock go on. */
+  sends?: SendBudget;
 }
 
 export interface ApiResponse<T = unknown> {

@@ -1,7 +1,8 @@
 // The one retry policy of adops. Pure decisions (what to retry, how long to
 // wait) plus a small loop with injected sleep/random/clock so tests are exact.
 //
-// Retried for every method: 429, 502 provider_error, 503, 504, and connection
+// Retried for every method: the answers the contract's error table calls
+// retryable (408, 429, 502, 503, 504: isRetryableAnswer), and connection
 // failures before the request was sent. Retried only for safe methods: a
 // request that was sent but whose answer was lost. Waits use exponential
 // backoff with full jitter above a floor (the base delay), Retry-After when the
@@ -13,6 +14,8 @@
 // refused ones included, so quick retries keep the window full. Those waits
 // follow `policy.throttle`: seconds, doubling, with a budget long enough to
 // outlast a one-minute window, each wait announced (onRetry) to the person.
+
+import { isRetryableAnswer } from '../contract/errors.js';
 
 export interface RetryPolicy {
   /** Total tries including the first. 1 disables retries. */
@@ -93,15 +96,15 @@ function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method.toUpperCase());
 }
 
-/** Whether this outcome is worth another try, before looking at time. */
-export function isRetryable(outcome: AttemptOutcome, method: string): boolean {
-  if (outcome.kind === 'network') return !outcome.sent || isSafeMethod(method);
-  const { status, code } = outcome;
-  if (status === 429 || status === 503 || status === 504) return true;
-  // 502 is retried when the service says the provider failed; a bare 502 from
-  // a proxy (no code) is the same kind of transient failure.
-  if (status === 502) return code === undefined || code === 'provider_error' || code.startsWith('http_');
-  return false;
+/**
+ * Whether this outcome is worth another try, before looking at time.
+ * `resendable`: sending the request again after a lost answer is safe (a safe
+ * method; an upload PUT, which the storage takes once and answers 409 after).
+ */
+export function isRetryable(outcome: AttemptOutcome, method: string, resendable = isSafeMethod(method)): boolean {
+  if (outcome.kind === 'network') return !outcome.sent || resendable;
+  // The contract's error table decides (src/contract/errors.ts), for every method: these answers say nothing was done.
+  return isRetryableAnswer(outcome.status, outcome.code);
 }
 
 /** Retry-After as milliseconds from now: delta-seconds or an HTTP-date. undefined if absent/unreadable. */
@@ -129,9 +132,11 @@ export function decideRetry(input: {
   nowMs: number;
   policy: RetryPolicy;
   random: () => number;
+  /** A lost answer may be sent again (see isRetryable). */
+  resendable?: boolean;
 }): RetryDecision {
   const { outcome, method, attempt, elapsedMs, policy } = input;
-  if (!isRetryable(outcome, method)) return { retry: false, reason: 'not retryable' };
+  if (!isRetryable(outcome, method, input.resendable)) return { retry: false, reason: 'not retryable' };
   const throttled = isThrottled(outcome);
   const limits = throttled ? (policy.throttle ?? DEFAULT_THROTTLE) : policy;
   if (attempt >= limits.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
@@ -183,9 +188,73 @@ export const realRetryDeps: RetryDeps = {
   random: Math.random,
 };
 
+/** The most sends of one request under `policy`: its attempts, or its throttle attempts when more (6 by default). */
+export function maxSends(policy: RetryPolicy): number {
+  return Math.max(1, policy.maxAttempts, policy.throttle?.maxAttempts ?? DEFAULT_THROTTLE.maxAttempts);
+}
+
+/** The time one request may take under `policy`, retries included: its budget, or its throttle budget after a throttling answer. */
+export function budgetFor(policy: RetryPolicy, throttled: boolean): number {
+  return throttled ? Math.max(policy.budgetMs, (policy.throttle ?? DEFAULT_THROTTLE).budgetMs) : policy.budgetMs;
+}
+
+/**
+ * What one request has spent, shared by every loop that sends it: the
+ * client's retries and a flow's resends (a change in doubt resent with its
+ * Idempotency-Key) draw from the same count and the same clock. So "at most
+ * maxSends(policy) sends of one request" holds whoever loops (issue 25: a
+ * gateway 503 to POST /mutations was sent 4 times for each of 4 resends).
+ */
+export class SendBudget {
+  /** Sends made so far. */
+  made = 0;
+  /** A throttling answer came: the throttle's longer budget applies from then on. */
+  throttled = false;
+  private startedAt: number | undefined;
+
+  constructor(
+    readonly policy: RetryPolicy,
+    private readonly now: () => number,
+  ) {}
+
+  /** When the first send started (now, if none has). */
+  start(): number {
+    return (this.startedAt ??= this.now());
+  }
+
+  elapsedMs(): number {
+    return this.startedAt === undefined ? 0 : this.now() - this.startedAt;
+  }
+
+  /** Time left before the request's deadline. */
+  remainingMs(): number {
+    return budgetFor(this.policy, this.throttled) - this.elapsedMs();
+  }
+
+  /**
+   * Start the clock again: the upload PUT's budget bounds the waits between
+   * its attempts, not the time its bytes take (a long upload is not a retry).
+   */
+  restartClock(): void {
+    this.startedAt = this.now();
+  }
+
+  /** Whether one more send is allowed (count and time). */
+  left(): boolean {
+    // The first send always goes (a budget of 0 is then its deadline: it fails at once as a timeout).
+    return this.made === 0 || (this.made < maxSends(this.policy) && this.remainingMs() > 0);
+  }
+}
+
+/** A send past the request's budget was asked for: a loop that does not check SendBudget.left() (a bug, never sent). */
+export class SendsSpentError extends Error {
+  override readonly name = 'SendsSpentError';
+}
+
 /**
  * Run `attemptFn` until it returns a final result. `attemptFn` reports its
- * outcome; `final` says whether that outcome ends the loop as-is.
+ * outcome; `final` says whether that outcome ends the loop as-is. With
+ * `sends`, attempts continue its count and clock (a flow's resend).
  */
 export async function runWithRetry<T>(opts: {
   method: string;
@@ -194,28 +263,37 @@ export async function runWithRetry<T>(opts: {
   signal?: AbortSignal;
   /** Shared with other requests: wait out their throttling before each attempt, and hold them through ours. */
   gate?: ThrottleGate;
+  /** The request's sends so far (a flow resending it shares one); a new one when absent. */
+  sends?: SendBudget;
+  /** A lost answer may be sent again (an upload PUT). */
+  resendable?: boolean;
+  /** `remainingMs`: time left before the request's deadline; the attempt in flight ends there. */
   attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
   onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome; elapsedMs: number }) => void;
 }): Promise<{ result: T; attempts: number; gaveUp?: string; elapsedMs: number }> {
-  const started = opts.deps.now();
-  for (let attempt = 1; ; attempt++) {
+  const sends = opts.sends ?? new SendBudget(opts.policy, opts.deps.now);
+  sends.start();
+  for (;;) {
     // Ctrl-C before (re)sending stops here: nothing more goes out.
     opts.signal?.throwIfAborted();
     await opts.gate?.pass(opts.deps, opts.signal);
-    const remaining = opts.policy.budgetMs - (opts.deps.now() - started);
-    const { outcome, result } = await opts.attemptFn(attempt, remaining);
+    if (!sends.left()) throw new SendsSpentError(`${opts.method}: no send left of ${maxSends(opts.policy)} (${sends.made} made)`);
+    const attempt = ++sends.made;
+    const { outcome, result } = await opts.attemptFn(attempt, sends.remainingMs());
+    if (isThrottled(outcome)) sends.throttled = true;
     const decision = decideRetry({
       outcome,
       method: opts.method,
       attempt,
-      elapsedMs: opts.deps.now() - started,
+      elapsedMs: sends.elapsedMs(),
       nowMs: opts.deps.now(),
       policy: opts.policy,
       random: opts.deps.random,
+      ...(opts.resendable !== undefined ? { resendable: opts.resendable } : {}),
     });
-    const elapsedMs = opts.deps.now() - started;
+    const elapsedMs = sends.elapsedMs();
     if (!decision.retry) {
-      const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method);
+      const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method, opts.resendable);
       // Given up: after retries, or at once because the wait the service asked for is longer than the budget.
       const gaveUp = failed && (attempt > 1 || decision.reason.startsWith('the service asked'));
       return { result, attempts: attempt, elapsedMs, ...(gaveUp ? { gaveUp: decision.reason } : {}) };

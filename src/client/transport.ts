@@ -55,6 +55,9 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** Errors meaning the connection never carried the request (a refused certificate is one too: certificateError). */
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
 // TLS verification failures: the certificate was refused, so sending again cannot help.
 const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',

@@ -80,5 +80,27 @@ export const ERROR_CODES = {
 export type KnownErrorCode = keyof typeof ERROR_CODES;
 
 export function errorInfo(code: string): ErrorCodeInfo | undefined {
-  return (ERROR_CODES as Record<string, ErrorCodeInfo>)[code];
+  return Object.hasOwn(ERROR_CODES, code) ? (ERROR_CODES as Record<string, ErrorCodeInfo>)[code] : undefined;
+}
+
+/**
+ * Statuses that say "not done now, try again" whatever body they carry: a
+ * gateway's or proxy's answer names no code of the table (408 request_timeout
+ * and 502 provider_error are the table's own, and retryable there too).
+ */
+export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 502, 503, 504];
+
+/**
+ * The one answer to "may sending the same request again succeed?" for an
+ * answer of `status` carrying error `code`: the table's word for a code it
+ * names at that status, else the status's. The retry policy, ApiError and the
+ * exit codes all read it.
+ */
+export function isRetryableAnswer(status: number, code?: string): boolean {
+  const info = code !== undefined ? errorInfo(code) : undefined;
+  if (info && info.status === status) return info.retryable;
+  // The service's 502 is provider_error; a 502 naming another code is a refusal we cannot vouch for
+  // (a bare one, without a code, is a gateway's).
+  if (status === 502 && code !== undefined && !code.startsWith('http_')) return false;
+  return RETRYABLE_STATUSES.includes(status);
 }

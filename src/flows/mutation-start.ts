@@ -123,12 +123,15 @@ export async function startMutation(client: ApiClient, body: Record<string, unkn
   const key = opts.idempotencyKey ?? randomUUID();
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? realRetryDeps.sleep;
+  // Every send of this change, the client's retries and our resends, draws from one budget:
+  // at most maxSends(policy) in all (6 by default; --retries N: N+1), within --retry-budget.
+  const sends = client.sendBudget();
   // The body as the user wrote it (the service checks it); the same key on every send.
   const send = async (): Promise<StartedMutation> => {
     const req = operationRequest(
       'createMutation',
       { headers: { 'idempotency-key': key }, body },
-      { signal: opts.signal, ...(opts.gate ? { gate: opts.gate } : {}) },
+      { signal: opts.signal, sends, ...(opts.gate ? { gate: opts.gate } : {}) },
     );
     const res = await client.request(req);
     return checkAnswer('createMutation', res.body, { status: res.status });
@@ -143,10 +146,12 @@ export async function startMutation(client: ApiClient, body: Record<string, unkn
     last = err instanceof Error ? err : new Error(String(err));
   }
   const resends = opts.resends ?? 3;
-  for (let i = 1; i <= resends; i++) {
+  for (let i = 1; i <= resends && sends.left(); i++) {
     const what = last instanceof UnexpectedAnswerError ? 'an answer that names no mutation' : 'no answer';
     opts.onNote?.(`${what} to ${CREATE.method} ${CREATE.path} (${messageOf(last)}); sending it again with the same Idempotency-Key (${i}/${resends})`);
     await sleep(Math.min(4000, 500 * 2 ** (i - 1)), opts.signal);
+    // The wait may have spent what was left of the time budget.
+    if (!sends.left()) break;
     try {
       const mutation = await send();
       opts.onNote?.(`the service answered: mutation ${mutation.id} (the same change, made once)`);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { FileIdentity } from './upload-journal.js';
-import { abortError, type PutBody } from './upload-put.js';
+import { abortError, type PutBody } from '../client/upload-put.js';
 
 /** One read from disk. */
 const READ_BYTES = 1024 * 1024;

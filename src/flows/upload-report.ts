@@ -5,7 +5,6 @@ import { ApiError, codeOf, NetworkError } from '../client/errors.js';
 import { humanBytes } from '../contract/media.js';
 import { LocalStateError } from '../state/errors.js';
 import { UploadError, type FileOutcome } from './upload.js';
-import { PutNetworkError } from './upload-put.js';
 import type { UploadTarget } from './upload-targets.js';
 
 export function explainFailure(o: FileOutcome): string {
@@ -36,7 +35,7 @@ export function explainFailure(o: FileOutcome): string {
         return `${err.code} (${err.status}): ${err.message}`;
     }
   }
-  if (err instanceof PutNetworkError || err instanceof NetworkError) return `connection failed: ${err.message}; run the same command again to resume`;
+  if (err instanceof NetworkError) return `connection failed: ${err.message}; run the same command again to resume`;
   // Our own store refused a write (full or read-only disk): the user's file is not to blame.
   if (err instanceof LocalStateError) return `${err.message}; ${err.hint}`;
   const code = codeOf(err);

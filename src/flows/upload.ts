@@ -20,7 +20,9 @@ import {
   type UploadJournal,
 } from './upload-journal.js';
 import type { LockHolder } from './lock-file.js';
-import { PutNetworkError, putBytes, type PutResult } from './upload-put.js';
+import type { ApiClient } from '../client/http.js';
+import type { SendBudget } from '../client/retry.js';
+import type { PutResult } from '../client/upload-put.js';
 import { serviceSha256, type Reservation, type Row, type UploadTarget } from './upload-targets.js';
 import { stateAcceptors, waitFor } from '../client/waiter.js';
 
@@ -52,9 +54,8 @@ export interface UploadOptions {
   /** Bound on waiting for a finalize that answered a non-final state. */
   waitTimeoutMs: number;
   idleTimeoutMs?: number;
-  userAgent?: string;
-  /** Proxy variables for the PUT to the storage origin (HTTPS_PROXY, NO_PROXY, ...). */
-  env?: Record<string, string | undefined>;
+  /** Sends the bytes: the client's PUT (its transport, proxy and retry policy: --retries, --retry-budget). */
+  putter: Pick<ApiClient, 'putUpload' | 'sendBudget'>;
   /** Runs once the row is ready (e.g. registrations); its answer is the row shown. */
   afterReady?: (row: Row) => Promise<Row>;
 }
@@ -105,7 +106,6 @@ const claimedType = (name: string): string | undefined => CLAIMED_BY_EXTENSION[/
 
 /** A reservation whose URL cannot start a PUT within this margin is treated as expired. */
 const EXPIRY_MARGIN_MS = 10_000;
-const PUT_ATTEMPTS = 3;
 const RENEWALS = 2;
 
 async function readHead(path: string): Promise<Buffer> {
@@ -144,7 +144,8 @@ class FileUpload {
   private res: Reservation | undefined;
   /** SHA-256 of bytes already sent to `res` (a previous run's, or this run's). */
   private sentSha: string | undefined;
-  private putAttempts = 0;
+  /** Every PUT to the current upload URL draws from this (the client's retries, and a PUT again after finalize said incomplete). */
+  private putSends: SendBudget | undefined;
   private renewals = 0;
   /** SHA-256 of the file, the journal's key: read before anything is reserved, or (a large file's first run) by its PUT. */
   private sha = '';
@@ -362,6 +363,7 @@ class FileUpload {
       throw err;
     }
     this.sentSha = undefined;
+    this.putSends = undefined;
     this.record('reserved');
   }
 
@@ -398,30 +400,32 @@ class FileUpload {
       await this.renew('the upload URL expired');
       return false;
     }
-    this.putAttempts++;
+    const sends = (this.putSends ??= this.o.putter.sendBudget());
     // Bytes an EARLIER attempt sent completely; this attempt's own hash proves nothing about what landed before.
-    const priorSha = this.sentSha;
+    let priorSha = this.sentSha;
     const size = this.file.size;
     this.o.onEvent?.({ type: 'start', file: this.file.shown, size, contentType: this.contentType, url: res.uploadUrl });
     let answer: PutResult;
     try {
-      answer = await putBytes(res.uploadUrl, () => this.openBody(), {
+      // The client resends a cut PUT itself (the storage keeps nothing of it; if the answer
+      // alone was lost, the next PUT answers 409 and we adopt by hash): no loop of ours around it.
+      answer = await this.o.putter.putUpload(res.uploadUrl, () => this.openBody(), {
         contentType: this.contentType,
         sizeBytes: size,
+        sends,
+        onResend: (why, attempt, max) => {
+          // What the failed attempt sent completely is an earlier attempt's to the next one.
+          priorSha = this.sentSha;
+          this.note(`the upload was cut off (${why}); sending again (attempt ${attempt} of ${max})`);
+          this.o.onEvent?.({ type: 'start', file: this.file.shown, size, contentType: this.contentType, url: res.uploadUrl });
+        },
         onProgress: (sent) => this.o.onEvent?.({ type: 'progress', file: this.file.shown, sent, size }),
         ...(this.o.idleTimeoutMs ? { idleTimeoutMs: this.o.idleTimeoutMs } : {}),
         ...(this.o.signal ? { signal: this.o.signal } : {}),
-        ...(this.o.userAgent ? { userAgent: this.o.userAgent } : {}),
-        ...(this.o.env ? { env: this.o.env } : {}),
       });
     } catch (err) {
       if (err instanceof FileChanged) return this.dropChanged(err);
-      if (!(err instanceof PutNetworkError) || this.putAttempts >= PUT_ATTEMPTS) throw err;
-      // The storage keeps nothing of a cut PUT and the URL stays usable; if the
-      // answer alone was lost, the next PUT answers 409 and we adopt by hash.
-      this.note(`the upload was cut off (${err.message}); sending again (attempt ${this.putAttempts + 1} of ${PUT_ATTEMPTS})`);
-      await this.o.sleep(500 * this.putAttempts, this.sig());
-      return false;
+      throw err;
     }
     const code = isRecord(answer.body) ? answer.body.error : undefined;
     if (answer.status >= 200 && answer.status < 300) {
@@ -485,7 +489,7 @@ class FileUpload {
     try {
       row = await this.t.finalize(res.id, this.sig());
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'upload_incomplete' && this.putAttempts < PUT_ATTEMPTS) {
+      if (err instanceof ApiError && err.code === 'upload_incomplete' && (this.putSends?.left() ?? true)) {
         this.note(`${res.id} has no bytes yet; sending them`);
         return undefined;
       }

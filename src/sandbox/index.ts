@@ -288,3 +288,11 @@ export async function readKeys(opts: { data?: string; fixtures?: string } = {}):
   const orgOf = new Map(world.members.map((m) => [m.id, m.organization]));
   return world.apiKeys.map((k) => ({ key: k.key, organization: orgOf.get(k.member) ?? '', label: k.label, description: k.description }));
 }
+
+export type { RaceRelay } from './demo/race-relay.js';
+
+/** `adops demo`'s racing-writer relay in front of a sandbox (./demo/race-relay.ts); loaded only when called. */
+export async function startRaceRelay(target: string, path: string, otherWriter: () => Promise<void>): Promise<import('./demo/race-relay.js').RaceRelay> {
+  const relay = await import('./demo/race-relay.js');
+  return relay.startRaceRelay(target, path, otherWriter);
+}

@@ -162,6 +162,20 @@ describe('through a CONNECT proxy without credentials', () => {
     }
   });
 
+  it("the CONNECT request carries adops' User-Agent (issue 25), for the API and for the upload PUT", async () => {
+    const r = await adops(['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'], proxied(open));
+    expect(r.code, r.stderr).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'adops-proxy-ua-'));
+    writeFileSync(join(dir, 'ua.png'), png());
+    const up = await adops(['assets', 'upload', join(dir, 'ua.png'), '-o', 'json'], proxied(open));
+    expect(up.code, up.stderr).toBe(0);
+    expect(open.connects).toContain('storage.corp.test:443');
+    // Each CONNECT's head as the proxy recorded it (relayed TLS bytes sit between them, not on lines of their own).
+    const connectHeads = [...open.seen().matchAll(/CONNECT (\S+)\n(\{[^\n]*\})\n/g)].map((m) => ({ to: m[1], head: m[2]! }));
+    expect(connectHeads.map((c) => c.to)).toEqual(expect.arrayContaining(['ads.corp.test:443', 'storage.corp.test:443']));
+    for (const { head } of connectHeads) expect(JSON.parse(head)).toMatchObject({ 'user-agent': expect.stringMatching(/^adops\/\d/) });
+  });
+
   it('lowercase https_proxy wins over HTTPS_PROXY', async () => {
     const r = await adops(
       ['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'],

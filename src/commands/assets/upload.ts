@@ -16,7 +16,6 @@ import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadO
 import { expandInputs, runPool, type Skipped } from '../../flows/upload-files.js';
 import { keyFingerprint, UploadJournal } from '../../flows/upload-journal.js';
 import { UploadProgress } from '../../flows/upload-progress.js';
-import { PutNetworkError } from '../../flows/upload-put.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
 import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-targets.js';
 import { asText } from '../../cli/output/sanitize.js';
@@ -97,6 +96,8 @@ export function progressFor(ctx: CommandContext): UploadProgress {
 /** Upload every file (at most `concurrency` at once); outcomes in input order. */
 export async function runUploads(ctx: CommandContext, run: UploadRun, progress = progressFor(ctx)): Promise<FileOutcome[]> {
   const journal = journalFor(ctx);
+  // The PUT goes through the client: its transport, proxy and retry policy (--retries, --retry-budget).
+  const putter = await ctx.client();
   const outcomes = await runPool(run.files, run.concurrency, async (file): Promise<FileOutcome> => {
     if (ctx.signal.aborted) return { file, status: 'interrupted' };
     const outcome = await uploadFile(file, {
@@ -115,8 +116,7 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
       },
       waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,
       ...(run.idleTimeoutSeconds !== undefined ? { idleTimeoutMs: Math.round(run.idleTimeoutSeconds * 1000) } : {}),
-      userAgent: `adops/${ctx.version}`,
-      env: ctx.env,
+      putter,
       ...(run.afterReady ? { afterReady: run.afterReady } : {}),
     });
     const id = outcome.row?.id ?? outcome.row?.documentId;
@@ -138,7 +138,6 @@ export function exitOf(o: FileOutcome, reason?: unknown): ExitCode {
   if (o.status === 'interrupted') return toReport(stopReason(reason)).exitCode;
   const err = o.error;
   if (err instanceof UploadError) return err.exit === 'refused' ? EXIT.refused : err.exit === 'waitTimeout' ? EXIT.waitTimeout : EXIT.unexpected;
-  if (err instanceof PutNetworkError) return EXIT.unavailable;
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return EXIT.usage; // the local file went away or is unreadable
   return toReport(err).exitCode;

@@ -1,98 +1,13 @@
-// The racing writer of `adops demo`'s revision-safe edit, made deterministic:
-// a loopback relay between one adops child and the in-process sandbox that
-// forwards every request as it is, except that before it forwards the first
-// PATCH of one path it lets another writer change that row through the API.
-// The child has read the row by then (its read went through the relay), so its
-// write meets 409 revision_mismatch exactly as it would with a real concurrent
-// writer. Loaded only by the demo.
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The other writer of `adops demo`'s revision-safe edit: it reads the brand
+// and sets its voice at that revision, through the client's one transport
+// like any command (no socket of its own: issue 25). The relay that lets it in
+// between the child's read and write is the sandbox's (src/sandbox/demo/race-relay.ts).
+import type { CommandContext } from '../../cli/context.js';
 
-export interface RaceRelay {
-  url: string;
-  /** Whether the other writer has run (the child's PATCH came through). */
-  raced(): boolean;
-  close(): Promise<void>;
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function send(base: string, method: string, path: string, headers: IncomingHttpHeaders, body?: Buffer): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method, headers: { ...headers, host: new URL(base).host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** A JSON request to the sandbox with the demo key in the Authorization header (in-process only: no command line). */
-export async function apiJson(base: string, key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const headers: IncomingHttpHeaders = { authorization: `Bearer ${key}`, accept: 'application/json' };
-  let payload: Buffer | undefined;
-  if (body !== undefined) {
-    payload = Buffer.from(JSON.stringify(body));
-    headers['content-type'] = 'application/json';
-    headers['content-length'] = String(payload.length);
-  }
-  const answer = await send(base, method, path, headers, payload);
-  const text = answer.body.toString('utf8');
-  if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-/** Start the relay to `target`; `otherWriter` runs once, before the first PATCH of `path` is forwarded. */
-export function startRaceRelay(target: string, path: string, otherWriter: () => Promise<void>): Promise<RaceRelay> {
-  let pending: (() => Promise<void>) | undefined = otherWriter;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        try {
-          const url = req.url ?? '/';
-          if (req.method === 'PATCH' && url.split('?')[0] === path && pending) {
-            const writer = pending;
-            pending = undefined;
-            await writer();
-          }
-          const headers = { ...req.headers };
-          delete headers.connection;
-          const answer = await send(target, req.method ?? 'GET', url, headers, chunks.length ? Buffer.concat(chunks) : undefined);
-          const out = { ...answer.headers };
-          delete out.connection;
-          delete out['transfer-encoding'];
-          out['content-length'] = String(answer.body.length);
-          res.writeHead(answer.status, out);
-          res.end(answer.body);
-        } catch (error) {
-          res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { code: 'demo_relay', message: error instanceof Error ? error.message : String(error) } }));
-        }
-      })();
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        raced: () => pending === undefined,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+/** Set `voice` on the brand `slug` at its current revision, with the demo's key; the brand's new revision. */
+export async function otherWriterSetsVoice(ctx: CommandContext, baseUrl: string, key: string, slug: string, voice: string): Promise<number> {
+  const client = await ctx.makeClient({ baseUrl, apiKey: key });
+  const row = await client.call('getBrand', { params: { slug } });
+  const saved = await client.call('updateBrand', { params: { slug }, body: { voice, revision: row.revision } });
+  return saved.revision;
 }

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { InterruptedError } from '../../cli/errors.js';
-import { apiJson, startRaceRelay } from './race.js';
+import { otherWriterSetsVoice } from './race.js';
 
 /** Advertiser of the demo world at provider_a, which accepts no status filter on live reads (spec). */
 export const DEMO_ADVERTISER = 'acc_acme_a_001';
@@ -92,7 +92,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const bin = adopsBin();
 
   out(`${bold('adops demo')}: a short tour of real adops commands against a throwaway local sandbox\n`);
-  const { startSandbox } = await import('../../sandbox/index.js');
+  const { startSandbox, startRaceRelay } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true });
   const configHome = mkdtempSync(join(tmpdir(), 'adops-demo-'));
   const configDir = join(configHome, 'config');
@@ -250,9 +250,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     const brandPath = `/context/brands/${DEMO_BRAND}`;
     const relay = await startRaceRelay(sandbox.url, brandPath, async () => {
       // The other writer: reads the brand and sets its voice at that revision, after adops read it and before adops writes.
-      const row = await apiJson(sandbox.url, key, 'GET', brandPath);
-      const saved = await apiJson(sandbox.url, key, 'PATCH', brandPath, { voice: THEIR_VOICE, revision: row.revision });
-      out(dim(`# (meanwhile another writer set the voice: brand ${DEMO_BRAND} is now at revision ${String(saved.revision)})`) + '\n');
+      const revision = await otherWriterSetsVoice(ctx, sandbox.url, key, DEMO_BRAND, THEIR_VOICE);
+      out(dim(`# (meanwhile another writer set the voice: brand ${DEMO_BRAND} is now at revision ${String(revision)})`) + '\n');
     });
     try {
       say(

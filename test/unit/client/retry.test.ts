@@ -192,3 +192,62 @@ describe('ThrottleGate', () => {
     expect(sentAt[0]).toBeGreaterThanOrEqual(5_000);
   });
 });
+
+describe('retryable answers come from the contract table (issue 25)', () => {
+  it('408 request_timeout: retried (the table says retryable), ApiError says so, and it exits 6 like the others', async () => {
+    const { isRetryableAnswer } = await import('../../../src/contract/errors.js');
+    const { ApiError } = await import('../../../src/client/errors.js');
+    const { exitCodeForStatus, EXIT } = await import('../../../src/cli/exit-codes.js');
+    expect(isRetryable({ kind: 'response', status: 408, code: 'request_timeout' }, 'POST')).toBe(true);
+    expect(isRetryable({ kind: 'response', status: 408 }, 'GET')).toBe(true);
+    for (const status of [408, 429, 502, 503, 504]) {
+      expect(isRetryableAnswer(status)).toBe(true);
+      expect(new ApiError({ status, body: {}, method: 'GET', path: '/x' }).retryable).toBe(true);
+      expect(exitCodeForStatus(status)).toBe(EXIT.unavailable);
+    }
+  });
+});
+
+describe('one send budget per request (issue 25: a 503 to POST /mutations went out 4 × 4 = 16 times)', () => {
+  it('the client retries and a flow resending the same request share one count: at most maxSends in all', async () => {
+    const { SendBudget, SendsSpentError, maxSends } = await import('../../../src/client/retry.js');
+    let t = 0;
+    const deps = { now: () => t, sleep: async (ms: number) => void (t += ms), random: () => 0 };
+    const sends = new SendBudget(policy, deps.now);
+    let made = 0;
+    const call = () =>
+      runWithRetry({
+        method: 'POST',
+        policy,
+        deps,
+        sends,
+        attemptFn: async () => {
+          made++;
+          return { outcome: { kind: 'response', status: 503 }, result: 503 };
+        },
+      });
+    // The flow's loop: resend while the budget says so (as startMutation does).
+    await call();
+    while (sends.left()) await call();
+    expect(maxSends(policy)).toBe(6);
+    expect(made).toBe(6);
+    // A loop that does not ask is stopped by the client, nothing sent.
+    await expect(call()).rejects.toBeInstanceOf(SendsSpentError);
+    expect(made).toBe(6);
+  });
+
+  it('--retries R bounds every request to R + 1 sends, throttled ones too', async () => {
+    const { maxSends } = await import('../../../src/client/retry.js');
+    expect(maxSends({ ...policy, maxAttempts: 2, throttle: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 10 } })).toBe(2);
+  });
+
+  it('the time budget is shared too: a resend after the budget was spent is not allowed', async () => {
+    const { SendBudget } = await import('../../../src/client/retry.js');
+    let t = 0;
+    const sends = new SendBudget(policy, () => t);
+    sends.start();
+    sends.made = 1;
+    t = policy.budgetMs;
+    expect(sends.left()).toBe(false);
+  });
+});

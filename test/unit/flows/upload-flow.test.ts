@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf } from '../../../src/commands/assets/upload.js';
+import { ApiClient } from '../../../src/client/http.js';
 import { uploadFile, UploadError, type UploadEvent } from '../../../src/flows/upload.js';
 import { hashFile } from '../../../src/flows/upload-body.js';
 import { UploadJournal } from '../../../src/flows/upload-journal.js';
@@ -31,6 +32,9 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/u/token`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** The PUT goes through a real client (its transport and retry policy); the API itself is the fake target. */
+const putter = new ApiClient({ baseUrl: 'https://api.adops.test', apiKey: 'acr_k_1234', userAgent: 't', env: {} });
 
 function fakeTarget(states: string[]): UploadTarget {
   let polls = 0;
@@ -69,6 +73,7 @@ describe('uploadFile and a finalize that is not final yet', () => {
       now: Date.now,
       sleep: async () => {},
       waitTimeoutMs: 60_000,
+      putter,
       onEvent: (e) => events.push(e),
     });
     expect(out.status, String(out.error)).toBe('uploaded');
@@ -90,6 +95,7 @@ describe('uploadFile and a finalize that is not final yet', () => {
       now: () => (t += 1000),
       sleep: async () => {},
       waitTimeoutMs: 3000,
+      putter,
     });
     expect(out.status).toBe('failed');
     expect(out.error).toBeInstanceOf(UploadError);

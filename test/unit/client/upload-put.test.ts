@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTINUE_WAIT_MS, PutNetworkError, putBytes, type PutBody } from '../../../src/flows/upload-put.js';
+import { CONTINUE_WAIT_MS, PutNetworkError, putBytes, type PutBody } from '../../../src/client/upload-put.js';
 
 let server: Server;
 let base = '';

@@ -1,18 +1,21 @@
-// The byte PUT of an upload, to the URL the service handed out. Kept in one
-// small module on node:http(s) so it can later move onto the shared transport
-// in one place. Rules it keeps whatever the transport: no API key (the URL is
-// its own credential, and a storage host must never see the key), no
-// redirects followed (a 3xx is returned as is), the body streamed from disk
-// with back-pressure (memory flat for any size), and a Content-Length so the
+// The byte PUT of an upload, to the URL the service handed out: one attempt
+// on the socket (the client's sendUpload, ./upload-send.ts, retries it under
+// the one retry policy). It is the client's because only src/client opens
+// sockets (issue 25). Rules it keeps: no API key (the URL is its own
+// credential, and a storage host must never see the key), no redirects
+// followed (a 3xx is returned as is), the body streamed from disk with
+// back-pressure (memory flat for any size), and a Content-Length so the
 // storage can refuse an oversized file before reading it. The body waits for
 // the storage's go-ahead (`Expect: 100-continue`), so such a refusal arrives
 // before a byte is sent and is read, not lost to a reset connection mid-body
 // (a write EPIPE, #13); a storage that never answers the Expect gets the body
-// after CONTINUE_WAIT_MS anyway, as curl does.
+// after CONTINUE_WAIT_MS anyway, as curl does. No deadline on the whole PUT:
+// a long upload whose bytes keep moving is bounded by its idle timer only.
 import type { IncomingMessage } from 'node:http';
-import { proxyAuthRefused, type Env } from '../client/proxy.js';
-import { connectionFor, finalFailure } from '../client/proxy-route.js';
-import { abortReason } from '../client/retry.js';
+import { proxyAuthRefused, type Env } from './proxy.js';
+import { connectionFor, finalFailure } from './proxy-route.js';
+import { abortReason } from './retry.js';
+import { codeOf, NOT_SENT_CODES, type TransportFailureKind } from './transport.js';
 
 export interface PutOptions {
   contentType: string;
@@ -55,17 +58,22 @@ export interface PutResult {
   status: number;
   /** Parsed JSON when the answer is JSON, else its text (first 64 KiB). */
   body: unknown;
+  /** The answer's Retry-After, for the retry policy. */
+  retryAfter?: string;
 }
 
-/** The PUT failed without an answer; `sent` says whether every byte left us. */
+/** The PUT failed without an answer; `sent` says whether every byte left us, `kind` what failed. */
 export class PutNetworkError extends Error {
   override readonly name = 'PutNetworkError';
+  readonly kind: TransportFailureKind;
   constructor(
     message: string,
     readonly sent: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; kind?: TransportFailureKind },
   ) {
     super(message, options);
+    const code = codeOf(options?.cause);
+    this.kind = options?.kind ?? (code !== undefined && NOT_SENT_CODES.has(code) ? 'connect' : 'lost');
   }
 }
 
@@ -97,7 +105,7 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`upload URL has an unsupported scheme: ${target.protocol}`);
   // Direct, or behind a proxy (a CONNECT tunnel, or plain forwarding): the storage origin's own decision.
-  const via = await connectionFor(target, opts.env ?? process.env);
+  const via = await connectionFor(target, opts.env ?? process.env, undefined, opts.userAgent);
   const send = via.send;
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   return new Promise<PutResult>((resolve, reject) => {
@@ -139,7 +147,7 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
     };
     // Our own idle timer, reset whenever bytes move either way: node's socket timeout
     // lets a stalled write run about twice the time it is given (#13).
-    const idle = setTimeout(() => fail(new PutNetworkError(`no progress for ${seconds(idleMs)}`, sentAll)), idleMs);
+    const idle = setTimeout(() => fail(new PutNetworkError(`no progress for ${seconds(idleMs)}`, sentAll, { kind: 'timeout' })), idleMs);
     const progressed = () => idle.refresh();
     const goAhead = setTimeout(() => sendBody(), CONTINUE_WAIT_MS);
     const onAbort = () => fail(abortError(opts.signal!));
@@ -150,7 +158,14 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     // A proxy's 407 or a refused certificate: sending again cannot help.
-    req.on('error', (err) => fail(finalFailure(err, target.host) ?? new PutNetworkError(err.message, sentAll, { cause: err })));
+    req.on('error', (err) => {
+      const final = finalFailure(err, target.host);
+      if (final) return fail(final);
+      // The storage's origin only: the URL's path and query carry its token.
+      const broken = new PutNetworkError(err.message, sentAll, { cause: err });
+      const what = broken.kind === 'connect' ? `cannot connect to ${target.origin}` : `the connection to ${target.origin} failed`;
+      fail(new PutNetworkError(`${what} (${codeOf(err) ?? err.message})`, sentAll, { cause: err }));
+    });
     req.on('continue', () => {
       progressed();
       sendBody();
@@ -169,7 +184,8 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
           stop();
           // Answered before the body ended: drop the half-sent request rather than leave its socket open.
           if (!sentAll) req.destroy();
-          resolve({ status: res.statusCode ?? 0, body: answer });
+          const retryAfter = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, body: answer, ...(retryAfter ? { retryAfter } : {}) });
         },
         (err: Error) => fail(new PutNetworkError(err.message, sentAll, { cause: err })),
       );
