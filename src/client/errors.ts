@@ -43,7 +43,8 @@ export class ApiError extends Error {
     if (legacy) for (const k of ['type', 'errors', 'title', 'detail']) delete extra[k];
     this.extra = extra;
     const info = errorInfo(code);
-    this.retryable = isRetryableAnswer(init.status, code);
+    // unexpected_answer is ours, not the service's: an answer adops will not act on (exit 1), whatever its status.
+    this.retryable = code !== 'unexpected_answer' && isRetryableAnswer(init.status, code);
     this.retriedFor = init.retriedFor;
     this.hint = init.retriedFor?.throttled ? throttledHint(init.retriedFor, extra) : hintFor(code, init.status, extra, info?.action);
   }

@@ -1,7 +1,9 @@
 // Progress of uploads for a person, as text: on a terminal one redrawn bar
 // per file in flight (bytes, rate, ETA); elsewhere (CI logs, pipes) plain
 // lines at the start, every 10% or 10 s, and at the end, never a `\r`.
-// Pure text: the command hands in `write` (stderr) and the clock.
+// Pure text: the command hands in `write` (stderr), the clock, and `clean`, the
+// CLI's one boundary for outside text (file names, the service's notes), so this
+// flow has no cleaner of its own to forget a secret or a line break.
 import { humanBytes as bytes } from '../contract/media.js';
 
 /** Fixed decimals: a progress line must not jitter as it updates. */
@@ -19,9 +21,6 @@ interface FileState {
   lastDecile: number;
   lastLineAt: number;
 }
-
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-const clean = (s: string) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, '?');
 
 export function rate(sent: number, elapsedMs: number): number {
   return elapsedMs > 0 ? (sent * 1000) / elapsedMs : 0;
@@ -65,6 +64,8 @@ export interface ProgressOptions {
   /** Redraw bars (stderr is a terminal); otherwise plain lines. */
   tty: boolean;
   write: (text: string) => void;
+  /** One line of outside text made safe to show (the CLI's lineText: controls, line breaks, secrets). */
+  clean: (text: string) => string;
   now: () => number;
   columns?: number;
 }
@@ -79,13 +80,13 @@ export class UploadProgress {
   /** A line that stays (a note, a result), printed above the bars. */
   line(text: string): void {
     this.erase();
-    this.o.write(clean(text) + '\n');
+    this.o.write(this.o.clean(text) + '\n');
     this.draw(true);
   }
 
   handle(e: UploadEvent): void {
     const now = this.o.now();
-    const name = clean(e.file);
+    const name = this.o.clean(e.file);
     if (e.type === 'note') return this.line(`${name}: ${e.message}`);
     if (e.type === 'start') {
       this.files.set(e.file, { name, size: e.size, startedAt: now, sent: 0, lastDecile: 0, lastLineAt: now });

@@ -107,6 +107,18 @@ describe('a cap on what an answer may hold', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/unexpected answer.*announced/);
   });
+
+  it('a 503 past the cap is not the service speaking: exit 1, retryable false in the JSON error, sent once', async () => {
+    handler = (_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(MAX_ANSWER_BYTES + 1) });
+      res.write('{"error":"');
+    };
+    requests.splice(0);
+    const r = await runAdops(['observe', 'campaigns', '-o', 'json'], { env: env(), timeoutMs: 20_000 });
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stderr) as { error: { code: string; retryable: boolean } }).toMatchObject({ error: { code: 'unexpected_answer', retryable: false } });
+    expect(requests.filter((q) => q.startsWith('GET /observe/campaigns'))).toHaveLength(1);
+  });
 });
 
 describe('at most N sends of one request', () => {

@@ -18,7 +18,7 @@ import { keyFingerprint, UploadJournal } from '../../flows/upload-journal.js';
 import { UploadProgress } from '../../flows/upload-progress.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
 import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-targets.js';
-import { asText } from '../../cli/output/sanitize.js';
+import { asText, lineText } from '../../cli/output/sanitize.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -90,7 +90,13 @@ export function journalFor(ctx: CommandContext): UploadJournal {
 
 export function progressFor(ctx: CommandContext): UploadProgress {
   const columns = (ctx.io.stderr as { columns?: number }).columns;
-  return new UploadProgress({ tty: ctx.fancy, write: (s) => void ctx.io.stderr.write(s), now: () => ctx.clock.now(), ...(columns ? { columns } : {}) });
+  return new UploadProgress({
+    tty: ctx.fancy,
+    write: (s) => void ctx.io.stderr.write(s),
+    clean: lineText,
+    now: () => ctx.clock.now(),
+    ...(columns ? { columns } : {}),
+  });
 }
 
 /** Upload every file (at most `concurrency` at once); outcomes in input order. */

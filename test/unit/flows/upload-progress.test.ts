@@ -2,6 +2,7 @@
 // bars that fit the terminal on one.
 import { describe, expect, it } from 'vitest';
 import { barLine, plainProgressLine, UploadProgress } from '../../../src/flows/upload-progress.js';
+import { lineText } from '../../../src/cli/output/sanitize.js';
 import { describeBytes, humanBytes, judgeAsset, judgeDocument } from '../../../src/contract/media.js';
 import { jpeg, mp4, png } from '../uploads/media-samples.js';
 
@@ -32,7 +33,7 @@ describe('plain progress lines', () => {
   it('off a terminal the whole output has no \\r and no escape sequences', () => {
     let out = '';
     let now = 0;
-    const p = new UploadProgress({ tty: false, write: (s) => (out += s), now: () => now });
+    const p = new UploadProgress({ tty: false, write: (s) => (out += s), clean: lineText, now: () => now });
     p.handle({ type: 'start', file: 'a\rb.png', size: 10 * MiB, contentType: 'image/png', url: 'http://s/u' });
     for (let i = 1; i <= 10; i++) {
       now += 1000;
@@ -44,10 +45,20 @@ describe('plain progress lines', () => {
     expect(out.trim().split('\n')).toHaveLength(1 + 9 + 1);
   });
 
+  it("a file name or the service's note goes through the CLI's one boundary: one line, no escapes, no key (#25)", () => {
+    let out = '';
+    const p = new UploadProgress({ tty: false, write: (s) => (out += s), clean: lineText, now: () => 0 });
+    p.handle({ type: 'note', file: 'x\x1b]0;t\x07.png', message: 'finalize said: bad\r\nInjected-Line acr_live_0123456789abcdef' });
+    expect(out).not.toMatch(/^Injected-Line/m);
+    expect(out).not.toContain('acr_live_0123456789abcdef');
+    expect(out).not.toMatch(/\x1b/);
+    expect(out.trim().split('\n')).toHaveLength(1);
+  });
+
   it('on a terminal bars are redrawn in place and fit the width', () => {
     let out = '';
     let now = 0;
-    const p = new UploadProgress({ tty: true, write: (s) => (out += s), now: () => now, columns: 60 });
+    const p = new UploadProgress({ tty: true, write: (s) => (out += s), clean: lineText, now: () => now, columns: 60 });
     p.handle({ type: 'start', file: 'a-very-long-file-name-of-a-video-shoot.mp4', size: 10 * MiB, contentType: 'video/mp4', url: 'http://s/u' });
     now += 200;
     p.handle({ type: 'progress', file: 'a-very-long-file-name-of-a-video-shoot.mp4', sent: 5 * MiB, size: 10 * MiB });
