@@ -183,7 +183,8 @@ export function formatReport(r: ErrorReport): string {
   if (r.issues.length > shown.length) lines.push(`  … and ${r.issues.length - shown.length} more (see --output json)`);
   lines.push(...extraLines(r.extra ?? {}, (r.hints ?? [r.hint ?? '']).join(' ')));
   for (const hint of r.hints ?? (r.hint ? [r.hint] : [])) lines.push(`hint: ${blockText(hint)}`);
-  if (r.nextCursor) lines.push(`next cursor: ${lineText(r.nextCursor)}`, `(resume with --cursor '${lineText(r.nextCursor)}')`);
+  // The cursor once, on the line a script reads (as a list that stops early prints it).
+  if (r.nextCursor) lines.push(`next cursor: ${lineText(r.nextCursor)}`, '(resume with --cursor set to that cursor)');
   return lines.join('\n') + '\n';
 }
 

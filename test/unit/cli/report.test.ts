@@ -10,6 +10,14 @@ const api = (status: number, body: Record<string, unknown>) => new ApiError({ st
 const human = (err: unknown) => formatReport(toReport(err));
 
 describe('error lines for a person', () => {
+  it('a list stopped by a failure prints its resume cursor once, on the `next cursor:` line, cleaned (#25)', () => {
+    const cursor = 'c_abc\x1b[31m\r\nInjected';
+    const text = formatReport({ ...toReport(api(503, { error: 'x', message: 'down' })), nextCursor: cursor });
+    expect(text.split('c_abc')).toHaveLength(2);
+    expect(text).toMatch(/^next cursor: c_abc Injected$/m);
+    expect(text).not.toMatch(/\x1b|^Injected/m);
+  });
+
   it('error lines strip the code, the message and every added field', () => {
     const err = new ApiError({
       status: 502,
