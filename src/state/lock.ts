@@ -122,12 +122,46 @@ function takeOver(path: string, judged: LockHolder | undefined): void {
   }
 }
 
+/**
+ * Create the lock with its holder already in it: the holder is written to a private temp file,
+ * then hard-linked to the lock's name (link fails with EEXIST when the lock exists). A waiting run
+ * therefore never reads a lock that has no holder yet (with O_EXCL then a write, it could, and said
+ * "a process that has not written its name yet"). Where a file system has no hard links, the lock
+ * is created with O_EXCL and written after.
+ */
 function tryCreate(path: string, holder: LockHolder): boolean {
-  let fd: number;
+  const temp = `${path}.new-${process.pid}-${randomUUID().slice(0, 8)}`;
+  writeHolder(temp, holder, 'w');
   try {
-    fd = openSync(path, 'wx', 0o600);
+    linkSync(temp, path);
+    return true;
+  } catch (err) {
+    const code = codeOf(err);
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw asStateError(err, path, 'a lock file');
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* already gone */
+    }
+  }
+  try {
+    writeHolder(path, holder, 'wx');
   } catch (err) {
     if (codeOf(err) === 'EEXIST') return false;
+    throw err;
+  }
+  return true;
+}
+
+/** The holder's line in a new file (`wx`: only if absent), fsynced; a failed write leaves no file behind. */
+function writeHolder(path: string, holder: LockHolder, flags: 'w' | 'wx'): void {
+  let fd: number;
+  try {
+    fd = openSync(path, flags, 0o600);
+  } catch (err) {
+    if (codeOf(err) === 'EEXIST') throw err;
     throw asStateError(err, path, 'a lock file');
   }
   try {
@@ -140,7 +174,6 @@ function tryCreate(path: string, holder: LockHolder): boolean {
     throw asStateError(err, path, 'a lock file');
   }
   closeSync(fd);
-  return true;
 }
 
 /**

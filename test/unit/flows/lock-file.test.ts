@@ -1,16 +1,56 @@
 // The lock on local state: exclusive, names its holder, frees itself, and a
 // lock left by a dead or silent holder is taken over (once, by one taker).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock, LockHeldError } from '../../../src/flows/lock-file.js';
+import { ensureBuilt } from '../../helpers/cli.js';
 
 const lockPath = () => join(mkdtempSync(join(tmpdir(), 'adops-lock-')), 'x.lock');
 const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 
 describe('acquireLock', () => {
+  it('a lock file never exists without its holder in it (a waiter always names who holds it), and leaves no temp file', async () => {
+    const p = lockPath();
+    // Another process (the built module: a child cannot load TypeScript) takes and frees the lock as
+    // fast as it can while this one reads the file.
+    ensureBuilt();
+    const built = new URL('../../../dist/state/lock.js', import.meta.url).href;
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import('${built}').then(async ({ acquireLock }) => { for (let i = 0; i < 400; i++) (await acquireLock('${p}', { wait: false, what: 'racer' })).release(); })`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const done = new Promise((r) => child.on('exit', r));
+    let seen = 0;
+    let unreadable = 0;
+    let finished = false;
+    void done.then(() => (finished = true));
+    while (!finished) {
+      try {
+        const text = readFileSync(p, 'utf8');
+        seen++;
+        try {
+          JSON.parse(text);
+        } catch {
+          unreadable++;
+        }
+      } catch {
+        /* not held right now */
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(unreadable).toBe(0);
+    expect(readdirSync(join(p, '..'))).toEqual([]);
+  });
+
   it('is exclusive; without waiting the second fails naming pid, host and what holds it', async () => {
     const p = lockPath();
     const lock = await acquireLock(p, { wait: false, what: 'adops test' });
