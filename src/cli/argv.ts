@@ -1,6 +1,6 @@
-// A small pre-parse of argv for the fast paths (help, version) that must not
-// load commander: which command words were given, ignoring options and the
-// values of global options that take one.
+// A small pre-parse of argv for the entry decision (route.ts: help, version),
+// which must not load commander: which command words were given, ignoring
+// options and the values of global options that take one.
 import { GLOBAL_OPTIONS, longName } from './registry.js';
 
 const VALUE_GLOBALS = new Set(
