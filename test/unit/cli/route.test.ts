@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GLOBAL_OPTIONS, longName } from '../../../src/cli/registry.js';
 import { route, type Route } from '../../../src/cli/route.js';
 import { readRegistry } from '../../../src/commands/observe/fast-read.js';
 
@@ -72,6 +73,20 @@ describe('route(argv, env, stderrIsTTY)', () => {
       expect(route(argv, env, () => tty)).toEqual(decision);
     });
   }
+
+  it("skips the value of every global option that takes one (`--profile help --version` is the version, not help's page)", () => {
+    const valued = GLOBAL_OPTIONS.filter((o) => /[<[]/.test(o.flags));
+    const flags = valued.flatMap((o) => [`--${longName(o.flags)}`, ...(/^-[a-zA-Z],/.test(o.flags) ? [o.flags.slice(0, 2)] : [])]);
+    expect(flags).toContain('-o');
+    expect(flags).toContain('--request-timeout');
+    for (const flag of flags)
+      expect(
+        route([flag, 'help', '--version'], {}, () => false),
+        flag,
+      ).toEqual({ kind: 'version' });
+    // A flag without a value does not take the word after it: `help` is the help word.
+    expect(route(['--debug', 'help', '--version'], {}, () => false)).toEqual(top());
+  });
 
   it('asks whether stderr is a terminal only for a stored read outside CI without a proxy (node:tty costs the launcher a few ms)', () => {
     const asked: string[][] = [];
