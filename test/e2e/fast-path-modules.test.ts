@@ -197,11 +197,20 @@ describe('help pages rendered at build time (dist/bundle/help-pages.cjs)', () =>
 
   it('bin/adops.js answers a command help from them as main.js would from the registry, and an unknown one as before', () => {
     const env = baseEnv({ ADOPS_CONFIG_DIR: join(dir, 'cfg') });
+    // Both act on one entry decision (src/cli/route.ts): the launcher's answers and main.js's are the same.
     for (const args of [
       ['observe', 'campaigns', 'list', '--help'],
       ['help', 'mutations'],
       ['observe', 'campaigns', '--limit', '5', '-h'],
       ['constructor', '--help'],
+      ['--version'],
+      ['--profile', 'help', '-V'],
+      [],
+      ['--json'],
+      ['--frobnicate'],
+      ['help', '--json'],
+      ['-o', 'json', 'help', 'sandbox'],
+      ['observe', 'campaigns', '--version'],
     ]) {
       const quick = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, encoding: 'utf8' });
       const full = spawnSync(process.execPath, [join(ROOT, 'dist', 'bundle', 'main.js'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
