@@ -33,8 +33,6 @@ export interface HelpRoute {
   json: boolean;
 }
 
-const HELP_OR_VERSION = new Set(['-h', '--help', '-V', '--version']);
-
 /**
  * What answers argv, given the environment and whether stderr is a terminal (asked only when it matters:
  * node:tty costs a few ms, and `--version` must stay at bare node's start-up).
@@ -47,7 +45,8 @@ export function route(argv: readonly string[], env: Readonly<Record<string, stri
   if (pre.help || helpWord || pre.words.length === 0) {
     return { kind: 'help', words: helpWord ? pre.words.slice(1) : pre.words, tree: helpWord && pre.json, json: pre.json };
   }
-  if (argv[0] === 'observe' && !argv.some((a) => HELP_OR_VERSION.has(a)) && !storedReadDeclined(env, stderrIsTTY)) return { kind: 'stored-read' };
+  // -V after a command's words (commander's error) stays out of the bundle, as help does (answered above).
+  if (argv[0] === 'observe' && !pre.version && !storedReadDeclined(env, stderrIsTTY)) return { kind: 'stored-read' };
   return { kind: 'cli' };
 }
 
