@@ -10,8 +10,11 @@
 //   better-sqlite3 is a native addon: external; so are CommonJS packages
 //   loaded with import() (see below). No plugin reaches into a dependency's
 //   files: the client is on node:http (docs/decisions.md).
-// - quick.cjs: src/cli/quick.ts (`--version`, the top help page) as one
-//   CommonJS file, which bin/adops.js requires without starting the ESM loader.
+// - route.cjs: src/cli/route.ts, the one entry decision (#26), as one small
+//   CommonJS file bin/adops.js requires first, without starting the ESM loader
+//   (`--version` is answered on it alone).
+// - quick.cjs: src/cli/quick.ts (the top help page, and the lookup of the
+//   pages below) as one CommonJS file, which bin/adops.js requires for a help page.
 // - help-pages.cjs: every group's and command's help page, rendered now from
 //   tsc's dist/cli/help-pages.js and the registry (dist/cli/commands.js), so `adops <group> <cmd>
 //   --help` is a lookup in bin/adops.js (#16).
@@ -108,7 +111,20 @@ const fastReadOnly = {
     });
   },
 };
-const [esm, cjs, fast] = await Promise.all([
+// The launcher's own files (route.cjs, quick.cjs) hold only what their exports reach: our modules are marked free of
+// side effects there, so a module imported for one constant (the global options of cli/registry.ts, the proxy
+// variables of client/proxy.ts) does not bring the rest of its file and its imports (the operation table, the redactor).
+const launcherOnly = {
+  name: 'launcher-tree-shaking',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData === 'inner') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'inner' });
+      return r.errors.length > 0 ? undefined : { path: r.path, sideEffects: false };
+    });
+  },
+};
+const [esm, route, cjs, fast] = await Promise.all([
   build({
     ...common,
     entryPoints: ['src/cli/main.ts'],
@@ -124,9 +140,17 @@ const [esm, cjs, fast] = await Promise.all([
   }),
   build({
     ...common,
+    entryPoints: ['src/cli/route.ts'],
+    outfile: `${outdir}/route.cjs`,
+    format: 'cjs',
+    plugins: [launcherOnly],
+  }),
+  build({
+    ...common,
     entryPoints: ['src/cli/quick.ts'],
     outfile: `${outdir}/quick.cjs`,
     format: 'cjs',
+    plugins: [launcherOnly],
   }),
   build({
     ...common,
@@ -142,7 +166,7 @@ const [esm, cjs, fast] = await Promise.all([
 ]);
 
 const outputs = {};
-for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
+for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...route.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
   // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
   const externals = [
     ...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('.') && !isBuiltin(i.path)).map((i) => i.path)),

@@ -24,6 +24,9 @@ export function processEnvironment<T extends object>(extra: T) {
   };
 }
 
+/** Whether stderr is a terminal, for the entry decision (route.ts): the test Node makes process.stderr.isTTY with. */
+export const stderrIsTerminal = (): boolean => isatty(2);
+
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
 }

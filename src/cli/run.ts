@@ -19,6 +19,7 @@ import { formatReport, formatReportJson, toReport } from './report.js';
 import { parse } from './program.js';
 import { preParse } from './argv.js';
 import { packageVersion, userAgent } from './version.js';
+import { canPrompt, drawsOnStderr, flagSet, isCi } from './terminal.js';
 
 export interface RunEnvironment {
   stdin: Readable & { isTTY?: boolean };
@@ -45,10 +46,6 @@ const loadClient = () => (clientModule ??= import('../client/http.js'));
 const realClock: Clock = { now: realRetryDeps.now, sleep: realRetryDeps.sleep };
 
 const stdinIsTerminal = (envIn: RunEnvironment): boolean => envIn.stdinIsTTY ?? envIn.stdin.isTTY === true;
-
-function truthy(v: string | undefined): boolean {
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}
 
 /** SIGTERM (a supervisor, `timeout`, `kill`): exit 128+15 as shells and supervisors expect, not Ctrl-C's 130. */
 export class TerminatedError extends CliError {
@@ -101,7 +98,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     const noInput = head.includes('--no-input');
     let rest = noInput ? [...head.filter((t) => t !== '--no-input'), ...(dashdash === -1 ? [] : argv.slice(dashdash))] : argv;
     // On a terminal an id flag given without its value (`--live`) is picked from a list; elsewhere commander says it is missing.
-    const canAsk = stdinIsTerminal(envIn) && stderr.isTTY === true && !truthy(envIn.env.CI) && !noInput;
+    const canAsk = canPrompt(envIn.env, stdinIsTerminal(envIn), stderr.isTTY === true, noInput);
     if (canAsk) {
       const { pickFlagValues } = await import('./pickers.js');
       rest = await pickFlagValues(registry, rest, { env: envIn.env, signal, prompter: envIn.prompter ?? inquirerPrompter(envIn.stdin, stderr, signal) });
@@ -181,16 +178,16 @@ export function retryWaitNote(w: RetryWait): string {
 
 export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, signal: AbortSignal): CommandContext {
   const { stdout, stderr, env } = envIn;
-  const ci = truthy(env.CI);
+  const ci = isCi(env);
   const stdinIsTTY = stdinIsTerminal(envIn);
   const stdoutIsTTY = stdout.isTTY === true;
   const stderrIsTTY = stderr.isTTY === true;
   const config = new ConfigStore(configDir(env));
   const settings = config.read().settings;
-  const interactive = stdinIsTTY && stderrIsTTY && !ci && globals.input !== false;
+  const interactive = canPrompt(env, stdinIsTTY, stderrIsTTY, globals.input === false);
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-  const debug = globals.debug === true || truthy(env.ADOPS_DEBUG);
-  const fancy = stderrIsTTY && !ci;
+  const debug = globals.debug === true || flagSet(env.ADOPS_DEBUG);
+  const fancy = drawsOnStderr(env, stderrIsTTY);
   const format = chooseFormat({ output: globals.output, json: globals.json, configured: settings.output, stdoutIsTTY });
   const clock = envIn.clock ?? realClock;
   let auth: ResolvedAuth | undefined;

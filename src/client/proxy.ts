@@ -13,6 +13,7 @@
 //   (origin.ts), and through a proxy the key would leave the machine in clear;
 //   a proxy's loopback is not ours either.
 import { isLoopbackHost } from './origin.js';
+import { PROXY_VARIABLES } from './proxy-variables.js';
 import { rememberSecret } from './redact.js';
 
 export type Env = Record<string, string | undefined>;
@@ -76,7 +77,11 @@ function variable(env: Env, name: string): { name: string; value: string } | und
 
 /** The proxy variable that applies to this scheme, before NO_PROXY. */
 function proxyVariable(env: Env, protocol: string): { name: string; value: string } | undefined {
-  return protocol === 'https:' ? (variable(env, 'https_proxy') ?? variable(env, 'http_proxy')) : variable(env, 'http_proxy');
+  for (const name of protocol === 'https:' ? PROXY_VARIABLES : PROXY_VARIABLES.slice(2)) {
+    const value = env[name];
+    if (value !== undefined) return { name, value };
+  }
+  return undefined;
 }
 
 /** 'http://ops:***@host:port' from whatever was written (no scheme means http://). */

@@ -5,7 +5,7 @@
 // The list comes from documented hooks only: `node --import` of a file that
 // registers a resolve hook with module.register (every ES module and builtin
 // resolved) and, at exit, writes require.cache (every CommonJS file required:
-// bin/adops.js, quick.cjs, help-pages.cjs). A file of dist/bundle counts as
+// bin/adops.js, route.cjs, quick.cjs, help-pages.cjs, fast-read.cjs). A file of dist/bundle counts as
 // the sources it holds (dist/bundle/meta.json, scripts/build.mjs).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -100,12 +100,12 @@ describe('modules loaded on the fast paths', () => {
     expect(seen.some((s) => s.endsWith('src/cli/output/values.ts'))).toBe(true);
   });
 
-  it('a --json stored read loads bin and fast-read.cjs only (no ESM bundle), and none of the heavy modules', () => {
+  it('a --json stored read loads bin, route.cjs and fast-read.cjs only (no ESM bundle), and none of the heavy modules', () => {
     const r = loadedSources(['observe', 'campaigns', '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThan(0);
     expect(forbiddenIn(r.sources)).toEqual([]);
-    expect(r.files.filter((f) => !f.startsWith('node:')).sort()).toEqual(['bin/adops.js', 'dist/bundle/fast-read.cjs']);
+    expect(r.files.filter((f) => !f.startsWith('node:')).sort()).toEqual(['bin/adops.js', 'dist/bundle/fast-read.cjs', 'dist/bundle/route.cjs']);
   });
 
   it('so does an NDJSON stream of every page', () => {
@@ -150,7 +150,7 @@ describe('the stored reads from dist/bundle/fast-read.cjs (bin/adops.js requires
   ] as [string[], Record<string, string>?][]) {
     it(`adops ${args.join(' ')}${extraEnv ? ` (${Object.keys(extraEnv).join(', ')})` : ''}: run by fast-read.cjs, as the whole CLI runs it`, () => {
       const r = loadedSources(args, extraEnv);
-      expect(ranBy(r.files), r.stderr).toEqual(['dist/bundle/fast-read.cjs']);
+      expect(ranBy(r.files), r.stderr).toEqual(['dist/bundle/fast-read.cjs', 'dist/bundle/route.cjs']);
       expect([r.status, r.stdout, r.stderr]).toEqual(whole(args, extraEnv));
     });
   }
@@ -197,11 +197,20 @@ describe('help pages rendered at build time (dist/bundle/help-pages.cjs)', () =>
 
   it('bin/adops.js answers a command help from them as main.js would from the registry, and an unknown one as before', () => {
     const env = baseEnv({ ADOPS_CONFIG_DIR: join(dir, 'cfg') });
+    // Both act on one entry decision (src/cli/route.ts): the launcher's answers and main.js's are the same.
     for (const args of [
       ['observe', 'campaigns', 'list', '--help'],
       ['help', 'mutations'],
       ['observe', 'campaigns', '--limit', '5', '-h'],
       ['constructor', '--help'],
+      ['--version'],
+      ['--profile', 'help', '-V'],
+      [],
+      ['--json'],
+      ['--frobnicate'],
+      ['help', '--json'],
+      ['-o', 'json', 'help', 'sandbox'],
+      ['observe', 'campaigns', '--version'],
     ]) {
       const quick = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, encoding: 'utf8' });
       const full = spawnSync(process.execPath, [join(ROOT, 'dist', 'bundle', 'main.js'), ...args], { cwd: ROOT, env, encoding: 'utf8' });

@@ -2,7 +2,7 @@
 // dependencies. We run the built binary with a register file (node --import;
 // module.register is stable in Node 20.6+) that appends every file loaded to a
 // list: every resolved ESM URL (a resolution hook) and every CommonJS require
-// (bin/adops.js requires package.json and dist/bundle/quick.cjs). The CLI
+// (bin/adops.js requires dist/bundle/route.cjs, package.json, dist/bundle/quick.cjs). The CLI
 // runs from the esbuild bundle (dist/bundle/, scripts/build.mjs), where
 // commander, undici, zod, ... live inside chunks: dist/bundle/meta.json says
 // which sources each chunk holds, so a loaded chunk counts as what it holds.
@@ -32,7 +32,9 @@ const HEAVY = [
 // Definitions are plain data: the composition root (commands/index), the group files (commands/<group>/index) and the
 // operation-command factory with what it reads (commands/_shared/operation-command, -data). Handlers are not.
 const DEFINITIONS = /src\/commands\/(?:[a-z]+\/)?index\.ts$|src\/commands\/_shared\/operation-(?:command|data)\.ts$/;
-const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DEFINITIONS.test(source);
+// The proxy variables' names (plain data, no client code): the entry decision (src/cli/route.ts) reads them.
+const PROXY_NAMES = /src\/client\/proxy-variables\.ts$/;
+const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DEFINITIONS.test(source) && !PROXY_NAMES.test(source);
 
 let dir: string;
 let bundle: Record<string, { inputs: string[] }>;
@@ -104,6 +106,17 @@ describe('fast start', () => {
     const main = bundle['main.js']!;
     expect(main.inputs.filter(isHeavy)).toEqual([]);
     expect(bundle['quick.cjs']!.inputs.filter(isHeavy)).toEqual([]);
+    expect(bundle['route.cjs']!.inputs.filter(isHeavy)).toEqual([]);
+  });
+
+  it('the launcher files hold what their exports reach, not the operation table (scripts/build.mjs, launcher-tree-shaking)', () => {
+    // registry.ts is there for its global options only; it imports the contract's operation table (16 KB), which neither needs.
+    for (const file of ['quick.cjs', 'route.cjs'])
+      expect(
+        bundle[file]!.inputs.filter((s) => s.startsWith('src/contract/')),
+        file,
+      ).toEqual([]);
+    expect(bundle['route.cjs']!.inputs).toContain('src/cli/registry.ts');
   });
 
   for (const args of [['--version'], ['--help'], [], ['help'], ['observe', 'campaigns', '--help'], ['help', 'sandbox'], ['help', '--json']]) {
@@ -115,11 +128,11 @@ describe('fast start', () => {
     });
   }
 
-  it('adops --version and --help never start the ESM bundle (bin/adops.js answers them)', () => {
+  it('adops --version and --help never start the ESM bundle (bin/adops.js answers them on the entry decision, route.cjs)', () => {
     for (const args of [['--version'], ['--help']]) {
       const { files } = loaded(args);
       expect(files.filter((f) => f.url.includes('/dist/')).map((f) => f.url.replace(/.*\/dist\//, 'dist/'))).toEqual(
-        args[0] === '--version' ? [] : ['dist/bundle/quick.cjs'],
+        args[0] === '--version' ? ['dist/bundle/route.cjs'] : ['dist/bundle/route.cjs', 'dist/bundle/quick.cjs'],
       );
     }
   });

@@ -1,16 +1,18 @@
 // The stored reads' own bundle (#16): `adops observe <resource> [list] …` with
 // argv of the plain shape (program.ts, plainParse) runs here, from ONE
 // CommonJS file (dist/bundle/fast-read.cjs, built apart by scripts/build.mjs)
-// that bin/adops.js requires: no ESM loader, no main.js, none of the ~40
-// chunks the code-split build loads for it. It is the same runner (cli/run.ts)
-// with a registry of the one observe resource argv names, composed here as the
-// whole registry is for the whole CLI; argv it cannot read plainly (or another
-// command) is left to the whole CLI: runFast answers false before it has
-// written or sent anything, and bin/adops.js imports main.js.
+// that bin/adops.js requires when the entry decision (cli/route.ts, #26) says
+// 'stored-read': no ESM loader, no main.js, none of the ~40 chunks the
+// code-split build loads for it. It is the same runner (cli/run.ts) with a
+// registry of the one observe resource argv names, composed here as the whole
+// registry is for the whole CLI; argv it cannot read plainly is left to the
+// whole CLI: runFast answers false before it has written or sent anything, and
+// bin/adops.js imports main.js.
 import { chooseFormat } from '../../cli/output/format.js';
 import { plainParse } from '../../cli/program.js';
 import { guardProcess, processEnvironment } from '../../cli/process-io.js';
 import { Registry } from '../../cli/registry.js';
+import { route } from '../../cli/route.js';
 import { runCli, type RunEnvironment } from '../../cli/run.js';
 import { TOP_LEVEL } from '../../cli/top-level.js';
 import { ConfigStore, configDir } from '../../config/store.js';
@@ -18,23 +20,11 @@ import { observeResource } from './index.js';
 
 type ReadEnvironment = Omit<RunEnvironment, 'registry'>;
 
-const HELP_OR_VERSION = new Set(['-h', '--help', '-V', '--version']);
-const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'];
-
-/**
- * The environment alone rules this run out: on a terminal's stderr a spinner may turn (and with stdin one too, a prompt or a picker), and
- * through a proxy an https request tunnels (node:tls): neither is bundled here.
- */
-function environmentDeclines(env: Record<string, string | undefined>, stderrIsTTY: boolean): boolean {
-  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
-  return (stderrIsTTY && !ci) || PROXY_VARIABLES.some((name) => env[name] !== undefined);
-}
-
 /** The registry to run this argv with, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
-function readRegistry(argv: readonly string[], envIn: ReadEnvironment): Registry | undefined {
-  // Help or version anywhere: the launcher's pages, or the whole CLI.
-  if (argv[0] !== 'observe' || argv.some((a) => HELP_OR_VERSION.has(a))) return undefined;
-  if (environmentDeclines(envIn.env, envIn.stderr.isTTY === true)) return undefined;
+export function readRegistry(argv: readonly string[], envIn: ReadEnvironment): Registry | undefined {
+  // The launcher asked already; asked again (the same function) so this bundle never runs what it was not built for
+  // (a terminal's spinner or prompt, a proxy's tunnel, help): its stubs would throw.
+  if (route(argv, envIn.env, () => envIn.stderr.isTTY === true).kind !== 'stored-read') return undefined;
   // Of observe, the resource argv names (`observe campaigns …`) and nothing else: any other word, or an option first, is declined.
   const resource = observeResource(argv[1]);
   if (!resource) return undefined;
