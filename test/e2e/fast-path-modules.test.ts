@@ -122,6 +122,9 @@ describe('modules loaded on the fast paths', () => {
       expect(r.stdout.length).toBeGreaterThan(0);
       expect(forbiddenIn(r.sources)).toEqual([]);
       expect(r.files.filter((f) => f.startsWith('dist/')).every((f) => f.endsWith('.cjs'))).toBe(true);
+      // The --output choices come from the list of formats; no writer comes with it (#26).
+      expect(r.sources.filter((s) => /src\/cli\/output\/writers\/(?!formats\.ts$)/.test(s))).toEqual([]);
+      if (args[0] === '--help') expect(r.stdout).toContain('(table|json|ndjson|csv)');
     });
   }
 });
