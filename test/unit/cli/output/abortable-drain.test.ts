@@ -28,10 +28,10 @@ describe('waiting for a full pipe', () => {
     await expect(write(stalledPipe(), 'x'.repeat(64), ctl.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  // Every format that streams: each writes while the list goes on, so each can stall on the pipe.
+  // Every format that streams (markdown too): each writes while the list goes on, so each can stall on the pipe.
   const streaming = OUTPUT_FORMATS.filter(streams);
-  it("the streaming formats are the registry's", () => {
-    expect(streaming).toEqual(['json', 'ndjson', 'csv']);
+  it("the streaming formats are the registry's, markdown among them", () => {
+    expect(streaming).toEqual(['json', 'ndjson', 'csv', 'markdown']);
   });
   for (const format of streaming) {
     it(`a ${format} list stops at once on abort instead of fetching on`, async () => {
