@@ -84,10 +84,10 @@ const FAST_READ_STUBS = [
   },
   { specifier: /^\.\/(drift|insights)\.js$/, importer: /src\/commands\/observe\/index\.ts$/, exports: ['run'] },
   { specifier: /^\.\/edit\.js$/, importer: /src\/commands\/_shared\/operation-command\.ts$/, exports: ['run', 'runEdit'] },
-  // Tables and charts (cli-table3, asciichart, the Intl formatting of values.ts): runRead declines when the format is table.
-  { specifier: /^\.\/(table|chart)\.js$/, importer: /src\/cli\/output\/writers\.ts$/, exports: ['renderTable', 'renderVertical', 'renderChart'] },
+  // Tables and charts (cli-table3, asciichart, the Intl formatting of values.ts): runRead declines a format drawn for a terminal.
+  { specifier: /^\.\.\/(table|chart)\.js$/, importer: /src\/cli\/output\/writers\/table\.ts$/, exports: ['renderTable', 'renderVertical', 'renderChart'] },
   // JMESPath (82 KB): runRead declines --query.
-  { specifier: /^\.\/query\.js$/, importer: /src\/cli\/output\/writers\.ts$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
+  { specifier: /^\.\.?\/query\.js$/, importer: /src\/cli\/output\/writers(\.ts|\/[a-z]+\.ts)$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
   // https through a proxy's CONNECT tunnel (node:tls at load): runRead declines when a proxy variable is set.
   { specifier: /^\.\/proxy-tunnel\.js$/, importer: /src\/client\//, exports: ['tunnelAgent', 'closeTunnels', 'openTunnel'] },
 ];
@@ -109,6 +109,19 @@ const fastReadOnly = {
       const all = JSON.parse(readFileSync(args.path, 'utf8'));
       return { contents: JSON.stringify(Object.fromEntries(Object.entries(all).filter(([id]) => OPERATION_TABLE[id]?.api === 'observe'))), loader: 'json' };
     });
+  },
+};
+// quick.cjs answers `--version` and the help pages: it never runs an import(). What one would load (the
+// output formats' writers, which the --output choices' list names, src/cli/output/writers/formats.ts) is a
+// stub that throws, not a copy of the writers in the file every help page loads.
+const noDynamicImports = {
+  name: 'quick-no-dynamic-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'quick-stub' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'quick-stub' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`adops: ${args.path} is not in quick.cjs (it answers --version and help only)`)});\n`,
+      loader: 'js',
+    }));
   },
 };
 // The launcher's own files (route.cjs, quick.cjs) hold only what their exports reach: our modules are marked free of
@@ -143,14 +156,14 @@ const [esm, route, cjs, fast] = await Promise.all([
     entryPoints: ['src/cli/route.ts'],
     outfile: `${outdir}/route.cjs`,
     format: 'cjs',
-    plugins: [launcherOnly],
+    plugins: [noDynamicImports, launcherOnly],
   }),
   build({
     ...common,
     entryPoints: ['src/cli/quick.ts'],
     outfile: `${outdir}/quick.cjs`,
     format: 'cjs',
-    plugins: [launcherOnly],
+    plugins: [noDynamicImports, launcherOnly],
   }),
   build({
     ...common,

@@ -3,6 +3,7 @@
 import { OPERATION_BY_ID } from '../contract/operations.js';
 import { EXIT_CODE_TABLE } from './exit-codes.js';
 import { usageLine } from './help.js';
+import { defaultFormat, OUTPUT_FORMATS, streams, summaryOf } from './output/writers/formats.js';
 import { GLOBAL_OPTIONS, type OptionSpec, type CommandSpec, type CommandTree } from './registry.js';
 
 function optionRows(options: readonly OptionSpec[]): string[] {
@@ -25,6 +26,14 @@ export function commandReference(registry: CommandTree): string {
     '| Flag | Meaning |',
     '| --- | --- |',
     ...optionRows(GLOBAL_OPTIONS),
+    '',
+    '## Output formats',
+    '',
+    `\`--output\` (or \`adops config set output\`) takes one of these; without either, ${defaultFormat('terminal')} on a terminal and ${defaultFormat('pipe')} otherwise.`,
+    '',
+    '| Format | What it writes | With `--all` |',
+    '| --- | --- | --- |',
+    ...OUTPUT_FORMATS.map((f) => `| \`${f}\` | ${summaryOf(f).replace(/\|/g, '\\|')} | ${streams(f) ? 'written page by page' : 'held, written at the end'} |`),
     '',
     '## Exit codes',
     '',

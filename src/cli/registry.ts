@@ -3,13 +3,18 @@
 // machine-readable tree. Handlers are imported lazily (`load`) so `--help`
 // costs only this file and the definitions.
 import { OPERATION_BY_ID } from '../contract/operations.js';
+import { defaultFormat, OUTPUT_FORMATS } from './output/writers/formats.js';
 import type { CommandInput, CommandSpec, CommandTree, GroupSpec, OptionSpec } from './context.js';
 
 export type { ArgSpec, CommandInput, CommandModule, CommandSpec, CommandTree, GroupSpec, OptionSpec } from './context.js';
 
 /** Flags every command accepts; the runner applies them once. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
-  { flags: '-o, --output <format>', description: 'output format (default: table on a terminal, json otherwise)', choices: ['table', 'json', 'ndjson', 'csv'] },
+  {
+    flags: '-o, --output <format>',
+    description: `output format (default: ${defaultFormat('terminal')} on a terminal, ${defaultFormat('pipe')} otherwise)`,
+    choices: OUTPUT_FORMATS,
+  },
   { flags: '--json', description: 'same as --output json' },
   { flags: '--fields <list>', description: 'comma-separated fields to show, in this order; dotted paths reach nested ones (target.id)', type: 'list' },
   { flags: '--query <jmespath>', description: "JMESPath applied to the result (a list: its rows), like the AWS CLI's --query" },

@@ -13,6 +13,7 @@ import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js
 import { CliError, InterruptedError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { chooseColor, chooseFormat } from './output/format.js';
+import { writesJson } from './output/writers/formats.js';
 import { blockText, lineText } from './output/sanitize.js';
 import { inquirerPrompter, refusingPrompter, type Prompter } from './prompter.js';
 import { formatReport, formatReportJson, toReport } from './report.js';
@@ -151,7 +152,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     return code ?? EXIT.ok;
   } catch (err) {
     const report = toReport(signal.aborted && !(err instanceof CliError) ? signal.reason : err);
-    const json = ctx ? ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson') : pre.json;
+    const json = ctx ? ctx.output.explicit && writesJson(ctx.output.format) : pre.json;
     stderr.write(json ? formatReportJson(report) : formatReport(report));
     // A stack holds the message, which may be server text: sanitized like every other line.
     if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(blockText(err.stack) + '\n');

@@ -11,6 +11,7 @@ import { API_KEY_PREFIX } from '../contract/ids.js';
 import type { CommandContext } from '../cli/context.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../cli/output/writers.js';
+import { drawsForTerminal } from '../cli/output/writers/formats.js';
 import { lineText } from '../cli/output/sanitize.js';
 import { userAgent } from '../cli/version.js';
 import { DIR_MODE, FILE_MODE } from '../config/store.js';
@@ -148,7 +149,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     }
   }
 
-  if (ctx.output.format === 'table') {
+  if (drawsForTerminal(ctx.output.format)) {
     // Details hold server, proxy and environment text: each a line through the boundary.
     const lines = checks.map((c) => `${c.ok ? '✓' : '✗'} ${c.check}: ${lineText(c.detail)}${c.fix ? `\n    fix: ${lineText(c.fix)}` : ''}`);
     ctx.io.stdout.write(lines.join('\n') + '\n');

@@ -99,7 +99,7 @@ describe('adops __complete', () => {
 
   it('fixed choices, subcommands and flags need no service; -o offers output formats', async () => {
     const offline = { ADOPS_BASE_URL: 'http://127.0.0.1:9', ADOPS_API_KEY: 'acr_unused_0000' };
-    expect(lines((await complete(['-o', ''], offline)).stdout)).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(lines((await complete(['-o', ''], offline)).stdout)).toEqual(['table', 'json', 'ndjson', 'csv', 'markdown']);
     expect(lines((await complete(['observe', 'campaigns', '-o', 'nd'], offline)).stdout)).toEqual(['ndjson']);
     expect(lines((await complete(['observe', 'campaigns', '--output=c'], offline)).stdout)).toEqual(['--output=csv']);
     expect(lines((await complete(['observe', 'campaigns', '--status', ''], offline)).stdout)).toEqual(['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED']);
@@ -258,7 +258,7 @@ describe.each(Object.keys(SHELL_RUNNERS))('completion in %s', (shell) => {
   it.skipIf(!present)('subcommands, -o formats, file names for file arguments, and advertiser ids from the service', () => {
     const cases: Array<[string, (got: string[]) => void]> = [
       ['adops obs', (got) => expect(got).toEqual(['observe'])],
-      ['adops -o ', (got) => expect(got).toEqual(['csv', 'json', 'ndjson', 'table'])],
+      ['adops -o ', (got) => expect(got).toEqual(['csv', 'json', 'markdown', 'ndjson', 'table'])],
       ['adops observe campaigns -o nd', (got) => expect(got).toEqual(['ndjson'])],
       ['adops assets upload cre', (got) => expect(got.filter((c) => !c.startsWith('creatives'))).toEqual(['creative-1.png', 'creative-2.jpg'])],
       ['adops assets sync cre', (got) => expect(got).toEqual([expect.stringMatching(/^creatives\/?$/)])],

@@ -122,6 +122,9 @@ describe('modules loaded on the fast paths', () => {
       expect(r.stdout.length).toBeGreaterThan(0);
       expect(forbiddenIn(r.sources)).toEqual([]);
       expect(r.files.filter((f) => f.startsWith('dist/')).every((f) => f.endsWith('.cjs'))).toBe(true);
+      // The --output choices come from the list of formats; no writer comes with it (#26).
+      expect(r.sources.filter((s) => /src\/cli\/output\/writers\/(?!formats\.ts$)/.test(s))).toEqual([]);
+      if (args[0] === '--help') expect(r.stdout).toContain('(table|json|ndjson|csv|markdown)');
     });
   }
 });
@@ -140,6 +143,8 @@ describe('the stored reads from dist/bundle/fast-read.cjs (bin/adops.js requires
     [['observe', 'campaigns', 'list', '--json', '--limit', '3']],
     [['observe', 'ad-groups', '--output', 'ndjson', '--all', '--limit', '40']],
     [['observe', 'ads', '--output', 'csv', '--limit', '5', '--fields', 'id,name']],
+    [['observe', 'ads', '--output', 'markdown', '--limit', '5', '--fields', 'id,name']],
+    [['observe', 'campaigns', '--output', 'markdown', '--all', '--limit', '40']],
     [['observe', 'campaigns', '--limit', '2']],
     [['observe', 'campaigns', '--json', '--fields', 'nope', '--limit', '2']],
     [['observe', 'campaigns', '--json', '--advertiser', 'nope']],

@@ -123,3 +123,16 @@ export function pick(row: Row, fields: readonly string[] | undefined): Row {
   }
   return out;
 }
+
+const MAX_ITEMS = 5;
+
+/** Nested objects as dotted keys; arrays of objects by index (the first few): the rows of a key/value view. */
+export function flatten(value: unknown, prefix = '', out: Array<[string, unknown]> = []): Array<[string, unknown]> {
+  if (isObject(value) && Object.keys(value).length > 0) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object') && prefix) {
+    value.slice(0, MAX_ITEMS).forEach((v, i) => flatten(v, `${prefix}.${i}`, out));
+    if (value.length > MAX_ITEMS) out.push([`${prefix}.…`, `${value.length - MAX_ITEMS} more (see --output json)`]);
+  } else out.push([prefix, value]);
+  return out;
+}

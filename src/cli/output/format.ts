@@ -1,9 +1,9 @@
 // Choosing the output format and checking --fields, once for every command.
+// The formats themselves are listed in writers/formats.ts.
 import { UsageError } from '../errors.js';
-import { isOneOf } from '../input-checks.js';
+import { defaultFormat, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from './writers/formats.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv'];
+export { OUTPUT_FORMATS, type OutputFormat };
 
 export function chooseFormat(input: {
   output?: string | undefined;
@@ -13,12 +13,12 @@ export function chooseFormat(input: {
 }): OutputFormat {
   const asked = input.json ? 'json' : (input.output ?? input.configured);
   if (asked !== undefined) {
-    if (!isOneOf(OUTPUT_FORMATS, asked)) {
+    if (!isOutputFormat(asked)) {
       throw new UsageError(`unknown output format "${asked}"`, `use one of: ${OUTPUT_FORMATS.join(', ')}`);
     }
     return asked;
   }
-  return input.stdoutIsTTY ? 'table' : 'json';
+  return defaultFormat(input.stdoutIsTTY ? 'terminal' : 'pipe');
 }
 
 // --fields lives in fields.ts (dotted paths, schema plus data); re-exported for existing importers.

@@ -2,7 +2,7 @@
 // a list as one table with a rule under the header, a single object as a
 // key/value view that fits the terminal. Cells come from displayCell, so
 // server text never drives the terminal and values read as dates, money...
-import { getPath } from './fields.js';
+import { flatten, getPath } from './fields.js';
 import { cellText } from './sanitize.js';
 import { displayCell, type ValueStyle } from './values.js';
 
@@ -147,20 +147,7 @@ function withHeaderRule(text: string): string {
   return [lines[0], lines[1], rule, ...lines.slice(2)].join('\n');
 }
 
-const MAX_ITEMS = 5;
 const MAX_LINES = 6;
-
-/** Nested objects as dotted keys; arrays of objects by index (the first few). */
-export function flatten(value: unknown, prefix = '', out: Array<[string, unknown]> = []): Array<[string, unknown]> {
-  const isObj = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (isObj(value) && Object.keys(value).length > 0) {
-    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
-  } else if (Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object') && prefix) {
-    value.slice(0, MAX_ITEMS).forEach((v, i) => flatten(v, `${prefix}.${i}`, out));
-    if (value.length > MAX_ITEMS) out.push([`${prefix}.…`, `${value.length - MAX_ITEMS} more (see --output json)`]);
-  } else out.push([prefix, value]);
-  return out;
-}
 
 /**
  * One object as `│ key │ value │`. With a known width, values wrap to it and

@@ -8,6 +8,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
+import { writesJson } from '../../cli/output/writers/formats.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { formatReportJson, toReport, type ErrorReport } from '../../cli/report.js';
 import type { ApiClient } from '../../client/http.js';
@@ -156,7 +157,7 @@ export function exitOf(o: FileOutcome, reason?: unknown): ExitCode {
 export function reportFailures(ctx: CommandContext, outcomes: readonly FileOutcome[], target: UploadTarget, command: string): ExitCode {
   const bad = outcomes.filter((o) => o.status === 'failed' || o.status === 'interrupted');
   if (bad.length === 0) return EXIT.ok;
-  if (ctx.output.explicit && (ctx.output.format === 'json' || ctx.output.format === 'ndjson')) {
+  if (ctx.output.explicit && writesJson(ctx.output.format)) {
     // Like every other failure under --output json: one error object per file (a line each).
     for (const o of bad) ctx.io.stderr.write(formatReportJson(fileReport(o, target, command, ctx.signal.reason)));
     return exitOf(bad[0]!, ctx.signal.reason);

@@ -3,7 +3,9 @@
 import { maskKey } from '../../client/redact.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { cellText, jsonText } from '../../cli/output/sanitize.js';
+import { cellText } from '../../cli/output/sanitize.js';
+import { prepareOutput, writeObject } from '../../cli/output/writers.js';
+import { drawsForTerminal } from '../../cli/output/writers/formats.js';
 import type { CommandInput } from '../../cli/registry.js';
 
 export async function run(ctx: CommandContext, input?: CommandInput<{ all?: boolean }>): Promise<number> {
@@ -21,7 +23,7 @@ export async function run(ctx: CommandContext, input?: CommandInput<{ all?: bool
     keyStoredIn: a.apiKeySource === 'env' ? 'environment variable ADOPS_API_KEY' : a.apiKeySource === 'file' ? ctx.config.file : null,
     envOverrides: a.envOverrides,
   };
-  if (ctx.output.format === 'table') {
+  if (drawsForTerminal(ctx.output.format)) {
     const lines = [
       `Profile:      ${status.profile} (from ${status.profileSource})`,
       `Base URL:     ${status.baseUrl} (from ${status.baseUrlSource})`,
@@ -31,8 +33,6 @@ export async function run(ctx: CommandContext, input?: CommandInput<{ all?: bool
       ...a.envOverrides.map((v) => `Note:         ${v} is set and overrides the stored login`),
     ];
     ctx.io.stdout.write(lines.map(cellText).join('\n') + '\n');
-  } else {
-    ctx.io.stdout.write(jsonText(status, ctx.output.format === 'json' ? 2 : undefined) + '\n');
-  }
+  } else await writeObject(status, await prepareOutput(ctx, 'generic'));
   return status.loggedIn ? EXIT.ok : EXIT.auth;
 }

@@ -9,6 +9,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { prepareOutput, writeObject, type WriterOptions } from '../../cli/output/writers.js';
+import { jsonLayout } from '../../cli/output/writers/formats.js';
 import { OutcomeUnknownError, startMutation, type Lookup } from '../../flows/mutation-start.js';
 import { waitAndReport } from '../_shared/wait.js';
 import { commandFor } from './_retry.js';
@@ -97,7 +98,7 @@ export async function startAndReport(ctx: CommandContext, body: Obj, flags: Star
   const out = await writerFor(ctx);
   if (flags.dryRun) {
     ctx.note('dry run: nothing sent');
-    await writeObject(dryRunRequest(body, flags.idempotencyKey), { ...out, format: out.format === 'ndjson' ? 'ndjson' : 'json', fields: undefined });
+    await writeObject(dryRunRequest(body, flags.idempotencyKey), { ...out, format: jsonLayout(out.format), fields: undefined });
     return EXIT.ok;
   }
   const client = await ctx.client();

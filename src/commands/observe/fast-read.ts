@@ -9,6 +9,7 @@
 // whole CLI: runFast answers false before it has written or sent anything, and
 // bin/adops.js imports main.js.
 import { chooseFormat } from '../../cli/output/format.js';
+import { drawsForTerminal } from '../../cli/output/writers/formats.js';
 import { plainParse } from '../../cli/program.js';
 import { guardProcess, processEnvironment } from '../../cli/process-io.js';
 import { Registry } from '../../cli/registry.js';
@@ -53,7 +54,7 @@ function tableOrUnknown(opts: Record<string, unknown>, envIn: ReadEnvironment): 
   try {
     const configured = new ConfigStore(configDir(envIn.env)).read().settings.output;
     const output = typeof opts.output === 'string' ? opts.output : undefined;
-    return chooseFormat({ output, json: opts.json === true, configured, stdoutIsTTY: envIn.stdout.isTTY === true }) === 'table';
+    return drawsForTerminal(chooseFormat({ output, json: opts.json === true, configured, stdoutIsTTY: envIn.stdout.isTTY === true }));
   } catch {
     return true; // an unknown format or an unreadable config: the runner says what is wrong
   }

@@ -3,6 +3,7 @@
 // table; and when the range holds no data, which range the store does hold.
 import type { CommandContext } from '../../cli/context.js';
 import { isCalendarDate } from '../../cli/input-checks.js';
+import { drawsForTerminal } from '../../cli/output/writers/formats.js';
 import type { CommandSpec } from '../../cli/registry.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { run as runOperation } from '../operation.js';
@@ -53,7 +54,7 @@ type Chart = 'spend' | 'impressions' | 'clicks' | 'reach' | 'conversions';
 
 export async function run(ctx: CommandContext, input: OperationInput<{ chart?: Chart }>, data: OperationCommandData, command: CommandSpec): Promise<number> {
   const { chart } = input.opts;
-  const drawable = chart !== undefined && ctx.output.format === 'table' && ctx.io.stdoutIsTTY;
+  const drawable = chart !== undefined && drawsForTerminal(ctx.output.format) && ctx.io.stdoutIsTTY;
   if (chart !== undefined && !drawable) {
     ctx.warn(
       `--chart draws under a table on a terminal; not drawn ${ctx.io.stdoutIsTTY ? `with --output ${ctx.output.format}` : 'when stdout is not a terminal'}`,

@@ -3,6 +3,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ListWriter, write, writeObject } from '../../../../src/cli/output/writers.js';
+import { OUTPUT_FORMATS, streams } from '../../../../src/cli/output/writers/formats.js';
 
 /** A pipe whose reader never reads: the first write fills it, 'drain' never comes. */
 function stalledPipe() {
@@ -27,7 +28,12 @@ describe('waiting for a full pipe', () => {
     await expect(write(stalledPipe(), 'x'.repeat(64), ctl.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  for (const format of ['json', 'ndjson', 'csv'] as const) {
+  // Every format that streams (markdown too): each writes while the list goes on, so each can stall on the pipe.
+  const streaming = OUTPUT_FORMATS.filter(streams);
+  it("the streaming formats are the registry's, markdown among them", () => {
+    expect(streaming).toEqual(['json', 'ndjson', 'csv', 'markdown']);
+  });
+  for (const format of streaming) {
     it(`a ${format} list stops at once on abort instead of fetching on`, async () => {
       const ctl = new AbortController();
       const w = new ListWriter({ format, out: stalledPipe(), resource: 'generic', color: false, signal: ctl.signal });

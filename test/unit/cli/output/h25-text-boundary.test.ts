@@ -7,7 +7,7 @@ import { ApiError } from '../../../../src/client/errors.js';
 import { rememberSecret } from '../../../../src/client/redact.js';
 import { formatReport, formatReportJson, toReport } from '../../../../src/cli/report.js';
 import { blockText, cellText, completionCandidate, csvText, jsonText, jsonTexts, lineText } from '../../../../src/cli/output/sanitize.js';
-import { csvCell } from '../../../../src/cli/output/writers.js';
+import { csvCell } from '../../../../src/cli/output/writers/csv.js';
 import { DANGER, EVIL, list, SAFE } from './helpers.js';
 
 /** A key this process holds (remembered, as the client remembers it), with characters JSON escapes. */

@@ -2,7 +2,7 @@
 // strips ESC sequences, C1 controls and bidi overrides; JSON and NDJSON keep
 // the characters but as \u escapes.
 import { describe, expect, it } from 'vitest';
-import { csvCell } from '../../../../src/cli/output/writers.js';
+import { csvCell } from '../../../../src/cli/output/writers/csv.js';
 import { cellText, jsonText, jsonTexts, stripControl } from '../../../../src/cli/output/sanitize.js';
 import { DANGER, EVIL, list, object, SAFE } from './helpers.js';
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/cli/errors.js';
 import { checkFields, chooseFormat } from '../../../../src/cli/output/format.js';
 import { cellText, stripControl } from '../../../../src/cli/output/sanitize.js';
-import { csvCell, ListWriter, writeObject } from '../../../../src/cli/output/writers.js';
+import { ListWriter, writeObject } from '../../../../src/cli/output/writers.js';
+import { csvCell } from '../../../../src/cli/output/writers/csv.js';
 
 function sink() {
   const out = new PassThrough();
