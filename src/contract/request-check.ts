@@ -6,6 +6,8 @@
 // file the value came from. A name the schema does not list where it sits is
 // reported apart (`unknown`): the service may be newer than this CLI, so that
 // one is a warning, not a refusal.
+import type { OperationId } from './operations.js';
+
 export interface RequestIssue {
   /** JSON Pointer of the field in the part ('' is the whole part). */
   pointer: string;
@@ -39,13 +41,8 @@ interface Validators {
 let loaded: Promise<Validators> | undefined;
 const load = (): Promise<Validators> => (loaded ??= import('./generated/request-validators.js') as Promise<Validators>);
 
-/** Whether the contract has a validator for this part of this operation. */
-export async function hasCheck(operationId: string, part: RequestPart): Promise<boolean> {
-  return typeof (await load())[`${operationId}_${part}`] === 'function';
-}
-
 /** Every problem with `value` as `operationId`'s `part`; [] when it can be sent as it is. */
-export async function checkRequest(operationId: string, part: RequestPart, value: unknown): Promise<RequestIssue[]> {
+export async function checkRequest(operationId: OperationId, part: RequestPart, value: unknown): Promise<RequestIssue[]> {
   const mod = await load();
   const key = `${operationId}_${part}`;
   const validate = mod[key];

@@ -79,6 +79,11 @@ describe('a body that breaks the contract is exit 2 and nothing is sent', () => 
       says: /set_bid needs bidStrategy or bidAmount/,
     },
     {
+      name: 'mutations pause: an Idempotency-Key the headers schema refuses (a space is not visible ASCII)',
+      args: ['mutations', 'pause', 'acc_1', '--campaign', '1', '--idempotency-key', 'a b'],
+      says: /--idempotency-key must match/,
+    },
+    {
       name: 'brands personas create: an array item past its bound (goals items are 1-500 characters)',
       args: ['brands', 'personas', 'create', 'acme', '--slug', 'hiker', '--name', 'Hiker', '-F', `goals=["ok","${'g'.repeat(501)}"]`],
       says: /-F goals \(goals\.1\) must be at most 500 characters/,

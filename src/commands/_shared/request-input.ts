@@ -12,7 +12,7 @@ import { closest, fromText, queryProblem } from '../../cli/input-checks.js';
 import { inputsOf, type FieldFlag, type OperationCommandData, type OperationInput } from './operation-data.js';
 import { camel } from '../../cli/registry.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
-import { fillPath, operation, type OperationDef } from '../../contract/operations.js';
+import { fillPath, operation, type OperationDef, type OperationId } from '../../contract/operations.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { readObjectInput, setPath, splitField, typedValue } from './fields.js';
 import { checkRequest } from '../../contract/request-check.js';
@@ -101,7 +101,7 @@ async function buildBody(
   input: OperationInput,
   data: OperationCommandData,
   io: OperationInputs,
-  opId: string,
+  opId: OperationId,
   ctx: CommandContext,
 ): Promise<Record<string, unknown> | undefined> {
   const bodyIo = io.body;
