@@ -35,7 +35,7 @@ interface ShapeFacts {
 }
 interface Validators {
   SHAPES: Record<string, ShapeFacts>;
-  [key: string]: unknown;
+  [key: string]: Validate | Record<string, ShapeFacts>;
 }
 
 let loaded: Promise<Validators> | undefined;
@@ -47,9 +47,8 @@ export async function checkRequest(operationId: OperationId, part: RequestPart, 
   const key = `${operationId}_${part}`;
   const validate = mod[key];
   if (typeof validate !== 'function') return [];
-  const run = validate as Validate;
-  if (run(value)) return [];
-  return issuesOf(run.errors ?? [], value, mod.SHAPES[key] ?? { names: {}, tags: {} });
+  if (validate(value)) return [];
+  return issuesOf(validate.errors ?? [], value, mod.SHAPES[key] ?? { names: {}, tags: {} });
 }
 
 const unescape = (seg: string) => seg.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -57,11 +56,12 @@ const escape = (seg: string) => seg.replace(/~/g, '~0').replace(/\//g, '~1');
 /** `/lineItems/3/name` → `/lineItems/*\/name`: where the facts about a place are kept. */
 const place = (pointer: string) => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
 
-function at(value: unknown, pointer: string): unknown {
-  let node = value;
+/** The value a JSON Pointer names in `value` (undefined when there is none). */
+export function valueAt(value: unknown, pointer: string): unknown {
+  let node: unknown = value;
   for (const seg of pointer.split('/').slice(1).map(unescape)) {
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[seg];
+    node = Reflect.get(node, seg);
   }
   return node;
 }
@@ -169,7 +169,7 @@ function issuesOf(errors: AjvError[], value: unknown, facts: ShapeFacts): Reques
   const out: RequestIssue[] = [];
   const tagAt = (pointer: string) => {
     const tag = facts.tags[place(pointer)];
-    const v = tag ? at(value, `${pointer}/${escape(tag.by)}`) : undefined;
+    const v = tag ? valueAt(value, `${pointer}/${escape(tag.by)}`) : undefined;
     return tag && typeof v === 'string' && tag.shapes[v] ? { ...tag, value: v, names: tag.shapes[v] } : undefined;
   };
   const add = (issue: RequestIssue) => {

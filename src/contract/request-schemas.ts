@@ -90,7 +90,10 @@ function collectNames(node: unknown, at: string, defs: Node, out: RequestShapeFa
     const tag = k === 'oneOf' ? tagOf(resolved) : undefined;
     if (tag) {
       const byValue: Record<string, string[]> = {};
-      for (const s of resolved) if (isNode(s) && isNode(s.properties)) byValue[String((s.properties[tag] as Node).const)] = Object.keys(s.properties);
+      for (const s of resolved) {
+        const value = isNode(s) && isNode(s.properties) ? s.properties[tag] : undefined;
+        if (isNode(s) && isNode(s.properties) && isNode(value)) byValue[String(value.const)] = Object.keys(s.properties);
+      }
       out.tags[at] = { by: tag, shapes: byValue };
     }
     for (const s of resolved) collectNames(s, at, defs, out, depth + 1);
@@ -105,7 +108,9 @@ function collectNames(node: unknown, at: string, defs: Node, out: RequestShapeFa
 /** The published JSON Schema of one request part, ready for ajv: no prose, tagged unions marked. */
 export function requestPartSchema(schema: z.ZodType): Node {
   const json = withoutProse(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
-  return tagged(json) as Node;
+  const out = tagged(json);
+  if (!isNode(out)) throw new Error('a request schema is a JSON object');
+  return out;
 }
 
 export type RequestPart = 'body' | 'headers';

@@ -5,7 +5,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { closest } from '../../cli/input-checks.js';
-import { dotted, type RequestIssue } from '../../contract/request-check.js';
+import { dotted, valueAt, type RequestIssue } from '../../contract/request-check.js';
 
 /** `target.id` → `/target/id` (a JSON Pointer). */
 export const pointerOf = (key: string): string =>
@@ -38,15 +38,6 @@ export class BodySources {
   fromText(pointer: string): boolean {
     return this.label(pointer).startsWith('-f ');
   }
-}
-
-function valueAt(body: unknown, pointer: string): unknown {
-  let node = body;
-  for (const seg of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node;
 }
 
 const got = (v: unknown) => (typeof v === 'string' ? `, got "${v.length > 40 ? v.slice(0, 40) + '…' : v}"` : '');
