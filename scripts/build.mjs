@@ -88,6 +88,8 @@ const FAST_READ_STUBS = [
   { specifier: /^\.\.\/(table|chart)\.js$/, importer: /src\/cli\/output\/writers\/table\.ts$/, exports: ['renderTable', 'renderVertical', 'renderChart'] },
   // JMESPath (82 KB): runRead declines --query.
   { specifier: /^\.\.?\/query\.js$/, importer: /src\/cli\/output\/writers(\.ts|\/[a-z]+\.ts)$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
+  // The contract's compiled request validators (~260 KB): a stored read sends no body, so it never checks one.
+  { specifier: /^\.\/generated\/request-validators\.js$/, importer: /src\/contract\/request-check\.ts$/, exports: ['SHAPES'] },
   // https through a proxy's CONNECT tunnel (node:tls at load): runRead declines when a proxy variable is set.
   { specifier: /^\.\/proxy-tunnel\.js$/, importer: /src\/client\//, exports: ['tunnelAgent', 'closeTunnels', 'openTunnel'] },
 ];

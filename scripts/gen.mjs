@@ -2,6 +2,8 @@
 // `npm run gen`: regenerate the committed files derived from the contract and
 // the command registry, after `npm run build`. Tests fail when any is stale.
 //   src/contract/generated/operation-inputs.json  (what each operation accepts; the CLI reads it)
+//   src/contract/generated/request-validators.ts  (ajv's standalone validators of each request body and
+//                                                  headers; the CLI loads them lazily to check before sending)
 //   docs/cli.md                                    (the command reference)
 //   completions/adops.{bash,zsh,fish}
 import { writeFileSync } from 'node:fs';
@@ -12,6 +14,8 @@ const only = process.argv[2];
 
 const { operationInputs } = await import(`${root}dist/contract/operation-inputs.js`);
 writeFileSync(`${root}src/contract/generated/operation-inputs.json`, JSON.stringify(operationInputs(), null, 1) + '\n');
+const { requestValidatorsSource } = await import(`${root}dist/contract/request-schemas.js`);
+writeFileSync(`${root}src/contract/generated/request-validators.ts`, requestValidatorsSource());
 if (only === 'inputs') process.exit(0);
 
 const { getRegistry } = await import(`${root}dist/commands/index.js`);

@@ -18,13 +18,19 @@ export const ROW_PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const
 export const ENTITY_STATUSES = ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'] as const;
 export type EntityStatus = (typeof ENTITY_STATUSES)[number];
 
+/** The spec's closed list of ad-group `type` words (a campaign's is always `campaign`). */
+export const AD_GROUP_TYPES = ['adset', 'adgroup', 'ad_group'] as const;
+
 /** Ad-group `type` word each provider writes. provider_d: not stated by the spec (see docs/decisions.md). */
-export const AD_GROUP_TYPE: Record<EntityProvider, string> = {
+export const AD_GROUP_TYPE: Record<EntityProvider, (typeof AD_GROUP_TYPES)[number]> = {
   provider_a: 'adset',
   provider_b: 'adgroup',
   provider_c: 'ad_group',
   provider_d: 'ad_group',
 };
+
+/** Media types the Assets API accepts: the reservation's `contentType` choices, and what the CLI's upload sends. */
+export const ASSET_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm'] as const;
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 500;

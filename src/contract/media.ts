@@ -3,12 +3,13 @@
 // before reserving anything. Images and videos use the one signature table in
 // ./media-sniff.ts, which the sandbox's finalize uses too, so the CLI and the
 // service judge alike.
+import { ASSET_CONTENT_TYPES } from './ids.js';
 import { SNIFF_HEAD_BYTES, sniffMedia, type SniffResult } from './media-sniff.js';
 
 export { SNIFF_HEAD_BYTES, sniffMedia, type SniffResult };
 
-/** Media types the Assets API accepts (mirrors ASSET_CONTENT_TYPES). */
-const ASSET_MEDIA = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm']);
+/** Media types the Assets API accepts. */
+const ASSET_MEDIA: ReadonlySet<string> = new Set(ASSET_CONTENT_TYPES);
 
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

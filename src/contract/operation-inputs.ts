@@ -1,9 +1,10 @@
 // What each operation accepts, as plain JSON: the top-level fields of its path
 // params, query and body, each with its type and rules, read off the zod
 // schemas in ./operation-schemas.ts. `npm run gen` writes the result to
-// ./generated/operation-inputs.json, which the CLI reads (flags, argument
-// checks, help, completions) without loading zod; a test fails when the
-// committed file is stale.
+// ./generated/operation-inputs.json, which the CLI reads (flags, path and
+// query checks, help, completions) without loading zod; a test fails when the
+// committed file is stale. Whole bodies are checked by the compiled
+// validators of ./request-schemas.ts instead (nested fields, unions, items).
 import { z } from 'zod';
 import { OPERATIONS } from './operations.js';
 import { schemasOf } from './operation-schemas.js';

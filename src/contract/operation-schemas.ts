@@ -80,6 +80,7 @@ import {
   updateSkillBody,
   validationSchema,
 } from './schemas/context.js';
+import { documentErrorBodySchema } from './schemas/common.js';
 import { createMutationBody, idempotencyHeaders, listMutationsQuery, mutationPageSchema, mutationParams, mutationSchema } from './schemas/mutations.js';
 import {
   adGroupPageSchema,
@@ -113,6 +114,8 @@ export interface OperationSchemas {
   bodyOptional?: boolean;
   /** The 2xx answer's body (the client does not validate it: the real service may send more). */
   response?: z.ZodType;
+  /** The failure body, where this operation's codes add more than every operation's do (default: errorBodySchema). */
+  error?: z.ZodType;
 }
 
 const live = <Q extends z.ZodType, R extends z.ZodType>(query: Q, response: R) => ({ params: liveListParamsSchema, query, response });
@@ -168,7 +171,7 @@ export const OPERATION_SCHEMAS = {
   deletePersona: { params: personaParams, query: deleteQuery, response: personaDeletedSchema },
   listDocuments: { params: brandDocumentParams, query: listDocumentsQuery, response: documentPageSchema },
   reserveDocument: { params: brandDocumentParams, body: reserveDocumentBody, response: reservedDocumentSchema },
-  finalizeDocument: { params: documentParams, response: documentSchema },
+  finalizeDocument: { params: documentParams, response: documentSchema, error: documentErrorBodySchema },
   getDocument: { params: documentParams, response: documentSchema },
   deleteDocument: { params: documentParams, response: documentDeletedSchema },
 

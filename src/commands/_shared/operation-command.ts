@@ -5,7 +5,7 @@
 // src/commands/operation.ts, loaded lazily; what it reads is in
 // operation-data.ts. Plain data: imported on the help fast path.
 import type { FieldInput } from '../../contract/operation-inputs.js';
-import { operation, pathParams } from '../../contract/operations.js';
+import { operation, pathParams, type OperationId } from '../../contract/operations.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
 import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
@@ -21,7 +21,8 @@ import {
 
 export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = readonly OptionSpec[]> {
   path: readonly string[];
-  operationId: string;
+  /** An id of the operation table: a misspelt one does not compile. */
+  operationId: OperationId;
   description?: string;
   examples?: readonly string[];
   notes?: string;

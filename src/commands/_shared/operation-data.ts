@@ -5,6 +5,7 @@
 import inputs from '../../contract/generated/operation-inputs.json' with { type: 'json' };
 import type { CommandContext, CommandInput, CommandSpec, ParsedGlobals } from '../../cli/context.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
+import type { OperationId } from '../../contract/operations.js';
 
 // The generated JSON widens each field's type word to string; gen.mjs writes it from the typed contract.
 const INPUTS = inputs as Record<string, OperationInputs>;
@@ -38,14 +39,14 @@ export interface ParamArg {
  */
 export interface AlternateFlag {
   flag: string;
-  operationId: string;
+  operationId: OperationId;
   param: string;
   description: string;
 }
 
 /** The data an operation command hands its handler (CommandSpec.data). */
 export interface OperationCommandData {
-  operationId: string;
+  operationId: OperationId;
   args: ParamArg[];
   flags: FieldFlag[];
   alternate?: AlternateFlag & { flags: string[] };

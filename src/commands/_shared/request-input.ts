@@ -1,18 +1,22 @@
 // From what a person typed to the request an operation command sends: path
 // params from positional arguments, query and body fields from derived flags,
 // `-f`/`-F`/`--input` for what has no flag. Everything is checked against
-// what the operation accepts before anything is sent; a field the operation's
-// published schema does not know is sent anyway (the real service may accept
-// more than this CLI knows) with a warning that names the known ones.
+// what the operation accepts before anything is sent: path and query values
+// (flat text) against their fields, the body whole against the contract's own
+// compiled schema. A field the operation's published schema does not know is
+// sent anyway (the real service may accept more than this CLI knows) with a
+// warning that names the known ones.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { closest, fromText, queryProblem, valueProblem } from '../../cli/input-checks.js';
+import { closest, fromText, queryProblem } from '../../cli/input-checks.js';
 import { inputsOf, type FieldFlag, type OperationCommandData, type OperationInput } from './operation-data.js';
 import { camel } from '../../cli/registry.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
-import { fillPath, operation, type OperationDef } from '../../contract/operations.js';
+import { fillPath, operation, type OperationDef, type OperationId } from '../../contract/operations.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
-import { objectBody, setPath, splitField } from './fields.js';
+import { readObjectInput, setPath, splitField, typedValue } from './fields.js';
+import { checkRequest } from '../../contract/request-check.js';
+import { BodySources, pointerOf, reportBodyIssues } from './request-sources.js';
 import { asText } from '../../cli/output/sanitize.js';
 
 export interface BuiltRequest {
@@ -88,58 +92,48 @@ function buildQuery(
   return query;
 }
 
-/** Which fields a body must carry: per shape when the body is one of several (a mutation's action). */
-function requiredFields(io: NonNullable<OperationInputs['body']>, body: Record<string, unknown>): string[] {
-  const v = io.variants;
-  if (v) {
-    const shape = v.shapes.find((s) => s.value === body[v.by]);
-    if (shape) return shape.required;
-  }
-  return io.fields.filter((f) => f.required).map((f) => f.name);
-}
-
+/**
+ * The body from --input, then -F, then -f, then the derived flags (each over the one before), checked
+ * whole by the contract's own schema (src/contract/request-check.ts): nested fields, unions and bounds,
+ * each problem naming what the person typed. Nothing is sent when it fails.
+ */
 async function buildBody(
   input: OperationInput,
   data: OperationCommandData,
   io: OperationInputs,
-  opId: string,
+  opId: OperationId,
   ctx: CommandContext,
 ): Promise<Record<string, unknown> | undefined> {
   const bodyIo = io.body;
   if (!bodyIo) return undefined;
   const byName = new Map(bodyIo.fields.map((f) => [f.name, f]));
-  const typed = input.opts.field ?? [];
-  // -f is text; where the schema wants a number or boolean, convert it (`-f budget=50`).
-  const body = await objectBody({ ...input.opts, field: [] }, ctx.io.stdin);
-  for (const raw of typed) {
+  const sources = new BodySources(input.opts.input);
+  const body = input.opts.input !== undefined ? await readObjectInput(input.opts.input, ctx.io.stdin) : {};
+  for (const raw of input.opts.jsonField ?? []) {
     const [k, v] = splitField(raw);
-    const top = k.split('.')[0]!;
-    const nested = k.includes('.');
-    setPath(body, k, nested ? v : fromText(byName.get(top), v));
+    setPath(body, k, typedValue(v, k));
+    sources.set(pointerOf(k), `-F ${k}`);
   }
-  const given = Object.keys(body);
-  warnUnknown(ctx, opId, 'body field', given, bodyIo.fields);
+  // -f is text; where the schema wants a number or boolean at the top, convert it (`-f budget=50`).
+  for (const raw of input.opts.field ?? []) {
+    const [k, v] = splitField(raw);
+    setPath(body, k, k.includes('.') ? v : fromText(byName.get(k), v));
+    sources.set(pointerOf(k), `-f ${k}`);
+  }
   for (const ff of data.flags) {
     if (ff.in !== 'body') continue;
     const raw = input.opts[camel(ff.flag)];
     if (raw === undefined) continue;
     body[ff.field] = typeof raw === 'string' ? fromText(ff.input, raw) : Array.isArray(raw) ? fromText(ff.input, raw.join(',')) : raw;
+    sources.set(pointerOf(ff.field), `--${ff.flag}`);
   }
-  for (const [k, value] of Object.entries(body)) {
-    const f = byName.get(k);
-    const problem = f && valueProblem(f, value);
-    if (problem)
-      throw new UsageError(
-        `${flagLabel(data.flags, k)} ${problem}${typeof value === 'string' ? `, got "${value.length > 40 ? value.slice(0, 40) + '…' : value}"` : ''}`,
-      );
-  }
-  const missing = requiredFields(bodyIo, body).filter((k) => body[k] === undefined);
-  if (missing.length && (bodyIo.required || Object.keys(body).length > 0)) {
-    throw new UsageError(
-      `missing ${missing.map((k) => flagLabel(data.flags, k)).join(', ')}`,
-      `${opId} needs ${missing.join(', ')}; give ${missing.length > 1 ? 'them' : 'it'} as flags, -F key=value or in --input`,
-    );
-  }
+  // An optional body left empty is not sent as one (approve without a note).
+  if (!bodyIo.required && Object.keys(body).length === 0) return body;
+  const issues = await checkRequest(opId, 'body', body);
+  reportBodyIssues(ctx, opId, body, issues, sources, (field) => {
+    const f = data.flags.find((x) => x.field === field && x.in === 'body');
+    return f && `--${f.flag}`;
+  });
   return body;
 }
 

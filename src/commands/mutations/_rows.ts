@@ -8,7 +8,7 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parse, type CsvError, type Options } from 'csv-parse';
 import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
-import { ACTIONS, bodyOf, bodyProblems } from './_body.js';
+import { ACTIONS, bodyOf, changeProblems } from './_change.js';
 
 type Obj = Record<string, unknown>;
 
@@ -37,7 +37,7 @@ function numberCell(name: string, text: string, problems: string[]): number | un
   return n;
 }
 
-function rowFromCells(line: number, header: readonly string[], cells: string[]): ParsedRow {
+async function rowFromCells(line: number, header: readonly string[], cells: string[]): Promise<ParsedRow> {
   const problems: string[] = [];
   const v: Record<string, string> = {};
   header.forEach((h, i) => (v[h] = (cells[i] ?? '').trim()));
@@ -84,8 +84,8 @@ function parseBody(text: string, problems: string[]): Obj {
   return {};
 }
 
-function withChecks(line: number, body: Obj, problems: string[]): ParsedRow {
-  return { line, body, problems: problems.length ? problems : bodyProblems(body) };
+async function withChecks(line: number, body: Obj, problems: string[]): Promise<ParsedRow> {
+  return { line, body, problems: problems.length ? problems : await changeProblems(body) };
 }
 
 const ndjsonName = /\.(nd)?jsonl?$/i;
@@ -187,14 +187,14 @@ export async function* readRows(file: string): AsyncGenerator<ParsedRow> {
       const raw = line === 1 ? text.replace(/^\uFEFF/, '') : text;
       if (raw.trim() === '') continue;
       const problems: string[] = [];
-      yield withChecks(line, parseBody(raw, problems), problems);
+      yield await withChecks(line, parseBody(raw, problems), problems);
     }
     return;
   }
   let header: string[] | undefined;
   for await (const r of csvRecords(file)) {
     if (header) {
-      yield rowFromCells(r.line, header, r.cells);
+      yield await rowFromCells(r.line, header, r.cells);
       continue;
     }
     header = r.cells.map((h) => h.trim());

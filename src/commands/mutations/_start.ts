@@ -6,7 +6,8 @@ import { OPERATION_TABLE } from '../../contract/operations.js';
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../client/http.js';
 import type { CommandContext } from '../../cli/context.js';
-import { CliError } from '../../cli/errors.js';
+import { CliError, UsageError } from '../../cli/errors.js';
+import { checkRequest } from '../../contract/request-check.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { prepareOutput, writeObject, type WriterOptions } from '../../cli/output/writers.js';
 import { jsonLayout } from '../../cli/output/writers/formats.js';
@@ -94,7 +95,16 @@ export async function waitForMutation(ctx: CommandContext, client: ApiClient, id
   }
 }
 
+/** The Idempotency-Key a person gave, checked by the contract's headers schema (1-255 visible ASCII characters). */
+async function checkKey(key: string | undefined): Promise<void> {
+  if (key === undefined) return;
+  const issues = await checkRequest('createMutation', 'headers', { 'idempotency-key': key });
+  if (issues.length)
+    throw new UsageError(`--idempotency-key ${issues.map((i) => i.text).join('; ')}`, 'nothing was sent; a key is 1 to 255 visible ASCII characters');
+}
+
 export async function startAndReport(ctx: CommandContext, body: Obj, flags: StartFlags): Promise<number> {
+  await checkKey(flags.idempotencyKey);
   const out = await writerFor(ctx);
   if (flags.dryRun) {
     ctx.note('dry run: nothing sent');

@@ -1,11 +1,11 @@
 // adops mutations pause|activate|archive|delete|rename|budget|bid ACC --campaign ID | --ad-group ID:
-// one named change, its fields checked before sending (src/commands/mutations/_body.ts),
+// one named change, checked before sending by the contract's own schema (./_change.ts),
 // then the same start, --dry-run and --wait as `mutations start`.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import type { StartOptions } from './_start.js';
-import { bodyOf, bodyProblems } from './_body.js';
+import { bodyOf, changeProblems } from './_change.js';
 import { startAndReport, startFlags } from './_start.js';
 
 /** The options of every named action (each declares the ones it takes: all are optional here). */
@@ -46,7 +46,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ActionOptions
     budgetType: o.type,
     bidStrategy: o.strategy,
   });
-  const problems = bodyProblems(body).map((p) => FLAG_OF.reduce((text, [re, flag]) => text.replace(re, flag), p));
+  const problems = (await changeProblems(body)).map((p) => FLAG_OF.reduce((text, [re, flag]) => text.replace(re, flag), p));
   if (problems.length) throw new UsageError(problems.join('; '), 'nothing was sent');
   return startAndReport(ctx, body, startFlags(o));
 }

@@ -1,15 +1,16 @@
 // Definitions (data only) of the observe group: per resource a group whose
 // default verb `list` reads the stored copy, or live from the provider with
 // --live ACC, and `get ACC ID` reads one entity live; and insights.
+import type { OperationId } from '../../contract/operations.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 import { operationCommand } from '../_shared/operation-command.js';
 
 interface ObserveResource {
   word: string;
-  stored: string;
-  live: string;
-  get: string;
+  stored: OperationId;
+  live: OperationId;
+  get: OperationId;
   resource: string;
   noun: string;
   one: string;

@@ -2,13 +2,14 @@
 // docs/decisions.md). Upload: reserve → PUT bytes to uploadUrl
 // (no API key) → finalize, which judges the bytes by their signature.
 import { z } from 'zod';
-import { advertiserIdSchema, pageQueryShape, pageSchema } from './common.js';
+import { ASSET_CONTENT_TYPES } from '../ids.js';
+import { advertiserIdSchema, deleteQuery, pageQueryShape, pageSchema } from './common.js';
 
 export const ASSET_STATES = ['reserved', 'uploaded', 'ready'] as const;
 export type AssetState = (typeof ASSET_STATES)[number];
 
-/** Accepted media types (mirrors DEFAULT_ASSET_LIMITS in the sandbox's upload limits). */
-export const ASSET_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm'] as const;
+// Accepted media types: plain data in ../ids.ts (the CLI's upload reads it without zod).
+export { ASSET_CONTENT_TYPES };
 
 const epochMs = z.number().int().meta({ description: 'Epoch milliseconds.' });
 
@@ -95,20 +96,8 @@ export const listAssetsQuery = z.object({
   kind: z.enum(['image', 'video']).optional().describe('Only images or only videos.'),
 });
 
-export const deleteAssetQuery = z.object({
-  revision: z
-    .string()
-    .regex(/^[1-9][0-9]{0,9}$/, { message: 'must be a positive integer' })
-    .transform(Number)
-    .optional()
-    // Documented as the integer it is on the wire (see limitQuery in ./common.ts).
-    .meta({
-      description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9_999_999_999,
-    }),
-});
+/** The same `?revision=` as every other DELETE (../common.ts): one schema, so the two cannot drift. */
+export const deleteAssetQuery = deleteQuery;
 
 export const assetPageSchema = pageSchema(assetSchema).meta({ id: 'AssetPage' });
 export const assetDeletedSchema = z.object({ deleted: z.literal(true), id: z.string() }).meta({ id: 'AssetDeleted' });

@@ -13,24 +13,65 @@ export const issueSchema = z
   })
   .meta({ id: 'Issue' });
 
-/** Every failure: stable `error`, human `message`, plus the code's added fields. */
-export const errorBodySchema = z
-  .looseObject({
-    error: z.string().describe('Stable code; branch on it.'),
-    message: z.string().describe('Sentence for a person; never branch on it.'),
-    issues: z.array(issueSchema).optional(),
-    issueCount: z.number().int().optional().describe('Present when `issues` was cut short (it lists the first 20): how many issues there were in all.'),
-    paywallUrl: z.string().optional(),
-    provider: z.string().optional(),
-    platformError: z.record(z.string(), z.unknown()).optional(),
-    currentRevision: z.number().optional(),
-    slug: z.string().optional(),
-    allowed: z.array(z.string()).optional(),
-    sizeBytes: z.number().optional(),
-    limitBytes: z.number().optional(),
-  })
-  .meta({ id: 'Error' });
+/** What every failure carries: stable `error`, human `message`; `issues` with invalid_request. */
+const errorShape = {
+  error: z.string().describe('Stable code; branch on it.'),
+  message: z.string().describe('Sentence for a person; never branch on it.'),
+  issues: z.array(issueSchema).optional(),
+  issueCount: z.number().int().optional().describe('Present when `issues` was cut short (it lists the first 20): how many issues there were in all.'),
+};
+
+const providerField = { provider: z.string().describe('Provider token of the advertiser.') };
+
+/**
+ * The fields a code adds (spec: Errors, "Some failures add fields"), required with their code:
+ * a `revision_mismatch` without `currentRevision` is not a valid answer.
+ */
+const ADDED_FIELDS = {
+  revision_mismatch: { currentRevision: z.number().int().describe('Revision the row holds now.') },
+  slug_conflict: { slug: z.string().describe('The slug already taken.') },
+  organization_unentitled: { paywallUrl: z.url().describe('Where an owner subscribes.') },
+  live_read_unsupported: providerField,
+  provider_not_connected: providerField,
+  provider_error: {
+    ...providerField,
+    platformError: z.record(z.string(), z.unknown()).optional().describe("The provider's error object, unchanged."),
+  },
+  unsupported_type: { allowed: z.array(z.string()).optional().describe('Accepted media types; when reserving a Document.') },
+  too_large: {
+    sizeBytes: z.number().optional().describe('Size of the stored file; when finalizing a Document.'),
+    limitBytes: z.number().optional().describe('The limit; when finalizing a Document.'),
+  },
+} satisfies Record<string, z.ZodRawShape>;
+type AddedCode = keyof typeof ADDED_FIELDS;
+const ADDED_CODES = Object.keys(ADDED_FIELDS) as AddedCode[];
+
+/** One code's failure: its own `error` word and the fields it adds (other fields may come too). */
+const codeError = (code: string, added: z.ZodRawShape) =>
+  z.looseObject({ ...errorShape, error: z.literal(code).describe('Stable code; branch on it.'), ...added });
+
+/** A failure whose code adds no field of its own. */
+const otherError = z.looseObject({
+  ...errorShape,
+  error: z
+    .string()
+    .refine((c) => !(ADDED_CODES as string[]).includes(c), { message: 'a code that adds fields has its own shape' })
+    // The refine above, in JSON Schema words.
+    .meta({ description: 'Stable code; branch on it.', not: { enum: ADDED_CODES } }),
+});
+
+function errorUnion(overrides: Partial<Record<AddedCode, z.ZodRawShape>> = {}) {
+  return z.union([...ADDED_CODES.map((code) => codeError(code, { ...ADDED_FIELDS[code], ...overrides[code] })), otherError]);
+}
+
+/** Every failure: stable `error`, human `message`, plus the fields its code adds (required with that code). */
+export const errorBodySchema = errorUnion().meta({ id: 'Error' });
 export type ErrorBodyShape = z.infer<typeof errorBodySchema>;
+
+/** A Document's finalize: its `too_large` always says the file's size and the limit. */
+export const documentErrorBodySchema = errorUnion({
+  too_large: { sizeBytes: z.number().describe('Size of the stored file.'), limitBytes: z.number().describe('The limit.') },
+}).meta({ id: 'DocumentError' });
 
 /** `{ data, nextCursor? }`: nextCursor only when more rows exist. */
 export function pageSchema<T extends z.ZodType>(row: T) {
@@ -79,6 +120,25 @@ export const providerFilterSchema = z
   .enum(PROVIDER_FILTER_VALUES)
   .meta({ description: 'Ad platform: one of the seven provider tokens. Omitted: every connected provider.' });
 export const entityStatusSchema = z.enum(ENTITY_STATUSES).meta({ description: 'Status the entity is set to (not whether it delivers).' });
+
+/**
+ * Optional `?revision=` on every DELETE (Context and Assets alike): when given and stale, 409
+ * revision_mismatch and nothing is deleted. One schema: two copies had drifted ({0,9} against {0,14}).
+ */
+export const deleteQuery = z.object({
+  revision: z
+    .string()
+    .regex(/^[1-9][0-9]{0,14}$/, { message: 'must be a positive integer' })
+    .transform(Number)
+    .optional()
+    // Documented as the integer it is on the wire (see limitQuery above).
+    .meta({
+      description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 999_999_999_999_999,
+    }),
+});
 
 /** Comma-separated ids → string[] (empty items dropped). */
 export const idsQuery = z

@@ -4,7 +4,7 @@
 // docs/decisions.md). Plain zod so the client validates answers with
 // the same schemas the sandbox documents.
 import { z } from 'zod';
-import { ENTITY_PROVIDERS } from '../ids.js';
+import { AD_GROUP_TYPES, ENTITY_PROVIDERS } from '../ids.js';
 import { advertiserIdSchema, entityStatusSchema, idsQuery, pageQueryShape, pageSchema, providerFilterSchema } from './common.js';
 
 const time = z.number().describe('Epoch milliseconds.');
@@ -17,7 +17,7 @@ const nullableTime = time.nullable();
  */
 const rowProvider = z.enum(ENTITY_PROVIDERS);
 
-/** Fields every normalized row of a provider entity carries. */
+/** Fields every normalized row of a provider entity carries (`type` is narrowed per entity below, where the spec closes it). */
 const entityRowShape = {
   advertiserId: advertiserIdSchema.meta({ description: 'Owning advertiser, prefixed acc_.' }),
   id: z.string().describe("Provider's id, no prefix."),
@@ -45,6 +45,7 @@ const budgetRowShape = {
 export const campaignRowSchema = z
   .strictObject({
     ...entityRowShape,
+    type: z.literal('campaign').describe("Provider's own type word: `campaign` at every provider."),
     ...budgetRowShape,
     objective: z.string().nullable().describe('Null on every provider_c campaign.'),
     adsetBudgetSharing: z.boolean().nullable().describe('provider_a live rows only.'),
@@ -55,6 +56,7 @@ export type CampaignRow = z.infer<typeof campaignRowSchema>;
 export const adGroupRowSchema = z
   .strictObject({
     ...entityRowShape,
+    type: z.enum(AD_GROUP_TYPES).describe("Provider's own type word: `adset`, `adgroup` or `ad_group`."),
     ...budgetRowShape,
     campaignId: z.string().nullable(),
     bidAmount: z.number().nullable().describe('provider_a live rows only.'),

@@ -121,7 +121,7 @@ export function routeConfig(op: OperationDef, schemas: OperationSchemas, spec: O
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `Failure: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-      content: { 'application/json': { schema: errorBodySchema } },
+      content: { 'application/json': { schema: schemas.error ?? errorBodySchema } },
     };
   }
 

@@ -47,6 +47,8 @@ const sectionInput = markdown(256 * 1024, 'Markdown, up to 256 KiB; null or blan
 const logoUrlInput = z
   .url({ protocol: /^https?$/ })
   .max(2048)
+  // The protocol rule in JSON Schema words, so the published document (and the CLI's check) carries it too.
+  .meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' })
   .nullable()
   .meta({ description: 'http(s) address of the logo, or null.' });
 

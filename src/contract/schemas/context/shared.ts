@@ -53,21 +53,8 @@ export function pageOf<T extends z.ZodType>(item: T, id: string) {
     .meta({ id });
 }
 
-/** Optional `?revision=` on DELETE: when given and stale, 409 revision_mismatch. */
-export const deleteQuery = z.object({
-  revision: z
-    .string()
-    .regex(/^[1-9][0-9]{0,14}$/, { message: 'must be a positive integer' })
-    .transform(Number)
-    .optional()
-    // Documented as the integer it is on the wire (see limitQuery in ../common.ts).
-    .meta({
-      description: 'Optional: the revision you read; a stale one answers 409 revision_mismatch and nothing is deleted.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 999_999_999_999_999,
-    }),
-});
+/** Optional `?revision=` on DELETE (one schema for every API: ../common.ts). */
+export { deleteQuery } from '../common.js';
 
 /**
  * Every field of `fields`, optional. A resource's create and update bodies both

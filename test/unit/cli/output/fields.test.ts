@@ -96,7 +96,7 @@ describe('unknown fields', () => {
 
 // ---- resources.ts stays in step with the contract ---------------------------
 
-type Def = { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; in?: z.ZodType };
+type Def = { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] };
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** Field paths of a zod schema: objects nest, records and loose objects are open (`x.*`). */
@@ -104,6 +104,8 @@ function schemaPaths(schema: z.ZodType, prefix = ''): string[] {
   let def = defOf(schema);
   while (['optional', 'nullable', 'default', 'readonly'].includes(def.type)) def = defOf(def.innerType!);
   if (def.type === 'pipe') return schemaPaths(def.in!, prefix);
+  // A union (a failure's body, one shape per code): the paths of any of its shapes.
+  if (def.type === 'union') return [...new Set(def.options!.flatMap((o) => schemaPaths(o, prefix)))];
   const open = def.type === 'record' || def.type === 'unknown' || (def.type === 'object' && def.catchall && defOf(def.catchall).type !== 'never');
   if (open) return prefix ? [`${prefix}.*`] : [];
   if (def.type !== 'object') return [];

@@ -1,0 +1,38 @@
+// The compiled request validators (src/contract/generated/request-validators.ts) are the contract's
+// own schemas, current, and their verdicts read as a person's words.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkRequest } from '../../../src/contract/request-check.js';
+import { requestValidatorsSource } from '../../../src/contract/request-schemas.js';
+
+describe('request validators', () => {
+  it('src/contract/generated/request-validators.ts is current (regenerate: npm run gen)', () => {
+    const committed = readFileSync(new URL('../../../src/contract/generated/request-validators.ts', import.meta.url), 'utf8');
+    expect(committed === requestValidatorsSource()).toBe(true);
+  });
+
+  it('a nullable choice: a wrong word names the choices, a wrong type names both types', async () => {
+    expect(await checkRequest('addLineItem', 'body', { name: 'x', budgetType: 'weekly' })).toEqual([
+      { pointer: '/budgetType', text: 'must be one of daily, lifetime' },
+    ]);
+    expect(await checkRequest('addLineItem', 'body', { name: 'x', budgetType: 5 })).toEqual([{ pointer: '/budgetType', text: 'must be a string or null' }]);
+  });
+
+  it('a calendar date is a real one, as the sandbox checks it', async () => {
+    expect(await checkRequest('addLineItem', 'body', { name: 'x', startDate: '2026-02-30' })).toEqual([
+      { pointer: '/startDate', text: 'must be a real calendar date YYYY-MM-DD' },
+    ]);
+    expect(await checkRequest('addLineItem', 'body', { name: 'x', startDate: '2028-02-29' })).toEqual([]);
+  });
+
+  it('strings are counted as the sandbox counts them (UTF-16 units): 100 emoji fill 200', async () => {
+    const body = (id: string) => ({ advertiserId: 'acc_1', action: 'pause', target: { type: 'campaign', id } });
+    expect(await checkRequest('createMutation', 'body', body('😀'.repeat(100)))).toEqual([]);
+    expect(await checkRequest('createMutation', 'body', body('😀'.repeat(101)))).toEqual([{ pointer: '/target/id', text: 'must be at most 200 characters' }]);
+  });
+
+  it('an Idempotency-Key header of invisible characters is refused by the headers schema', async () => {
+    expect(await checkRequest('createMutation', 'headers', { 'idempotency-key': 'a b' })).toHaveLength(1);
+    expect(await checkRequest('createMutation', 'headers', { 'idempotency-key': 'k-1' })).toEqual([]);
+  });
+});
