@@ -271,7 +271,7 @@ describe.each(Object.keys(SHELL_RUNNERS))('completion in %s', (shell) => {
       try {
         check(results[i]!);
       } catch (err) {
-        throw new Error(`${shell}: ${line} → ${JSON.stringify(results[i])}: ${(err as Error).message}`);
+        throw new Error(`${shell}: ${line} → ${JSON.stringify(results[i])}: ${(err as Error).message}`, { cause: err });
       }
     });
   });

@@ -56,7 +56,7 @@ function faultBody(fault: Fault, key: string): { status: number; body: unknown }
 /** The key in every object of a JSON answer: a top-level field and a field of each row. */
 function withKey(body: unknown, key: string): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const o = { ...(body as Record<string, unknown>), echo: `you sent ${key}` };
+  const o: Record<string, unknown> = { ...body, echo: `you sent ${key}` };
   if (Array.isArray(o.data))
     o.data = o.data.map((r: unknown) => (r && typeof r === 'object' && !Array.isArray(r) ? { ...r, echo: `row of ${key}${FORGED}` } : r));
   return o;
@@ -125,7 +125,7 @@ const adops = (args: string[], over: Record<string, string> = {}) => runAdops(ar
 /** Every file under `dir` (config, caches, journals), with its text. */
 function filesUnder(dir: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

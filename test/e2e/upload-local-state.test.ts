@@ -119,7 +119,7 @@ describe('assets sync without proof of the bytes', () => {
     // A deployment (or an older row) that shows no checksum.
     (sb.services.db as { prepare(sql: string): { run(...a: unknown[]): unknown } }).prepare('UPDATE assets SET sha256 = NULL WHERE sha256 = ?').run(sha(old));
     const changed = Buffer.from(old);
-    changed[changed.length - 5] ^= 0xff; // same size, other bytes
+    changed.writeUInt8(changed.readUInt8(changed.length - 5) ^ 0xff, changed.length - 5); // same size, other bytes
     writeFileSync(p, changed);
 
     cfg = tempConfigDir(); // a fresh CI runner: no journal

@@ -129,7 +129,7 @@ export function runAdopsTty(
       setTimeout(() => child.stdin.write(opts.input!), opts.delayMs ?? 300);
     };
     const onData = (c: Buffer) => {
-      out += c;
+      out += c.toString();
       if (opts.waitFor !== undefined && out.includes(opts.waitFor)) type();
     };
     child.stdout.on('data', onData);

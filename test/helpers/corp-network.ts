@@ -70,7 +70,7 @@ export async function startTlsTerminator(ca: TestCa, upstreamPort: number): Prom
     together(tls, up);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as AddressInfo).port, close: closer(server as never, sockets) };
+  return { port: (server.address() as AddressInfo).port, close: closer(server, sockets) };
 }
 
 export interface TestProxy extends Closable {

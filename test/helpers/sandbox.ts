@@ -33,10 +33,16 @@ export interface TestResponse {
   text: string;
 }
 
+/** The world's `full` key (every world built from minimalWorld has it); other labels through TestSandbox.key(). */
+export interface TestKeys {
+  readonly full: string;
+}
+
 export interface TestSandbox {
   url: string;
-  /** Keys of the world by label. */
-  keys: Record<string, string>;
+  keys: TestKeys;
+  /** The key labelled `label`; throws when the world has none (a mistyped label must not send a request without a key). */
+  key(label: string): string;
   services: SandboxServices;
   sandbox: RunningSandbox;
   req(method: string, path: string, opts?: ReqOptions): Promise<TestResponse>;
@@ -68,10 +74,20 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
     ...(opts.logError ? { logError: opts.logError } : {}),
     ...(opts.asOf ? { asOf: opts.asOf } : {}),
   });
-  const keys = Object.fromEntries(sandbox.keys.map((k) => [k.label, k.key]));
+  const byLabel = new Map(sandbox.keys.map((k) => [k.label, k.key]));
+  const key = (label: string): string => {
+    const found = byLabel.get(label);
+    if (found === undefined) throw new Error(`the test world has no key labelled "${label}" (it has: ${[...byLabel.keys()].join(', ')})`);
+    return found;
+  };
   return {
     url: sandbox.url,
-    keys,
+    keys: {
+      get full() {
+        return key('full');
+      },
+    },
+    key,
     services: sandbox.services,
     sandbox,
     req: (method, path, o) => request(sandbox.url, method, path, o),

@@ -60,7 +60,7 @@ describe('the storage takes what the reservation named (#13 item 17)', () => {
       headers: { 'content-type': 'video/mp4' },
       body: endless(sent),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect((await storedFiles(sb)).temp).toEqual([]);
     expect((await finalize(reserved.id)).body.error).toBe('too_large');
@@ -133,7 +133,7 @@ describe('a per-organization storage quota (#13 item 18)', () => {
       headers: { 'content-type': 'video/mp4' },
       body: endless(sent),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toBe('too_large');
     await sb.services.files.idle();
@@ -185,7 +185,7 @@ describe('an upload refused at once is answered before the body is sent (#13 ite
       });
       let text = '';
       socket.on('data', (d) => {
-        text += d;
+        text += d.toString();
         if (text.includes('\r\n\r\n')) {
           socket.destroy();
           resolve(text.split('\r\n')[0]!);

@@ -140,7 +140,7 @@ describe('limits while streaming', () => {
           controller.close();
         },
       });
-      const res = await fetch(reserved.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/gif' }, body, duplex: 'half' } as RequestInit);
+      const res = await fetch(reserved.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/gif' }, body, duplex: 'half' });
       expect(res.status).toBe(413);
       expect((await finalize(reserved.id)).body.error).toBe('too_large');
     } finally {

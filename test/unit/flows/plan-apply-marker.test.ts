@@ -9,7 +9,7 @@ import { MarkerHeld, PlanApplyMarkers } from '../../../src/flows/plan-apply-mark
 import { isLeftoverOf } from '../../../src/flows/plan-apply.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'adops-marker-'));
-const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 describe('PlanApplyMarkers', () => {
   it('claims once, refuses a second live holder, releases', () => {
