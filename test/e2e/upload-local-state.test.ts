@@ -4,13 +4,13 @@
 // per-file failures under --output json. Built binary, real sandbox.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withOrganization, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, png } from '../unit/uploads/media-samples.js';
+import { tempDir } from '../helpers/temp.js';
 
 const GLOBEX_KEY = 'acr_test_org_globex_0001';
 let sb: TestSandbox;
@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 beforeEach(() => {
   cfg = tempConfigDir();
-  dir = mkdtempSync(join(tmpdir(), 'adops-state-'));
+  dir = tempDir('adops-state-');
 });
 
 async function assets(key = TEST_FULL_KEY): Promise<Array<Record<string, any>>> {

@@ -3,8 +3,7 @@
 // in front of its storage endpoint. Media are tiny real files
 // (test/unit/uploads/media-samples.ts) or sparse files behind a real header.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
@@ -12,6 +11,7 @@ import { minimalWorld, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '.
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
 import { keyFingerprint, UploadJournal } from '../../src/flows/upload-journal.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sb: TestSandbox;
 let proxy: UploadProxy;
@@ -61,7 +61,7 @@ beforeAll(async () => {
 afterAll(() => stop?.());
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-upload-'));
+  dir = tempDir('adops-upload-');
   cfg = tempConfigDir();
   proxy.mode = 'pass';
   proxy.puts.length = 0;

@@ -2,10 +2,10 @@
 // (util-linux `script`), with an explicit environment (no CI leaking in from the
 // runner unless a test asks for it), and start a sandbox child on port 0.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'adops.js');
@@ -51,13 +51,15 @@ export function ensureBuilt(): void {
   }
 }
 
+/** A config dir path that does not exist yet (adops creates it), inside a tempDir() removed after the file. */
 export function tempConfigDir(): string {
-  return join(mkdtempSync(join(tmpdir(), 'adops-e2e-')), 'config');
+  return join(tempDir('adops-e2e-'), 'config');
 }
 
-/** A clean environment: PATH and HOME only, plus what the test gives. */
+/** A clean environment: PATH, HOME and the test file's TMPDIR (helpers/temp-setup.ts) only, plus what the test gives. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
+  if (process.env.TMPDIR !== undefined) env.TMPDIR = process.env.TMPDIR;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

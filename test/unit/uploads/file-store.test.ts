@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile, mkdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createFileStore } from '../../../src/sandbox/models/uploads/file-store.js';
 import type { FileStore } from '../../../src/sandbox/models/uploads/file-store.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 let store: FileStore;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adops-files-'));
+  dir = tempDir('adops-files-');
   store = createFileStore(dir);
 });
 afterEach(async () => {
