@@ -5,6 +5,7 @@
 //   const res = await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { limit: 5 } });
 //   expect(res.status).toBe(200);
 //   await sb.close();
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, StartOptions } from '../../src/sandbox/index.js';
 import type { Clock, SandboxServices } from '../../src/sandbox/http/context.js';
@@ -92,6 +93,42 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
     sandbox,
     req: (method, path, o) => request(sandbox.url, method, path, o),
     close: () => sandbox.close(),
+  };
+}
+
+/**
+ * One sandbox for the whole file: started in beforeAll, closed in afterAll.
+ * The handle is usable at once but reaches the sandbox only inside tests and
+ * hooks (`const sb = useTestSandbox({ world }); ... await sb.req(...)`).
+ */
+export function useTestSandbox(opts: TestSandboxOptions = {}): TestSandbox {
+  let started: TestSandbox | undefined;
+  const running = (): TestSandbox => {
+    if (started === undefined) throw new Error('useTestSandbox: the sandbox starts in beforeAll; read it inside a test or a hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestSandbox(opts);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    get url() {
+      return running().url;
+    },
+    get keys() {
+      return running().keys;
+    },
+    get services() {
+      return running().services;
+    },
+    get sandbox() {
+      return running().sandbox;
+    },
+    key: (label) => running().key(label),
+    req: (method, path, o) => running().req(method, path, o),
+    close: () => running().close(),
   };
 }
 

@@ -4,20 +4,13 @@
 // storage can make at once is answered before the client sends a byte
 // (Expect: 100-continue), so the client reads it instead of a reset.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../../helpers/sandbox.js';
 import { storedBytes } from '../../../src/sandbox/models/uploads/quota.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
 import { mp4, png } from '../../unit/uploads/media-samples.js';
 import { put, putStream, reserve, storedFiles, upload } from './upload-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox();
 beforeEach(() => {
   delete sb.services.settings.storageQuotaBytes;
 });

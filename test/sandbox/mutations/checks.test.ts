@@ -2,21 +2,14 @@
 // → Idempotency-Key replay → advertiser owned (422) → connection (409) → write
 // access (403) → amount (422). Then who may read a mutation, the history list,
 // and Idempotency-Key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { startTestSandbox, useTestSandbox } from '../../helpers/sandbox.js';
 import { ManualClock } from '../clock.js';
 import { mutationsWorld } from './world.js';
 import { settle, start } from './helpers.js';
 
-let sb: TestSandbox;
 const clock = new ManualClock();
-beforeAll(async () => {
-  sb = await startTestSandbox({ world: mutationsWorld(), clock });
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox({ world: mutationsWorld(), clock });
 
 const pause = (advertiserId: string, id = '100') => ({ advertiserId, target: { type: 'campaign', id }, action: 'pause' });
 const budget = (advertiserId: string, amount: unknown) => ({ advertiserId, target: { type: 'campaign', id: '100' }, action: 'set_budget', budget: { amount } });
