@@ -7,12 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
-import { BIN, DEMO, ensureBuilt, ROOT, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { BIN, DEMO, ROOT, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
-let sandbox: SandboxChild;
 const cfg = tempConfigDir();
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...extra });
 const piped = (args: string[], extra: Record<string, string> = {}, stdin?: string) =>
@@ -38,14 +37,7 @@ const headerOf = (text: string) =>
 
 const SEPT = ['--since', '2026-09-01', '--until', '2026-09-30'];
 
-beforeAll(async () => {
-  ensureBuilt();
-  sandbox = await startSandboxChild();
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxChild();
 
 describe('colour: NO_COLOR wins over everything, forced colour over no terminal (item 7)', () => {
   const keys = ['sandbox', 'keys', '--output', 'table'];

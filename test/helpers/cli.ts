@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from './temp.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -183,6 +184,36 @@ export function startSandboxChild(extraArgs: readonly string[] = [], env: Record
     });
     child.on('close', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
   });
+}
+
+/**
+ * One sandbox child for the whole file: beforeAll checks the build and starts
+ * it, afterAll stops it. The handle is usable at once but reaches the child
+ * only inside tests and hooks (`const sandbox = useSandboxChild(); ... sandbox.url`).
+ */
+export function useSandboxChild(extraArgs: readonly string[] = [], env: Record<string, string | undefined> = {}): SandboxChild {
+  let child: SandboxChild | undefined;
+  const running = (): SandboxChild => {
+    if (child === undefined) throw new Error('useSandboxChild: the sandbox starts in beforeAll; read it inside a test or a hook');
+    return child;
+  };
+  beforeAll(async () => {
+    ensureBuilt();
+    child = await startSandboxChild(extraArgs, env);
+  }, 60_000);
+  afterAll(async () => {
+    await child?.stop();
+  });
+  return {
+    get url() {
+      return running().url;
+    },
+    get process() {
+      return running().process;
+    },
+    stderr: () => running().stderr(),
+    stop: (signal) => running().stop(signal),
+  };
 }
 
 /** Demo keys of the default world (public fixtures). */
