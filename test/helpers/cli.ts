@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { perFile } from './per-file.js';
 import { tempDir } from './temp.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -192,18 +192,15 @@ export function startSandboxChild(extraArgs: readonly string[] = [], env: Record
  * only inside tests and hooks (`const sandbox = useSandboxChild(); ... sandbox.url`).
  */
 export function useSandboxChild(extraArgs: readonly string[] = [], env: Record<string, string | undefined> = {}): SandboxChild {
-  let child: SandboxChild | undefined;
-  const running = (): SandboxChild => {
-    if (child === undefined) throw new Error('useSandboxChild: the sandbox starts in beforeAll; read it inside a test or a hook');
-    return child;
-  };
-  beforeAll(async () => {
-    ensureBuilt();
-    child = await startSandboxChild(extraArgs, env);
-  }, 60_000);
-  afterAll(async () => {
-    await child?.stop();
-  });
+  const running = perFile(
+    'useSandboxChild: the sandbox child',
+    () => {
+      ensureBuilt();
+      return startSandboxChild(extraArgs, env);
+    },
+    (child) => child.stop(),
+    60_000,
+  );
   return {
     get url() {
       return running().url;

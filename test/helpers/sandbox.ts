@@ -5,7 +5,7 @@
 //   const res = await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { limit: 5 } });
 //   expect(res.status).toBe(200);
 //   await sb.close();
-import { afterAll, beforeAll } from 'vitest';
+import { perFile } from './per-file.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, StartOptions } from '../../src/sandbox/index.js';
 import type { Clock, SandboxServices } from '../../src/sandbox/http/context.js';
@@ -102,17 +102,11 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
  * hooks (`const sb = useTestSandbox({ world }); ... await sb.req(...)`).
  */
 export function useTestSandbox(opts: TestSandboxOptions = {}): TestSandbox {
-  let started: TestSandbox | undefined;
-  const running = (): TestSandbox => {
-    if (started === undefined) throw new Error('useTestSandbox: the sandbox starts in beforeAll; read it inside a test or a hook');
-    return started;
-  };
-  beforeAll(async () => {
-    started = await startTestSandbox(opts);
-  });
-  afterAll(async () => {
-    await started?.close();
-  });
+  const running = perFile(
+    'useTestSandbox: the sandbox',
+    () => startTestSandbox(opts),
+    (sb) => sb.close(),
+  );
   return {
     get url() {
       return running().url;
