@@ -9,8 +9,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Each file gets its own TMPDIR under one root for the run; what a file leaves there fails it.
+    globalSetup: ['./test/helpers/temp-global.ts'],
     // Every answer a sandbox test sees is judged against the published OpenAPI documents.
-    setupFiles: ['./test/helpers/check-responses.ts'],
+    setupFiles: ['./test/helpers/temp-setup.ts', './test/helpers/check-responses.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

@@ -2,18 +2,19 @@
 // dir and one journal (issue 13 item 1): real processes of the built binary,
 // several rounds; every row becomes exactly one mutation, counted on the server.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
 const ROUNDS = 5;
 const ROWS = 24;
-const dir = mkdtempSync(join(tmpdir(), 'adops-apply-race-'));
+const dir = tempDir('adops-apply-race-');
 const cfg = tempConfigDir();
 const t = sandboxBehindProxy(demoWorldInput());
 const run = (args: string[]) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full }, timeoutMs: 90_000 });

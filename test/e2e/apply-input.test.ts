@@ -3,17 +3,16 @@
 // a broken quote refuses the whole file naming its line, a monster cell is
 // refused before it is held, and a dry run's memory does not grow with rows.
 import { writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
-const dir = mkdtempSync(join(tmpdir(), 'adops-apply-input-'));
+const dir = tempDir('adops-apply-input-');
 const cfg = tempConfigDir();
 const t = sandboxBehindProxy(demoWorldInput());
 const run = (args: string[], extra: Record<string, string> = {}) =>

@@ -1,20 +1,13 @@
 // The CLI against `adops sandbox serve --as-of 2026-09-23` (the service as it
 // was before 2026-09-24): the old answers map to the same exit codes as
 // today's, never to "a bug in adops".
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO, runAdops, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
 
-let old: SandboxChild;
 const cfg = tempConfigDir();
 const cli = (args: readonly string[], key = DEMO.full) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: old.url, ADOPS_API_KEY: key } });
 
-beforeAll(async () => {
-  ensureBuilt();
-  old = await startSandboxChild(['--as-of', '2026-09-23']);
-}, 60_000);
-afterAll(async () => {
-  await old?.stop();
-});
+const old = useSandboxChild(['--as-of', '2026-09-23']);
 
 describe('adops against the service as it was before 2026-09-24', () => {
   it('says which behaviour it serves', () => {

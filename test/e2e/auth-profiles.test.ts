@@ -2,18 +2,11 @@
 // through the BUILT binary against a real sandbox child.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO, runAdops, startSandboxChild, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
 
-let sandbox: SandboxChild;
 const loginDir = tempConfigDir();
-beforeAll(async () => {
-  ensureBuilt();
-  sandbox = await startSandboxChild([], { ADOPS_CONFIG_DIR: loginDir });
-}, 60_000);
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxChild([], { ADOPS_CONFIG_DIR: loginDir });
 
 const configOf = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {

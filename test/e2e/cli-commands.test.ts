@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO, runAdops, tempConfigDir } from '../helpers/cli.js';
-import { run, sandbox, useLoggedInSandbox } from './cli-fixture.js';
+import { run, useLoggedInSandbox } from './cli-fixture.js';
 
 useLoggedInSandbox();
 

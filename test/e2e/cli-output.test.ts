@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ROOT, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
-import { cfg, envFor, run, sandbox, stub, useLoggedInSandbox } from './cli-fixture.js';
+import { cfg, envFor, run, stub, useLoggedInSandbox } from './cli-fixture.js';
 
 useLoggedInSandbox();
 

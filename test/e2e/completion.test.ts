@@ -3,18 +3,18 @@
 // service is dead; fixed choices offline) and the generated scripts used in
 // real bash, zsh and fish.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, DEMO, ensureBuilt, ROOT, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxChild;
 const cfg = tempConfigDir();
-const bin = mkdtempSync(join(tmpdir(), 'adops-bin-'));
-const work = mkdtempSync(join(tmpdir(), 'adops-complete-'));
+const bin = tempDir('adops-bin-');
+const work = tempDir('adops-complete-');
 // A generous bound: the machine running the suite is loaded; the dead-service test checks the real one.
 const SLOW = { ADOPS_COMPLETE_TIMEOUT_MS: '8000' };
 const env = (over: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...SLOW, ...over });
@@ -271,7 +271,7 @@ describe.each(Object.keys(SHELL_RUNNERS))('completion in %s', (shell) => {
       try {
         check(results[i]!);
       } catch (err) {
-        throw new Error(`${shell}: ${line} → ${JSON.stringify(results[i])}: ${(err as Error).message}`);
+        throw new Error(`${shell}: ${line} → ${JSON.stringify(results[i])}: ${(err as Error).message}`, { cause: err });
       }
     });
   });

@@ -1,19 +1,19 @@
 // Data and config under one name (issue #18 item 13): the sandbox's default
 // store lives in XDG_DATA_HOME/adops, beside XDG_CONFIG_HOME/adops, and a store
 // left under the old name (env-paths' "adops-nodejs") is moved there once.
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { defaultDataPath, startSandbox } from '../../src/sandbox/index.js';
 import { configDir } from '../../src/config/store.js';
 import { ensureBuilt, runAdops } from '../helpers/cli.js';
 import { minimalWorld, TEST_FULL_KEY } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => ensureBuilt());
 
 it('moves a store from ~/.local/share/adops-nodejs to ~/.local/share/adops, once, and uses it', async () => {
-  const home = mkdtempSync(join(tmpdir(), 'adops-xdg-'));
+  const home = tempDir('adops-xdg-');
   const env = { HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config') };
   const legacy = join(home, 'data', 'adops-nodejs', 'sandbox.db');
   // A store written by an older adops: a world of its own (not the demo's keys).

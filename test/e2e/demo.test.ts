@@ -47,7 +47,11 @@ function runDemo(env: Record<string, string>): Promise<RunResult & { keyedArgv: 
       const ours = new Set([child.pid]);
       for (let grew = true; grew;) {
         grew = false;
-        for (const [pid, parent] of ppid) if (ours.has(parent) && !ours.has(pid)) (ours.add(pid), (grew = true));
+        for (const [pid, parent] of ppid)
+          if (ours.has(parent) && !ours.has(pid)) {
+            ours.add(pid);
+            grew = true;
+          }
       }
       for (const pid of ours) {
         try {

@@ -2,11 +2,10 @@
 // world), and against a loopback stub for a provider that cannot read live (501).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
 
 const A = 'acc_acme_a_001';
-let sandbox: SandboxChild;
 const cfg = tempConfigDir();
 const cli = (args: readonly string[], base = sandbox.url) =>
   runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 30_000 });
@@ -19,13 +18,7 @@ const ingest = async () => expect((await fetch(`${sandbox.url}/_sandbox/ingest`,
 const campaigns = async (query: string) =>
   JSON.parse((await cli(['observe', 'campaigns', '--advertiser', A, '--limit', '200', '-o', 'json', '--query', query])).stdout);
 
-beforeAll(async () => {
-  ensureBuilt();
-  sandbox = await startSandboxChild([]);
-}, 60_000);
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxChild([]);
 
 describe('observe drift', () => {
   it('is in sync on a freshly ingested world: fields the stored copy never carries are not drift', async () => {

@@ -2,12 +2,12 @@
 // revision-safe way. The "editor" is a small shell script that edits the file
 // (and, for the conflict case, has another adops process write the same field
 // while it is open); the CLI runs under a pseudo-terminal (script(1)).
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { request } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxChild;
 let cfg: string;
@@ -28,7 +28,7 @@ function editor(name: string, body: string): string {
 beforeAll(async () => {
   ensureBuilt();
   cfg = tempConfigDir();
-  dir = mkdtempSync(join(tmpdir(), 'adops-editors-'));
+  dir = tempDir('adops-editors-');
   sandbox = await startSandboxChild();
   await api('POST', '/context/brands', { slug: 'ed-acme', name: 'Acme', description: 'Outdoor gear', voice: 'Plain.' });
 }, 60_000);

@@ -47,7 +47,7 @@ function startProxy(target: string): Promise<typeof proxy> {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const answer = await fetch(target + req.url, { method: req.method, headers, ...(body ? { body } : {}) });
+      const answer = await fetch(target + req.url, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       res.end(Buffer.from(await answer.arrayBuffer()));
     });

@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegistry } from '../../src/commands/index.js';
 import { png } from '../unit/uploads/media-samples.js';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
 import { startStub, type Stub } from './stub-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxChild;
 let stub: Stub;
@@ -19,7 +19,7 @@ const cfg = tempConfigDir();
 const env = (base: string) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full });
 const cli = (args: readonly string[], base = sandbox.url) => runAdops(args, { env: env(base), timeoutMs: 20_000 });
 const json = (r: RunResult) => JSON.parse(r.stdout) as Record<string, unknown>;
-const work = mkdtempSync(join(tmpdir(), 'adops-every-'));
+const work = tempDir('adops-every-');
 /** An $EDITOR for `… edit`: renames whatever it is shown (the `name: …` line). */
 const EDITOR = join(work, 'rename.sh');
 writeFileSync(EDITOR, `#!/bin/sh\nsed -i 's/^name: .*/name: Edited by EDITOR/' "$1"\n`);

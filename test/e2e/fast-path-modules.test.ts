@@ -7,16 +7,16 @@
 // resolved) and, at exit, writes require.cache (every CommonJS file required:
 // bin/adops.js, route.cjs, quick.cjs, help-pages.cjs, fast-read.cjs). A file of dist/bundle counts as
 // the sources it holds (dist/bundle/meta.json, scripts/build.mjs).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegistry } from '../../src/commands/index.js';
 import { helpFor } from '../../src/cli/help.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FORBIDDEN = [
   'node_modules/zod/',
@@ -35,7 +35,7 @@ let sandbox: SandboxChild;
 beforeAll(async () => {
   ensureBuilt();
   bundle = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof bundle }).outputs;
-  dir = mkdtempSync(join(tmpdir(), 'adops-modules-'));
+  dir = tempDir('adops-modules-');
   writeFileSync(
     join(dir, 'hooks.mjs'),
     `import { appendFileSync } from 'node:fs';

@@ -6,13 +6,13 @@
 // runs from the esbuild bundle (dist/bundle/, scripts/build.mjs), where
 // commander, undici, zod, ... live inside chunks: dist/bundle/meta.json says
 // which sources each chunk holds, so a loaded chunk counts as what it holds.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const HEAVY = [
   'node_modules/commander/',
@@ -42,7 +42,7 @@ let bundle: Record<string, { inputs: string[] }>;
 beforeAll(() => {
   ensureBuilt();
   bundle = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof bundle }).outputs;
-  dir = mkdtempSync(join(tmpdir(), 'adops-hook-'));
+  dir = tempDir('adops-hook-');
   writeFileSync(
     join(dir, 'hooks.mjs'),
     `import { appendFileSync } from 'node:fs';

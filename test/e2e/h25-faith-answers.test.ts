@@ -4,16 +4,16 @@
 // whether it started" (exit 10, the row kept in doubt with its key, and a
 // re-run against the real service finishes it, made once); a poll whose
 // answer carries no final state of the contract never ends a --wait with 0.
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf } from '../helpers/drop-proxy.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
 type Rewrite = (req: { method: string; path: string }, upstream: { status: number; body: string }) => { status: number; body: string } | undefined;
@@ -23,7 +23,7 @@ let proxyUrl = '';
 let rewrite: Rewrite = () => undefined;
 const seen: Array<{ method: string; path: string; key: string | undefined }> = [];
 let campaigns: string[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'adops-h25-faith-'));
+const dir = tempDir('adops-h25-faith-');
 
 /** Forwards every request to the sandbox (the change is really made); `rewrite` may replace the answer. */
 const proxy = createServer((req: IncomingMessage, res: ServerResponse) => {

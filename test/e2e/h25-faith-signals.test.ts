@@ -3,13 +3,13 @@
 // takes the bytes and never answers, so the PUT is in flight when the signal
 // comes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'acr_test_full_0001';
 let base = '';
@@ -49,7 +49,7 @@ server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
   req.resume();
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'adops-h25-faith-sig-'));
+const dir = tempDir('adops-h25-faith-sig-');
 
 beforeAll(async () => {
   ensureBuilt();

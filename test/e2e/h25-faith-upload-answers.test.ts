@@ -4,13 +4,13 @@
 // whose answers lack what the step needs. Such an answer is exit 1
 // `unexpected_answer` naming the operation, never "a bug in adops", never a
 // PUT to a URL that is not one, and never 0 for a row that is not ready.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { loopbackServer } from '../helpers/drop-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'acr_test_full_0001';
 type Answers = { reserve: (base: string) => unknown; finalize: unknown; get: unknown };
@@ -44,7 +44,7 @@ const service = loopbackServer((req: IncomingMessage, res: ServerResponse) => {
   send(res, 404, { error: 'not_found', message: 'no' });
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'adops-h25-faith-up-'));
+const dir = tempDir('adops-h25-faith-up-');
 const png = join(dir, 'a.png');
 const run = () =>
   runAdops(['assets', 'upload', png, '--timeout', '2'], {

@@ -3,11 +3,11 @@
 // own keys, a disk that refuses a write is a plain error naming the directory,
 // and an environment variable set but empty is never a silent "default".
 // Driven through the BUILT binary, spawned many times at once.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = (n: number) => `acr_store_test_key_${String(n).padStart(4, '0')}`;
 // --no-verify: what is under test is the store, not the service (nothing listens on port 9).
@@ -74,7 +74,7 @@ describe('a config dir the disk will not take', () => {
   // Tests run as root, which chmod does not stop: a path THROUGH a regular file
   // fails for root too (ENOTDIR), on every file system and in every container.
   const underAFile = () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'adops-store-')), 'a-file');
+    const file = join(tempDir('adops-store-'), 'a-file');
     writeFileSync(file, 'not a directory');
     return join(file, 'config');
   };

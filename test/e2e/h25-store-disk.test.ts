@@ -7,15 +7,15 @@
 // under a regular FILE, so every mkdir/open in it fails with ENOTDIR, for root
 // too, on every file system and in every container (no mount needed).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { png } from '../unit/uploads/media-samples.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sb: TestSandbox;
 let stub: Server;
@@ -40,7 +40,7 @@ afterAll(async () => {
 
 /** A config dir path that runs through a regular file: ENOTDIR for any write, as root too. */
 function underAFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'adops-h25-disk-')), 'a-file');
+  const file = join(tempDir('adops-h25-disk-'), 'a-file');
   writeFileSync(file, 'not a directory');
   return join(file, 'config');
 }
@@ -48,7 +48,7 @@ function underAFile(): string {
 describe('a config dir the disk will not take', () => {
   it('assets upload: exit 1 naming the directory, not "cannot read the file", nothing reserved', async () => {
     const cfg = underAFile();
-    const work = mkdtempSync(join(tmpdir(), 'adops-h25-disk-work-'));
+    const work = tempDir('adops-h25-disk-work-');
     const p = join(work, 'pic.png');
     writeFileSync(p, png(4, 4));
     const before = (await sb.req('GET', '/assets', { key: TEST_FULL_KEY, query: { limit: 500 } })).body.data.length;
@@ -62,7 +62,7 @@ describe('a config dir the disk will not take', () => {
   });
 
   it('mutations apply with its journal where the disk will not write: exit 1 naming the directory, nothing sent', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'adops-h25-disk-apply-'));
+    const work = tempDir('adops-h25-disk-apply-');
     const file = join(work, 'changes.csv');
     writeFileSync(file, 'advertiserId,action,targetType,targetId,name\nacc_x,rename,campaign,cmp_x,New name\n');
     const journal = join(underAFile(), 'changes.journal.ndjson');
@@ -86,7 +86,7 @@ describe('a config dir the disk will not take', () => {
 
 /** A tiny tmpfs, when this machine lets the tests mount one (root in a privileged container); else undefined. */
 function tinyDisk(): { dir: string; unmount: () => void } | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'adops-h25-tmpfs-'));
+  const dir = tempDir('adops-h25-tmpfs-');
   if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir]).status !== 0) return undefined;
   return { dir, unmount: () => void spawnSync('umount', ['-l', dir]) };
 }

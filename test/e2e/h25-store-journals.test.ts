@@ -4,17 +4,17 @@
 // the same service made with another key, or by an adops that recorded no
 // service, stops the run (exit 2) naming it; two runs at once against the two
 // services on one config dir double nothing and lose nothing.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
 import { png } from '../unit/uploads/media-samples.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
-const dir = mkdtempSync(join(tmpdir(), 'adops-h25-store-'));
+const dir = tempDir('adops-h25-store-');
 const staging = sandboxBehindProxy(demoWorldInput());
 const production = sandboxBehindProxy(demoWorldInput());
 let campaigns: string[] = [];

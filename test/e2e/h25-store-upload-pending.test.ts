@@ -7,10 +7,9 @@
 // DELETE /assets/… on cue; the storage behind the upload proxy (killMidPut).
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
@@ -18,6 +17,7 @@ import { minimalWorld, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbo
 import { mp4 } from '../unit/uploads/media-samples.js';
 import { SIZE_FIRST_BYTES } from '../../src/flows/upload-journal.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 type DeleteFault = 'pass' | '503' | 'reset' | 'stall';
 const SIZE = SIZE_FIRST_BYTES + 2048;
@@ -105,7 +105,7 @@ describe("another file's pending reservation, its DELETE failing", () => {
   it.each<DeleteFault>(['503', 'stall', 'reset'])(
     'DELETE fault %s: that run fails; the next uploads f.mp4 as f.mp4, and no e.mp4 Asset holds its bytes',
     async (f) => {
-      const dir = mkdtempSync(join(tmpdir(), `adops-h25-pending-${f}-`));
+      const dir = tempDir(`adops-h25-pending-${f}-`);
       const env = { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: apiUrl, ADOPS_API_KEY: TEST_FULL_KEY };
       const e = video(dir, `e-${f}.mp4`);
       expect(await killMidPut(storage, e, env)).toBeGreaterThan(0);
@@ -133,7 +133,7 @@ describe("another file's pending reservation, its DELETE failing", () => {
 
 describe('a reservation is resumed only for the same name and type', () => {
   it('a cut upload of c.mp4, then the same bytes as d.mp4: d.mp4 is not sent into the Asset c.mp4', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-h25-rename-'));
+    const dir = tempDir('adops-h25-rename-');
     const env = { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: apiUrl, ADOPS_API_KEY: TEST_FULL_KEY };
     // Under SIZE_FIRST_BYTES: hashed first, so the entry is the content's own (not a pending one).
     const c = join(dir, 'c.mp4');

@@ -6,13 +6,13 @@
 // No file the hostile ids name may exist afterwards, and a plain id still
 // completes (the stub sees the command run with it).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'acr_pty_test_key_0000000000000000';
 /** Each hostile id has its own prefix, so on TAB it is the only match and a shell inserts it whole. */
@@ -29,7 +29,7 @@ let server: Server;
 let url = '';
 const seen: string[] = [];
 const cfg = tempConfigDir();
-const bin = mkdtempSync(join(tmpdir(), 'adops-h25-bin-'));
+const bin = tempDir('adops-h25-bin-');
 
 beforeAll(async () => {
   ensureBuilt();
@@ -98,7 +98,7 @@ describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', 
   it.skipIf(!present)(
     'no hostile id is inserted or run; a plain id completes',
     async () => {
-      const work = mkdtempSync(join(tmpdir(), `adops-h25-${shell}-`));
+      const work = tempDir(`adops-h25-${shell}-`);
       const sh = shellOnPty(shell, work);
       try {
         const setup =

@@ -7,14 +7,14 @@
 // A representative command of each group runs through it; the key must not be
 // on stdout, stderr, or in any file adops wrote (config dir, journals), and no
 // line may start with the forged text.
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
 import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = DEMO.full;
 /** The key without its last four characters: all a masked key may show is `acr_…` and those four. */
@@ -30,7 +30,7 @@ let sandbox: SandboxChild;
 let echo: Server;
 let url = '';
 const cfg = tempConfigDir();
-const work = mkdtempSync(join(tmpdir(), 'adops-h25-echo-'));
+const work = tempDir('adops-h25-echo-');
 
 function faultBody(fault: Fault, key: string): { status: number; body: unknown } {
   // A refusal whose very code holds the key: the code is what a journal records of a refused row.
@@ -56,7 +56,7 @@ function faultBody(fault: Fault, key: string): { status: number; body: unknown }
 /** The key in every object of a JSON answer: a top-level field and a field of each row. */
 function withKey(body: unknown, key: string): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const o = { ...(body as Record<string, unknown>), echo: `you sent ${key}` };
+  const o: Record<string, unknown> = { ...body, echo: `you sent ${key}` };
   if (Array.isArray(o.data))
     o.data = o.data.map((r: unknown) => (r && typeof r === 'object' && !Array.isArray(r) ? { ...r, echo: `row of ${key}${FORGED}` } : r));
   return o;
@@ -125,7 +125,7 @@ const adops = (args: string[], over: Record<string, string> = {}) => runAdops(ar
 /** Every file under `dir` (config, caches, journals), with its text. */
 function filesUnder(dir: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

@@ -1,19 +1,10 @@
 // `--all --max 600` against the sandbox (issue 25, section 5): a page is never
 // larger than the contract's 500, so the list is read in pages of 500 and the
 // rest, never refused for asking limit=600 (400 invalid_request, exit 7).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO, runAdops, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
 
-let sandbox: SandboxChild;
-
-beforeAll(async () => {
-  ensureBuilt();
-  sandbox = await startSandboxChild();
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxChild();
 
 describe('--all --max above the largest page', () => {
   it('--all --max 600: exit 0, every request asks at most 500 rows', async () => {

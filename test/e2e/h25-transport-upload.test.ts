@@ -2,15 +2,15 @@
 // section 1): a host that does not resolve is a network failure (exit 6),
 // --retries bounds the PUT's sends as it bounds every request's, and a
 // storage that keeps failing is not sent the bytes more often than that.
-import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4, png } from '../unit/uploads/media-samples.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sb: TestSandbox;
 let dir: string;
@@ -21,7 +21,7 @@ let puts = 0;
 beforeAll(async () => {
   ensureBuilt();
   sb = await startTestSandbox({ world: minimalWorld() });
-  dir = mkdtempSync(join(tmpdir(), 'adops-h25-upload-'));
+  dir = tempDir('adops-h25-upload-');
   // A storage host answering 503 to every PUT, after reading the body.
   storage = createServer((req, res) => {
     puts++;

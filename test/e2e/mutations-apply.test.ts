@@ -3,20 +3,20 @@
 // interrupted mid-way then re-run makes every row exactly once (counted on the
 // server with GET /mutations and the full key).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
 let sb: TestSandbox;
 let proxy: DropProxy;
 let campaigns: string[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'adops-apply-'));
+const dir = tempDir('adops-apply-');
 const cfg = tempConfigDir();
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
 const run = (args: string[]) => runAdops(args, { env: env(), timeoutMs: 60_000 });

@@ -3,12 +3,12 @@
 // .ci/run runs this file (with demo.test.ts and the store tests) on the newest
 // Node 22 and 24 too, so "supported Node majors" in the README is tested
 // (issue #18 item 2); here it runs on the suite's Node like every e2e test.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { png } from '../unit/uploads/media-samples.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
 let sb: SandboxChild;
@@ -39,7 +39,7 @@ describe(`on Node ${process.version}`, () => {
   });
 
   it('upload: a PNG becomes a ready Asset', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'adops-smoke-')), 'hero.png');
+    const file = join(tempDir('adops-smoke-'), 'hero.png');
     writeFileSync(file, png(32, 32));
     const r = await adops(['assets', 'upload', file, '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);

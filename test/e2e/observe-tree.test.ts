@@ -2,23 +2,15 @@
 // sandbox: the design card's `observe campaigns --live` form, the stored read
 // named (or run) when a live read is refused, insights' empty-range note and
 // chart, --query, unknown-field warnings, and the machine-readable tree.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
 
-let sandbox: SandboxChild;
 const cfg = tempConfigDir();
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full });
 const run = (args: string[]) => runAdops(args, { env: env() });
 const A = 'acc_acme_a_001';
 
-beforeAll(async () => {
-  ensureBuilt();
-  sandbox = await startSandboxChild([]);
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxChild([]);
 
 describe('observe', () => {
   it('`observe campaigns --live ACC` still lists (the group runs its default verb)', async () => {

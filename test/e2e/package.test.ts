@@ -3,14 +3,14 @@
 // loads at run time (everything bundled is a devDependency, so an install does
 // not fetch a second copy of it), and the native SQLite module is optional.
 // The packed tarball itself is installed and run by .ci/run (pack step).
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { imagesInMemory } from '../../src/sandbox/store/sqlite.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Pkg {
   dependencies?: Record<string, string>;
@@ -75,7 +75,7 @@ it('the bundle starts the demo world from the image it ships, in memory and on a
   const chunk = Object.entries(outputs).find(([, o]) => o.inputs.includes('src/sandbox/index.ts'))?.[0];
   expect(chunk).toBeDefined();
   const { startSandbox } = (await import(pathToFileURL(join(ROOT, 'dist', 'bundle', chunk!)).href)) as typeof import('../../src/sandbox/index.js');
-  for (const data of [':memory:', join(mkdtempSync(join(tmpdir(), 'adops-first-start-')), 'sandbox.db')]) {
+  for (const data of [':memory:', join(tempDir('adops-first-start-'), 'sandbox.db')]) {
     const sb = await startSandbox({ port: 0, data, quiet: true, ticker: false });
     try {
       // In memory it needs better-sqlite3 or a node:sqlite with deserialize(); a file copy works with both.
@@ -95,7 +95,7 @@ describe('an install without the optional native module (it could not be built)'
   // A copy of what ships, beside a node_modules that has everything but better-sqlite3.
   let root: string;
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'adops-no-native-'));
+    root = tempDir('adops-no-native-');
     for (const part of ['bin', 'dist/bundle', 'package.json']) cpSync(join(ROOT, part), join(root, part), { recursive: true });
     mkdirSync(join(root, 'node_modules'));
     for (const name of readdirSync(join(ROOT, 'node_modules'))) {
@@ -136,7 +136,7 @@ describe('an install without the optional native module (it could not be built)'
 });
 
 it('a checkout that was never built says to build, not MODULE_NOT_FOUND', () => {
-  const root = mkdtempSync(join(tmpdir(), 'adops-unbuilt-'));
+  const root = tempDir('adops-unbuilt-');
   for (const part of ['bin', 'package.json']) cpSync(join(ROOT, part), join(root, part), { recursive: true });
   for (const args of [['--help'], ['observe', 'campaigns']]) {
     const r = spawnSync(process.execPath, [join(root, 'bin', 'adops.js'), ...args], { encoding: 'utf8', env: baseEnv() });

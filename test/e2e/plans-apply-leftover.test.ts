@@ -5,13 +5,13 @@
 // cleans it. The built binary against a sandbox child, through a proxy that
 // holds the first Line Item (so the kill lands between plan and items).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { request } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxChild;
 let proxy: FaultProxy;
@@ -70,7 +70,7 @@ const rerun = (cfg: string, args: string[]) =>
 
 beforeAll(async () => {
   ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'adops-leftover-'));
+  dir = tempDir('adops-leftover-');
   sandbox = await startSandboxChild();
   proxy = await startFaultProxy(sandbox.url, (req) => (req.url?.includes('/line-items') ? 'stall' : 'pass'));
 }, 60_000);

@@ -1,12 +1,12 @@
 // Plans and waiters (issue 8): from a plan file to what it spawns, with exit
 // codes a script can branch on. The built binary against a sandbox child
 // (demo world: acc_acme_a_001 is provider_a, USD, connected with write access).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { request } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sandbox: SandboxChild;
 let cfg: string;
@@ -42,7 +42,7 @@ function planFile(slug: string, lineItems: unknown[], extra: Record<string, unkn
 beforeAll(async () => {
   ensureBuilt();
   cfg = tempConfigDir();
-  dir = mkdtempSync(join(tmpdir(), 'adops-plans-'));
+  dir = tempDir('adops-plans-');
   sandbox = await startSandboxChild();
 }, 60_000);
 

@@ -5,14 +5,13 @@
 // `https://ads.corp.test` and its storage `https://storage.corp.test`: names
 // only the proxy resolves, so a request that skipped the proxy fails.
 import { writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir, DEMO } from '../helpers/cli.js';
 import { makeCa, startConnectProxy, startTlsTerminator, type Closable, type TestCa, type TestProxy } from '../helpers/corp-network.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const PASSWORD = 's3cret-Proxy-pw';
 const SERVICE = 'https://ads.corp.test';
@@ -108,7 +107,7 @@ describe('through a CONNECT proxy with credentials', () => {
   });
 
   it('assets upload: the API calls and the byte PUT to the storage host each through a tunnel', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-proxy-up-'));
+    const dir = tempDir('adops-proxy-up-');
     writeFileSync(join(dir, 'a.png'), png());
     const r = await adops(['assets', 'upload', join(dir, 'a.png'), '-o', 'json', '--debug'], proxied(authed));
     expect(r.code, r.stderr).toBe(0);
@@ -121,7 +120,7 @@ describe('through a CONNECT proxy with credentials', () => {
 
   it('the upload PUT to an http storage URL is forwarded plainly (the key never goes there)', async () => {
     sb.services.publicUrl = () => 'http://storage.corp.test';
-    const dir = mkdtempSync(join(tmpdir(), 'adops-proxy-up-'));
+    const dir = tempDir('adops-proxy-up-');
     writeFileSync(join(dir, 'b.png'), png());
     const r = await adops(
       ['assets', 'upload', join(dir, 'b.png'), '-o', 'json'],
@@ -165,7 +164,7 @@ describe('through a CONNECT proxy without credentials', () => {
   it("the CONNECT request carries adops' User-Agent (issue 25), for the API and for the upload PUT", async () => {
     const r = await adops(['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'], proxied(open));
     expect(r.code, r.stderr).toBe(0);
-    const dir = mkdtempSync(join(tmpdir(), 'adops-proxy-ua-'));
+    const dir = tempDir('adops-proxy-ua-');
     writeFileSync(join(dir, 'ua.png'), png());
     const up = await adops(['assets', 'upload', join(dir, 'ua.png'), '-o', 'json'], proxied(open));
     expect(up.code, up.stderr).toBe(0);

@@ -1,12 +1,12 @@
 // The README's recipes, run as written (extracted from README.md, so the two
 // cannot drift) with `adops` on PATH, against a sandbox child.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
 import { BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const recipe = (name: string): string => {
@@ -17,7 +17,7 @@ const recipe = (name: string): string => {
 
 let sandbox: SandboxChild;
 const cfg = tempConfigDir();
-const bin = mkdtempSync(join(tmpdir(), 'adops-bin-'));
+const bin = tempDir('adops-bin-');
 
 /** Run a recipe with bash in its own folder; `adops` is the built binary. */
 function run(name: string, dir: string, extra: Record<string, string> = {}) {
@@ -36,7 +36,7 @@ function run(name: string, dir: string, extra: Record<string, string> = {}) {
     },
   });
 }
-const folder = () => mkdtempSync(join(tmpdir(), 'adops-recipe-'));
+const folder = () => tempDir('adops-recipe-');
 
 beforeAll(async () => {
   ensureBuilt();

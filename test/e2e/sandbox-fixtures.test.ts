@@ -1,13 +1,13 @@
 // A bad --fixtures file for `adops sandbox serve` (BUILT binary) is the user's
 // input, not a bug: exit 2 naming the file and the field, no server started.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'adops-fixtures-'));
+const dir = tempDir('adops-fixtures-');
 const serve = (file: string) =>
   runAdops(['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--fixtures', file], { env: { ADOPS_CONFIG_DIR: tempConfigDir() }, timeoutMs: 20_000 });
 

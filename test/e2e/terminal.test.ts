@@ -5,14 +5,13 @@
 // CSV carries the currency and a header on a quiet day; globs as bash reads
 // them; messages in plain sentences.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
-import { BIN, DEMO, ensureBuilt, ROOT, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { BIN, DEMO, ROOT, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
-let sandbox: SandboxChild;
 const cfg = tempConfigDir();
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...extra });
 const piped = (args: string[], extra: Record<string, string> = {}, stdin?: string) =>
@@ -38,14 +37,7 @@ const headerOf = (text: string) =>
 
 const SEPT = ['--since', '2026-09-01', '--until', '2026-09-30'];
 
-beforeAll(async () => {
-  ensureBuilt();
-  sandbox = await startSandboxChild();
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxChild();
 
 describe('colour: NO_COLOR wins over everything, forced colour over no terminal (item 7)', () => {
   const keys = ['sandbox', 'keys', '--output', 'table'];
@@ -150,8 +142,8 @@ describe('CSV for spreadsheets and loaders (item 9)', () => {
   it("the README's daily cron recipe survives a quiet day: the file has its header", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const script = /<!-- recipe: insights-csv -->\n```sh\n([\s\S]*?)```/.exec(readme)![1]!;
-    const dir = mkdtempSync(join(tmpdir(), 'adops-quiet-'));
-    const bin = mkdtempSync(join(tmpdir(), 'adops-bin-'));
+    const dir = tempDir('adops-quiet-');
+    const bin = tempDir('adops-bin-');
     writeFileSync(join(bin, 'adops'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(join(bin, 'adops'), 0o755);
     const r = spawnSync('bash', ['-c', script], {
@@ -169,7 +161,7 @@ describe('CSV for spreadsheets and loaders (item 9)', () => {
 
 describe('globs as bash reads them (item 10)', () => {
   it("'cr/*.{png,jpg}' and 'cr/[ab]*.png' upload the files they name", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-globs-'));
+    const dir = tempDir('adops-globs-');
     mkdirSync(join(dir, 'cr'));
     writeFileSync(join(dir, 'cr', 'a.png'), png(64, 32));
     writeFileSync(join(dir, 'cr', 'b.png'), png(65, 32));
@@ -185,7 +177,7 @@ describe('globs as bash reads them (item 10)', () => {
 
 describe('messages in plain sentences with the right remedy (item 11)', () => {
   it('a directory given as a file: "is a directory", exit 2, for --input, -F @file and apply files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-dir-'));
+    const dir = tempDir('adops-dir-');
     for (const args of [
       ['api', 'POST', '/v1/mutations', '--input', dir],
       ['mutations', 'apply', dir],
@@ -210,7 +202,7 @@ describe('messages in plain sentences with the right remedy (item 11)', () => {
   });
 
   it('readiness of a draft plan hints the approval, not --wait', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'adops-plan-')), 'plan.json');
+    const file = join(tempDir('adops-plan-'), 'plan.json');
     const li = {
       name: 'Social',
       provider: 'provider_a',

@@ -2,13 +2,13 @@
 // real processes of the built binary, several rounds. Each round ends with ONE
 // ready Asset per file, both runs print its id, and every printed id answers 200.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4, png } from '../unit/uploads/media-samples.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ROUNDS = 5;
 let sb: TestSandbox;
@@ -35,7 +35,7 @@ const video = (bytes: number) => Buffer.concat([mp4(), randomBytes(bytes)]);
 
 describe('two uploads of the same bytes at once', () => {
   it(`assets upload: one ready Asset, both runs print its id (${ROUNDS} rounds)`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-up-race-'));
+    const dir = tempDir('adops-up-race-');
     let waited = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const name = `race-${round}.mp4`;
@@ -63,7 +63,7 @@ describe('two uploads of the same bytes at once', () => {
 
   it(`assets sync of one folder: one ready Asset per file, every printed id answers 200 (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const dir = join(mkdtempSync(join(tmpdir(), 'adops-sync-race-')), 'creatives');
+      const dir = join(tempDir('adops-sync-race-'), 'creatives');
       mkdirSync(dir);
       const names = [`s${round}-a.mp4`, `s${round}-b.mp4`, `s${round}-c.png`];
       writeFileSync(join(dir, names[0]!), video(1024 * 1024));

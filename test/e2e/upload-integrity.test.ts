@@ -3,14 +3,14 @@
 // the idle timeout it was given (not twice that); an oversized Document is
 // reported as too large (exit 7) and leaves nothing behind, also with six
 // uploads at once against a sandbox in its own process.
-import { appendFileSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { minimalWorld, request, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4 } from '../unit/uploads/media-samples.js';
 import { startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sb: TestSandbox;
 let proxy: UploadProxy;
@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => stop?.());
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-integrity-'));
+  dir = tempDir('adops-integrity-');
   cfg = tempConfigDir();
   proxy.mode = 'pass';
 });

@@ -7,8 +7,7 @@
 // double an upload, whether they send the same bytes or other bytes of the
 // same size.
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
@@ -16,6 +15,7 @@ import { minimalWorld, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbo
 import { mp4 } from '../unit/uploads/media-samples.js';
 import { SIZE_FIRST_BYTES } from '../../src/flows/upload-journal.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SIZE = SIZE_FIRST_BYTES + 4096;
 let sb: TestSandbox;
@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(() => stop?.());
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-upload-large-'));
+  dir = tempDir('adops-upload-large-');
   cfg = tempConfigDir();
   proxy.mode = 'pass';
 });
@@ -89,7 +89,7 @@ describe(`a file of ${SIZE} bytes, a size the journal has not seen`, () => {
     expect(row).toMatchObject({ state: 'ready', sizeBytes: SIZE });
 
     // A copy elsewhere is found by content (hashed first now: its size is known), nothing sent.
-    const copy = join(mkdtempSync(join(tmpdir(), 'adops-upload-large-copy-')), 'first.mp4');
+    const copy = join(tempDir('adops-upload-large-copy-'), 'first.mp4');
     copyFileSync(p, copy);
     const puts = proxy.puts.length;
     const again = await adops(['assets', 'upload', copy, '--output', 'json']);

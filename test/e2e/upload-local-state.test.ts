@@ -4,13 +4,13 @@
 // per-file failures under --output json. Built binary, real sandbox.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withOrganization, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, png } from '../unit/uploads/media-samples.js';
+import { tempDir } from '../helpers/temp.js';
 
 const GLOBEX_KEY = 'acr_test_org_globex_0001';
 let sb: TestSandbox;
@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 beforeEach(() => {
   cfg = tempConfigDir();
-  dir = mkdtempSync(join(tmpdir(), 'adops-state-'));
+  dir = tempDir('adops-state-');
 });
 
 async function assets(key = TEST_FULL_KEY): Promise<Array<Record<string, any>>> {
@@ -119,7 +119,7 @@ describe('assets sync without proof of the bytes', () => {
     // A deployment (or an older row) that shows no checksum.
     (sb.services.db as { prepare(sql: string): { run(...a: unknown[]): unknown } }).prepare('UPDATE assets SET sha256 = NULL WHERE sha256 = ?').run(sha(old));
     const changed = Buffer.from(old);
-    changed[changed.length - 5] ^= 0xff; // same size, other bytes
+    changed.writeUInt8(changed.readUInt8(changed.length - 5) ^ 0xff, changed.length - 5); // same size, other bytes
     writeFileSync(p, changed);
 
     cfg = tempConfigDir(); // a fresh CI runner: no journal

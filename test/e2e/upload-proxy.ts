@@ -18,7 +18,7 @@ export type ProxyMode =
 export interface UploadProxy {
   url: string;
   mode: ProxyMode;
-  puts: Array<{ headers: IncomingHttpHeaders; status?: number }>;
+  puts: Array<{ headers: IncomingHttpHeaders; status?: number | undefined }>;
   /** Bytes of the current PUT forwarded so far. */
   forwarded: number;
   close(): Promise<void>;

@@ -3,8 +3,7 @@
 // in front of its storage endpoint. Media are tiny real files
 // (test/unit/uploads/media-samples.ts) or sparse files behind a real header.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
@@ -12,6 +11,7 @@ import { minimalWorld, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '.
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
 import { keyFingerprint, UploadJournal } from '../../src/flows/upload-journal.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sb: TestSandbox;
 let proxy: UploadProxy;
@@ -19,7 +19,6 @@ let dir: string;
 let cfg: string;
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY });
 const adops = (args: string[], timeoutMs = 30_000) => runAdops(args, { env: env(), timeoutMs });
-const services = () => sb.services as unknown as Record<string, unknown>;
 
 function file(name: string, bytes: Buffer | string, sparseTo?: number): string {
   const p = join(dir, name);
@@ -62,7 +61,7 @@ beforeAll(async () => {
 afterAll(() => stop?.());
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-upload-'));
+  dir = tempDir('adops-upload-');
   cfg = tempConfigDir();
   proxy.mode = 'pass';
   proxy.puts.length = 0;
@@ -134,7 +133,7 @@ describe('adops assets upload', () => {
   });
 
   it('explains an oversized Asset by its size and the limit, nothing left reserved', async () => {
-    services().settings.assetLimits = { 'image/png': 40 };
+    sb.services.settings.assetLimits = { 'image/png': 40 };
     try {
       const before = (await assets()).length;
       const r = await adops(['assets', 'upload', file('big.png', png())]);
@@ -142,7 +141,7 @@ describe('adops assets upload', () => {
       expect(r.stderr).toMatch(/big\.png: too large: the file is 65 B/);
       expect((await assets()).length).toBe(before);
     } finally {
-      delete services().settings.assetLimits;
+      delete sb.services.settings.assetLimits;
     }
   });
 
@@ -256,7 +255,7 @@ describe('adops assets sync', () => {
 
     // Same name and size, other bytes: the journal knows, so it is uploaded.
     const changed = png(1, 1);
-    changed[changed.length - 5] ^= 0xff; // inside IEND's CRC: still a PNG header, other bytes
+    changed.writeUInt8(changed.readUInt8(changed.length - 5) ^ 0xff, changed.length - 5); // inside IEND's CRC: still a PNG header, other bytes
     file('s/one.png', changed);
     const third = await adops(['assets', 'sync', join(dir, 's'), '--output', 'json']);
     expect(JSON.parse(third.stdout).map((r: any) => r.result)).toEqual(['uploaded', 'already there']);
@@ -273,7 +272,7 @@ describe('adops assets sync', () => {
 
     // The creative changed at the same size on another machine: a fresh runner must upload it.
     const changed = Buffer.from(first);
-    changed[changed.length - 5] ^= 0xff;
+    changed.writeUInt8(changed.readUInt8(changed.length - 5) ^ 0xff, changed.length - 5);
     file('f/fresh.png', changed);
     cfg = tempConfigDir();
     const again = await adops(['assets', 'sync', join(dir, 'f'), '--output', 'json']);
@@ -303,7 +302,7 @@ describe('adops brands documents upload', () => {
   });
 
   it('explains an oversized Document by its size next to the limit (413), nothing left', async () => {
-    services().settings.documentLimits = { 'text/plain': 100 };
+    sb.services.settings.documentLimits = { 'text/plain': 100 };
     try {
       const r = await adops(['brands', 'documents', 'upload', 'upb', file('long.txt', 'x'.repeat(2000))]);
       expect(r.code).toBe(7);
@@ -311,7 +310,7 @@ describe('adops brands documents upload', () => {
       const docs = await sb.req('GET', '/context/brands/upb/documents', { key: TEST_FULL_KEY });
       expect(docs.body.data.filter((d: any) => d.filename === 'long.txt')).toEqual([]);
     } finally {
-      delete services().settings.documentLimits;
+      delete sb.services.settings.documentLimits;
     }
   });
 

@@ -2,10 +2,11 @@
 // (util-linux `script`), with an explicit environment (no CI leaking in from the
 // runner unless a test asks for it), and start a sandbox child on port 0.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { perFile } from './per-file.js';
+import { tempDir } from './temp.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'adops.js');
@@ -51,13 +52,15 @@ export function ensureBuilt(): void {
   }
 }
 
+/** A config dir path that does not exist yet (adops creates it), inside a tempDir() removed after the file. */
 export function tempConfigDir(): string {
-  return join(mkdtempSync(join(tmpdir(), 'adops-e2e-')), 'config');
+  return join(tempDir('adops-e2e-'), 'config');
 }
 
-/** A clean environment: PATH and HOME only, plus what the test gives. */
+/** A clean environment: PATH, HOME and the test file's TMPDIR (helpers/temp-setup.ts) only, plus what the test gives. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8' };
+  if (process.env.TMPDIR !== undefined) env.TMPDIR = process.env.TMPDIR;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
@@ -129,7 +132,7 @@ export function runAdopsTty(
       setTimeout(() => child.stdin.write(opts.input!), opts.delayMs ?? 300);
     };
     const onData = (c: Buffer) => {
-      out += c;
+      out += c.toString();
       if (opts.waitFor !== undefined && out.includes(opts.waitFor)) type();
     };
     child.stdout.on('data', onData);
@@ -181,6 +184,33 @@ export function startSandboxChild(extraArgs: readonly string[] = [], env: Record
     });
     child.on('close', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
   });
+}
+
+/**
+ * One sandbox child for the whole file: beforeAll checks the build and starts
+ * it, afterAll stops it. The handle is usable at once but reaches the child
+ * only inside tests and hooks (`const sandbox = useSandboxChild(); ... sandbox.url`).
+ */
+export function useSandboxChild(extraArgs: readonly string[] = [], env: Record<string, string | undefined> = {}): SandboxChild {
+  const running = perFile(
+    'useSandboxChild: the sandbox child',
+    () => {
+      ensureBuilt();
+      return startSandboxChild(extraArgs, env);
+    },
+    (child) => child.stop(),
+    60_000,
+  );
+  return {
+    get url() {
+      return running().url;
+    },
+    get process() {
+      return running().process;
+    },
+    stderr: () => running().stderr(),
+    stop: (signal) => running().stop(signal),
+  };
 }
 
 /** Demo keys of the default world (public fixtures). */

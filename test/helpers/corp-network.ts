@@ -8,13 +8,13 @@
 //   every byte it relays, so a test can prove the API key never crossed it
 //   in clear.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
+import { tempDir } from './temp.js';
 
 export interface TestCa {
   dir: string;
@@ -26,7 +26,7 @@ export interface TestCa {
 
 /** A CA and a certificate it signs for `names` (DNS names; 127.0.0.1 as an IP). */
 export function makeCa(names: string[]): TestCa {
-  const dir = mkdtempSync(join(tmpdir(), 'adops-ca-'));
+  const dir = tempDir('adops-ca-');
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=adops test corp CA');
   ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', `/CN=${names[0]}`);
@@ -70,7 +70,7 @@ export async function startTlsTerminator(ca: TestCa, upstreamPort: number): Prom
     together(tls, up);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as AddressInfo).port, close: closer(server as never, sockets) };
+  return { port: (server.address() as AddressInfo).port, close: closer(server, sockets) };
 }
 
 export interface TestProxy extends Closable {

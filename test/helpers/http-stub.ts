@@ -8,6 +8,7 @@
 //   const client = new ApiClient({ baseUrl: 'https://api.test', apiKey, userAgent: 'x', transport: http });
 //   afterEach(() => http.verify());
 import { Readable } from 'node:stream';
+import { ApiClient } from '../../src/client/http.js';
 import { TransportError, type Transport, type TransportRequest, type TransportResponse } from '../../src/client/transport.js';
 
 export interface SeenRequest {
@@ -93,4 +94,15 @@ async function readBody(body: TransportRequest['body'], onProgress?: (n: number)
     onProgress?.(n);
   }
   return Buffer.concat(chunks).toString();
+}
+
+/** A client of `https://api.adops.test` over these stubs, whose clock never moves and whose sleeps and jitter are instant. */
+export function stubClient(http: HttpStubs): ApiClient {
+  return new ApiClient({
+    baseUrl: 'https://api.adops.test',
+    apiKey: 'acr_k_1234',
+    userAgent: 't',
+    transport: http,
+    deps: { now: () => 0, sleep: async () => {}, random: () => 0 },
+  });
 }

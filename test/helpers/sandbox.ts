@@ -5,6 +5,7 @@
 //   const res = await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { limit: 5 } });
 //   expect(res.status).toBe(200);
 //   await sb.close();
+import { perFile } from './per-file.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, StartOptions } from '../../src/sandbox/index.js';
 import type { Clock, SandboxServices } from '../../src/sandbox/http/context.js';
@@ -33,10 +34,16 @@ export interface TestResponse {
   text: string;
 }
 
+/** The world's `full` key (every world built from minimalWorld has it); other labels through TestSandbox.key(). */
+export interface TestKeys {
+  readonly full: string;
+}
+
 export interface TestSandbox {
   url: string;
-  /** Keys of the world by label. */
-  keys: Record<string, string>;
+  keys: TestKeys;
+  /** The key labelled `label`; throws when the world has none (a mistyped label must not send a request without a key). */
+  key(label: string): string;
   services: SandboxServices;
   sandbox: RunningSandbox;
   req(method: string, path: string, opts?: ReqOptions): Promise<TestResponse>;
@@ -68,14 +75,54 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
     ...(opts.logError ? { logError: opts.logError } : {}),
     ...(opts.asOf ? { asOf: opts.asOf } : {}),
   });
-  const keys = Object.fromEntries(sandbox.keys.map((k) => [k.label, k.key]));
+  const byLabel = new Map(sandbox.keys.map((k) => [k.label, k.key]));
+  const key = (label: string): string => {
+    const found = byLabel.get(label);
+    if (found === undefined) throw new Error(`the test world has no key labelled "${label}" (it has: ${[...byLabel.keys()].join(', ')})`);
+    return found;
+  };
   return {
     url: sandbox.url,
-    keys,
+    keys: {
+      get full() {
+        return key('full');
+      },
+    },
+    key,
     services: sandbox.services,
     sandbox,
     req: (method, path, o) => request(sandbox.url, method, path, o),
     close: () => sandbox.close(),
+  };
+}
+
+/**
+ * One sandbox for the whole file: started in beforeAll, closed in afterAll.
+ * The handle is usable at once but reaches the sandbox only inside tests and
+ * hooks (`const sb = useTestSandbox({ world }); ... await sb.req(...)`).
+ */
+export function useTestSandbox(opts: TestSandboxOptions = {}): TestSandbox {
+  const running = perFile(
+    'useTestSandbox: the sandbox',
+    () => startTestSandbox(opts),
+    (sb) => sb.close(),
+  );
+  return {
+    get url() {
+      return running().url;
+    },
+    get keys() {
+      return running().keys;
+    },
+    get services() {
+      return running().services;
+    },
+    get sandbox() {
+      return running().sandbox;
+    },
+    key: (label) => running().key(label),
+    req: (method, path, o) => running().req(method, path, o),
+    close: () => running().close(),
   };
 }
 

@@ -31,7 +31,7 @@ function fuzzWorld() {
   let w = withOrganization(minimalWorld(), 'org_other');
   for (const a of ADVERTISERS) {
     const seed = { ...a, organization: 'org_test', name: a.id };
-    w = withAdvertiser(w, { ...generateDemoEntities(seed), ...seed } as never);
+    w = withAdvertiser(w, { ...generateDemoEntities(seed), ...seed });
   }
   return w;
 }
@@ -234,7 +234,7 @@ async function send(op: OperationDef, params: Record<string, string>, query: Rec
 describe('fuzz: every operation', () => {
   it.each(OPERATIONS.map((o) => [`${o.method} ${o.path}`, o] as const))('%s', async (label, op) => {
     const names = pathParams(op.path);
-    const paramsArb = fc.record(Object.fromEntries(names.map((n) => [n, pathValue])) as Record<string, fc.Arbitrary<string>>);
+    const paramsArb = fc.record(Object.fromEntries(names.map((n) => [n, pathValue])));
     await fc.assert(
       fc.asyncProperty(paramsArb, queryArb, bodyArb, authArb, async (params, query, body, auth) => {
         const res = await send(op, params, query, body, auth);
@@ -257,7 +257,7 @@ describe('fuzz: cursors on every list', () => {
     await fc.assert(
       fc.asyncProperty(cursorArb, fc.constantFrom(...ADVERTISERS.map((a) => a.id)), async (cursor, adv) => {
         const params = Object.fromEntries(names.map((n) => [n, n === 'advertiserId' ? adv : 'x']));
-        const res = await sb.req('GET', fillPath(op.path, params), { key: sb.keys.full!, query: { cursor } });
+        const res = await sb.req('GET', fillPath(op.path, params), { key: sb.keys.full, query: { cursor } });
         checkResponse(res, [cursor], label);
         if (cursor.length > 0 && res.status === 200) {
           throw new Error(`${label}: a made-up cursor was accepted`);
@@ -279,7 +279,7 @@ describe('fuzz: schema-shaped requests (from /openapi.json) to every operation',
       const names = pathParams(op.path);
       if (names.some((n) => n !== 'advertiserId')) continue;
       for (const a of names.length ? ADVERTISERS.slice(0, 2) : [null]) {
-        const res = await sb.req('GET', fillPath(op.path, a ? { advertiserId: a.id } : {}), { key: sb.keys.full! });
+        const res = await sb.req('GET', fillPath(op.path, a ? { advertiserId: a.id } : {}), { key: sb.keys.full });
         for (const row of (res.body?.data ?? []).slice(0, 5)) {
           for (const k of ['id', 'slug', 'catalogSlug', 'campaignId']) if (typeof row[k] === 'string') found.add(row[k]);
         }
@@ -292,14 +292,12 @@ describe('fuzz: schema-shaped requests (from /openapi.json) to every operation',
     const documented = doc.paths[op.path]?.[op.method.toLowerCase()];
     expect(documented, `${label} is not in /openapi.json`).toBeDefined();
     const names = pathParams(op.path);
-    const paramsArb = fc.record(
-      Object.fromEntries(names.map((n) => [n, fc.constantFrom(...vocab.strings.filter((v) => v.length > 0))])) as Record<string, fc.Arbitrary<string>>,
-    );
+    const paramsArb = fc.record(Object.fromEntries(names.map((n) => [n, fc.constantFrom(...vocab.strings.filter((v) => v.length > 0))])));
     const schema = bodySchema(documented);
     const bodyArb = schema ? schemaArb(doc, schema, vocab).chain(perturb) : fc.constant(undefined);
     await fc.assert(
       fc.asyncProperty(paramsArb, docQueryArb(doc, documented, vocab), bodyArb, async (params, query, body) => {
-        const res = await sb.req(op.method, fillPath(op.path, params), { key: sb.keys.full!, query, ...(body !== undefined ? { body } : {}) });
+        const res = await sb.req(op.method, fillPath(op.path, params), { key: sb.keys.full, query, ...(body !== undefined ? { body } : {}) });
         checkResponse(res, [params, query, body], label);
       }),
       { numRuns: RUNS_PER_OPERATION },

@@ -5,13 +5,13 @@
 // over all of src); this test runs the same tool with the same rules over
 // src/sandbox, and shows on a probe tree that the rules do catch what they name.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/contract/errors.js';
 import { domainError } from '../../src/sandbox/models/errors.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
@@ -37,7 +37,7 @@ function cruise(cwd: string, dir: string): Promise<Violation[]> {
   });
 }
 
-const probe = mkdtempSync(join(tmpdir(), 'adops-layering-'));
+const probe = tempDir('adops-layering-');
 afterAll(() => rmSync(probe, { recursive: true, force: true }));
 
 function write(path: string, text: string): void {

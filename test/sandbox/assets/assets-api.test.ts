@@ -21,13 +21,13 @@ beforeAll(async () => {
   world = withAdvertiser(world, { id: 'acc_other', organization: 'org_other' });
   world = withKey(world, { label: 'reader', key: 'acr_test_reader_0001', permissions: ['asset:read'] });
   sb = await startTestSandbox({ world });
-  otherKey = sb.keys['org-other']!;
+  otherKey = sb.key('org-other');
 });
 afterAll(async () => {
   await sb.close();
 });
 
-const full = () => sb.keys.full!;
+const full = () => sb.keys.full;
 
 describe('list', () => {
   it('pages newest first with cursors bound to their filters', async () => {
@@ -199,7 +199,7 @@ describe('organization boundary and permissions', () => {
   });
 
   it('needs asset:write to change and asset:read to read', async () => {
-    const reader = sb.keys.reader!;
+    const reader = sb.key('reader');
     expect((await sb.req('GET', '/assets', { key: reader })).status).toBe(200);
     const res = await sb.req('POST', '/assets/uploads', { key: reader, body: { filename: 'x.png' } });
     expect(res.status).toBe(403);

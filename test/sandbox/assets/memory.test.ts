@@ -2,9 +2,8 @@
 // memory. 200 MB are generated on the fly (one reused 1 MiB buffer) and sent
 // through the storage URL; the process's RSS may not grow by more than a small
 // bound. (Client and server share this process, so the bound covers both.)
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import { expect, it } from 'vitest';
+import { useTestSandbox } from '../../helpers/sandbox.js';
 import { mp4 } from '../../unit/uploads/media-samples.js';
 import { putStream, reserve } from './upload-helpers.js';
 
@@ -13,13 +12,7 @@ const TOTAL = Number(process.env.ADOPS_UPLOAD_TEST_MIB ?? 200) * 1024 * 1024;
 // Buffering the body whole would grow RSS by at least TOTAL; GC lag on a busy machine accounts for tens of MiB.
 const BOUND = 100 * 1024 * 1024;
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox();
 
 it(`streams ${TOTAL / 1024 / 1024} MiB to disk with flat memory, and finalizes it`, { timeout: 60_000 }, async () => {
   const reserved = await reserve(sb, { filename: 'long.mp4' });

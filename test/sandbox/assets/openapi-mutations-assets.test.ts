@@ -1,16 +1,9 @@
 // The OpenAPI descriptions of Mutations and Assets are complete: every
 // operation with its request, its success response and each failure it sends.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import { expect, it } from 'vitest';
+import { useTestSandbox } from '../../helpers/sandbox.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox();
 
 const EXPECTED: Array<{ doc: string; path: string; method: string; body?: string; ok: string; schema: string; failures: Record<string, string[]> }> = [
   {

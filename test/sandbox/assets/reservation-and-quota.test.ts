@@ -4,20 +4,13 @@
 // storage can make at once is answered before the client sends a byte
 // (Expect: 100-continue), so the client reads it instead of a reset.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../../helpers/sandbox.js';
 import { storedBytes } from '../../../src/sandbox/models/uploads/quota.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
 import { mp4, png } from '../../unit/uploads/media-samples.js';
 import { put, putStream, reserve, storedFiles, upload } from './upload-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox();
 beforeEach(() => {
   delete sb.services.settings.storageQuotaBytes;
 });
@@ -60,7 +53,7 @@ describe('the storage takes what the reservation named (#13 item 17)', () => {
       headers: { 'content-type': 'video/mp4' },
       body: endless(sent),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect((await storedFiles(sb)).temp).toEqual([]);
     expect((await finalize(reserved.id)).body.error).toBe('too_large');
@@ -133,7 +126,7 @@ describe('a per-organization storage quota (#13 item 18)', () => {
       headers: { 'content-type': 'video/mp4' },
       body: endless(sent),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toBe('too_large');
     await sb.services.files.idle();
@@ -185,7 +178,7 @@ describe('an upload refused at once is answered before the body is sent (#13 ite
       });
       let text = '';
       socket.on('data', (d) => {
-        text += d;
+        text += d.toString();
         if (text.includes('\r\n\r\n')) {
           socket.destroy();
           resolve(text.split('\r\n')[0]!);

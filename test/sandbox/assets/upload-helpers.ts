@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestSandbox } from '../../helpers/sandbox.js';
 
-export async function reserve(sb: TestSandbox, body: Record<string, unknown> = { filename: 'file.bin' }, key = sb.keys.full!) {
+export async function reserve(sb: TestSandbox, body: Record<string, unknown> = { filename: 'file.bin' }, key = sb.keys.full) {
   const res = await sb.req('POST', '/assets/uploads', { key, body });
   if (res.status !== 201) throw new Error(`reserve answered ${res.status}: ${res.text}`);
   return res.body as { id: string; uploadUrl: string; uploadExpiresAt: number; revision: number; state: string };
@@ -18,7 +18,7 @@ export async function put(url: string, bytes: Uint8Array, contentType?: string, 
     body: bytes,
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as any) : null };
+  return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
 /** Reserve, PUT, finalize; answers the finalize response. */

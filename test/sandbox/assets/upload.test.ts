@@ -1,19 +1,12 @@
 // The upload flow over HTTP: reserve → PUT to the storage URL → finalize, with
 // real file signatures for every accepted type and every failure mode.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { startTestSandbox, useTestSandbox } from '../../helpers/sandbox.js';
 import { ManualClock } from '../clock.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
 import { SAMPLES, gif, jpeg, png } from '../../unit/uploads/media-samples.js';
 import { put, putStream, reserve, storedFiles, upload } from './upload-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox();
 
 const finalize = (id: string) => sb.req('POST', `/assets/${id}/finalize`, { key: sb.keys.full });
 const get = (id: string) => sb.req('GET', `/assets/${id}`, { key: sb.keys.full });
@@ -140,7 +133,7 @@ describe('limits while streaming', () => {
           controller.close();
         },
       });
-      const res = await fetch(reserved.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/gif' }, body, duplex: 'half' } as RequestInit);
+      const res = await fetch(reserved.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/gif' }, body, duplex: 'half' });
       expect(res.status).toBe(413);
       expect((await finalize(reserved.id)).body.error).toBe('too_large');
     } finally {

@@ -31,7 +31,7 @@ export interface Ctx {
 
 export async function startContextSandbox(opts: { clock?: Clock } = {}): Promise<Ctx> {
   const sb = await startTestSandbox({ world: contextWorld(), ...(opts.clock ? { clock: opts.clock } : {}) });
-  const full = sb.keys.full!;
+  const full = sb.keys.full;
   return {
     sb,
     full,

@@ -66,7 +66,7 @@ function paramsFor(op: OperationDef, ours: Things, theirs: Things, mixed: boolea
   const out: Record<string, string> = {};
   for (const n of names) {
     if (n === 'advertiserId') out[n] = theirs.advertiserId;
-    else if (n === 'id' && op.api === 'observe') out[n] = theirs[OBSERVE_KIND[op.path.split('/')[3]!]!] as string;
+    else if (n === 'id' && op.api === 'observe') out[n] = theirs[OBSERVE_KIND[op.path.split('/')[3]!]!];
     else if (n === 'id') out[n] = op.api === 'mutations' ? theirs.mutationId : theirs.assetId;
     else if (n === 'slug')
       out[n] = op.path.startsWith('/context/skills')

@@ -57,7 +57,7 @@ export async function startTour(): Promise<Tour> {
       checker.check(method, path, res);
       return res;
     };
-  return { sb, checker, ours: as(sb.keys.full!), theirs: as(OTHER_KEY), as, close: () => sb.close() };
+  return { sb, checker, ours: as(sb.keys.full), theirs: as(OTHER_KEY), as, close: () => sb.close() };
 }
 
 /** One of every thing an organization can hold, with the handles to reach each. */

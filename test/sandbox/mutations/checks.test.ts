@@ -2,21 +2,14 @@
 // → Idempotency-Key replay → advertiser owned (422) → connection (409) → write
 // access (403) → amount (422). Then who may read a mutation, the history list,
 // and Idempotency-Key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { startTestSandbox, useTestSandbox } from '../../helpers/sandbox.js';
 import { ManualClock } from '../clock.js';
 import { mutationsWorld } from './world.js';
 import { settle, start } from './helpers.js';
 
-let sb: TestSandbox;
 const clock = new ManualClock();
-beforeAll(async () => {
-  sb = await startTestSandbox({ world: mutationsWorld(), clock });
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox({ world: mutationsWorld(), clock });
 
 const pause = (advertiserId: string, id = '100') => ({ advertiserId, target: { type: 'campaign', id }, action: 'pause' });
 const budget = (advertiserId: string, amount: unknown) => ({ advertiserId, target: { type: 'campaign', id: '100' }, action: 'set_budget', budget: { amount } });
@@ -48,7 +41,7 @@ describe('POST /mutations checks', () => {
   it('checks the key before the body (401, then 403 without mutation:write)', async () => {
     const noKey = await sb.req('POST', '/mutations', { body: { nonsense: true } });
     expect(noKey.status).toBe(401);
-    const readOnly = await start(sb, { nonsense: true }, { key: sb.keys['read-only'] });
+    const readOnly = await start(sb, { nonsense: true }, { key: sb.key('read-only') });
     expect(readOnly.status).toBe(403);
     expect(readOnly.body.error).toBe('forbidden');
   });
@@ -96,16 +89,16 @@ describe('GET /mutations/{id}', () => {
     const id = res.body.id as string;
     expect((await sb.req('GET', `/mutations/${id}`, { key: sb.keys.full })).status).toBe(200);
     // Another key of the same member may poll.
-    expect((await sb.req('GET', `/mutations/${id}`, { key: sb.keys['owner-2'] })).status).toBe(200);
-    const other = await sb.req('GET', `/mutations/${id}`, { key: sb.keys.second });
+    expect((await sb.req('GET', `/mutations/${id}`, { key: sb.key('owner-2') })).status).toBe(200);
+    const other = await sb.req('GET', `/mutations/${id}`, { key: sb.key('second') });
     expect(other.status).toBe(403);
     expect(other.body.error).toBe('forbidden');
-    const otherOrg = await sb.req('GET', `/mutations/${id}`, { key: sb.keys['org-other'] });
+    const otherOrg = await sb.req('GET', `/mutations/${id}`, { key: sb.key('org-other') });
     expect(otherOrg.status).toBe(404);
     expect(otherOrg.body.error).toBe('not_found');
     expect((await sb.req('GET', '/mutations/mut_nope', { key: sb.keys.full })).status).toBe(404);
     // mutation:read is not enough to poll.
-    expect((await sb.req('GET', `/mutations/${id}`, { key: sb.keys['read-only'] })).status).toBe(403);
+    expect((await sb.req('GET', `/mutations/${id}`, { key: sb.key('read-only') })).status).toBe(403);
   });
 });
 
@@ -115,11 +108,11 @@ describe('GET /mutations', () => {
     try {
       const ids: string[] = [];
       for (const adv of ['acc_a', 'acc_b', 'acc_a', 'acc_c', 'acc_a']) ids.push((await start(own, pause(adv, adv === 'acc_a' ? '100' : 'x'))).body.id);
-      ids.push((await start(own, pause('acc_a'), { key: own.keys.second })).body.id);
-      const first = await own.req('GET', '/mutations', { key: own.keys['read-only'], query: { limit: 4 } });
+      ids.push((await start(own, pause('acc_a'), { key: own.key('second') })).body.id);
+      const first = await own.req('GET', '/mutations', { key: own.key('read-only'), query: { limit: 4 } });
       expect(first.status).toBe(200);
       expect(first.body.data.map((m: { id: string }) => m.id)).toEqual([ids[5], ids[4], ids[3], ids[2]]);
-      const second = await own.req('GET', '/mutations', { key: own.keys['read-only'], query: { limit: 4, cursor: first.body.nextCursor } });
+      const second = await own.req('GET', '/mutations', { key: own.key('read-only'), query: { limit: 4, cursor: first.body.nextCursor } });
       expect(second.body.data.map((m: { id: string }) => m.id)).toEqual([ids[1], ids[0]]);
       expect(second.body.nextCursor).toBeUndefined();
 
@@ -131,8 +124,8 @@ describe('GET /mutations', () => {
       const wrongFilter = await own.req('GET', '/mutations', { key: own.keys.full, query: { limit: 4, advertiserId: 'acc_a', cursor: first.body.nextCursor } });
       expect(wrongFilter.body.error).toBe('invalid_cursor');
       expect((await own.req('GET', '/mutations', { key: own.keys.full, query: { limit: 0 } })).status).toBe(400);
-      expect((await own.req('GET', '/mutations', { key: own.keys['write-only'] })).status).toBe(403);
-      const otherOrg = await own.req('GET', '/mutations', { key: own.keys['org-other'] });
+      expect((await own.req('GET', '/mutations', { key: own.key('write-only') })).status).toBe(403);
+      const otherOrg = await own.req('GET', '/mutations', { key: own.key('org-other') });
       expect(otherOrg.body).toEqual({ data: [] });
     } finally {
       await own.close();
@@ -171,7 +164,7 @@ describe('Idempotency-Key', () => {
 
   it('is scoped per organization and forgotten after 24 hours', async () => {
     const mine = await start(sb, pause('acc_a'), { idempotencyKey: 'shared-key' });
-    const theirs = await start(sb, pause('acc_other'), { key: sb.keys['org-other'], idempotencyKey: 'shared-key' });
+    const theirs = await start(sb, pause('acc_other'), { key: sb.key('org-other'), idempotencyKey: 'shared-key' });
     expect(theirs.status).toBe(202);
     expect(theirs.body.id).not.toBe(mine.body.id);
     clock.advance(24 * 60 * 60 * 1000);

@@ -2,21 +2,14 @@
 // worker on the sandbox clock to running, then applied at the simulated
 // provider (succeeded, with the provider's entity) or refused (failed, with the
 // provider's error). Every action on each of provider_a..provider_d.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../../helpers/sandbox.js';
 import { ManualClock } from '../clock.js';
 import { mutationsWorld } from './world.js';
 import { read, settle, start } from './helpers.js';
 
-let sb: TestSandbox;
 const clock = new ManualClock();
-beforeAll(async () => {
-  sb = await startTestSandbox({ world: mutationsWorld(), clock });
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox({ world: mutationsWorld(), clock });
 
 const campaign = (advertiserId: string, id: string) => ({ advertiserId, target: { type: 'campaign', id } });
 const adGroup = (advertiserId: string, id: string) => ({ advertiserId, target: { type: 'ad_group', id } });

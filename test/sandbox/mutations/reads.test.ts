@@ -1,20 +1,13 @@
 // A succeeded mutation is visible to a live read at once, and to the stored
 // read after the next ingestion (spec: two read modes).
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import { expect, it } from 'vitest';
+import { useTestSandbox } from '../../helpers/sandbox.js';
 import { ManualClock } from '../clock.js';
 import { mutationsWorld } from './world.js';
 import { read, settle, start } from './helpers.js';
 
-let sb: TestSandbox;
 const clock = new ManualClock();
-beforeAll(async () => {
-  sb = await startTestSandbox({ world: mutationsWorld(), clock });
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox({ world: mutationsWorld(), clock });
 
 const live = () => sb.req('GET', '/observe/acc_a/campaigns/100', { key: sb.keys.full });
 const stored = async () => (await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { advertiserId: 'acc_a', ids: '100' } })).body.data[0];

@@ -2,9 +2,8 @@
 // a slow provider is applying the change (the old sandbox held GET
 // /mutations/{id} until the provider was done). The provider's latency is the
 // one real wait here, kept short; the lifecycle runs on the injected clock.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestSandbox } from '../../helpers/sandbox.js';
-import type { TestSandbox } from '../../helpers/sandbox.js';
+import { expect, it } from 'vitest';
+import { useTestSandbox } from '../../helpers/sandbox.js';
 import { setProviderFaults } from '../../../src/sandbox/providers/faults.js';
 import { APPLY_DELAY_MS, START_DELAY_MS } from '../../../src/sandbox/models/lifecycle.js';
 import { ManualClock } from '../clock.js';
@@ -12,14 +11,8 @@ import { mutationsWorld } from './world.js';
 import { read, start } from './helpers.js';
 
 const LATENCY_MS = 800;
-let sb: TestSandbox;
 const clock = new ManualClock();
-beforeAll(async () => {
-  sb = await startTestSandbox({ world: mutationsWorld(), clock });
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useTestSandbox({ world: mutationsWorld(), clock });
 
 it('answers running at once while the provider applies the change, succeeded once it is done', async () => {
   setProviderFaults(sb.services, 'provider_a', { errorRate: 0, latencyMs: LATENCY_MS, rateLimitPerMinute: null, seed: 1 });

@@ -24,9 +24,9 @@ describe('order of checks on every Observe route', () => {
     for (const path of PATHS) {
       const noKey = await sb.req('GET', path, { query: { limit: '9999' } });
       expect([path, noKey.status, noKey.body.error]).toEqual([path, 401, 'unauthorized']);
-      const unpaid = await sb.req('GET', path, { key: sb.keys['org-unpaid'], query: { limit: '9999' } });
+      const unpaid = await sb.req('GET', path, { key: sb.key('org-unpaid'), query: { limit: '9999' } });
       expect([path, unpaid.status, unpaid.body.error, typeof unpaid.body.paywallUrl]).toEqual([path, 402, 'organization_unentitled', 'string']);
-      const forbidden = await sb.req('GET', path, { key: sb.keys['no-observe'], query: { limit: '9999' } });
+      const forbidden = await sb.req('GET', path, { key: sb.key('no-observe'), query: { limit: '9999' } });
       expect([path, forbidden.status, forbidden.body.error]).toEqual([path, 403, 'forbidden']);
       if (path.endsWith('/1001')) continue; // a single read takes no query
       const bad = await sb.req('GET', path, { key: sb.keys.full, query: { limit: '9999' } });

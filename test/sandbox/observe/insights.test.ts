@@ -134,6 +134,6 @@ describe('rows', () => {
   });
 
   it("another organization's advertiser: empty list", async () => {
-    expect((await get({ ...RANGE, advertiserId: 'acc_a' }, sb.keys[OTHER_KEY_LABEL])).body.data).toEqual([]);
+    expect((await get({ ...RANGE, advertiserId: 'acc_a' }, sb.key(OTHER_KEY_LABEL))).body.data).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 // Provider state and faults live in SQLite: a change at the provider and the
 // configured faults survive a restart of the sandbox on the same store.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index.js';
@@ -9,8 +8,9 @@ import { applyProviderChange } from '../../../src/sandbox/providers/mutate.js';
 import { readFaults, setProviderFaults } from '../../../src/sandbox/providers/faults.js';
 import { request, TEST_FULL_KEY } from '../../helpers/sandbox.js';
 import { observeWorld } from './world.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'adops-observe-'));
+const dir = tempDir('adops-observe-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('restart', () => {

@@ -43,9 +43,9 @@ function capture(query: StoredQuery): { sql: string; params: Record<string, unkn
     },
   });
   const secret = Buffer.alloc(32, 1);
-  const first = storedPage({ db: spy as Database, secret, orgId: 'org_1' }, 'campaign', 'listCampaigns', { ...query, limit: 10 });
+  const first = storedPage({ db: spy, secret, orgId: 'org_1' }, 'campaign', 'listCampaigns', { ...query, limit: 10 });
   // Page 2 (with a cursor) is the deep-page shape: seq < @__after.
-  storedPage({ db: spy as Database, secret, orgId: 'org_1' }, 'campaign', 'listCampaigns', { ...query, limit: 10, cursor: first.nextCursor });
+  storedPage({ db: spy, secret, orgId: 'org_1' }, 'campaign', 'listCampaigns', { ...query, limit: 10, cursor: first.nextCursor });
   return seen!;
 }
 

@@ -183,7 +183,7 @@ describe('filters', () => {
       expect([r.status, r.body.data]).toEqual([200, []]);
     }
     // The other organization sees its own advertiser and none of ours.
-    const other = await get('/observe/campaigns', { limit: 500 }, sb.keys[OTHER_KEY_LABEL]);
+    const other = await get('/observe/campaigns', { limit: 500 }, sb.key(OTHER_KEY_LABEL));
     expect(new Set(other.body.data.map((r: { advertiserId: string }) => r.advertiserId))).toEqual(new Set(['acc_other']));
   });
 
@@ -282,7 +282,7 @@ describe('kept pages (store/page-cache.ts): the same answer until the store chan
       await get('/observe/campaigns', { limit: 2 }),
       await get('/observe/campaigns', { limit: 1, advertiserId: 'acc_a' }),
       await get('/observe/ad-groups', { limit: 1 }),
-      await get('/observe/campaigns', { limit: 1 }, sb.keys[OTHER_KEY_LABEL]),
+      await get('/observe/campaigns', { limit: 1 }, sb.key(OTHER_KEY_LABEL)),
     ];
     const next = await get('/observe/campaigns', { limit: 1, cursor: pages[0]!.body.nextCursor });
     const texts = [...pages, next].map((r) => r.text);
@@ -344,7 +344,7 @@ describe('kept pages (store/page-cache.ts): the same answer until the store chan
     expect([again.status, again.body.error]).toEqual([401, 'unauthorized']);
     const org = db
       .prepare<[string], { org_id: string }>(`SELECT m.org_id FROM api_keys k JOIN members m ON m.id = k.member_id WHERE k.key = ?`)
-      .get(sb.keys.full!)!;
+      .get(sb.keys.full)!;
     db.prepare(`UPDATE organizations SET subscribed = 0 WHERE id = ?`).run(org.org_id);
     try {
       const lapsed = await get('/observe/campaigns', { limit: 5 });

@@ -76,7 +76,7 @@ describe('authentication failure table', () => {
   });
 
   it('a full key passes, with "bearer" in any case', async () => {
-    expect((await post({ key: sb.keys.full! })).status).toBe(201);
+    expect((await post({ key: sb.keys.full })).status).toBe(201);
     expect((await post({ auth: `bearer ${sb.keys.full}` })).status).toBe(201);
     expect((await post({ auth: `BEARER ${sb.keys.full}` })).status).toBe(201);
   });
@@ -103,7 +103,7 @@ describe('authentication failure table', () => {
   it('auth.orgId comes from the key, never from the request', async () => {
     const res = await sb.req('GET', '/_probe/context/skills/abc', { key: 'acr_test_org_unsub_0001' });
     expect(res.status).toBe(402);
-    const own = await sb.req('GET', '/_probe/context/skills/abc', { key: sb.keys.full!, query: { org: 'org_unsub' } });
+    const own = await sb.req('GET', '/_probe/context/skills/abc', { key: sb.keys.full, query: { org: 'org_unsub' } });
     expect(own.body).toEqual({ slug: 'abc', org: 'org_test' });
   });
 });
@@ -122,7 +122,7 @@ describe('order of checks: key → subscription → permission → schema', () =
     expect((await post({ key: 'acr_test_left_0001', body: BAD })).status).toBe(403);
   });
   it('good key + bad body → 400 invalid_request', async () => {
-    const res = await post({ key: sb.keys.full!, body: BAD });
+    const res = await post({ key: sb.keys.full, body: BAD });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
   });

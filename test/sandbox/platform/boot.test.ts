@@ -3,18 +3,18 @@
 // comes meanwhile waits and gets the answer it would get later; a sandbox
 // closed meanwhile closes and starts nothing.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootSandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { writeDemoSnapshot } from '../../../src/sandbox/fixtures/snapshot-build.js';
 import { DEMO_KEYS } from '../../../src/sandbox/fixtures/demo.js';
 import { ManualClock } from '../clock.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 let snapshot: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-boot-'));
+  dir = tempDir('adops-boot-');
   snapshot = join(dir, 'demo-world.db');
   writeDemoSnapshot(snapshot);
 }, 120_000);

@@ -16,7 +16,7 @@ const LIST = '/_probe/observe/campaigns';
 
 describe('CORS', () => {
   it('no Origin: unaffected, no CORS headers', async () => {
-    const res = await sb.req('GET', LIST, { key: sb.keys.full! });
+    const res = await sb.req('GET', LIST, { key: sb.keys.full });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -24,7 +24,7 @@ describe('CORS', () => {
   it.each(['https://evil.example', 'http://localhost:3000', 'null', `${DEFAULT_CONSOLE_ORIGIN}.evil.example`, DEFAULT_CONSOLE_ORIGIN.replace('https', 'http')])(
     'Origin %s is refused with 403 forbidden and no allow headers, even with a good key',
     async (origin) => {
-      const res = await sb.req('GET', LIST, { key: sb.keys.full!, headers: { origin } });
+      const res = await sb.req('GET', LIST, { key: sb.keys.full, headers: { origin } });
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('forbidden');
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
@@ -47,7 +47,7 @@ describe('CORS', () => {
     expect(pre.headers.get('access-control-allow-origin')).toBe(DEFAULT_CONSOLE_ORIGIN);
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
     expect(pre.headers.get('access-control-allow-methods')).toMatch(/PATCH/);
-    const res = await sb.req('GET', LIST, { key: sb.keys.full!, headers: { origin: DEFAULT_CONSOLE_ORIGIN } });
+    const res = await sb.req('GET', LIST, { key: sb.keys.full, headers: { origin: DEFAULT_CONSOLE_ORIGIN } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(DEFAULT_CONSOLE_ORIGIN);
     expect(res.headers.get('vary')).toMatch(/origin/i);
@@ -62,8 +62,8 @@ describe('CORS', () => {
   it('the console origin is configurable', async () => {
     const other = await startTestSandbox({ consoleOrigin: 'https://console.test', extraRoutes: registerProbeRoutes });
     try {
-      expect((await other.req('GET', LIST, { key: other.keys.full!, headers: { origin: 'https://console.test' } })).status).toBe(200);
-      expect((await other.req('GET', LIST, { key: other.keys.full!, headers: { origin: DEFAULT_CONSOLE_ORIGIN } })).status).toBe(403);
+      expect((await other.req('GET', LIST, { key: other.keys.full, headers: { origin: 'https://console.test' } })).status).toBe(200);
+      expect((await other.req('GET', LIST, { key: other.keys.full, headers: { origin: DEFAULT_CONSOLE_ORIGIN } })).status).toBe(403);
     } finally {
       await other.close();
     }

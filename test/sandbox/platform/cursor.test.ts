@@ -153,7 +153,7 @@ describe('cursors over HTTP', () => {
     sb = await startTestSandbox({ world: w, extraRoutes: registerProbeRoutes });
   });
   afterAll(() => sb.close());
-  const list = (query: Record<string, string | number>, key = sb.keys.full!) => sb.req('GET', '/_probe/observe/campaigns', { key, query });
+  const list = (query: Record<string, string | number>, key = sb.keys.full) => sb.req('GET', '/_probe/observe/campaigns', { key, query });
 
   it('limit defaults to 100 and nextCursor is absent on the last page', async () => {
     const res = await list({});

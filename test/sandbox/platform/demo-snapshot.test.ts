@@ -4,9 +4,8 @@
 // the migrations' applied_at, the wall clock of each open), in memory and on a
 // new file. Anything else falls back to generating: fixtures, an existing
 // store, an image of another schema version, a damaged or missing image.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoWorld } from '../../../src/sandbox/fixtures/demo.js';
 import { loadWorld } from '../../../src/sandbox/fixtures/load.js';
@@ -21,16 +20,7 @@ import type { StartOptions } from '../../../src/sandbox/index.js';
 import { DEMO_KEYS } from '../../../src/sandbox/fixtures/demo.js';
 import { minimalWorld } from '../../helpers/sandbox.js';
 import { ManualClock } from '../clock.js';
-
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'adops-demo-snapshot-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../../helpers/temp.js';
 
 /** Every row of every table (secret and applied_at aside), in a stable order. */
 function dump(db: Database): Record<string, string[]> {
@@ -51,7 +41,7 @@ function dump(db: Database): Record<string, string[]> {
 function generated(clock: ManualClock): Record<string, string[]> {
   const db = openDatabase(':memory:');
   try {
-    loadWorld(createServices({ db, clock, secret: storeSecret(db), dataDir: null, filesDir: tempDir() }), demoWorld());
+    loadWorld(createServices({ db, clock, secret: storeSecret(db), dataDir: null, filesDir: tempDir('adops-demo-snapshot-') }), demoWorld());
     return dump(db);
   } finally {
     db.close();
@@ -67,7 +57,7 @@ let image: string;
 const clock = new ManualClock(Date.UTC(2026, 10, 24, 9, 30, 15, 123));
 let expected: Record<string, string[]>;
 beforeAll(() => {
-  image = join(tempDir(), 'demo-world.db');
+  image = join(tempDir('adops-demo-snapshot-'), 'demo-world.db');
   writeDemoSnapshot(image);
   expected = generated(clock);
   expect(expected.observe_rows!.length).toBeGreaterThan(1_000);
@@ -92,7 +82,7 @@ describe('a store started from the prebuilt demo world', () => {
   );
 
   it('on a new file: the same, and the file is a store of its own (WAL)', () => {
-    const file = join(tempDir(), 'sub', 'sandbox.db');
+    const file = join(tempDir('adops-demo-snapshot-'), 'sub', 'sandbox.db');
     const db = openDemoSnapshot(image, file, clock);
     expect(db).toBeDefined();
     try {
@@ -137,13 +127,13 @@ describe('startSandbox and the image', () => {
     const memory = await start({ data: ':memory:', snapshot: image });
     expect(memory).toMatchObject({ world: imagesInMemory() ? 'snapshot' : 'generated', status: 200 });
     expectSame(memory.db, expected);
-    const file = await start({ data: join(tempDir(), 'sandbox.db'), snapshot: image });
+    const file = await start({ data: join(tempDir('adops-demo-snapshot-'), 'sandbox.db'), snapshot: image });
     expect(file).toMatchObject({ world: 'snapshot', status: 200 });
     expectSame(file.db, expected);
   }, 60_000);
 
   it('a store that already holds a world keeps it; one copied but not yet moved to the clock is moved at the next start', async () => {
-    const data = join(tempDir(), 'sandbox.db');
+    const data = join(tempDir('adops-demo-snapshot-'), 'sandbox.db');
     copyFileSync(image, data); // as a start that stopped right after copying leaves it
     const again = await start({ data, snapshot: image });
     expect(again.world).toBe('kept');
@@ -155,15 +145,15 @@ describe('startSandbox and the image', () => {
     expect(fixtures.world).toBe('generated');
     expect(fixtures.keys).toEqual(['full']);
 
-    const older = join(tempDir(), 'demo-world.db');
+    const older = join(tempDir('adops-demo-snapshot-'), 'demo-world.db');
     copyFileSync(image, older);
     const db = openSqlite(older);
     db.prepare(`DELETE FROM migrations WHERE name = (SELECT max(name) FROM migrations)`).run();
     db.close();
-    const damaged = join(tempDir(), 'demo-world.db');
+    const damaged = join(tempDir('adops-demo-snapshot-'), 'demo-world.db');
     writeFileSync(damaged, 'not a database, whatever its name says'.repeat(200));
-    for (const snapshot of [join(tempDir(), 'missing.db'), older, damaged, null]) {
-      for (const data of [':memory:', join(tempDir(), 'sandbox.db')]) {
+    for (const snapshot of [join(tempDir('adops-demo-snapshot-'), 'missing.db'), older, damaged, null]) {
+      for (const data of [':memory:', join(tempDir('adops-demo-snapshot-'), 'sandbox.db')]) {
         const r = await start({ data, snapshot });
         expect({ snapshot, data, world: r.world, status: r.status }).toEqual({ snapshot, data, world: 'generated', status: 200 });
         expectSame(r.db, expected);

@@ -3,15 +3,14 @@
 // the whole schema, and shows that the fast world equals the fully parsed one
 // and writes the very same store (every table, every row, every column).
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { demoWorld, demoWorldInput } from '../../../src/sandbox/fixtures/demo.js';
 import { loadWorld, parseWorld } from '../../../src/sandbox/fixtures/load.js';
 import type { World } from '../../../src/sandbox/fixtures/schema.js';
 import { openDatabase, storeSecret } from '../../../src/sandbox/store/db.js';
 import { createServices } from '../../../src/sandbox/services.js';
 import { ManualClock } from '../clock.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -21,7 +20,7 @@ afterAll(() => {
 /** Every row of every table of a store holding `world`, loaded at a fixed time (the secret is random per store: left out). */
 function storeDump(world: World): Record<string, string[]> {
   const db = openDatabase(':memory:');
-  const filesDir = mkdtempSync(join(tmpdir(), 'adops-demo-world-'));
+  const filesDir = tempDir('adops-demo-world-');
   dirs.push(filesDir);
   try {
     const services = createServices({ db, clock: new ManualClock(), secret: storeSecret(db), dataDir: null, filesDir });

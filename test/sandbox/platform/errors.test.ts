@@ -33,7 +33,7 @@ describe('unknown paths and methods', () => {
   });
 
   it("the message tells an unknown path apart from a missing thing's 404", async () => {
-    const missing = await sb.req('GET', '/context/skills/no-such-skill', { key: sb.keys.full! });
+    const missing = await sb.req('GET', '/context/skills/no-such-skill', { key: sb.keys.full });
     expect(missing.status).toBe(404);
     expect(missing.body.message).not.toBe(NO_OPERATION_MESSAGE);
   });
@@ -46,7 +46,7 @@ describe('unknown paths and methods', () => {
 });
 
 describe('invalid_request issues', () => {
-  const key = () => sb.keys.full!;
+  const key = () => sb.keys.full;
 
   it('one issue per non-matching field, JSON Pointer paths, 400 not 422', async () => {
     const res = await sb.req('POST', CREATE, { key: key(), body: { name: '', count: 'three', tags: ['a', 7], sneaky: true } });
@@ -140,7 +140,7 @@ describe('invalid_request issues', () => {
 
 describe('unexpected failures', () => {
   it('answer 500 internal in the error shape, report the error, and leak no detail', async () => {
-    const res = await sb.req('DELETE', '/_probe/context/skills/x', { key: sb.keys.full! });
+    const res = await sb.req('DELETE', '/_probe/context/skills/x', { key: sb.keys.full });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'internal', message: expect.any(String) });
     expect(res.text).not.toContain('secret internal detail');
@@ -159,7 +159,7 @@ describe('malformed URLs', () => {
     '/_probe/context/skills/a%00b',
     '/observe/%zz/campaigns',
   ])('%s → a 4xx in the error shape, never 5xx', async (path) => {
-    const res = await sb.req('GET', path, { key: sb.keys.full! });
+    const res = await sb.req('GET', path, { key: sb.keys.full });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(errorBodySchema.safeParse(res.body).success).toBe(true);

@@ -2,8 +2,7 @@
 // server does not start), the demo world covers every auth failure, and
 // docs/fixtures.schema.json is the schema generated from the same zod schema.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FixtureError, readKeys, startSandbox } from '../../../src/sandbox/index.js';
@@ -17,11 +16,12 @@ import addFormatsModule from 'ajv-formats';
 
 const addFormats = addFormatsModule as unknown as (ajv: InstanceType<typeof Ajv2020>) => void;
 import { registerProbeRoutes } from './probe-routes.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../../docs/fixtures.schema.json', import.meta.url));
 
 function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'adops-fixtures-test-'));
+  const dir = tempDir('adops-fixtures-test-');
   return fn(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
 

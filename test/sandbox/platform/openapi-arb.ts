@@ -74,7 +74,7 @@ export function schemaArb(doc: OpenApiDoc, input: Schema | undefined, vocab: Voc
 export function queryArb(doc: OpenApiDoc, op: any, vocab: Vocabulary): fc.Arbitrary<Record<string, string>> {
   const params = ((op.parameters ?? []) as Schema[]).filter((p) => p.in === 'query');
   const model = Object.fromEntries(params.map((p) => [p.name as string, schemaArb(doc, p.schema, vocab).map((v) => String(v))]));
-  return fc.record(model, { requiredKeys: params.filter((p) => p.required).map((p) => p.name as string) }) as fc.Arbitrary<Record<string, string>>;
+  return fc.record(model, { requiredKeys: params.filter((p) => p.required).map((p) => p.name as string) });
 }
 
 /** The operation's JSON body schema, or undefined when it takes none. */
@@ -89,8 +89,8 @@ export function perturb(value: unknown): fc.Arbitrary<unknown> {
   return fc.oneof(
     fc.constant(value),
     fc.constant(value),
-    keys.length ? fc.constantFrom(...keys).map((k) => ({ ...(value as object), [k]: 12345.5 })) : fc.constant(value),
+    keys.length ? fc.constantFrom(...keys).map((k) => ({ ...value, [k]: 12345.5 })) : fc.constant(value),
     keys.length ? fc.constantFrom(...keys).map((k) => Object.fromEntries(Object.entries(value).filter(([x]) => x !== k))) : fc.constant(value),
-    fc.constant({ ...(value as object), unexpectedField: 'x' }),
+    fc.constant({ ...value, unexpectedField: 'x' }),
   );
 }

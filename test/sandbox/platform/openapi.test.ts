@@ -167,7 +167,7 @@ describe('OpenAPI documents', () => {
 function referenceDocument(statuses: ReadonlyMap<string, string[]>): Doc {
   const app = new OpenAPIHono();
   for (const op of OPERATIONS) {
-    const schemas: OperationSchemas = OPERATION_SCHEMAS[op.id as keyof typeof OPERATION_SCHEMAS];
+    const schemas: OperationSchemas = OPERATION_SCHEMAS[op.id];
     const objectLike = (s: z.ZodType | undefined) => (s instanceof z.ZodObject || s instanceof z.ZodPipe ? s : undefined);
     const request: NonNullable<RouteConfig['request']> = {};
     if (schemas.params) request.params = objectLike(schemas.params);

@@ -4,16 +4,16 @@
 // HTTP side (a kept page is the very answer a fresh read gives, and no write
 // lets an old one out) is in test/sandbox/observe/stored-reads.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import type { Database } from '../../../src/sandbox/store/db.js';
 import { PageCache } from '../../../src/sandbox/store/page-cache.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-page-cache-'));
+  dir = tempDir('adops-page-cache-');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,8 +1,7 @@
 // Store: state survives restarts (the world is loaded only into a new or reset store),
 // migrations are recorded once, and the cursor secret is stable across restarts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDataPath, startSandbox } from '../../../src/sandbox/index.js';
 import type { StartOptions } from '../../../src/sandbox/index.js';
@@ -10,10 +9,11 @@ import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { MIGRATIONS } from '../../../src/sandbox/store/migrations.js';
 import { minimalWorld, request, withAdvertiser, withKey } from '../../helpers/sandbox.js';
 import { held, registerProbeRoutes } from './probe-routes.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-store-test-'));
+  dir = tempDir('adops-store-test-');
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

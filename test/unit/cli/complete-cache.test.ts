@@ -1,12 +1,12 @@
 // The completion cache: fresh for 60 s, a torn or foreign file is a miss, a
 // held lock skips the write, a lock left by a killed run is broken.
-import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, CACHE_TTL_MS, CompletionCache } from '../../../src/cli/complete-cache.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'adops-cache-'));
+const fresh = () => tempDir('adops-cache-');
 
 describe('completion cache', () => {
   it('answers within 60 s, then misses; scopes by profile and key without writing the key', () => {

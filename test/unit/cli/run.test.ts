@@ -1,8 +1,6 @@
 // The runner in-process with injected streams (TTY on/off), env and registry:
 // shared behaviour applied once — output choice, prompts only when allowed,
 // destructive confirmation, usage errors, error → exit code and format.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { ApiError } from '../../../src/client/errors.js';
 import { Registry, type CommandSpec } from '../../../src/cli/registry.js';
 import type { Prompter } from '../../../src/cli/prompter.js';
 import { runCli } from '../../../src/cli/run.js';
+import { tempDir } from '../../helpers/temp.js';
 
 function stream(isTTY: boolean) {
   const s = new PassThrough() as PassThrough & { isTTY?: boolean };
@@ -76,7 +75,7 @@ async function run(argv: string[], opts: { tty?: boolean; env?: Record<string, s
   const stdin = stream(tty);
   const stdout = stream(tty);
   const stderr = stream(tty);
-  const env = { ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-run-')), 'cfg'), ...opts.env };
+  const env = { ADOPS_CONFIG_DIR: join(tempDir('adops-run-'), 'cfg'), ...opts.env };
   const code = await runCli(argv, {
     stdin,
     stdout,

@@ -1,8 +1,6 @@
 // The runner's client wiring, in-process with an injected stub transport:
 // an aborted run sends nothing, SIGTERM maps to 143, throttling waits are
 // told on stderr.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { Registry, type CommandSpec } from '../../../src/cli/registry.js';
 import { abortReasonFor, retryWaitNote, runCli } from '../../../src/cli/run.js';
 import { toReport } from '../../../src/cli/report.js';
 import { HttpStubs, json } from '../../helpers/http-stub.js';
+import { tempDir } from '../../helpers/temp.js';
 
 function stream() {
   const s = new PassThrough();
@@ -46,7 +45,7 @@ async function run(signal: AbortSignal, env: Record<string, string> = {}) {
     signal,
     transport: http,
     env: {
-      ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-rc-')), 'cfg'),
+      ADOPS_CONFIG_DIR: join(tempDir('adops-rc-'), 'cfg'),
       ADOPS_API_KEY: 'acr_run_1234',
       ADOPS_BASE_URL: 'https://api.adops.test',
       ...env,

@@ -3,8 +3,6 @@
 // the runner with one manual clock for both, so waiting out a minute takes no
 // real time. Before the fix `--all` gave up within a second with part of the
 // rows although the provider said "retry in a minute".
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +12,7 @@ import { getRegistry } from '../../../src/commands/index.js';
 import { demoWorld } from '../../../src/sandbox/fixtures/demo.js';
 import { ManualClock } from '../../sandbox/clock.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const KEY = 'acr_demo_acme_full_0001';
 const LIVE = ['observe', 'campaigns', '--live', 'acc_acme_a_001', '--all', '--limit', '2', '-o', 'ndjson'];
@@ -37,7 +36,7 @@ async function adops(argv: string[]) {
     stderr,
     signal: new AbortController().signal,
     registry: getRegistry(),
-    env: { ADOPS_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'adops-thr-')), 'cfg'), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: KEY },
+    env: { ADOPS_CONFIG_DIR: join(tempDir('adops-thr-'), 'cfg'), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: KEY },
     clock: { now: () => clock.now(), sleep: async (ms) => clock.advance(ms) },
   });
   const ids = stdout

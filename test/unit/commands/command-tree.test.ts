@@ -107,7 +107,7 @@ describe('one source for what an operation accepts', () => {
       const seen = new Set<string>();
       for (const methods of Object.values(doc.paths)) {
         for (const op of Object.values(methods)) {
-          if (!OPERATION_SCHEMAS[op.operationId]) continue;
+          if (!Object.hasOwn(OPERATION_SCHEMAS, op.operationId)) continue;
           seen.add(op.operationId);
           const io = inputsOf(op.operationId);
           const names = (where: string) =>

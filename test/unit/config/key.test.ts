@@ -1,6 +1,4 @@
 // Keys as they arrive from env, files and prompts, and profiles named on purpose.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toReport } from '../../../src/cli/report.js';
@@ -10,9 +8,10 @@ import { ConfigStore } from '../../../src/config/store.js';
 import { checkProfileName } from '../../../src/config/profile-name.js';
 import { formatReport } from '../../../src/cli/report.js';
 import { RepeatedCursorError } from '../../../src/client/errors.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const store = (profiles: Record<string, { baseUrl?: string; apiKey?: string }> = {}) => {
-  const s = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'adops-key-')), 'adops'));
+  const s = new ConfigStore(join(tempDir('adops-key-'), 'adops'));
   Object.assign(s.read().profiles, profiles);
   return s;
 };

@@ -1,12 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BASE_URL, resolveAuth } from '../../../src/config/resolve.js';
 import { ConfigStore, configDir } from '../../../src/config/store.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
-const fresh = () => join(mkdtempSync(join(tmpdir(), 'adops-cfg-')), 'adops');
+const fresh = () => join(tempDir('adops-cfg-'), 'adops');
 
 describe('config file modes', () => {
   it('creates the directory 0700 and the file 0600', async () => {

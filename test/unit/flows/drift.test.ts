@@ -1,6 +1,6 @@
 // The drift flow pages both sides and holds one page of each at a time.
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest, ApiResponse, Requester } from '../../../src/client/request.js';
+import type { ApiRequest, ApiResponse, QueryValue, Requester } from '../../../src/client/request.js';
 import { compareRows, drift, sameValue } from '../../../src/flows/drift.js';
 
 type Row = Record<string, unknown>;
@@ -26,7 +26,7 @@ function fakeClient(live: Row[], stored: Row[], log: string[]): Requester {
   };
   return {
     async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
-      const q = (req.query ?? {}) as Record<string, unknown>;
+      const q: Record<string, QueryValue> = req.query ?? {};
       const side = req.path.startsWith('/observe/acc_') ? 'live' : 'stored';
       log.push(`${side}${q.ids ? ` ids=${String(q.ids).split(',').length}` : ''} cursor=${String(q.cursor ?? '')}`);
       return { status: 200, headers: {}, body: answer(side === 'live' ? live : stored, q) as T, attempts: 1 };

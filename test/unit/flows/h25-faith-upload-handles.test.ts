@@ -3,16 +3,16 @@
 // a file that changed mid-read, an aborted hash. Counted in /proc/self/fd (the
 // handles open on the file), and Node's DEP0137 warning ("Closing a FileHandle
 // object on garbage collection") watched for after a forced collection.
-import { mkdtempSync, readdirSync, readlinkSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readlinkSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileBody, FileChanged, hashFile } from '../../../src/flows/upload-body.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const MiB = 1024 * 1024;
-const dir = mkdtempSync(join(tmpdir(), 'adops-h25-faith-fd-'));
+const dir = tempDir('adops-h25-faith-fd-');
 let n = 0;
 
 function fileOf(size: number) {

@@ -1,14 +1,15 @@
 // The lock on local state: exclusive, names its holder, frees itself, and a
 // lock left by a dead or silent holder is taken over (once, by one taker).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock, LockHeldError } from '../../../src/flows/lock-file.js';
 import { ensureBuilt } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const lockPath = () => join(mkdtempSync(join(tmpdir(), 'adops-lock-')), 'x.lock');
+const lockPath = () => join(tempDir('adops-lock-'), 'x.lock');
 const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 
 describe('acquireLock', () => {

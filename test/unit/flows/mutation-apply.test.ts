@@ -2,8 +2,7 @@
 // what is in flight and can answer 429: bounded concurrency, rate limits waited
 // out by the client's one retry policy (one bound on sends per row), and
 // resuming from a journal without doubling.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
@@ -13,6 +12,7 @@ import type { Transport } from '../../../src/client/transport.js';
 import { loopbackServer } from '../../helpers/drop-proxy.js';
 import { applyRows, KEY_SAFE_MS } from '../../../src/flows/mutation-apply.js';
 import { Journal, rowIds } from '../../../src/flows/mutation-journal.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let byKey = new Map<string, string>();
 let posts: string[] = [];
@@ -57,7 +57,7 @@ const rows = (n: number) =>
     line: i + 2,
     body: { advertiserId: 'acc_1', action: 'rename', target: { type: 'campaign', id: String(i) }, name: `n${i}` },
   }));
-const journalFile = () => join(mkdtempSync(join(tmpdir(), 'adops-journal-')), 'j.ndjson');
+const journalFile = () => join(tempDir('adops-journal-'), 'j.ndjson');
 
 describe('applyRows', () => {
   it('keeps at most --concurrency changes in flight and records each one', async () => {

@@ -1,17 +1,17 @@
 // The rows of `mutations apply FILE`: CSV (quoted cells across lines, a JSON
 // body column) and NDJSON, streamed, each row with the line it starts on and
 // what is wrong; a file whose structure is broken is refused naming the line.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StreamedRowIds } from '../../../src/commands/mutations/_row-ids.js';
 import { MAX_CELL_CHARS, MAX_ROW_CHARS, readRows, type ParsedRow } from '../../../src/commands/mutations/_rows.js';
 import { rowIds } from '../../../src/flows/mutation-journal.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const HEADER = 'advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount,body';
-const dir = mkdtempSync(join(tmpdir(), 'adops-rows-'));
+const dir = tempDir('adops-rows-');
 let n = 0;
 async function rowsOf(text: string, ext = 'csv'): Promise<ParsedRow[]> {
   const file = join(dir, `f${n++}.${ext}`);

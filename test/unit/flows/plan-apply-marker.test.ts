@@ -1,15 +1,15 @@
 // The local marker of a `plans apply` in progress (#13 item 15): one holder per
 // slug; a dead holder's marker is taken over and handed back as a leftover.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { MarkerHeld, PlanApplyMarkers } from '../../../src/flows/plan-apply-marker.js';
 import { isLeftoverOf } from '../../../src/flows/plan-apply.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'adops-marker-'));
-const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const dir = () => tempDir('adops-marker-');
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 describe('PlanApplyMarkers', () => {
   it('claims once, refuses a second live holder, releases', () => {

@@ -3,20 +3,13 @@
 // (it used to follow nextCursor itself, with no guard: a loop forever).
 import { afterEach, describe, expect, it } from 'vitest';
 import { RepeatedCursorError } from '../../../src/client/errors.js';
-import { ApiClient } from '../../../src/client/http.js';
 import { readyAssetsByName } from '../../../src/flows/sync.js';
-import { HttpStubs, json } from '../../helpers/http-stub.js';
+import { HttpStubs, json, stubClient } from '../../helpers/http-stub.js';
 
 let http: HttpStubs;
 function client() {
   http = new HttpStubs();
-  return new ApiClient({
-    baseUrl: 'https://api.adops.test',
-    apiKey: 'acr_k_1234',
-    userAgent: 't',
-    transport: http,
-    deps: { now: () => 0, sleep: async () => {}, random: () => 0 },
-  });
+  return stubClient(http);
 }
 afterEach(() => http.verify());
 

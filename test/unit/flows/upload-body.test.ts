@@ -1,15 +1,15 @@
 // FileBody and hashFile: the bytes a PUT sends and the hash the journal keys them by.
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileBody, FileChanged, hashFile } from '../../../src/flows/upload-body.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 function fileOf(bytes: Buffer) {
-  const path = join(mkdtempSync(join(tmpdir(), 'adops-body-')), 'f.bin');
+  const path = join(tempDir('adops-body-'), 'f.bin');
   writeFileSync(path, bytes);
   const st = statSync(path);
   return { path, size: st.size, mtimeMs: st.mtimeMs };

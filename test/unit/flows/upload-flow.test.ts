@@ -1,9 +1,8 @@
 // The upload flow against a fake target and a loopback storage: a finalize
 // that answers a non-final state is polled until ready, bounded by the wait.
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf } from '../../../src/commands/assets/upload.js';
@@ -14,6 +13,7 @@ import { UploadJournal } from '../../../src/flows/upload-journal.js';
 import type { Row, UploadTarget } from '../../../src/flows/upload-targets.js';
 import { judgeAsset } from '../../../src/contract/media.js';
 import { png } from '../uploads/media-samples.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let server: Server;
 let url = '';
@@ -55,7 +55,7 @@ function fakeTarget(states: string[]): UploadTarget {
 }
 
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'adops-flow-'));
+  const dir = tempDir('adops-flow-');
   const path = join(dir, 'a.png');
   writeFileSync(path, png());
   const st = statSync(path);

@@ -1,10 +1,11 @@
 // Quoted glob patterns of `assets upload` (CI YAML often passes them unexpanded):
 // bash's rules through tinyglobby, over real files in a temp folder.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs } from '../../../src/flows/upload-files.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 const shown = async (...inputs: string[]) => {
@@ -13,7 +14,7 @@ const shown = async (...inputs: string[]) => {
 };
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-glob-'));
+  dir = tempDir('adops-glob-');
   mkdirSync(join(dir, 'cr', 'deep'), { recursive: true });
   for (const f of ['a1.png', 'b1.png', 'c1.png', 'hero.jpg', 'notes.txt', '.hidden.png', 'deep/d.png', 'deep/e.mp4']) writeFileSync(join(dir, 'cr', f), 'x');
 });

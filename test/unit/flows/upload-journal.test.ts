@@ -1,9 +1,9 @@
 // The upload journal: what a re-run relies on.
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, UploadJournal, type JournalEntry } from '../../../src/flows/upload-journal.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SHA = 'ab'.repeat(32);
 const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
@@ -23,7 +23,7 @@ function files(dir: string): string[] {
 
 describe('UploadJournal', () => {
   it('keys entries by service, target, size and SHA-256 (not by path); private modes; no lock or temp file left', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const dir = tempDir('adops-journal-');
     const a = new UploadJournal(dir, 'http://a', 'k1');
     const slot = await a.open('asset', 10, SHA);
     slot.put(entry());
@@ -48,7 +48,7 @@ describe('UploadJournal', () => {
   });
 
   it('a second open of the same content waits for the first to release', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const dir = tempDir('adops-journal-');
     const j = new UploadJournal(dir, 's', 'k1');
     const first = await j.open('asset', 1, SHA);
     let waited = false;
@@ -63,7 +63,7 @@ describe('UploadJournal', () => {
   });
 
   it('an unreadable journal is named, its bytes kept aside, and treated as empty', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const dir = tempDir('adops-journal-');
     const notes: string[] = [];
     const j = new UploadJournal(dir, 's', 'k1', (m) => notes.push(m));
     const slot = await j.open('asset', 1, SHA);
@@ -95,7 +95,7 @@ describe('UploadJournal by size (large files)', () => {
   const OTHER = 'cd'.repeat(32);
 
   it('an unseen size: entries go to a pending file until settle() names the content; then the size is seen', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const dir = tempDir('adops-journal-');
     const j = new UploadJournal(dir, 's', 'k1');
     const size = await j.lockSize('asset', SIZE);
     expect(size.seen).toBe(false);
@@ -115,7 +115,7 @@ describe('UploadJournal by size (large files)', () => {
   });
 
   it('an unhashed slot whose reservation is dropped leaves no pending file (the size stays unseen)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const dir = tempDir('adops-journal-');
     const j = new UploadJournal(dir, 's', 'k1');
     const size = await j.lockSize('asset', SIZE);
     const slot = size.unhashed();
@@ -129,7 +129,7 @@ describe('UploadJournal by size (large files)', () => {
   });
 
   it("content(sha) brings the size's pending entries, minus those a content file already names", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const dir = tempDir('adops-journal-');
     const j = new UploadJournal(dir, 's', 'k1');
     // A cut run left ast_1 pending; a crash between two writes left ast_2 both pending and in a content file.
     const cut = (await j.lockSize('asset', SIZE)).unhashed();
@@ -153,7 +153,7 @@ describe('UploadJournal by size (large files)', () => {
   });
 
   it('a second lock of the same size waits for the first to release', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-journal-'));
+    const dir = tempDir('adops-journal-');
     const j = new UploadJournal(dir, 's', 'k1');
     const first = await j.lockSize('asset', SIZE);
     let waited = false;

@@ -65,7 +65,7 @@ describe('plain progress lines', () => {
     expect(out).toContain('\x1b[1A\x1b[2K');
     const f = { ...state(10 * MiB), name: 'x'.repeat(80), sent: 5 * MiB };
     expect(barLine(f, 1000, 60).length).toBeLessThan(60);
-    expect(barLine({ ...state(10 * MiB), sent: 5 * MiB }, 1000, 100)).toMatch(/\[(#+)(-+)\]  50% 5\.00 MiB\/10\.0 MiB 5\.00 MiB\/s ETA 1 s/);
+    expect(barLine({ ...state(10 * MiB), sent: 5 * MiB }, 1000, 100)).toMatch(/\[(#+)(-+)\] {2}50% 5\.00 MiB\/10\.0 MiB 5\.00 MiB\/s ETA 1 s/);
   });
 });
 

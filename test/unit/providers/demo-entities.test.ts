@@ -6,7 +6,6 @@ import { demoWorld } from '../../../src/sandbox/fixtures/demo.js';
 import { loadWorld } from '../../../src/sandbox/fixtures/load.js';
 import { ManualClock } from '../../sandbox/clock.js';
 import { createServices } from '../../../src/sandbox/services.js';
-import type { SandboxServices } from '../../../src/sandbox/services.js';
 import { generateDemoEntities, DEMO_INSIGHTS_LAST_DAY, DEMO_INSIGHT_DAYS } from '../../../src/sandbox/providers/demo-entities.js';
 
 /** No uploads here: a files directory that is never created. */
@@ -23,8 +22,8 @@ describe('demo provider entities', () => {
     const started = performance.now();
     const world = demoWorld();
     const db = openDatabase(':memory:');
-    const services = { db, clock: new ManualClock(), secret: Buffer.alloc(32) } as unknown as SandboxServices;
-    await loadWorld(services, world);
+    const services = createServices({ db, clock: new ManualClock(), secret: Buffer.alloc(32), dataDir: null, filesDir: NO_FILES });
+    loadWorld(services, world);
     const elapsed = performance.now() - started;
     const counts = Object.fromEntries(
       (db.prepare('SELECT kind, COUNT(*) AS n FROM observe_rows GROUP BY kind').all() as Array<{ kind: string; n: number }>).map((r) => [r.kind, r.n]),

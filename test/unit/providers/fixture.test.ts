@@ -5,7 +5,6 @@ import { openDatabase } from '../../../src/sandbox/store/db.js';
 import { loadWorld, parseWorld } from '../../../src/sandbox/fixtures/load.js';
 import { ManualClock } from '../../sandbox/clock.js';
 import { createServices } from '../../../src/sandbox/services.js';
-import type { SandboxServices } from '../../../src/sandbox/services.js';
 import { minimalWorld, withAdvertiser } from '../../helpers/sandbox.js';
 import { providerA, providerC } from '../../sandbox/observe/world.js';
 
@@ -15,7 +14,7 @@ const NO_FILES = '/nonexistent/adops-test-files';
 async function loadError(adv: Record<string, unknown>): Promise<string> {
   const services = createServices({ db: openDatabase(':memory:'), clock: new ManualClock(), secret: Buffer.alloc(32), dataDir: null, filesDir: NO_FILES });
   try {
-    await loadWorld(services, parseWorld(withAdvertiser(minimalWorld(), { id: 'acc_x', ...adv } as never)));
+    loadWorld(services, parseWorld(withAdvertiser(minimalWorld(), { id: 'acc_x', ...adv })));
     return '';
   } catch (err) {
     const count = services.db.prepare('SELECT COUNT(*) FROM provider_entities').pluck().get();

@@ -20,7 +20,7 @@ let clock: ManualClock;
 beforeEach(async () => {
   clock = new ManualClock(Date.UTC(2026, 9, 1, 12));
   services = createServices({ db: openDatabase(':memory:'), clock, secret: Buffer.alloc(32), dataDir: null, filesDir: NO_FILES });
-  await loadWorld(services, parseWorld(observeWorld()));
+  loadWorld(services, parseWorld(observeWorld()));
 });
 afterEach(() => services.db.close());
 

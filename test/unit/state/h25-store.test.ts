@@ -2,16 +2,16 @@
 // on disk under the lock (never to this run's cached copy), profiles are the
 // file's own keys, an empty variable is named, and a journal read for one
 // service and key holds only that scope's rows.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toReport } from '../../../src/cli/report.js';
 import { configDir, ConfigStore, ownProfile } from '../../../src/state/config-store.js';
 import { keyFingerprint, serviceScope } from '../../../src/state/fingerprint.js';
 import { Journal } from '../../../src/state/mutation-journal.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'adops-state-'));
+const fresh = () => tempDir('adops-state-');
 
 describe('ConfigStore.update', () => {
   it('merges with a change another run wrote after this run read the file', async () => {

@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile, mkdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createFileStore } from '../../../src/sandbox/models/uploads/file-store.js';
 import type { FileStore } from '../../../src/sandbox/models/uploads/file-store.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 let store: FileStore;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adops-files-'));
+  dir = tempDir('adops-files-');
   store = createFileStore(dir);
 });
 afterEach(async () => {
@@ -21,6 +21,10 @@ async function* chunks(n: number, size: number, failAfter?: number) {
     if (failAfter !== undefined && i === failAfter) throw new Error('connection reset');
     yield Buffer.alloc(size, i % 256);
   }
+}
+/** One chunk of text as the stream a store reads (ByteSource: a stream or an async iterable, not an array). */
+async function* bytesOf(text: string) {
+  yield Buffer.from(text);
 }
 const tempFiles = async () => (await readdir(join(dir, '.tmp')).catch(() => [] as string[])).filter((n) => n.endsWith('.part'));
 const accept = () => true;
@@ -104,20 +108,20 @@ describe('file store', () => {
   });
 
   it('discards the bytes when the commit is refused, keeping an earlier file intact', async () => {
-    await store.write('upl_e', [Buffer.from('first')], { maxBytes: 100, commit: accept });
-    const result = await store.write('upl_e', [Buffer.from('second')], { maxBytes: 100, commit: () => false });
+    await store.write('upl_e', bytesOf('first'), { maxBytes: 100, commit: accept });
+    const result = await store.write('upl_e', bytesOf('second'), { maxBytes: 100, commit: () => false });
     expect(result).toEqual({ ok: false, reason: 'refused', sizeBytes: 6 });
     expect(await readFile(join(dir, 'upl_e'), 'utf8')).toBe('first');
     expect(await tempFiles()).toEqual([]);
   });
 
   it('refuses keys that could escape the store', async () => {
-    await expect(store.write('../x', [Buffer.from('x')], { maxBytes: 10, commit: accept })).rejects.toThrow(/invalid file key/);
+    await expect(store.write('../x', bytesOf('x'), { maxBytes: 10, commit: accept })).rejects.toThrow(/invalid file key/);
     await expect(store.size('a/b')).rejects.toThrow(/invalid file key/);
   });
 
   it('removes files and sweeps temp files left by a crash', async () => {
-    await store.write('upl_f', [Buffer.from('x')], { maxBytes: 10, commit: accept });
+    await store.write('upl_f', bytesOf('x'), { maxBytes: 10, commit: accept });
     await store.remove('upl_f');
     await store.remove('upl_f'); // idempotent
     expect(await store.size('upl_f')).toBeNull();

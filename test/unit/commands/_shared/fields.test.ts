@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { fieldsToBody, fieldsToQuery, objectBody, typedValue } from '../../../../src/commands/_shared/fields.js';
 import { UsageError } from '../../../../src/cli/errors.js';
+import { tempDir } from '../../../helpers/temp.js';
 
 describe('-f / -F fields', () => {
   it('-f sends strings (ids that look like numbers stay strings) and nests on dots', () => {
@@ -34,7 +34,7 @@ describe('-f / -F fields', () => {
       keep: true,
       a: { b: 2, c: '3' },
     });
-    const file = join(mkdtempSync(join(tmpdir(), 'adops-fields-')), 'body.json');
+    const file = join(tempDir('adops-fields-'), 'body.json');
     writeFileSync(file, '{"name":"x"}');
     expect(await objectBody({ input: file, field: ['name=y'] }, stdin(''))).toEqual({ name: 'y' });
     await expect(objectBody({ input: '-' }, stdin('[1]'))).rejects.toThrow('--input must hold a JSON object');
