@@ -4,11 +4,11 @@
 // that must see nothing; a name the schema does not list still warns and is sent.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Seen {
   method: string;
@@ -23,7 +23,7 @@ let dir = '';
 
 beforeAll(async () => {
   ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'adops-h26-validate-'));
+  dir = tempDir('adops-h26-validate-');
   // Records every request and answers 404: these tests only ask whether anything was sent, and what.
   server = createServer((req, res) => {
     let body = '';
@@ -41,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 beforeEach(() => {

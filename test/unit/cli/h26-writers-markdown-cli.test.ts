@@ -2,8 +2,6 @@
 // command registry), against a real sandbox on loopback: a list, --all over
 // several pages, a get, --fields, and a Brand whose name and description carry
 // a pipe, line breaks, an escape sequence, markup and a key.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAllPools } from '../../../src/client/http.js';
@@ -11,6 +9,7 @@ import { runCli } from '../../../src/cli/run.js';
 import { getRegistry } from '../../../src/commands/index.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../../helpers/sandbox.js';
 import { sink } from './output/helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SECRET = 'acr_live_8f3a9c1d2e4b5a6f7081';
 const HOSTILE = `Acme | Co\r\nline two\u001b[2J\u001b]0;owned\u0007 <b>bold</b> ${SECRET}`;
@@ -45,7 +44,7 @@ const table = (text: string) =>
     });
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'adops-h26-md-'));
+  dir = tempDir('adops-h26-md-');
   sb = await startTestSandbox({ world: minimalWorld() });
   for (const [slug, name, description] of [
     ['acme', 'Acme', 'plain'],
@@ -60,7 +59,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeAllPools();
   await sb?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('adops … --output markdown', () => {
