@@ -43,7 +43,7 @@ export function bodyOf(c: ChangeFields): Obj {
 function amountProblems(b: Obj): string[] {
   const budget = b.budget;
   const amounts: Array<[string, unknown]> = [
-    ['budget.amount', budget !== null && typeof budget === 'object' ? (budget as Obj).amount : undefined],
+    ['budget.amount', budget !== null && typeof budget === 'object' && 'amount' in budget ? budget.amount : undefined],
     ['bidAmount', b.bidAmount],
   ];
   return amounts.filter(([, v]) => typeof v === 'number' && v <= 0).map(([name]) => `${name} must be greater than 0`);
