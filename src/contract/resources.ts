@@ -20,8 +20,8 @@ export interface EditSpec {
   blocks: readonly string[];
   /** Fields the update accepts that an editor does not offer (a state change is its own command). */
   notEditable: readonly string[];
-  /** The row changes only while the read answer's `field` is `value` (an approved plan freezes its Line Items too). */
-  onlyWhile?: { field: string; value: string };
+  /** The row changes only while the read answer's `field` is `value` (an approved plan freezes its Line Items too); `owner` and `rule` word the refusal. */
+  onlyWhile?: { field: string; value: string; owner: string; rule: string };
 }
 
 /** Where completion and the pickers list a noun's ids (the id field, or `field`), under which words. */
@@ -67,7 +67,7 @@ export interface Resource {
 }
 
 const ENTITY_COLUMNS = ['id', 'name', 'provider', 'status'] as const;
-const PLAN_DRAFT = { field: 'status', value: 'draft' } as const;
+const PLAN_DRAFT = { field: 'status', value: 'draft', owner: 'plan', rule: 'only a draft plan and its Line Items change' } as const;
 
 export const RESOURCES = {
   advertiser: {
