@@ -4,7 +4,7 @@
 // ./generated/resource-fields.json, which the CLI reads (so no command loads zod
 // for it); a test fails when that file is stale.
 import type { z } from 'zod';
-import { OPERATION_SCHEMAS } from './operation-schemas.js';
+import { schemasOf } from './operation-schemas.js';
 import { resourceEntries } from './resources.js';
 
 interface Def {
@@ -56,7 +56,7 @@ export function resourceFields(): Record<string, string[]> {
   for (const [name, r] of resourceEntries()) {
     if (r.rows.length === 0) continue;
     const paths = r.rows.flatMap((id) => {
-      const response = (OPERATION_SCHEMAS[id] as { response?: z.ZodType }).response;
+      const response = schemasOf(id)?.response;
       if (!response) throw new Error(`${name}: ${id} has no response schema`);
       return schemaPaths(rowSchema(response));
     });

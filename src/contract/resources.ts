@@ -240,5 +240,5 @@ export function resourceOf(name: string): Resource | undefined {
 /** Every declared noun with its name, for the derivations (flags, completion, edits). */
 export function resourceEntries(): Array<[ResourceName, Resource]> {
   const all: Readonly<Record<ResourceName, Resource>> = RESOURCES;
-  return (Object.keys(all) as ResourceName[]).map((name) => [name, all[name]]);
+  return Object.entries(all).flatMap(([name, r]): Array<[ResourceName, Resource]> => (isResourceName(name) ? [[name, r]] : []));
 }
