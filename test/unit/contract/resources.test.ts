@@ -7,6 +7,9 @@ import { OPERATION_TABLE } from '../../../src/contract/operations.js';
 import { resourceFields } from '../../../src/contract/resource-fields.js';
 import { RESOURCES, resourceEntries } from '../../../src/contract/resources.js';
 import { resourceView } from '../../../src/cli/output/resources.js';
+import { argKind, flagKind, ID_SOURCES } from '../../../src/cli/complete-kinds.js';
+import { defaultFlagName } from '../../../src/commands/_shared/operation-command.js';
+import { editTarget } from '../../../src/flows/edit-targets.js';
 
 const generated = JSON.parse(readFileSync(new URL('../../../src/contract/generated/resource-fields.json', import.meta.url), 'utf8')) as Record<
   string,
@@ -59,5 +62,43 @@ describe('facts about operations', () => {
   });
   it('a Line Item is edited through its plan', () => {
     expect(RESOURCES.lineItem.edit).toMatchObject({ read: 'getCampaignPlan', within: 'lineItems' });
+  });
+});
+
+describe('what the CLI derives from the nouns', () => {
+  it('completion lists the ids it listed, from the same operations, under the same words', () => {
+    expect(ID_SOURCES).toEqual({
+      advertiser: { operation: 'listCampaigns', field: 'advertiserId', limit: 500, pages: 2 },
+      brand: { operation: 'listBrands', field: 'slug', limit: 100, pages: 1 },
+      plan: { operation: 'listCampaignPlans', field: 'slug', limit: 100, pages: 1 },
+      skill: { operation: 'listSkills', field: 'slug', limit: 100, pages: 1 },
+      asset: { operation: 'listAssets', field: 'id', limit: 100, pages: 1 },
+      mutation: { operation: 'listMutations', field: 'id', limit: 100, pages: 1 },
+    });
+    expect(['advertiser', 'live', 'register', 'mutation-id', 'profile', 'input', 'toString'].map(flagKind)).toEqual([
+      'advertiser',
+      'advertiser',
+      'advertiser',
+      'mutation',
+      'profile',
+      'file',
+      undefined,
+    ]);
+    expect(argKind(['skills', 'get'], 'slug')).toBe('skill');
+    expect(argKind(['assets', 'delete'], 'id')).toBe('asset');
+    expect(argKind(['observe', 'campaigns'], 'id')).toBeUndefined();
+    expect(argKind(['brands', 'personas', 'list'], 'brand')).toBe('brand');
+    expect(argKind(['plans', 'line-items', 'add'], 'plan')).toBe('plan');
+  });
+  it("filters name the noun a field refers to (the spec's --advertiser, --campaign, --ad-group)", () => {
+    expect(['advertiserId', 'campaignId', 'adGroupId', 'entityId'].map(defaultFlagName)).toEqual(['advertiser', 'campaign', 'ad-group', 'entity-id']);
+  });
+  it('edits and delete prompts read the facts of their noun', () => {
+    expect(editTarget('updateBrand')).toMatchObject({ noun: 'brand', readOperation: 'getBrand', blocks: ['identity', 'voice', 'guidelines', 'messaging'] });
+    const li = editTarget('updateLineItem');
+    expect(li.pick!({ lineItems: [{ lineItemId: 'li_1' }, { lineItemId: 'li_2' }] }, { slug: 'q3', lineItemId: 'li_2' })).toEqual({ lineItemId: 'li_2' });
+    expect(li.frozen!({ status: 'approved' })).toBe('the plan is approved, and only a draft plan and its Line Items change');
+    expect(li.frozen!({ status: 'draft' })).toBeUndefined();
+    expect(() => editTarget('deleteBrand')).toThrow(/no edit target/);
   });
 });
