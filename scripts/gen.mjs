@@ -2,6 +2,7 @@
 // `npm run gen`: regenerate the committed files derived from the contract and
 // the command registry, after `npm run build`. Tests fail when any is stale.
 //   src/contract/generated/operation-inputs.json  (what each operation accepts; the CLI reads it)
+//   src/contract/generated/resource-fields.json   (each noun's --fields paths, from its rows' response schemas)
 //   src/contract/generated/request-validators.ts  (ajv's standalone validators of each request body and
 //                                                  headers; the CLI loads them lazily to check before sending)
 //   docs/cli.md                                    (the command reference)
@@ -14,6 +15,8 @@ const only = process.argv[2];
 
 const { operationInputs } = await import(`${root}dist/contract/operation-inputs.js`);
 writeFileSync(`${root}src/contract/generated/operation-inputs.json`, JSON.stringify(operationInputs(), null, 1) + '\n');
+const { resourceFields } = await import(`${root}dist/contract/resource-fields.js`);
+writeFileSync(`${root}src/contract/generated/resource-fields.json`, JSON.stringify(resourceFields(), null, 1) + '\n');
 const { requestValidatorsSource } = await import(`${root}dist/contract/request-schemas.js`);
 writeFileSync(`${root}src/contract/generated/request-validators.ts`, requestValidatorsSource());
 if (only === 'inputs') process.exit(0);

@@ -4,7 +4,7 @@
 // shell completion. Only the runner calls these, and only when prompts are
 // allowed; off a terminal or with --no-input nothing here runs and the usage
 // error stays as it was.
-import { argKind, flagKind, type IdKind, type Kind } from './complete-kinds.js';
+import { argKind, flagKind, isIdKind, type IdKind } from './complete-kinds.js';
 import { idsFromService, locate, optionsAt } from './complete.js';
 import type { Prompter } from './prompter.js';
 import { longName, type Registry } from './registry.js';
@@ -16,9 +16,6 @@ export interface PickerContext {
   /** --profile / --base-url of the run: the ids come from that service. */
   where: { profile?: string; baseUrl?: string };
 }
-
-const ID_KINDS: readonly Kind[] = ['advertiser', 'brand', 'plan', 'skill', 'asset', 'mutation'];
-export const isIdKind = (k: Kind | undefined): k is IdKind => k !== undefined && ID_KINDS.includes(k);
 
 /** A searchable choice of the ids of `kind`; a plain question when the service lists none (or cannot). */
 export async function pick(kind: IdKind, label: string, p: PickerContext): Promise<string> {

@@ -1,12 +1,14 @@
-// The rows that carry a `revision` and how each is read and written, keyed by
-// its update operation. A Line Item has no GET of its own: it is read through
-// its plan's GET (`lineItems[]`), so "read again after a 409" costs one plan read.
+// The rows that carry a `revision` and how each is read and written: the
+// edit facts of each noun (src/contract/resources.ts), found by its update
+// operation. A Line Item has no GET of its own: it is read through its plan's
+// GET (`lineItems[]`), so "read again after a 409" costs one plan read.
 import { checkFields } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
 import { operationRequest } from '../client/call.js';
 import { isRecord } from '../client/json.js';
 import type { Requester } from '../client/request.js';
 import { isOperationId, type OperationId } from '../contract/operations.js';
+import { resourceEntries, type EditSpec, type Resource } from '../contract/resources.js';
 import type { Revisioned } from './edit.js';
 
 export interface EditTarget {
@@ -24,32 +26,34 @@ export interface EditTarget {
   frozen?: (body: Record<string, unknown>) => string | undefined;
 }
 
-const planFrozen = (plan: Record<string, unknown>) =>
-  plan.status === 'draft' ? undefined : `the plan is ${String(plan.status)}, and only a draft plan and its Line Items change`;
+/** The row of `within[]` whose id field holds the path parameter of that name. */
+const pickWithin =
+  (within: string, id: string) =>
+  (parent: Record<string, unknown>, params: Record<string, string>): unknown => {
+    const items: unknown = parent[within];
+    return Array.isArray(items) ? items.find((row) => isRecord(row) && row[id] === params[id]) : undefined;
+  };
 
-const TARGETS: Readonly<Record<string, EditTarget>> = {
-  updateSkill: { noun: 'skill', readOperation: 'getSkill', blocks: ['body'], notEditable: [] },
-  updateBrand: { noun: 'brand', readOperation: 'getBrand', blocks: ['identity', 'voice', 'guidelines', 'messaging'], notEditable: [] },
-  updatePersona: { noun: 'persona', readOperation: 'getPersona', blocks: ['demographics'], notEditable: [] },
-  updateCampaignPlan: { noun: 'plan', readOperation: 'getCampaignPlan', blocks: [], notEditable: ['status'], frozen: planFrozen },
-  updateLineItem: {
-    noun: 'line item',
-    readOperation: 'getCampaignPlan',
-    pick: (plan, params) => {
-      const items: unknown[] = Array.isArray(plan.lineItems) ? plan.lineItems : [];
-      return items.find((li) => isRecord(li) && li.lineItemId === params.lineItemId);
-    },
-    blocks: [],
-    notEditable: [],
-    frozen: planFrozen,
-  },
-  renameAsset: { noun: 'asset', readOperation: 'getAsset', blocks: [], notEditable: [] },
-};
+/** Why the row cannot change now: the read answer's state is not the one the rule allows. */
+const frozenUnless =
+  ({ field, value, owner, rule }: NonNullable<EditSpec['onlyWhile']>) =>
+  (body: Record<string, unknown>): string | undefined =>
+    body[field] === value ? undefined : `the ${owner} is ${String(body[field])}, and ${rule}`;
+
+function targetOf(r: Resource, edit: EditSpec): EditTarget {
+  return {
+    noun: r.noun,
+    readOperation: edit.read,
+    ...(edit.within ? { pick: pickWithin(edit.within, r.id) } : {}),
+    blocks: edit.blocks,
+    notEditable: edit.notEditable,
+    ...(edit.onlyWhile ? { frozen: frozenUnless(edit.onlyWhile) } : {}),
+  };
+}
 
 export function editTarget(updateOperationId: string): EditTarget {
-  const t = TARGETS[updateOperationId];
-  if (!t) throw new Error(`no edit target for ${updateOperationId}`);
-  return t;
+  for (const [, r] of resourceEntries()) if (r.edit?.update === updateOperationId) return targetOf(r, r.edit);
+  throw new Error(`no edit target for ${updateOperationId}`);
 }
 
 /** The row, once the answer carries the revision the next write is made at (else unexpected_answer, exit 1). */

@@ -6,18 +6,19 @@ import type { CommandContext } from '../../cli/context.js';
 import type { OperationCommandData, OperationInput } from './operation-data.js';
 import { describeCommand, type CommandSpec } from '../../cli/registry.js';
 import type { OperationId } from '../../contract/operations.js';
+import { resourceEntries } from '../../contract/resources.js';
 import { lineText } from '../../cli/output/sanitize.js';
 
-/** Delete operation -> the read that names its target, and the field that holds the name. */
-const NAMED_BY: Readonly<Record<string, { get: OperationId; field: string }>> = {
-  deleteAsset: { get: 'getAsset', field: 'filename' },
-  deleteDocument: { get: 'getDocument', field: 'filename' },
-};
+/** The read that names a delete's target, and the field that holds the name (the noun's, src/contract/resources.ts). */
+function namedBy(deleteId: string): { get: OperationId; field: string } | undefined {
+  for (const [, r] of resourceEntries()) if (r.namedOnDelete?.delete === deleteId && r.name) return { get: r.namedOnDelete.get, field: r.name };
+  return undefined;
+}
 
 /** CommandModule.describeTarget of the operation handlers. */
 export async function describeTarget(ctx: CommandContext, input: OperationInput, data: OperationCommandData, spec: CommandSpec): Promise<string> {
   const base = describeCommand(spec, input);
-  const named = NAMED_BY[data.operationId];
+  const named = namedBy(data.operationId);
   if (!named) return lineText(base);
   try {
     const params = Object.fromEntries(data.args.map((a) => [a.param, String(input.args[a.name] ?? '')]));

@@ -6,6 +6,7 @@
 // operation-data.ts. Plain data: imported on the help fast path.
 import type { FieldInput } from '../../contract/operation-inputs.js';
 import { operation, pathParams, type OperationId } from '../../contract/operations.js';
+import { resourceEntries } from '../../contract/resources.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
 import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
@@ -71,8 +72,8 @@ const PAGING = new Set(['cursor', 'limit']);
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** References to the Observe entities are named by their noun, as the spec's filters read: `--advertiser acc_1`. */
-const NOUN_FLAGS: Readonly<Record<string, string>> = { advertiserId: 'advertiser', campaignId: 'campaign', adGroupId: 'ad-group' };
+/** References to the Observe entities are named by their noun (its `ref`, src/contract/resources.ts), as the spec's filters read: `--advertiser acc_1`. */
+const NOUN_FLAGS: Readonly<Record<string, string>> = Object.fromEntries(resourceEntries().flatMap(([, r]) => (r.ref ? [[r.ref.field, r.ref.flag]] : [])));
 
 /** `advertiserId` -> `advertiser`, `timeGrain` -> `time-grain`, `entityId` -> `entity-id`. */
 export function defaultFlagName(field: string): string {

@@ -1,14 +1,8 @@
-// --fields: dotted paths, the schema's fields plus what the data carries, and
-// the resources' field lists kept in step with the contract's zod schemas.
+// --fields: dotted paths, the schema's fields plus what the data carries
+// (the field lists themselves: test/unit/contract/resources.test.ts).
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { UsageError } from '../../../../src/cli/errors.js';
 import { checkFields, checkFieldsInData, getPath, pick } from '../../../../src/cli/output/fields.js';
-import { RESOURCES } from '../../../../src/cli/output/resources.js';
-import * as assets from '../../../../src/contract/schemas/assets.js';
-import * as context from '../../../../src/contract/schemas/context.js';
-import * as mutations from '../../../../src/contract/schemas/mutations.js';
-import * as observe from '../../../../src/contract/schemas/observe.js';
 import { list, object } from './helpers.js';
 
 function usage(fn: () => unknown): UsageError {
@@ -92,59 +86,4 @@ describe('unknown fields', () => {
       await expect(object(mutation, { tty, resource: 'mutation', fields: ['stat'] })).rejects.toThrow(UsageError);
     }
   });
-});
-
-// ---- resources.ts stays in step with the contract ---------------------------
-
-type Def = { type: string; innerType?: z.ZodType; shape?: Record<string, z.ZodType>; catchall?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] };
-const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
-
-/** Field paths of a zod schema: objects nest, records and loose objects are open (`x.*`). */
-function schemaPaths(schema: z.ZodType, prefix = ''): string[] {
-  let def = defOf(schema);
-  while (['optional', 'nullable', 'default', 'readonly'].includes(def.type)) def = defOf(def.innerType!);
-  if (def.type === 'pipe') return schemaPaths(def.in!, prefix);
-  // A union (a failure's body, one shape per code): the paths of any of its shapes.
-  if (def.type === 'union') return [...new Set(def.options!.flatMap((o) => schemaPaths(o, prefix)))];
-  const open = def.type === 'record' || def.type === 'unknown' || (def.type === 'object' && def.catchall && defOf(def.catchall).type !== 'never');
-  if (open) return prefix ? [`${prefix}.*`] : [];
-  if (def.type !== 'object') return [];
-  return Object.entries(def.shape!).flatMap(([k, v]) => {
-    const path = prefix ? `${prefix}.${k}` : k;
-    return [path, ...schemaPaths(v, path)];
-  });
-}
-
-const SCHEMAS: Record<string, z.ZodType[]> = {
-  campaign: [observe.campaignRowSchema],
-  adGroup: [observe.adGroupRowSchema],
-  ad: [observe.adRowSchema],
-  creative: [observe.creativeRowSchema],
-  assetGroup: [observe.assetGroupRowSchema],
-  insight: [observe.insightRowSchema],
-  mutation: [mutations.mutationSchema],
-  asset: [assets.assetSchema, assets.reservedAssetSchema],
-  assetRegistration: [assets.assetRegistrationSchema],
-  skill: [context.skillSchema, context.skillSummarySchema],
-  catalogSkill: [context.catalogSkillSchema],
-  brand: [context.brandSchema, context.brandSummarySchema],
-  brandAdvertiser: [context.brandAdvertiserSchema],
-  persona: [context.personaSchema],
-  document: [context.documentSchema, context.reservedDocumentSchema],
-  campaignPlan: [context.planSchema, context.planSummarySchema],
-  lineItem: [context.lineItemSchema],
-  validation: [context.validationSchema],
-  readiness: [context.readinessSchema],
-  execution: [context.executionSchema],
-};
-
-describe('resources.ts', () => {
-  for (const [name, schemas] of Object.entries(SCHEMAS)) {
-    it(`${name}: fields are the schema's, columns are among them`, () => {
-      const view = RESOURCES[name]!;
-      const expected = [...new Set(schemas.flatMap((s) => schemaPaths(s)))].sort();
-      expect([...new Set(view.fields)].sort()).toEqual(expected);
-      for (const c of view.columns) expect(view.fields).toContain(c);
-    });
-  }
 });
