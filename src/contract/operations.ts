@@ -10,7 +10,7 @@ import { MUTATIONS_OPERATIONS } from './operations/mutations.js';
 import { OBSERVE_OPERATIONS } from './operations/observe.js';
 import type { OperationSpec } from './operations/spec.js';
 
-export type { ApiName, HttpMethod, OperationKind, OperationSpec } from './operations/spec.js';
+export type { ApiName, HttpMethod, OperationCli, OperationKind, OperationSpec } from './operations/spec.js';
 
 /**
  * Every operation, keyed by its id, in the order the sandbox registers them

@@ -14,6 +14,12 @@ export const ASSETS_OPERATIONS = {
     summary: "List the organization's Assets",
     responses: { 200: "A page of the organization's assets, newest first." },
     errors: ['invalid_cursor'],
+    cli: {
+      path: ['assets', 'list'],
+      description: "List the organization's source images and videos",
+      resource: 'asset',
+      examples: ['adops assets list', 'adops assets list --kind video --all --output csv'],
+    },
   },
   reserveAssetUpload: {
     api: 'assets',
@@ -24,6 +30,12 @@ export const ASSETS_OPERATIONS = {
     summary: 'Reserve an Asset and mint an upload URL',
     responses: { 201: 'The asset, reserved, with the URL to PUT its bytes to (no API key there) and when that URL expires.' },
     errors: ['too_large'],
+    cli: {
+      path: ['assets', 'reserve'],
+      description: 'Reserve an Asset and get the URL to send its bytes to (step 1 of an upload; `assets upload` does all steps)',
+      resource: 'asset',
+      examples: ['adops assets reserve --filename hero.mp4'],
+    },
   },
   finalizeAsset: {
     api: 'assets',
@@ -34,6 +46,13 @@ export const ASSETS_OPERATIONS = {
     summary: 'Finalize an uploaded Asset',
     responses: { 200: 'The asset, ready: kind, mimeType, sizeBytes and image dimensions from its bytes.' },
     errors: ['not_found', 'upload_incomplete', 'too_large', 'type_mismatch', 'unreadable'],
+    cli: {
+      path: ['assets', 'finalize'],
+      description: 'Finalize an Asset once its bytes are sent (step 3 of an upload): checks what landed',
+      resource: 'asset',
+      watch: false,
+      examples: ['adops assets finalize ast_123'],
+    },
   },
   getAsset: {
     api: 'assets',
@@ -44,6 +63,7 @@ export const ASSETS_OPERATIONS = {
     summary: 'Get one Asset',
     responses: { 200: 'The asset.' },
     errors: ['not_found'],
+    cli: { path: ['assets', 'get'], description: 'Show one Asset', resource: 'asset', examples: ['adops assets get ast_123'] },
   },
   renameAsset: {
     api: 'assets',
@@ -54,6 +74,13 @@ export const ASSETS_OPERATIONS = {
     summary: 'Rename an Asset',
     responses: { 200: 'The asset as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: {
+      path: ['assets', 'rename'],
+      description: 'Rename an Asset (revision-safe: a rename by someone else meanwhile exits 5 unless --force)',
+      resource: 'asset',
+      revisionSafe: true,
+      examples: ['adops assets rename ast_123 --filename spring-hero.png', 'adops assets rename ast_123 --filename spring-hero.png --revision 2'],
+    },
   },
   deleteAsset: {
     api: 'assets',
@@ -64,6 +91,12 @@ export const ASSETS_OPERATIONS = {
     summary: 'Delete an Asset',
     responses: { 200: 'Deleted, with its file and registrations.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: {
+      path: ['assets', 'delete'],
+      description: 'Delete an Asset',
+      resource: 'asset',
+      examples: ['adops assets delete ast_123', 'adops assets delete ast_123 --yes --revision 3'],
+    },
   },
   registerAsset: {
     api: 'assets',
@@ -74,5 +107,11 @@ export const ASSETS_OPERATIONS = {
     summary: 'Register an Asset to an advertiser',
     responses: { 200: 'Already registered to this advertiser: the existing record.', 201: 'Registered: the record with the id the provider gave the asset.' },
     errors: ['not_found', 'asset_not_ready', 'advertiser_not_owned'],
+    cli: {
+      path: ['assets', 'register'],
+      description: "Register an Asset to an advertiser's library",
+      resource: 'assetRegistration',
+      examples: ['adops assets register ast_123 --advertiser acc_123'],
+    },
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -15,6 +15,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Skills',
     responses: { 200: 'A page of Skills, newest first (no bodies).' },
     errors: ['invalid_cursor'],
+    cli: {
+      path: ['skills', 'list'],
+      description: 'List Skills (without their bodies)',
+      resource: 'skill',
+      examples: ['adops skills list', 'adops skills list --source catalog --all --output ndjson'],
+    },
   },
   createSkill: {
     api: 'context',
@@ -25,6 +31,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Skill',
     responses: { 201: 'The Skill, revision 1.' },
     errors: ['slug_conflict', 'invalid_slug'],
+    cli: {
+      path: ['skills', 'create'],
+      description: 'Create a Skill',
+      resource: 'skill',
+      examples: ['adops skills create --slug budget-pacing --name "Budget pacing" -F body=@pacing.md'],
+    },
   },
   getSkill: {
     api: 'context',
@@ -35,6 +47,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Skill',
     responses: { 200: 'The Skill.' },
     errors: ['not_found'],
+    cli: {
+      path: ['skills', 'get'],
+      description: 'Show a Skill with its body',
+      resource: 'skill',
+      examples: ['adops skills get budget-pacing', 'adops skills get budget-pacing --query body --output json'],
+    },
   },
   updateSkill: {
     api: 'context',
@@ -45,6 +63,17 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Skill',
     responses: { 200: 'The Skill as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: {
+      path: ['skills', 'update'],
+      description: "Change a Skill (revision-safe: another writer's change to the same field exits 5 unless --force)",
+      resource: 'skill',
+      revisionSafe: true,
+      examples: [
+        'adops skills update budget-pacing --name "Budget pacing v2"',
+        'adops skills update budget-pacing -F body=@pacing.md',
+        'adops skills update budget-pacing --revision 3 --description "Only over revision 3"',
+      ],
+    },
   },
   deleteSkill: {
     api: 'context',
@@ -55,6 +84,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Skill',
     responses: { 200: 'Deleted.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: { path: ['skills', 'delete'], description: 'Delete a Skill', resource: 'skill', examples: ['adops skills delete budget-pacing --yes'] },
   },
   reimportSkill: {
     api: 'context',
@@ -65,6 +95,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Re-import a Skill',
     responses: { 200: 'The Skill refreshed to the catalog entry’s current version.' },
     errors: ['not_found', 'revision_mismatch', 'not_imported', 'catalog_entry_missing'],
+    cli: {
+      path: ['skills', 'reimport'],
+      description: 'Re-import a catalog-sourced Skill from the catalog (overwrites local edits)',
+      resource: 'skill',
+      examples: ['adops skills reimport budget-pacing', 'adops skills reimport budget-pacing --revision 4'],
+    },
   },
   listSkillCatalog: {
     api: 'context',
@@ -75,6 +111,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List the Skill Catalog',
     responses: { 200: 'The Skill Catalog, in the service’s order.' },
     errors: ['invalid_cursor'],
+    cli: { path: ['skills', 'catalog', 'list'], description: 'List the Skill Catalog', resource: 'catalogSkill', examples: ['adops skills catalog list'] },
   },
   importCatalogSkill: {
     api: 'context',
@@ -85,6 +122,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Import a Catalog Skill',
     responses: { 201: 'The new Skill, source catalog.' },
     errors: ['not_found', 'slug_conflict', 'invalid_slug'],
+    cli: {
+      path: ['skills', 'catalog', 'import'],
+      description: 'Import a Catalog Skill as a Skill of your organization',
+      resource: 'skill',
+      examples: ['adops skills catalog import creative-refresh', 'adops skills catalog import creative-refresh --slug refresh'],
+    },
   },
   listBrands: {
     api: 'context',
@@ -95,6 +138,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Brands',
     responses: { 200: 'A page of Brands, newest first: name, description, logo and which sections carry prose.' },
     errors: ['invalid_cursor'],
+    cli: {
+      path: ['brands', 'list'],
+      description: 'List Brands: name, description, logo and which sections carry prose',
+      resource: 'brand',
+      examples: ['adops brands list'],
+    },
   },
   createBrand: {
     api: 'context',
@@ -105,6 +154,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Brand',
     responses: { 201: 'The Brand, revision 1.' },
     errors: ['slug_conflict', 'invalid_slug'],
+    cli: {
+      path: ['brands', 'create'],
+      description: 'Create a Brand',
+      resource: 'brand',
+      examples: ['adops brands create --slug acme --name "Acme Outdoor" -F voice=@voice.md'],
+    },
   },
   getBrand: {
     api: 'context',
@@ -115,6 +170,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Brand',
     responses: { 200: 'The Brand with all four sections.' },
     errors: ['not_found'],
+    cli: {
+      path: ['brands', 'get'],
+      description: 'Show a Brand with its four sections',
+      resource: 'brand',
+      examples: ['adops brands get acme', 'adops brands get acme --query voice --output json'],
+    },
   },
   updateBrand: {
     api: 'context',
@@ -125,6 +186,17 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Brand',
     responses: { 200: 'The Brand as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: {
+      path: ['brands', 'update'],
+      description: "Change a Brand (revision-safe: another writer's change to the same field exits 5 unless --force)",
+      resource: 'brand',
+      revisionSafe: true,
+      examples: [
+        'adops brands update acme --description "Gear for the outdoors"',
+        'adops brands update acme -F guidelines=@guidelines.md',
+        'adops brands update acme --revision 2 --voice "Only over revision 2"',
+      ],
+    },
   },
   deleteBrand: {
     api: 'context',
@@ -135,6 +207,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Brand',
     responses: { 200: 'Deleted, with its Personas, Documents (and their files) and advertiser attachments.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: {
+      path: ['brands', 'delete'],
+      description: 'Delete a Brand with its Personas and Documents',
+      resource: 'brand',
+      examples: ['adops brands delete acme --yes'],
+    },
   },
   listBrandAdvertisers: {
     api: 'context',
@@ -145,6 +223,13 @@ export const CONTEXT_OPERATIONS = {
     summary: "List a Brand's advertisers",
     responses: { 200: 'Advertisers attached to the Brand, last attached first.' },
     errors: ['invalid_cursor', 'not_found'],
+    cli: {
+      path: ['brands', 'advertisers', 'list'],
+      description: "List a Brand's advertisers",
+      resource: 'brandAdvertiser',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands advertisers list acme'],
+    },
   },
   attachBrandAdvertiser: {
     api: 'context',
@@ -155,6 +240,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Attach an advertiser',
     responses: { 200: 'Already attached: the existing attachment, unchanged.', 201: 'Attached.' },
     errors: ['not_found', 'advertiser_not_owned'],
+    cli: {
+      path: ['brands', 'advertisers', 'attach'],
+      description: 'Attach an advertiser to a Brand',
+      resource: 'brandAdvertiser',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands advertisers attach acme --advertiser acc_123'],
+    },
   },
   detachBrandAdvertiser: {
     api: 'context',
@@ -165,6 +257,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Detach an advertiser',
     responses: { 200: 'Detached.' },
     errors: ['not_found'],
+    cli: {
+      path: ['brands', 'advertisers', 'detach'],
+      description: 'Detach an advertiser from a Brand',
+      resource: 'brandAdvertiser',
+      argNames: { slug: 'brand', advertiserId: 'advertiser' },
+      examples: ['adops brands advertisers detach acme acc_123 --yes'],
+    },
   },
   listPersonas: {
     api: 'context',
@@ -175,6 +274,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Personas',
     responses: { 200: 'A page of the Brand’s Personas, newest first.' },
     errors: ['invalid_cursor', 'not_found'],
+    cli: {
+      path: ['brands', 'personas', 'list'],
+      description: "List a Brand's Personas",
+      resource: 'persona',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands personas list acme'],
+    },
   },
   createPersona: {
     api: 'context',
@@ -185,6 +291,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Persona',
     responses: { 201: 'The Persona, revision 1.' },
     errors: ['not_found', 'slug_conflict', 'invalid_slug'],
+    cli: {
+      path: ['brands', 'personas', 'create'],
+      description: 'Create a Persona of a Brand',
+      resource: 'persona',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands personas create acme --slug weekend-hiker --name "Weekend hiker" -F profile=@hiker.md'],
+    },
   },
   getPersona: {
     api: 'context',
@@ -195,6 +308,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Persona',
     responses: { 200: 'The Persona.' },
     errors: ['not_found'],
+    cli: {
+      path: ['brands', 'personas', 'get'],
+      description: 'Show a Persona',
+      resource: 'persona',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands personas get acme weekend-hiker'],
+    },
   },
   updatePersona: {
     api: 'context',
@@ -205,6 +325,17 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Persona',
     responses: { 200: 'The Persona as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: {
+      path: ['brands', 'personas', 'update'],
+      description: "Change a Persona (revision-safe: another writer's change to the same field exits 5 unless --force)",
+      resource: 'persona',
+      argNames: { slug: 'brand' },
+      revisionSafe: true,
+      examples: [
+        'adops brands personas update acme weekend-hiker --name "Weekend hikers"',
+        'adops brands personas update acme weekend-hiker --goals "summit,camp"',
+      ],
+    },
   },
   deletePersona: {
     api: 'context',
@@ -215,6 +346,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Persona',
     responses: { 200: 'Deleted.' },
     errors: ['not_found', 'revision_mismatch'],
+    cli: {
+      path: ['brands', 'personas', 'delete'],
+      description: 'Delete a Persona',
+      resource: 'persona',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands personas delete acme weekend-hiker --yes'],
+    },
   },
   listDocuments: {
     api: 'context',
@@ -225,6 +363,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List documents',
     responses: { 200: 'A page of the Brand’s documents, newest first.' },
     errors: ['invalid_cursor', 'not_found'],
+    cli: {
+      path: ['brands', 'documents', 'list'],
+      description: "List a Brand's Documents",
+      resource: 'document',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands documents list acme', 'adops brands documents list acme --state ready'],
+    },
   },
   reserveDocument: {
     api: 'context',
@@ -235,6 +380,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Start a document upload (reserve)',
     responses: { 201: 'The document in pending_upload, and the URL to PUT its bytes to (no API key there).' },
     errors: ['not_found', 'too_large', 'unsupported_type'],
+    cli: {
+      path: ['brands', 'documents', 'reserve'],
+      description: 'Reserve a Document and get the URL to send its bytes to (step 1 of an upload; `brands documents upload` does all steps)',
+      resource: 'document',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands documents reserve acme --filename brand-book.pdf --content-type application/pdf'],
+    },
   },
   finalizeDocument: {
     api: 'context',
@@ -245,6 +397,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Finalize a document upload',
     responses: { 200: 'The document, ready (finalizing a ready document again answers it unchanged).' },
     errors: ['not_found', 'upload_incomplete', 'too_large', 'unsupported_type'],
+    cli: {
+      path: ['brands', 'documents', 'finalize'],
+      description: 'Finalize a Document once its bytes are sent (step 3 of an upload): checks type and size',
+      resource: 'document',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands documents finalize acme doc_123'],
+    },
   },
   getDocument: {
     api: 'context',
@@ -255,6 +414,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a document',
     responses: { 200: 'The document.' },
     errors: ['not_found'],
+    cli: {
+      path: ['brands', 'documents', 'get'],
+      description: 'Show a Document',
+      resource: 'document',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands documents get acme doc_123'],
+    },
   },
   deleteDocument: {
     api: 'context',
@@ -265,6 +431,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a document',
     responses: { 200: 'Deleted, with its stored file.' },
     errors: ['not_found'],
+    cli: {
+      path: ['brands', 'documents', 'delete'],
+      description: 'Delete a Document and its file',
+      resource: 'document',
+      argNames: { slug: 'brand' },
+      examples: ['adops brands documents delete acme doc_123 --yes'],
+    },
   },
   listCampaignPlans: {
     api: 'context',
@@ -275,6 +448,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Campaign Plans',
     responses: { 200: 'A page of Campaign Plans, newest first (Line Items counted, not listed).' },
     errors: ['invalid_cursor'],
+    cli: {
+      path: ['plans', 'list'],
+      description: 'List Campaign Plans',
+      resource: 'campaignPlan',
+      examples: ['adops plans list', 'adops plans list --status approved'],
+    },
   },
   createCampaignPlan: {
     api: 'context',
@@ -285,6 +464,15 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Campaign Plan',
     responses: { 201: 'The plan, draft, revision 1.' },
     errors: ['slug_conflict', 'invalid_slug', 'invalid_amount', 'invalid_currency', 'invalid_dates'],
+    cli: {
+      path: ['plans', 'create'],
+      description: 'Create a Campaign Plan (amounts in whole units of its currency)',
+      resource: 'campaignPlan',
+      examples: [
+        'adops plans create --slug spring-sale --name "Spring sale" --currency EUR --budget 25000 --start-date 2027-03-01 --end-date 2027-03-31',
+        'adops plans create --input plan.json',
+      ],
+    },
   },
   getCampaignPlan: {
     api: 'context',
@@ -295,6 +483,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Campaign Plan',
     responses: { 200: 'The plan with its Line Items and what they spawned.' },
     errors: ['not_found'],
+    cli: {
+      path: ['plans', 'get'],
+      description: 'Show a Campaign Plan with its Line Items',
+      resource: 'campaignPlan',
+      examples: ['adops plans get spring-sale'],
+    },
   },
   updateCampaignPlan: {
     api: 'context',
@@ -305,6 +499,17 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Campaign Plan',
     responses: { 200: 'The plan as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen', 'invalid_amount', 'invalid_currency', 'invalid_dates'],
+    cli: {
+      path: ['plans', 'update'],
+      description: "Change a Campaign Plan (revision-safe: another writer's change to the same field exits 5 unless --force)",
+      resource: 'campaignPlan',
+      revisionSafe: true,
+      examples: [
+        'adops plans update spring-sale --budget 30000',
+        'adops plans update spring-sale --status archived',
+        'adops plans update spring-sale --revision 2 --budget 30000',
+      ],
+    },
   },
   deleteCampaignPlan: {
     api: 'context',
@@ -315,6 +520,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Campaign Plan',
     responses: { 200: 'Deleted with its Line Items.' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen'],
+    cli: {
+      path: ['plans', 'delete'],
+      description: 'Delete a Campaign Plan and its Line Items',
+      resource: 'campaignPlan',
+      examples: ['adops plans delete spring-sale --yes'],
+    },
   },
   approveCampaignPlan: {
     api: 'context',
@@ -335,6 +546,15 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Add a Line Item',
     responses: { 201: 'The Line Item, with its service-minted lineItemId, revision 1.' },
     errors: ['not_found', 'plan_frozen', 'invalid_amount', 'invalid_dates'],
+    cli: {
+      path: ['plans', 'line-items', 'add'],
+      description: 'Add a Line Item to a plan',
+      resource: 'lineItem',
+      argNames: { slug: 'plan' },
+      examples: [
+        'adops plans line-items add spring-sale --name "Search, brand terms" --provider provider_c --advertiser acc_123 --budget 5000 --budget-type lifetime',
+      ],
+    },
   },
   updateLineItem: {
     api: 'context',
@@ -345,6 +565,17 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Line Item',
     responses: { 200: 'The Line Item as written, revision + 1 (its last validation cleared).' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen', 'invalid_amount', 'invalid_dates'],
+    cli: {
+      path: ['plans', 'line-items', 'update'],
+      description: "Change a Line Item (revision-safe: another writer's change to the same field exits 5 unless --force)",
+      resource: 'lineItem',
+      argNames: { slug: 'plan' },
+      revisionSafe: true,
+      examples: [
+        'adops plans line-items update spring-sale li_123 --budget 6000',
+        'adops plans line-items update spring-sale li_123 --revision 2 --budget 6000',
+      ],
+    },
   },
   deleteLineItem: {
     api: 'context',
@@ -355,6 +586,13 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Line Item',
     responses: { 200: 'Deleted.' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen'],
+    cli: {
+      path: ['plans', 'line-items', 'delete'],
+      description: 'Delete a Line Item',
+      resource: 'lineItem',
+      argNames: { slug: 'plan' },
+      examples: ['adops plans line-items delete spring-sale li_123 --yes'],
+    },
   },
   validateLineItem: {
     api: 'context',
@@ -385,5 +623,12 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Record what a Line Item spawned',
     responses: { 200: 'The same object was recorded before: that record, unchanged.', 201: 'Recorded.' },
     errors: ['not_found', 'plan_not_approved', 'plan_frozen', 'provider_mismatch'],
+    cli: {
+      path: ['plans', 'line-items', 'record'],
+      description: 'Record a provider object a Line Item spawned (an execution)',
+      resource: 'execution',
+      argNames: { slug: 'plan' },
+      examples: ['adops plans line-items record spring-sale li_123 --entity-type campaign --entity-id 120330000000001'],
+    },
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -14,6 +14,12 @@ export const MUTATIONS_OPERATIONS = {
     summary: 'List mutation history',
     responses: { 200: "A page of the organization's mutations, newest first." },
     errors: ['invalid_cursor'],
+    cli: {
+      path: ['mutations', 'list'],
+      description: "List the organization's history of changes, newest first",
+      resource: 'mutation',
+      examples: ['adops mutations list --limit 10', 'adops mutations list --state failed --all --output ndjson'],
+    },
   },
   createMutation: {
     api: 'mutations',
@@ -36,5 +42,12 @@ export const MUTATIONS_OPERATIONS = {
     summary: 'Read a mutation',
     responses: { 200: 'The mutation in its current state (failed carries the error, succeeded the entity).' },
     errors: ['not_found'],
+    cli: {
+      path: ['mutations', 'get'],
+      description: 'Read a mutation you started; --wait polls until it finishes',
+      resource: 'mutation',
+      watch: true,
+      examples: ['adops mutations get mut_123', 'adops mutations get mut_123 --wait --timeout 120'],
+    },
   },
 } as const satisfies Record<string, OperationSpec>;

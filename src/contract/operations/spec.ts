@@ -23,4 +23,31 @@ export interface OperationSpec {
   responses: Readonly<Record<number, string>>;
   /** Codes this operation may send besides the common ones (400, 401, 402, 403). */
   errors: readonly KnownErrorCode[];
+  /**
+   * Its plain CLI command, built from this entry by tableCommand (src/commands/_shared/operation-command.ts)
+   * (flags, arguments and checks derive from the schemas). Absent where a hand-written
+   * command or flow names the operation instead.
+   */
+  cli?: OperationCli;
+}
+
+/** A plain operation command: where it sits in the CLI and its help. */
+export interface OperationCli {
+  path: readonly string[];
+  description: string;
+  /** The noun it shows, for table columns and --fields checks (src/cli/output/resources.ts). */
+  resource: string;
+  examples: readonly string[];
+  notes?: string;
+  /** Names of the positional arguments by path parameter, where the default does not fit (e.g. slug -> brand). */
+  argNames?: Readonly<Record<string, string>>;
+  /** Flag names by field, where the default (kebab-case; `campaignId` -> `campaign`) does not fit. */
+  flagNames?: Readonly<Record<string, string>>;
+  /** Fields that get no flag of their own. */
+  noFlag?: readonly string[];
+  /** Adds --wait/--timeout/--interval: poll the result until it is no longer running. */
+  watch?: boolean;
+  /** A revision-safe update (src/commands/_shared/edit.ts): --revision stays strict, --force overrides. */
+  revisionSafe?: boolean;
+  hidden?: boolean;
 }
