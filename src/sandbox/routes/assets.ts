@@ -1,4 +1,4 @@
-// Routes of the Assets API (thin: parse, call the model, answer). The bytes do
+// Handlers of the Assets API (thin: parse, call the model, answer). The bytes do
 // not pass here: they go to the uploadUrl served by routes/storage.ts.
 import type { HandlerMap } from '../http/handler.js';
 import { deleteAsset, finalizeAsset, getAsset, listAssets, registerAsset, renameAsset, reserveAsset } from '../models/assets.js';

@@ -1,4 +1,4 @@
-// Routes of Brands and the advertisers attached to them.
+// Handlers of Brands and the advertisers attached to them.
 import type { HandlerMap } from '../../http/handler.js';
 import { attachAdvertiser, detachAdvertiser, toBrandAdvertiser, listBrandAdvertisers } from '../../models/context/brand-advertisers.js';
 import { createBrand, deleteBrand, getBrand, toBrand, updateBrand, listBrands } from '../../models/context/brands.js';

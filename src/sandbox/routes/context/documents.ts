@@ -1,4 +1,4 @@
-// Routes of Brand Documents: reserve → PUT bytes to uploadUrl (storage
+// Handlers of Brand Documents: reserve → PUT bytes to uploadUrl (storage
 // endpoint, not an operation) → finalize; get, list, delete.
 import type { HandlerMap } from '../../http/handler.js';
 import { getBrand } from '../../models/context/brands.js';

@@ -1,4 +1,4 @@
-// Routes of Line Items (through their plan): add, update, delete, validate,
+// Handlers of Line Items (through their plan): add, update, delete, validate,
 // readiness, executions.
 import type { HandlerMap } from '../../http/handler.js';
 import { readinessOf, validateLineItem } from '../../models/context/line-item-checks.js';

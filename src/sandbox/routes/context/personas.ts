@@ -1,4 +1,4 @@
-// Routes of Personas (per Brand; the handle is the pair of slugs).
+// Handlers of Personas (per Brand; the handle is the pair of slugs).
 import type { HandlerMap } from '../../http/handler.js';
 import { getBrand } from '../../models/context/brands.js';
 import { createPersona, deletePersona, getPersona, toPersona, updatePersona, listPersonas } from '../../models/context/personas.js';

@@ -1,4 +1,4 @@
-// Routes of Campaign Plans.
+// Handlers of Campaign Plans.
 import type { HandlerMap } from '../../http/handler.js';
 import { getPlan, toPlan, listPlans } from '../../models/context/plan-rows.js';
 import { approvePlan, createPlan, deletePlan, updatePlan } from '../../models/context/plans.js';

@@ -1,4 +1,4 @@
-// Routes of Skills and the Skill Catalog (thin: parse, call the model, answer).
+// Handlers of Skills and the Skill Catalog (thin: parse, call the model, answer).
 import type { HandlerMap } from '../../http/handler.js';
 import {
   createSkill,
