@@ -11,7 +11,8 @@ import { observeCommands, observeGroups } from './observe/index.js';
 import { planCommands, planGroups } from './plans/index.js';
 import { sandboxCommands } from './sandbox/index.js';
 import { skillCommands, skillGroups } from './skills/index.js';
-import { Registry, type GroupSpec } from '../cli/registry.js';
+import { allTableCommands, tableCommands } from './_shared/operation-command.js';
+import { Registry, type CommandSpec, type GroupSpec } from '../cli/registry.js';
 import { TOP_LEVEL } from '../cli/top-level.js';
 
 const GROUPS: GroupSpec[] = [
@@ -24,21 +25,28 @@ const GROUPS: GroupSpec[] = [
   ...assetGroups,
 ];
 
+/** The groups that operations sit in, each with the commands its file holds beside the table's. */
+const OPERATION_GROUPS: ReadonlyArray<readonly [string, readonly CommandSpec[]]> = [
+  ['observe', observeCommands],
+  ['mutations', mutationCommands],
+  ['skills', skillCommands],
+  ['brands', brandCommands],
+  ['plans', planCommands],
+  ['assets', assetCommands],
+];
+
 let registry: Registry | undefined;
 
 export function getRegistry(): Registry {
-  registry ??= new Registry(GROUPS, [
-    ...observeCommands,
-    ...mutationCommands,
-    ...skillCommands,
-    ...brandCommands,
-    ...planCommands,
-    ...assetCommands,
-    ...authCommands,
-    ...configCommands,
-    ...sandboxCommands,
-    ...miscCommands,
-    ...demoCommands,
-  ]);
+  registry ??= buildRegistry();
   return registry;
+}
+
+function buildRegistry(): Registry {
+  // Each group: its plain operation commands, built from the operation table, then the ones its file holds.
+  const operationCommands = OPERATION_GROUPS.flatMap(([group, own]) => [...tableCommands(group), ...own]);
+  const placed = new Set(operationCommands);
+  const unplaced = allTableCommands().filter((c) => !placed.has(c));
+  if (unplaced.length) throw new Error(`operation commands outside the groups: ${unplaced.map((c) => c.path.join(' ')).join(', ')}`);
+  return new Registry(GROUPS, [...operationCommands, ...authCommands, ...configCommands, ...sandboxCommands, ...miscCommands, ...demoCommands]);
 }

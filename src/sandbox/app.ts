@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
+import { OPERATIONS } from '../contract/operations.js';
 import type { ApiName } from '../contract/operations.js';
 import type { AppEnv, SandboxServices } from './http/context.js';
 import { fail } from './http/errors.js';
@@ -18,10 +19,8 @@ import type { HttpLimits } from './http/limits.js';
 import { validationHook } from './http/validation.js';
 import { isOld, oldNotFound, oldValidationBody } from './http/generation.js';
 import { registerAdminRoutes } from './routes/admin.js';
-import { registerObserveRoutes, storedReadShortcut } from './routes/observe.js';
-import { registerMutationsRoutes } from './routes/mutations.js';
-import { registerContextRoutes } from './routes/context.js';
-import { registerAssetsRoutes } from './routes/assets.js';
+import { storedReadShortcut } from './routes/observe.js';
+import { API_MIDDLEWARE, registerOperation } from './routes/handlers.js';
 import { registerStorageRoutes } from './routes/storage.js';
 
 export interface AppOptions {
@@ -45,13 +44,6 @@ const API_TITLES: Record<ApiName, string> = {
   mutations: 'Mutations API: changes started on an advertiser',
   context: 'Context API: Skills, Brands, Personas, Documents, Campaign Plans and Line Items',
   assets: "Assets API: the organization's source images and videos",
-};
-
-const REGISTER: Record<ApiName, (app: OpenAPIHono<AppEnv>) => void> = {
-  observe: registerObserveRoutes,
-  mutations: registerMutationsRoutes,
-  context: registerContextRoutes,
-  assets: registerAssetsRoutes,
 };
 
 export function newApiApp(): OpenAPIHono<AppEnv> {
@@ -124,19 +116,13 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   });
   app.use('*', cors(options.consoleOrigin ?? DEFAULT_CONSOLE_ORIGIN));
 
-  const mount = (name: ApiName): OpenAPIHono<AppEnv> => {
-    const sub = newApiApp();
-    REGISTER[name](sub);
-    app.route('/', sub);
-    return sub;
-  };
+  // One app per API (each publishes its own document), its middleware first; then every
+  // operation of the table, in the table's order, on its API's app: the one place routes are registered.
+  const apis: Record<ApiName, OpenAPIHono<AppEnv>> = { observe: newApiApp(), mutations: newApiApp(), context: newApiApp(), assets: newApiApp() };
+  for (const name of API_NAMES) API_MIDDLEWARE[name]?.(apis[name]);
+  for (const op of OPERATIONS) registerOperation(apis[op.api], op.id);
   // Mounted in API_NAMES order.
-  const apis: Record<ApiName, OpenAPIHono<AppEnv>> = {
-    observe: mount('observe'),
-    mutations: mount('mutations'),
-    context: mount('context'),
-    assets: mount('assets'),
-  };
+  for (const name of API_NAMES) app.route('/', apis[name]);
   const storage = newApiApp();
   registerStorageRoutes(storage);
   app.route('/', storage);

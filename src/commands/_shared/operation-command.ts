@@ -5,7 +5,7 @@
 // src/commands/operation.ts, loaded lazily; what it reads is in
 // operation-data.ts. Plain data: imported on the help fast path.
 import type { FieldInput } from '../../contract/operation-inputs.js';
-import { operation, pathParams, type OperationId } from '../../contract/operations.js';
+import { operation, OPERATION_TABLE, OPERATIONS, pathParams, type OperationId } from '../../contract/operations.js';
 import { resourceEntries } from '../../contract/resources.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
 import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
@@ -233,4 +233,34 @@ export function editCommand(update: OperationCommandSpec, o: { path: readonly st
       'Opens $VISUAL or $EDITOR (else vi) on "field: value" lines, with prose fields as "=== field ===" markdown blocks; closing it unchanged sends nothing. A terminal only: elsewhere it is a usage error (use update). If someone else changed a field you changed while the editor was open: both values on stderr, exit 5, your text kept in a file (--force writes yours).',
     load: async () => bound({ run: (await import('./edit.js')).runEdit }, update.data),
   };
+}
+
+// The plain operation commands, built from the operation table: every operation
+// whose module entry has a `cli` gets its command here, with no registration of
+// its own (src/commands/index.ts adds them group by group). Hand-written commands
+// and flows (upload, sync, apply, edit, drift, start, …) stay in the group files
+// and name typed operation ids.
+
+const built = new Map<OperationId, OperationCommandSpec>();
+
+/** The command of one operation of the table (an `edit` is built on its update's). */
+export function tableCommand(id: OperationId): OperationCommandSpec {
+  let spec = built.get(id);
+  if (!spec) {
+    const op = OPERATION_TABLE[id];
+    if (!('cli' in op)) throw new Error(`operation ${id} has no cli entry`);
+    spec = operationCommand({ operationId: id, ...op.cli });
+    built.set(id, spec);
+  }
+  return spec;
+}
+
+/** The plain operation commands of a top-level group (`skills`), in the table's order. */
+export function tableCommands(group: string): OperationCommandSpec[] {
+  return OPERATIONS.filter((op) => op.cli?.path[0] === group).map((op) => tableCommand(op.id));
+}
+
+/** Every plain operation command, in the table's order. */
+export function allTableCommands(): OperationCommandSpec[] {
+  return OPERATIONS.filter((op) => op.cli).map((op) => tableCommand(op.id));
 }

@@ -72,13 +72,6 @@ function actionCommand(verb: string, action: string, extra: readonly ActionExtra
 
 export const mutationCommands: CommandSpec[] = [
   operationCommand({
-    path: ['mutations', 'list'],
-    operationId: 'listMutations',
-    description: "List the organization's history of changes, newest first",
-    resource: 'mutation',
-    examples: ['adops mutations list --limit 10', 'adops mutations list --state failed --all --output ndjson'],
-  }),
-  operationCommand({
     path: ['mutations', 'start'],
     operationId: 'createMutation',
     description: 'Start any change on an advertiser (generic form); never started twice, even if the answer is lost',
@@ -92,14 +85,6 @@ export const mutationCommands: CommandSpec[] = [
       'adops mutations start --advertiser acc_123 --action set_budget -f target.type=campaign -f target.id=456 -F budget.amount=50',
       'adops mutations start --input change.json --dry-run',
     ],
-  }),
-  operationCommand({
-    path: ['mutations', 'get'],
-    operationId: 'getMutation',
-    description: 'Read a mutation you started; --wait polls until it finishes',
-    resource: 'mutation',
-    watch: true,
-    examples: ['adops mutations get mut_123', 'adops mutations get mut_123 --wait --timeout 120'],
   }),
   command({
     path: ['mutations', 'watch'],

@@ -1,74 +1,19 @@
 // Definitions of the plans group: Campaign Plans and their Line Items.
-import { editCommand, operationCommand } from '../_shared/operation-command.js';
+import { editCommand, operationCommand, tableCommand } from '../_shared/operation-command.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 
 const plan = { slug: 'plan' };
-
-const updatePlan = operationCommand({
-  path: ['plans', 'update'],
-  operationId: 'updateCampaignPlan',
-  description: "Change a Campaign Plan (revision-safe: another writer's change to the same field exits 5 unless --force)",
-  resource: 'campaignPlan',
-  examples: [
-    'adops plans update spring-sale --budget 30000',
-    'adops plans update spring-sale --status archived',
-    'adops plans update spring-sale --revision 2 --budget 30000',
-  ],
-  revisionSafe: true,
-});
-
-const updateLineItem = operationCommand({
-  path: ['plans', 'line-items', 'update'],
-  operationId: 'updateLineItem',
-  argNames: plan,
-  description: "Change a Line Item (revision-safe: another writer's change to the same field exits 5 unless --force)",
-  resource: 'lineItem',
-  examples: ['adops plans line-items update spring-sale li_123 --budget 6000', 'adops plans line-items update spring-sale li_123 --revision 2 --budget 6000'],
-  revisionSafe: true,
-});
 
 export const planGroups: GroupSpec[] = [
   { path: ['plans', 'line-items'], description: "A plan's Line Items: add, update, edit, delete, validate, readiness, record executions" },
 ];
 
 export const planCommands: CommandSpec[] = [
-  operationCommand({
-    path: ['plans', 'list'],
-    operationId: 'listCampaignPlans',
-    description: 'List Campaign Plans',
-    resource: 'campaignPlan',
-    examples: ['adops plans list', 'adops plans list --status approved'],
-  }),
-  operationCommand({
-    path: ['plans', 'get'],
-    operationId: 'getCampaignPlan',
-    description: 'Show a Campaign Plan with its Line Items',
-    resource: 'campaignPlan',
-    examples: ['adops plans get spring-sale'],
-  }),
-  operationCommand({
-    path: ['plans', 'create'],
-    operationId: 'createCampaignPlan',
-    description: 'Create a Campaign Plan (amounts in whole units of its currency)',
-    resource: 'campaignPlan',
-    examples: [
-      'adops plans create --slug spring-sale --name "Spring sale" --currency EUR --budget 25000 --start-date 2027-03-01 --end-date 2027-03-31',
-      'adops plans create --input plan.json',
-    ],
-  }),
-  updatePlan,
-  editCommand(updatePlan, {
+  editCommand(tableCommand('updateCampaignPlan'), {
     path: ['plans', 'edit'],
     description: 'Edit a draft Campaign Plan in $EDITOR (a terminal only), saved like update',
     examples: ['adops plans edit spring-sale'],
-  }),
-  operationCommand({
-    path: ['plans', 'delete'],
-    operationId: 'deleteCampaignPlan',
-    description: 'Delete a Campaign Plan and its Line Items',
-    resource: 'campaignPlan',
-    examples: ['adops plans delete spring-sale --yes'],
   }),
   operationCommand({
     path: ['plans', 'approve'],
@@ -93,29 +38,10 @@ export const planCommands: CommandSpec[] = [
     load: () => import('./apply.js'),
   }),
 
-  operationCommand({
-    path: ['plans', 'line-items', 'add'],
-    operationId: 'addLineItem',
-    argNames: plan,
-    description: 'Add a Line Item to a plan',
-    resource: 'lineItem',
-    examples: [
-      'adops plans line-items add spring-sale --name "Search, brand terms" --provider provider_c --advertiser acc_123 --budget 5000 --budget-type lifetime',
-    ],
-  }),
-  updateLineItem,
-  editCommand(updateLineItem, {
+  editCommand(tableCommand('updateLineItem'), {
     path: ['plans', 'line-items', 'edit'],
     description: "Edit a draft plan's Line Item in $EDITOR (a terminal only), saved like update",
     examples: ['adops plans line-items edit spring-sale li_123'],
-  }),
-  operationCommand({
-    path: ['plans', 'line-items', 'delete'],
-    operationId: 'deleteLineItem',
-    argNames: plan,
-    description: 'Delete a Line Item',
-    resource: 'lineItem',
-    examples: ['adops plans line-items delete spring-sale li_123 --yes'],
   }),
   operationCommand({
     path: ['plans', 'line-items', 'validate'],
@@ -139,13 +65,5 @@ export const planCommands: CommandSpec[] = [
       { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
     ],
     load: () => import('./readiness.js'),
-  }),
-  operationCommand({
-    path: ['plans', 'line-items', 'record'],
-    operationId: 'recordLineItemExecution',
-    argNames: plan,
-    description: 'Record a provider object a Line Item spawned (an execution)',
-    resource: 'execution',
-    examples: ['adops plans line-items record spring-sale li_123 --entity-type campaign --entity-id 120330000000001'],
   }),
 ];

@@ -1,13 +1,8 @@
-// Every operation's route config comes from one call, so method, path,
-// operationId, permission, the request schemas and the 2xx body schema always
-// agree with the operation table (src/contract/operations.ts) and its schemas
-// (src/contract/operation-schemas.ts): a route states only what its answers mean.
-//
-//   const route = operationRoute('listCampaigns', {
-//     responses: { 200: 'A page of campaigns' },
-//     errors: ['invalid_cursor'],
-//   });
-//   app.openapi(route, (c) => c.json(page, 200));
+// Every operation's route config comes from its operation module
+// (src/contract/operations/<api>.ts and <api>.schemas.ts): method, path,
+// operationId, permission, the request schemas, each 2xx status with its
+// description and body schema, and the error codes. A handler states nothing
+// of that; the sandbox registers every route in one loop (routes/handlers.ts).
 //
 // Middleware order per the spec's order of checks: jsonBody (not-JSON 400 comes
 // first, and the body is read within the limits of http/limits.ts: 413 / 408) →
@@ -38,8 +33,8 @@ function objectLike(schema: z.ZodType, part: string, id: string): ZodObjectLike 
   throw new Error(`${id}: the ${part} schema must be a zod object`);
 }
 
-/** What a route says beside the table: what each 2xx status means, and the failures it adds. */
-export interface OperationSpec<R extends Readonly<Record<number, string>>> {
+/** What the answers of a route mean: each 2xx status, and the failures it adds (an operation module's entry says it). */
+export interface RouteAnswers<R extends Readonly<Record<number, string>>> {
   /** Each 2xx status with what it means; its body is the operation's `response` schema. */
   responses: R;
   /** Codes this operation may send besides the common ones (400, 401, 402, 403). */
@@ -81,27 +76,31 @@ const LOWERCASE_METHOD = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'de
 
 export const BEARER_SCHEME = 'bearerAuth';
 
-/** The route of a table operation: every schema from OPERATION_SCHEMAS[id]. */
-export function operationRoute<Id extends OperationId, const R extends Readonly<Record<number, string>>>(
-  id: Id,
-  spec: OperationSpec<R>,
-): OperationRouteConfig<(typeof OPERATION_SCHEMAS)[Id], R> {
-  return routeConfig({ id, ...OPERATION_TABLE[id] }, OPERATION_SCHEMAS[id], spec);
+/** The route config of an operation, as its module declares it. */
+export type OperationRoute<Id extends OperationId> = OperationRouteConfig<(typeof OPERATION_SCHEMAS)[Id], (typeof OPERATION_TABLE)[Id]['responses']>;
+
+/** The route of a table operation: its entry and its schemas, nothing else. */
+export function operationRoute<Id extends OperationId>(id: Id): OperationRoute<Id> {
+  const op: (typeof OPERATION_TABLE)[Id] = OPERATION_TABLE[id];
+  return routeConfig<(typeof OPERATION_SCHEMAS)[Id], (typeof OPERATION_TABLE)[Id]['responses']>({ id, ...op }, OPERATION_SCHEMAS[id], {
+    responses: op.responses,
+    errors: op.errors,
+  });
 }
 
 /**
- * An operation's route config from its table entry and the schemas given. The
- * sandbox's routes all go through operationRoute; the platform tests mount
- * probes under real operation entries with schemas of their own.
+ * An operation's route config from its table entry, the schemas and the answers
+ * given. The sandbox's routes all go through operationRoute; the platform tests
+ * mount probes under real operation entries with schemas of their own.
  */
 export function routeConfig<S extends OperationSchemas, const R extends Readonly<Record<number, string>>>(
   op: OperationDef,
   schemas: S,
-  spec: OperationSpec<R>,
+  spec: RouteAnswers<R>,
 ): OperationRouteConfig<S, R>;
 // The config built below is what BuiltRequest and BuiltResponses describe, part by part; TypeScript
 // cannot follow a loop over statuses into a mapped type, so the signature above states it once.
-export function routeConfig(op: OperationDef, schemas: OperationSchemas, spec: OperationSpec<Readonly<Record<number, string>>>): RouteConfig {
+export function routeConfig(op: OperationDef, schemas: OperationSchemas, spec: RouteAnswers<Readonly<Record<number, string>>>): RouteConfig {
   const request: OpenApiRequest = {};
   if (schemas.params) request.params = objectLike(schemas.params, 'params', op.id);
   if (schemas.query) request.query = objectLike(schemas.query, 'query', op.id);

@@ -1,21 +1,23 @@
 // The Observe API: stored reads (no advertiser in the path; what ingestion
 // stored), live reads (the advertiser in the path; the provider is asked now)
 // and Insights. Thin handlers over ingest/stored-reads.ts, ingest/insights.ts
-// and providers/live.ts; one table of resources drives all fifteen entity routes.
+// and providers/live.ts; one table of resources drives all fifteen entity handlers.
 import type { IncomingMessage } from 'node:http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { TypedResponse } from 'hono';
+import type { Context, TypedResponse } from 'hono';
 import type { AppEnv, SandboxServices } from '../http/context.js';
 import { authenticate } from '../http/auth.js';
 import { headerOf } from '../http/headers.js';
-import { operationRoute } from '../http/route.js';
+import type { HandlerMap } from '../http/handler.js';
 import { advanceDueSteps, settleDueSteps } from './mutations.js';
 import { scopeOf } from './scope.js';
 import { insightsPage } from '../ingest/insights.js';
 import { storedPageBody, storedPageKey } from '../ingest/stored-reads.js';
+import type { StoredQuery } from '../ingest/stored-reads.js';
 import { OPERATION_TABLE } from '../../contract/operations.js';
 import { ProviderThrottled } from '../providers/faults.js';
 import { liveGet, liveList } from '../providers/live.js';
+import type { LiveQuery } from '../providers/live.js';
 import type { EntityKind } from '../providers/types.js';
 
 interface Resource {
@@ -52,9 +54,12 @@ function observePage<T>(res: Response): Response & TypedResponse<T, 200, 'json'>
   return res as Response & TypedResponse<T, 200, 'json'>;
 }
 
-const LIVE_ERRORS = ['not_found', 'invalid_cursor', 'provider_not_connected', 'live_read_unsupported', 'provider_error'] as const;
+type StoredId = Resource['stored'];
+type LiveId = Resource['live'];
+type GetId = Resource['get'];
 
-export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
+/** What runs before every Observe route: the due steps, and Retry-After on a throttled provider. */
+export function useObserveMiddleware(app: OpenAPIHono<AppEnv>): void {
   // A mutation applied at its due time shows in a live read that comes after it.
   app.use('/observe/*', advanceDueSteps);
   // A throttled provider: say when to retry (the error body is rendered by the app's onError before this runs on).
@@ -62,53 +67,47 @@ export function registerObserveRoutes(app: OpenAPIHono<AppEnv>): void {
     await next();
     if (c.error instanceof ProviderThrottled) c.header('Retry-After', String(c.error.retryAfterSeconds));
   });
-
-  // Insights first: '/observe/insights' is a stored read, not an advertiser's path.
-  app.openapi(
-    operationRoute('listInsights', {
-      responses: { 200: 'Aggregated metrics over the range, newest period first.' },
-      errors: ['invalid_cursor'],
-    }),
-    (c) => c.json(insightsPage(scopeOf(c), c.req.valid('query')), 200),
-  );
-
-  for (const r of RESOURCES) {
-    app.openapi(
-      operationRoute(r.stored, {
-        responses: { 200: `A page of stored ${r.plural}, newest first (the row stored last comes first).` },
-        errors: ['invalid_cursor'],
-      }),
-      (c) => {
-        const query = withoutEmptyIds(c.req.valid('query'));
-        // Rows are stored serialized: the page is spliced bytes (kept until the store changes), not c.json of parsed rows.
-        return observePage(c.body(storedPageBody(scopeOf(c), r.kind, r.stored, query, searchOf(c.req.url)), 200, jsonType()));
-      },
-    );
-
-    app.openapi(
-      operationRoute(r.live, {
-        responses: { 200: `A page of the advertiser's ${r.plural} as the provider answers now, in its own order.` },
-        errors: [...LIVE_ERRORS],
-      }),
-      async (c) => {
-        const { advertiserId } = c.req.valid('param');
-        const query = withoutEmptyIds(c.req.valid('query'));
-        return observePage(c.json(await liveList(scopeOf(c), advertiserId, r.kind, r.live, query), 200));
-      },
-    );
-
-    app.openapi(
-      operationRoute(r.get, {
-        responses: { 200: "The provider's own payload: its keys, only the fields the service requests; provider_a money in whole units." },
-        errors: [...LIVE_ERRORS],
-      }),
-      async (c) => {
-        const { advertiserId, id } = c.req.valid('param');
-        return c.json(await liveGet(scopeOf(c), advertiserId, r.kind, id), 200);
-      },
-    );
-  }
 }
+
+/** A stored list: rows are stored serialized, so the page is spliced bytes (kept until the store changes), not c.json of parsed rows. */
+function storedPage(c: Context<AppEnv>, kind: EntityKind, id: StoredId, query: Omit<StoredQuery, 'ids'> & { ids?: string[] | undefined }): Response {
+  return c.body(storedPageBody(scopeOf(c), kind, id, withoutEmptyIds(query), searchOf(c.req.url)), 200, jsonType());
+}
+
+/** A live list: the advertiser's rows as the provider answers now, in its own order. */
+async function livePage(
+  c: Context<AppEnv>,
+  kind: EntityKind,
+  id: LiveId,
+  advertiserId: string,
+  query: Omit<LiveQuery, 'ids'> & { ids?: string[] | undefined },
+): Promise<Response> {
+  return c.json(await liveList(scopeOf(c), advertiserId, kind, id, withoutEmptyIds(query)), 200);
+}
+
+/** A live get: the provider's own payload. */
+const liveOne = (c: Context<AppEnv>, kind: EntityKind, params: { advertiserId: string; id: string }) =>
+  liveGet(scopeOf(c), params.advertiserId, kind, params.id);
+
+export const OBSERVE_HANDLERS = {
+  listInsights: (c) => c.json(insightsPage(scopeOf(c), c.req.valid('query')), 200),
+  listCampaigns: (c) => observePage(storedPage(c, 'campaign', 'listCampaigns', c.req.valid('query'))),
+  listLiveCampaigns: async (c) => observePage(await livePage(c, 'campaign', 'listLiveCampaigns', c.req.valid('param').advertiserId, c.req.valid('query'))),
+  getLiveCampaign: async (c) => c.json(await liveOne(c, 'campaign', c.req.valid('param')), 200),
+  listAdGroups: (c) => observePage(storedPage(c, 'ad_group', 'listAdGroups', c.req.valid('query'))),
+  listLiveAdGroups: async (c) => observePage(await livePage(c, 'ad_group', 'listLiveAdGroups', c.req.valid('param').advertiserId, c.req.valid('query'))),
+  getLiveAdGroup: async (c) => c.json(await liveOne(c, 'ad_group', c.req.valid('param')), 200),
+  listAds: (c) => observePage(storedPage(c, 'ad', 'listAds', c.req.valid('query'))),
+  listLiveAds: async (c) => observePage(await livePage(c, 'ad', 'listLiveAds', c.req.valid('param').advertiserId, c.req.valid('query'))),
+  getLiveAd: async (c) => c.json(await liveOne(c, 'ad', c.req.valid('param')), 200),
+  listCreatives: (c) => observePage(storedPage(c, 'creative', 'listCreatives', c.req.valid('query'))),
+  listLiveCreatives: async (c) => observePage(await livePage(c, 'creative', 'listLiveCreatives', c.req.valid('param').advertiserId, c.req.valid('query'))),
+  getLiveCreative: async (c) => c.json(await liveOne(c, 'creative', c.req.valid('param')), 200),
+  listAssetGroups: (c) => observePage(storedPage(c, 'asset_group', 'listAssetGroups', c.req.valid('query'))),
+  listLiveAssetGroups: async (c) =>
+    observePage(await livePage(c, 'asset_group', 'listLiveAssetGroups', c.req.valid('param').advertiserId, c.req.valid('query'))),
+  getLiveAssetGroup: async (c) => c.json(await liveOne(c, 'asset_group', c.req.valid('param')), 200),
+} satisfies HandlerMap<'listInsights' | StoredId | LiveId | GetId>;
 
 /** A request URL's query as sent (`?…`), or '' (the key of a kept stored page). */
 const searchOf = (url: string) => {
