@@ -18,7 +18,7 @@ interface Def {
 }
 
 // zod 4 keeps a schema's definition on `_zod.def`; its public types do not name every kind's fields.
-const defOf = (s: z.ZodType): Def => s._zod.def as Def;
+const defOf = (s: z.ZodType): Def => s._zod.def;
 
 /** The definition under the wrappers that do not change a value's shape. */
 function unwrap(schema: z.ZodType): Def {

@@ -12,11 +12,11 @@ import { tempDir } from '../helpers/temp.js';
 
 /** Casts allowed per folder, and how many of them may be `as unknown as` double casts. */
 const BUDGETS = {
-  // 73: the lazily loaded, generated request validators are typed by one cast (src/contract/request-check.ts); the
-  // completion sources and the zod definitions the resources module derives fields from, one each.
-  src: { total: 73, doubles: 0 },
+  // 72: the lazily loaded, generated request validators are typed by one cast (src/contract/request-check.ts), and
+  // the completion sources the resources module builds by one.
+  src: { total: 72, doubles: 0 },
   // Tests cast more: hostile payloads and wrong shapes fed on purpose, JSON read back as rows.
-  test: { total: 278, doubles: 4 },
+  test: { total: 279, doubles: 4 },
 } as const;
 
 /** The files holding the most casts, for the failure message. */
