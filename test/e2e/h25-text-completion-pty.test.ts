@@ -115,6 +115,9 @@ describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', 
           const until = Date.now() + 15_000;
           while (seen.length === asked && i === 0 && Date.now() < until) await sleep(50);
           await sleep(1500);
+          // The plain id must be on the line before Enter: on a loaded machine the TAB's `adops __complete` can take
+          // longer than the pause above (a hostile prefix has nothing to wait for: whatever was inserted runs).
+          if (prefix === 'acc_go') await sh.waitFor(GOOD, 15_000);
           sh.type(`\r`);
           sh.type(`echo DONE-${i + 1}\r`);
           await sh.waitFor(`DONE-${i + 1}\r\n`);
