@@ -104,12 +104,12 @@ export function staticCandidates(registry: Registry, words: readonly string[], c
 
 /** The ids of `kind` the service holds, through the profile the words name (cached ~60 s). The completion and the pickers use it. */
 export async function idsFromService(kind: IdKind, env: Env, where: { profile?: string; baseUrl?: string }, signal: AbortSignal): Promise<string[]> {
-  const [{ ConfigStore, configDir }, { resolveAuth }] = await Promise.all([import('../config/store.js'), import('../config/resolve.js')]);
+  const [{ ConfigStore, configDir }, { resolveAuth }] = await Promise.all([import('../state/config-store.js'), import('../config/resolve.js')]);
   const dir = configDir(env);
   const store = new ConfigStore(dir);
   const auth = resolveAuth(store, env, { profile: where.profile, baseUrl: where.baseUrl });
   if (!auth.apiKey) return [];
-  const { CompletionCache, cacheDir } = await import('./complete-cache.js');
+  const { CompletionCache, cacheDir } = await import('../state/completion-cache.js');
   const cache = new CompletionCache(cacheDir(dir, { profile: auth.profile, baseUrl: auth.baseUrl, apiKey: auth.apiKey, organization: auth.organization }));
   // A cache written by an older adops may hold what the boundary now refuses.
   const cached = cache.read(kind);
@@ -140,7 +140,7 @@ export async function idsFromService(kind: IdKind, env: Env, where: { profile?: 
 }
 
 async function profiles(env: Env): Promise<string[]> {
-  const { ConfigStore, configDir } = await import('../config/store.js');
+  const { ConfigStore, configDir } = await import('../state/config-store.js');
   // Names from a file: the same boundary as ids from the service.
   return Object.keys(new ConfigStore(configDir(env)).read().profiles)
     .filter((name) => completionCandidate(name) !== undefined)

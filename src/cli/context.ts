@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../client/http.js';
 import type { RetryPolicy } from '../client/retry.js';
 import type { ResolvedAuth } from '../config/resolve.js';
-import type { ConfigStore } from '../config/store.js';
+import type { ConfigStore } from '../state/config-store.js';
 import type { OutputFormat } from './output/format.js';
 import type { Prompter } from './prompter.js';
 

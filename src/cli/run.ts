@@ -7,7 +7,7 @@ import type { ApiClient, ClientConfig, RetryWait } from '../client/http.js';
 import { DEFAULT_RETRY, DEFAULT_THROTTLE, realRetryDeps, type RetryPolicy } from '../client/retry.js';
 import type { Transport } from '../client/transport.js';
 import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
-import { ConfigStore, configDir } from '../config/store.js';
+import { ConfigStore, configDir } from '../state/config-store.js';
 import { describeCommand, type CommandSpec, type Registry } from './registry.js';
 import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js';
 import { CliError, InterruptedError, UsageError } from './errors.js';

@@ -14,7 +14,7 @@ import { ListWriter, prepareOutput } from '../cli/output/writers.js';
 import { drawsForTerminal } from '../cli/output/writers/formats.js';
 import { lineText } from '../cli/output/sanitize.js';
 import { userAgent } from '../cli/version.js';
-import { DIR_MODE, FILE_MODE } from '../config/store.js';
+import { DIR_MODE, FILE_MODE } from '../state/config-store.js';
 import { messageOf } from '../cli/errors.js';
 
 interface Check {

@@ -3,7 +3,7 @@
 // `auth status` reports the sources so a CI override is never a surprise.
 import { ConfigError } from './errors.js';
 import { normalizeApiKey } from './key.js';
-import { DEFAULT_PROFILE, envValue, ownProfile, type ConfigStore } from './store.js';
+import { DEFAULT_PROFILE, envValue, ownProfile, type ConfigStore } from '../state/config-store.js';
 
 /** The sandbox's default address: a newcomer's first base URL. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';

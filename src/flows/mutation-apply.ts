@@ -12,7 +12,8 @@ import type { ApiClient } from '../client/http.js';
 import { realRetryDeps, ThrottleGate } from '../client/retry.js';
 import { MUTATION_STATE_WORDS, UnexpectedAnswerError } from '../client/answer-check.js';
 import { MUTATION_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
-import { Journal, rowIds } from './mutation-journal.js';
+import { Journal } from '../state/mutation-journal.js';
+import { rowIds } from './mutation-match.js';
 import { OutcomeUnknownError, startMutation } from './mutation-start.js';
 
 type Obj = Record<string, unknown>;

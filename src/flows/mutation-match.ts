@@ -61,3 +61,17 @@ export function canonicalJson(value: unknown): string {
 }
 
 export const bodyHash = (body: Obj): string => createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 16);
+
+/**
+ * Row identities of a change file (what the journal of `mutations apply`, src/state/mutation-journal.ts, keys rows by
+ * within a service): identical rows are distinct changes, told apart by occurrence.
+ */
+export function rowIds(bodies: readonly Obj[]): string[] {
+  const seen = new Map<string, number>();
+  return bodies.map((b) => {
+    const h = bodyHash(b);
+    const n = (seen.get(h) ?? 0) + 1;
+    seen.set(h, n);
+    return `${h}#${n}`;
+  });
+}

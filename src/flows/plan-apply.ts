@@ -14,7 +14,7 @@
 import { checkAnswer } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
-import type { PlanApplyMarkers, PlanMarker } from './plan-apply-marker.js';
+import type { PlanApplyMarkers, PlanMarker } from '../state/plan-markers.js';
 
 export interface PlanDocument {
   /** The plan's own fields (createCampaignPlan's body). */

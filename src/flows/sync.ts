@@ -14,7 +14,7 @@ import { operationPages } from '../client/call.js';
 import type { Requester } from '../client/request.js';
 import type { LocalFile } from './upload.js';
 import { hashFile } from './upload-body.js';
-import type { UploadJournal } from './upload-journal.js';
+import type { UploadJournal } from '../state/upload-journal.js';
 import { serviceSha256, type Row } from './upload-targets.js';
 
 export type MatchedBy = 'sha256 (journal)' | 'sha256 (service)' | 'name+size';

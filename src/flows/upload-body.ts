@@ -7,7 +7,7 @@
 // (docs/performance.md, #16).
 import { createHash } from 'node:crypto';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import type { FileIdentity } from './upload-journal.js';
+import type { FileIdentity } from '../state/upload-journal.js';
 import { abortError, type PutBody } from '../client/upload-put.js';
 
 /** One read from disk. */

@@ -18,8 +18,8 @@ import {
   type JournalEntry,
   type JournalState,
   type UploadJournal,
-} from './upload-journal.js';
-import type { LockHolder } from './lock-file.js';
+} from '../state/upload-journal.js';
+import type { LockHolder } from '../state/lock.js';
 import type { ApiClient } from '../client/http.js';
 import type { SendBudget } from '../client/retry.js';
 import type { PutResult } from '../client/upload-put.js';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { defaultDataPath, startSandbox } from '../../src/sandbox/index.js';
-import { configDir } from '../../src/config/store.js';
+import { configDir } from '../../src/state/config-store.js';
 import { ensureBuilt, runAdops } from '../helpers/cli.js';
 import { minimalWorld, TEST_FULL_KEY } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';

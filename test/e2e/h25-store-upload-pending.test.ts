@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4 } from '../unit/uploads/media-samples.js';
-import { SIZE_FIRST_BYTES } from '../../src/flows/upload-journal.js';
+import { SIZE_FIRST_BYTES } from '../../src/state/upload-journal.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
-import { keyFingerprint, UploadJournal } from '../../src/flows/upload-journal.js';
+import { keyFingerprint, UploadJournal } from '../../src/state/upload-journal.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
+import { DEFAULT_PROFILE } from '../../state/config-store.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const data = ctx.config.read();

@@ -15,7 +15,7 @@ type LoginOptions = { withKey?: boolean; url?: string; verify: boolean; setDefau
 import { API_KEY_PREFIX } from '../../contract/ids.js';
 import { normalizeApiKey } from '../../config/key.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
-import { DEFAULT_PROFILE, envValue, ownProfile } from '../../config/store.js';
+import { DEFAULT_PROFILE, envValue, ownProfile } from '../../state/config-store.js';
 import { checkProfileName } from '../../config/profile-name.js';
 import { readStdin } from '../_shared/stdin.js';
 

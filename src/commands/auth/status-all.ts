@@ -9,7 +9,7 @@ import { CliError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
-import { DEFAULT_PROFILE, type Profile } from '../../config/store.js';
+import { DEFAULT_PROFILE, type Profile } from '../../state/config-store.js';
 import { normalizeApiKey } from '../../config/key.js';
 
 type Check = {

@@ -4,7 +4,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { isOneOf } from '../../cli/input-checks.js';
 import { OUTPUT_FORMATS } from '../../cli/output/format.js';
-import { ownProfile, SETTING_KEYS, type ConfigData, type SettingKey } from '../../config/store.js';
+import { ownProfile, SETTING_KEYS, type ConfigData, type SettingKey } from '../../state/config-store.js';
 
 export const CONFIG_KEYS = ['base-url', 'profile', ...SETTING_KEYS] as const;
 

@@ -16,7 +16,7 @@ import { Registry } from '../../cli/registry.js';
 import { route } from '../../cli/route.js';
 import { runCli, type RunEnvironment } from '../../cli/run.js';
 import { TOP_LEVEL } from '../../cli/top-level.js';
-import { ConfigStore, configDir } from '../../config/store.js';
+import { ConfigStore, configDir } from '../../state/config-store.js';
 import { observeResource } from './index.js';
 
 type ReadEnvironment = Omit<RunEnvironment, 'registry'>;

@@ -12,7 +12,7 @@ import { inputsOf } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-apply.js';
-import { MarkerHeld, PlanApplyMarkers } from '../../flows/plan-apply-marker.js';
+import { MarkerHeld, PlanApplyMarkers } from '../../state/plan-markers.js';
 import { serviceScope } from '../../state/fingerprint.js';
 import { CliError } from '../../cli/errors.js';
 import { readStdin } from '../_shared/stdin.js';

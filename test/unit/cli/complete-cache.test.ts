@@ -3,7 +3,7 @@
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheDir, CACHE_TTL_MS, CompletionCache } from '../../../src/cli/complete-cache.js';
+import { cacheDir, CACHE_TTL_MS, CompletionCache } from '../../../src/state/completion-cache.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const fresh = () => tempDir('adops-cache-');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { toReport } from '../../../src/cli/report.js';
 import { InvalidApiKeyError, normalizeApiKey } from '../../../src/config/key.js';
 import { resolveAuth } from '../../../src/config/resolve.js';
-import { ConfigStore } from '../../../src/config/store.js';
+import { ConfigStore } from '../../../src/state/config-store.js';
 import { checkProfileName } from '../../../src/config/profile-name.js';
 import { formatReport } from '../../../src/cli/report.js';
 import { RepeatedCursorError } from '../../../src/client/errors.js';

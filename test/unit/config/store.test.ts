@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BASE_URL, resolveAuth } from '../../../src/config/resolve.js';
-import { ConfigStore, configDir } from '../../../src/config/store.js';
+import { ConfigStore, configDir } from '../../../src/state/config-store.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const mode = (p: string) => statSync(p).mode & 0o777;

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock, LockHeldError } from '../../../src/flows/lock-file.js';
+import { acquireLock, LockHeldError } from '../../../src/state/lock.js';
 import { ensureBuilt } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/temp.js';
 

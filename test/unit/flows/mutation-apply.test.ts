@@ -11,7 +11,8 @@ import { DEFAULT_THROTTLE } from '../../../src/client/retry.js';
 import type { Transport } from '../../../src/client/transport.js';
 import { loopbackServer } from '../../helpers/drop-proxy.js';
 import { applyRows, KEY_SAFE_MS } from '../../../src/flows/mutation-apply.js';
-import { Journal, rowIds } from '../../../src/flows/mutation-journal.js';
+import { rowIds } from '../../../src/flows/mutation-match.js';
+import { Journal } from '../../../src/state/mutation-journal.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let byKey = new Map<string, string>();

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StreamedRowIds } from '../../../src/commands/mutations/_row-ids.js';
 import { MAX_CELL_CHARS, MAX_ROW_CHARS, readRows, type ParsedRow } from '../../../src/commands/mutations/_rows.js';
-import { rowIds } from '../../../src/flows/mutation-journal.js';
+import { rowIds } from '../../../src/flows/mutation-match.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const HEADER = 'advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount,body';

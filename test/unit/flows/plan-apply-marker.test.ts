@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { MarkerHeld, PlanApplyMarkers } from '../../../src/flows/plan-apply-marker.js';
+import { MarkerHeld, PlanApplyMarkers } from '../../../src/state/plan-markers.js';
 import { isLeftoverOf } from '../../../src/flows/plan-apply.js';
 import { tempDir } from '../../helpers/temp.js';
 

@@ -9,7 +9,7 @@ import { exitOf } from '../../../src/commands/assets/upload.js';
 import { ApiClient } from '../../../src/client/http.js';
 import { uploadFile, UploadError, type UploadEvent } from '../../../src/flows/upload.js';
 import { hashFile } from '../../../src/flows/upload-body.js';
-import { UploadJournal } from '../../../src/flows/upload-journal.js';
+import { UploadJournal } from '../../../src/state/upload-journal.js';
 import type { Row, UploadTarget } from '../../../src/flows/upload-targets.js';
 import { judgeAsset } from '../../../src/contract/media.js';
 import { png } from '../uploads/media-samples.js';

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyFingerprint, UploadJournal, type JournalEntry } from '../../../src/flows/upload-journal.js';
+import { keyFingerprint, UploadJournal, type JournalEntry } from '../../../src/state/upload-journal.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const SHA = 'ab'.repeat(32);
