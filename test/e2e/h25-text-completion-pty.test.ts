@@ -105,7 +105,9 @@ describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', 
           shell === 'bash'
             ? `source ${join(ROOT, 'completions', 'adops.bash')}`
             : `autoload -Uz compinit && compinit -u -D; source ${join(ROOT, 'completions', 'adops.zsh')}`;
-        sh.type(`${setup}; echo READY-0\r`);
+        // The markers are computed by the shell ($((…))), so the terminal's echo of the typed line never matches them:
+        // waitFor sees the command's output, not the keys (which it did, and checked before the command had run).
+        sh.type(`${setup}; echo READY-$((0))\r`);
         await sh.waitFor('READY-0\r\n');
         const lines = [...HOSTILE.map((h) => h.prefix), 'acc_go'];
         for (const [i, prefix] of lines.entries()) {
@@ -119,7 +121,7 @@ describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', 
           // longer than the pause above (a hostile prefix has nothing to wait for: whatever was inserted runs).
           if (prefix === 'acc_go') await sh.waitFor(GOOD, 15_000);
           sh.type(`\r`);
-          sh.type(`echo DONE-${i + 1}\r`);
+          sh.type(`echo DONE-$((${i} + 1))\r`);
           await sh.waitFor(`DONE-${i + 1}\r\n`);
         }
         const made = readdirSync(work).filter((f) => f.startsWith('pwned'));
@@ -128,7 +130,7 @@ describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', 
         // The plain id was inserted: the command ran with it.
         expect(
           seen.some((u) => u.includes(GOOD)),
-          `requests: ${seen.join(' ')}`,
+          `requests: ${seen.join(' ')}; screen:\n${sh.screen()}`,
         ).toBe(true);
         // Nothing hostile reached the service as an argument either.
         expect(seen.filter((u) => /touch|pwned/.test(u))).toEqual([]);
