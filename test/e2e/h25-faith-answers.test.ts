@@ -14,6 +14,7 @@ import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf } from '../helpers/drop-proxy.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
 const ACC = 'acc_acme_a_001';
 type Rewrite = (req: { method: string; path: string }, upstream: { status: number; body: string }) => { status: number; body: string } | undefined;
@@ -192,16 +193,7 @@ describe('--wait never ends 0 without having read a final state', () => {
 });
 
 describe('plans apply and a revision-safe edit act only on answers that carry what the next step needs', () => {
-  const social = {
-    name: 'Social',
-    provider: 'provider_a',
-    advertiserId: ACC,
-    budget: 100,
-    budgetType: 'daily',
-    startDate: '2026-10-01',
-    endDate: '2026-10-31',
-    objective: 'OUTCOME_SALES',
-  };
+  const social = SOCIAL_LINE_ITEM;
 
   it('plans apply: a 2xx to the create without slug and revision is exit 1 unexpected_answer, no Line Item sent; the next run (real service) finishes it', async () => {
     const slug = 'h25-faith-plan';

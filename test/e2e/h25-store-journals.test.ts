@@ -12,6 +12,7 @@ import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { tempDir } from '../helpers/temp.js';
+import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
 const ACC = 'acc_acme_a_001';
 const dir = tempDir('adops-h25-store-');
@@ -149,16 +150,7 @@ describe('uploads and plans: the same to two services', () => {
   it('plans apply of one plan to staging then production: both hold it', async () => {
     const cfg = tempConfigDir();
     const plan = join(dir, 'plan.json');
-    const item = {
-      name: 'Social',
-      provider: 'provider_a',
-      advertiserId: ACC,
-      budget: 100,
-      budgetType: 'daily',
-      startDate: '2026-10-01',
-      endDate: '2026-10-31',
-      objective: 'OUTCOME_SALES',
-    };
+    const item = SOCIAL_LINE_ITEM;
     writeFileSync(
       plan,
       JSON.stringify({

@@ -12,21 +12,13 @@ import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, startSandboxChild, tem
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
 let sandbox: SandboxChild;
 let proxy: FaultProxy;
 let dir: string;
 const key = DEMO.full;
-const social = {
-  name: 'Social',
-  provider: 'provider_a',
-  advertiserId: 'acc_acme_a_001',
-  budget: 100,
-  budgetType: 'daily',
-  startDate: '2026-10-01',
-  endDate: '2026-10-31',
-  objective: 'OUTCOME_SALES',
-};
+const social = SOCIAL_LINE_ITEM;
 
 function planFile(slug: string): string {
   const file = join(dir, `${slug}.json`);

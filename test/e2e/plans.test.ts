@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
 let sandbox: SandboxChild;
 let cfg: string;
@@ -20,16 +21,7 @@ const adops = (args: string[], extra: Record<string, string> = {}, onStderr?: (t
   });
 const api = async (method: string, path: string, body?: unknown) => request(sandbox.url, method, path, { key, ...(body !== undefined ? { body } : {}) });
 
-const social = {
-  name: 'Social',
-  provider: 'provider_a',
-  advertiserId: 'acc_acme_a_001',
-  budget: 100,
-  budgetType: 'daily',
-  startDate: '2026-10-01',
-  endDate: '2026-10-31',
-  objective: 'OUTCOME_SALES',
-};
+const social = SOCIAL_LINE_ITEM;
 function planFile(slug: string, lineItems: unknown[], extra: Record<string, unknown> = {}): string {
   const file = join(dir, `${slug}.json`);
   writeFileSync(

@@ -11,6 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
 import { BIN, DEMO, ROOT, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
 const cfg = tempConfigDir();
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...extra });
@@ -203,16 +204,7 @@ describe('messages in plain sentences with the right remedy (item 11)', () => {
 
   it('readiness of a draft plan hints the approval, not --wait', async () => {
     const file = join(tempDir('adops-plan-'), 'plan.json');
-    const li = {
-      name: 'Social',
-      provider: 'provider_a',
-      advertiserId: 'acc_acme_a_001',
-      budget: 100,
-      budgetType: 'daily',
-      startDate: '2026-10-01',
-      endDate: '2026-10-31',
-      objective: 'OUTCOME_SALES',
-    };
+    const li = SOCIAL_LINE_ITEM;
     writeFileSync(
       file,
       JSON.stringify({ slug: 'term-draft', name: 'Draft', currency: 'USD', budget: 1000, startDate: '2026-10-01', endDate: '2026-10-31', lineItems: [li] }),
