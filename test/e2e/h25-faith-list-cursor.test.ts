@@ -15,6 +15,7 @@ const service = loopbackServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
   // Page 1 (no cursor) and page 2 each hold one row and point on; so every short run stops with rows left.
   if (url.searchParams.get('cursor') === null) return res.end(JSON.stringify({ data: [row('ast_1')], nextCursor: HOSTILE }));
+  if (url.searchParams.get('cursor') === 'cur2-plain') return res.end(JSON.stringify({ data: [row('ast_3')], nextCursor: 'cur3\r\nInjected-Line' }));
   res.end(JSON.stringify({ data: [row('ast_2')], nextCursor: 'cur2-plain' }));
 });
 
@@ -38,5 +39,12 @@ describe('the next cursor on stderr', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
     expect(count(r.stderr, 'cur2-plain')).toBe(1);
     expect(r.stderr).toMatch(/^next cursor: cur2-plain$/m);
+  });
+
+  it('a cursor holding a line break stays on its one `next cursor:` line and forges none', async () => {
+    const r = await run(['assets', 'list', '--limit', '1', '--cursor', 'cur2-plain', '--output', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^next cursor: cur3 Injected-Line$/m);
+    expect(r.stderr).not.toMatch(/^\s*Injected-Line/m);
   });
 });

@@ -5,7 +5,7 @@
 import type { ApiRequest } from '../../client/http.js';
 import { paginate } from '../../client/paginate.js';
 import type { CommandContext } from '../../cli/context.js';
-import { stripControl } from '../../cli/output/sanitize.js';
+import { lineText } from '../../cli/output/sanitize.js';
 import { ListWriter, type WriterOptions } from '../../cli/output/writers.js';
 
 export interface ListOptions {
@@ -55,7 +55,7 @@ export async function streamList(ctx: CommandContext, req: ApiRequest, opts: Lis
   }
   await opts.onEnd?.(writer.rowsWritten);
   // Stopped by one page or --max with rows left: say where to go on, the cursor once, on the line a
-  // script reads (`next cursor: X`). It is server text: cleaned of control characters first.
-  if (resume) ctx.note(`next cursor: ${stripControl(resume)}\n(more rows: pass that cursor to --cursor to resume)`);
+  // script reads (`next cursor: X`). It is server text: one line through the boundary, as report.ts prints it.
+  if (resume) ctx.note(`next cursor: ${lineText(resume)}\n(more rows: pass that cursor to --cursor to resume)`);
   return 0;
 }
