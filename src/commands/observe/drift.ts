@@ -5,7 +5,7 @@ import { ApiError } from '../../client/errors.js';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { stripControl } from '../../cli/output/sanitize.js';
+import { lineText } from '../../cli/output/sanitize.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { withHint } from '../../cli/report.js';
 import type { CommandInput } from '../../cli/registry.js';
@@ -50,7 +50,7 @@ export async function run(
       spinner.stop();
       const noun = level === 'ad-groups' ? 'ad groups' : level;
       ctx.note(
-        `the stored copy does not hold ${stripControl(provider)} ${noun} (only provider_a, provider_b and provider_c are stored): the live ${noun} of ${advertiserId} are not compared, nor counted as drift`,
+        `the stored copy does not hold ${lineText(provider)} ${noun} (only provider_a, provider_b and provider_c are stored): the live ${noun} of ${advertiserId} are not compared, nor counted as drift`,
       );
     };
     for await (const rows of drift(client, { advertiserId, level, fields, signal: ctx.signal, onUnstored })) {
