@@ -1,28 +1,21 @@
-// The operation table: every operation of the spec's operation list, once,
-// assembled from the operation modules (./operations/<api>.ts), one per API,
-// where each operation is declared whole. One source for routes (sandbox),
-// subcommands (CLI), OpenAPI and the coverage tests. Plain data (no zod) so the
-// CLI can read it on its fast path; the zod schemas of each operation are in
-// ./operations/<api>.schemas.ts, keyed by the same ids.
-import { ASSETS_OPERATIONS } from './operations/assets.js';
-import { CONTEXT_OPERATIONS } from './operations/context.js';
-import { MUTATIONS_OPERATIONS } from './operations/mutations.js';
-import { OBSERVE_OPERATIONS } from './operations/observe.js';
+// The operation table: every operation of the spec's operation list, once.
+// Each operation is declared whole, schemas included, in its API's operation
+// module (./operations/<api>.ts); `npm run gen` writes the same entries without
+// their schemas to ./generated/operation-table.ts, which this file reads. One
+// source for routes (sandbox), subcommands (CLI), OpenAPI and the coverage
+// tests. Plain data (no zod) so the CLI can read it on its fast path; the zod
+// schemas are in ./operation-schemas.ts, read from the modules.
+import { OPERATION_TABLE } from './generated/operation-table.js';
 import type { OperationSpec } from './operations/spec.js';
 
 export type { ApiName, HttpMethod, OperationCli, OperationKind, OperationSpec } from './operations/spec.js';
 
 /**
  * Every operation, keyed by its id, in the order the sandbox registers them
- * (API by API). Each module is `as const`, so each path and method stays
+ * (API by API). The generated table is `as const`, so each path and method stays
  * literal (the typed client derives its input from them).
  */
-export const OPERATION_TABLE = {
-  ...OBSERVE_OPERATIONS,
-  ...MUTATIONS_OPERATIONS,
-  ...CONTEXT_OPERATIONS,
-  ...ASSETS_OPERATIONS,
-} as const satisfies Record<string, OperationSpec>;
+export { OPERATION_TABLE };
 
 export type OperationId = keyof typeof OPERATION_TABLE;
 

@@ -1,8 +1,22 @@
 // The Assets API, operation by operation: the organization's source images and videos.
-// Each entry is the whole operation as plain data (no zod, so the CLI's fast paths can read it):
-// method, path, permission, kind, summary, each 2xx status with what it means, and the error
-// codes it adds to the common ones. Its request and response schemas are in ./assets.schemas.ts.
-import type { OperationSpec } from './spec.js';
+// Each entry is the whole operation: method, path, permission, kind, summary, each 2xx status
+// with what it means, the error codes it adds to the common ones, its request and response
+// schemas (zod), and its CLI command. This module loads zod: the CLI's fast paths read the
+// plain table `npm run gen` writes from it (../generated/operation-table.ts), never this file.
+import type { OperationEntry } from './entry.js';
+import {
+  assetDeletedSchema,
+  assetPageSchema,
+  assetParams,
+  assetRegistrationSchema,
+  assetSchema,
+  deleteAssetQuery,
+  listAssetsQuery,
+  registerAssetBody,
+  renameAssetBody,
+  reserveAssetBody,
+  reservedAssetSchema,
+} from '../schemas/assets.js';
 
 export const ASSETS_OPERATIONS = {
   listAssets: {
@@ -14,6 +28,7 @@ export const ASSETS_OPERATIONS = {
     summary: "List the organization's Assets",
     responses: { 200: "A page of the organization's assets, newest first." },
     errors: ['invalid_cursor'],
+    schemas: { query: listAssetsQuery, response: assetPageSchema },
     cli: {
       path: ['assets', 'list'],
       description: "List the organization's source images and videos",
@@ -30,6 +45,7 @@ export const ASSETS_OPERATIONS = {
     summary: 'Reserve an Asset and mint an upload URL',
     responses: { 201: 'The asset, reserved, with the URL to PUT its bytes to (no API key there) and when that URL expires.' },
     errors: ['too_large'],
+    schemas: { body: reserveAssetBody, response: reservedAssetSchema },
     cli: {
       path: ['assets', 'reserve'],
       description: 'Reserve an Asset and get the URL to send its bytes to (step 1 of an upload; `assets upload` does all steps)',
@@ -46,6 +62,7 @@ export const ASSETS_OPERATIONS = {
     summary: 'Finalize an uploaded Asset',
     responses: { 200: 'The asset, ready: kind, mimeType, sizeBytes and image dimensions from its bytes.' },
     errors: ['not_found', 'upload_incomplete', 'too_large', 'type_mismatch', 'unreadable'],
+    schemas: { params: assetParams, response: assetSchema },
     cli: {
       path: ['assets', 'finalize'],
       description: 'Finalize an Asset once its bytes are sent (step 3 of an upload): checks what landed',
@@ -64,6 +81,7 @@ export const ASSETS_OPERATIONS = {
     responses: { 200: 'The asset.' },
     errors: ['not_found'],
     cli: { path: ['assets', 'get'], description: 'Show one Asset', resource: 'asset', examples: ['adops assets get ast_123'] },
+    schemas: { params: assetParams, response: assetSchema },
   },
   renameAsset: {
     api: 'assets',
@@ -74,6 +92,7 @@ export const ASSETS_OPERATIONS = {
     summary: 'Rename an Asset',
     responses: { 200: 'The asset as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    schemas: { params: assetParams, body: renameAssetBody, response: assetSchema },
     cli: {
       path: ['assets', 'rename'],
       description: 'Rename an Asset (revision-safe: a rename by someone else meanwhile exits 5 unless --force)',
@@ -91,6 +110,7 @@ export const ASSETS_OPERATIONS = {
     summary: 'Delete an Asset',
     responses: { 200: 'Deleted, with its file and registrations.' },
     errors: ['not_found', 'revision_mismatch'],
+    schemas: { params: assetParams, query: deleteAssetQuery, response: assetDeletedSchema },
     cli: {
       path: ['assets', 'delete'],
       description: 'Delete an Asset',
@@ -107,6 +127,7 @@ export const ASSETS_OPERATIONS = {
     summary: 'Register an Asset to an advertiser',
     responses: { 200: 'Already registered to this advertiser: the existing record.', 201: 'Registered: the record with the id the provider gave the asset.' },
     errors: ['not_found', 'asset_not_ready', 'advertiser_not_owned'],
+    schemas: { params: assetParams, body: registerAssetBody, response: assetRegistrationSchema },
     cli: {
       path: ['assets', 'register'],
       description: "Register an Asset to an advertiser's library",
@@ -114,4 +135,4 @@ export const ASSETS_OPERATIONS = {
       examples: ['adops assets register ast_123 --advertiser acc_123'],
     },
   },
-} as const satisfies Record<string, OperationSpec>;
+} as const satisfies Record<string, OperationEntry>;

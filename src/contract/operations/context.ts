@@ -1,9 +1,71 @@
 // The Context API, operation by operation: Skills and the Skill Catalog, Brands (their
 // advertisers, Personas and Documents), Campaign Plans and Line Items.
-// Each entry is the whole operation as plain data (no zod, so the CLI's fast paths can read it):
-// method, path, permission, kind, summary, each 2xx status with what it means, and the error
-// codes it adds to the common ones. Its request and response schemas are in ./context.schemas.ts.
-import type { OperationSpec } from './spec.js';
+// Each entry is the whole operation: method, path, permission, kind, summary, each 2xx status
+// with what it means, the error codes it adds to the common ones, its request and response
+// schemas (zod), and its CLI command. This module loads zod: the CLI's fast paths read the
+// plain table `npm run gen` writes from it (../generated/operation-table.ts), never this file.
+import type { OperationEntry } from './entry.js';
+import { documentErrorBodySchema } from '../schemas/common.js';
+import {
+  addLineItemBody,
+  advertiserDetachedSchema,
+  approvePlanBody,
+  attachAdvertiserBody,
+  brandAdvertiserPageSchema,
+  brandAdvertiserParams,
+  brandAdvertiserSchema,
+  brandDeletedSchema,
+  brandDocumentParams,
+  brandPageSchema,
+  brandParams,
+  brandSchema,
+  catalogPageSchema,
+  catalogParams,
+  createBrandBody,
+  createPersonaBody,
+  createPlanBody,
+  createSkillBody,
+  deleteQuery,
+  documentDeletedSchema,
+  documentPageSchema,
+  documentParams,
+  documentSchema,
+  executionSchema,
+  importCatalogSkillBody,
+  lineItemDeletedSchema,
+  lineItemParams,
+  lineItemSchema,
+  listBrandAdvertisersQuery,
+  listBrandsQuery,
+  listCatalogQuery,
+  listDocumentsQuery,
+  listPersonasQuery,
+  listPlansQuery,
+  listSkillsQuery,
+  personaDeletedSchema,
+  personaPageSchema,
+  personaParams,
+  personaSchema,
+  planDeletedSchema,
+  planPageSchema,
+  planParams,
+  planSchema,
+  readinessSchema,
+  recordExecutionBody,
+  reimportSkillBody,
+  reserveDocumentBody,
+  reservedDocumentSchema,
+  skillDeletedSchema,
+  skillPageSchema,
+  skillParams,
+  skillSchema,
+  updateBrandBody,
+  updateLineItemBody,
+  updatePersonaBody,
+  updatePlanBody,
+  updateSkillBody,
+  validationSchema,
+} from '../schemas/context.js';
 
 export const CONTEXT_OPERATIONS = {
   listSkills: {
@@ -15,6 +77,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Skills',
     responses: { 200: 'A page of Skills, newest first (no bodies).' },
     errors: ['invalid_cursor'],
+    schemas: { query: listSkillsQuery, response: skillPageSchema },
     cli: {
       path: ['skills', 'list'],
       description: 'List Skills (without their bodies)',
@@ -31,6 +94,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Skill',
     responses: { 201: 'The Skill, revision 1.' },
     errors: ['slug_conflict', 'invalid_slug'],
+    schemas: { body: createSkillBody, response: skillSchema },
     cli: {
       path: ['skills', 'create'],
       description: 'Create a Skill',
@@ -47,6 +111,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Skill',
     responses: { 200: 'The Skill.' },
     errors: ['not_found'],
+    schemas: { params: skillParams, response: skillSchema },
     cli: {
       path: ['skills', 'get'],
       description: 'Show a Skill with its body',
@@ -63,6 +128,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Skill',
     responses: { 200: 'The Skill as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    schemas: { params: skillParams, body: updateSkillBody, response: skillSchema },
     cli: {
       path: ['skills', 'update'],
       description: "Change a Skill (revision-safe: another writer's change to the same field exits 5 unless --force)",
@@ -85,6 +151,7 @@ export const CONTEXT_OPERATIONS = {
     responses: { 200: 'Deleted.' },
     errors: ['not_found', 'revision_mismatch'],
     cli: { path: ['skills', 'delete'], description: 'Delete a Skill', resource: 'skill', examples: ['adops skills delete budget-pacing --yes'] },
+    schemas: { params: skillParams, query: deleteQuery, response: skillDeletedSchema },
   },
   reimportSkill: {
     api: 'context',
@@ -95,6 +162,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Re-import a Skill',
     responses: { 200: 'The Skill refreshed to the catalog entry’s current version.' },
     errors: ['not_found', 'revision_mismatch', 'not_imported', 'catalog_entry_missing'],
+    schemas: { params: skillParams, body: reimportSkillBody, bodyOptional: true, response: skillSchema },
     cli: {
       path: ['skills', 'reimport'],
       description: 'Re-import a catalog-sourced Skill from the catalog (overwrites local edits)',
@@ -112,6 +180,7 @@ export const CONTEXT_OPERATIONS = {
     responses: { 200: 'The Skill Catalog, in the service’s order.' },
     errors: ['invalid_cursor'],
     cli: { path: ['skills', 'catalog', 'list'], description: 'List the Skill Catalog', resource: 'catalogSkill', examples: ['adops skills catalog list'] },
+    schemas: { query: listCatalogQuery, response: catalogPageSchema },
   },
   importCatalogSkill: {
     api: 'context',
@@ -122,6 +191,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Import a Catalog Skill',
     responses: { 201: 'The new Skill, source catalog.' },
     errors: ['not_found', 'slug_conflict', 'invalid_slug'],
+    schemas: { params: catalogParams, body: importCatalogSkillBody, bodyOptional: true, response: skillSchema },
     cli: {
       path: ['skills', 'catalog', 'import'],
       description: 'Import a Catalog Skill as a Skill of your organization',
@@ -138,6 +208,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Brands',
     responses: { 200: 'A page of Brands, newest first: name, description, logo and which sections carry prose.' },
     errors: ['invalid_cursor'],
+    schemas: { query: listBrandsQuery, response: brandPageSchema },
     cli: {
       path: ['brands', 'list'],
       description: 'List Brands: name, description, logo and which sections carry prose',
@@ -154,6 +225,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Brand',
     responses: { 201: 'The Brand, revision 1.' },
     errors: ['slug_conflict', 'invalid_slug'],
+    schemas: { body: createBrandBody, response: brandSchema },
     cli: {
       path: ['brands', 'create'],
       description: 'Create a Brand',
@@ -170,6 +242,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Brand',
     responses: { 200: 'The Brand with all four sections.' },
     errors: ['not_found'],
+    schemas: { params: brandParams, response: brandSchema },
     cli: {
       path: ['brands', 'get'],
       description: 'Show a Brand with its four sections',
@@ -186,6 +259,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Brand',
     responses: { 200: 'The Brand as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    schemas: { params: brandParams, body: updateBrandBody, response: brandSchema },
     cli: {
       path: ['brands', 'update'],
       description: "Change a Brand (revision-safe: another writer's change to the same field exits 5 unless --force)",
@@ -207,6 +281,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Brand',
     responses: { 200: 'Deleted, with its Personas, Documents (and their files) and advertiser attachments.' },
     errors: ['not_found', 'revision_mismatch'],
+    schemas: { params: brandParams, query: deleteQuery, response: brandDeletedSchema },
     cli: {
       path: ['brands', 'delete'],
       description: 'Delete a Brand with its Personas and Documents',
@@ -223,6 +298,7 @@ export const CONTEXT_OPERATIONS = {
     summary: "List a Brand's advertisers",
     responses: { 200: 'Advertisers attached to the Brand, last attached first.' },
     errors: ['invalid_cursor', 'not_found'],
+    schemas: { params: brandParams, query: listBrandAdvertisersQuery, response: brandAdvertiserPageSchema },
     cli: {
       path: ['brands', 'advertisers', 'list'],
       description: "List a Brand's advertisers",
@@ -240,6 +316,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Attach an advertiser',
     responses: { 200: 'Already attached: the existing attachment, unchanged.', 201: 'Attached.' },
     errors: ['not_found', 'advertiser_not_owned'],
+    schemas: { params: brandParams, body: attachAdvertiserBody, response: brandAdvertiserSchema },
     cli: {
       path: ['brands', 'advertisers', 'attach'],
       description: 'Attach an advertiser to a Brand',
@@ -257,6 +334,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Detach an advertiser',
     responses: { 200: 'Detached.' },
     errors: ['not_found'],
+    schemas: { params: brandAdvertiserParams, response: advertiserDetachedSchema },
     cli: {
       path: ['brands', 'advertisers', 'detach'],
       description: 'Detach an advertiser from a Brand',
@@ -274,6 +352,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Personas',
     responses: { 200: 'A page of the Brand’s Personas, newest first.' },
     errors: ['invalid_cursor', 'not_found'],
+    schemas: { params: brandParams, query: listPersonasQuery, response: personaPageSchema },
     cli: {
       path: ['brands', 'personas', 'list'],
       description: "List a Brand's Personas",
@@ -291,6 +370,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Persona',
     responses: { 201: 'The Persona, revision 1.' },
     errors: ['not_found', 'slug_conflict', 'invalid_slug'],
+    schemas: { params: brandParams, body: createPersonaBody, response: personaSchema },
     cli: {
       path: ['brands', 'personas', 'create'],
       description: 'Create a Persona of a Brand',
@@ -308,6 +388,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Persona',
     responses: { 200: 'The Persona.' },
     errors: ['not_found'],
+    schemas: { params: personaParams, response: personaSchema },
     cli: {
       path: ['brands', 'personas', 'get'],
       description: 'Show a Persona',
@@ -325,6 +406,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Persona',
     responses: { 200: 'The Persona as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch'],
+    schemas: { params: personaParams, body: updatePersonaBody, response: personaSchema },
     cli: {
       path: ['brands', 'personas', 'update'],
       description: "Change a Persona (revision-safe: another writer's change to the same field exits 5 unless --force)",
@@ -346,6 +428,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Persona',
     responses: { 200: 'Deleted.' },
     errors: ['not_found', 'revision_mismatch'],
+    schemas: { params: personaParams, query: deleteQuery, response: personaDeletedSchema },
     cli: {
       path: ['brands', 'personas', 'delete'],
       description: 'Delete a Persona',
@@ -363,6 +446,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List documents',
     responses: { 200: 'A page of the Brand’s documents, newest first.' },
     errors: ['invalid_cursor', 'not_found'],
+    schemas: { params: brandDocumentParams, query: listDocumentsQuery, response: documentPageSchema },
     cli: {
       path: ['brands', 'documents', 'list'],
       description: "List a Brand's Documents",
@@ -380,6 +464,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Start a document upload (reserve)',
     responses: { 201: 'The document in pending_upload, and the URL to PUT its bytes to (no API key there).' },
     errors: ['not_found', 'too_large', 'unsupported_type'],
+    schemas: { params: brandDocumentParams, body: reserveDocumentBody, response: reservedDocumentSchema },
     cli: {
       path: ['brands', 'documents', 'reserve'],
       description: 'Reserve a Document and get the URL to send its bytes to (step 1 of an upload; `brands documents upload` does all steps)',
@@ -397,6 +482,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Finalize a document upload',
     responses: { 200: 'The document, ready (finalizing a ready document again answers it unchanged).' },
     errors: ['not_found', 'upload_incomplete', 'too_large', 'unsupported_type'],
+    schemas: { params: documentParams, response: documentSchema, error: documentErrorBodySchema },
     cli: {
       path: ['brands', 'documents', 'finalize'],
       description: 'Finalize a Document once its bytes are sent (step 3 of an upload): checks type and size',
@@ -414,6 +500,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a document',
     responses: { 200: 'The document.' },
     errors: ['not_found'],
+    schemas: { params: documentParams, response: documentSchema },
     cli: {
       path: ['brands', 'documents', 'get'],
       description: 'Show a Document',
@@ -431,6 +518,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a document',
     responses: { 200: 'Deleted, with its stored file.' },
     errors: ['not_found'],
+    schemas: { params: documentParams, response: documentDeletedSchema },
     cli: {
       path: ['brands', 'documents', 'delete'],
       description: 'Delete a Document and its file',
@@ -448,6 +536,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'List Campaign Plans',
     responses: { 200: 'A page of Campaign Plans, newest first (Line Items counted, not listed).' },
     errors: ['invalid_cursor'],
+    schemas: { query: listPlansQuery, response: planPageSchema },
     cli: {
       path: ['plans', 'list'],
       description: 'List Campaign Plans',
@@ -464,6 +553,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Create a Campaign Plan',
     responses: { 201: 'The plan, draft, revision 1.' },
     errors: ['slug_conflict', 'invalid_slug', 'invalid_amount', 'invalid_currency', 'invalid_dates'],
+    schemas: { body: createPlanBody, response: planSchema },
     cli: {
       path: ['plans', 'create'],
       description: 'Create a Campaign Plan (amounts in whole units of its currency)',
@@ -483,6 +573,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Get a Campaign Plan',
     responses: { 200: 'The plan with its Line Items and what they spawned.' },
     errors: ['not_found'],
+    schemas: { params: planParams, response: planSchema },
     cli: {
       path: ['plans', 'get'],
       description: 'Show a Campaign Plan with its Line Items',
@@ -499,6 +590,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Campaign Plan',
     responses: { 200: 'The plan as written, revision + 1.' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen', 'invalid_amount', 'invalid_currency', 'invalid_dates'],
+    schemas: { params: planParams, body: updatePlanBody, response: planSchema },
     cli: {
       path: ['plans', 'update'],
       description: "Change a Campaign Plan (revision-safe: another writer's change to the same field exits 5 unless --force)",
@@ -520,6 +612,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Campaign Plan',
     responses: { 200: 'Deleted with its Line Items.' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen'],
+    schemas: { params: planParams, query: deleteQuery, response: planDeletedSchema },
     cli: {
       path: ['plans', 'delete'],
       description: 'Delete a Campaign Plan and its Line Items',
@@ -536,6 +629,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Approve a Campaign Plan',
     responses: { 200: 'The plan, approved (and frozen).' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen', 'plan_invalid'],
+    schemas: { params: planParams, body: approvePlanBody, bodyOptional: true, response: planSchema },
   },
   addLineItem: {
     api: 'context',
@@ -546,6 +640,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Add a Line Item',
     responses: { 201: 'The Line Item, with its service-minted lineItemId, revision 1.' },
     errors: ['not_found', 'plan_frozen', 'invalid_amount', 'invalid_dates'],
+    schemas: { params: planParams, body: addLineItemBody, response: lineItemSchema },
     cli: {
       path: ['plans', 'line-items', 'add'],
       description: 'Add a Line Item to a plan',
@@ -565,6 +660,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Update a Line Item',
     responses: { 200: 'The Line Item as written, revision + 1 (its last validation cleared).' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen', 'invalid_amount', 'invalid_dates'],
+    schemas: { params: lineItemParams, body: updateLineItemBody, response: lineItemSchema },
     cli: {
       path: ['plans', 'line-items', 'update'],
       description: "Change a Line Item (revision-safe: another writer's change to the same field exits 5 unless --force)",
@@ -586,6 +682,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Delete a Line Item',
     responses: { 200: 'Deleted.' },
     errors: ['not_found', 'revision_mismatch', 'plan_frozen'],
+    schemas: { params: lineItemParams, query: deleteQuery, response: lineItemDeletedSchema },
     cli: {
       path: ['plans', 'line-items', 'delete'],
       description: 'Delete a Line Item',
@@ -603,6 +700,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Validate a Line Item',
     responses: { 200: 'What is missing or wrong (valid when nothing is); kept on the Line Item until its next edit.' },
     errors: ['not_found'],
+    schemas: { params: lineItemParams, response: validationSchema },
   },
   getLineItemReadiness: {
     api: 'context',
@@ -613,6 +711,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Check execution readiness',
     responses: { 200: 'Whether the Line Item can be executed now, and what is missing.' },
     errors: ['not_found'],
+    schemas: { params: lineItemParams, response: readinessSchema },
   },
   recordLineItemExecution: {
     api: 'context',
@@ -623,6 +722,7 @@ export const CONTEXT_OPERATIONS = {
     summary: 'Record what a Line Item spawned',
     responses: { 200: 'The same object was recorded before: that record, unchanged.', 201: 'Recorded.' },
     errors: ['not_found', 'plan_not_approved', 'plan_frozen', 'provider_mismatch'],
+    schemas: { params: lineItemParams, body: recordExecutionBody, response: executionSchema },
     cli: {
       path: ['plans', 'line-items', 'record'],
       description: 'Record a provider object a Line Item spawned (an execution)',
@@ -631,4 +731,4 @@ export const CONTEXT_OPERATIONS = {
       examples: ['adops plans line-items record spring-sale li_123 --entity-type campaign --entity-id 120330000000001'],
     },
   },
-} as const satisfies Record<string, OperationSpec>;
+} as const satisfies Record<string, OperationEntry>;

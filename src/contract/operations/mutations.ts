@@ -1,8 +1,10 @@
 // The Mutations API, operation by operation: changes started on an advertiser.
-// Each entry is the whole operation as plain data (no zod, so the CLI's fast paths can read it):
-// method, path, permission, kind, summary, each 2xx status with what it means, and the error
-// codes it adds to the common ones. Its request and response schemas are in ./mutations.schemas.ts.
-import type { OperationSpec } from './spec.js';
+// Each entry is the whole operation: method, path, permission, kind, summary, each 2xx status
+// with what it means, the error codes it adds to the common ones, its request and response
+// schemas (zod), and its CLI command. This module loads zod: the CLI's fast paths read the
+// plain table `npm run gen` writes from it (../generated/operation-table.ts), never this file.
+import type { OperationEntry } from './entry.js';
+import { createMutationBody, idempotencyHeaders, listMutationsQuery, mutationPageSchema, mutationParams, mutationSchema } from '../schemas/mutations.js';
 
 export const MUTATIONS_OPERATIONS = {
   listMutations: {
@@ -14,6 +16,7 @@ export const MUTATIONS_OPERATIONS = {
     summary: 'List mutation history',
     responses: { 200: "A page of the organization's mutations, newest first." },
     errors: ['invalid_cursor'],
+    schemas: { query: listMutationsQuery, response: mutationPageSchema },
     cli: {
       path: ['mutations', 'list'],
       description: "List the organization's history of changes, newest first",
@@ -32,6 +35,7 @@ export const MUTATIONS_OPERATIONS = {
       202: 'Accepted: the mutation, `pending`. Poll GET /mutations/{id} until `succeeded` or `failed`. With a reused Idempotency-Key and the same body: the mutation already started, in its current state.',
     },
     errors: ['missing_write_access', 'provider_not_connected', 'advertiser_not_owned', 'invalid_amount', 'idempotency_key_reused'],
+    schemas: { headers: idempotencyHeaders, body: createMutationBody, response: mutationSchema },
   },
   getMutation: {
     api: 'mutations',
@@ -42,6 +46,7 @@ export const MUTATIONS_OPERATIONS = {
     summary: 'Read a mutation',
     responses: { 200: 'The mutation in its current state (failed carries the error, succeeded the entity).' },
     errors: ['not_found'],
+    schemas: { params: mutationParams, response: mutationSchema },
     cli: {
       path: ['mutations', 'get'],
       description: 'Read a mutation you started; --wait polls until it finishes',
@@ -50,4 +55,4 @@ export const MUTATIONS_OPERATIONS = {
       examples: ['adops mutations get mut_123', 'adops mutations get mut_123 --wait --timeout 120'],
     },
   },
-} as const satisfies Record<string, OperationSpec>;
+} as const satisfies Record<string, OperationEntry>;

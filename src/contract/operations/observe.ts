@@ -1,9 +1,35 @@
 // The Observe API, operation by operation: stored reads (no advertiser in the path),
 // live reads (the advertiser in the path; the provider is asked now) and Insights.
-// Each entry is the whole operation as plain data (no zod, so the CLI's fast paths can read it):
-// method, path, permission, kind, summary, each 2xx status with what it means, and the error
-// codes it adds to the common ones. Its request and response schemas are in ./observe.schemas.ts.
-import type { OperationSpec } from './spec.js';
+// Each entry is the whole operation: method, path, permission, kind, summary, each 2xx status
+// with what it means, the error codes it adds to the common ones, its request and response
+// schemas (zod), and its CLI command. This module loads zod: the CLI's fast paths read the
+// plain table `npm run gen` writes from it (../generated/operation-table.ts), never this file.
+import type { OperationEntry } from './entry.js';
+import type { z } from 'zod';
+import {
+  adGroupPageSchema,
+  adPageSchema,
+  assetGroupPageSchema,
+  campaignPageSchema,
+  creativePageSchema,
+  insightPageSchema,
+  insightsQuerySchema,
+  liveAdGroupsQuerySchema,
+  liveAdsQuerySchema,
+  liveAssetGroupsQuerySchema,
+  liveCampaignsQuerySchema,
+  liveCreativesQuerySchema,
+  liveGetParamsSchema,
+  liveListParamsSchema,
+  providerPayloadSchema,
+  storedAdGroupsQuerySchema,
+  storedAdsQuerySchema,
+  storedAssetGroupsQuerySchema,
+  storedCampaignsQuerySchema,
+  storedCreativesQuerySchema,
+} from '../schemas/observe.js';
+
+const live = <Q extends z.ZodType, R extends z.ZodType>(query: Q, response: R) => ({ params: liveListParamsSchema, query, response });
 
 export const OBSERVE_OPERATIONS = {
   listInsights: {
@@ -15,6 +41,7 @@ export const OBSERVE_OPERATIONS = {
     summary: 'Stored read of Insights',
     responses: { 200: 'Aggregated metrics over the range, newest period first.' },
     errors: ['invalid_cursor'],
+    schemas: { query: insightsQuerySchema, response: insightPageSchema },
   },
   listCampaigns: {
     api: 'observe',
@@ -25,6 +52,7 @@ export const OBSERVE_OPERATIONS = {
     summary: 'Stored read of campaigns',
     responses: { 200: 'A page of stored campaigns, newest first (the row stored last comes first).' },
     errors: ['invalid_cursor'],
+    schemas: { query: storedCampaignsQuerySchema, response: campaignPageSchema },
   },
   listLiveCampaigns: {
     api: 'observe',
@@ -36,6 +64,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "A page of the advertiser's campaigns as the provider answers now, in its own order." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: live(liveCampaignsQuerySchema, campaignPageSchema),
   },
   getLiveCampaign: {
     api: 'observe',
@@ -47,6 +76,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "The provider's own payload: its keys, only the fields the service requests; provider_a money in whole units." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: { params: liveGetParamsSchema, response: providerPayloadSchema },
   },
   listAdGroups: {
     api: 'observe',
@@ -57,6 +87,7 @@ export const OBSERVE_OPERATIONS = {
     summary: 'Stored read of ad groups',
     responses: { 200: 'A page of stored ad groups, newest first (the row stored last comes first).' },
     errors: ['invalid_cursor'],
+    schemas: { query: storedAdGroupsQuerySchema, response: adGroupPageSchema },
   },
   listLiveAdGroups: {
     api: 'observe',
@@ -68,6 +99,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "A page of the advertiser's ad groups as the provider answers now, in its own order." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: live(liveAdGroupsQuerySchema, adGroupPageSchema),
   },
   getLiveAdGroup: {
     api: 'observe',
@@ -79,6 +111,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "The provider's own payload: its keys, only the fields the service requests; provider_a money in whole units." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: { params: liveGetParamsSchema, response: providerPayloadSchema },
   },
   listAds: {
     api: 'observe',
@@ -89,6 +122,7 @@ export const OBSERVE_OPERATIONS = {
     summary: 'Stored read of ads',
     responses: { 200: 'A page of stored ads, newest first (the row stored last comes first).' },
     errors: ['invalid_cursor'],
+    schemas: { query: storedAdsQuerySchema, response: adPageSchema },
   },
   listLiveAds: {
     api: 'observe',
@@ -100,6 +134,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "A page of the advertiser's ads as the provider answers now, in its own order." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: live(liveAdsQuerySchema, adPageSchema),
   },
   getLiveAd: {
     api: 'observe',
@@ -111,6 +146,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "The provider's own payload: its keys, only the fields the service requests; provider_a money in whole units." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: { params: liveGetParamsSchema, response: providerPayloadSchema },
   },
   listCreatives: {
     api: 'observe',
@@ -121,6 +157,7 @@ export const OBSERVE_OPERATIONS = {
     summary: 'Stored read of creatives',
     responses: { 200: 'A page of stored creatives, newest first (the row stored last comes first).' },
     errors: ['invalid_cursor'],
+    schemas: { query: storedCreativesQuerySchema, response: creativePageSchema },
   },
   listLiveCreatives: {
     api: 'observe',
@@ -132,6 +169,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "A page of the advertiser's creatives as the provider answers now, in its own order." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: live(liveCreativesQuerySchema, creativePageSchema),
   },
   getLiveCreative: {
     api: 'observe',
@@ -143,6 +181,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "The provider's own payload: its keys, only the fields the service requests; provider_a money in whole units." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: { params: liveGetParamsSchema, response: providerPayloadSchema },
   },
   listAssetGroups: {
     api: 'observe',
@@ -153,6 +192,7 @@ export const OBSERVE_OPERATIONS = {
     summary: 'Stored read of asset groups',
     responses: { 200: 'A page of stored asset groups, newest first (the row stored last comes first).' },
     errors: ['invalid_cursor'],
+    schemas: { query: storedAssetGroupsQuerySchema, response: assetGroupPageSchema },
   },
   listLiveAssetGroups: {
     api: 'observe',
@@ -164,6 +204,7 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "A page of the advertiser's asset groups as the provider answers now, in its own order." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: live(liveAssetGroupsQuerySchema, assetGroupPageSchema),
   },
   getLiveAssetGroup: {
     api: 'observe',
@@ -175,5 +216,6 @@ export const OBSERVE_OPERATIONS = {
     live: true,
     responses: { 200: "The provider's own payload: its keys, only the fields the service requests; provider_a money in whole units." },
     errors: ['invalid_cursor', 'not_found', 'provider_not_connected', 'live_read_unsupported', 'provider_error'],
+    schemas: { params: liveGetParamsSchema, response: providerPayloadSchema },
   },
-} as const satisfies Record<string, OperationSpec>;
+} as const satisfies Record<string, OperationEntry>;

@@ -1,4 +1,4 @@
-// What an operation's schemas entry holds (./<api>.schemas.ts). Type-only.
+// What an operation entry's `schemas` hold (./entry.ts). Type-only.
 import type { z } from 'zod';
 
 export interface OperationSchemas {

@@ -1,5 +1,5 @@
-// What one operation module entry says: the whole operation, as plain data.
-// Type-only imports: a module of entries loads nothing but its own strings.
+// The plain part of an operation entry (./entry.ts), all but its schemas: what the generated
+// table (../generated/operation-table.ts) holds for each operation. Type-only.
 import type { KnownErrorCode } from '../errors.js';
 import type { Permission } from '../ids.js';
 

@@ -5,13 +5,19 @@
 // declare, or a plain command missing from the tree, fails here.
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../src/contract/errors.js';
-import { OPERATIONS } from '../../../src/contract/operations.js';
+import { OPERATION_TABLE, OPERATIONS } from '../../../src/contract/operations.js';
+import { OPERATION_ENTRIES } from '../../../src/contract/operations/all.js';
 import { getRegistry } from '../../../src/commands/index.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 
 type DocOperation = { operationId: string; responses: Record<string, { description: string }> };
 
 describe('operation modules', () => {
+  it("src/contract/generated/operation-table.ts is current: the modules' entries, in order, less their schemas (regenerate: npm run gen)", () => {
+    const declared = Object.entries(OPERATION_ENTRIES).map(([id, entry]) => [id, Object.fromEntries(Object.entries(entry).filter(([k]) => k !== 'schemas'))]);
+    expect(Object.entries(OPERATION_TABLE)).toEqual(declared);
+  });
+
   it('declare 2xx statuses and known error codes for every operation', () => {
     for (const op of OPERATIONS) {
       expect(Object.keys(op.responses).length, op.id).toBeGreaterThan(0);
