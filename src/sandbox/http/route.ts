@@ -1,5 +1,5 @@
 // Every operation's route config comes from its operation module
-// (src/contract/operations/<api>.ts and <api>.schemas.ts): method, path,
+// (src/contract/operations/<api>.ts, schemas included): method, path,
 // operationId, permission, the request schemas, each 2xx status with its
 // description and body schema, and the error codes. A handler states nothing
 // of that; the sandbox registers every route in one loop (routes/handlers.ts).
