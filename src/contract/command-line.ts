@@ -36,6 +36,11 @@ export function cliOf(id: OperationId): OperationCli<ResourceName> {
   return cli;
 }
 
+/** The words that name `id`'s command: `adops plans update`. */
+export function commandName(id: OperationId): string {
+  return ['adops', ...cliOf(id).path].join(' ');
+}
+
 /**
  * The command line that performs `id`: `adops`, its words, the values of its path parameters as its
  * positional arguments, then a flag per field (`{ state: 'reserved' }` -> `--state reserved`), and
@@ -51,5 +56,5 @@ export function commandLine(id: OperationId, params: Readonly<Record<string, str
     return v;
   });
   const flags = Object.entries(fields).flatMap(([f, v]) => [`--${flagName(f, cli.flagNames)}`, v]);
-  return ['adops', ...cli.path, ...positional, ...flags, ...(op.kind === 'delete' ? ['--yes'] : [])].join(' ');
+  return [commandName(id), ...positional, ...flags, ...(op.kind === 'delete' ? ['--yes'] : [])].join(' ');
 }

@@ -269,6 +269,14 @@ export function rowOperations(r: Resource): OperationId[] {
   return [...r.rows, ...(r.observe ? [r.observe.stored, r.observe.live] : [])];
 }
 
+/** The `observe` block of each noun that has one, its operation ids literal (the sandbox's Observe routes are keyed by them). */
+export type ObserveBlock = { [K in ResourceName]: (typeof RESOURCES)[K] extends { observe: infer O } ? O : never }[ResourceName];
+
+/** The Observe entities' blocks, in the nouns' order. */
+export function observeBlocks(): ObserveBlock[] {
+  return Object.values(RESOURCES).flatMap((r) => ('observe' in r ? [r.observe] : []));
+}
+
 /** Every declared noun with its name, for the derivations (flags, completion, edits). */
 export function resourceEntries(): Array<[ResourceName, Resource]> {
   return Object.entries(DECLARED).flatMap(([name, r]): Array<[ResourceName, Resource]> => (isResourceName(name) ? [[name, r]] : []));

@@ -11,7 +11,7 @@ import type { ResourceName } from '../../contract/resources.js';
 // The generated JSON widens each field's type word to string; gen.mjs writes it from the typed contract.
 const INPUTS = inputs as Record<string, OperationInputs>;
 
-export function inputsOf(operationId: string): OperationInputs {
+export function inputsOf(operationId: OperationId): OperationInputs {
   const found = INPUTS[operationId];
   if (!found) throw new Error(`no inputs for operation ${operationId}`);
   return found;
