@@ -12,6 +12,9 @@ import { OPERATIONS, type OperationId } from '../../../src/contract/operations.j
 import { observeBlocks, RESOURCES, resourceEntries } from '../../../src/contract/resources.js';
 import { assetTarget, documentTarget } from '../../../src/flows/upload-targets.js';
 import type { Requester } from '../../../src/client/request.js';
+import type { CommandSpec } from '../../../src/cli/registry.js';
+import type { ViewName } from '../../../src/cli/output/resources.js';
+import type { OperationCommandOptions } from '../../../src/commands/_shared/operation-command.js';
 
 const SRC = new URL('../../../src/', import.meta.url).pathname;
 
@@ -126,5 +129,19 @@ describe('command lines in messages are written from the table', () => {
       }
     }
     expect(spelt).toEqual([]);
+  });
+});
+
+describe('nouns and operation ids are typed where the CLI names them (checked by `tsc -p test`)', () => {
+  it('a misspelt noun, view or operation id does not compile', () => {
+    // @ts-expect-error the noun is 'campaign'
+    const noun: OperationCommandOptions['resource'] = 'campaigns';
+    // @ts-expect-error drift's rows are the view 'drift'
+    const view: ViewName = 'drifts';
+    // @ts-expect-error the operation is listCampaigns
+    const op: NonNullable<CommandSpec['operationId']> = 'listCampaign';
+    // @ts-expect-error a flow's operations are ids of the table
+    const flow: CommandSpec['flowOperations'] = ['uploadAsset'];
+    expect([noun, view, op, flow]).toHaveLength(4);
   });
 });
