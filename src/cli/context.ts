@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from '../client/http.js';
 import type { RetryPolicy } from '../client/retry.js';
 import type { ResolvedAuth } from '../config/resolve.js';
+import type { OperationId } from '../contract/operations.js';
 import type { ConfigStore } from '../state/config-store.js';
 import type { OutputFormat } from './output/format.js';
 import type { Prompter } from './prompter.js';
@@ -136,11 +137,11 @@ export interface CommandSpec {
   options?: readonly OptionSpec[];
   examples?: readonly string[];
   /** The service operation this command performs, from src/contract/operations.ts. */
-  operationId?: string;
+  operationId?: OperationId;
   /** Other operations it performs when a flag says so (e.g. `--live` reads live). */
-  alternates?: ReadonlyArray<{ operationId: string; when: string }>;
+  alternates?: ReadonlyArray<{ operationId: OperationId; when: string }>;
   /** Operations a flow command performs (e.g. upload: reserve, finalize, register). */
-  flowOperations?: readonly string[];
+  flowOperations?: readonly OperationId[];
   /** Asks for confirmation on a TTY, needs --yes elsewhere. */
   destructive?: boolean;
   hidden?: boolean;

@@ -5,7 +5,7 @@
 // for it); a test fails when that file is stale.
 import type { z } from 'zod';
 import { schemasOf } from './operation-schemas.js';
-import { resourceEntries } from './resources.js';
+import { resourceEntries, rowOperations } from './resources.js';
 
 interface Def {
   type: string;
@@ -54,8 +54,9 @@ function rowSchema(response: z.ZodType): z.ZodType {
 export function resourceFields(): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [name, r] of resourceEntries()) {
-    if (r.rows.length === 0) continue;
-    const paths = r.rows.flatMap((id) => {
+    const rows = rowOperations(r);
+    if (rows.length === 0) continue;
+    const paths = rows.flatMap((id) => {
       const response = schemasOf(id)?.response;
       if (!response) throw new Error(`${name}: ${id} has no response schema`);
       return schemaPaths(rowSchema(response));

@@ -41,6 +41,20 @@ export interface CompletionSpec {
   flags?: readonly string[];
 }
 
+/**
+ * An Observe entity's commands (`adops observe <word> list|get`): the stored list, the live list
+ * (`--live <advertiser>`) and the live single read, and the words its help uses.
+ */
+export interface ObserveSpec {
+  /** The CLI word of its group: `adops observe ad-groups`. */
+  word: string;
+  /** For help: 'ad groups' (the singular is the noun's `noun`). */
+  plural: string;
+  stored: OperationId;
+  live: OperationId;
+  get: OperationId;
+}
+
 export interface Resource {
   /** For messages: 'line item'. */
   noun: string;
@@ -48,7 +62,10 @@ export interface Resource {
   id: string;
   /** The field a person recognises a row by. */
   name?: string;
-  /** The operations whose answers carry these rows (a page's `data[]`, or the object itself); their response schemas give the fields. */
+  /**
+   * The operations whose answers carry these rows (a page's `data[]`, or the object itself), besides its
+   * `observe` lists (rowOperations); their response schemas give the fields.
+   */
   rows: readonly OperationId[];
   /** The table's default columns. */
   columns: readonly string[];
@@ -64,6 +81,8 @@ export interface Resource {
   /** Delete operations whose prompt names the row by `name`, read first with `get` (an opaque id says nothing to a person). */
   namedOnDelete?: { delete: OperationId; get: OperationId };
   completion?: CompletionSpec;
+  /** Its `adops observe` group, for the Observe entities. */
+  observe?: ObserveSpec;
 }
 
 const ENTITY_COLUMNS = ['id', 'name', 'provider', 'status'] as const;
@@ -83,40 +102,45 @@ export const RESOURCES = {
     noun: 'campaign',
     id: 'id',
     name: 'name',
-    rows: ['listCampaigns', 'listLiveCampaigns'],
+    rows: [], // and its observe lists
     columns: [...ENTITY_COLUMNS, 'advertiserId', 'budget', 'budgetType', 'objective', 'updatedAt'],
     strict: true,
     ref: { field: 'campaignId', flag: 'campaign' },
+    observe: { word: 'campaigns', plural: 'campaigns', stored: 'listCampaigns', live: 'listLiveCampaigns', get: 'getLiveCampaign' },
   },
   adGroup: {
     noun: 'ad group',
     id: 'id',
     name: 'name',
-    rows: ['listAdGroups', 'listLiveAdGroups'],
+    rows: [], // and its observe lists
     columns: [...ENTITY_COLUMNS, 'campaignId', 'budget', 'budgetLevel', 'bidStrategy', 'updatedAt'],
     strict: true,
     ref: { field: 'adGroupId', flag: 'ad-group' },
+    observe: { word: 'ad-groups', plural: 'ad groups', stored: 'listAdGroups', live: 'listLiveAdGroups', get: 'getLiveAdGroup' },
   },
   ad: {
     noun: 'ad',
     id: 'id',
     name: 'name',
-    rows: ['listAds', 'listLiveAds'],
+    rows: [], // and its observe lists
     columns: [...ENTITY_COLUMNS, 'advertiserId', 'adGroupId', 'campaignId', 'updatedAt'],
+    observe: { word: 'ads', plural: 'ads', stored: 'listAds', live: 'listLiveAds', get: 'getLiveAd' },
   },
   creative: {
     noun: 'creative',
     id: 'id',
     name: 'name',
-    rows: ['listCreatives', 'listLiveCreatives'],
+    rows: [], // and its observe lists
     columns: [...ENTITY_COLUMNS, 'advertiserId', 'title', 'callToAction'],
+    observe: { word: 'creatives', plural: 'creatives', stored: 'listCreatives', live: 'listLiveCreatives', get: 'getLiveCreative' },
   },
   assetGroup: {
     noun: 'asset group',
     id: 'id',
     name: 'name',
-    rows: ['listAssetGroups', 'listLiveAssetGroups'],
+    rows: [], // and its observe lists
     columns: [...ENTITY_COLUMNS, 'advertiserId', 'campaignId', 'finalUrls'],
+    observe: { word: 'asset-groups', plural: 'asset groups', stored: 'listAssetGroups', live: 'listLiveAssetGroups', get: 'getLiveAssetGroup' },
   },
   insight: {
     noun: 'insight',
@@ -230,15 +254,30 @@ export const RESOURCES = {
 
 export type ResourceName = keyof typeof RESOURCES;
 
+/** The nouns as the Resource shape, for the derivations that read every noun alike. */
+const DECLARED: Readonly<Record<ResourceName, Resource>> = RESOURCES;
+
 const isResourceName = (name: string): name is ResourceName => Object.hasOwn(RESOURCES, name);
 
 /** The noun named by a command's `resource` (undefined: a CLI-local view or none). */
 export function resourceOf(name: string): Resource | undefined {
-  return isResourceName(name) ? RESOURCES[name] : undefined;
+  return isResourceName(name) ? DECLARED[name] : undefined;
+}
+
+/** The operations whose answers carry a noun's rows: its `rows`, then its observe lists (stored, live). */
+export function rowOperations(r: Resource): OperationId[] {
+  return [...r.rows, ...(r.observe ? [r.observe.stored, r.observe.live] : [])];
+}
+
+/** The `observe` block of each noun that has one, its operation ids literal (the sandbox's Observe routes are keyed by them). */
+export type ObserveBlock = { [K in ResourceName]: (typeof RESOURCES)[K] extends { observe: infer O } ? O : never }[ResourceName];
+
+/** The Observe entities' blocks, in the nouns' order. */
+export function observeBlocks(): ObserveBlock[] {
+  return Object.values(RESOURCES).flatMap((r) => ('observe' in r ? [r.observe] : []));
 }
 
 /** Every declared noun with its name, for the derivations (flags, completion, edits). */
 export function resourceEntries(): Array<[ResourceName, Resource]> {
-  const all: Readonly<Record<ResourceName, Resource>> = RESOURCES;
-  return Object.entries(all).flatMap(([name, r]): Array<[ResourceName, Resource]> => (isResourceName(name) ? [[name, r]] : []));
+  return Object.entries(DECLARED).flatMap(([name, r]): Array<[ResourceName, Resource]> => (isResourceName(name) ? [[name, r]] : []));
 }

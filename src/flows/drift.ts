@@ -11,6 +11,8 @@
 import { operationPages } from '../client/call.js';
 import type { Requester } from '../client/request.js';
 import { ROW_PROVIDERS } from '../contract/ids.js';
+import type { OperationId } from '../contract/operations.js';
+import { RESOURCES } from '../contract/resources.js';
 
 export const DRIFT_LEVELS = ['campaigns', 'ad-groups'] as const;
 export type DriftLevel = (typeof DRIFT_LEVELS)[number];
@@ -58,11 +60,11 @@ const storable = (row: Row): boolean => typeof row.provider !== 'string' || ROW_
 
 type Row = Record<string, unknown>;
 
-/** The stored and the live list operation of each level. */
+/** The stored and the live list operation of each level: its noun's observe block (src/contract/resources.ts). */
 const OPERATIONS = {
-  campaigns: { stored: 'listCampaigns', live: 'listLiveCampaigns' },
-  'ad-groups': { stored: 'listAdGroups', live: 'listLiveAdGroups' },
-} as const satisfies Record<DriftLevel, { stored: string; live: string }>;
+  campaigns: RESOURCES.campaign.observe,
+  'ad-groups': RESOURCES.adGroup.observe,
+} as const satisfies { [L in DriftLevel]: { word: L; stored: OperationId; live: OperationId } };
 
 type Ops = (typeof OPERATIONS)[DriftLevel];
 

@@ -8,6 +8,7 @@
 // No terminal code: progress through onNote, results as data.
 import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError } from '../client/errors.js';
+import { commandName } from '../contract/command-line.js';
 import type { ApiClient } from '../client/http.js';
 import { realRetryDeps, ThrottleGate } from '../client/retry.js';
 import { MUTATION_STATE_WORDS, UnexpectedAnswerError } from '../client/answer-check.js';
@@ -80,7 +81,7 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
     if (prior && now() - prior.firstSentAt > KEY_SAFE_MS) {
       Object.assign(out, {
         state: 'unknown',
-        error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`adops mutations list\` before sending it again`,
+        error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`${commandName('listMutations')}\` before sending it again`,
       });
       return;
     }

@@ -13,6 +13,7 @@
 // No terminal code: progress goes to onNote.
 import { checkAnswer } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
+import { commandLine, commandName } from '../contract/command-line.js';
 import type { ApiClient } from '../client/http.js';
 import type { PlanApplyMarkers, PlanMarker } from '../state/plan-markers.js';
 
@@ -121,10 +122,10 @@ export function isLeftoverOf(plan: Plan, m: PlanMarker, doc: PlanDocument): bool
 }
 
 function conflictAdvice(slug: string, leftover: PlanMarker | undefined): string {
-  const clean = `look at it with \`adops plans get ${slug}\`; if it is not wanted, \`adops plans delete ${slug} --yes\` and apply again`;
+  const clean = `look at it with \`${commandLine('getCampaignPlan', { slug })}\`; if it is not wanted, \`${commandLine('deleteCampaignPlan', { slug })}\` and apply again`;
   return leftover
     ? `plan ${slug} exists. An earlier \`adops plans apply\` of it from here was interrupted (pid ${leftover.pid}), but this plan cannot be proven to be what it left (approved, changed, or created by someone else): ${clean}`
-    : `plan ${slug} already exists (a plan is created once; to change it use \`adops plans update\`): ${clean}`;
+    : `plan ${slug} already exists (a plan is created once; to change it use \`${commandName('updateCampaignPlan')}\`): ${clean}`;
 }
 
 /** Deletes the plan this run created. Without the run's signal: an interrupted apply still cleans up. */
@@ -135,7 +136,7 @@ async function rollBack(client: ApiClient, slug: string, note: (m: string) => vo
     return true;
   } catch (err) {
     note(
-      `could not delete plan ${slug} (${err instanceof Error ? err.message : String(err)}); it is a draft: delete it with \`adops plans delete ${slug} --yes\``,
+      `could not delete plan ${slug} (${err instanceof Error ? err.message : String(err)}); it is a draft: delete it with \`${commandLine('deleteCampaignPlan', { slug })}\``,
     );
     return false;
   }

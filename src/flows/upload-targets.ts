@@ -5,6 +5,7 @@ import { checkAnswer } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
 import { callUnchecked } from '../client/call.js';
 import type { Requester } from '../client/request.js';
+import { commandLine } from '../contract/command-line.js';
 import type { OperationId } from '../contract/operations.js';
 import { judgeAsset, judgeDocument, type Judged } from '../contract/media.js';
 
@@ -79,10 +80,12 @@ interface TargetSpec {
     reserve: 'reserveAssetUpload' | 'reserveDocument';
     finalize: 'finalizeAsset' | 'finalizeDocument';
     get: 'getAsset' | 'getDocument';
-    remove: OperationId;
+    remove: 'deleteAsset' | 'deleteDocument';
+    /** The list a person reads the reservations with, filtered on `reserved` (its state while no bytes are final). */
+    list: 'listAssets' | 'listDocuments';
   };
-  deleteCommand: (id: string) => string;
-  listReservedCommand: string;
+  /** The state a reservation waiting for its bytes is in. */
+  reserved: string;
 }
 
 function target(client: Requester, t: TargetSpec): UploadTarget {
@@ -106,8 +109,9 @@ function target(client: Requester, t: TargetSpec): UploadTarget {
     },
     remove: async (id, signal) => void (await orUndefinedOn404(send(t.ops.remove, signal, id))),
     isReady: (row) => row.state === 'ready',
-    deleteCommand: t.deleteCommand,
-    listReservedCommand: t.listReservedCommand,
+    // Written from the table's command entries (src/contract/command-line.ts): a renamed command or flag renames the hint.
+    deleteCommand: (id) => commandLine(t.ops.remove, params(id)),
+    listReservedCommand: commandLine(t.ops.list, t.params, { state: t.reserved }),
   };
 }
 
@@ -119,9 +123,8 @@ export const assetTarget = (client: Requester): UploadTarget =>
     judge: (head, size) => judgeAsset(head, size),
     params: {},
     idField: 'id',
-    ops: { reserve: 'reserveAssetUpload', finalize: 'finalizeAsset', get: 'getAsset', remove: 'deleteAsset' },
-    deleteCommand: (id) => `adops assets delete ${id} --yes`,
-    listReservedCommand: 'adops assets list --state reserved',
+    ops: { reserve: 'reserveAssetUpload', finalize: 'finalizeAsset', get: 'getAsset', remove: 'deleteAsset', list: 'listAssets' },
+    reserved: 'reserved',
   });
 
 export const documentTarget = (client: Requester, slug: string): UploadTarget =>
@@ -132,7 +135,6 @@ export const documentTarget = (client: Requester, slug: string): UploadTarget =>
     judge: (head, _size, filename) => judgeDocument(head, filename),
     params: { slug },
     idField: 'documentId',
-    ops: { reserve: 'reserveDocument', finalize: 'finalizeDocument', get: 'getDocument', remove: 'deleteDocument' },
-    deleteCommand: (id) => `adops brands documents delete ${slug} ${id} --yes`,
-    listReservedCommand: `adops brands documents list ${slug} --state pending_upload`,
+    ops: { reserve: 'reserveDocument', finalize: 'finalizeDocument', get: 'getDocument', remove: 'deleteDocument', list: 'listDocuments' },
+    reserved: 'pending_upload',
   });

@@ -7,7 +7,7 @@
 //   page or object, before anything is written. So a typo is always a usage
 //   error naming the known fields, never a column of nulls.
 import { UsageError } from '../errors.js';
-import { resourceView } from './resources.js';
+import { resourceView, type ViewName } from './resources.js';
 
 type Row = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function schemaKnows(path: string, known: readonly string[]): boolean {
   return false;
 }
 
-function refuse(unknown: string[], resource: string, known: Iterable<string>): UsageError {
+function refuse(unknown: string[], resource: ViewName, known: Iterable<string>): UsageError {
   const names = [...new Set(known)].filter((f) => !f.endsWith('.*'));
   return new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} for ${resource}: ${unknown.join(', ')}`, `known fields: ${names.join(', ')}`);
 }
@@ -49,7 +49,7 @@ function refuse(unknown: string[], resource: string, known: Iterable<string>): U
  * on a strict resource every name must be a schema field. Other unknown names
  * wait for the data (checkFieldsInData, called by the writers).
  */
-export function checkFields(fields: readonly string[] | undefined, resource: string): string[] | undefined {
+export function checkFields(fields: readonly string[] | undefined, resource: ViewName): string[] | undefined {
   if (!fields || fields.length === 0) return undefined;
   const list = [
     ...new Set(
@@ -84,7 +84,7 @@ function dataPaths(rows: readonly unknown[]): string[] {
 }
 
 /** After the first rows arrive: a name neither the schema nor the data knows is a usage error. */
-export function checkFieldsInData(fields: readonly string[] | undefined, resource: string, rows: readonly unknown[]): void {
+export function checkFieldsInData(fields: readonly string[] | undefined, resource: ViewName, rows: readonly unknown[]): void {
   if (!fields || rows.length === 0) return;
   const known = resourceView(resource).fields;
   if (!known) return;

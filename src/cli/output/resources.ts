@@ -11,7 +11,7 @@
 // sending. Otherwise an unknown field is refused only if the data does not
 // carry it either (the real service may add fields): see fields.ts.
 import FIELDS from '../../contract/generated/resource-fields.json' with { type: 'json' };
-import { resourceOf } from '../../contract/resources.js';
+import { resourceOf, type ResourceName } from '../../contract/resources.js';
 
 export interface ResourceView {
   columns: readonly string[];
@@ -30,7 +30,7 @@ export interface ResourceView {
 /** A view of the CLI's own rows: every field is a column, and no other exists. */
 const own = (fields: readonly string[], columns: readonly string[] = fields): ResourceView => ({ columns, fields, strict: true });
 
-const LOCAL: Readonly<Record<string, ResourceView>> = {
+const LOCAL = {
   keys: own(['key', 'organization', 'label', 'description'], ['organization', 'label', 'key', 'description']),
   config: own(['key', 'value', 'source']),
   check: own(['check', 'ok', 'detail']),
@@ -39,14 +39,22 @@ const LOCAL: Readonly<Record<string, ResourceView>> = {
   profileCheck: own(['name', 'default', 'baseUrl', 'key', 'organization', 'ok', 'detail'], ['name', 'default', 'baseUrl', 'key', 'ok', 'detail']),
   /** `observe drift`: one difference between the stored and the live copy. */
   drift: own(['id', 'name', 'field', 'stored', 'live']),
-};
+} as const satisfies Readonly<Record<string, ResourceView>>;
+
+/**
+ * What a command's output is a view of: a noun of the service (src/contract/resources.ts), one of the CLI's
+ * own rows above, or rows shown as they come with any field accepted (`api`'s answers, `auth status`, a
+ * sync's or an apply's result rows).
+ */
+export type ViewName = ResourceName | keyof typeof LOCAL | 'generic' | 'syncResult' | 'mutation-apply';
 
 const GENERIC: ResourceView = { columns: [] };
 const derived: Readonly<Record<string, readonly string[] | undefined>> = FIELDS;
 
 /** The view of a command's `resource`; anything undeclared (`api`'s answers) shows its own keys and accepts any field. */
-export function resourceView(name: string): ResourceView {
-  const local = Object.hasOwn(LOCAL, name) ? LOCAL[name] : undefined;
+export function resourceView(name: ViewName): ResourceView {
+  const locals: Readonly<Record<string, ResourceView>> = LOCAL;
+  const local = Object.hasOwn(locals, name) ? locals[name] : undefined;
   if (local) return local;
   const r = resourceOf(name);
   if (!r) return GENERIC;

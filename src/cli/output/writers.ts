@@ -5,7 +5,7 @@
 // ends when the command's signal aborts (Ctrl-C), so a stalled reader cannot swallow it.
 import { UsageError } from '../errors.js';
 import { checkFields, checkFieldsInData, pick } from './fields.js';
-import { resourceView } from './resources.js';
+import { resourceView, type ViewName } from './resources.js';
 import { cellText } from './sanitize.js';
 import { writerOf, type OutputFormat } from './writers/formats.js';
 import { isRow, type FormatOptions, type Row, type RowSink } from './writers/writer.js';
@@ -87,7 +87,7 @@ export interface OutputContext {
  * anything is sent: --fields (strict resources), --query (parsed; loads the
  * JMESPath library only when a query is given), --chart (a metric of the resource).
  */
-export async function prepareOutput(ctx: OutputContext, resource: string, extra: Partial<WriterOptions> = {}): Promise<WriterOptions> {
+export async function prepareOutput(ctx: OutputContext, resource: ViewName, extra: Partial<WriterOptions> = {}): Promise<WriterOptions> {
   const fields = checkFields(extra.fields ?? ctx.output.fields, resource);
   const query = extra.query ?? ctx.output.query;
   if (query !== undefined) {

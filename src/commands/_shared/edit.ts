@@ -16,6 +16,8 @@ import { inputsOf, type OperationCommandData, type OperationInput } from './oper
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandSpec } from '../../cli/registry.js';
 import type { ApiClient } from '../../client/http.js';
+import { commandLine } from '../../contract/command-line.js';
+import type { OperationId } from '../../contract/operations.js';
 import { applyRevisionSafe, isRevisionMismatch, type EditOutcome, type FieldConflict, type Revisioned } from '../../flows/edit.js';
 import { editTarget, readEditable, readRow, writeRow, type EditTarget } from '../../flows/edit-targets.js';
 import { EditTextError, editedChanges, parseEditText, renderEditText, type EditLayout } from '../../flows/edit-text.js';
@@ -106,7 +108,7 @@ function settle(ctx: CommandContext, outcome: EditOutcome<Revisioned>, what: str
 function revisionSafe(
   ctx: CommandContext,
   client: ApiClient,
-  operationId: string,
+  operationId: OperationId,
   params: Record<string, string>,
   changes: Record<string, unknown>,
   opts: { base?: Revisioned; force: boolean },
@@ -203,7 +205,7 @@ export async function runEdit(ctx: CommandContext, input: OperationInput, data: 
     throw new CliError(
       `${what} cannot be edited: ${frozen}`,
       EXIT.conflict,
-      'an approved plan can only be archived (`adops plans update SLUG --status archived`); an archived one is read-only',
+      `an approved plan can only be archived (\`${commandLine('updateCampaignPlan', { slug: 'SLUG' }, { status: 'archived' })}\`); an archived one is read-only`,
       'plan_frozen',
     );
   const dir = mkdtempSync(join(tmpdir(), 'adops-edit-'));

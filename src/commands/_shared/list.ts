@@ -2,6 +2,7 @@
 // paginator: --all follows nextCursor, --max caps the rows. Whenever the run
 // stops before the end — one page shown, --max reached, an error, Ctrl-C —
 // the cursor to resume from is printed once on stderr (an error's report carries it).
+import type { ViewName } from '../../cli/output/resources.js';
 import type { ApiRequest } from '../../client/http.js';
 import { paginate } from '../../client/paginate.js';
 import type { CommandContext } from '../../cli/context.js';
@@ -12,7 +13,7 @@ export interface ListOptions {
   all: boolean;
   limit?: number | undefined;
   max?: number | undefined;
-  resource: string;
+  resource: ViewName;
   fields?: string[] | undefined;
   /** Writer options from prepareOutput (signal, --query, chart); default: from the context. */
   output?: WriterOptions;

@@ -5,8 +5,9 @@
 // src/commands/operation.ts, loaded lazily; what it reads is in
 // operation-data.ts. Plain data: imported on the help fast path.
 import type { FieldInput } from '../../contract/operation-inputs.js';
-import { operation, OPERATION_TABLE, OPERATIONS, pathParams, type OperationId } from '../../contract/operations.js';
-import { resourceEntries } from '../../contract/resources.js';
+import { operation, OPERATIONS, pathParams, type OperationId } from '../../contract/operations.js';
+import { cliOf, flagName, kebab } from '../../contract/command-line.js';
+import type { ResourceName } from '../../contract/resources.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
 import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
@@ -38,8 +39,8 @@ export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = r
    * (stored vs live reads): `--live acc_1` -> listLiveCampaigns with advertiserId=acc_1.
    */
   alternate?: AlternateFlag;
-  /** Resource name for table columns and --fields checks (src/cli/output/resources.ts). */
-  resource: string;
+  /** The noun it shows (src/contract/resources.ts), for table columns and --fields checks. */
+  resource: ResourceName;
   /** Adds --wait/--timeout/--interval: poll the result until it is no longer running. */
   watch?: boolean;
   /** A handler of its own instead of the generic one (it receives the same data). */
@@ -69,16 +70,6 @@ const REVISION_OPTIONS: readonly OptionSpec[] = [
 const DEFAULT_ARG_NAMES: Readonly<Record<string, string>> = { personaSlug: 'persona', catalogSlug: 'catalog-slug' };
 /** Paging fields have flags of their own (--limit, --cursor, --all, --max). */
 const PAGING = new Set(['cursor', 'limit']);
-
-export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-/** References to the Observe entities are named by their noun (its `ref`, src/contract/resources.ts), as the spec's filters read: `--advertiser acc_1`. */
-const NOUN_FLAGS: Readonly<Record<string, string>> = Object.fromEntries(resourceEntries().flatMap(([, r]) => (r.ref ? [[r.ref.field, r.ref.flag]] : [])));
-
-/** `advertiserId` -> `advertiser`, `timeGrain` -> `time-grain`, `entityId` -> `entity-id`. */
-export function defaultFlagName(field: string): string {
-  return NOUN_FLAGS[field] ?? kebab(field);
-}
 
 /** Fields a flag can carry: scalars, and arrays of scalars as comma-separated lists. */
 function flaggable(f: FieldInput): boolean {
@@ -121,7 +112,7 @@ function fieldFlags(
 ): FieldFlag[] {
   return fields
     .filter((f) => !PAGING.has(f.name) && !(opts.noFlag ?? []).includes(f.name) && !(opts.revisionSafe && f.name === 'revision') && flaggable(f))
-    .map((f) => ({ flag: opts.flagNames?.[f.name] ?? defaultFlagName(f.name), field: f.name, in: where, input: f }));
+    .map((f) => ({ flag: flagName(f.name, opts.flagNames), field: f.name, in: where, input: f }));
 }
 
 /** A handler bound to its command's data: the module the registry loads. */
@@ -247,9 +238,7 @@ const built = new Map<OperationId, OperationCommandSpec>();
 export function tableCommand(id: OperationId): OperationCommandSpec {
   let spec = built.get(id);
   if (!spec) {
-    const op = OPERATION_TABLE[id];
-    if (!('cli' in op)) throw new Error(`operation ${id} has no cli entry`);
-    spec = operationCommand({ operationId: id, ...op.cli });
+    spec = operationCommand({ operationId: id, ...cliOf(id) });
     built.set(id, spec);
   }
   return spec;

@@ -6,11 +6,12 @@ import inputs from '../../contract/generated/operation-inputs.json' with { type:
 import type { CommandContext, CommandInput, CommandSpec, ParsedGlobals } from '../../cli/context.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
 import type { OperationId } from '../../contract/operations.js';
+import type { ResourceName } from '../../contract/resources.js';
 
 // The generated JSON widens each field's type word to string; gen.mjs writes it from the typed contract.
 const INPUTS = inputs as Record<string, OperationInputs>;
 
-export function inputsOf(operationId: string): OperationInputs {
+export function inputsOf(operationId: OperationId): OperationInputs {
   const found = INPUTS[operationId];
   if (!found) throw new Error(`no inputs for operation ${operationId}`);
   return found;
@@ -50,7 +51,8 @@ export interface OperationCommandData {
   args: ParamArg[];
   flags: FieldFlag[];
   alternate?: AlternateFlag & { flags: string[] };
-  resource: string;
+  /** The noun it shows (src/contract/resources.ts). */
+  resource: ResourceName;
   watch: boolean;
 }
 

@@ -35,7 +35,7 @@ const flagLabel = (flags: readonly FieldFlag[], field: string) => {
 /** Warn about fields the operation does not list, with the closest known name. */
 export function warnUnknown(
   ctx: Pick<CommandContext, 'warn'>,
-  opId: string,
+  opId: OperationId,
   where: 'query parameter' | 'body field',
   keys: readonly string[],
   known: readonly FieldInput[],
@@ -61,7 +61,7 @@ function buildQuery(
   input: OperationInput,
   data: OperationCommandData,
   io: OperationInputs,
-  opId: string,
+  opId: OperationId,
   ctx: CommandContext,
   usable: readonly FieldFlag[],
 ): Record<string, string> {

@@ -6,6 +6,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { closest } from '../../cli/input-checks.js';
 import { dotted, valueAt, type RequestIssue } from '../../contract/request-check.js';
+import type { OperationId } from '../../contract/operations.js';
 
 /** `target.id` → `/target/id` (a JSON Pointer). */
 export const pointerOf = (key: string): string =>
@@ -50,7 +51,7 @@ const WANTS_JSON = /^must be (a number|a whole number|true or false|a list|an ob
  */
 export function reportBodyIssues(
   ctx: Pick<CommandContext, 'warn'>,
-  opId: string,
+  opId: OperationId,
   body: Record<string, unknown>,
   issues: readonly RequestIssue[],
   sources: BodySources,

@@ -4,6 +4,7 @@
 // the resume-after-interruption logic live in src/flows/upload*.ts; this file
 // only wires options, output and exit codes (shared with `assets sync` and
 // `brands documents upload`).
+import type { ViewName } from '../../cli/output/resources.js';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
@@ -199,7 +200,7 @@ function fileReport(o: FileOutcome, target: UploadTarget, command: string, reaso
   };
 }
 
-export async function writeRows(ctx: CommandContext, rows: readonly Row[], resource: string): Promise<void> {
+export async function writeRows(ctx: CommandContext, rows: readonly Row[], resource: ViewName): Promise<void> {
   const writer = new ListWriter(await prepareOutput(ctx, resource));
   await writer.page(rows);
   await writer.end();

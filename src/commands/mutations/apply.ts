@@ -20,6 +20,10 @@ import { withHint } from '../../cli/report.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
+import { commandName } from '../../contract/command-line.js';
+
+/** Where the organization's changes are listed (the hints send the user there). */
+const HISTORY = commandName('listMutations');
 
 const MAX_CONCURRENCY = 16;
 /** Rows handed to the writer at once by a dry run. */
@@ -49,7 +53,7 @@ function refuseUnreadable(journal: Journal, path: string, now: number): void {
   const lines = journal.unreadableLines;
   throw new UsageError(
     `the journal ${path} could not be read at line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}; a copy of its bytes is at ${aside}`,
-    'nothing was sent: rows recorded there could be made twice. Check `adops mutations list`, then repair or remove those lines (or choose a new journal with --journal PATH) and run again',
+    `nothing was sent: rows recorded there could be made twice. Check \`${HISTORY}\`, then repair or remove those lines (or choose a new journal with --journal PATH) and run again`,
   );
 }
 
@@ -67,14 +71,14 @@ function judgeOtherScopes(ctx: CommandContext, journal: Journal, path: string, s
   if (journal.unscopedRows.size > 0) {
     throw new UsageError(
       `the journal ${path} records ${rows(journal.unscopedRows.size)} by an older adops that did not say which service they were sent to; nothing was sent`,
-      `check \`adops mutations list\` on the service it was made against; then move ${path} aside (or choose a new journal with --journal PATH) and run again: every row not found in a journal is sent`,
+      `check \`${HISTORY}\` on the service it was made against; then move ${path} aside (or choose a new journal with --journal PATH) and run again: every row not found in a journal is sent`,
     );
   }
   for (const { scope: other, rows: theirs } of journal.otherScopes.values()) {
     if (other.baseUrl === scope.baseUrl) {
       throw new UsageError(
         `the journal ${path} records ${rows(theirs.size)} applied to ${scope.baseUrl} with another key (fingerprint ${other.keyFp}); nothing was sent`,
-        `if that key is of this organization, those changes may already exist: run with that key to resume, or check \`adops mutations list\` and then choose a new journal with --journal PATH to send every row anew`,
+        `if that key is of this organization, those changes may already exist: run with that key to resume, or check \`${HISTORY}\` and then choose a new journal with --journal PATH to send every row anew`,
       );
     }
   }

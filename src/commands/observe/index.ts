@@ -1,44 +1,31 @@
 // Definitions (data only) of the observe group: per resource a group whose
 // default verb `list` reads the stored copy, or live from the provider with
 // --live ACC, and `get ACC ID` reads one entity live; and insights.
-import type { OperationId } from '../../contract/operations.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { RESOURCES, resourceEntries, type ObserveSpec, type ResourceName } from '../../contract/resources.js';
 import { operationCommand } from '../_shared/operation-command.js';
 
-interface ObserveResource {
-  word: string;
-  stored: OperationId;
-  live: OperationId;
-  get: OperationId;
-  resource: string;
-  noun: string;
+/** An Observe entity as its commands need it: its noun's name and words, and its `observe` block. */
+interface ObserveNoun extends ObserveSpec {
+  resource: ResourceName;
+  /** The singular, for help: 'ad group'. */
   one: string;
 }
 
-const RESOURCES: readonly ObserveResource[] = [
-  { word: 'campaigns', stored: 'listCampaigns', live: 'listLiveCampaigns', get: 'getLiveCampaign', resource: 'campaign', noun: 'campaigns', one: 'campaign' },
-  { word: 'ad-groups', stored: 'listAdGroups', live: 'listLiveAdGroups', get: 'getLiveAdGroup', resource: 'adGroup', noun: 'ad groups', one: 'ad group' },
-  { word: 'ads', stored: 'listAds', live: 'listLiveAds', get: 'getLiveAd', resource: 'ad', noun: 'ads', one: 'ad' },
-  { word: 'creatives', stored: 'listCreatives', live: 'listLiveCreatives', get: 'getLiveCreative', resource: 'creative', noun: 'creatives', one: 'creative' },
-  {
-    word: 'asset-groups',
-    stored: 'listAssetGroups',
-    live: 'listLiveAssetGroups',
-    get: 'getLiveAssetGroup',
-    resource: 'assetGroup',
-    noun: 'asset groups',
-    one: 'asset group',
-  },
-];
+/** The Observe entities, in the resources module's order: each noun that declares an `observe` block (src/contract/resources.ts). */
+const NOUNS: readonly ObserveNoun[] = resourceEntries().flatMap(([resource, r]) => (r.observe ? [{ ...r.observe, resource, one: r.noun }] : []));
 
-const resourceGroup = (r: ObserveResource): GroupSpec => ({
+/** What `observe drift` compares (its levels, flows/drift.ts): campaigns and ad groups. */
+const DRIFT_NOUNS = [RESOURCES.campaign.observe, RESOURCES.adGroup.observe] as const;
+
+const resourceGroup = (r: ObserveNoun): GroupSpec => ({
   path: ['observe', r.word],
-  description: `${r.noun[0]!.toUpperCase()}${r.noun.slice(1)}: list (the default verb; stored, or --live) and get (live)`,
+  description: `${r.plural[0]!.toUpperCase()}${r.plural.slice(1)}: list (the default verb; stored, or --live) and get (live)`,
   defaultCommand: 'list',
 });
 
-export const observeGroups: GroupSpec[] = RESOURCES.map(resourceGroup);
+export const observeGroups: GroupSpec[] = NOUNS.map(resourceGroup);
 
 // Pure for bundlers: the stored reads' bundle, which takes observeResource only, leaves these definitions out.
 export const observeCommands: CommandSpec[] = /* @__PURE__ */ allCommands();
@@ -50,13 +37,13 @@ function allCommands(): CommandSpec[] {
       description: 'Where the stored copy lags the provider: stored and live reads of one advertiser compared by id, one row per difference',
       args: [{ name: 'advertiser', description: 'advertiser id (acc_…)', required: true }],
       options: [
-        { flags: '--level <level>', description: 'what to compare', choices: ['campaigns', 'ad-groups'], defaultValue: 'campaigns' },
+        { flags: '--level <level>', description: 'what to compare', choices: [DRIFT_NOUNS[0].word, DRIFT_NOUNS[1].word], defaultValue: DRIFT_NOUNS[0].word },
         { flags: '--compare <fields>', description: 'compare only these fields (comma-separated; default all the stored copy carries)', type: 'list' },
         { flags: '--exit-code', description: 'exit 11 when there is drift, 0 when in sync (as git diff --exit-code)' },
       ],
       notes:
         'Rows: id, name, field, stored, live. Fields compared: status, name, budget, budgetType, and bidStrategy of ad groups (the stored copy never carries a campaign\'s bidStrategy or any bidAmount). A row on one side only has field "exists". Both sides are paged, never held whole. A live read the provider cannot answer (501) or a lost connection (409) fails with that code and prints no rows.',
-      flowOperations: ['listLiveCampaigns', 'listCampaigns', 'listLiveAdGroups', 'listAdGroups'],
+      flowOperations: DRIFT_NOUNS.flatMap((o) => [o.live, o.stored]),
       load: () => import('./drift.js'),
       examples: [
         'adops observe drift acc_123',
@@ -84,17 +71,17 @@ function allCommands(): CommandSpec[] {
         'adops observe insights --since 2026-09-01 --until 2026-09-30 --breakdown provider',
       ],
     }),
-    ...RESOURCES.flatMap(resourceCommands),
+    ...NOUNS.flatMap(resourceCommands),
   ];
 }
 
 /** One resource's commands: `list` (stored, or --live) and `get` (live). */
-function resourceCommands(r: ObserveResource): CommandSpec[] {
+function resourceCommands(r: ObserveNoun): CommandSpec[] {
   return [
     operationCommand({
       path: ['observe', r.word, 'list'],
       operationId: r.stored,
-      description: `List ${r.noun}: the stored copy, or live from the provider with --live`,
+      description: `List ${r.plural}: the stored copy, or live from the provider with --live`,
       alternate: {
         flag: 'live',
         operationId: r.live,
@@ -126,6 +113,6 @@ function resourceCommands(r: ObserveResource): CommandSpec[] {
  * stored reads' bundle (fast-read.ts) composes its registry of, so a read builds two definitions, not all of observe.
  */
 export function observeResource(word: string | undefined): { group: GroupSpec; commands: CommandSpec[] } | undefined {
-  const r = RESOURCES.find((x) => x.word === word);
+  const r = NOUNS.find((x) => x.word === word);
   return r ? { group: resourceGroup(r), commands: resourceCommands(r) } : undefined;
 }

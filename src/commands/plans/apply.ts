@@ -21,7 +21,7 @@ import { readProblem, readTextFile } from '../../cli/read-file.js';
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Checks one body against an operation's fields; names the place (`lineItems[2].budget`) of the first problem. */
-function checkBody(operationId: string, body: Record<string, unknown>, where: string): void {
+function checkBody(operationId: 'createCampaignPlan' | 'addLineItem', body: Record<string, unknown>, where: string): void {
   const known = inputsOf(operationId).body!.fields;
   for (const [key, value] of Object.entries(body)) {
     const f = known.find((x) => x.name === key);

@@ -5,6 +5,7 @@
 // (exit 7), each Line Item's problems on stderr.
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
+import { commandLine } from '../../contract/command-line.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import { ApiError } from '../../client/errors.js';
@@ -42,7 +43,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   } catch (err) {
     if (isRevisionMismatch(err))
       ctx.note(
-        `plan ${slug} changed after revision ${asText(body.revision)} (now ${asText(err.extra.currentRevision ?? '?')}): review it again (\`adops plans get ${slug}\`) and approve what you reviewed`,
+        `plan ${slug} changed after revision ${asText(body.revision)} (now ${asText(err.extra.currentRevision ?? '?')}): review it again (\`${commandLine('getCampaignPlan', { slug })}\`) and approve what you reviewed`,
       );
     if (err instanceof ApiError && err.code === 'plan_invalid' && Array.isArray(err.extra.lineItems)) {
       for (const li of err.extra.lineItems as Array<{ lineItemId?: string; problems?: unknown }>) {

@@ -3,6 +3,7 @@
 // judged the content and refused it), the reasons on stderr.
 import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
+import { commandLine } from '../../contract/command-line.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
@@ -26,7 +27,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   throw new CliError(
     `${what} is not valid (${body.problems?.length ?? 0} problem${body.problems?.length === 1 ? '' : 's'})`,
     EXIT.refused,
-    `fix it with \`adops plans line-items update ${req.params.slug} ${req.params.lineItemId} …\`, then validate again`,
+    `fix it with \`${commandLine('updateLineItem', req.params)} …\`, then validate again`,
     'line_item_invalid',
   );
 }

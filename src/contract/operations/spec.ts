@@ -31,12 +31,18 @@ export interface OperationSpec {
   cli?: OperationCli;
 }
 
-/** A plain operation command: where it sits in the CLI and its help. */
-export interface OperationCli {
+/**
+ * A plain operation command: where it sits in the CLI and its help. `Noun` names the nouns of
+ * src/contract/resources.ts (its ResourceName): `string` while a module declares its entries, because the
+ * resources module names operation ids and a type import back from here would be a cycle; read through
+ * cliOf (src/contract/command-line.ts), an entry is `OperationCli<ResourceName>`, so a noun that is not
+ * declared does not compile.
+ */
+export interface OperationCli<Noun extends string = string> {
   path: readonly string[];
   description: string;
-  /** The noun it shows, for table columns and --fields checks (src/cli/output/resources.ts). */
-  resource: string;
+  /** The noun it shows (src/contract/resources.ts), for table columns and --fields checks. */
+  resource: Noun;
   examples: readonly string[];
   notes?: string;
   /** Names of the positional arguments by path parameter, where the default does not fit (e.g. slug -> brand). */

@@ -1,7 +1,7 @@
 // The Observe API: stored reads (no advertiser in the path; what ingestion
 // stored), live reads (the advertiser in the path; the provider is asked now)
 // and Insights. Thin handlers over ingest/stored-reads.ts, ingest/insights.ts
-// and providers/live.ts; one table of resources drives all fifteen entity handlers.
+// and providers/live.ts; the nouns' observe blocks (src/contract/resources.ts) name the fifteen entity operations.
 import type { IncomingMessage } from 'node:http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, TypedResponse } from 'hono';
@@ -15,26 +15,11 @@ import { insightsPage } from '../ingest/insights.js';
 import { storedPageBody, storedPageKey } from '../ingest/stored-reads.js';
 import type { StoredQuery } from '../ingest/stored-reads.js';
 import { OPERATION_TABLE } from '../../contract/operations.js';
+import { observeBlocks, type ObserveBlock } from '../../contract/resources.js';
 import { ProviderThrottled } from '../providers/faults.js';
 import { liveGet, liveList } from '../providers/live.js';
 import type { LiveQuery } from '../providers/live.js';
 import type { EntityKind } from '../providers/types.js';
-
-interface Resource {
-  kind: EntityKind;
-  plural: string;
-  stored: 'listCampaigns' | 'listAdGroups' | 'listAds' | 'listCreatives' | 'listAssetGroups';
-  live: 'listLiveCampaigns' | 'listLiveAdGroups' | 'listLiveAds' | 'listLiveCreatives' | 'listLiveAssetGroups';
-  get: 'getLiveCampaign' | 'getLiveAdGroup' | 'getLiveAd' | 'getLiveCreative' | 'getLiveAssetGroup';
-}
-
-const RESOURCES: readonly Resource[] = [
-  { kind: 'campaign', plural: 'campaigns', stored: 'listCampaigns', live: 'listLiveCampaigns', get: 'getLiveCampaign' },
-  { kind: 'ad_group', plural: 'ad groups', stored: 'listAdGroups', live: 'listLiveAdGroups', get: 'getLiveAdGroup' },
-  { kind: 'ad', plural: 'ads', stored: 'listAds', live: 'listLiveAds', get: 'getLiveAd' },
-  { kind: 'creative', plural: 'creatives', stored: 'listCreatives', live: 'listLiveCreatives', get: 'getLiveCreative' },
-  { kind: 'asset_group', plural: 'asset groups', stored: 'listAssetGroups', live: 'listLiveAssetGroups', get: 'getLiveAssetGroup' },
-];
 
 /** `ids=` with nothing in it filters on nothing. */
 function withoutEmptyIds<T extends { ids?: string[] | undefined }>(q: T): Omit<T, 'ids'> & { ids?: string[] } {
@@ -54,9 +39,10 @@ function observePage<T>(res: Response): Response & TypedResponse<T, 200, 'json'>
   return res as Response & TypedResponse<T, 200, 'json'>;
 }
 
-type StoredId = Resource['stored'];
-type LiveId = Resource['live'];
-type GetId = Resource['get'];
+/** The Observe entities' operations, as their nouns declare them (src/contract/resources.ts). */
+type StoredId = ObserveBlock['stored'];
+type LiveId = ObserveBlock['live'];
+type GetId = ObserveBlock['get'];
 
 /** What runs before every Observe route: the due steps, and Retry-After on a throttled provider. */
 export function useObserveMiddleware(app: OpenAPIHono<AppEnv>): void {
@@ -129,7 +115,7 @@ const searchOf = (url: string) => {
 export function storedReadShortcut(
   services: SandboxServices,
 ): (request: Request, incoming: IncomingMessage | undefined) => Promise<Response | undefined> | undefined {
-  const operations = new Map<string, Resource['stored']>(RESOURCES.map((r) => [OPERATION_TABLE[r.stored].path, r.stored]));
+  const operations = new Map<string, StoredId>(observeBlocks().map((r) => [OPERATION_TABLE[r.stored].path, r.stored]));
   return (request, incoming) => {
     if (request.method !== 'GET' || services.settings.before20260924 === true) return undefined;
     const url = request.url;

@@ -7,7 +7,7 @@ import { getRegistry } from '../../../src/commands/index.js';
 import { inputsOf, type OperationCommandData } from '../../../src/commands/_shared/operation-data.js';
 import { operationInputs } from '../../../src/contract/operation-inputs.js';
 import { OPERATION_SCHEMAS } from '../../../src/contract/operation-schemas.js';
-import { OPERATIONS, matchOperation, pathParams } from '../../../src/contract/operations.js';
+import { isOperationId, OPERATIONS, matchOperation, pathParams, type OperationId } from '../../../src/contract/operations.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
 
 const read = (p: string) => readFileSync(new URL(`../../../${p}`, import.meta.url), 'utf8');
@@ -52,7 +52,7 @@ describe('the command tree covers the contract', () => {
   it('every flag that sends a field names a field of its operation (or of its alternate)', () => {
     const bad: string[] = [];
     for (const c of registry.commands) {
-      const ops = [c.operationId, ...(c.alternates ?? []).map((a) => a.operationId)].filter((x): x is string => !!x);
+      const ops = [c.operationId, ...(c.alternates ?? []).map((a) => a.operationId)].filter((x): x is OperationId => !!x);
       for (const o of c.options ?? []) {
         if (!o.field) continue;
         const known = ops.some((id) => {
@@ -107,7 +107,7 @@ describe('one source for what an operation accepts', () => {
       const seen = new Set<string>();
       for (const methods of Object.values(doc.paths)) {
         for (const op of Object.values(methods)) {
-          if (!Object.hasOwn(OPERATION_SCHEMAS, op.operationId)) continue;
+          if (!isOperationId(op.operationId) || !Object.hasOwn(OPERATION_SCHEMAS, op.operationId)) continue;
           seen.add(op.operationId);
           const io = inputsOf(op.operationId);
           const names = (where: string) =>

@@ -8,7 +8,7 @@ import { resourceFields } from '../../../src/contract/resource-fields.js';
 import { RESOURCES, resourceEntries } from '../../../src/contract/resources.js';
 import { resourceView } from '../../../src/cli/output/resources.js';
 import { argKind, flagKind, ID_SOURCES } from '../../../src/cli/complete-kinds.js';
-import { defaultFlagName } from '../../../src/commands/_shared/operation-command.js';
+import { defaultFlagName } from '../../../src/contract/command-line.js';
 import { editTarget } from '../../../src/flows/edit-targets.js';
 
 const generated = JSON.parse(readFileSync(new URL('../../../src/contract/generated/resource-fields.json', import.meta.url), 'utf8')) as Record<

@@ -6,7 +6,7 @@
 // export may mix USD, EUR and GBP); else the rows' own keys.
 import { getPath } from '../fields.js';
 import { MONEY_KEYS } from '../money.js';
-import { resourceView } from '../resources.js';
+import { resourceView, type ViewName } from '../resources.js';
 import { asText, cellText, csvText, jsonText } from '../sanitize.js';
 import { columnsFor, isRow, write, type FormatWriter, type Row } from './writer.js';
 
@@ -26,7 +26,7 @@ export function csvCell(value: unknown): string {
 const csvLine = (cells: readonly unknown[]) => cells.map(csvCell).join(',') + '\n';
 
 /** A list's columns (see the top); undefined: not known without rows. */
-function csvColumns(rows: readonly Row[], resource: string, fields?: readonly string[]): string[] | undefined {
+function csvColumns(rows: readonly Row[], resource: ViewName, fields?: readonly string[]): string[] | undefined {
   if (fields) return [...fields];
   const view = resourceView(resource);
   if (view.columns.length === 0) return rows.length ? columnsFor(rows, resource) : undefined;

@@ -5,14 +5,14 @@
 // checks and the choice of the format are writers.ts's, the same for every format.
 import type { Writable } from 'node:stream';
 import { getPath } from '../fields.js';
-import { resourceView } from '../resources.js';
+import { resourceView, type ViewName } from '../resources.js';
 
 export type Row = Record<string, unknown>;
 
 /** The output flags, resolved, that a format reads (writers.ts's WriterOptions without the format word). */
 export interface FormatOptions {
   out: Writable;
-  resource: string;
+  resource: ViewName;
   /** Checked with checkFields first; dotted paths allowed. */
   fields?: string[] | undefined;
   color: boolean;
@@ -80,7 +80,7 @@ export function write(out: Writable, text: string, signal?: AbortSignal): Promis
 }
 
 /** Columns of a list: --fields, else the resource's columns present in the rows, else the rows' own keys. */
-export function columnsFor(rows: readonly Row[], resource: string, fields?: readonly string[]): string[] {
+export function columnsFor(rows: readonly Row[], resource: ViewName, fields?: readonly string[]): string[] {
   if (fields) return [...fields];
   const view = resourceView(resource);
   const present = view.columns.filter((c) => rows.some((r) => getPath(r, c) !== undefined));
@@ -92,7 +92,7 @@ export function columnsFor(rows: readonly Row[], resource: string, fields?: read
 }
 
 /** The columns a person sees: columnsFor minus default columns empty in every row (e.g. entityId of a breakdown); --fields as named. */
-export function shownColumns(rows: readonly Row[], resource: string, fields?: readonly string[]): string[] {
+export function shownColumns(rows: readonly Row[], resource: ViewName, fields?: readonly string[]): string[] {
   const cols = columnsFor(rows, resource, fields);
   if (fields) return cols;
   const filled = cols.filter((c) =>

@@ -12,7 +12,7 @@ const rows = [
   { id: 'cmp_1', name: 'Spring', status: 'ACTIVE', advertiserId: 'acc_acme_a_001', budget: 1250, currency: 'EUR', entityId: '' },
   { id: 'cmp_2', name: 'Summer', status: 'PAUSED', advertiserId: 'acc_acme_a_001', budget: 99.5, currency: 'EUR', entityId: '' },
 ];
-const md = { tty: false, format: 'markdown' as const, resource: 'campaign' };
+const md = { tty: false, format: 'markdown' as const, resource: 'campaign' as const };
 
 /** The cells of a markdown table line, split on unescaped pipes (as GFM splits them). */
 const cells = (line: string) =>
