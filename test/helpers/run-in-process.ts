@@ -4,14 +4,18 @@
 // (cli/route.ts). A stored read runs with the registry its own bundle would
 // (commands/observe/fast-read.ts readRegistry), everything else with the whole
 // registry, as main.ts does. What only the binary answers (help pages and
-// --version from their CommonJS bundles, `__complete`) and what an environment
-// variable changes in Node itself (TZ, NODE_*) still run the built binary: those
-// are start-up and packaging, not command behaviour.
+// --version from their CommonJS bundles, `__complete`), what an environment
+// variable changes in Node itself (TZ, NODE_*) and `adops sandbox …` / `adops
+// demo` (src/sandbox reads process.env and writes process.stderr itself, not the
+// env and streams the runner is given) still run the built binary.
 //
 // The streams are not terminals unless `tty` is given; stdin is a pipe holding
 // `stdin` (empty when absent), as runAdops gives the child. Nothing here is
 // process-global: the runner gets its own AbortSignal (no SIGINT/SIGTERM
-// listeners), its env explicitly, and the HTTP pools are closed after the file.
+// listeners), its env explicitly, and the shared HTTP transport is closed
+// whenever no run is under way, so each run starts with fresh connections as a
+// new process would (a keep-alive socket the server closed while idle between
+// two tests is not reused: that gave ECONNRESET in process, never in the binary).
 import { PassThrough } from 'node:stream';
 import { afterAll } from 'vitest';
 import { closeAllPools } from '../../src/client/http.js';
@@ -26,6 +30,10 @@ afterAll(() => closeAllPools());
 
 /** Variables Node itself reads at start-up (a clock zone, options, CA files): a run that sets one needs its own process. */
 const NODE_LEVEL = /^(TZ|NODE_[A-Z_]+|UV_[A-Z_]+|SSL_CERT_(FILE|DIR))$/;
+/** Command words whose code reads the process's own env and stderr (src/sandbox). */
+const OWN_PROCESS = new Set(['sandbox', 'demo']);
+/** In-process runs under way; the shared transport is closed when the last one ends. */
+let active = 0;
 
 export interface InProcessOptions extends RunOptions {
   /** Terminal-on streams: stdin, stdout and stderr report isTTY and this many columns. */
@@ -45,7 +53,8 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
   const env = baseEnv(opts.env);
   const decision = route(args, env, () => opts.tty !== undefined);
   const nodeLevel = Object.keys(opts.env ?? {}).some((k) => NODE_LEVEL.test(k));
-  if (decision.kind === 'help' || decision.kind === 'version' || decision.kind === 'complete' || nodeLevel) {
+  const binary = decision.kind === 'help' || decision.kind === 'version' || decision.kind === 'complete';
+  if (binary || nodeLevel || OWN_PROCESS.has(args[0] ?? '')) {
     if (opts.transport || opts.tty) throw new Error(`runAdopsInProcess: ${args.join(' ')} needs the binary, which cannot take a transport or a tty`);
     return runAdops(args, opts);
   }
@@ -74,6 +83,7 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
     signal: controller.signal,
     ...(opts.transport ? { transport: opts.transport } : {}),
   };
+  active++;
   try {
     const registry = (decision.kind === 'stored-read' ? readRegistry(args, io) : undefined) ?? getRegistry();
     const code = await runCli(args, { ...io, registry });
@@ -82,5 +92,6 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
     return { code: timedOut ? null : code, signal: timedOut ? 'SIGKILL' : null, stdout: out, stderr: err, ms: Date.now() - started };
   } finally {
     clearTimeout(timer);
+    if (--active === 0) await closeAllPools();
   }
 }
