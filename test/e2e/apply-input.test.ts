@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
-import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -16,7 +17,7 @@ const dir = tempDir('adops-apply-input-');
 const cfg = tempConfigDir();
 const t = sandboxBehindProxy(demoWorldInput());
 const run = (args: string[], extra: Record<string, string> = {}) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full, ...extra }, timeoutMs: 120_000 });
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full, ...extra }, timeoutMs: 120_000 });
 let campaigns: string[] = [];
 
 beforeAll(async () => {

@@ -2,10 +2,12 @@
 // was before 2026-09-24): the old answers map to the same exit codes as
 // today's, never to "a bug in adops".
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdops, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const cfg = tempConfigDir();
-const cli = (args: readonly string[], key = DEMO.full) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: old.url, ADOPS_API_KEY: key } });
+const cli = (args: readonly string[], key = DEMO.full) =>
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: old.url, ADOPS_API_KEY: key } });
 
 const old = useSandboxChild(['--as-of', '2026-09-23']);
 
@@ -47,7 +49,7 @@ describe('adops against the service as it was before 2026-09-24', () => {
   });
 
   it('a malformed --as-of is a usage error before anything starts', async () => {
-    const r = await runAdops(['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--as-of', '2026-02-30'], { env: { ADOPS_CONFIG_DIR: cfg } });
+    const r = await runAdopsInProcess(['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--as-of', '2026-02-30'], { env: { ADOPS_CONFIG_DIR: cfg } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--as-of 2026-02-30: not a calendar date');
   });

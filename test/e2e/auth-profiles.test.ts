@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdops, startSandboxChild, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, startSandboxChild, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const loginDir = tempConfigDir();
 const sandbox = useSandboxChild([], { ADOPS_CONFIG_DIR: loginDir });
@@ -14,7 +15,7 @@ const configOf = (dir: string) =>
     profiles: Record<string, { apiKey?: string; organization?: string }>;
   };
 const login = (dir: string, key: string, extra: string[] = []) =>
-  runAdops(['auth', 'login', '--with-key', '--url', sandbox.url, ...extra], { env: { ADOPS_CONFIG_DIR: dir }, stdin: key });
+  runAdopsInProcess(['auth', 'login', '--with-key', '--url', sandbox.url, ...extra], { env: { ADOPS_CONFIG_DIR: dir }, stdin: key });
 
 describe('auth login and the default profile', () => {
   it('the first login becomes the default; a login to a named profile leaves the default alone and says which it is', async () => {
@@ -29,7 +30,7 @@ describe('auth login and the default profile', () => {
     expect(second.stderr).toMatch(/the default profile is still "acme"/);
     expect(configOf(dir).currentProfile).toBe('acme');
     // The next command without --profile reads Acme's data, not Globex's.
-    const status = JSON.parse((await runAdops(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir } })).stdout);
+    const status = JSON.parse((await runAdopsInProcess(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir } })).stdout);
     expect(status).toMatchObject({ profile: 'acme', key: expect.stringMatching(/^acr_…/) });
 
     const asked = await login(dir, DEMO.globex, ['--profile', 'globex', '--set-default']);
@@ -44,17 +45,19 @@ describe('auth status shows what the key in use resolves to', () => {
     const dir = tempConfigDir();
     const served = await startSandboxChild(['--login', 'acme'], { ADOPS_CONFIG_DIR: dir });
     try {
-      const stored = JSON.parse((await runAdops(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir } })).stdout);
+      const stored = JSON.parse((await runAdopsInProcess(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir } })).stdout);
       expect(stored.organization).toBe(configOf(dir).profiles.acme!.organization);
       expect(stored.organization).toBeTruthy();
       const env = { ADOPS_CONFIG_DIR: dir, ADOPS_API_KEY: DEMO.globex };
-      const r = await runAdops(['auth', 'status', '--json'], { env });
+      const r = await runAdopsInProcess(['auth', 'status', '--json'], { env });
       expect(JSON.parse(r.stdout)).toMatchObject({ keySource: 'env', organization: null });
-      const text = await runAdops(['auth', 'status', '--output', 'table'], { env });
+      const text = await runAdopsInProcess(['auth', 'status', '--output', 'table'], { env });
       expect(text.stdout).toMatch(/Organization: \(not known for the key from ADOPS_API_KEY/);
       expect(text.stdout).not.toContain(stored.organization);
       // The same key as the stored one: its organization is known.
-      const same = await runAdops(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir, ADOPS_API_KEY: configOf(dir).profiles.acme!.apiKey! } });
+      const same = await runAdopsInProcess(['auth', 'status', '--json'], {
+        env: { ADOPS_CONFIG_DIR: dir, ADOPS_API_KEY: configOf(dir).profiles.acme!.apiKey! },
+      });
       expect(JSON.parse(same.stdout).organization).toBe(stored.organization);
       // A new key for the profile drops the organization recorded with the old one.
       expect((await login(dir, DEMO.globex, ['--profile', 'acme'])).code).toBe(0);

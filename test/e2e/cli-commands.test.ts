@@ -2,7 +2,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { DEMO, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { run, useLoggedInSandbox } from './cli-fixture.js';
 
 useLoggedInSandbox();
@@ -22,12 +23,12 @@ describe('doctor and config', () => {
   it('config set/get/list round-trip and refuse bad values before anything is written', async () => {
     const dir = tempConfigDir();
     const env = { ADOPS_CONFIG_DIR: dir };
-    expect((await runAdops(['config', 'set', 'output', 'ndjson'], { env })).code).toBe(0);
-    expect((await runAdops(['config', 'get', 'output'], { env })).stdout).toBe('ndjson\n');
-    expect((await runAdops(['config', 'set', 'output', 'xml'], { env })).code).toBe(2);
-    expect((await runAdops(['config', 'set', 'base-url', 'http://api.example.com'], { env })).code).toBe(2);
-    expect((await runAdops(['config', 'set', 'nope', '1'], { env })).code).toBe(2);
-    const list = await runAdops(['config', 'list'], { env });
+    expect((await runAdopsInProcess(['config', 'set', 'output', 'ndjson'], { env })).code).toBe(0);
+    expect((await runAdopsInProcess(['config', 'get', 'output'], { env })).stdout).toBe('ndjson\n');
+    expect((await runAdopsInProcess(['config', 'set', 'output', 'xml'], { env })).code).toBe(2);
+    expect((await runAdopsInProcess(['config', 'set', 'base-url', 'http://api.example.com'], { env })).code).toBe(2);
+    expect((await runAdopsInProcess(['config', 'set', 'nope', '1'], { env })).code).toBe(2);
+    const list = await runAdopsInProcess(['config', 'list'], { env });
     expect(
       list.stdout
         .trim()

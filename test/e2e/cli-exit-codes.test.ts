@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, BIN, DEMO, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { baseEnv, BIN, DEMO, ROOT, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { run, sandbox, stub, useLoggedInSandbox } from './cli-fixture.js';
 
 useLoggedInSandbox();
@@ -100,7 +101,7 @@ describe('exit codes from real cases', () => {
 
   it('130 on Ctrl-C; the key is never in the argv of a running process', async () => {
     const dir = tempConfigDir();
-    await runAdops(['auth', 'login', '--with-key', '--no-verify', '--url', stub.url], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.full });
+    await runAdopsInProcess(['auth', 'login', '--with-key', '--no-verify', '--url', stub.url], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.full });
     const child = spawn(process.execPath, [BIN, 'api', 'GET', '/hang', '--debug'], {
       cwd: ROOT,
       env: baseEnv({ ADOPS_CONFIG_DIR: dir }),

@@ -4,7 +4,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdops, runAdopsTty, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
+import { DEMO, runAdopsTty, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { cfg, envFor, run, sandbox, useLoggedInSandbox } from './cli-fixture.js';
 
 useLoggedInSandbox();
@@ -35,30 +36,30 @@ describe('sandbox serve --login', () => {
 describe('auth', () => {
   it('login --with-key reads stdin, verifies, stores 0600, never echoes the key', async () => {
     const dir = tempConfigDir();
-    const r = await runAdops(['auth', 'login', '--with-key', '--url', sandbox.url], { env: { ADOPS_CONFIG_DIR: dir }, stdin: `${DEMO.globex}\n` });
+    const r = await runAdopsInProcess(['auth', 'login', '--with-key', '--url', sandbox.url], { env: { ADOPS_CONFIG_DIR: dir }, stdin: `${DEMO.globex}\n` });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(DEMO.globex);
     expect(r.stderr).toContain('acr_…0001');
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
-    const status = await runAdops(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir } });
+    const status = await runAdopsInProcess(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir } });
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'default', baseUrl: sandbox.url, key: 'acr_…0001', keySource: 'file', envOverrides: [] });
     expect(status.stdout).not.toContain(DEMO.globex);
-    const out = await runAdops(['auth', 'logout'], { env: { ADOPS_CONFIG_DIR: dir } });
+    const out = await runAdopsInProcess(['auth', 'logout'], { env: { ADOPS_CONFIG_DIR: dir } });
     expect(out.code).toBe(0);
-    expect((await runAdops(['auth', 'status'], { env: { ADOPS_CONFIG_DIR: dir } })).code).toBe(3);
+    expect((await runAdopsInProcess(['auth', 'status'], { env: { ADOPS_CONFIG_DIR: dir } })).code).toBe(3);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default).toEqual({ baseUrl: sandbox.url });
   });
 
   it('login refuses a key the service rejects (exit 3) and stores nothing', async () => {
     const dir = tempConfigDir();
-    const r = await runAdops(['auth', 'login', '--with-key', '--url', sandbox.url], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.revoked });
+    const r = await runAdopsInProcess(['auth', 'login', '--with-key', '--url', sandbox.url], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.revoked });
     expect(r.code).toBe(3);
     expect(r.stdout + r.stderr).not.toContain(DEMO.revoked);
     expect(() => statSync(join(dir, 'config.json'))).toThrow();
   });
 
   it('never blocks on a prompt without a terminal: login with stdin closed is a usage error', async () => {
-    const r = await runAdops(['auth', 'login'], { env: { ADOPS_CONFIG_DIR: tempConfigDir() }, timeoutMs: 8_000 });
+    const r = await runAdopsInProcess(['auth', 'login'], { env: { ADOPS_CONFIG_DIR: tempConfigDir() }, timeoutMs: 8_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--with-key/);

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, closeAllPools } from '../../src/client/http.js';
 import { NetworkError } from '../../src/client/errors.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 let sandbox: SandboxChild;
 let proxy: FaultProxy;
@@ -40,7 +41,7 @@ beforeAll(async () => {
   sandbox = await startSandboxChild();
   proxy = await startFaultProxy(sandbox.url);
   storage = await startFaultProxy(sandbox.url);
-  const all = await runAdops(['observe', 'campaigns', '--all', '--limit', '500', '-o', 'ndjson'], { env: env() });
+  const all = await runAdopsInProcess(['observe', 'campaigns', '--all', '--limit', '500', '-o', 'ndjson'], { env: env() });
   expect(all.code, all.stderr).toBe(0);
   allIds = ids(all.stdout);
   expect(allIds.length).toBeGreaterThan(20);
@@ -57,7 +58,10 @@ describe('lists (--all) through a faulty network', () => {
   for (const fault of ['reset', 'stall', 'cut-after-forward', 'cut-mid-body'] as const) {
     it(`${fault} on page 3: retried, every row exactly once`, async () => {
       proxy.setPlan(on(fault, 3));
-      const r = await runAdops(['observe', 'campaigns', '--all', '--limit', '20', '-o', 'ndjson', '--request-timeout', '1'], { env: env(), timeoutMs: 20_000 });
+      const r = await runAdopsInProcess(['observe', 'campaigns', '--all', '--limit', '20', '-o', 'ndjson', '--request-timeout', '1'], {
+        env: env(),
+        timeoutMs: 20_000,
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(ids(r.stdout)).toEqual(allIds);
     });
@@ -65,13 +69,13 @@ describe('lists (--all) through a faulty network', () => {
 
   it('a page that keeps failing stops with exit 6 and the cursor; resuming gives the rest, none twice', async () => {
     proxy.setPlan((req, n) => (n >= 3 ? 'reset' : 'pass'));
-    const first = await runAdops(['observe', 'campaigns', '--all', '--limit', '20', '-o', 'ndjson'], { env: env(), timeoutMs: 30_000 });
+    const first = await runAdopsInProcess(['observe', 'campaigns', '--all', '--limit', '20', '-o', 'ndjson'], { env: env(), timeoutMs: 30_000 });
     expect(first.code).toBe(6);
     // -o ndjson: the failure is one JSON object on stderr, with the cursor.
     const cursor = (JSON.parse(first.stderr) as { error: { nextCursor?: string } }).error.nextCursor;
     expect(cursor, first.stderr).toBeDefined();
     proxy.setPlan(() => 'pass');
-    const rest = await runAdops(['observe', 'campaigns', '--all', '--limit', '20', '-o', 'ndjson', '--cursor', cursor!], { env: env() });
+    const rest = await runAdopsInProcess(['observe', 'campaigns', '--all', '--limit', '20', '-o', 'ndjson', '--cursor', cursor!], { env: env() });
     expect(rest.code, rest.stderr).toBe(0);
     expect([...ids(first.stdout), ...ids(rest.stdout)]).toEqual(allIds);
   });
@@ -82,7 +86,7 @@ describe('gets through a faulty network', () => {
     const id = allIds[0]!;
     proxy.setPlan(on('cut-after-forward', 1));
     const before = proxy.seen.length;
-    const r = await runAdops(['observe', 'campaigns', '--ids', id, '-o', 'ndjson'], { env: env() });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--ids', id, '-o', 'ndjson'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(ids(r.stdout)).toEqual([id]);
     expect(proxy.seen.slice(before).map((s) => s.fault)).toEqual(['cut-after-forward', 'pass']);
@@ -131,11 +135,11 @@ describe('provider faults (sandbox fault injection) on a live list', () => {
   it('at 30% errors --all returns every row exactly once, or stops with a resume cursor', async () => {
     proxy.setPlan(() => 'pass');
     await setFaults('provider_a', {});
-    const clean = await runAdops(['observe', 'campaigns', '--live', LIVE, '--all', '--limit', '3', '-o', 'ndjson'], { env: env() });
+    const clean = await runAdopsInProcess(['observe', 'campaigns', '--live', LIVE, '--all', '--limit', '3', '-o', 'ndjson'], { env: env() });
     expect(clean.code, clean.stderr).toBe(0);
     const expected = ids(clean.stdout);
     await setFaults('provider_a', { errorRate: 0.3, seed: 7 });
-    const r = await runAdops(['observe', 'campaigns', '--live', LIVE, '--all', '--limit', '3', '-o', 'ndjson'], { env: env(), timeoutMs: 60_000 });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--live', LIVE, '--all', '--limit', '3', '-o', 'ndjson'], { env: env(), timeoutMs: 60_000 });
     const got = ids(r.stdout);
     expect(new Set(got).size).toBe(got.length);
     if (r.code === 0) expect(got).toEqual(expected);
@@ -148,7 +152,7 @@ describe('provider faults (sandbox fault injection) on a live list', () => {
 
   it('at 100% errors it exits 6 in bounded time', async () => {
     await setFaults('provider_a', { errorRate: 1 });
-    const r = await runAdops(['observe', 'campaigns', '--live', LIVE, '--all', '-o', 'ndjson'], { env: env(), timeoutMs: 40_000 });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--live', LIVE, '--all', '-o', 'ndjson'], { env: env(), timeoutMs: 40_000 });
     await setFaults('provider_a', {});
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr).toMatch(/provider_error/);

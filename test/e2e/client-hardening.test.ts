@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 let sandbox: SandboxChild;
 let proxy: FaultProxy;
@@ -37,14 +38,14 @@ afterAll(async () => {
 
 describe('keys with stray characters', () => {
   it('a key with a trailing CRLF works, and --debug never prints it', async () => {
-    const r = await runAdops(['observe', 'campaigns', '--limit', '1', '--debug'], { env: env({ ADOPS_API_KEY: `${DEMO.full}\r\n` }) });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--limit', '1', '--debug'], { env: env({ ADOPS_API_KEY: `${DEMO.full}\r\n` }) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(DEMO.full);
     expect(r.stderr).toContain('Bearer REDACTED');
   });
 
   it('a key with a CR inside is refused at once with exit 3, not retried as a network failure', async () => {
-    const r = await runAdops(['observe', 'campaigns', '--limit', '1', '--debug'], { env: env({ ADOPS_API_KEY: `acr_demo\racme_full_0001` }) });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--limit', '1', '--debug'], { env: env({ ADOPS_API_KEY: `acr_demo\racme_full_0001` }) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/ADOPS_API_KEY/);
     expect(r.stderr).not.toMatch(/retry|network/i);
@@ -55,12 +56,12 @@ describe('keys with stray characters', () => {
 describe('--debug and upload tokens', () => {
   it('never prints the token of an upload URL, which sits in its path', async () => {
     const e = env({ ADOPS_API_KEY: DEMO.full });
-    const reserved = await runAdops(['api', 'POST', '/assets/uploads', '-f', 'filename=x.png', '--json'], { env: e });
+    const reserved = await runAdopsInProcess(['api', 'POST', '/assets/uploads', '-f', 'filename=x.png', '--json'], { env: e });
     expect(reserved.code, reserved.stderr).toBe(0);
     const uploadUrl = (JSON.parse(reserved.stdout) as { uploadUrl: string }).uploadUrl;
     const token = uploadUrl.split('/').at(-1)!;
     expect(token.length).toBeGreaterThan(20);
-    const r = await runAdops(['api', 'GET', uploadUrl, '--debug'], { env: e });
+    const r = await runAdopsInProcess(['api', 'GET', uploadUrl, '--debug'], { env: e });
     expect(r.stderr).toContain('/_storage/uploads/REDACTED');
     expect(r.stdout + r.stderr).not.toContain(token);
   });
@@ -70,7 +71,7 @@ describe('ids that are dot segments', () => {
   it('`assets get ..` asks for an asset named "..", not GET / (percent-encoded on the wire)', async () => {
     proxy.setPlan(() => 'pass');
     const before = proxy.seen.length;
-    const r = await runAdops(['assets', 'get', '..'], { env: env({ ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full }) });
+    const r = await runAdopsInProcess(['assets', 'get', '..'], { env: env({ ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full }) });
     expect(proxy.seen.slice(before).map((s) => s.url)).toEqual(['/assets/%2E%2E']);
     expect(r.code).not.toBe(0);
   });
@@ -79,7 +80,7 @@ describe('ids that are dot segments', () => {
 describe('sandbox serve', () => {
   it('on a taken port says so and suggests --port 0 (exit 2), not "a bug in adops"', async () => {
     const port = new URL(sandbox.url).port;
-    const r = await runAdops(['sandbox', 'serve', '--port', port, '--data', ':memory:'], { env: env(), timeoutMs: 20_000 });
+    const r = await runAdopsInProcess(['sandbox', 'serve', '--port', port, '--data', ':memory:'], { env: env(), timeoutMs: 20_000 });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`port ${port} is already taken`));
     expect(r.stderr).toMatch(/--port 0/);
@@ -90,7 +91,10 @@ describe('sandbox serve', () => {
 describe('auth login', () => {
   it('takes ADOPS_BASE_URL when --url is absent', async () => {
     const dir = tempConfigDir();
-    const r = await runAdops(['auth', 'login', '--with-key'], { env: { ADOPS_CONFIG_DIR: dir, ADOPS_BASE_URL: sandbox.url }, stdin: `${DEMO.full}\r\n` });
+    const r = await runAdopsInProcess(['auth', 'login', '--with-key'], {
+      env: { ADOPS_CONFIG_DIR: dir, ADOPS_BASE_URL: sandbox.url },
+      stdin: `${DEMO.full}\r\n`,
+    });
     expect(r.code, r.stderr).toBe(0);
     const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default;
     expect(stored).toEqual({ baseUrl: sandbox.url, apiKey: DEMO.full });
@@ -98,7 +102,7 @@ describe('auth login', () => {
 
   it('off a terminal with neither --url nor ADOPS_BASE_URL is a usage error, not a silent default', async () => {
     const dir = tempConfigDir();
-    const r = await runAdops(['auth', 'login', '--with-key'], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.full });
+    const r = await runAdopsInProcess(['auth', 'login', '--with-key'], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.full });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--url/);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
@@ -106,7 +110,7 @@ describe('auth login', () => {
 
   it('a check answered by a redirect stores nothing', async () => {
     const dir = tempConfigDir();
-    const r = await runAdops(['auth', 'login', '--with-key', '--url', redirectUrl], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.full });
+    const r = await runAdopsInProcess(['auth', 'login', '--with-key', '--url', redirectUrl], { env: { ADOPS_CONFIG_DIR: dir }, stdin: DEMO.full });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/nothing was stored/);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
@@ -115,13 +119,13 @@ describe('auth login', () => {
 
 describe('profiles and base URLs', () => {
   it('--profile naming no profile says so', async () => {
-    const r = await runAdops(['observe', 'campaigns', '--profile', 'nope'], { env: env({ ADOPS_API_KEY: DEMO.full }) });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--profile', 'nope'], { env: env({ ADOPS_API_KEY: DEMO.full }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no profile named "nope"/);
   });
 
   it('http://evil.localhost is not loopback: refused before any request', async () => {
-    const r = await runAdops(['observe', 'campaigns'], { env: env({ ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: 'http://evil.localhost:4010' }) });
+    const r = await runAdopsInProcess(['observe', 'campaigns'], { env: env({ ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: 'http://evil.localhost:4010' }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/plain http/);
   });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { defaultDataPath, startSandbox } from '../../src/sandbox/index.js';
 import { configDir } from '../../src/state/config-store.js';
-import { ensureBuilt, runAdops } from '../helpers/cli.js';
+import { ensureBuilt } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, TEST_FULL_KEY } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -20,7 +21,7 @@ it('moves a store from ~/.local/share/adops-nodejs to ~/.local/share/adops, once
   const old = await startSandbox({ host: '127.0.0.1', port: 0, data: legacy, quiet: true, world: minimalWorld() });
   await old.close();
 
-  const first = await runAdops(['sandbox', 'keys', '-o', 'json'], { env });
+  const first = await runAdopsInProcess(['sandbox', 'keys', '-o', 'json'], { env });
   expect(first.code, first.stderr).toBe(0);
   expect(first.stderr).toContain(`moved the sandbox's data from ${join(home, 'data', 'adops-nodejs')} to ${join(home, 'data', 'adops')}`);
   expect((JSON.parse(first.stdout) as Array<{ key: string }>).map((k) => k.key)).toEqual([TEST_FULL_KEY]);
@@ -28,7 +29,7 @@ it('moves a store from ~/.local/share/adops-nodejs to ~/.local/share/adops, once
   expect(existsSync(join(home, 'data', 'adops', 'sandbox.db-files'))).toBe(true);
   expect(existsSync(join(home, 'data', 'adops-nodejs'))).toBe(false);
 
-  const again = await runAdops(['sandbox', 'keys', '-o', 'json'], { env });
+  const again = await runAdopsInProcess(['sandbox', 'keys', '-o', 'json'], { env });
   expect(again.stderr).not.toContain('moved');
   expect(again.stdout).toBe(first.stdout);
 });

@@ -2,7 +2,8 @@
 // need --yes elsewhere; without it nothing is deleted. `adops assets delete`
 // against a sandbox child, piped and under a pseudo-terminal (script(1)).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { ensureBuilt, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 let sandbox: SandboxChild;
 let cfg: string; // logged in through `sandbox serve --login`
@@ -10,7 +11,7 @@ const env = (extra: Record<string, string | undefined> = {}) => ({ ADOPS_CONFIG_
 
 /** A fresh Asset (reserved: enough to be read and deleted). */
 async function newAsset(): Promise<string> {
-  const r = await runAdops(['api', 'POST', '/assets/uploads', '-f', 'filename=doomed.png', '--json'], { env: env() });
+  const r = await runAdopsInProcess(['api', 'POST', '/assets/uploads', '-f', 'filename=doomed.png', '--json'], { env: env() });
   expect(r.code, r.stderr).toBe(0);
   const id = (JSON.parse(r.stdout) as { id: string }).id;
   expect(id).toMatch(/^ast_/);
@@ -19,7 +20,7 @@ async function newAsset(): Promise<string> {
 
 /** Exit code of `adops assets get ID`: 0 while it exists, 4 once deleted. */
 async function getCode(id: string): Promise<number | null> {
-  return (await runAdops(['assets', 'get', id], { env: env() })).code;
+  return (await runAdopsInProcess(['assets', 'get', id], { env: env() })).code;
 }
 
 beforeAll(async () => {
@@ -34,18 +35,18 @@ afterAll(async () => {
 
 describe('adops assets delete', () => {
   it('is marked destructive in the command tree and its help', async () => {
-    const tree = await runAdops(['help', '--json']);
+    const tree = await runAdopsInProcess(['help', '--json']);
     const cmd = (JSON.parse(tree.stdout) as { commands: Array<{ path: string[]; destructive?: boolean }> }).commands.find(
       (c) => c.path.join(' ') === 'assets delete',
     );
     expect(cmd?.destructive).toBe(true);
-    const help = await runAdops(['assets', 'delete', '--help']);
+    const help = await runAdopsInProcess(['assets', 'delete', '--help']);
     expect(help.stdout).toMatch(/Destructive: asks for confirmation on a terminal; needs --yes elsewhere/);
   });
 
   it('piped without --yes: exit 2, a clear message, nothing sent, the Asset still exists', async () => {
     const id = await newAsset();
-    const r = await runAdops(['assets', 'delete', id], { env: env({ ADOPS_DEBUG: '1' }) });
+    const r = await runAdopsInProcess(['assets', 'delete', id], { env: env({ ADOPS_DEBUG: '1' }) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`"adops assets delete ${id}" is destructive`);
@@ -56,19 +57,19 @@ describe('adops assets delete', () => {
 
   it('with --yes (or -y): deleted, and a read answers 404 (exit 4)', async () => {
     const id = await newAsset();
-    const r = await runAdops(['assets', 'delete', id, '--yes'], { env: env() });
+    const r = await runAdopsInProcess(['assets', 'delete', id, '--yes'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ deleted: true, id });
     expect(await getCode(id)).toBe(4);
 
     const other = await newAsset();
-    expect((await runAdops(['assets', 'delete', '-y', other], { env: env() })).code).toBe(0);
+    expect((await runAdopsInProcess(['assets', 'delete', '-y', other], { env: env() })).code).toBe(0);
     expect(await getCode(other)).toBe(4);
   });
 
   it('a stale --revision answers 409 (exit 5) and deletes nothing', async () => {
     const id = await newAsset();
-    const r = await runAdops(['assets', 'delete', id, '--revision', '7', '--yes'], { env: env() });
+    const r = await runAdopsInProcess(['assets', 'delete', id, '--revision', '7', '--yes'], { env: env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/revision_mismatch/);
     expect(await getCode(id)).toBe(0);
@@ -94,12 +95,12 @@ describe('adops assets delete', () => {
 
   it('`adops api DELETE` is destructive too: piped without --yes, exit 2 and nothing deleted', async () => {
     const id = await newAsset();
-    const r = await runAdops(['api', 'DELETE', `/assets/${id}`], { env: env({ ADOPS_DEBUG: '1' }) });
+    const r = await runAdopsInProcess(['api', 'DELETE', `/assets/${id}`], { env: env({ ADOPS_DEBUG: '1' }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`"adops api DELETE /assets/${id}" is destructive`);
     expect(r.stderr).not.toMatch(/→ DELETE/);
     expect(await getCode(id)).toBe(0);
-    const yes = await runAdops(['api', 'DELETE', `/assets/${id}`, '--yes'], { env: env() });
+    const yes = await runAdopsInProcess(['api', 'DELETE', `/assets/${id}`, '--yes'], { env: env() });
     expect(yes.code, yes.stderr).toBe(0);
     expect(await getCode(id)).toBe(4);
   });

@@ -3,12 +3,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const A = 'acc_acme_a_001';
 const cfg = tempConfigDir();
 const cli = (args: readonly string[], base = sandbox.url) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 30_000 });
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 30_000 });
 const drift = async (...args: string[]) => {
   const r = await cli(['observe', 'drift', ...args, '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);

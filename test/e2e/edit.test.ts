@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { request } from '../helpers/sandbox.js';
 
 let sandbox: SandboxChild;
@@ -26,8 +27,11 @@ const otherWriter =
     const row = pick(await api('GET', read));
     await api('PATCH', path, { ...changes, revision: row.revision });
   };
-const adops = (args: string[], opts: { viaProxy?: boolean; env?: Record<string, string> } = {}) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: opts.viaProxy ? proxy.url : sandbox.url, ...opts.env } });
+// In process (helpers/run-in-process.ts), or the binary when the test is about separate processes.
+const adops = (args: string[], opts: { viaProxy?: boolean; env?: Record<string, string>; spawned?: boolean } = {}) =>
+  (opts.spawned ? runAdops : runAdopsInProcess)(args, {
+    env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: opts.viaProxy ? proxy.url : sandbox.url, ...opts.env },
+  });
 
 /** Forwards everything to the sandbox; runs `before.get(path)` once before forwarding the first PATCH of that path. */
 function startProxy(target: string): Promise<typeof proxy> {
@@ -91,8 +95,8 @@ describe('update: racing writers', () => {
     const slug = await newBrand();
     for (let i = 0; i < 3; i++) {
       const [a, b] = await Promise.all([
-        adops(['brands', 'update', slug, '--description', `desc ${i}`]),
-        adops(['brands', 'update', slug, '--voice', `voice ${i}`]),
+        adops(['brands', 'update', slug, '--description', `desc ${i}`], { spawned: true }),
+        adops(['brands', 'update', slug, '--voice', `voice ${i}`], { spawned: true }),
       ]);
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
       expect(await api('GET', `/context/brands/${slug}`)).toMatchObject({ description: `desc ${i}`, voice: `voice ${i}` });
@@ -172,7 +176,7 @@ describe('update: explicit --revision and no-ops', () => {
 
   it('a revision given in --input counts as explicit too', async () => {
     const slug = await newBrand();
-    const r = await runAdops(['brands', 'update', slug, '--input', '-'], {
+    const r = await runAdopsInProcess(['brands', 'update', slug, '--input', '-'], {
       stdin: '{"revision": 7, "voice": "x"}',
       env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url },
     });

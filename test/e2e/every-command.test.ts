@@ -9,7 +9,8 @@ import { getRegistry } from '../../src/commands/index.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { DEMO, ensureBuilt, runAdopsTty, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
 import { startStub, type Stub } from './stub-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -17,7 +18,8 @@ let sandbox: SandboxChild;
 let stub: Stub;
 const cfg = tempConfigDir();
 const env = (base: string) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full });
-const cli = (args: readonly string[], base = sandbox.url) => runAdops(args, { env: env(base), timeoutMs: 20_000 });
+// In process (helpers/run-in-process.ts); `… edit` needs a terminal and its $EDITOR, so it runs the binary (tty below).
+const cli = (args: readonly string[], base = sandbox.url) => runAdopsInProcess(args, { env: env(base), timeoutMs: 20_000 });
 const json = (r: RunResult) => JSON.parse(r.stdout) as Record<string, unknown>;
 const work = tempDir('adops-every-');
 /** An $EDITOR for `… edit`: renames whatever it is shown (the `name: …` line). */

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
-import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf } from '../helpers/drop-proxy.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
@@ -71,7 +72,7 @@ beforeEach(() => {
 
 const cfg = tempConfigDir();
 const run = (args: string[], base = proxyUrl) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 60_000 });
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 60_000 });
 
 /** POST /mutations answered 201 `{}` after the sandbox made the change. */
 const blankStart: Rewrite = (req) => (req.method === 'POST' && req.path === '/mutations' ? { status: 201, body: '{}' } : undefined);

@@ -3,7 +3,8 @@
 // (it is server text): the BUILT binary against a loopback service whose
 // cursors hold escape sequences.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { loopbackServer } from '../helpers/drop-proxy.js';
 
 const KEY = 'acr_test_full_0001';
@@ -19,7 +20,7 @@ const service = loopbackServer((req, res) => {
   res.end(JSON.stringify({ data: [row('ast_2')], nextCursor: 'cur2-plain' }));
 });
 
-const run = (args: string[]) => runAdops(args, { env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: service.url, ADOPS_API_KEY: KEY } });
+const run = (args: string[]) => runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: service.url, ADOPS_API_KEY: KEY } });
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 beforeAll(() => ensureBuilt());

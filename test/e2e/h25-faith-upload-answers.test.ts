@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { loopbackServer } from '../helpers/drop-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -47,7 +48,7 @@ const service = loopbackServer((req: IncomingMessage, res: ServerResponse) => {
 const dir = tempDir('adops-h25-faith-up-');
 const png = join(dir, 'a.png');
 const run = () =>
-  runAdops(['assets', 'upload', png, '--timeout', '2'], {
+  runAdopsInProcess(['assets', 'upload', png, '--timeout', '2'], {
     env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: service.url, ADOPS_API_KEY: KEY },
     timeoutMs: 30_000,
   });

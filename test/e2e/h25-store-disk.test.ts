@@ -12,7 +12,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops } from '../helpers/cli.js';
+import { ensureBuilt } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { tempDir } from '../helpers/temp.js';
@@ -52,7 +53,7 @@ describe('a config dir the disk will not take', () => {
     const p = join(work, 'pic.png');
     writeFileSync(p, png(4, 4));
     const before = (await sb.req('GET', '/assets', { key: TEST_FULL_KEY, query: { limit: 500 } })).body.data.length;
-    const r = await runAdops(['assets', 'upload', p], { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY } });
+    const r = await runAdopsInProcess(['assets', 'upload', p], { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY } });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(join(cfg, 'uploads'));
     expect(r.stderr).toMatch(/cannot write the upload journal/);
@@ -68,7 +69,7 @@ describe('a config dir the disk will not take', () => {
     const journal = join(underAFile(), 'changes.journal.ndjson');
     const env = { ADOPS_CONFIG_DIR: join(work, 'cfg'), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY };
     const before = (await sb.req('GET', '/mutations', { key: TEST_FULL_KEY, query: { limit: 500 } })).body.data.length;
-    const r = await runAdops(['mutations', 'apply', file, '--journal', journal], { env });
+    const r = await runAdopsInProcess(['mutations', 'apply', file, '--journal', journal], { env });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(`cannot write the journal of \`mutations apply\` in ${join(journal, '..')}`);
     expect(r.stderr).toMatch(/--journal PATH; nothing was sent/);
@@ -76,7 +77,7 @@ describe('a config dir the disk will not take', () => {
   });
 
   it('completion: the cache cannot be written, the candidates are printed all the same', async () => {
-    const r = await runAdops(['__complete', 'brands', 'get', ''], {
+    const r = await runAdopsInProcess(['__complete', 'brands', 'get', ''], {
       env: { ADOPS_CONFIG_DIR: underAFile(), ADOPS_BASE_URL: stubUrl, ADOPS_API_KEY: TEST_FULL_KEY, ADOPS_COMPLETE_TIMEOUT_MS: '8000' },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -97,7 +98,7 @@ describe('a full disk (ENOSPC, a real tmpfs filled up; skipped where mounting is
   it.skipIf(!disk)('auth login: exit 1 naming the directory; the config file as it was, no temp or lock file left', async () => {
     const cfg = join(disk!.dir, 'config');
     const login = (profile: string, key: string) =>
-      runAdops(['auth', 'login', '--profile', profile, '--with-key', '--no-verify', '--url', 'http://127.0.0.1:9'], {
+      runAdopsInProcess(['auth', 'login', '--profile', profile, '--with-key', '--no-verify', '--url', 'http://127.0.0.1:9'], {
         env: { ADOPS_CONFIG_DIR: cfg },
         stdin: key,
       });
@@ -125,10 +126,10 @@ describe('a full disk (ENOSPC, a real tmpfs filled up; skipped where mounting is
   it.skipIf(!readOnly)('a read-only file system (EROFS): config set is exit 1 naming the directory, the file as it was', async () => {
     const cfg = join(readOnly!.dir, 'config');
     const env = { ADOPS_CONFIG_DIR: cfg };
-    expect((await runAdops(['config', 'set', 'retries', '1'], { env })).code).toBe(0);
+    expect((await runAdopsInProcess(['config', 'set', 'retries', '1'], { env })).code).toBe(0);
     const before = readFileSync(join(cfg, 'config.json'), 'utf8');
     expect(spawnSync('mount', ['-o', 'remount,ro', readOnly!.dir]).status).toBe(0);
-    const r = await runAdops(['config', 'set', 'retries', '3'], { env });
+    const r = await runAdopsInProcess(['config', 'set', 'retries', '3'], { env });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(cfg);
     expect(r.stderr).toMatch(/EROFS/);

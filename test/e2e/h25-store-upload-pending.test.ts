@@ -12,7 +12,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { BIN, baseEnv, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4 } from '../unit/uploads/media-samples.js';
 import { SIZE_FIRST_BYTES } from '../../src/state/upload-journal.js';
@@ -117,7 +118,7 @@ describe("another file's pending reservation, its DELETE failing", () => {
       expect(failed).not.toBe(0);
       expect(deletes).toContain(`/assets/${stale!.id}`);
 
-      const r = await runAdops(['assets', 'upload', other, '--output', 'json'], { env, timeoutMs: 60_000 });
+      const r = await runAdopsInProcess(['assets', 'upload', other, '--output', 'json'], { env, timeoutMs: 60_000 });
       expect(r.code, r.stderr).toBe(0);
       const [row] = JSON.parse(r.stdout) as Array<Record<string, any>>;
       expect(row).toMatchObject({ filename: `f-${f}.mp4`, state: 'ready', sizeBytes: SIZE });
@@ -144,7 +145,7 @@ describe('a reservation is resumed only for the same name and type', () => {
 
     const d = join(dir, 'd.mp4');
     copyFileSync(c, d);
-    const r = await runAdops(['assets', 'upload', d, '--output', 'json'], { env, timeoutMs: 60_000 });
+    const r = await runAdopsInProcess(['assets', 'upload', d, '--output', 'json'], { env, timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)[0]).toMatchObject({ filename: 'd.mp4', state: 'ready' });
     expect(r.stderr).toContain(`the reservation ${cut!.id} of an earlier run was made for c.mp4`);

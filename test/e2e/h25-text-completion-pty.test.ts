@@ -6,7 +6,7 @@
 // No file the hostile ids name may exist afterwards, and a plain id still
 // completes (the stub sees the command run with it).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -25,50 +25,64 @@ const HOSTILE: Array<{ prefix: string; id: string; file: string }> = [
 const OTHERS = ['*', '~root', ':files', '--help', 'acc_`id`', 'acc_with space', 'acc_$(id)', '-rf', 'acc_ok~1'];
 const GOOD = 'acc_good_1';
 
-let server: Server;
-let url = '';
-const seen: string[] = [];
-const cfg = tempConfigDir();
 const bin = tempDir('adops-h25-bin-');
 
-beforeAll(async () => {
-  ensureBuilt();
-  writeFileSync(join(bin, 'adops'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(bin, 'adops'), 0o755);
+/** A stub service listing the ids; each shell gets its own, so the requests it records are that shell's alone. */
+async function startStub(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+  const seen: string[] = [];
   const rows = [...HOSTILE.map((h) => h.id), ...OTHERS, GOOD].map((advertiserId, i) => ({ id: `cmp_${i}`, advertiserId }));
-  server = createServer((req, res) => {
+  const server: Server = createServer((req, res) => {
     seen.push(decodeURIComponent(req.url ?? ''));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data: rows, nextCursor: null }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
 
-const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: url, ADOPS_API_KEY: KEY, ADOPS_COMPLETE_TIMEOUT_MS: '8000' });
+let stub: Awaited<ReturnType<typeof startStub>>;
+beforeAll(async () => {
+  ensureBuilt();
+  // The wrapper notes each finished `adops __complete` in $ADOPS_PTY_COMPLETED (one file per shell): the test waits
+  // for that count instead of sleeping a fixed time after each TAB.
+  writeFileSync(
+    join(bin, 'adops'),
+    `#!/bin/sh\n"${process.execPath}" "${BIN}" "$@"\nrc=$?\n` +
+      `if [ "$1" = __complete ] && [ -n "$ADOPS_PTY_COMPLETED" ]; then echo done >> "$ADOPS_PTY_COMPLETED"; fi\nexit $rc\n`,
+  );
+  chmodSync(join(bin, 'adops'), 0o755);
+  stub = await startStub();
+});
+afterAll(() => stub?.close());
+
+const env = (url: string, cfg: string) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: url, ADOPS_API_KEY: KEY, ADOPS_COMPLETE_TIMEOUT_MS: '8000' });
 const have = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('adops __complete offers only the id alphabet', () => {
   it('drops every hostile id, *, ~root, :files, --help, blanks and $(…); keeps plain ids', async () => {
-    const r = await runAdops(['__complete', 'observe', 'campaigns', '--live', 'acc_'], { env: env() });
+    const e = env(stub.url, tempConfigDir());
+    const r = await runAdops(['__complete', 'observe', 'campaigns', '--live', 'acc_'], { env: e });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['acc_good_1', 'acc_ok~1']);
-    const any = await runAdops(['__complete', 'observe', 'campaigns', '--live', ''], { env: env() });
+    const any = await runAdops(['__complete', 'observe', 'campaigns', '--live', ''], { env: e });
     expect(any.stdout.split('\n').filter(Boolean).sort()).toEqual(['acc_good_1', 'acc_ok~1']);
   });
 });
 
 /** An interactive shell on a pty; `type` writes keys, `waitFor` waits for text on the screen. */
-function shellOnPty(shell: 'bash' | 'zsh', cwd: string) {
+function shellOnPty(shell: 'bash' | 'zsh', cwd: string, shellEnv: Record<string, string>) {
   const cmd = shell === 'bash' ? 'bash --norc --noprofile -i' : 'zsh -f -i';
   const child: ChildProcess = spawn('script', ['-qfec', `stty cols 200 rows 50; exec ${cmd}`, '/dev/null'], {
     cwd,
-    env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, TERM: 'xterm', LANG: 'C.UTF-8', PS1: '$ ', ...env() },
+    env: { PATH: `${bin}:${process.env.PATH}`, HOME: cwd, TERM: 'xterm', LANG: 'C.UTF-8', PS1: '$ ', ...shellEnv },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let screen = '';
@@ -81,9 +95,21 @@ function shellOnPty(shell: 'bash' | 'zsh', cwd: string) {
       await sleep(50);
     }
   };
+  /** Wait until nothing new has been drawn for `quietMs` (the shell has finished drawing what the TAB produced). */
+  const settle = async (quietMs = 200, ms = 20_000) => {
+    const until = Date.now() + ms;
+    let last = screen.length;
+    let since = Date.now();
+    while (Date.now() - since < quietMs) {
+      if (Date.now() > until) throw new Error(`${shell}: the screen never settled; screen:\n${screen}`);
+      await sleep(25);
+      if (screen.length !== last) [last, since] = [screen.length, Date.now()];
+    }
+  };
   return {
     type: (keys: string) => void child.stdin!.write(keys),
     waitFor,
+    settle,
     screen: () => screen,
     close: () => {
       child.stdin!.end('exit\r');
@@ -92,14 +118,19 @@ function shellOnPty(shell: 'bash' | 'zsh', cwd: string) {
   };
 }
 
-describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', (shell) => {
+// The two shells are independent (own stub service, config dir, work dir and completion log): they run side by side.
+describe.concurrent.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', (shell) => {
   const present = have(shell);
   if (!present) console.error(`\n!!! ${shell} is not installed here: its pty completion test is SKIPPED (apt-get install ${shell}) !!!\n`);
   it.skipIf(!present)(
     'no hostile id is inserted or run; a plain id completes',
     async () => {
       const work = tempDir(`adops-h25-${shell}-`);
-      const sh = shellOnPty(shell, work);
+      const service = await startStub();
+      const seen = service.seen;
+      const completed = join(tempDir(`adops-h25-${shell}-log-`), 'completed');
+      const completions = () => (existsSync(completed) ? readFileSync(completed, 'utf8').split('\n').filter(Boolean).length : 0);
+      const sh = shellOnPty(shell, work, { ...env(service.url, tempConfigDir()), ADOPS_PTY_COMPLETED: completed });
       try {
         const setup =
           shell === 'bash'
@@ -111,14 +142,18 @@ describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', 
         await sh.waitFor('READY-0\r\n');
         const lines = [...HOSTILE.map((h) => h.prefix), 'acc_go'];
         for (const [i, prefix] of lines.entries()) {
-          const asked = seen.length;
+          const before = completions();
           sh.type(`adops observe campaigns --live ${prefix}\t`);
-          // The TAB has run `adops __complete` (it asked the service, or read its cache) and the shell has drawn the result.
-          const until = Date.now() + 15_000;
-          while (seen.length === asked && i === 0 && Date.now() < until) await sleep(50);
-          await sleep(1500);
-          // The plain id must be on the line before Enter: on a loaded machine the TAB's `adops __complete` can take
-          // longer than the pause above (a hostile prefix has nothing to wait for: whatever was inserted runs).
+          // The TAB has run `adops __complete` (it asked the service, or read its cache; the wrapper counts its exit)
+          // and the shell has drawn the result (the screen is quiet), as a person would see before pressing Enter.
+          const until = Date.now() + 20_000;
+          while (completions() === before) {
+            if (Date.now() > until) throw new Error(`${shell}: TAB ${i + 1} never ran adops __complete; screen:\n${sh.screen()}`);
+            await sleep(25);
+          }
+          await sh.settle();
+          // The plain id must be on the line before Enter (a hostile prefix has nothing to wait for: whatever was
+          // inserted runs).
           if (prefix === 'acc_go') await sh.waitFor(GOOD, 15_000);
           sh.type(`\r`);
           sh.type(`echo DONE-$((${i} + 1))\r`);
@@ -136,6 +171,7 @@ describe.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s on a pty', 
         expect(seen.filter((u) => /touch|pwned/.test(u))).toEqual([]);
       } finally {
         sh.close();
+        await service.close();
       }
     },
     90_000,

@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = DEMO.full;
@@ -120,7 +121,7 @@ afterAll(async () => {
 });
 
 const env = (over: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: url, ADOPS_API_KEY: KEY, ...over });
-const adops = (args: string[], over: Record<string, string> = {}) => runAdops(args, { env: env(over), timeoutMs: 60_000 });
+const adops = (args: string[], over: Record<string, string> = {}) => runAdopsInProcess(args, { env: env(over), timeoutMs: 60_000 });
 
 /** Every file under `dir` (config, caches, journals), with its text. */
 function filesUnder(dir: string): Array<[string, string]> {

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, DEMO, ensureBuilt, ROOT, baseEnv, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { BIN, DEMO, ensureBuilt, ROOT, baseEnv, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { MAX_ANSWER_BYTES } from '../../src/client/answer.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -65,7 +66,10 @@ describe('a deadline on the whole answer', () => {
       }, 1000);
       res.on('close', () => clearInterval(t));
     };
-    const r = await runAdops(['observe', 'campaigns', '--request-timeout', '3', '--retry-budget', '5', '-o', 'json'], { env: env(), timeoutMs: 40_000 });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--request-timeout', '3', '--retry-budget', '5', '-o', 'json'], {
+      env: env(),
+      timeoutMs: 40_000,
+    });
     expect({ code: r.code, fast: r.ms < 9_000 }, `${r.ms} ms; ${r.stderr}`).toEqual({ code: 6, fast: true });
     expect(r.stderr).toMatch(/retry budget/);
   }, 45_000);
@@ -103,7 +107,7 @@ describe('a cap on what an answer may hold', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_ANSWER_BYTES + 1) });
       res.write('{"data":[');
     };
-    const r = await runAdops(['observe', 'campaigns', '-o', 'json'], { env: env(), timeoutMs: 20_000 });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '-o', 'json'], { env: env(), timeoutMs: 20_000 });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/unexpected answer.*announced/);
   });
@@ -114,7 +118,7 @@ describe('a cap on what an answer may hold', () => {
       res.write('{"error":"');
     };
     requests.splice(0);
-    const r = await runAdops(['observe', 'campaigns', '-o', 'json'], { env: env(), timeoutMs: 20_000 });
+    const r = await runAdopsInProcess(['observe', 'campaigns', '-o', 'json'], { env: env(), timeoutMs: 20_000 });
     expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stderr) as { error: { code: string; retryable: boolean } }).toMatchObject({ error: { code: 'unexpected_answer', retryable: false } });
     expect(requests.filter((q) => q.startsWith('GET /observe/campaigns'))).toHaveLength(1);
@@ -130,14 +134,14 @@ describe('at most N sends of one request', () => {
 
   it('a gateway 503 to POST /mutations is sent at most 6 times by default (client retries and resends together)', async () => {
     handler = gateway503;
-    const r = await runAdops(pause, { env: env(), timeoutMs: 90_000 });
+    const r = await runAdopsInProcess(pause, { env: env(), timeoutMs: 90_000 });
     const posts = requests.filter((q) => q.startsWith('POST /mutations')).length;
     expect({ posts: posts <= 6 && posts >= 4, code: r.code }, `${posts} POSTs; ${r.stderr}`).toEqual({ posts: true, code: 10 });
   }, 100_000);
 
   it('--retries 1: at most 2 sends', async () => {
     handler = gateway503;
-    const r = await runAdops([...pause, '--retries', '1'], { env: env(), timeoutMs: 90_000 });
+    const r = await runAdopsInProcess([...pause, '--retries', '1'], { env: env(), timeoutMs: 90_000 });
     const posts = requests.filter((q) => q.startsWith('POST /mutations')).length;
     expect({ posts, code: r.code }, r.stderr).toEqual({ posts: 2, code: 10 });
   }, 100_000);

@@ -2,13 +2,14 @@
 // larger than the contract's 500, so the list is read in pages of 500 and the
 // rest, never refused for asking limit=600 (400 invalid_request, exit 7).
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdops, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const sandbox = useSandboxChild();
 
 describe('--all --max above the largest page', () => {
   it('--all --max 600: exit 0, every request asks at most 500 rows', async () => {
-    const r = await runAdops(['observe', 'campaigns', '--all', '--max', '600', '-o', 'ndjson', '--debug'], {
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--all', '--max', '600', '-o', 'ndjson', '--debug'], {
       env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full },
       timeoutMs: 30_000,
     });

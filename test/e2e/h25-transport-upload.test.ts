@@ -7,7 +7,8 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4, png } from '../unit/uploads/media-samples.js';
 import { tempDir } from '../helpers/temp.js';
@@ -53,7 +54,7 @@ function pngFile(name: string): string {
 describe('the upload PUT on the one transport', () => {
   it('an upload URL whose host does not resolve: a network failure, exit 6, never "a bug in adops"', async () => {
     sb.services.publicUrl = () => 'http://nonexistent.invalid';
-    const r = await runAdops(['assets', 'upload', pngFile('dns.png'), '--retries', '1'], { env: env(), timeoutMs: 60_000 });
+    const r = await runAdopsInProcess(['assets', 'upload', pngFile('dns.png'), '--retries', '1'], { env: env(), timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr).not.toMatch(/bug in adops/);
     expect(r.stderr).toMatch(/nonexistent\.invalid/);
@@ -61,13 +62,13 @@ describe('the upload PUT on the one transport', () => {
 
   it('--retries 2: a storage answering 503 gets the PUT at most 3 times, then exit 6', async () => {
     sb.services.publicUrl = () => storageUrl;
-    const r = await runAdops(['assets', 'upload', pngFile('busy.png'), '--retries', '2'], { env: env(), timeoutMs: 60_000 });
+    const r = await runAdopsInProcess(['assets', 'upload', pngFile('busy.png'), '--retries', '2'], { env: env(), timeoutMs: 60_000 });
     expect({ code: r.code, puts }, r.stderr).toEqual({ code: 6, puts: 3 });
   }, 70_000);
 
   it('--retries 0: one PUT, no resend', async () => {
     sb.services.publicUrl = () => storageUrl;
-    const r = await runAdops(['assets', 'upload', pngFile('once.png'), '--retries', '0'], { env: env(), timeoutMs: 60_000 });
+    const r = await runAdopsInProcess(['assets', 'upload', pngFile('once.png'), '--retries', '0'], { env: env(), timeoutMs: 60_000 });
     expect({ code: r.code, puts }, r.stderr).toEqual({ code: 6, puts: 1 });
   }, 70_000);
 });
@@ -106,7 +107,7 @@ describe('which bound applies to the PUT', () => {
       const p = join(dir, 'slow.mp4');
       writeFileSync(p, mp4());
       truncateSync(p, 2 * 1024 * 1024);
-      const r = await runAdops(['assets', 'upload', p, '--retry-budget', '1', '-o', 'json'], { env: env(), timeoutMs: 60_000 });
+      const r = await runAdopsInProcess(['assets', 'upload', p, '--retry-budget', '1', '-o', 'json'], { env: env(), timeoutMs: 60_000 });
       expect(r.code, r.stderr).toBe(0);
       expect(r.ms).toBeGreaterThan(1500);
     } finally {

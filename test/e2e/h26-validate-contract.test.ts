@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops } from '../helpers/cli.js';
+import { DEMO, ensureBuilt } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 interface Seen {
@@ -47,7 +48,7 @@ beforeEach(() => {
   seen.splice(0);
 });
 
-const run = (args: string[]) => runAdops(args, { env: { ADOPS_BASE_URL: url, ADOPS_API_KEY: DEMO.full, ADOPS_CONFIG_DIR: join(dir, 'config') } });
+const run = (args: string[]) => runAdopsInProcess(args, { env: { ADOPS_BASE_URL: url, ADOPS_API_KEY: DEMO.full, ADOPS_CONFIG_DIR: join(dir, 'config') } });
 const START = ['mutations', 'start', '--advertiser', 'acc_1', '-f', 'target.type=campaign'];
 
 describe('a body that breaks the contract is exit 2 and nothing is sent', () => {

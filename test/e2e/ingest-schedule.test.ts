@@ -2,7 +2,8 @@
 // campaign shows PAUSED in stored reads without anyone calling
 // POST /_sandbox/ingest; `--ingest-every 0` keeps ingestion manual (tests).
 import { describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const ACC = 'acc_acme_a_001';
 
@@ -12,9 +13,12 @@ async function pauseAndWatch(ingestEvery: string, watchMs: number): Promise<{ st
   try {
     const env = { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: DEMO.full };
     const stored = async () =>
-      JSON.parse((await runAdops(['observe', 'campaigns', '--advertiser', ACC, '-o', 'json'], { env })).stdout) as Array<{ id: string; status: string }>;
+      JSON.parse((await runAdopsInProcess(['observe', 'campaigns', '--advertiser', ACC, '-o', 'json'], { env })).stdout) as Array<{
+        id: string;
+        status: string;
+      }>;
     const campaign = (await stored()).find((c) => c.status === 'ACTIVE')!.id;
-    const paused = await runAdops(['mutations', 'pause', ACC, '--campaign', campaign, '--wait', '--interval', '0.1'], { env, timeoutMs: 30_000 });
+    const paused = await runAdopsInProcess(['mutations', 'pause', ACC, '--campaign', campaign, '--wait', '--interval', '0.1'], { env, timeoutMs: 30_000 });
     expect(paused.code, paused.stderr).toBe(0);
     let status: string | undefined;
     for (const until = Date.now() + watchMs; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {

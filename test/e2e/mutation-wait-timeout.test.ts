@@ -6,7 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { request } from '../helpers/sandbox.js';
 
 const ACC = 'acc_acme_a_001';
@@ -29,7 +30,7 @@ describe('mutations pause --wait --timeout 1 against a slow provider', () => {
     expect(
       (await request(child.url, 'PUT', `/_sandbox/faults/${provider}`, { body: { errorRate: 0, latencyMs: 6000, rateLimitPerMinute: null } })).status,
     ).toBe(200);
-    const r = await runAdops(['mutations', 'pause', ACC, '--campaign', id, '--wait', '--timeout', '1', '--interval', '0.1', '--output', 'json'], {
+    const r = await runAdopsInProcess(['mutations', 'pause', ACC, '--campaign', id, '--wait', '--timeout', '1', '--interval', '0.1', '--output', 'json'], {
       env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: child.url, ADOPS_API_KEY: DEMO.full },
       timeoutMs: 20_000,
     });
@@ -68,7 +69,7 @@ describe('--timeout bounds a poll in flight', () => {
 
   it('exits 8 at about 1 s although the poll never answers; stdout stays empty (no state was read)', async () => {
     const t0 = Date.now();
-    const r = await runAdops(['mutations', 'pause', ACC, '--campaign', '123', '--wait', '--timeout', '1', '--output', 'json'], {
+    const r = await runAdopsInProcess(['mutations', 'pause', ACC, '--campaign', '123', '--wait', '--timeout', '1', '--output', 'json'], {
       env: { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: url, ADOPS_API_KEY: DEMO.full },
       timeoutMs: 20_000,
     });

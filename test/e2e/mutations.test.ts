@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { spawn } from 'node:child_process';
-import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
 import { withKey, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -17,7 +18,7 @@ let campaigns: string[] = [];
 const cfg = tempConfigDir();
 
 const run = (args: string[], opts: { key?: string; url?: string; timeoutMs?: number } = {}) =>
-  runAdops(args, {
+  runAdopsInProcess(args, {
     env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: opts.url ?? proxy.url, ADOPS_API_KEY: opts.key ?? DEMO.full },
     timeoutMs: opts.timeoutMs ?? 30_000,
   });

@@ -3,11 +3,12 @@
 // named (or run) when a live read is refused, insights' empty-range note and
 // chart, --query, unknown-field warnings, and the machine-readable tree.
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const cfg = tempConfigDir();
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full });
-const run = (args: string[]) => runAdops(args, { env: env() });
+const run = (args: string[]) => runAdopsInProcess(args, { env: env() });
 const A = 'acc_acme_a_001';
 
 const sandbox = useSandboxChild([]);

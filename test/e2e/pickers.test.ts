@@ -3,7 +3,8 @@
 // terminal, or with --no-input, the usage error stays exactly as it was.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, DEMO, ensureBuilt, ROOT, baseEnv, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { BIN, DEMO, ensureBuilt, ROOT, baseEnv, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 let sandbox: SandboxChild;
 const cfg = tempConfigDir();
@@ -42,7 +43,7 @@ beforeAll(async () => {
   ensureBuilt();
   sandbox = await startSandboxChild([]);
   for (const slug of ['alpine-gear', 'pick-me']) {
-    const r = await runAdops(['brands', 'create', '--slug', slug, '--name', slug], { env: env() });
+    const r = await runAdopsInProcess(['brands', 'create', '--slug', slug, '--name', slug], { env: env() });
     expect(r.code, r.stderr).toBe(0);
   }
 }, 60_000);
@@ -67,13 +68,13 @@ describe('pickers', () => {
   });
 
   it('off a terminal, or with --no-input on one, the usage error is exactly as before', async () => {
-    const live = await runAdops(['observe', 'campaigns', '--live'], { env: env() });
+    const live = await runAdopsInProcess(['observe', 'campaigns', '--live'], { env: env() });
     expect([live.code, live.stdout, live.stderr]).toEqual([
       2,
       '',
       "error: option '--live <advertiserId>' argument missing\nhint: see `adops --help` or `adops <command> --help`\n",
     ]);
-    const brand = await runAdops(['brands', 'get'], { env: env() });
+    const brand = await runAdopsInProcess(['brands', 'get'], { env: env() });
     expect([brand.code, brand.stdout, brand.stderr]).toEqual([2, '', 'error: missing argument <slug>\nhint: usage: adops brands get <slug>\n']);
     const tty = await onTerminal(['brands', 'get', '--no-input'], 'missing argument', []);
     expect(tty.code).toBe(2);

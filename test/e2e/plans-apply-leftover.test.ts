@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
@@ -58,7 +59,7 @@ async function applyAndKill(cfg: string, file: string, slug: string): Promise<vo
 
 /** The same command again, on the same service address (the marker is kept per service and profile). */
 const rerun = (cfg: string, args: string[]) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: proxy.url }, timeoutMs: 30_000 });
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: proxy.url }, timeoutMs: 30_000 });
 
 beforeAll(async () => {
   ensureBuilt();

@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
@@ -14,7 +15,7 @@ let cfg: string;
 let dir: string;
 const key = DEMO.full;
 const adops = (args: string[], extra: Record<string, string> = {}, onStderr?: (text: string) => void) =>
-  runAdops(args, {
+  runAdopsInProcess(args, {
     env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url, ...extra },
     timeoutMs: 30_000,
     ...(onStderr ? { onStderr } : {}),
@@ -106,7 +107,7 @@ describe('a plan from a file, end to end', () => {
   }, 60_000);
 
   it('a plan file without line items applies from stdin too', async () => {
-    const r = await runAdops(['plans', 'apply', '-', '--json'], {
+    const r = await runAdopsInProcess(['plans', 'apply', '-', '--json'], {
       stdin: JSON.stringify({ slug: 'e2e-stdin', name: 'From stdin', currency: 'EUR' }),
       env: { ADOPS_CONFIG_DIR: cfg, ADOPS_API_KEY: key, ADOPS_BASE_URL: sandbox.url },
     });

@@ -3,12 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 let sandbox: SandboxChild;
 const cfg = tempConfigDir();
 const BAD = 'acr_not_a_real_key_9999';
-const cli = (args: readonly string[], stdin?: string) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg }, ...(stdin !== undefined ? { stdin } : {}) });
+const cli = (args: readonly string[], stdin?: string) => runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg }, ...(stdin !== undefined ? { stdin } : {}) });
 const noKeyShown = (r: RunResult) => {
   for (const key of [DEMO.full, DEMO.globex, BAD]) expect(r.stdout + r.stderr).not.toContain(key);
 };
@@ -84,7 +85,7 @@ describe('profiles', () => {
     expect(r.stderr).toContain('1 of 3 profiles failed: broken');
 
     await cli(['auth', 'logout', '--profile', 'broken']);
-    const fixed = await runAdops(['auth', 'status', '--all', '-o', 'json'], { env: { ADOPS_CONFIG_DIR: cfg } });
+    const fixed = await runAdopsInProcess(['auth', 'status', '--all', '-o', 'json'], { env: { ADOPS_CONFIG_DIR: cfg } });
     // A profile with no key fails too.
     expect(fixed.code).toBe(3);
     expect((JSON.parse(fixed.stdout) as Array<{ name: string; detail: string }>).find((x) => x.name === 'broken')!.detail).toBe('no key stored');

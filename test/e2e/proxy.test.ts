@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, tempConfigDir, DEMO } from '../helpers/cli.js';
+import { ensureBuilt, tempConfigDir, DEMO } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { makeCa, startConnectProxy, startTlsTerminator, type Closable, type TestCa, type TestProxy } from '../helpers/corp-network.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -32,7 +33,7 @@ const proxied = (proxy: TestProxy, extra: Record<string, string | undefined> = {
   HTTPS_PROXY: proxy === authed ? `http://ops:${PASSWORD}@127.0.0.1:${proxy.port}` : proxy.url,
   ...extra,
 });
-const adops = (args: string[], env: Record<string, string | undefined>, timeoutMs = 40_000) => runAdops(args, { env, timeoutMs });
+const adops = (args: string[], env: Record<string, string | undefined>, timeoutMs = 40_000) => runAdopsInProcess(args, { env, timeoutMs });
 
 beforeAll(async () => {
   ensureBuilt();

@@ -3,13 +3,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 
 const dir = tempDir('adops-fixtures-');
 const serve = (file: string) =>
-  runAdops(['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--fixtures', file], { env: { ADOPS_CONFIG_DIR: tempConfigDir() }, timeoutMs: 20_000 });
+  runAdopsInProcess(['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--fixtures', file], {
+    env: { ADOPS_CONFIG_DIR: tempConfigDir() },
+    timeoutMs: 20_000,
+  });
 
 beforeAll(() => ensureBuilt());
 

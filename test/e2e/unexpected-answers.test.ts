@@ -5,7 +5,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { loopbackServer } from '../helpers/drop-proxy.js';
 
 const KEY = 'acr_test_full_0001';
@@ -40,7 +41,7 @@ beforeAll(() => ensureBuilt());
 
 describe('a 2xx answer that is not JSON is not success', () => {
   it('a list with --output json: exit 1 "unexpected answer (text/html)", nothing on stdout', async () => {
-    const r = await runAdops(['observe', 'campaigns', 'list', '--output', 'json'], { env: env(portal.url) });
+    const r = await runAdopsInProcess(['observe', 'campaigns', 'list', '--output', 'json'], { env: env(portal.url) });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/unexpected answer \(text\/html\)/);
@@ -48,7 +49,7 @@ describe('a 2xx answer that is not JSON is not success', () => {
   });
 
   it('a mutation: exit 1, the HTML is not printed as its result', async () => {
-    const r = await runAdops(['mutations', 'pause', 'acc_1', '--campaign', '1'], { env: env(portal.url) });
+    const r = await runAdopsInProcess(['mutations', 'pause', 'acc_1', '--campaign', '1'], { env: env(portal.url) });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/unexpected answer \(text\/html\)/);
@@ -56,7 +57,7 @@ describe('a 2xx answer that is not JSON is not success', () => {
 
   it('auth login: exit 1 and nothing stored', async () => {
     const cfg = tempConfigDir();
-    const r = await runAdops(['auth', 'login', '--with-key', '--url', portal.url], { env: { ADOPS_CONFIG_DIR: cfg }, stdin: KEY });
+    const r = await runAdopsInProcess(['auth', 'login', '--with-key', '--url', portal.url], { env: { ADOPS_CONFIG_DIR: cfg }, stdin: KEY });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/unexpected answer \(text\/html\)/);
     expect(r.stderr).not.toMatch(/Logged in/);
@@ -69,7 +70,7 @@ describe('a 2xx answer that is not JSON is not success', () => {
 describe('Retry-After never shortens a wait below the schedule', () => {
   it('503 with Retry-After 0 or -5: every retry waits at least the base delay (250 ms)', async () => {
     for (const path of ['/observe/retry-zero', '/observe/retry-negative']) {
-      const r = await runAdops(['api', 'GET', path], { env: env(flaky.url) });
+      const r = await runAdopsInProcess(['api', 'GET', path], { env: env(flaky.url) });
       expect(r.code, r.stderr).toBe(6);
       const times = hits.get(path)!;
       expect(times).toHaveLength(4);
@@ -79,7 +80,7 @@ describe('Retry-After never shortens a wait below the schedule', () => {
   });
 
   it('429 with Retry-After in the past: the retry waits the throttle schedule (5 s), not 0', async () => {
-    const r = await runAdops(['api', 'GET', '/observe/retry-past', '--retries', '1'], { env: env(flaky.url), timeoutMs: 30_000 });
+    const r = await runAdopsInProcess(['api', 'GET', '/observe/retry-past', '--retries', '1'], { env: env(flaky.url), timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(6);
     const times = hits.get('/observe/retry-past')!;
     expect(times).toHaveLength(2);
@@ -89,7 +90,7 @@ describe('Retry-After never shortens a wait below the schedule', () => {
 
 describe('--debug traces are sanitized', () => {
   it('a 500 with escape sequences in its text body: the stack trace holds none of them', async () => {
-    const r = await runAdops(['--debug', 'api', 'GET', '/observe/hostile'], { env: env(flaky.url) });
+    const r = await runAdopsInProcess(['--debug', 'api', 'GET', '/observe/hostile'], { env: env(flaky.url) });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/\n\s+at /); // the stack is there
     expect(r.stderr).toContain('txt.exe');

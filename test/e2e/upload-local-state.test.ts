@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withOrganization, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, png } from '../unit/uploads/media-samples.js';
 import { tempDir } from '../helpers/temp.js';
@@ -17,7 +18,7 @@ let sb: TestSandbox;
 let cfg: string;
 let dir: string;
 const adops = (args: string[], key = TEST_FULL_KEY) =>
-  runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: key }, timeoutMs: 60_000 });
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: key }, timeoutMs: 60_000 });
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 beforeAll(async () => {

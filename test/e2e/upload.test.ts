@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { ensureBuilt, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
 import { keyFingerprint, UploadJournal } from '../../src/state/upload-journal.js';
@@ -18,7 +19,7 @@ let proxy: UploadProxy;
 let dir: string;
 let cfg: string;
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY });
-const adops = (args: string[], timeoutMs = 30_000) => runAdops(args, { env: env(), timeoutMs });
+const adops = (args: string[], timeoutMs = 30_000) => runAdopsInProcess(args, { env: env(), timeoutMs });
 
 function file(name: string, bytes: Buffer | string, sparseTo?: number): string {
   const p = join(dir, name);

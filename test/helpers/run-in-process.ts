@@ -1,0 +1,97 @@
+// Run the CLI in this process (issue #26: command behaviour tested in process,
+// in gh's style): the same argv, environment, stdin and result shape as
+// runAdops (helpers/cli.ts), through the same entry decision the launcher takes
+// (cli/route.ts). A stored read runs with the registry its own bundle would
+// (commands/observe/fast-read.ts readRegistry), everything else with the whole
+// registry, as main.ts does. What only the binary answers (help pages and
+// --version from their CommonJS bundles, `__complete`), what an environment
+// variable changes in Node itself (TZ, NODE_*) and `adops sandbox …` / `adops
+// demo` (src/sandbox reads process.env and writes process.stderr itself, not the
+// env and streams the runner is given) still run the built binary.
+//
+// The streams are not terminals unless `tty` is given; stdin is a pipe holding
+// `stdin` (empty when absent), as runAdops gives the child. Nothing here is
+// process-global: the runner gets its own AbortSignal (no SIGINT/SIGTERM
+// listeners), its env explicitly, and the shared HTTP transport is closed
+// whenever no run is under way, so each run starts with fresh connections as a
+// new process would (a keep-alive socket the server closed while idle between
+// two tests is not reused: that gave ECONNRESET in process, never in the binary).
+import { PassThrough } from 'node:stream';
+import { afterAll } from 'vitest';
+import { closeAllPools } from '../../src/client/http.js';
+import { route } from '../../src/cli/route.js';
+import { runCli, type RunEnvironment } from '../../src/cli/run.js';
+import type { Transport } from '../../src/client/transport.js';
+import { readRegistry } from '../../src/commands/observe/fast-read.js';
+import { getRegistry } from '../../src/commands/index.js';
+import { baseEnv, runAdops, type RunOptions, type RunResult } from './cli.js';
+
+afterAll(() => closeAllPools());
+
+/** Variables Node itself reads at start-up (a clock zone, options, CA files): a run that sets one needs its own process. */
+const NODE_LEVEL = /^(TZ|NODE_[A-Z_]+|UV_[A-Z_]+|SSL_CERT_(FILE|DIR))$/;
+/** Command words whose code reads the process's own env and stderr (src/sandbox). */
+const OWN_PROCESS = new Set(['sandbox', 'demo']);
+/** In-process runs under way; the shared transport is closed when the last one ends. */
+let active = 0;
+
+export interface InProcessOptions extends RunOptions {
+  /** Terminal-on streams: stdin, stdout and stderr report isTTY and this many columns. */
+  tty?: { columns: number };
+  /** Where API requests go (an HttpStubs registry, the sandbox's app.fetch); node:http when absent. */
+  transport?: Transport;
+}
+
+function stream(tty: InProcessOptions['tty']) {
+  const s = new PassThrough();
+  if (tty) Object.assign(s, { isTTY: true, columns: tty.columns, rows: 50 });
+  return s;
+}
+
+/** Like runAdops (same result; `signal` is null unless the run was cut by timeoutMs), but in this process. */
+export async function runAdopsInProcess(args: readonly string[], opts: InProcessOptions = {}): Promise<RunResult> {
+  const env = baseEnv(opts.env);
+  const decision = route(args, env, () => opts.tty !== undefined);
+  const nodeLevel = Object.keys(opts.env ?? {}).some((k) => NODE_LEVEL.test(k));
+  const binary = decision.kind === 'help' || decision.kind === 'version' || decision.kind === 'complete';
+  if (binary || nodeLevel || OWN_PROCESS.has(args[0] ?? '')) {
+    if (opts.transport || opts.tty) throw new Error(`runAdopsInProcess: ${args.join(' ')} needs the binary, which cannot take a transport or a tty`);
+    return runAdops(args, opts);
+  }
+  const started = Date.now();
+  const [stdin, stdout, stderr] = [stream(opts.tty), stream(opts.tty), stream(opts.tty)];
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => {
+    err += c;
+    opts.onStderr?.(err);
+  });
+  stdin.end(opts.stdin ?? '');
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.timeoutMs ?? 15_000);
+  const io: Omit<RunEnvironment, 'registry'> = {
+    stdin,
+    stdinIsTTY: opts.tty !== undefined,
+    stdout,
+    stderr,
+    env,
+    signal: controller.signal,
+    ...(opts.transport ? { transport: opts.transport } : {}),
+  };
+  active++;
+  try {
+    const registry = (decision.kind === 'stored-read' ? readRegistry(args, io) : undefined) ?? getRegistry();
+    const code = await runCli(args, { ...io, registry });
+    // What the command wrote is all in `out` once its streams have passed it on.
+    await new Promise<void>((r) => setImmediate(r));
+    return { code: timedOut ? null : code, signal: timedOut ? 'SIGKILL' : null, stdout: out, stderr: err, ms: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+    if (--active === 0) await closeAllPools();
+  }
+}
