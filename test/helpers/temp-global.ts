@@ -9,7 +9,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const adopsEntries = (dir: string) => new Set(readdirSync(dir).filter((name) => name.startsWith('adops-')));
+// Each vitest project runs this setup, so another project's run root may still be there at this one's end.
+const adopsEntries = (dir: string) => new Set(readdirSync(dir).filter((name) => name.startsWith('adops-') && !name.startsWith('adops-test-run-')));
 
 export default function setup(): () => void {
   const system = tmpdir();
