@@ -62,6 +62,10 @@ export interface StartOptions {
   ingestEveryMs?: number;
   /** No notes on stderr (unexpected errors are still reported). */
   quiet?: boolean;
+  /** Where notes go (the command's context); default: this process's stderr. */
+  note?: (message: string) => void;
+  /** The environment that names the default store (the command's context); default: this process's. */
+  env?: Record<string, string | undefined>;
   /** The browser origin allowed by CORS (default https://console.adops.example). */
   consoleOrigin?: string;
   /** For tests: routes mounted outside the OpenAPI documents (see AppOptions). */
@@ -102,21 +106,23 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4010;
 
 /** ADOPS_SANDBOX_DATA if set, else `<XDG_DATA_HOME or ~/.local/share>/adops/sandbox.db` (store/location.ts). */
-export function defaultDataPath(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultDataPath(env: Record<string, string | undefined> = process.env): string {
   const fromEnv = env.ADOPS_SANDBOX_DATA;
   if (fromEnv) return fromEnv;
   return join(dataDir(env), STORE_FILE);
 }
 
 /** The default store, after moving one left under the pre-#18 name (a note says so). */
-function defaultStore(note: (msg: string) => void): string {
-  const path = defaultDataPath();
-  if (!process.env.ADOPS_SANDBOX_DATA) {
-    const moved = moveLegacyData(process.env);
+function defaultStore(env: Record<string, string | undefined>, note: (msg: string) => void): string {
+  const path = defaultDataPath(env);
+  if (!env.ADOPS_SANDBOX_DATA) {
+    const moved = moveLegacyData(env);
     if (moved) note(moved);
   }
   return path;
 }
+
+const stderrNote = (msg: string): void => void process.stderr.write(`${msg}\n`);
 
 function filesDirFor(dataPath: string): string {
   return join(dirname(dataPath), `${basename(dataPath)}-files`);
@@ -171,9 +177,9 @@ export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbo
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
   const note = (msg: string) => {
-    if (!opts.quiet) process.stderr.write(`${msg}\n`);
+    if (!opts.quiet) (opts.note ?? stderrNote)(msg);
   };
-  const dataPath = opts.data ?? defaultStore(note);
+  const dataPath = opts.data ?? defaultStore(opts.env ?? process.env, note);
   const memory = dataPath === ':memory:';
 
   // A bad date or fixture file stops the start before the store is touched.
@@ -271,8 +277,10 @@ export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbo
 }
 
 /** Keys for `adops sandbox keys`: from the store if it holds a world, else from the world it would load. */
-export async function readKeys(opts: { data?: string; fixtures?: string } = {}): Promise<DemoKeyInfo[]> {
-  const dataPath = opts.data ?? defaultStore((msg) => process.stderr.write(`${msg}\n`));
+export async function readKeys(
+  opts: { data?: string; fixtures?: string; env?: Record<string, string | undefined>; note?: (message: string) => void } = {},
+): Promise<DemoKeyInfo[]> {
+  const dataPath = opts.data ?? defaultStore(opts.env ?? process.env, opts.note ?? stderrNote);
   if (dataPath !== ':memory:' && existsSync(dataPath)) {
     const db = openSqlite(dataPath, { readonly: true });
     try {

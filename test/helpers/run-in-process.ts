@@ -5,9 +5,11 @@
 // (commands/observe/fast-read.ts readRegistry), everything else with the whole
 // registry, as main.ts does. What only the binary answers (help pages and
 // --version from their CommonJS bundles, `__complete`), what an environment
-// variable changes in Node itself (TZ, NODE_*) and `adops sandbox …` / `adops
-// demo` (src/sandbox reads process.env and writes process.stderr itself, not the
-// env and streams the runner is given) still run the built binary.
+// variable changes in Node itself (TZ, NODE_*) and the commands that run a
+// server for the life of their process (`adops sandbox serve`, `adops demo`:
+// the SQLite driver is chosen from the process's environment) still run the
+// built binary. `adops sandbox keys` runs here: it takes the runner's env and
+// notes as every command does.
 //
 // The streams are not terminals unless `tty` is given; stdin is a pipe holding
 // `stdin` (empty when absent), as runAdops gives the child. Nothing here is
@@ -30,8 +32,8 @@ afterAll(() => closeAllPools());
 
 /** Variables Node itself reads at start-up (a clock zone, options, CA files): a run that sets one needs its own process. */
 const NODE_LEVEL = /^(TZ|NODE_[A-Z_]+|UV_[A-Z_]+|SSL_CERT_(FILE|DIR))$/;
-/** Command words whose code reads the process's own env and stderr (src/sandbox). */
-const OWN_PROCESS = new Set(['sandbox', 'demo']);
+/** Commands that run a server for the life of their process. */
+const OWN_PROCESS = new Set(['sandbox serve', 'demo']);
 /** In-process runs under way; the shared transport is closed when the last one ends. */
 let active = 0;
 
@@ -54,7 +56,7 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
   const decision = route(args, env, () => opts.tty !== undefined);
   const nodeLevel = Object.keys(opts.env ?? {}).some((k) => NODE_LEVEL.test(k));
   const binary = decision.kind === 'help' || decision.kind === 'version' || decision.kind === 'complete';
-  if (binary || nodeLevel || OWN_PROCESS.has(args[0] ?? '')) {
+  if (binary || nodeLevel || OWN_PROCESS.has(args[0] ?? '') || OWN_PROCESS.has(args.slice(0, 2).join(' '))) {
     if (opts.transport || opts.tty) throw new Error(`runAdopsInProcess: ${args.join(' ')} needs the binary, which cannot take a transport or a tty`);
     return runAdops(args, opts);
   }

@@ -8,6 +8,8 @@ import { showWhole } from '../../client/redact.js';
 export async function run(ctx: CommandContext, input: CommandInput<{ data?: string; fixtures?: string }>): Promise<number> {
   const { readKeys } = await import('../../sandbox/index.js');
   const keys = await readKeys({
+    env: ctx.env,
+    note: ctx.note,
     ...(input.opts.data !== undefined ? { data: input.opts.data } : {}),
     ...(input.opts.fixtures !== undefined ? { fixtures: input.opts.fixtures } : {}),
   });

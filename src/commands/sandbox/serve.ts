@@ -32,6 +32,8 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
   const { bootSandbox, FixtureError } = await import('../../sandbox/index.js');
   // Resolves once listening; the routes may still be loading (requests wait for them), see `ready` below.
   const sandbox = await bootSandbox({
+    env: ctx.env,
+    note: ctx.note,
     ...(asOf !== undefined ? { asOf } : {}),
     host: o.host,
     port: o.port,
