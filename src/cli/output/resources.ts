@@ -11,7 +11,7 @@
 // sending. Otherwise an unknown field is refused only if the data does not
 // carry it either (the real service may add fields): see fields.ts.
 import FIELDS from '../../contract/generated/resource-fields.json' with { type: 'json' };
-import { resourceOf, type ResourceName } from '../../contract/resources.js';
+import { resourceOf, tableImportance, type ResourceName } from '../../contract/resources.js';
 
 export interface ResourceView {
   columns: readonly string[];
@@ -63,7 +63,7 @@ export function resourceView(name: ViewName): ResourceView {
     columns: r.columns,
     ...(fields ? { fields } : {}),
     ...(r.strict ? { strict: true } : {}),
-    ...(r.importance ? { importance: r.importance } : {}),
+    importance: tableImportance(r),
     ...(r.metrics ? { metrics: r.metrics } : {}),
   };
 }
