@@ -23,6 +23,13 @@ export function usageLine(c: CommandSpec): string {
   return `adops ${c.path.join(' ')}${args ? ' ' + args : ''}${(c.options ?? []).length ? ' [options]' : ''}`;
 }
 
+/** The options of `adops` itself: the global ones, and --version and --help (the top page, the man page). */
+export const TOP_OPTIONS: readonly OptionSpec[] = [
+  ...GLOBAL_OPTIONS,
+  { flags: '-V, --version', description: 'print the version' },
+  { flags: '-h, --help', description: 'help for a command' },
+];
+
 export function topHelp(entries: ReadonlyArray<{ name: string; description: string }>, version: string): string {
   return [
     `adops ${version}: the Advertising Operations service from the command line`,
@@ -33,11 +40,7 @@ export function topHelp(entries: ReadonlyArray<{ name: string; description: stri
     ...listLines(entries),
     '',
     'Global options:',
-    ...optionLines([
-      ...GLOBAL_OPTIONS,
-      { flags: '-V, --version', description: 'print the version' },
-      { flags: '-h, --help', description: 'help for a command' },
-    ]),
+    ...optionLines(TOP_OPTIONS),
     '',
     'Environment: ADOPS_API_KEY, ADOPS_BASE_URL, ADOPS_PROFILE, ADOPS_CONFIG_DIR, ADOPS_DEBUG, NO_COLOR, CI',
     '',
