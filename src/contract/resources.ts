@@ -104,7 +104,13 @@ export function columnPriority(r: Pick<Resource, 'id' | 'name'>, column: string)
 
 /** A noun's table columns most wanted first: its own `importance`, else its columns by columnPriority (ties in table order). */
 export function tableImportance(r: Resource): readonly string[] {
-  return r.importance ?? r.columns.map((c, i) => [columnPriority(r, c), i, c] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, , c]) => c);
+  return (
+    r.importance ??
+    r.columns
+      .map((c, i) => [columnPriority(r, c), i, c] as const)
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .map(([, , c]) => c)
+  );
 }
 
 const ENTITY_COLUMNS = ['id', 'name', 'provider', 'status'] as const;

@@ -7,7 +7,9 @@ import { writesJson } from '../../cli/output/writers/formats.js';
 export function run(ctx: CommandContext): Promise<number> {
   const json = ctx.output.explicit && writesJson(ctx.output.format);
   ctx.io.stdout.write(
-    json ? JSON.stringify({ version: ctx.version, node: process.versions.node, platform: `${process.platform}-${process.arch}` }, null, 2) + '\n' : ctx.version + '\n',
+    json
+      ? JSON.stringify({ version: ctx.version, node: process.versions.node, platform: `${process.platform}-${process.arch}` }, null, 2) + '\n'
+      : ctx.version + '\n',
   );
   return Promise.resolve(0);
 }
