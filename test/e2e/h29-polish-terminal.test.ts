@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import { DEMO, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -94,6 +95,23 @@ describe.skipIf(!hasScript)('a list on a terminal', () => {
     // The same run on xterm is coloured (the check can fail).
     const xterm = await tty(['observe', 'campaigns', '--limit', '3'], 200);
     expect(xterm.stdout).toContain('\u001b[36m');
+  });
+});
+
+describe("an error and its hint wrap at words too (in process: a terminal's stderr of 40 columns)", () => {
+  it('every line within 40 columns, the continuation indented, the words whole; into a pipe, one line', async () => {
+    const args = ['observe', 'campaigns', '--output', 'nope'];
+    const narrow = await runAdopsInProcess(args, { env: env(), tty: { columns: 40 } });
+    expect(narrow.code).toBe(2);
+    const lines = narrow.stderr.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(40);
+    const piped = await runAdopsInProcess(args, { env: env() });
+    expect(piped.stderr).toMatch(
+      /^error: option '-o, --output <format>' argument 'nope' is invalid\. Allowed choices are table, json, ndjson, csv, markdown\.$/m,
+    );
+    expect(piped.stderr).toMatch(/^hint: see `adops --help` or `adops <command> --help`$/m);
+    expect(narrow.stderr.replace(/\n {2}/g, ' ')).toBe(piped.stderr);
+    expect(lines.length).toBeGreaterThan(piped.stderr.trimEnd().split('\n').length);
   });
 });
 
