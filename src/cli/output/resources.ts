@@ -20,7 +20,8 @@ export interface ResourceView {
   strict?: boolean;
   /**
    * Table columns most wanted first, when a known terminal width cannot hold
-   * them all (default: the order of `columns`); shown in the order of `columns`.
+   * them all (a noun's: tableImportance in src/contract/resources.ts; else the
+   * order of `columns`); shown in the order of `columns`.
    */
   importance?: readonly string[];
   /** Numeric fields `--chart` may draw over time. */
