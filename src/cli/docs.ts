@@ -82,6 +82,8 @@ function roff(text: string): string {
     text
       .replace(/\\/g, '\\e')
       .replace(/-/g, '\\-')
+      // A comma-separated list without spaces (CSV columns) may break after a comma: unhyphenated, it is one long word.
+      .replace(/,(?=\S)/g, ',\\:')
       // Outside ASCII as groff's and mandoc's \[uXXXX] (a bare … is an invalid input character to troff without preconv).
       .replace(/[^\t\n -~]/gu, (ch) => `\\[u${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`)
       .split('\n')

@@ -153,10 +153,18 @@ describe('man/adops.1, generated from the registry', () => {
 
   const manAvailable = spawnSync('man', ['--version']).status === 0;
   it.skipIf(!manAvailable)('`man -l man/adops.1` renders every command, with no roff warning', () => {
-    const r = spawnSync('man', ['-l', MAN.pathname], {
-      encoding: 'utf8',
-      env: { ...process.env, MANWIDTH: '100', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' },
-    });
+    const at = (width: number) =>
+      spawnSync('man', ['-l', MAN.pathname], {
+        encoding: 'utf8',
+        env: { ...process.env, MANWIDTH: String(width), MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' },
+      });
+    // No "can't break line" or invalid-character warning at any usual width.
+    for (const width of [60, 80, 200]) {
+      const other = at(width);
+      expect(other.status, other.stderr).toBe(0);
+      expect(other.stderr, `MANWIDTH=${width}`).toBe('');
+    }
+    const r = at(100);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const page = r.stdout.replace(/.\u0008/g, '');
