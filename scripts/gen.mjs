@@ -9,6 +9,7 @@
 //                                                  headers; the CLI loads them lazily to check before sending)
 //   docs/cli.md                                    (the command reference)
 //   completions/adops.{bash,zsh,fish}
+//   man/adops.1                                    (the man page, package.json "man")
 // Each step reads the sources (src/), bundled by esbuild without type-checking, not tsc's dist/: a new
 // operation's id enters the type OperationId only with the table written here, and from then on `tsc`
 // wants its sandbox handler (src/sandbox/routes/handlers.ts). So the order is: declare the operation in
@@ -67,13 +68,16 @@ const cli = await fromSource(
   'cli',
   [
     "export { getRegistry } from './src/commands/index.ts';",
-    "export { commandReference } from './src/cli/docs.ts';",
+    "export { commandReference, manPage } from './src/cli/docs.ts';",
+    "export { packageVersion } from './src/cli/version.ts';",
     "export { completionScript, SHELLS } from './src/cli/completion.ts';",
   ].join('\n'),
 );
 const registry = cli.getRegistry();
 writeFileSync(`${root}docs/cli.md`, cli.commandReference(registry));
 for (const shell of cli.SHELLS) writeFileSync(`${root}completions/adops.${shell}`, cli.completionScript(registry, shell));
+mkdirSync(`${root}man`, { recursive: true });
+writeFileSync(`${root}man/adops.1`, cli.manPage(registry, cli.packageVersion()));
 
 /** src/contract/generated/operation-table.ts: each entry as its module declares it, less `schemas`. */
 export function operationTableSource(entries) {

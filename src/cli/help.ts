@@ -23,6 +23,13 @@ export function usageLine(c: CommandSpec): string {
   return `adops ${c.path.join(' ')}${args ? ' ' + args : ''}${(c.options ?? []).length ? ' [options]' : ''}`;
 }
 
+/** The options of `adops` itself: the global ones, and --version and --help (the top page, the man page). */
+export const TOP_OPTIONS: readonly OptionSpec[] = [
+  ...GLOBAL_OPTIONS,
+  { flags: '-V, --version', description: 'print the version' },
+  { flags: '-h, --help', description: 'help for a command' },
+];
+
 export function topHelp(entries: ReadonlyArray<{ name: string; description: string }>, version: string): string {
   return [
     `adops ${version}: the Advertising Operations service from the command line`,
@@ -33,11 +40,7 @@ export function topHelp(entries: ReadonlyArray<{ name: string; description: stri
     ...listLines(entries),
     '',
     'Global options:',
-    ...optionLines([
-      ...GLOBAL_OPTIONS,
-      { flags: '-V, --version', description: 'print the version' },
-      { flags: '-h, --help', description: 'help for a command' },
-    ]),
+    ...optionLines(TOP_OPTIONS),
     '',
     'Environment: ADOPS_API_KEY, ADOPS_BASE_URL, ADOPS_PROFILE, ADOPS_CONFIG_DIR, ADOPS_DEBUG, NO_COLOR, CI',
     '',
@@ -48,18 +51,25 @@ export function topHelp(entries: ReadonlyArray<{ name: string; description: stri
   ].join('\n');
 }
 
+/**
+ * A group's page. A group with a default verb (`observe campaigns` runs `list`) shows that verb's
+ * arguments and options too, as the bare group runs it: `adops observe campaigns --help` answers
+ * the question one asks before typing `adops observe campaigns --limit 5`.
+ */
 export function groupHelp(registry: Registry, path: readonly string[], description: string): string {
-  return [
-    description,
-    '',
-    `Usage: adops ${path.join(' ')} <subcommand> [options]`,
-    '',
-    'Subcommands:',
-    ...listLines(registry.children(path)),
-    '',
-    `Run \`adops ${path.join(' ')} <subcommand> --help\` for its flags.`,
-    '',
-  ].join('\n');
+  const name = path.join(' ');
+  const verb = registry.groups.find((g) => g.path.join(' ') === name)?.defaultCommand;
+  const dflt = verb === undefined ? undefined : registry.commands.find((c) => c.path.join(' ') === `${name} ${verb}`);
+  const lines = [description, '', `Usage: adops ${name} <subcommand> [options]`];
+  if (dflt) lines.push(`       ${usageLine({ ...dflt, path: path.slice() })}   (runs \`${verb}\`)`);
+  lines.push('', 'Subcommands:', ...listLines(registry.children(path).map((c) => (c.name === verb ? { ...c, name: `${c.name} (default)` } : c))), '');
+  if (dflt) {
+    if (dflt.args?.length) lines.push(`Arguments (of ${verb}):`, ...listLines(dflt.args), '');
+    if (dflt.options?.length) lines.push(`Options (of ${verb}, the default):`, ...optionLines(dflt.options), '');
+    if (dflt.examples?.length) lines.push('Examples:', ...dflt.examples.map((e) => `  $ ${e}`), '');
+  }
+  lines.push(`Run \`adops ${name} <subcommand> --help\` for its flags.`, '');
+  return lines.join('\n');
 }
 
 export function commandHelp(c: CommandSpec): string {

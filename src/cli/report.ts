@@ -184,7 +184,7 @@ export function formatReport(r: ErrorReport): string {
   lines.push(...extraLines(r.extra ?? {}, (r.hints ?? [r.hint ?? '']).join(' ')));
   for (const hint of r.hints ?? (r.hint ? [r.hint] : [])) lines.push(`hint: ${blockText(hint)}`);
   // The cursor once, on the line a script reads (as a list that stops early prints it).
-  if (r.nextCursor) lines.push(`next cursor: ${lineText(r.nextCursor)}`, '(resume with --cursor set to that cursor)');
+  if (r.nextCursor) lines.push(`next cursor: ${lineText(r.nextCursor)}`);
   return lines.join('\n') + '\n';
 }
 

@@ -14,7 +14,7 @@ import { drawsOnStderr } from './terminal.js';
 export type Route =
   /** `adops __complete …`: the shell's TAB, answered by the full CLI (complete.ts) before any help or version of its words. */
   | { kind: 'complete' }
-  /** `adops --version` (`-V`), with no command word. */
+  /** `adops --version` (`-V`), with no command word; `adops version` alone (as gh's): the same text. */
   | { kind: 'version' }
   /** A help page (quick.ts, help-pages.ts), or the command tree when `tree` (`adops help --json`). */
   | HelpRoute
@@ -40,7 +40,7 @@ export interface HelpRoute {
 export function route(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, stderrIsTTY: () => boolean): Route {
   if (argv[0] === '__complete') return { kind: 'complete' };
   const pre = preParse(argv);
-  if (pre.version && pre.words.length === 0) return { kind: 'version' };
+  if ((pre.version && pre.words.length === 0) || (argv.length === 1 && argv[0] === 'version')) return { kind: 'version' };
   const helpWord = pre.words[0] === 'help';
   if (pre.help || helpWord || pre.words.length === 0) {
     return { kind: 'help', words: helpWord ? pre.words.slice(1) : pre.words, tree: helpWord && pre.json, json: pre.json };

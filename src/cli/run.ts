@@ -15,12 +15,13 @@ import { EXIT } from './exit-codes.js';
 import { chooseColor, chooseFormat } from './output/format.js';
 import { writesJson } from './output/writers/formats.js';
 import { blockText, lineText } from './output/sanitize.js';
+import { wrapWords } from './output/wrap.js';
 import { inquirerPrompter, refusingPrompter, type Prompter } from './prompter.js';
 import { formatReport, formatReportJson, toReport } from './report.js';
 import { parse } from './program.js';
 import { preParse } from './argv.js';
 import { packageVersion, userAgent } from './version.js';
-import { canPrompt, drawsOnStderr, flagSet, isCi } from './terminal.js';
+import { canPrompt, drawsOnStderr, dumbTerminal, flagSet, isCi } from './terminal.js';
 
 export interface RunEnvironment {
   stdin: Readable & { isTTY?: boolean };
@@ -153,7 +154,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
   } catch (err) {
     const report = toReport(signal.aborted && !(err instanceof CliError) ? signal.reason : err);
     const json = ctx ? ctx.output.explicit && writesJson(ctx.output.format) : pre.json;
-    stderr.write(json ? formatReportJson(report) : formatReport(report));
+    stderr.write(json ? formatReportJson(report) : wrapWords(formatReport(report), terminalWidth(stderr)));
     // A stack holds the message, which may be server text: sanitized like every other line.
     if (ctx?.debug && err instanceof Error && report.exitCode === EXIT.unexpected && err.stack) stderr.write(blockText(err.stack) + '\n');
     return report.exitCode;
@@ -161,6 +162,11 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     signals?.dispose();
     if (clientModule) await (await clientModule).closeAllPools();
   }
+}
+
+/** The columns of a terminal's stream, read when a line is written (the window may have been resized); undefined elsewhere. */
+function terminalWidth(stream: { isTTY?: boolean; columns?: number }): number | undefined {
+  return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0 ? stream.columns : undefined;
 }
 
 /** Every delete and detach; `adops api DELETE …` too. */
@@ -186,7 +192,8 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
   const config = new ConfigStore(configDir(env));
   const settings = config.read().settings;
   const interactive = canPrompt(env, stdinIsTTY, stderrIsTTY, globals.input === false);
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  // The spinner draws on stderr: coloured as chooseColor decides for that stream.
+  const stderrColor = chooseColor({ env, stdoutIsTTY: stderrIsTTY, ci, flag: globals.color });
   const debug = globals.debug === true || flagSet(env.ADOPS_DEBUG);
   const fancy = drawsOnStderr(env, stderrIsTTY);
   const format = chooseFormat({ output: globals.output, json: globals.json, configured: settings.output, stdoutIsTTY });
@@ -195,7 +202,8 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
   let client: ApiClient | undefined;
   const version = packageVersion();
   // The one printer of notes and warnings: through the boundary (masked, stripped, continuation lines indented).
-  const note = (m: string) => stderr.write(blockText(m) + '\n');
+  // On a terminal, wrapped at words to its width (a hint is often longer than 80 columns).
+  const note = (m: string) => stderr.write(wrapWords(blockText(m), terminalWidth(stderr)) + '\n');
   // One place turns flags, settings and the injected transport into a client configuration.
   const clientConfig = (over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): ClientConfig => {
     const seconds = (flag: number | undefined, setting: number | undefined, dflt: number) => Math.round((flag ?? setting ?? dflt) * 1000);
@@ -290,9 +298,10 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
       // ora divides by the terminal width: a pty reporting 0 columns (script(1),
       // some CI runners) would make it redraw forever, so no spinner there.
       const columns = (stderr as { columns?: number }).columns ?? 0;
-      if (!fancy || columns <= 0) return { update: () => {}, stop: () => {} };
+      // TERM=dumb reads no escape sequence, and a spinner redraws its line with them.
+      if (!fancy || columns <= 0 || dumbTerminal(env)) return { update: () => {}, stop: () => {} };
       const { default: ora } = await import('ora');
-      const s = ora({ text, stream: stderr, color: noColor || globals.color === false ? undefined : 'cyan', isEnabled: true, discardStdin: false }).start();
+      const s = ora({ text, stream: stderr, color: stderrColor ? 'cyan' : undefined, isEnabled: true, discardStdin: false }).start();
       return { update: (t) => void (s.text = lineText(t)), stop: () => void s.stop() };
     },
   };

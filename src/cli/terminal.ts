@@ -16,6 +16,14 @@ export function isCi(env: Env): boolean {
 }
 
 /**
+ * TERM=dumb: a terminal that understands no escape sequence (Emacs' shell buffer, some CI log viewers):
+ * no colour (format.ts chooseColor) and no spinner, which redraws its line with them.
+ */
+export function dumbTerminal(env: Env): boolean {
+  return env.TERM === 'dumb';
+}
+
+/**
  * A terminal's stderr outside CI: a spinner may turn there (and, with stdin a terminal too, a prompt or a picker).
  * The terminal may be asked lazily (the launcher's node:tty costs a few ms): only when CI is not set.
  */

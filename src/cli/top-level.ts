@@ -23,4 +23,5 @@ export const TOP_LEVEL: readonly TopLevelEntry[] = [
   { name: 'plans', description: 'Campaign Plans and their Line Items', group: true },
   { name: 'sandbox', description: 'A local, stateful sandbox of the service', group: true },
   { name: 'skills', description: 'Skills (ad-ops playbooks) and the Skill Catalog', group: true },
+  { name: 'version', description: 'Print the version (as --version); --json adds Node and the platform', group: false },
 ];

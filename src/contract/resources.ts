@@ -69,7 +69,7 @@ export interface Resource {
   rows: readonly OperationId[];
   /** The table's default columns. */
   columns: readonly string[];
-  /** Table columns most wanted first at a narrow width (default: the order of `columns`). */
+  /** Table columns most wanted first at a narrow width (default: by columnPriority, see tableImportance). */
   importance?: readonly string[];
   /** Numeric fields `--chart` may draw over time. */
   metrics?: readonly string[];
@@ -83,6 +83,34 @@ export interface Resource {
   completion?: CompletionSpec;
   /** Its `adops observe` group, for the Observe entities. */
   observe?: ObserveSpec;
+}
+
+/** Money fields: whole units of the row's `currency` (spec: budget, spend, bidAmount; plans' and Line Items' amounts). */
+export const MONEY_FIELDS: readonly string[] = ['budget', 'spend', 'amount', 'bidAmount'];
+
+/**
+ * A default column's priority when a terminal is too narrow for them all (0 is kept longest): what names
+ * the row (its id, then its name), its status, and its money stay; the rest go first, the last of
+ * `columns` first. At 80 columns `observe campaigns` keeps id, name, status and budget, and leaves out
+ * advertiserId or budgetType instead (issue #29).
+ */
+export function columnPriority(r: Pick<Resource, 'id' | 'name'>, column: string): number {
+  if (column === r.id) return 0;
+  if (column === r.name) return 1;
+  if (column === 'status' || column === 'state') return 2;
+  if (MONEY_FIELDS.includes(column)) return 3;
+  return 4;
+}
+
+/** A noun's table columns most wanted first: its own `importance`, else its columns by columnPriority (ties in table order). */
+export function tableImportance(r: Resource): readonly string[] {
+  return (
+    r.importance ??
+    r.columns
+      .map((c, i) => [columnPriority(r, c), i, c] as const)
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .map(([, , c]) => c)
+  );
 }
 
 const ENTITY_COLUMNS = ['id', 'name', 'provider', 'status'] as const;

@@ -115,7 +115,7 @@ describe('modules loaded on the fast paths', () => {
     expect(forbiddenIn(r.sources)).toEqual([]);
   });
 
-  for (const args of [['--help'], ['--version'], ['observe', 'campaigns', 'list', '--help'], ['help', 'sandbox', 'serve']]) {
+  for (const args of [['--help'], ['--version'], ['version'], ['observe', 'campaigns', 'list', '--help'], ['help', 'sandbox', 'serve']]) {
     it(`adops ${args.join(' ')} starts no ESM bundle and loads none of them`, () => {
       const r = loadedSources(args);
       expect(r.status, r.stderr).toBe(0);

@@ -128,11 +128,11 @@ describe('fast start', () => {
     });
   }
 
-  it('adops --version and --help never start the ESM bundle (bin/adops.js answers them on the entry decision, route.cjs)', () => {
-    for (const args of [['--version'], ['--help']]) {
+  it('adops --version, adops version and --help never start the ESM bundle (bin/adops.js answers them on the entry decision, route.cjs)', () => {
+    for (const args of [['--version'], ['version'], ['--help']]) {
       const { files } = loaded(args);
       expect(files.filter((f) => f.url.includes('/dist/')).map((f) => f.url.replace(/.*\/dist\//, 'dist/'))).toEqual(
-        args[0] === '--version' ? ['dist/bundle/route.cjs'] : ['dist/bundle/route.cjs', 'dist/bundle/quick.cjs'],
+        args[0] === '--help' ? ['dist/bundle/route.cjs', 'dist/bundle/quick.cjs'] : ['dist/bundle/route.cjs'],
       );
     }
   });

@@ -53,7 +53,7 @@ describe('observe', () => {
       { env: { ...env(), NO_COLOR: '1' } },
     );
     expect(tty.code, tty.stdout).toBe(0);
-    expect(tty.stdout).toMatch(/spend by 5 periods/);
+    expect(tty.stdout).toMatch(/spend in [A-Z]{3} by 5 periods/);
     expect(tty.stdout).toMatch(/┤/);
     const piped = await run(['observe', 'insights', '--since', '2026-09-01', '--until', '2026-09-30', '--chart', 'spend', '-o', 'csv']);
     expect(piped.code).toBe(0);

@@ -65,9 +65,13 @@ it('the tarball holds the bundle, docs and completions, not tsc output', () => {
   expect(files).toContain('dist/bundle/main.js');
   expect(files).toContain('dist/bundle/quick.cjs');
   expect(files).toContain('package.json');
+  // The man page (package.json `man`: `man adops` after a global install, #29).
+  expect(files).toContain('man/adops.1');
   // The prebuilt demo world (src/sandbox/fixtures/snapshot.ts), beside the chunk that looks for it.
   expect(files).toContain('dist/bundle/demo-world.db');
-  const stray = files.filter((f) => !/^(bin\/|dist\/bundle\/([^/]+\.c?js|demo-world\.db)$|completions\/|docs\/|README\.md$|package\.json$|LICENSE)/.test(f));
+  const stray = files.filter(
+    (f) => !/^(bin\/|dist\/bundle\/([^/]+\.c?js|demo-world\.db)$|completions\/|man\/adops\.1$|docs\/|README\.md$|package\.json$|LICENSE)/.test(f),
+  );
   expect(stray).toEqual([]);
 });
 

@@ -1,6 +1,7 @@
 // Choosing the output format and checking --fields, once for every command.
 // The formats themselves are listed in writers/formats.ts.
 import { UsageError } from '../errors.js';
+import { dumbTerminal } from '../terminal.js';
 import { defaultFormat, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from './writers/formats.js';
 
 export { OUTPUT_FORMATS, type OutputFormat };
@@ -28,8 +29,10 @@ export { checkFields, checkFieldsInData, pick } from './fields.js';
  * Colour on stdout, as gh and most CLIs decide it (https://no-color.org,
  * https://bixense.com/clicolors, Node's FORCE_COLOR): --no-color and NO_COLOR
  * win over everything; then CLICOLOR_FORCE (not 0) or FORCE_COLOR (not 0 or
- * false) force colour even into a pipe, in CI or on a pty; FORCE_COLOR=0 and
- * CLICOLOR=0 turn it off; otherwise colour only on a terminal outside CI.
+ * false) force colour even into a pipe, in CI or on a pty; FORCE_COLOR=0,
+ * CLICOLOR=0 and TERM=dumb (a terminal that reads no escape sequence) turn it
+ * off; otherwise colour only on a terminal outside CI. Everything coloured
+ * (tables, charts, the spinner on stderr) asks here.
  */
 export function chooseColor(input: { env: Record<string, string | undefined>; stdoutIsTTY: boolean; ci: boolean; flag?: boolean | undefined }): boolean {
   const { env } = input;
@@ -37,6 +40,6 @@ export function chooseColor(input: { env: Record<string, string | undefined>; st
   const force = env.FORCE_COLOR;
   if (force !== undefined && /^(0|false)$/i.test(force)) return false;
   if (force !== undefined || (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0')) return true;
-  if (env.CLICOLOR === '0') return false;
+  if (env.CLICOLOR === '0' || dumbTerminal(env)) return false;
   return input.stdoutIsTTY && !input.ci;
 }

@@ -11,7 +11,7 @@
 // sending. Otherwise an unknown field is refused only if the data does not
 // carry it either (the real service may add fields): see fields.ts.
 import FIELDS from '../../contract/generated/resource-fields.json' with { type: 'json' };
-import { resourceOf, type ResourceName } from '../../contract/resources.js';
+import { resourceOf, tableImportance, type ResourceName } from '../../contract/resources.js';
 
 export interface ResourceView {
   columns: readonly string[];
@@ -20,7 +20,8 @@ export interface ResourceView {
   strict?: boolean;
   /**
    * Table columns most wanted first, when a known terminal width cannot hold
-   * them all (default: the order of `columns`); shown in the order of `columns`.
+   * them all (a noun's: tableImportance in src/contract/resources.ts; else the
+   * order of `columns`); shown in the order of `columns`.
    */
   importance?: readonly string[];
   /** Numeric fields `--chart` may draw over time. */
@@ -63,7 +64,7 @@ export function resourceView(name: ViewName): ResourceView {
     columns: r.columns,
     ...(fields ? { fields } : {}),
     ...(r.strict ? { strict: true } : {}),
-    ...(r.importance ? { importance: r.importance } : {}),
+    importance: tableImportance(r),
     ...(r.metrics ? { metrics: r.metrics } : {}),
   };
 }

@@ -55,8 +55,9 @@ export async function streamList(ctx: CommandContext, req: ApiRequest, opts: Lis
     await writer.end();
   }
   await opts.onEnd?.(writer.rowsWritten);
-  // Stopped by one page or --max with rows left: say where to go on, the cursor once, on the line a
-  // script reads (`next cursor: X`). It is server text: one line through the boundary, as report.ts prints it.
-  if (resume) ctx.note(`next cursor: ${lineText(resume)}\n(more rows: pass that cursor to --cursor to resume)`);
+  // Stopped by one page or --max with rows left: say where to go on, the cursor once, on ONE line, the line a
+  // script reads (`next cursor: X`; --cursor's help says what it is for). It is server text: one line through
+  // the boundary, as report.ts prints it.
+  if (resume) ctx.note(`next cursor: ${lineText(resume)}`);
   return 0;
 }

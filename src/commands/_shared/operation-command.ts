@@ -155,7 +155,7 @@ export function operationCommand<const Extra extends readonly OptionSpec[] = []>
         description: `rows per page, ${LIMIT_MIN}-${LIMIT_MAX} (service default ${LIMIT_DEFAULT}); with --all, the page size`,
         type: 'int',
       },
-      { flags: '--cursor <cursor>', description: 'resume from a nextCursor printed by an earlier run' },
+      { flags: '--cursor <cursor>', description: 'resume from the `next cursor:` an earlier run printed on stderr' },
       { flags: '--all', description: 'follow nextCursor to the end (json stays one document; ndjson streams)' },
       { flags: '--max <n>', description: 'stop after this many rows in total (prints the next cursor on stderr)', type: 'int' },
     );

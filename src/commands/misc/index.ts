@@ -41,6 +41,12 @@ export const miscCommands: CommandSpec[] = [
     load: () => import('../completion.js'),
   }),
   command({
+    path: ['version'],
+    description: 'Print the version (as --version); --json adds Node and the platform',
+    examples: ['adops version', 'adops version --json'],
+    load: () => import('./version.js'),
+  }),
+  command({
     path: ['commands'],
     description: 'Print the command tree (--json for machines, --markdown for docs/cli.md)',
     options: [{ flags: '--markdown', description: 'the command reference as Markdown' }],

@@ -26,6 +26,9 @@ const CASES: Array<[string, string[], Env, boolean, Route]> = [
   ['--version wins over --help', ['--help', '--version'], {}, false, { kind: 'version' }],
   ["--version after a command's words: commander's", ['config', 'get', '--version'], {}, false, { kind: 'cli' }],
   ["--version after observe's words: commander's, never the stored-read bundle", ['observe', 'campaigns', '-V'], {}, false, { kind: 'cli' }],
+  ['`adops version` alone, as gh: the same answer as --version (#29)', ['version'], {}, false, { kind: 'version' }],
+  ['`adops version --json`: the command, in the full CLI', ['version', '--json'], {}, false, { kind: 'cli' }],
+  ['`adops version --help`: its help page', ['version', '--help'], {}, false, page('version')],
   // help pages
   ['no argv: the top page', [], {}, false, top()],
   ['--help', ['--help'], {}, false, top()],

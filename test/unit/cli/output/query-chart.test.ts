@@ -70,11 +70,11 @@ describe('--chart', () => {
 
   it('draws one line per entity over time, oldest period left, with its legend and range', async () => {
     const chart = await renderChart(series, 'spend', { width: 60, height: 6, color: false });
-    expect(chart).toMatch(/^spend by 5 periods\n/);
-    // Without colour each entity gets its own small chart, so the lines cannot be confused.
-    expect(chart).toMatch(/── c1\n +50 [┤┼]/);
-    expect(chart).toMatch(/── c2\n +50 [┤┼]/);
-    expect(chart).toMatch(/2026-09-01 +2026-09-05\n$/);
+    expect(chart).toMatch(/^spend in EUR by 5 periods\n/);
+    // Without colour one chart, each entity's line drawn with its own marker, named in the legend (#29).
+    expect(chart.match(/^ +50 ┤/gm)).toHaveLength(1);
+    expect(chart).toMatch(/\n {2}\* c1\n {2}o c2\n$/);
+    expect(chart).toMatch(/2026-09-01 +2026-09-05\n/);
     expect(chart).not.toMatch(/\u001b/);
     for (const line of chart.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
     // With colour: one chart, coloured lines and legend.
@@ -99,7 +99,7 @@ describe('--chart', () => {
 
   it('comes under the table on a terminal only; scripts get the rows', async () => {
     const tty = await list([series], { tty: true, resource: 'insight', chart: 'spend' });
-    expect(tty.indexOf('└')).toBeLessThan(tty.indexOf('spend by 5 periods'));
+    expect(tty.indexOf('└')).toBeLessThan(tty.indexOf('spend in EUR by 5 periods'));
     const json = await list([series], { tty: false, resource: 'insight', chart: 'spend' });
     expect(JSON.parse(json)).toHaveLength(10);
     const ctx = { output: { format: 'table' as const, color: false, fields: undefined }, io: { stdout: sink().out } };
