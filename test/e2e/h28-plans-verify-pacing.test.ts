@@ -197,7 +197,7 @@ describe('plans verify', () => {
         executions: [{ entityType: 'campaign', entityId: c.id }],
       },
     ]);
-    const budget = (await verify('h28-nocur')).filter((r) => r.field.startsWith('budget'));
+    const budget = (await verify('h28-nocur')).filter((r) => String(r.field).startsWith('budget'));
     expect(budget).toEqual([
       {
         lineItemId: li,
