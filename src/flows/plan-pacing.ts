@@ -7,7 +7,9 @@
 // elapsed day times the flight's days. Days count both ends (a flight of
 // 09-01 to 09-30 has 30 days; as of 09-01, one has elapsed). Spend is compared
 // with the budget only in the plan's currency: any other, or none known, and
-// the row says so instead of a pace. No terminal code.
+// the row says so instead of a pace. An execution inside another of the same
+// Line Item (an ad group of its executed campaign) is counted once, in its
+// parent. No terminal code.
 import type { ApiClient } from '../client/http.js';
 import type { OperationId } from '../contract/operations.js';
 import type { Plan, PlanLineItem } from './plan-verify.js';
@@ -33,7 +35,7 @@ export type PacingRow = {
   note: string | null;
 };
 
-export const PACING_OPERATIONS: OperationId[] = ['getCampaignPlan', 'listInsights'];
+export const PACING_OPERATIONS: OperationId[] = ['getCampaignPlan', 'listInsights', 'listAdGroups', 'listAds'];
 
 /** Cumulative spend and the ideal line, by day, of the Line Items in one currency (what --chart draws). */
 export interface PacingSeries {
@@ -81,34 +83,72 @@ interface Spent {
   byDay: Map<string, number>;
   currencies: Set<string | null>;
   uncounted: Set<string>;
+  /** Executions inside another execution of the same Line Item (an ad group of its campaign): counted once, in their parent. */
+  nested: number;
+}
+
+type Level = keyof typeof INSIGHT_LEVEL;
+
+/** Ids in chunks a request can carry. */
+const chunks = (ids: readonly string[]) =>
+  Array.from({ length: Math.ceil(ids.length / IDS_PER_READ) }, (_, i) => ids.slice(i * IDS_PER_READ, (i + 1) * IDS_PER_READ));
+
+/**
+ * The executed ids of each level whose spend is not already in an executed parent's: a Line Item that
+ * spawned a campaign and its ad groups spends once. Parents come from the stored reads (`ids=`), asked
+ * only when the Line Item has executions at more than one level.
+ */
+async function countedIds(client: ApiClient, li: PlanLineItem, signal: AbortSignal | undefined): Promise<{ ids: Record<Level, string[]>; nested: number }> {
+  const of = (level: Level) => [...new Set(li.executions.filter((e) => e.entityType === level).map((e) => e.entityId))];
+  const ids: Record<Level, string[]> = { campaign: of('campaign'), ad_group: of('ad_group'), ad: of('ad') };
+  const parents = async (op: 'listAdGroups' | 'listAds', level: 'ad_group' | 'ad') => {
+    const byId = new Map<string, Record<string, unknown>>();
+    for (const chunk of chunks(ids[level])) {
+      const query = { ids: chunk.join(','), ...(li.advertiserId ? { advertiserId: li.advertiserId } : {}) };
+      for await (const page of client.pages(op, { query }, { pageSize: chunk.length, signal })) {
+        for (const r of page.rows as Array<Record<string, unknown>>) byId.set(String(r.id), r);
+      }
+    }
+    return byId;
+  };
+  const before = ids.ad_group.length + ids.ad.length;
+  const campaigns = new Set(ids.campaign);
+  const adGroups = new Set(ids.ad_group);
+  if (campaigns.size > 0 && ids.ad_group.length > 0) {
+    const rows = await parents('listAdGroups', 'ad_group');
+    ids.ad_group = ids.ad_group.filter((id) => !campaigns.has(String(rows.get(id)?.campaignId)));
+  }
+  if ((campaigns.size > 0 || adGroups.size > 0) && ids.ad.length > 0) {
+    const rows = await parents('listAds', 'ad');
+    ids.ad = ids.ad.filter((id) => !campaigns.has(String(rows.get(id)?.campaignId)) && !adGroups.has(String(rows.get(id)?.adGroupId)));
+  }
+  return { ids, nested: before - ids.ad_group.length - ids.ad.length };
 }
 
 async function spendOf(client: ApiClient, li: PlanLineItem, since: string, until: string, signal: AbortSignal | undefined): Promise<Spent> {
-  const spent: Spent = { byDay: new Map(), currencies: new Set(), uncounted: new Set() };
-  const reads: Array<{ level: string; ids: string[] }> = [];
-  for (const level of Object.keys(INSIGHT_LEVEL) as Array<keyof typeof INSIGHT_LEVEL>) {
-    const ids = [...new Set(li.executions.filter((e) => e.entityType === level).map((e) => e.entityId))];
-    for (let i = 0; i < ids.length; i += IDS_PER_READ) reads.push({ level, ids: ids.slice(i, i + IDS_PER_READ) });
-  }
+  const counted = await countedIds(client, li, signal);
+  const spent: Spent = { byDay: new Map(), currencies: new Set(), uncounted: new Set(), nested: counted.nested };
   for (const e of li.executions) if (!(e.entityType in INSIGHT_LEVEL)) spent.uncounted.add(e.entityType);
   // One read after another: the Line Items are paced CONCURRENCY at a time already.
-  await runPool(reads, 1, async ({ level, ids }) => {
-    const query = {
-      since,
-      until,
-      level: level as 'campaign',
-      timeGrain: 'day' as const,
-      ids: ids.join(','),
-      ...(li.advertiserId ? { advertiserId: li.advertiserId } : {}),
-    };
-    for await (const page of client.pages('listInsights', { query }, { pageSize: 500, signal })) {
-      for (const r of page.rows) {
-        if (r.entityId === null || !ids.includes(r.entityId)) continue;
-        spent.currencies.add(r.currency);
-        if (typeof r.spend === 'number') spent.byDay.set(r.dateStart, (spent.byDay.get(r.dateStart) ?? 0) + r.spend);
+  for (const level of Object.keys(INSIGHT_LEVEL) as Level[]) {
+    for (const ids of chunks(counted.ids[level])) {
+      const query = {
+        since,
+        until,
+        level: INSIGHT_LEVEL[level],
+        timeGrain: 'day' as const,
+        ids: ids.join(','),
+        ...(li.advertiserId ? { advertiserId: li.advertiserId } : {}),
+      };
+      for await (const page of client.pages('listInsights', { query }, { pageSize: 500, signal })) {
+        for (const r of page.rows) {
+          if (r.entityId === null || !ids.includes(r.entityId)) continue;
+          spent.currencies.add(r.currency);
+          if (typeof r.spend === 'number') spent.byDay.set(r.dateStart, (spent.byDay.get(r.dateStart) ?? 0) + r.spend);
+        }
       }
     }
-  });
+  }
   return spent;
 }
 
@@ -144,6 +184,7 @@ async function paceOf(client: ApiClient, plan: Plan, li: PlanLineItem, opts: Pac
   const total = money([...spent.byDay.values()].reduce((a, b) => a + b, 0));
   const notes: string[] = [];
   if (spent.uncounted.size) notes.push(`${[...spent.uncounted].join(', ')} executions not counted: Insights have no such level`);
+  if (spent.nested) notes.push(`${spent.nested} executions inside another execution of this Line Item counted once, in it`);
   const others = [...spent.currencies].filter((c) => c !== plan.currency);
   if (others.length) {
     const said = others.map((c) => c ?? 'an unknown currency').join(', ');

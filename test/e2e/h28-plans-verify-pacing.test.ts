@@ -324,6 +324,41 @@ describe('plans pacing', () => {
     expect(csv.stdout).toContain(`${daily},Daily,USD,daily,40,${START},${END},2026-09-20,20,${flightDays},`);
   });
 
+  it('a campaign and its own ad groups, both executed, spend once: in the campaign', async () => {
+    const [c] = await deliveringCampaigns();
+    const adGroups = ((await api('GET', `/observe/ad-groups?campaignId=${c!.id}&advertiserId=${A}&limit=50`)).data as Campaign[]).map((g) => g.id);
+    expect(adGroups.length).toBeGreaterThan(0);
+    const [li] = await approvedPlan('h28-nested', [
+      {
+        ...matching('Nested', c!),
+        budget: 40,
+        budgetType: 'daily',
+        executions: [c!.id, ...adGroups].map((id, i) => ({ entityType: i === 0 ? 'campaign' : 'ad_group', entityId: id })),
+      },
+    ]);
+    const [row] = await pacing('h28-nested', '--as-of', '2026-09-20');
+    expect(row).toMatchObject({ lineItemId: li, note: `${adGroups.length} executions inside another execution of this Line Item counted once, in it` });
+    expect(row!.spend).toBeCloseTo(await insightSpend([c!.id], START, '2026-09-20'), 2);
+  });
+
+  it('--chart draws cumulative spend against the ideal line on a terminal, and says why not elsewhere', async () => {
+    const env = { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full, NO_COLOR: '1', CI: '1' }; // CI: no spinner on the stand-in terminal
+    const drawn = await runAdopsInProcess(['plans', 'pacing', 'h28-pacing', '--as-of', '2026-09-20', '--chart'], {
+      env,
+      tty: { columns: 200 },
+      timeoutMs: 60_000,
+    });
+    expect(drawn.code, drawn.stderr).toBe(0);
+    expect(drawn.stdout).toContain('Cumulative spend against the ideal line, USD');
+    expect(drawn.stdout).toContain('── spend to date (USD)');
+    expect(drawn.stdout).toContain('── ideal (USD)');
+    expect(drawn.stdout).toMatch(/2026-09-01\s+2026-09-20/);
+    const piped = await cli(['plans', 'pacing', 'h28-pacing', '--as-of', '2026-09-20', '--chart', '-o', 'csv']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).not.toContain('Cumulative');
+    expect(piped.stderr).toContain('--chart draws under a table on a terminal');
+  });
+
   it('--band decides inBand, --exit-code exits 11 when a row is outside it; a bad band or date is a usage error', async () => {
     const [c] = await deliveringCampaigns();
     await approvedPlan('h28-band', [{ ...matching('Band', c!), budget: 40, budgetType: 'daily' }]);

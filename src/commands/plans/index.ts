@@ -66,7 +66,7 @@ export const planCommands: CommandSpec[] = [
       { flags: '--chart', description: 'on a terminal, draw cumulative spend against the ideal line under the table' },
     ],
     notes:
-      "Spend to date: the sum of GET /observe/insights (by day) over the Line Item's entities from the flight's start to --as-of (or the flight's end). Expected: a lifetime budget times the elapsed share of the flight; a daily budget times the days elapsed (both ends of the flight count). Pace: spend / expected in percent. Projected: spend per elapsed day times the flight's days. Spend in another currency than the plan's is never converted: the row says \"not comparable\" and has no pace.",
+      "Spend to date: the sum of GET /observe/insights (by day) over the Line Item's entities from the flight's start to --as-of (or the flight's end). Expected: a lifetime budget times the elapsed share of the flight; a daily budget times the days elapsed (both ends of the flight count). Pace: spend / expected in percent. Projected: spend per elapsed day times the flight's days. An ad group or ad inside an executed campaign (or ad group) of the same Line Item counts once, in its parent. Spend in another currency than the plan's is never converted: the row says \"not comparable\" and has no pace.",
     operationId: 'getCampaignPlan',
     flowOperations: PACING_OPERATIONS,
     examples: [
