@@ -189,7 +189,8 @@ async function paceOf(client: ApiClient, plan: Plan, li: PlanLineItem, opts: Pac
   if (others.length) {
     const said = others.map((c) => c ?? 'an unknown currency').join(', ');
     notes.push(`not comparable: spend in ${said}, the plan in ${plan.currency} (never converted)`);
-    return { row: { ...row, spend: others.length === 1 && spent.currencies.size === 1 && others[0] ? total : null, note: notes.join('; ') } };
+    // No spend figure either: the row's currency is the plan's, and this spend is not in it.
+    return { row: { ...row, note: notes.join('; ') } };
   }
   row.spend = total;
   row.projected = money((total / elapsed) * days);

@@ -118,8 +118,9 @@ export function compareEntity(li: PlanLineItem, e: Execution, live: Row, planCur
   const row = (field: string, planned: unknown, value: unknown, note: string | null = null) =>
     out.push({ lineItemId: li.lineItemId, entityType: e.entityType, entityId: e.entityId, field, planned, live: value ?? null, note });
 
+  // Status where the row carries one (every normalized campaign and ad group row does).
   const flying = inFlight(li, today);
-  if (flying !== (live.status === 'ACTIVE')) {
+  if (typeof live.status === 'string' && flying !== (live.status === 'ACTIVE')) {
     const flight = `${li.startDate ?? '…'} to ${li.endDate ?? '…'}`;
     row('status', flying ? 'ACTIVE' : 'not ACTIVE', live.status, `${today} is ${flying ? 'inside' : 'outside'} the flight ${flight}`);
   }

@@ -324,6 +324,25 @@ describe('plans pacing', () => {
     expect(csv.stdout).toContain(`${daily},Daily,USD,daily,40,${START},${END},2026-09-20,20,${flightDays},`);
   });
 
+  it('spend in no known currency is "not comparable" with the plan\'s: no expected pace, never outside the band', async () => {
+    const c = ((await api('GET', `/observe/${NOCUR}/campaigns?limit=1`)).data as Campaign[])[0]!;
+    const [li] = await approvedPlan('h28-pace-nocur', [
+      { name: 'Unknown', advertiserId: NOCUR, budget: 40, budgetType: 'daily', executions: [{ entityType: 'campaign', entityId: c.id }] },
+    ]);
+    const r = await cli(['plans', 'pacing', 'h28-pace-nocur', '--as-of', '2026-09-20', '--exit-code', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({
+        lineItemId: li,
+        spend: null,
+        expected: null,
+        pace: null,
+        inBand: null,
+        note: 'not comparable: spend in an unknown currency, the plan in USD (never converted)',
+      }),
+    ]);
+  });
+
   it('a campaign and its own ad groups, both executed, spend once: in the campaign', async () => {
     const [c] = await deliveringCampaigns();
     const adGroups = ((await api('GET', `/observe/ad-groups?campaignId=${c!.id}&advertiserId=${A}&limit=50`)).data as Campaign[]).map((g) => g.id);
