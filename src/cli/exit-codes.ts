@@ -18,7 +18,11 @@ export const EXIT = {
   terminated: 143,
   /** A change was sent and adops could not confirm whether it started (mutations). */
   outcomeUnknown: 10,
-  /** `observe drift --exit-code`: the stored copy differs from the live one (like `git diff --exit-code`). */
+  /**
+   * A check asked to fail on findings found some (like `git diff --exit-code`): `observe drift`, `plans verify`
+   * and `plans pacing` with --exit-code. `drift` is its first name, kept for the callers that use it.
+   */
+  findings: 11,
   drift: 11,
 } as const;
 
@@ -36,7 +40,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
   [EXIT.operationFailed, 'a waited-for operation finished and failed'],
   [EXIT.outcomeUnknown, 'a change was sent but adops could not tell whether it started (retry with the printed --idempotency-key)'],
-  [EXIT.drift, 'observe drift --exit-code found differences between the stored and the live copy'],
+  [EXIT.findings, 'a check asked to fail on findings found some: observe drift, plans verify or plans pacing with --exit-code'],
   [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
   [EXIT.terminated, 'terminated (SIGTERM)'],
 ];

@@ -11,7 +11,7 @@ import { createServices } from './services.js';
 import type { SandboxServices } from './services.js';
 import type { Database } from './store/sqlite.js';
 import { isWorldLoaded, storeSecret } from './store/db.js';
-import { demoWorld } from './fixtures/demo.js';
+import { loadDemoWorld } from './fixtures/demo-plan.js';
 import { loadWorld } from './fixtures/load.js';
 import type { World } from './fixtures/schema.js';
 import { ingestAll } from './ingest/index.js';
@@ -55,7 +55,10 @@ export function startRuntime(input: RuntimeInput): Runtime {
   });
   if (input.storageQuotaBytes !== undefined) services.settings.storageQuotaBytes = input.storageQuotaBytes;
   if (input.before20260924) services.settings.before20260924 = true;
-  if (!isWorldLoaded(db)) loadWorld(services, input.world ?? demoWorld());
+  if (!isWorldLoaded(db)) {
+    if (input.world) loadWorld(services, input.world);
+    else loadDemoWorld(services);
+  }
   const { app } = buildApp(services, input.app);
   // Mutations (also those accepted before a restart) advance without waiting for a request.
   // Not unref'd: it lives exactly as long as the server, and stop() ends it.

@@ -600,6 +600,22 @@ const CASES: Case[] = [
     usage: () => ['plans', 'delete', 'e2e-plan'],
   },
   {
+    command: 'plans verify',
+    ok: () => ['plans', 'verify', 'acme-autumn-social', '-o', 'json'],
+    check: (r) => expect(JSON.parse(r.stdout)).toEqual([]),
+    fail: () => ['plans', 'verify', 'nope'],
+    failCode: 4,
+    usage: () => ['plans', 'verify'],
+  },
+  {
+    command: 'plans pacing',
+    ok: () => ['plans', 'pacing', 'acme-autumn-social', '--as-of', '2026-09-30', '-o', 'json'],
+    check: (r) => expect(JSON.parse(r.stdout)[0]).toMatchObject({ lineItemId: 'li_demo_prospecting', daysElapsed: 30 }),
+    fail: () => ['plans', 'pacing', 'acme-autumn-social', '--line-item', 'li_nope'],
+    failCode: 4,
+    usage: () => ['plans', 'pacing', 'acme-autumn-social', '--band', '110,90'],
+  },
+  {
     command: 'plans apply',
     ok: () => ['plans', 'apply', planFile('e2e-applied'), '-o', 'json'],
     check: (r) => expect(JSON.stringify(json(r))).toContain('e2e-applied'),

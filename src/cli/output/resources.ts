@@ -40,6 +40,46 @@ const LOCAL = {
   profileCheck: own(['name', 'default', 'baseUrl', 'key', 'organization', 'ok', 'detail'], ['name', 'default', 'baseUrl', 'key', 'ok', 'detail']),
   /** `observe drift`: one difference between the stored and the live copy. */
   drift: own(['id', 'name', 'field', 'stored', 'live']),
+  /** `plans verify` and `plans pacing` (src/flows/plan-verify.ts, plan-pacing.ts): a Line Item against what runs. */
+  planVerify: own(['lineItemId', 'entityType', 'entityId', 'field', 'planned', 'live', 'note']),
+  planPacing: {
+    ...own([
+      'lineItemId',
+      'name',
+      'currency',
+      'budgetType',
+      'budget',
+      'startDate',
+      'endDate',
+      'asOf',
+      'daysElapsed',
+      'flightDays',
+      'spend',
+      'expected',
+      'pace',
+      'projected',
+      'inBand',
+      'note',
+    ]),
+    importance: [
+      'lineItemId',
+      'spend',
+      'expected',
+      'pace',
+      'inBand',
+      'projected',
+      'budget',
+      'budgetType',
+      'name',
+      'note',
+      'currency',
+      'daysElapsed',
+      'flightDays',
+      'asOf',
+      'startDate',
+      'endDate',
+    ],
+  },
 } as const satisfies Readonly<Record<string, ResourceView>>;
 
 /**

@@ -92,7 +92,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const bin = adopsBin();
 
   out(`${bold('adops demo')}: a short tour of real adops commands against a throwaway local sandbox\n`);
-  const { startSandbox, startRaceRelay } = await import('../../sandbox/index.js');
+  const { startSandbox, startRaceRelay, DEMO_PLAN, DEMO_LINE_ITEMS } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true });
   const configHome = mkdtempSync(join(tmpdir(), 'adops-demo-'));
   const configDir = join(configHome, 'config');
@@ -242,6 +242,23 @@ export async function run(ctx: CommandContext): Promise<number> {
         : (r) => (/│ dateStart\s+│ dateStop\s+│/.test(r.stdout) && r.stdout.includes(DEMO_ADVERTISER) ? undefined : `no weekly rows for ${DEMO_ADVERTISER}`),
       { terminal: onTerminal },
     );
+
+    say(
+      `Is what runs what was planned? The demo's approved plan ${DEMO_PLAN.slug} recorded the campaigns its Line Items launched; ` +
+        'plans verify reads them live (one ids= list per advertiser) and compares status, budget and objective: no rows, in sync',
+    );
+    await adops(['plans', 'verify', DEMO_PLAN.slug, '--exit-code'], 0, (r) => (/in sync/.test(r.text) ? undefined : 'the demo plan is not in sync'));
+    say(
+      `Is it pacing? Spend to date from Insights against the plan, as of ${INSIGHTS_UNTIL} (the last day with Insights); ` +
+        '--exit-code exits 11 because one Line Item paces outside the 90–110 % band (--chart draws it on a terminal)',
+    );
+    await adops(['plans', 'pacing', DEMO_PLAN.slug, '--as-of', INSIGHTS_UNTIL, '--exit-code'], EXIT.findings, (r) => {
+      const rows = parseTable(r.stdout);
+      const inBand = (id: string) => rows.find((row) => row.lineItemId === id)?.inBand;
+      return inBand(DEMO_LINE_ITEMS.retargeting) === 'true' && inBand(DEMO_LINE_ITEMS.prospecting) === 'false'
+        ? undefined
+        : 'expected Retargeting on pace and Prospecting under it';
+    });
 
     say(`A revision-safe edit: create a brand, then change its description while someone else changes its voice`);
     await adops(['brands', 'create', '--slug', DEMO_BRAND, '--name', 'Demo Outdoor', '--description', 'Gear'], 0, (r) =>

@@ -2,6 +2,8 @@
 import { editCommand, operationCommand, tableCommand } from '../_shared/operation-command.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { PACING_OPERATIONS } from '../../flows/plan-pacing.js';
+import { VERIFY_OPERATIONS } from '../../flows/plan-verify.js';
 
 const plan = { slug: 'plan' };
 
@@ -36,6 +38,44 @@ export const planCommands: CommandSpec[] = [
     operationId: 'createCampaignPlan',
     flowOperations: ['createCampaignPlan', 'addLineItem', 'getCampaignPlan', 'deleteCampaignPlan'],
     load: () => import('./apply.js'),
+  }),
+  command({
+    path: ['plans', 'verify'],
+    description: 'The plan against what runs: each Line Item against the entities it spawned, read live, one row per difference',
+    args: [{ name: 'slug', description: 'Campaign Plan slug', required: true }],
+    options: [
+      { flags: '--line-item <id>', description: 'check only this Line Item' },
+      { flags: '--exit-code', description: 'exit 11 when there is any row, 0 when in sync (as git diff --exit-code)' },
+    ],
+    notes:
+      'Rows: lineItemId, entityType, entityId, field, planned, live, note. Status: inside the flight (start to end date, both inclusive, today in UTC) the entity should be ACTIVE, outside it not. Budget and budget type only where the entity carries the budget (its budgetLevel); amounts only in one currency: an advertiser whose currency is unknown or differs from the plan\'s gives a "not comparable" row, never a conversion. Objective of a campaign when the Line Item names one. A Line Item without executions: "not launched"; an entity the provider no longer holds: "missing". Entities are read live per advertiser with ids= (a hundred a request, four at a time); an advertiser the service cannot read live (501, 409) is a row carrying that code.',
+    operationId: 'getCampaignPlan',
+    flowOperations: VERIFY_OPERATIONS,
+    examples: ['adops plans verify spring-sale', 'adops plans verify spring-sale --line-item li_123 --exit-code --output ndjson'],
+    load: () => import('./verify.js'),
+  }),
+  command({
+    path: ['plans', 'pacing'],
+    description: 'Spend against plan: per executed Line Item, spend to date from Insights, expected spend, pace and projected spend',
+    args: [{ name: 'slug', description: 'Campaign Plan slug', required: true }],
+    options: [
+      { flags: '--as-of <date>', description: 'count spend to this day, YYYY-MM-DD (default today, UTC)' },
+      { flags: '--band <low,high>', description: 'pace in percent that counts as on pace (default 90,110)', type: 'list' },
+      { flags: '--line-item <id>', description: 'pace only this Line Item' },
+      { flags: '--exit-code', description: 'exit 11 when a Line Item paces outside the band' },
+      { flags: '--chart', description: 'on a terminal, draw cumulative spend against the ideal line under the table' },
+    ],
+    notes:
+      "Spend to date: the sum of GET /observe/insights (by day) over the Line Item's entities from the flight's start to --as-of (or the flight's end). Expected: a lifetime budget times the elapsed share of the flight; a daily budget times the days elapsed (both ends of the flight count). Pace: spend / expected in percent. Projected: spend per elapsed day times the flight's days. An ad group or ad inside an executed campaign (or ad group) of the same Line Item counts once, in its parent. Spend in another currency than the plan's is never converted: the row says \"not comparable\" and has no pace.",
+    operationId: 'getCampaignPlan',
+    flowOperations: PACING_OPERATIONS,
+    examples: [
+      'adops plans pacing spring-sale',
+      'adops plans pacing spring-sale --as-of 2026-09-20 --band 80,120 --exit-code',
+      'adops plans pacing spring-sale --output csv > pacing.csv',
+      'adops plans pacing spring-sale --chart',
+    ],
+    load: () => import('./pacing.js'),
   }),
 
   editCommand(tableCommand('updateLineItem'), {

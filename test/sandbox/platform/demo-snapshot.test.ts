@@ -7,8 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { demoWorld } from '../../../src/sandbox/fixtures/demo.js';
-import { loadWorld } from '../../../src/sandbox/fixtures/load.js';
+import { loadDemoWorld } from '../../../src/sandbox/fixtures/demo-plan.js';
 import { openDemoSnapshot, SNAPSHOT_CLOCK } from '../../../src/sandbox/fixtures/snapshot.js';
 import { writeDemoSnapshot } from '../../../src/sandbox/fixtures/snapshot-build.js';
 import { openDatabase, storeSecret } from '../../../src/sandbox/store/db.js';
@@ -41,7 +40,7 @@ function dump(db: Database): Record<string, string[]> {
 function generated(clock: ManualClock): Record<string, string[]> {
   const db = openDatabase(':memory:');
   try {
-    loadWorld(createServices({ db, clock, secret: storeSecret(db), dataDir: null, filesDir: tempDir('adops-demo-snapshot-') }), demoWorld());
+    loadDemoWorld(createServices({ db, clock, secret: storeSecret(db), dataDir: null, filesDir: tempDir('adops-demo-snapshot-') }));
     return dump(db);
   } finally {
     db.close();

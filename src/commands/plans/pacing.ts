@@ -1,0 +1,73 @@
+// `adops plans pacing SLUG [--as-of DATE] [--band LOW,HIGH] [--exit-code] [--chart]`:
+// spend against plan per executed Line Item (flows/plan-pacing.ts), in every
+// output format. --chart, on a terminal with a table, draws the cumulative
+// spend against the ideal line under it, in the plan's one currency.
+import type { CommandContext } from '../../cli/context.js';
+import { UsageError } from '../../cli/errors.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import { isCalendarDate } from '../../cli/input-checks.js';
+import { cellText } from '../../cli/output/sanitize.js';
+import { write } from '../../cli/output/writers/writer.js';
+import { drawsForTerminal } from '../../cli/output/writers/formats.js';
+import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { pacePlan, type PacingSeries } from '../../flows/plan-pacing.js';
+import { readPlan, todayOf } from './plan-read.js';
+
+export const DEFAULT_BAND = [90, 110] as const;
+
+/** --band LOW,HIGH: two percentages, LOW not above HIGH. */
+export function parseBand(given: readonly string[] | undefined): readonly [number, number] {
+  if (given === undefined) return DEFAULT_BAND;
+  const numbers = given.map((s) => (s.trim() === '' ? NaN : Number(s)));
+  if (numbers.length !== 2 || numbers.some((n) => !Number.isFinite(n) || n < 0) || numbers[0]! > numbers[1]!) {
+    throw new UsageError(`--band ${cellText(given.join(','))}: not two percentages LOW,HIGH`, `e.g. --band ${DEFAULT_BAND.join(',')} (the default)`);
+  }
+  return [numbers[0]!, numbers[1]!];
+}
+
+type Opts = { asOf?: string; band?: string[]; lineItem?: string; exitCode?: boolean; chart?: boolean };
+
+export async function run(ctx: CommandContext, input: CommandInput<Opts, { slug: string }>): Promise<number> {
+  const { asOf = todayOf(ctx), chart } = input.opts;
+  if (!isCalendarDate(asOf)) throw new UsageError(`--as-of ${cellText(asOf)}: not a calendar date YYYY-MM-DD`);
+  const band = parseBand(input.opts.band);
+  const out = await prepareOutput(ctx, 'planPacing');
+  const drawable = chart === true && drawsForTerminal(ctx.output.format) && ctx.io.stdoutIsTTY;
+  if (chart === true && !drawable) {
+    ctx.warn(
+      `--chart draws under a table on a terminal; not drawn ${ctx.io.stdoutIsTTY ? `with --output ${ctx.output.format}` : 'when stdout is not a terminal'}`,
+    );
+  }
+  const client = await ctx.client();
+  const plan = await readPlan(ctx, client, input.args.slug, input.opts.lineItem);
+  const spinner = await ctx.spinner('Summing Insights of what the Line Items spawned…');
+  let result;
+  try {
+    result = await pacePlan(client, plan, { lineItemId: input.opts.lineItem, asOf, band, signal: ctx.signal });
+  } finally {
+    spinner.stop();
+  }
+  const writer = new ListWriter(out);
+  await writer.begin();
+  await writer.page(result.rows);
+  await writer.end();
+  if (drawable) for (const s of result.series) await write(ctx.io.stdout, '\n' + (await drawSeries(s, ctx)), ctx.signal);
+  const outside = result.rows.filter((r) => r.inBand === false).length;
+  if (outside > 0) ctx.note(`${outside} of ${result.rows.length} Line Items outside the band ${band.join('–')} %`);
+  return input.opts.exitCode === true && outside > 0 ? EXIT.findings : EXIT.ok;
+}
+
+/** The one chart code (cli/output/chart.ts): two lines, spend to date and the ideal, day by day. */
+async function drawSeries(s: PacingSeries, ctx: CommandContext): Promise<string> {
+  const { renderChart } = await import('../../cli/output/chart.js');
+  const rows = s.dates.flatMap((date, i) => [
+    { dateStart: date, entityId: `spend to date (${s.currency})`, spend: s.spend[i] },
+    { dateStart: date, entityId: `ideal (${s.currency})`, spend: s.ideal[i] },
+  ]);
+  const columns = (ctx.io.stdout as { columns?: number }).columns;
+  return (
+    `Cumulative spend against the ideal line, ${cellText(s.currency)}\n` +
+    (await renderChart(rows, 'spend', { width: columns ?? 100, color: ctx.output.color }))
+  );
+}

@@ -1,0 +1,29 @@
+// `adops plans verify SLUG [--line-item ID] [--exit-code]`: the plan against
+// what runs at the providers (flows/plan-verify.ts), one row per difference.
+// --exit-code makes any row exit 11, for cron jobs (as `observe drift`).
+import type { CommandContext } from '../../cli/context.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
+import type { CommandInput } from '../../cli/registry.js';
+import { lineText } from '../../cli/output/sanitize.js';
+import { verifyPlan } from '../../flows/plan-verify.js';
+import { readPlan, todayOf } from './plan-read.js';
+
+export async function run(ctx: CommandContext, input: CommandInput<{ lineItem?: string; exitCode?: boolean }, { slug: string }>): Promise<number> {
+  const out = await prepareOutput(ctx, 'planVerify');
+  const client = await ctx.client();
+  const plan = await readPlan(ctx, client, input.args.slug, input.opts.lineItem);
+  const spinner = await ctx.spinner('Reading what the Line Items spawned, live…');
+  let rows;
+  try {
+    rows = await verifyPlan(client, plan, { lineItemId: input.opts.lineItem, today: todayOf(ctx), signal: ctx.signal });
+  } finally {
+    spinner.stop();
+  }
+  const writer = new ListWriter(out);
+  await writer.begin();
+  await writer.page(rows);
+  await writer.end();
+  if (rows.length === 0) ctx.note(`plan ${lineText(plan.slug)} is in sync with what runs`);
+  return input.opts.exitCode === true && rows.length > 0 ? EXIT.findings : EXIT.ok;
+}

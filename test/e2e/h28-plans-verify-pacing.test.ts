@@ -1,0 +1,406 @@
+// `adops plans verify` and `adops plans pacing` (issue #28), in process against
+// a sandbox in this process. Set-up: an approved plan in the advertiser's
+// currency (USD) whose Line Items were executed by real campaigns of a
+// generated provider_a advertiser (entities and 90 days of Insights up to
+// 2026-09-30), plus advertisers whose currency is unknown, whose connection is
+// lost (409) and whose provider cannot read creatives live (501).
+import { describe, expect, it } from 'vitest';
+import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
+
+const A = 'acc_h28_a';
+const NOCUR = 'acc_h28_nocur';
+const OFF = 'acc_h28_off';
+const B = 'acc_h28_b';
+
+function world(): WorldInput {
+  let w = minimalWorld();
+  const add = (id: string, provider: 'provider_a' | 'provider_b', currency: string | null, connection = 'connected') => {
+    const seed = { id, provider, name: id, currency };
+    w = withAdvertiser(w, { ...seed, connection: connection as 'connected', ...(connection === 'connected' ? generateDemoEntities(seed) : {}) });
+  };
+  add(A, 'provider_a', 'USD');
+  add(NOCUR, 'provider_a', null);
+  add(OFF, 'provider_a', 'USD', 'not_connected');
+  add(B, 'provider_b', null);
+  return w;
+}
+
+const sb = useTestSandbox({ world: world() });
+const cfg = tempConfigDir();
+const cli = (args: readonly string[]) =>
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full }, timeoutMs: 60_000 });
+const api = async (method: string, path: string, body?: unknown) => {
+  const r = await sb.req(method, path, { key: sb.keys.full, ...(body !== undefined ? { body } : {}) });
+  expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
+  return r.body as any;
+};
+
+const DAY = 86_400_000;
+const today = new Date().toISOString().slice(0, 10);
+/** A flight that started in the Insights' range and ends well after today: inside it now. */
+const START = '2026-09-01';
+const END = new Date(Math.max(Date.parse(`${today}T00:00:00Z`), Date.parse('2026-11-01T00:00:00Z')) + 60 * DAY).toISOString().slice(0, 10);
+
+type Campaign = { id: string; status: string; budget: number | null; budgetLevel: string | null; budgetType: string | null; objective: string | null };
+/** ACTIVE campaigns of A that carry their own budget and delivered (have Insights in September). */
+async function deliveringCampaigns(): Promise<Campaign[]> {
+  const rows = (await api('GET', `/observe/${A}/campaigns?limit=100`)).data as Campaign[];
+  const insights = (await api('GET', `/observe/insights?since=${START}&until=2026-09-30&level=campaign&advertiserId=${A}&limit=500`)).data as Array<{
+    entityId: string;
+  }>;
+  const delivering = new Set(insights.map((r) => r.entityId));
+  return rows.filter((c) => c.status === 'ACTIVE' && c.budgetLevel === 'campaign' && c.budget !== null && delivering.has(c.id));
+}
+
+interface LineItemSpec {
+  name: string;
+  advertiserId: string;
+  provider?: string;
+  budget: number;
+  budgetType: 'daily' | 'lifetime';
+  objective?: string | null;
+  executions: Array<{ entityType: string; entityId: string }>;
+}
+
+/** An approved plan in USD with these Line Items and their executions; its Line Item ids in order. */
+async function approvedPlan(slug: string, items: LineItemSpec[]): Promise<string[]> {
+  await api('POST', '/context/campaign-plans', { slug, name: slug, currency: 'USD', startDate: START, endDate: END });
+  const ids: string[] = [];
+  for (const li of items) {
+    const provider = li.provider ?? 'provider_a';
+    const added = await api('POST', `/context/campaign-plans/${slug}/line-items`, {
+      name: li.name,
+      provider,
+      advertiserId: li.advertiserId,
+      budget: li.budget,
+      budgetType: li.budgetType,
+      startDate: START,
+      endDate: END,
+      objective: li.objective === undefined ? 'OUTCOME_SALES' : li.objective,
+    });
+    ids.push(added.lineItemId);
+  }
+  await api('POST', `/context/campaign-plans/${slug}/approve`, {});
+  for (const [i, li] of items.entries()) {
+    for (const e of li.executions)
+      await api('POST', `/context/campaign-plans/${slug}/line-items/${ids[i]}/executions`, { provider: li.provider ?? 'provider_a', ...e });
+  }
+  return ids;
+}
+
+/** A Line Item that matches campaign `c` exactly. */
+const matching = (name: string, c: Campaign): LineItemSpec => ({
+  name,
+  advertiserId: A,
+  budget: c.budget!,
+  budgetType: c.budgetType as 'daily',
+  objective: c.objective,
+  executions: [{ entityType: 'campaign', entityId: c.id }],
+});
+
+const verify = async (slug: string, ...args: string[]) => {
+  const r = await cli(['plans', 'verify', slug, ...args, '-o', 'json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+};
+
+describe('plans verify', () => {
+  it('in sync: no rows, exit 0 (also with --exit-code); a pause makes a status row and --exit-code exits 11', async () => {
+    const [c] = await deliveringCampaigns();
+    const [li] = await approvedPlan('h28-sync', [matching('Prospecting', c!)]);
+    expect(await verify('h28-sync')).toEqual([]);
+    const clean = await cli(['plans', 'verify', 'h28-sync', '--exit-code', '-o', 'ndjson']);
+    expect([clean.code, clean.stdout]).toEqual([0, '']);
+    expect(clean.stderr).toContain('plan h28-sync is in sync');
+
+    const paused = await cli(['mutations', 'pause', A, '--campaign', c!.id, '--wait', '-o', 'json']);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(await verify('h28-sync')).toEqual([
+      {
+        lineItemId: li,
+        entityType: 'campaign',
+        entityId: c!.id,
+        field: 'status',
+        planned: 'ACTIVE',
+        live: 'PAUSED',
+        note: expect.stringContaining('inside the flight'),
+      },
+    ]);
+    const flagged = await cli(['plans', 'verify', 'h28-sync', '--exit-code', '-o', 'csv']);
+    expect(flagged.code).toBe(11);
+    expect(flagged.stdout.split('\n')[0]).toBe('lineItemId,entityType,entityId,field,planned,live,note');
+    expect(flagged.stdout).toContain(`${li},campaign,${c!.id},status,ACTIVE,PAUSED,`);
+  });
+
+  it('a budget change makes a budget row; --line-item checks one Line Item', async () => {
+    const [, c, other] = await deliveringCampaigns();
+    const [li, li2] = await approvedPlan('h28-budget', [matching('Budget', c!), matching('Untouched', other!)]);
+    const changed = await cli(['mutations', 'budget', A, '--campaign', c!.id, '--amount', String(c!.budget! + 7), '--wait', '-o', 'json']);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(await verify('h28-budget')).toEqual([
+      { lineItemId: li, entityType: 'campaign', entityId: c!.id, field: 'budget', planned: c!.budget, live: c!.budget! + 7, note: null },
+    ]);
+    expect(await verify('h28-budget', '--line-item', li2!)).toEqual([]);
+    const unknown = await cli(['plans', 'verify', 'h28-budget', '--line-item', 'li_nope']);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('has no Line Item li_nope');
+  });
+
+  it('an entity the provider no longer holds is "missing"; a Line Item without executions is "not launched"', async () => {
+    const [c] = await deliveringCampaigns();
+    const [gone, idle] = await approvedPlan('h28-missing', [
+      {
+        ...matching('Gone', c!),
+        executions: [
+          { entityType: 'campaign', entityId: c!.id },
+          { entityType: 'campaign', entityId: '99999999999999' },
+        ],
+      },
+      { ...matching('Idle', c!), executions: [] },
+    ]);
+    const rows = await verify('h28-missing');
+    expect(rows).toContainEqual({
+      lineItemId: gone,
+      entityType: 'campaign',
+      entityId: '99999999999999',
+      field: 'exists',
+      planned: true,
+      live: false,
+      note: 'missing',
+    });
+    expect(rows).toContainEqual({
+      lineItemId: idle,
+      entityType: null,
+      entityId: null,
+      field: 'executions',
+      planned: 'launched',
+      live: 'none',
+      note: 'not launched',
+    });
+    expect(rows.filter((r) => r.entityId === c!.id && r.field !== 'status')).toEqual([]);
+  });
+
+  it('an advertiser whose currency is not known: the budget is "not comparable", never compared', async () => {
+    const rows = (await api('GET', `/observe/${NOCUR}/campaigns?limit=100`)).data as Campaign[];
+    const c = rows.find((r) => r.budgetLevel === 'campaign' && r.budgetType !== null)!;
+    expect(c.budget).toBeNull(); // spec: budget is null when the account currency is not yet known
+    const [li] = await approvedPlan('h28-nocur', [
+      {
+        name: 'Unknown currency',
+        advertiserId: NOCUR,
+        budget: 50,
+        budgetType: c.budgetType as 'daily',
+        executions: [{ entityType: 'campaign', entityId: c.id }],
+      },
+    ]);
+    const budget = (await verify('h28-nocur')).filter((r) => String(r.field).startsWith('budget'));
+    expect(budget).toEqual([
+      {
+        lineItemId: li,
+        entityType: 'campaign',
+        entityId: c.id,
+        field: 'budget',
+        planned: 50,
+        live: null,
+        note: "not comparable: the advertiser's currency is not known yet (the plan is in USD)",
+      },
+    ]);
+  });
+
+  it("reads each advertiser's executed entities with one ids= list, not one request per entity", async () => {
+    const cs = ((await api('GET', `/observe/${A}/campaigns?limit=5`)).data as Campaign[]).map((c) => ({ ...c, budget: 10, budgetType: 'daily' }));
+    const nocur = ((await api('GET', `/observe/${NOCUR}/campaigns?limit=3`)).data as Campaign[]).map((c) => ({ entityType: 'campaign', entityId: c.id }));
+    await approvedPlan('h28-batched', [
+      { ...matching('Three', cs[0]!), executions: cs.slice(0, 3).map((c) => ({ entityType: 'campaign', entityId: c.id })) },
+      { ...matching('Two', cs[3]!), executions: cs.slice(3).map((c) => ({ entityType: 'campaign', entityId: c.id })) },
+      { name: 'Elsewhere', advertiserId: NOCUR, budget: 10, budgetType: 'daily', executions: nocur },
+    ]);
+    const before = sb.services.providerCalls.calls('provider_a');
+    const r = await cli(['plans', 'verify', 'h28-batched', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    // Eight entities of two advertisers: one live list each.
+    expect(sb.services.providerCalls.calls('provider_a') - before).toBe(2);
+  });
+
+  it('an advertiser the service cannot read live (409, 501) is a row with its code, not a crash; the other Line Items are still checked', async () => {
+    const [c] = await deliveringCampaigns();
+    const [off, b, ok] = await approvedPlan('h28-unreadable', [
+      { name: 'Disconnected', advertiserId: OFF, budget: 10, budgetType: 'daily', executions: [{ entityType: 'campaign', entityId: '1' }] },
+      {
+        name: 'Shorts creative',
+        advertiserId: B,
+        provider: 'provider_b',
+        budget: 10,
+        budgetType: 'daily',
+        executions: [{ entityType: 'creative', entityId: '7' }],
+      },
+      matching('Fine', c!),
+    ]);
+    const r = await cli(['plans', 'verify', 'h28-unreadable', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(rows).toContainEqual({
+      lineItemId: off,
+      entityType: 'campaign',
+      entityId: '1',
+      field: 'read',
+      planned: null,
+      live: null,
+      note: 'provider_not_connected (409)',
+    });
+    expect(rows).toContainEqual({
+      lineItemId: b,
+      entityType: 'creative',
+      entityId: '7',
+      field: 'read',
+      planned: null,
+      live: null,
+      note: 'live_read_unsupported (501)',
+    });
+    expect(rows.filter((x) => x.lineItemId === ok && x.field !== 'status')).toEqual([]);
+  });
+});
+
+type Pacing = Record<string, any>;
+const pacing = async (slug: string, ...args: string[]) => {
+  const r = await cli(['plans', 'pacing', slug, ...args, '-o', 'json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Pacing[];
+};
+/** The stored Insights' spend of these campaigns from `since` to `until`, summed as the service answers it. */
+async function insightSpend(ids: string[], since: string, until: string): Promise<number> {
+  const rows = (await api('GET', `/observe/insights?since=${since}&until=${until}&level=campaign&ids=${ids.join(',')}&advertiserId=${A}&limit=500`))
+    .data as Array<{
+    spend: number;
+  }>;
+  expect(rows.length).toBe(ids.length);
+  return rows.reduce((n, r) => n + r.spend, 0);
+}
+const flightDays = Math.round((Date.parse(END) - Date.parse(START)) / DAY) + 1;
+
+describe('plans pacing', () => {
+  it('spend is the sum of GET /observe/insights for the same entities and dates; expected, pace and projected follow the formulas', async () => {
+    const cs = await deliveringCampaigns();
+    const [daily, lifetime] = await approvedPlan('h28-pacing', [
+      { ...matching('Daily', cs[0]!), budget: 40, budgetType: 'daily', executions: [cs[0]!, cs[1]!].map((c) => ({ entityType: 'campaign', entityId: c.id })) },
+      { ...matching('Lifetime', cs[2]!), budget: 3000, budgetType: 'lifetime' },
+    ]);
+    const rows = await pacing('h28-pacing', '--as-of', '2026-09-20');
+    const d = rows.find((r) => r.lineItemId === daily)!;
+    const l = rows.find((r) => r.lineItemId === lifetime)!;
+
+    const dSpend = await insightSpend([cs[0]!.id, cs[1]!.id], START, '2026-09-20');
+    expect(d.spend).toBeCloseTo(dSpend, 2);
+    expect(d).toMatchObject({ asOf: '2026-09-20', daysElapsed: 20, flightDays, expected: 800, note: null });
+    expect(d.pace).toBeCloseTo((dSpend / 800) * 100, 1);
+    expect(d.projected).toBeCloseTo((dSpend / 20) * flightDays, 1);
+
+    const lSpend = await insightSpend([cs[2]!.id], START, '2026-09-20');
+    expect(l.spend).toBeCloseTo(lSpend, 2);
+    expect(l.expected).toBeCloseTo((3000 * 20) / flightDays, 2);
+    expect(l.pace).toBeCloseTo((lSpend / ((3000 * 20) / flightDays)) * 100, 1);
+
+    // The as-of day counts, both ends of the flight do: on the first day one day has elapsed.
+    const first = (await pacing('h28-pacing', '--as-of', START, '--line-item', daily!))[0]!;
+    expect(first).toMatchObject({ daysElapsed: 1, expected: 40 });
+    expect(first.spend).toBeCloseTo(await insightSpend([cs[0]!.id, cs[1]!.id], START, START), 2);
+    // Before the flight: nothing expected, nothing spent.
+    expect((await pacing('h28-pacing', '--as-of', '2026-08-31', '--line-item', daily!))[0]).toMatchObject({
+      daysElapsed: 0,
+      spend: 0,
+      expected: 0,
+      pace: null,
+    });
+
+    const csv = await cli(['plans', 'pacing', 'h28-pacing', '--as-of', '2026-09-20', '-o', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.split('\n')[0]).toBe(
+      'lineItemId,name,currency,budgetType,budget,startDate,endDate,asOf,daysElapsed,flightDays,spend,expected,pace,projected,inBand,note',
+    );
+    expect(csv.stdout).toContain(`${daily},Daily,USD,daily,40,${START},${END},2026-09-20,20,${flightDays},`);
+  });
+
+  it('spend in no known currency is "not comparable" with the plan\'s: no expected pace, never outside the band', async () => {
+    const c = ((await api('GET', `/observe/${NOCUR}/campaigns?limit=1`)).data as Campaign[])[0]!;
+    const [li] = await approvedPlan('h28-pace-nocur', [
+      { name: 'Unknown', advertiserId: NOCUR, budget: 40, budgetType: 'daily', executions: [{ entityType: 'campaign', entityId: c.id }] },
+    ]);
+    const r = await cli(['plans', 'pacing', 'h28-pace-nocur', '--as-of', '2026-09-20', '--exit-code', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({
+        lineItemId: li,
+        spend: null,
+        expected: null,
+        pace: null,
+        inBand: null,
+        note: 'not comparable: spend in an unknown currency, the plan in USD (never converted)',
+      }),
+    ]);
+  });
+
+  it('a campaign and its own ad groups, both executed, spend once: in the campaign', async () => {
+    const [c] = await deliveringCampaigns();
+    const adGroups = ((await api('GET', `/observe/ad-groups?campaignId=${c!.id}&advertiserId=${A}&limit=50`)).data as Campaign[]).map((g) => g.id);
+    expect(adGroups.length).toBeGreaterThan(0);
+    const [li] = await approvedPlan('h28-nested', [
+      {
+        ...matching('Nested', c!),
+        budget: 40,
+        budgetType: 'daily',
+        executions: [c!.id, ...adGroups].map((id, i) => ({ entityType: i === 0 ? 'campaign' : 'ad_group', entityId: id })),
+      },
+    ]);
+    const [row] = await pacing('h28-nested', '--as-of', '2026-09-20');
+    expect(row).toMatchObject({ lineItemId: li, note: `${adGroups.length} executions inside another execution of this Line Item counted once, in it` });
+    expect(row!.spend).toBeCloseTo(await insightSpend([c!.id], START, '2026-09-20'), 2);
+  });
+
+  it('--chart draws cumulative spend against the ideal line on a terminal, and says why not elsewhere', async () => {
+    const env = { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full, NO_COLOR: '1', CI: '1' }; // CI: no spinner on the stand-in terminal
+    const drawn = await runAdopsInProcess(['plans', 'pacing', 'h28-pacing', '--as-of', '2026-09-20', '--chart'], {
+      env,
+      tty: { columns: 200 },
+      timeoutMs: 60_000,
+    });
+    expect(drawn.code, drawn.stderr).toBe(0);
+    expect(drawn.stdout).toContain('Cumulative spend against the ideal line, USD');
+    expect(drawn.stdout).toContain('── spend to date (USD)');
+    expect(drawn.stdout).toContain('── ideal (USD)');
+    expect(drawn.stdout).toMatch(/2026-09-01\s+2026-09-20/);
+    const piped = await cli(['plans', 'pacing', 'h28-pacing', '--as-of', '2026-09-20', '--chart', '-o', 'csv']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).not.toContain('Cumulative');
+    expect(piped.stderr).toContain('--chart draws under a table on a terminal');
+  });
+
+  it('--band decides inBand, --exit-code exits 11 when a row is outside it; a bad band or date is a usage error', async () => {
+    const [c] = await deliveringCampaigns();
+    await approvedPlan('h28-band', [{ ...matching('Band', c!), budget: 40, budgetType: 'daily' }]);
+    const [row] = await pacing('h28-band', '--as-of', '2026-09-20');
+    const pace = row!.pace as number;
+    const inside = `${Math.floor(pace - 1)},${Math.ceil(pace + 1)}`;
+    const above = `${Math.ceil(pace + 1)},${Math.ceil(pace + 50)}`;
+    expect((await pacing('h28-band', '--as-of', '2026-09-20', '--band', inside))[0]!.inBand).toBe(true);
+    expect((await pacing('h28-band', '--as-of', '2026-09-20', '--band', above))[0]!.inBand).toBe(false);
+    const ok = await cli(['plans', 'pacing', 'h28-band', '--as-of', '2026-09-20', '--band', inside, '--exit-code', '-o', 'json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const outside = await cli(['plans', 'pacing', 'h28-band', '--as-of', '2026-09-20', '--band', above, '--exit-code', '-o', 'json']);
+    expect(outside.code).toBe(11);
+    expect(outside.stderr).toContain('1 of 1 Line Items outside the band');
+    // The default band is 90,110.
+    expect((await pacing('h28-band', '--as-of', '2026-09-20'))[0]!.inBand).toBe(pace >= 90 && pace <= 110);
+    for (const bad of [
+      ['--band', '110,90'],
+      ['--band', '90'],
+      ['--band', 'a,b'],
+      ['--as-of', '2026-02-30'],
+    ]) {
+      expect((await cli(['plans', 'pacing', 'h28-band', ...bad])).code, bad.join(' ')).toBe(2);
+    }
+  });
+});
