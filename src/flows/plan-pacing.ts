@@ -11,7 +11,6 @@
 // Line Item (an ad group of its executed campaign) is counted once, in its
 // parent. No terminal code.
 import type { ApiClient } from '../client/http.js';
-import type { OperationId } from '../contract/operations.js';
 import type { Plan, PlanLineItem } from './plan-verify.js';
 import { chosenItems } from './plan-verify.js';
 import { runPool } from './upload-files.js';
@@ -34,8 +33,6 @@ export type PacingRow = {
   inBand: boolean | null;
   note: string | null;
 };
-
-export const PACING_OPERATIONS: OperationId[] = ['getCampaignPlan', 'listInsights', 'listAdGroups', 'listAds'];
 
 /** Cumulative spend and the ideal line, by day, of the Line Items in one currency (what --chart draws). */
 export interface PacingSeries {

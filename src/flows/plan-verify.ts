@@ -13,8 +13,7 @@
 import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import type { OperationOutput } from '../contract/operation-io.js';
-import type { OperationId } from '../contract/operations.js';
-import { RESOURCES } from '../contract/resources.js';
+import { LIVE_LIST } from './plan-check-operations.js';
 import { sameValue } from './drift.js';
 import { runPool } from './upload-files.js';
 
@@ -33,17 +32,6 @@ export type VerifyRow = {
   live: unknown;
   note: string | null;
 };
-
-/** The live list of each type an execution can name (src/contract/resources.ts). */
-const LIVE_LIST = {
-  campaign: RESOURCES.campaign.observe.live,
-  ad_group: RESOURCES.adGroup.observe.live,
-  ad: RESOURCES.ad.observe.live,
-  creative: RESOURCES.creative.observe.live,
-  asset_group: RESOURCES.assetGroup.observe.live,
-} as const satisfies Record<Execution['entityType'], OperationId>;
-
-export const VERIFY_OPERATIONS: OperationId[] = ['getCampaignPlan', ...Object.values(LIVE_LIST)];
 
 /** Ids per live request: well inside `limit` (500) and the query's length. */
 const IDS_PER_READ = 100;

@@ -2,8 +2,7 @@
 import { editCommand, operationCommand, tableCommand } from '../_shared/operation-command.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
-import { PACING_OPERATIONS } from '../../flows/plan-pacing.js';
-import { VERIFY_OPERATIONS } from '../../flows/plan-verify.js';
+import { PACING_OPERATIONS, VERIFY_OPERATIONS } from '../../flows/plan-check-operations.js';
 
 const plan = { slug: 'plan' };
 

@@ -1,0 +1,21 @@
+// The operations plans verify and plans pacing send, apart from their flows so the
+// plans group's definitions (read for every --help) name them without loading the client.
+import type { OperationOutput } from '../contract/operation-io.js';
+import type { OperationId } from '../contract/operations.js';
+import { RESOURCES } from '../contract/resources.js';
+
+/** The entity types an execution can name (a Line Item's `executions[].entityType`, from the contract). */
+type ExecutionEntityType = OperationOutput<'getCampaignPlan'>['lineItems'][number]['executions'][number]['entityType'];
+
+/** The live list of each type an execution can name (src/contract/resources.ts). */
+export const LIVE_LIST = {
+  campaign: RESOURCES.campaign.observe.live,
+  ad_group: RESOURCES.adGroup.observe.live,
+  ad: RESOURCES.ad.observe.live,
+  creative: RESOURCES.creative.observe.live,
+  asset_group: RESOURCES.assetGroup.observe.live,
+} as const satisfies Record<ExecutionEntityType, OperationId>;
+
+export const VERIFY_OPERATIONS: OperationId[] = ['getCampaignPlan', ...Object.values(LIVE_LIST)];
+
+export const PACING_OPERATIONS: OperationId[] = ['getCampaignPlan', 'listInsights', 'listAdGroups', 'listAds'];
