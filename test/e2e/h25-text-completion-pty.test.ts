@@ -115,7 +115,6 @@ describe('adops __complete offers only the id alphabet', () => {
     ]);
     const brands = (await runAdops(['__complete-describe', 'brands', 'get', 'hb'], { env: e })).stdout.split('\n').filter(Boolean);
     expect(brands).toEqual(['hb-1\tPlain Name One', 'hb-2\t%F{red}$(touch${IFS}pwned_n);x next:line col']);
-    // eslint-disable-next-line no-control-regex
     for (const line of [...brands, ...adv.stdout.split('\n')]) expect(line).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
     await endRefreshes(e.ADOPS_CONFIG_DIR);
   });
