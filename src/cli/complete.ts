@@ -56,6 +56,16 @@ export function optionsAt(registry: Registry, path: readonly string[]): OptionSp
   return [...(command?.options ?? []), ...GLOBAL_OPTIONS];
 }
 
+/**
+ * The subcommands under `path` (groups, and commands not hidden), by name. Not registry.children(): that sorts with
+ * localeCompare, whose first call loads ICU's collator (~70 ms, most of a TAB) for command words that are ASCII.
+ */
+function childrenAt(registry: Registry, path: readonly string[]): Array<{ name: string; description: string }> {
+  const under = (p: readonly string[]) => p.length === path.length + 1 && path.every((w, i) => p[i] === w);
+  const all = [...registry.groups.filter((g) => under(g.path)), ...registry.commands.filter((c) => under(c.path) && !c.hidden)];
+  return all.map((c) => ({ name: c.path[path.length]!, description: c.description })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 export function locate(registry: Registry, words: readonly string[]): Position {
   const pos: Position = { path: [], positionals: [] };
   let pending: OptionSpec | undefined;
@@ -75,7 +85,7 @@ export function locate(registry: Registry, words: readonly string[]): Position {
     }
     const found = registry.find(pos.path);
     const isGroup = pos.path.length === 0 || (found.group !== undefined && found.depth === pos.path.length);
-    if (isGroup && registry.children(pos.path).some((c) => c.name === w)) pos.path.push(w);
+    if (isGroup && childrenAt(registry, pos.path).some((c) => c.name === w)) pos.path.push(w);
     else pos.positionals.push(w);
   }
   if (pending) pos.flag = pending;
@@ -114,7 +124,7 @@ export function staticCandidates(registry: Registry, words: readonly string[], c
   }
   const found = registry.find(pos.path);
   if (pos.path.length === 0 || (found.group && found.depth === pos.path.length)) {
-    return { values: registry.children(pos.path).map((c) => ({ id: c.name, description: completionDescription(c.description) })) };
+    return { values: childrenAt(registry, pos.path).map((c) => ({ id: c.name, description: completionDescription(c.description) })) };
   }
   const args = found.command?.args ?? [];
   const arg = args[pos.positionals.length] ?? (args.at(-1)?.variadic ? args.at(-1) : undefined);
