@@ -46,10 +46,12 @@ async function stubService(
   rows: Array<Record<string, unknown>>,
   hang = false,
   delayMs = 0,
-): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
+): Promise<{ url: string; hits: () => number; urls: string[]; close: () => Promise<void> }> {
   let hits = 0;
+  const urls: string[] = [];
   const server: Server = createServer((req, res) => {
     hits++;
+    urls.push(req.url ?? '');
     if (hang) return;
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -60,6 +62,7 @@ async function stubService(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits: () => hits,
+    urls,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -113,6 +116,24 @@ describe('adops __complete', () => {
     expect(got).toEqual(expect.arrayContaining(['acc_acme_a_001', 'acc_acme_b_001', 'acc_acme_c_001']));
     for (const id of got) expect(id).toMatch(/^acc_acme_/);
     expect(second.ms, `TAB ${second.ms} ms, node -e 0 ${Math.round(node)} ms`).toBeLessThan(node + TAB_OVER_NODE_MS + SLACK_MS);
+    await settleRefreshes(dir);
+  });
+
+  it('through a stored profile as through ADOPS_BASE_URL and ADOPS_API_KEY: the current one, or --profile on the line', async () => {
+    const dir = tempConfigDir();
+    const login = await runAdops(['auth', 'login', '--profile', 'work', '--with-key', '--url', sandbox.url, '--no-verify'], {
+      env: { ADOPS_CONFIG_DIR: dir },
+      stdin: DEMO.globex,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const only = { ADOPS_CONFIG_DIR: dir };
+    const run = (words: string[]) => runAdops(['__complete', ...words], { env: only });
+    await run(['observe', 'drift', '']);
+    await settleRefreshes(dir);
+    const current = lines((await run(['observe', 'drift', ''])).stdout);
+    expect(current.length).toBeGreaterThan(0);
+    for (const a of current) expect(a).toMatch(/^acc_globex_/);
+    expect(lines((await run(['--profile', 'work', 'observe', 'drift', ''])).stdout)).toEqual(current);
     await settleRefreshes(dir);
   });
 
@@ -232,6 +253,30 @@ describe('adops __complete', () => {
     } finally {
       await endRefreshes(dir);
       await slow.close();
+    }
+  });
+
+  it('advertisers from the cheapest source: one page of Insights at advertiser level, and the newest page of campaigns', async () => {
+    const svc = await stubService([
+      { advertiserId: 'acc_spent_1', provider: 'provider_a', currency: 'EUR' },
+      { advertiserId: 'acc_spent_1', provider: 'provider_a', currency: 'EUR' },
+      { advertiserId: 'acc_new_1', provider: 'provider_c', currency: null },
+    ]);
+    const dir = tempConfigDir();
+    try {
+      const r = await completeWarm(['observe', 'drift', ''], { ADOPS_CONFIG_DIR: dir, ADOPS_BASE_URL: svc.url });
+      expect(lines(r.stdout)).toEqual(['acc_new_1', 'acc_spent_1']);
+      expect(svc.urls.length).toBe(2);
+      const [insights, campaigns] = svc.urls.map((u) => new URL(u, 'http://x'));
+      expect(insights!.pathname).toBe('/observe/insights');
+      expect(Object.fromEntries(insights!.searchParams)).toMatchObject({ level: 'advertiser', timeGrain: 'all', limit: '500' });
+      const days = (Date.parse(insights!.searchParams.get('until')!) - Date.parse(insights!.searchParams.get('since')!)) / 86_400_000;
+      expect(days).toBe(3649); // the longest range the service takes (under ten years)
+      expect(campaigns!.pathname).toBe('/observe/campaigns');
+      expect(campaigns!.searchParams.get('limit')).toBe('100');
+    } finally {
+      await endRefreshes(dir);
+      await svc.close();
     }
   });
 
