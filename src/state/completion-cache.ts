@@ -16,6 +16,7 @@
 // still answers; a reader that meets anything unreadable treats it as a miss.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRecord } from '../client/json.js';
 import { ensureDir, writeDurably } from './durable-write.js';
 import { LocalStateError } from './errors.js';
 import { scopeId, serviceScope } from './fingerprint.js';
@@ -66,7 +67,8 @@ export class CompletionCache {
   /** What is cached for `kind`, fresh or stale; undefined when nothing usable is (none, torn, too old). */
   read(kind: string): CachedAnswer | undefined {
     try {
-      const data = JSON.parse(readFileSync(this.file(kind), 'utf8')) as { at?: unknown; entries?: unknown; values?: unknown };
+      const data: unknown = JSON.parse(readFileSync(this.file(kind), 'utf8'));
+      if (!isRecord(data)) return undefined;
       const age = this.now() - Number(data.at);
       if (!(age >= 0 && age < SERVE_LIMIT_MS)) return undefined;
       return { entries: readEntries(data), fresh: age < CACHE_TTL_MS };
@@ -93,8 +95,8 @@ export class CompletionCache {
   /** The refresh last started for `kind`, if any. */
   refreshNote(kind: string): RefreshNote | undefined {
     try {
-      const data = JSON.parse(readFileSync(join(this.dir, `${kind}.refresh`), 'utf8')) as { pid?: unknown; at?: unknown };
-      return typeof data.pid === 'number' && typeof data.at === 'number' ? { pid: data.pid, at: data.at } : undefined;
+      const data: unknown = JSON.parse(readFileSync(join(this.dir, `${kind}.refresh`), 'utf8'));
+      return isRecord(data) && typeof data.pid === 'number' && typeof data.at === 'number' ? { pid: data.pid, at: data.at } : undefined;
     } catch {
       return undefined;
     }
@@ -138,15 +140,17 @@ export class CompletionCache {
 }
 
 /** The entries of a file: `[[id, description?], …]`, or an older adops's `values: [id, …]`. */
-function readEntries(data: { entries?: unknown; values?: unknown }): CacheEntry[] {
+function readEntries(data: Record<string, unknown>): CacheEntry[] {
   const out: CacheEntry[] = [];
-  if (Array.isArray(data.entries)) {
-    for (const row of data.entries as unknown[]) {
-      if (!Array.isArray(row) || typeof row[0] !== 'string') continue;
+  if (isList(data.entries)) {
+    for (const row of data.entries) {
+      if (!isList(row) || typeof row[0] !== 'string') continue;
       out.push({ id: row[0], description: typeof row[1] === 'string' ? row[1] : '' });
     }
-  } else if (Array.isArray(data.values)) {
-    for (const v of data.values as unknown[]) if (typeof v === 'string') out.push({ id: v, description: '' });
+  } else if (isList(data.values)) {
+    for (const v of data.values) if (typeof v === 'string') out.push({ id: v, description: '' });
   }
   return out;
 }
+
+const isList = (v: unknown): v is unknown[] => Array.isArray(v);

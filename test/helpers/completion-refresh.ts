@@ -20,7 +20,8 @@ export function refreshPids(configDir: string): number[] {
     }
     for (const f of files.filter((n) => n.endsWith('.refresh'))) {
       try {
-        const pid = (JSON.parse(readFileSync(join(root, scope, f), 'utf8')) as { pid?: unknown }).pid;
+        const note: unknown = JSON.parse(readFileSync(join(root, scope, f), 'utf8'));
+        const pid = typeof note === 'object' && note !== null && 'pid' in note ? note.pid : undefined;
         if (typeof pid === 'number' && pid !== process.pid) pids.push(pid);
       } catch {
         /* being rewritten: the next look reads it */
