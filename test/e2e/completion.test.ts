@@ -290,7 +290,9 @@ describe('adops __complete', () => {
       const file = join(dir, 'completion-cache', scope!, 'brand.json');
       // Two minutes old, and another answer: what the service said last time.
       writeFileSync(file, JSON.stringify({ at: Date.now() - 120_000, entries: [['old-brand', 'Old']] }));
-      writeFileSync(join(dir, 'completion-cache', scope!, 'brand.refresh'), JSON.stringify({ pid: 1, at: Date.now() - 120_000 }));
+      // Noted two minutes ago by a refresh long over (a pid that has ended).
+      const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+      writeFileSync(join(dir, 'completion-cache', scope!, 'brand.refresh'), JSON.stringify({ pid: ended, at: Date.now() - 120_000 }));
       const hits = svc.hits();
       expect((await complete(['brands', 'get', ''], over)).stdout).toBe('old-brand\n');
       await settleRefreshes(dir);

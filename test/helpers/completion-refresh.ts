@@ -31,17 +31,19 @@ export function refreshPids(configDir: string): number[] {
   return pids;
 }
 
-/** Whether `pid` still runs (a zombie nobody reaped has ended). */
+/** Whether `pid` is still an `adops __complete-refresh` (ended, a zombie nobody reaped, or a pid reused since: no). */
 export function running(pid: number): boolean {
+  if (pid <= 1) return false;
   try {
     process.kill(pid, 0);
   } catch {
     return false;
   }
   try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return false;
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('__complete-refresh');
   } catch {
-    return true; // no /proc: trust kill
+    return !existsSync('/proc/self'); // gone meanwhile; or no /proc at all: trust kill
   }
 }
 
