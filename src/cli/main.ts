@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
   const decision = (await import('./route.js')).route(argv, process.env, stderrIsTerminal);
   switch (decision.kind) {
     case 'complete':
-      return (await import('./complete.js')).complete(argv.slice(1), process.env, process.stdout, loadRegistry);
+      return (await import('./complete.js')).completeEntry(argv, process.env, process.stdout, loadRegistry);
     case 'version':
       process.stdout.write((await import('./version.js')).packageVersion() + '\n');
       return 0;

@@ -12,7 +12,10 @@ import { preParse } from './argv.js';
 import { drawsOnStderr } from './terminal.js';
 
 export type Route =
-  /** `adops __complete …`: the shell's TAB, answered by the full CLI (complete.ts) before any help or version of its words. */
+  /**
+   * `adops __complete …` (and `__complete-describe …`, `__complete-refresh …`): the shell's TAB and its background
+   * refresh, answered by complete.ts before any help or version of their words.
+   */
   | { kind: 'complete' }
   /** `adops --version` (`-V`), with no command word; `adops version` alone (as gh's): the same text. */
   | { kind: 'version' }
@@ -38,7 +41,7 @@ export interface HelpRoute {
  * node:tty costs a few ms, and `--version` must stay at bare node's start-up).
  */
 export function route(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, stderrIsTTY: () => boolean): Route {
-  if (argv[0] === '__complete') return { kind: 'complete' };
+  if (argv[0] === '__complete' || argv[0] === '__complete-describe' || argv[0] === '__complete-refresh') return { kind: 'complete' };
   const pre = preParse(argv);
   if ((pre.version && pre.words.length === 0) || (argv.length === 1 && argv[0] === 'version')) return { kind: 'version' };
   const helpWord = pre.words[0] === 'help';

@@ -118,3 +118,16 @@ const ID_ALPHABET = /^[A-Za-z0-9_.][A-Za-z0-9_.~-]*$/;
 export function completionCandidate(value: string): string | undefined {
   return ID_ALPHABET.test(value) && redactText(value) === value ? value : undefined;
 }
+
+/** At most this many characters of a description beside a completion candidate (a menu line, not a page). */
+const DESCRIPTION_MAX = 60;
+
+/**
+ * A description beside a completion candidate (a name, shown by zsh and fish): one terminal line (masked,
+ * controls and ESC sequences stripped, line breaks and tabs joined), spaces collapsed, cut to 60 characters.
+ * The scripts hand it to the shell as data (zsh's _describe, fish's tab-separated description), never as code.
+ */
+export function completionDescription(value: unknown): string {
+  const line = lineText(value).replace(/\s+/g, ' ').trim();
+  return line.length > DESCRIPTION_MAX ? `${line.slice(0, DESCRIPTION_MAX - 1)}…` : line;
+}

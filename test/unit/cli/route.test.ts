@@ -46,6 +46,8 @@ const CASES: Array<[string, string[], Env, boolean, Route]> = [
   // shell completion: before any help or version of its words
   ['__complete', ['__complete', 'observe', '--help'], {}, true, { kind: 'complete' }],
   ['__complete --version', ['__complete', '--version'], {}, false, { kind: 'complete' }],
+  ['__complete-describe', ['__complete-describe', 'obs'], {}, false, { kind: 'complete' }],
+  ['__complete-refresh', ['__complete-refresh', 'advertiser', '--profile', 'p'], {}, false, { kind: 'complete' }],
   // stored reads
   ['a stored read on a pipe', READ, {}, false, { kind: 'stored-read' }],
   ['a stored read on a terminal in CI', READ, { CI: 'true' }, true, { kind: 'stored-read' }],
