@@ -39,7 +39,9 @@ describe('postinstall: bin/install-check.cjs', () => {
     } else {
       const lines = r.stderr.split('\n').filter(Boolean);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^adops: the sandbox .* needs SQLite: Node v20\.\S+ has no node:sqlite and the optional module better-sqlite3 could not be built here/);
+      expect(lines[0]).toMatch(
+        /^adops: the sandbox .* needs SQLite: Node v20\.\S+ has no node:sqlite and the optional module better-sqlite3 could not be built here/,
+      );
       expect(lines[0]).toMatch(/every client command works/);
     }
   });
