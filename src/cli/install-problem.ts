@@ -9,7 +9,8 @@ export interface InstallProblem {
   hint: string;
 }
 
-const REINSTALL = 'reinstall adops under this Node (`npm install -g adops` again; in a checkout `npm ci` or `npm rebuild better-sqlite3`)';
+const REINSTALL =
+  'reinstall adops under this Node, as you installed it (the tarball or the git URL, README "Install"; in a checkout `npm ci` or `npm rebuild better-sqlite3`)';
 
 export function installProblem(err: unknown): InstallProblem | undefined {
   if (!(err instanceof Error)) return undefined;

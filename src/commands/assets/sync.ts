@@ -6,7 +6,9 @@ import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
+import { appendStepSummary } from '../../cli/output/step-summary.js';
 import { findExisting, readyAssetsByName, type Existing } from '../../flows/sync.js';
+import { assetsTable } from '../../flows/step-summary.js';
 import { explainFailure } from '../../flows/upload-report.js';
 import { assetTarget, type Row } from '../../flows/upload-targets.js';
 import type { FileOutcome, LocalFile } from '../../flows/upload.js';
@@ -122,5 +124,6 @@ export async function run(
     rows.push(resultRow(outcome, existing?.matchedBy));
   }
   await writeRows(ctx, [...rows, ...skipped.map(skippedRow)], 'syncResult');
+  await appendStepSummary(ctx, { command: againCommand(['assets', 'sync'], [dir]), ...assetsTable([...rows, ...skipped.map(skippedRow)]) });
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'sync'], [dir]));
 }

@@ -21,6 +21,8 @@ import { UploadProgress } from '../../flows/upload-progress.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
 import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-targets.js';
 import { asText, lineText } from '../../cli/output/sanitize.js';
+import { appendStepSummary } from '../../cli/output/step-summary.js';
+import { assetsTable, uploadRows } from '../../flows/step-summary.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -248,5 +250,6 @@ export async function run(
     outcomes.flatMap((x) => (x.row ? [x.row] : [])),
     'asset',
   );
+  await appendStepSummary(ctx, { command: againCommand(['assets', 'upload'], inputs), ...assetsTable(uploadRows(outcomes)) });
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'upload'], inputs));
 }

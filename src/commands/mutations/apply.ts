@@ -10,6 +10,8 @@ import type { CommandContext } from '../../cli/context.js';
 import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
+import { appendStepSummary } from '../../cli/output/step-summary.js';
+import { mutationsTable } from '../../flows/step-summary.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, UNEXPECTED, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../state/lock.js';
@@ -159,8 +161,10 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   }
   const byLine = new Map(rows.map((r) => [r.line, r]));
   const print = async (outcomes: readonly RowOutcome[]) => {
-    await writer.page(outcomes.map((x) => line(byLine.get(x.line)!.body, x)));
+    const shown = outcomes.map((x) => line(byLine.get(x.line)!.body, x));
+    await writer.page(shown);
     await writer.end();
+    await appendStepSummary(ctx, { command: `adops mutations apply ${file}`, ...mutationsTable(shown) });
   };
 
   try {

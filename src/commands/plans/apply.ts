@@ -14,9 +14,11 @@ import type { CommandInput } from '../../cli/registry.js';
 import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-apply.js';
 import { MarkerHeld, PlanApplyMarkers } from '../../state/plan-markers.js';
 import { serviceScope } from '../../state/fingerprint.js';
-import { CliError } from '../../cli/errors.js';
+import { CliError, messageOf } from '../../cli/errors.js';
 import { readStdin } from '../_shared/stdin.js';
 import { readProblem, readTextFile } from '../../cli/read-file.js';
+import { appendStepSummary } from '../../cli/output/step-summary.js';
+import { planTable } from '../../flows/step-summary.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -84,8 +86,11 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     }
     if (!(err instanceof LineItemRefused)) throw err;
     ctx.note(`lineItems[${err.index}] (${String(doc.lineItems[err.index]!.name)}) was refused:`);
+    const refused = { index: err.index, error: messageOf(err.cause), rolledBack: err.rolledBack };
+    await appendStepSummary(ctx, { command: `adops plans apply ${String(input.args.file)}`, ...planTable(doc, undefined, refused) });
     throw err.cause;
   }
   await writeObject(plan, out);
+  await appendStepSummary(ctx, { command: `adops plans apply ${String(input.args.file)}`, ...planTable(doc, plan) });
   return EXIT.ok;
 }

@@ -297,7 +297,7 @@ function openBetterSqlite(path: string | Buffer, opts: OpenOptions): Database {
 }
 
 const REINSTALL =
-  'reinstall adops under this Node: `npm install -g adops` again (or `npm rebuild better-sqlite3` / `npm ci` in a checkout); Node 22.15 or newer needs no native module at all';
+  'reinstall adops under this Node, as you installed it (the tarball or the git URL, README "Install"; `npm rebuild better-sqlite3` / `npm ci` in a checkout); Node 22.15 or newer needs no native module at all';
 
 /** better-sqlite3 missing, unbuilt or built for another Node → a sentence saying to reinstall, else undefined. */
 export function nativeModuleProblem(err: unknown): SqliteUnavailableError | undefined {

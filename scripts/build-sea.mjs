@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// `npm run build:sea`: adops as one file, a single executable application
+// (Node's SEA support) that needs no Node on the machine and no native module:
+// it runs on Node 24's own runtime, whose node:sqlite serves `sandbox serve`
+// and `demo` (docs/decisions.md "One file to download (#29)").
+//
+// 1. Node 24 (the runtime carried inside) and postject (which writes the blob
+//    into a copy of it) come from the npm registry, as .ci/node-matrix gets its
+//    Nodes: `npm install node@24 postject` into a cache directory
+//    (ADOPS_SEA_CACHE, else a new temporary one), never into node_modules.
+// 2. esbuild bundles src/cli/main.ts into ONE CommonJS file (what Node 24's SEA
+//    runs): no chunks, every lazy import() inlined, nothing external (the
+//    bundle of `npm run build` keeps better-sqlite3 and a few CommonJS
+//    packages external; here node:sqlite is always there, so better-sqlite3 is
+//    never loaded).
+// 3. Files the code finds beside its module (package.json for the version, the
+//    demo world's image dist/bundle/demo-world.db) become SEA assets; the few
+//    lines that look for them are swapped at bundle time (SEA_SWAPS below, each
+//    checked to match exactly once, so a changed source fails this build
+//    instead of building an executable that looks in the wrong place).
+// 4. `node --experimental-sea-config` writes the blob; postject injects it
+//    into a copy of that same Node binary.
+//
+// Writes dist/sea/adops-<platform>-<arch> (this machine's: linux-x64 in CI).
+// Its last line is the path it wrote.
+import { build } from 'esbuild';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const NODE_MAJOR = '24';
+const POSTJECT = 'postject@1.0.0-alpha.6';
+// The fuse Node's binary carries for SEA (its documentation; the same string since Node 18.16).
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const say = (line) => process.stderr.write(`build:sea: ${line}\n`);
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+// ---- 1. Node 24 and postject ----------------------------------------------
+// A cache of our own (no ADOPS_SEA_CACHE) is removed at the end: ~130 MB of Node per build.
+const ownCache = !process.env.ADOPS_SEA_CACHE;
+const cache = process.env.ADOPS_SEA_CACHE || mkdtempSync(join(tmpdir(), 'adops-sea-'));
+mkdirSync(cache, { recursive: true });
+const nodeBin = join(cache, 'node_modules', 'node', 'bin', 'node');
+const postjectCli = join(cache, 'node_modules', 'postject', 'dist', 'cli.js');
+if (!existsSync(nodeBin) || !existsSync(postjectCli)) {
+  say(`installing node@${NODE_MAJOR} and ${POSTJECT} from the npm registry into ${cache}`);
+  execFileSync('npm', ['install', '--prefix', cache, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `node@${NODE_MAJOR}`, POSTJECT], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+const runtime = JSON.parse(execFileSync(nodeBin, ['-p', 'JSON.stringify([process.version, process.platform, process.arch])'], { encoding: 'utf8' }));
+const [nodeVersion, platform, arch] = runtime;
+if (!nodeVersion.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`build:sea: ${nodeBin} is ${nodeVersion}, not Node ${NODE_MAJOR}`);
+say(`runtime: Node ${nodeVersion} (${platform}-${arch})`);
+
+// ---- 2 and 3. the one-file bundle -------------------------------------------
+const image = join(root, 'dist', 'bundle', 'demo-world.db');
+if (!existsSync(image)) {
+  say('dist/bundle/demo-world.db is missing: npm run build');
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+const outDir = join(root, 'dist', 'sea');
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+// What is swapped, in which file, for what (each `from` must occur exactly once).
+const SEA_SWAPS = [
+  {
+    file: 'src/cli/main.ts',
+    why: "a CommonJS file (what Node 24's SEA runs) cannot hold main.ts's top-level await",
+    from: 'await finish(await main(process.argv.slice(2)));',
+    to: 'void main(process.argv.slice(2)).then(finish);',
+  },
+  {
+    file: 'src/cli/version.ts',
+    why: 'package.json is an asset of the executable, not a file beside it',
+    from: "readFileSync(new URL('../../package.json', import.meta.url), 'utf8')",
+    to: "__adopsSea.getAsset('package.json', 'utf8')",
+  },
+  {
+    file: 'src/sandbox/fixtures/snapshot.ts',
+    why: 'the demo world image is an asset: written once to a cache file the sandbox opens or copies as before',
+    from: 'return fileURLToPath(new URL(`./${DEMO_SNAPSHOT_FILE}`, import.meta.url));',
+    to: 'return __adopsSeaFile(DEMO_SNAPSHOT_FILE);',
+  },
+];
+const swapped = new Set();
+const seaSwaps = {
+  name: 'sea-swaps',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      const swaps = SEA_SWAPS.filter((s) => args.path === join(root, s.file));
+      if (swaps.length === 0) return undefined;
+      let source = readFileSync(args.path, 'utf8');
+      for (const swap of swaps) {
+        const parts = source.split(swap.from);
+        if (parts.length !== 2) {
+          throw new Error(`${swap.file} should hold \`${swap.from}\` once (${parts.length - 1} found): update SEA_SWAPS (${swap.why})`);
+        }
+        source = parts.join(swap.to);
+        swapped.add(swap);
+      }
+      return { contents: source, loader: 'ts' };
+    });
+  },
+};
+
+// Runs before the bundle: the asset reader, the cache file of an asset, and the launcher's argv.
+const banner = `'use strict';
+const __adopsSea = require('node:sea');
+// The bundle's modules ask import.meta.url where they are: nowhere on disk (no package.json above it).
+const __adopsSeaUrl = 'file:///adops-single-executable/adops.cjs';
+// An asset as a file (the sandbox opens or copies its demo world image by path): written once per
+// version and content under the user's cache dir, renamed into place, so a reader never sees half of it.
+function __adopsSeaFile(name) {
+  const fs = require('node:fs'), path = require('node:path'), os = require('node:os');
+  const bytes = Buffer.from(__adopsSea.getRawAsset(name));
+  const digest = require('node:crypto').createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  for (const dir of [path.join(base, 'adops', 'sea-' + digest), path.join(os.tmpdir(), 'adops-sea-' + process.getuid?.() + '-' + digest)]) {
+    const file = path.join(dir, name);
+    try {
+      if (fs.existsSync(file) && fs.statSync(file).size === bytes.length) return file;
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const part = file + '.part-' + process.pid;
+      fs.writeFileSync(part, bytes, { mode: 0o600 });
+      fs.renameSync(part, file);
+      return file;
+    } catch {
+      // not writable here: the next place, else none (the sandbox then generates its world)
+    }
+  }
+  return path.join(os.tmpdir(), 'adops-sea-no-cache', name);
+}
+// Under Node, what runs adops again (the demo's steps) starts \`node <launcher> ARGS\`; here the
+// launcher is this executable itself, so a first argument naming it is dropped.
+if (process.argv[2] === process.execPath) process.argv.splice(2, 1);
+`;
+
+const bundleFile = join(outDir, 'adops.cjs');
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: bundleFile,
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'cjs',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Never loaded here (node:sqlite is complete on Node 24), and a native module cannot be inside.
+  external: ['better-sqlite3'],
+  define: { 'import.meta.url': '__adopsSeaUrl' },
+  banner: { js: banner },
+  plugins: [seaSwaps],
+});
+const missed = SEA_SWAPS.filter((s) => !swapped.has(s));
+if (missed.length > 0) throw new Error(`build:sea: not in the bundle any more: ${missed.map((s) => s.file).join(', ')} (update SEA_SWAPS)`);
+say(`bundle: ${(statSync(bundleFile).size / 1e6).toFixed(1)} MB`);
+
+// ---- 4. the blob, injected into a copy of Node 24 ---------------------------
+const blob = join(outDir, 'sea-prep.blob');
+const packageJson = join(outDir, 'package.json');
+writeFileSync(packageJson, JSON.stringify({ name: pkg.name, version: pkg.version }) + '\n');
+const config = join(outDir, 'sea-config.json');
+writeFileSync(
+  config,
+  JSON.stringify(
+    {
+      main: bundleFile,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      // V8's compiled code for the bundle, made here: start-up skips compiling ~3 MB of JavaScript.
+      useCodeCache: true,
+      assets: { 'package.json': packageJson, 'demo-world.db': image },
+    },
+    null,
+    2,
+  ),
+);
+execFileSync(nodeBin, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+const exe = join(outDir, `adops-${platform}-${arch}`);
+copyFileSync(nodeBin, exe);
+chmodSync(exe, 0o755);
+const injected = spawnSync(process.execPath, [postjectCli, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { encoding: 'utf8' });
+// LIEF (inside postject) warns once per ELF note of the npm package's Node it cannot name; they are kept as they were.
+const lief = /^warning: Can't find string offset for section name/;
+for (const line of injected.stderr.split('\n')) if (line && !lief.test(line)) process.stderr.write(`${line}\n`);
+if (injected.status !== 0) throw new Error(`build:sea: postject failed (exit ${injected.status})`);
+for (const f of [blob, config, packageJson]) rmSync(f);
+
+if (ownCache) rmSync(cache, { recursive: true, force: true });
+say(`wrote ${(statSync(exe).size / 1e6).toFixed(1)} MB (adops ${pkg.version} on Node ${nodeVersion})`);
+process.stdout.write(`${exe}\n`);
