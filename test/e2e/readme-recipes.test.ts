@@ -76,6 +76,19 @@ describe('README recipes', () => {
     expect(second.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
   });
 
+  it('plans: verify the demo plan, then its pacing to CSV', () => {
+    const dir = folder();
+    const v = run('plan-verify', dir, { PLAN: 'acme-autumn-social' });
+    expect(v.status, v.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'plan-check.csv'), 'utf8').split('\n')[0]).toBe('lineItemId,entityType,entityId,field,planned,live,note');
+    // The pause-over-budget recipe may have paused a plan campaign before this one runs: either outcome is a clean exit.
+    expect(`${v.stdout}${v.stderr}`).toMatch(/runs as planned|differs from what runs/);
+    const p = run('plan-pacing', dir, { PLAN: 'acme-autumn-social', AS_OF: '2026-09-30' });
+    expect(p.status, p.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'pacing-2026-09-30.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(JSON.parse(p.stdout)).toEqual([{ lineItem: 'li_demo_prospecting', name: 'Prospecting', pace: 31.2 }]);
+  });
+
   it('pause every active campaign over a budget, exactly once even when re-run', () => {
     const dir = folder();
     const env = { ADVERTISER: 'acc_acme_a_001', MAX_BUDGET: '2000' };
