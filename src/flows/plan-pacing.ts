@@ -53,6 +53,8 @@ export interface PacingOptions {
 
 /** Execution types Insights have a level for (creatives and asset groups have none). */
 const INSIGHT_LEVEL = { campaign: 'campaign', ad_group: 'ad_group', ad: 'ad' } as const;
+/** The levels in the order spend is read. */
+const LEVELS = ['campaign', 'ad_group', 'ad'] as const satisfies ReadonlyArray<keyof typeof INSIGHT_LEVEL>;
 const IDS_PER_READ = 100;
 const CONCURRENCY = 4;
 const DAY = 86_400_000;
@@ -103,7 +105,7 @@ async function countedIds(client: ApiClient, li: PlanLineItem, signal: AbortSign
     for (const chunk of chunks(ids[level])) {
       const query = { ids: chunk.join(','), ...(li.advertiserId ? { advertiserId: li.advertiserId } : {}) };
       for await (const page of client.pages(op, { query }, { pageSize: chunk.length, signal })) {
-        for (const r of page.rows as Array<Record<string, unknown>>) byId.set(String(r.id), r);
+        for (const r of page.rows) byId.set(String(r.id), r);
       }
     }
     return byId;
@@ -127,7 +129,7 @@ async function spendOf(client: ApiClient, li: PlanLineItem, since: string, until
   const spent: Spent = { byDay: new Map(), currencies: new Set(), uncounted: new Set(), nested: counted.nested };
   for (const e of li.executions) if (!(e.entityType in INSIGHT_LEVEL)) spent.uncounted.add(e.entityType);
   // One read after another: the Line Items are paced CONCURRENCY at a time already.
-  for (const level of Object.keys(INSIGHT_LEVEL) as Level[]) {
+  for (const level of LEVELS) {
     for (const ids of chunks(counted.ids[level])) {
       const query = {
         since,

@@ -85,7 +85,7 @@ async function readLive(client: ApiClient, items: readonly PlanLineItem[], signa
         { params: { advertiserId: g.advertiserId }, query: { ids: ids.join(',') } },
         { pageSize: ids.length, signal },
       );
-      for await (const page of pages) for (const r of page.rows as Row[]) if (ids.includes(String(r.id))) rows.set(String(r.id), r);
+      for await (const page of pages) for (const r of page.rows) if (ids.includes(String(r.id))) rows.set(String(r.id), { ...r });
     } catch (err) {
       if (err instanceof ApiError && ROW_CODES.has(err.code)) {
         found.set(key, { failed: { code: err.code, status: err.status } });

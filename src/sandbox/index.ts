@@ -25,7 +25,7 @@ import { STORAGE_PATH_PREFIX } from './models/uploads/uploads.js';
 import type { Runtime, RuntimeInput } from './runtime.js';
 
 export { FixtureError } from './fixtures/fixture-error.js';
-export { DEMO_LINE_ITEMS, DEMO_PLAN } from './fixtures/demo-plan.js';
+export { DEMO_LINE_ITEMS, DEMO_PLAN } from './fixtures/demo-plan-ids.js';
 export type { World, WorldInput } from './fixtures/schema.js';
 
 export interface DemoKeyInfo {

@@ -43,7 +43,7 @@ describe('the demo plan', () => {
     expect([verify.code, JSON.parse(verify.stdout)], verify.stderr).toEqual([0, []]);
     const pacing = await cli(['plans', 'pacing', DEMO_PLAN.slug, '--as-of', '2026-09-30', '-o', 'json']);
     expect(pacing.code, pacing.stderr).toBe(0);
-    const rows = JSON.parse(pacing.stdout) as Array<{ lineItemId: string; inBand: boolean; spend: number }>;
+    const rows: Array<{ lineItemId: string; inBand: boolean; spend: number }> = JSON.parse(pacing.stdout);
     expect(rows.map((r) => [r.lineItemId, r.inBand])).toEqual([
       [DEMO_LINE_ITEMS.prospecting, false],
       [DEMO_LINE_ITEMS.retargeting, true],

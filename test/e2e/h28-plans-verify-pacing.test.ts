@@ -18,9 +18,9 @@ const B = 'acc_h28_b';
 
 function world(): WorldInput {
   let w = minimalWorld();
-  const add = (id: string, provider: 'provider_a' | 'provider_b', currency: string | null, connection = 'connected') => {
+  const add = (id: string, provider: 'provider_a' | 'provider_b', currency: string | null, connection: 'connected' | 'not_connected' = 'connected') => {
     const seed = { id, provider, name: id, currency };
-    w = withAdvertiser(w, { ...seed, connection: connection as 'connected', ...(connection === 'connected' ? generateDemoEntities(seed) : {}) });
+    w = withAdvertiser(w, { ...seed, connection, ...(connection === 'connected' ? generateDemoEntities(seed) : {}) });
   };
   add(A, 'provider_a', 'USD');
   add(NOCUR, 'provider_a', null);
@@ -33,11 +33,14 @@ const sb = useTestSandbox({ world: world() });
 const cfg = tempConfigDir();
 const cli = (args: readonly string[]) =>
   runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full }, timeoutMs: 60_000 });
-const api = async (method: string, path: string, body?: unknown) => {
+// Answers read back as the rows the test asks for: JSON, so `any` (typed where read, not cast at each call).
+const api = async (method: string, path: string, body?: unknown): Promise<any> => {
   const r = await sb.req(method, path, { key: sb.keys.full, ...(body !== undefined ? { body } : {}) });
   expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-  return r.body as any;
+  return r.body;
 };
+/** The rows of a list answer. */
+const listed = async <T>(path: string): Promise<T[]> => (await api('GET', path)).data;
 
 const DAY = 86_400_000;
 const today = new Date().toISOString().slice(0, 10);
@@ -45,13 +48,18 @@ const today = new Date().toISOString().slice(0, 10);
 const START = '2026-09-01';
 const END = new Date(Math.max(Date.parse(`${today}T00:00:00Z`), Date.parse('2026-11-01T00:00:00Z')) + 60 * DAY).toISOString().slice(0, 10);
 
-type Campaign = { id: string; status: string; budget: number | null; budgetLevel: string | null; budgetType: string | null; objective: string | null };
+type Campaign = {
+  id: string;
+  status: string;
+  budget: number | null;
+  budgetLevel: string | null;
+  budgetType: 'daily' | 'lifetime' | null;
+  objective: string | null;
+};
 /** ACTIVE campaigns of A that carry their own budget and delivered (have Insights in September). */
 async function deliveringCampaigns(): Promise<Campaign[]> {
-  const rows = (await api('GET', `/observe/${A}/campaigns?limit=100`)).data as Campaign[];
-  const insights = (await api('GET', `/observe/insights?since=${START}&until=2026-09-30&level=campaign&advertiserId=${A}&limit=500`)).data as Array<{
-    entityId: string;
-  }>;
+  const rows = await listed<Campaign>(`/observe/${A}/campaigns?limit=100`);
+  const insights = await listed<{ entityId: string }>(`/observe/insights?since=${START}&until=2026-09-30&level=campaign&advertiserId=${A}&limit=500`);
   const delivering = new Set(insights.map((r) => r.entityId));
   return rows.filter((c) => c.status === 'ACTIVE' && c.budgetLevel === 'campaign' && c.budget !== null && delivering.has(c.id));
 }
@@ -97,7 +105,7 @@ const matching = (name: string, c: Campaign): LineItemSpec => ({
   name,
   advertiserId: A,
   budget: c.budget!,
-  budgetType: c.budgetType as 'daily',
+  budgetType: c.budgetType!,
   objective: c.objective,
   executions: [{ entityType: 'campaign', entityId: c.id }],
 });
@@ -105,7 +113,8 @@ const matching = (name: string, c: Campaign): LineItemSpec => ({
 const verify = async (slug: string, ...args: string[]) => {
   const r = await cli(['plans', 'verify', slug, ...args, '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+  const rows: Array<Record<string, unknown>> = JSON.parse(r.stdout);
+  return rows;
 };
 
 describe('plans verify', () => {
@@ -185,7 +194,7 @@ describe('plans verify', () => {
   });
 
   it('an advertiser whose currency is not known: the budget is "not comparable", never compared', async () => {
-    const rows = (await api('GET', `/observe/${NOCUR}/campaigns?limit=100`)).data as Campaign[];
+    const rows = await listed<Campaign>(`/observe/${NOCUR}/campaigns?limit=100`);
     const c = rows.find((r) => r.budgetLevel === 'campaign' && r.budgetType !== null)!;
     expect(c.budget).toBeNull(); // spec: budget is null when the account currency is not yet known
     const [li] = await approvedPlan('h28-nocur', [
@@ -193,7 +202,7 @@ describe('plans verify', () => {
         name: 'Unknown currency',
         advertiserId: NOCUR,
         budget: 50,
-        budgetType: c.budgetType as 'daily',
+        budgetType: c.budgetType!,
         executions: [{ entityType: 'campaign', entityId: c.id }],
       },
     ]);
@@ -212,8 +221,8 @@ describe('plans verify', () => {
   });
 
   it("reads each advertiser's executed entities with one ids= list, not one request per entity", async () => {
-    const cs = ((await api('GET', `/observe/${A}/campaigns?limit=5`)).data as Campaign[]).map((c) => ({ ...c, budget: 10, budgetType: 'daily' }));
-    const nocur = ((await api('GET', `/observe/${NOCUR}/campaigns?limit=3`)).data as Campaign[]).map((c) => ({ entityType: 'campaign', entityId: c.id }));
+    const cs = (await listed<Campaign>(`/observe/${A}/campaigns?limit=5`)).map((c): Campaign => ({ ...c, budget: 10, budgetType: 'daily' }));
+    const nocur = (await listed<Campaign>(`/observe/${NOCUR}/campaigns?limit=3`)).map((c) => ({ entityType: 'campaign', entityId: c.id }));
     await approvedPlan('h28-batched', [
       { ...matching('Three', cs[0]!), executions: cs.slice(0, 3).map((c) => ({ entityType: 'campaign', entityId: c.id })) },
       { ...matching('Two', cs[3]!), executions: cs.slice(3).map((c) => ({ entityType: 'campaign', entityId: c.id })) },
@@ -242,7 +251,7 @@ describe('plans verify', () => {
     ]);
     const r = await cli(['plans', 'verify', 'h28-unreadable', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    const rows: Array<Record<string, unknown>> = JSON.parse(r.stdout);
     expect(rows).toContainEqual({
       lineItemId: off,
       entityType: 'campaign',
@@ -269,14 +278,14 @@ type Pacing = Record<string, any>;
 const pacing = async (slug: string, ...args: string[]) => {
   const r = await cli(['plans', 'pacing', slug, ...args, '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Pacing[];
+  const rows: Pacing[] = JSON.parse(r.stdout);
+  return rows;
 };
 /** The stored Insights' spend of these campaigns from `since` to `until`, summed as the service answers it. */
 async function insightSpend(ids: string[], since: string, until: string): Promise<number> {
-  const rows = (await api('GET', `/observe/insights?since=${since}&until=${until}&level=campaign&ids=${ids.join(',')}&advertiserId=${A}&limit=500`))
-    .data as Array<{
-    spend: number;
-  }>;
+  const rows = await listed<{ spend: number }>(
+    `/observe/insights?since=${since}&until=${until}&level=campaign&ids=${ids.join(',')}&advertiserId=${A}&limit=500`,
+  );
   expect(rows.length).toBe(ids.length);
   return rows.reduce((n, r) => n + r.spend, 0);
 }
@@ -325,7 +334,7 @@ describe('plans pacing', () => {
   });
 
   it('spend in no known currency is "not comparable" with the plan\'s: no expected pace, never outside the band', async () => {
-    const c = ((await api('GET', `/observe/${NOCUR}/campaigns?limit=1`)).data as Campaign[])[0]!;
+    const c = (await listed<Campaign>(`/observe/${NOCUR}/campaigns?limit=1`))[0]!;
     const [li] = await approvedPlan('h28-pace-nocur', [
       { name: 'Unknown', advertiserId: NOCUR, budget: 40, budgetType: 'daily', executions: [{ entityType: 'campaign', entityId: c.id }] },
     ]);
@@ -345,7 +354,7 @@ describe('plans pacing', () => {
 
   it('a campaign and its own ad groups, both executed, spend once: in the campaign', async () => {
     const [c] = await deliveringCampaigns();
-    const adGroups = ((await api('GET', `/observe/ad-groups?campaignId=${c!.id}&advertiserId=${A}&limit=50`)).data as Campaign[]).map((g) => g.id);
+    const adGroups = (await listed<Campaign>(`/observe/ad-groups?campaignId=${c!.id}&advertiserId=${A}&limit=50`)).map((g) => g.id);
     expect(adGroups.length).toBeGreaterThan(0);
     const [li] = await approvedPlan('h28-nested', [
       {
@@ -383,7 +392,7 @@ describe('plans pacing', () => {
     const [c] = await deliveringCampaigns();
     await approvedPlan('h28-band', [{ ...matching('Band', c!), budget: 40, budgetType: 'daily' }]);
     const [row] = await pacing('h28-band', '--as-of', '2026-09-20');
-    const pace = row!.pace as number;
+    const pace: number = row!.pace;
     const inside = `${Math.floor(pace - 1)},${Math.ceil(pace + 1)}`;
     const above = `${Math.ceil(pace + 1)},${Math.ceil(pace + 50)}`;
     expect((await pacing('h28-band', '--as-of', '2026-09-20', '--band', inside))[0]!.inBand).toBe(true);

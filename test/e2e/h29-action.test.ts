@@ -63,7 +63,7 @@ describe('action.yml', () => {
       GITHUB_STEP_SUMMARY: summary,
     });
     expect(r.code, r.stderr).toBe(0);
-    const printed = JSON.parse(r.stdout) as Array<{ file: string; id: string; result: string }>;
+    const printed: Array<{ file: string; id: string; result: string }> = JSON.parse(r.stdout);
     expect(printed.map((p) => p.result)).toEqual(['uploaded', 'uploaded']);
     const md = readFileSync(summary, 'utf8');
     expect(md.startsWith('# earlier step\n### adops assets sync ')).toBe(true);

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
-const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 const nodeSqlite = major >= 24 || (major === 23 && minor >= 11) || (major === 22 && minor >= 15);
 
 /** Run the check as npm runs it: `node bin/install-check.cjs` in the package's directory. */
@@ -21,7 +21,7 @@ function check(dir: string) {
 
 describe('postinstall: bin/install-check.cjs', () => {
   it('is the package\'s postinstall, shipped in the tarball ("bin" is in files)', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; files: string[] };
+    const pkg: { scripts: Record<string, string>; files: string[] } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.scripts.postinstall).toBe('node bin/install-check.cjs');
     expect(pkg.files).toContain('bin');
   });

@@ -47,7 +47,7 @@ describe('GITHUB_STEP_SUMMARY', () => {
     const { file, env } = summaryEnv();
     const r = await run(['assets', 'sync', creatives, '--output', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
-    const printed = JSON.parse(r.stdout) as Array<{ file: string; id: string; result: string }>;
+    const printed: Array<{ file: string; id: string; result: string }> = JSON.parse(r.stdout);
     expect(printed).toHaveLength(2);
     const md = readFileSync(file, 'utf8');
     expect(md).toMatch(/^### adops assets sync /);
@@ -76,9 +76,7 @@ describe('GITHUB_STEP_SUMMARY', () => {
   });
 
   it('mutations apply appends a table of its rows with mutation ids and states', async () => {
-    const campaigns = (await sb.req('GET', '/observe/campaigns', { key: DEMO.full, query: { advertiserId: ACC, limit: 3 } })).body.data as Array<{
-      id: string;
-    }>;
+    const campaigns: Array<{ id: string }> = (await sb.req('GET', '/observe/campaigns', { key: DEMO.full, query: { advertiserId: ACC, limit: 3 } })).body.data;
     const csv = join(dir, 'renames.csv');
     writeFileSync(
       csv,
@@ -87,7 +85,7 @@ describe('GITHUB_STEP_SUMMARY', () => {
     const { file, env } = summaryEnv();
     const r = await run(['mutations', 'apply', csv, '--wait', '--interval', '0.05', '--output', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
-    const printed = JSON.parse(r.stdout) as Array<{ row: number; mutationId: string; state: string }>;
+    const printed: Array<{ row: number; mutationId: string; state: string }> = JSON.parse(r.stdout);
     const md = readFileSync(file, 'utf8');
     expect(md).toContain('### adops mutations apply');
     expect(md).toContain('| row | action | target | mutationId | state | error |');
@@ -116,7 +114,7 @@ describe('GITHUB_STEP_SUMMARY', () => {
     const { file, env } = summaryEnv();
     const r = await run(['plans', 'apply', plan, '--output', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
-    const applied = JSON.parse(r.stdout) as { slug: string; lineItems: Array<{ lineItemId: string }> };
+    const applied: { slug: string; lineItems: Array<{ lineItemId: string }> } = JSON.parse(r.stdout);
     const rows = tableRows(readFileSync(file, 'utf8'));
     expect(rows[0]!.slice(0, 3)).toEqual(['plan', 'Summary plan', applied.slug]);
     expect(rows[1]!.slice(0, 4)).toEqual(['lineItems\\[0\\]', 'Social', applied.lineItems[0]!.lineItemId, 'added']);

@@ -65,7 +65,7 @@ async function drawSeries(s: PacingSeries, ctx: CommandContext): Promise<string>
     { dateStart: date, entityId: `spend to date (${s.currency})`, spend: s.spend[i] },
     { dateStart: date, entityId: `ideal (${s.currency})`, spend: s.ideal[i] },
   ]);
-  const columns = (ctx.io.stdout as { columns?: number }).columns;
+  const columns = ctx.io.stdout.columns;
   return (
     `Cumulative spend against the ideal line, ${cellText(s.currency)}\n` +
     (await renderChart(rows, 'spend', { width: columns ?? 100, color: ctx.output.color }))

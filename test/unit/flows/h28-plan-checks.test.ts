@@ -5,25 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { compareEntity, inFlight, type PlanLineItem } from '../../../src/flows/plan-verify.js';
 import { daysElapsed, expectedSpend, flightDays } from '../../../src/flows/plan-pacing.js';
 
-const li = (over: Partial<PlanLineItem> = {}): PlanLineItem =>
-  ({
-    lineItemId: 'li_1',
-    planSlug: 'p',
-    name: 'n',
-    provider: 'provider_a',
-    advertiserId: 'acc_1',
-    budget: 50,
-    budgetType: 'daily',
-    startDate: '2026-09-01',
-    endDate: '2026-09-30',
-    objective: 'OUTCOME_SALES',
-    lastValidation: null,
-    executions: [],
-    revision: 1,
-    createdAt: 0,
-    updatedAt: 0,
-    ...over,
-  }) as PlanLineItem;
+const li = (over: Partial<PlanLineItem> = {}): PlanLineItem => ({
+  lineItemId: 'li_1',
+  planSlug: 'p',
+  name: 'n',
+  provider: 'provider_a',
+  advertiserId: 'acc_1',
+  budget: 50,
+  budgetType: 'daily',
+  startDate: '2026-09-01',
+  endDate: '2026-09-30',
+  objective: 'OUTCOME_SALES',
+  lastValidation: null,
+  executions: [],
+  revision: 1,
+  createdAt: 0,
+  updatedAt: 0,
+  ...over,
+});
 const exec = (entityType: 'campaign' | 'ad_group' | 'ad' = 'campaign') =>
   ({
     executionId: 'e',
@@ -33,7 +32,7 @@ const exec = (entityType: 'campaign' | 'ad_group' | 'ad' = 'campaign') =>
     entityId: '42',
     mutationId: null,
     recordedAt: 0,
-  }) as PlanLineItem['executions'][number];
+  }) satisfies PlanLineItem['executions'][number];
 const live = (over: Record<string, unknown> = {}) => ({
   id: '42',
   status: 'ACTIVE',
