@@ -58,6 +58,15 @@ export class PageCache {
     this.#maxBytes = maxBytes;
   }
 
+  /**
+   * Nothing is kept (a write emptied the cache, or nothing was read since): no read can be
+   * answered from here, so the caller need not resolve anything for it. Without a generation
+   * check: bodies of an older generation make this false, and keptRead then drops them.
+   */
+  get holdsNothing(): boolean {
+    return this.#bodies.size === 0;
+  }
+
   /** The body kept for `key`, if the store has not changed since it was made. */
   kept(key: string): Uint8Array<ArrayBuffer> | undefined {
     this.#refresh();
