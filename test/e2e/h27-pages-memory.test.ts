@@ -6,6 +6,7 @@
 // MiB, RSS 1.2x); now the 10x run's heap stays within 25% of the small one's (measured 1.12x).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
+import { fillStored } from '../../bench/lib/stored-rows.js';
 import { storedRowJson } from '../../src/sandbox/ingest/stored-reads.js';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { minimalWorld, startTestSandbox, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
@@ -22,38 +23,11 @@ const heapKib = (stderr: string) => Number(/heap-total-kib=(\d+)/.exec(stderr)?.
 let sb: TestSandbox;
 const cfg = tempConfigDir();
 
-/** `rows` stored campaigns of `adv`, as ingestion stores them (the row and its serialized answer). */
-function fillStored(adv: string, rows: number): void {
-  const db = sb.services.db;
-  const insert = db.prepare(
-    `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, ad_group_id, source, row, json, created_at)
-     VALUES ('campaign', 'org_test', ?, 'provider_a', ?, 'ACTIVE', NULL, NULL, '0:USD', ?, ?, ?)`,
-  );
-  db.transaction(() => {
-    for (let i = 1; i <= rows; i++) {
-      const id = String(23_800_000_000_000 + i);
-      const body = {
-        advertiserId: adv,
-        id,
-        name: `Campaign ${i}`,
-        path: id,
-        provider: 'provider_a',
-        type: 'campaign',
-        status: 'ACTIVE',
-        currency: 'USD',
-        budget: i % 500,
-      };
-      const createdAt = 1_790_000_000_000 + i;
-      insert.run(adv, id, JSON.stringify(body), storedRowJson('campaign', body, createdAt, null), createdAt);
-    }
-  })();
-}
-
 beforeAll(async () => {
   ensureBuilt();
   sb = await startTestSandbox({ world: withAdvertiser(withAdvertiser(minimalWorld(), { id: 'acc_small' }), { id: 'acc_big' }) });
-  fillStored('acc_small', SMALL);
-  fillStored('acc_big', BIG);
+  fillStored(sb.services.db, storedRowJson, { org: 'org_test', adv: 'acc_small', n: SMALL });
+  fillStored(sb.services.db, storedRowJson, { org: 'org_test', adv: 'acc_big', n: BIG, idBase: SMALL });
 }, 60_000);
 afterAll(() => sb?.close());
 
