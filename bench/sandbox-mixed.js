@@ -99,7 +99,9 @@ function startChild(mode, extra = []) {
   });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+// One keep-alive agent per round: a socket left idle through the other server's round would be
+// closed by its server (keep-alive timeout 5 s) just as this round reuses it ('socket hang up').
+let agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 function send(base, method, path, body) {
   return new Promise((resolve, reject) => {
     const url = new URL(path, base);
@@ -159,6 +161,8 @@ async function client(base, index, paths, until, counts, round) {
 }
 
 async function round(base, paths, seconds, n) {
+  agent.destroy();
+  agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const counts = { requests: 0 };
   const started = performance.now();
   const until = started + seconds * 1000;
