@@ -18,6 +18,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { startSandbox } from '../../dist/sandbox/index.js';
 import { storedRowJson } from '../../dist/sandbox/ingest/stored-reads.js';
+import { campaignRow, fillStored } from './stored-rows.js';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,43 +35,6 @@ const world = {
   apiKeys: [{ label: 'bench', key: KEY, member: 'mem_bench', permissions: 'all' }],
   advertisers: [advertiser('acc_stored'), advertiser('acc_old'), advertiser('acc_live')],
 };
-
-const statuses = ['ACTIVE', 'PAUSED', 'ARCHIVED', 'DELETED'];
-function campaignRow(adv, i) {
-  const id = String(23_800_000_000_000 + i);
-  return {
-    advertiserId: adv,
-    id,
-    name: `Campaign ${i}`,
-    path: id,
-    provider: 'provider_a',
-    type: 'campaign',
-    status: statuses[i % 4],
-    currency: 'USD',
-    createdTime: 1_780_000_000_000 + i,
-    updatedTime: 1_780_000_000_000 + i,
-    budget: (i % 500) + 10,
-    budgetLevel: 'campaign',
-    budgetType: 'daily',
-    bidStrategy: null,
-    objective: 'OUTCOME_SALES',
-    adsetBudgetSharing: null,
-  };
-}
-
-function fillStored(db, adv, n, withJson) {
-  const insert = db.prepare(
-    `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, ad_group_id, source, row, json, created_at)
-     VALUES ('campaign', 'org_bench', ?, 'provider_a', ?, ?, NULL, NULL, '0:USD', ?, ?, ?)`,
-  );
-  db.transaction(() => {
-    for (let i = 1; i <= n; i++) {
-      const body = campaignRow(adv, i);
-      const createdAt = 1_790_000_000_000 + i;
-      insert.run(adv, body.id, body.status, JSON.stringify(body), withJson ? storedRowJson('campaign', body, createdAt, null) : null, createdAt);
-    }
-  })();
-}
 
 function fillLive(db, n) {
   const insert = db.prepare(`INSERT INTO provider_entities (advertiser_id, kind, id, position, payload, stamp) VALUES ('acc_live', 'campaign', ?, ?, ?, 0)`);
@@ -98,8 +62,8 @@ function fillLive(db, n) {
 
 const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', world, quiet: true });
 const { db } = sandbox.services;
-fillStored(db, 'acc_stored', STORED, true);
-fillStored(db, 'acc_old', STORED, false);
+fillStored(db, storedRowJson, { org: 'org_bench', adv: 'acc_stored', n: STORED });
+fillStored(db, storedRowJson, { org: 'org_bench', adv: 'acc_old', n: STORED, withJson: false });
 fillLive(db, LIVE);
 db.exec('ANALYZE');
 

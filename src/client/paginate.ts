@@ -3,10 +3,11 @@
 // `max` rows exactly (asking for no more than remain, so the next cursor
 // resumes precisely), checks Ctrl-C before each page, refuses a cursor the
 // service already gave (a loop would page forever), and tags a failure after
-// the first page with the cursor to resume from.
+// the first page with the cursor to resume from. Its memory does not grow with
+// the pages (pages-memory.ts: the loop guard and V8's young generation).
 import { LIMIT_MAX } from '../contract/ids.js';
-import { RepeatedCursorError } from './errors.js';
 import { isRecord } from './json.js';
+import { CursorLoopGuard, holdYoungGeneration } from './pages-memory.js';
 import type { ApiRequest, Requester } from './request.js';
 
 export interface PaginateOptions {
@@ -54,7 +55,7 @@ export async function* paginate<T = Record<string, unknown>>(
   opts: PaginateOptions = {},
 ): AsyncGenerator<Page<T>, void, undefined> {
   let cursor = opts.cursor ?? (typeof req.query?.cursor === 'string' ? req.query.cursor : undefined);
-  const seen = new Set<string>(cursor ? [cursor] : []);
+  const guard = new CursorLoopGuard(req.path, cursor);
   const signal = opts.signal ?? req.signal;
   let rowsSoFar = 0;
   for (;;) {
@@ -78,11 +79,12 @@ export async function* paginate<T = Record<string, unknown>>(
     }
     const rows: T[] = Array.isArray(body.data) ? body.data : [];
     const next = typeof body.nextCursor === 'string' && body.nextCursor !== '' ? body.nextCursor : undefined;
-    if (next !== undefined && seen.has(next)) throw new RepeatedCursorError(next, req.path);
-    if (next !== undefined) seen.add(next);
+    if (next !== undefined) guard.next(next);
     rowsSoFar += rows.length;
     yield { rows, cursor, nextCursor: next, rowsSoFar, body };
     if (next === undefined) return;
+    // A second page: a walk, maybe a long one.
+    if (rowsSoFar === rows.length) await holdYoungGeneration();
     cursor = next;
   }
 }

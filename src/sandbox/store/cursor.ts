@@ -158,24 +158,27 @@ export interface TextPage {
  * keysetPage for rows stored as JSON text (`text`, a column expression): SQLite
  * joins the page's texts itself and hands them over as bytes (a BLOB), so no
  * row becomes a JS object or string of its own, and the page is never decoded
- * to a JS string nor encoded back to UTF-8 on the way out. A second indexed
- * probe tells whether a further row exists. Answers null when a row of the
- * page has no text (the caller then builds that page row by row).
+ * to a JS string nor encoded back to UTF-8 on the way out. The query reads one
+ * row past the page (numbered, and left out of the join): whether a further row
+ * exists costs no second query. (A second probe, `seq < last LIMIT 1`, was
+ * planned on the rowid and walked up from the oldest row: the pages of the
+ * advertiser stored last cost 5 ms instead of 0.2 ms with 20k rows, #27.)
+ * Answers null when a row of the page has no text (the caller then builds that page row by row).
  */
 export function keysetTextPage(q: Omit<KeysetQuery<never, unknown>, 'map' | 'select'> & { text: string }): TextPage | null {
   const { where, params } = keysetParts(q);
   const page = q.db
     .prepare<[Record<string, unknown>], { rows: Buffer | null; n: number; texts: number; last: number | null }>(
       // The LIMITed subquery is not flattened: its rows reach group_concat in its ORDER BY order.
-      `SELECT CAST(group_concat(__text, ',') AS BLOB) AS rows, count(*) AS n, count(__text) AS texts, min(__seq) AS last` +
-        ` FROM (SELECT ${q.text} AS __text, ${q.seq} AS __seq FROM ${q.from}${where} ORDER BY ${q.seq} DESC LIMIT @__limit)`,
+      `SELECT CAST(group_concat(CASE WHEN __n <= @__limit THEN __text END, ',') AS BLOB) AS rows, count(*) AS n, count(__text) AS texts,` +
+        ` min(CASE WHEN __n <= @__limit THEN __seq END) AS last` +
+        ` FROM (SELECT ${q.text} AS __text, ${q.seq} AS __seq, row_number() OVER (ORDER BY ${q.seq} DESC) AS __n` +
+        ` FROM ${q.from}${where} ORDER BY ${q.seq} DESC LIMIT @__limit + 1)`,
     )
     .get({ ...params, __limit: q.limit });
   if (!page || page.texts < page.n) return null;
   const rows = page.rows ?? EMPTY;
-  if (page.last === null || page.n < q.limit) return { rows };
-  const further = q.db.prepare(`SELECT 1 FROM ${q.from}${where ? `${where} AND` : ' WHERE'} ${q.seq} < @__last LIMIT 1`).get({ ...params, __last: page.last });
-  return further ? { rows, nextCursor: encodeCursor(q.secret, q.scope, q.filters, page.last) } : { rows };
+  return page.n > q.limit && page.last !== null ? { rows, nextCursor: encodeCursor(q.secret, q.scope, q.filters, page.last) } : { rows };
 }
 
 const EMPTY = Buffer.alloc(0);

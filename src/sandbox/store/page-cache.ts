@@ -1,19 +1,26 @@
-// Response bodies of stored reads, kept while the store is unchanged (#16).
+// Response bodies of stored reads, kept while what they were made from is unchanged (#16, #27).
 //
 // A stored page is a pure function of the request (operation, organization,
-// filters, cursor, limit) and of the store's rows. So a body made once can be
-// sent again for as long as nothing was written: the cache is keyed on the
-// request, and every entry is dropped as soon as the store's write generation
-// moves. The generation is SQLite's own count, read with each lookup:
-// - `total_changes()`: rows inserted, updated or deleted by this connection
-//   (every table, triggers included; it never goes back);
+// filters, cursor, limit) and of the stored rows. So a body made once can be
+// sent again for as long as nothing it reads was written: the cache is keyed on
+// the request, and every entry is dropped as soon as the read generation moves.
+// The generation is read from SQLite with each lookup:
+// - a counter this connection's temporary triggers bump on every row inserted,
+//   updated or deleted in the tables a stored read or a key resolution reads
+//   (READ_TABLES: the stored rows, the keys, members, organizations and
+//   advertisers). A write elsewhere — a Skill, a Brand, a mutation's own
+//   record — leaves the kept pages alone: a CI job that writes Skills and reads
+//   campaigns in turn reads kept pages (#27; until then any write emptied the
+//   cache, total_changes(), and every read after a write was made again).
+//   Temporary triggers are the connection's own, outside the store's schema
+//   (nothing migrates, a copied store file carries none), and they are the
+//   SQLite way to see every write to a table whatever code path makes it;
 // - `data_version`: moves when another connection (another process on the same
-//   file) commits.
-// One catch: a rollback undoes rows but not the count, so a body made inside a
-// transaction that is then rolled back would outlive its rows. Bodies made
-// inside a transaction are therefore not kept (the sandbox's transactions are
-// synchronous and never serve a request, so this costs nothing in practice).
-// A body is kept only if the generation did not move while it was made.
+//   file) commits, to any table.
+// A rollback undoes the counter with the rows. Bodies made inside a transaction
+// are still not kept (the sandbox's transactions are synchronous and never serve
+// a request, so this costs nothing in practice). A body is kept only if the
+// generation did not move while it was made.
 //
 // Beside the bodies, for the same generation: which organization an API key
 // resolved to for a permission, and when the key expires. A kept page's read
@@ -26,7 +33,24 @@ import type { Database } from './sqlite.js';
 /** What the cache may hold: enough for a script's `--all` walk of ~80 pages of 500 rows. */
 export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
-const GENERATION_SQL = 'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version';
+/** The tables a stored page or a key resolution reads: a write to any other leaves kept pages as they are. */
+export const READ_TABLES = ['observe_rows', 'api_keys', 'members', 'organizations', 'advertisers'] as const;
+
+const GENERATION_SQL = 'SELECT (SELECT n FROM temp.page_cache_generation) AS changes, (SELECT data_version FROM pragma_data_version) AS version';
+
+/** The counter and its triggers, on this connection only (TEMP): created once per connection. */
+function watchReadTables(db: Database): void {
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS page_cache_generation (n INTEGER NOT NULL)');
+  db.exec('INSERT INTO temp.page_cache_generation (n) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM temp.page_cache_generation)');
+  for (const table of READ_TABLES) {
+    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      db.exec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS page_cache_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table}` +
+          ` BEGIN UPDATE temp.page_cache_generation SET n = n + 1; END`,
+      );
+    }
+  }
+}
 
 /** The most key resolutions kept at once (a sandbox has a handful of keys; a fuzzer has many). */
 const MAX_OWNERS = 1024;
@@ -56,6 +80,16 @@ export class PageCache {
   constructor(db: Database, maxBytes: number = PAGE_CACHE_BYTES) {
     this.#db = db;
     this.#maxBytes = maxBytes;
+    watchReadTables(db);
+  }
+
+  /**
+   * Nothing is kept (a write emptied the cache, or nothing was read since): no read can be
+   * answered from here, so the caller need not resolve anything for it. Without a generation
+   * check: bodies of an older generation make this false, and keptRead then drops them.
+   */
+  get holdsNothing(): boolean {
+    return this.#bodies.size === 0;
   }
 
   /** The body kept for `key`, if the store has not changed since it was made. */

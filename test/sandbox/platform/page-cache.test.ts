@@ -28,6 +28,10 @@ function withStore(fn: (db: Database) => void, path = ':memory:'): void {
   }
 }
 
+let orgs = 0;
+/** A write to a table stored reads read (an organization added): it moves the read generation. */
+const writeRead = (db: Database) => db.prepare(`INSERT INTO organizations (id, name, subscribed, paywall_url) VALUES (?, 'o', 1, 'https://pay.example')`).run(`org_w${++orgs}`);
+
 /** A key lookup that finds no key (authenticate throws then). */
 const refuse = (): never => {
   throw new Error('does not resolve');
@@ -51,8 +55,40 @@ describe('PageCache', () => {
       expect(Buffer.from(cache.body('k', make('a'))).toString()).toBe('a');
       expect(Buffer.from(cache.body('k', make('b'))).toString()).toBe('a');
       expect(made()).toBe(1);
-      db.prepare('INSERT INTO t VALUES (1)').run();
+      writeRead(db);
       expect(Buffer.from(cache.body('k', make('c'))).toString()).toBe('c');
+    });
+  });
+
+  it('keeps its bodies over a write to a table no stored read reads (#27: a Skill, a Brand), and drops them at a write to one that does', () => {
+    withStore((db) => {
+      const cache = new PageCache(db);
+      const { make, made } = counter();
+      cache.body('k', make('a'));
+      db.prepare('INSERT INTO t VALUES (1)').run();
+      db.prepare('UPDATE t SET x = 2').run();
+      db.prepare('DELETE FROM t').run();
+      expect(Buffer.from(cache.body('k', make('b'))).toString()).toBe('a');
+      expect(made()).toBe(1);
+      // Each read table, each kind of write.
+      const rows = [
+        () => writeRead(db),
+        () => db.prepare(`UPDATE organizations SET name = 'renamed' WHERE id = ?`).run(`org_w${orgs}`),
+        () => db.prepare(`DELETE FROM organizations WHERE id = ?`).run(`org_w${orgs}`),
+        () =>
+          db
+            .prepare(
+              `INSERT INTO observe_rows (kind, org_id, advertiser_id, provider, id, status, campaign_id, source, row, json, created_at) VALUES ('campaign', 'org_x', 'acc_x', 'provider_a', ?, 'ACTIVE', NULL, '0:USD', '{}', '{}', 0)`,
+            )
+            .run(`c${orgs}`),
+        () => db.prepare(`UPDATE observe_rows SET deleted_at = 1`).run(),
+        () => db.prepare(`DELETE FROM observe_rows`).run(),
+      ];
+      for (const [i, write] of rows.entries()) {
+        write();
+        expect(Buffer.from(cache.body('k', make(`after ${i}`))).toString()).toBe(`after ${i}`);
+      }
+      expect(made()).toBe(1 + rows.length);
     });
   });
 
@@ -78,7 +114,7 @@ describe('PageCache', () => {
       const { make, made } = counter();
       expect(() =>
         db.transaction(() => {
-          db.prepare('INSERT INTO t VALUES (1)').run();
+          writeRead(db);
           cache.body('k', make('inside'));
           throw new Error('roll back');
         })(),
@@ -93,7 +129,7 @@ describe('PageCache', () => {
       const cache = new PageCache(db);
       const { make, made } = counter();
       cache.body('k', () => {
-        db.prepare('INSERT INTO t VALUES (1)').run();
+        writeRead(db);
         return make('racing')();
       });
       cache.body('k', make('later'));
@@ -136,7 +172,7 @@ describe('PageCache', () => {
       // Expiry is on the clock: at expiresAt the key no longer resolves.
       expect(cache.keptRead(x, 2000, pageKey, refuse)).toBeUndefined();
       // A write (a revocation, a lapsed subscription, anything) drops every resolution with the pages.
-      db.prepare('INSERT INTO t VALUES (1)').run();
+      writeRead(db);
       expect(() => cache.keptRead(x, 1000, pageKey, refuse)).toThrow('does not resolve');
       expect(cache.size.owners).toBe(0);
     });
