@@ -67,8 +67,15 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
   const gate = new ThrottleGate();
   let next = 0;
 
-  async function one(i: number): Promise<void> {
-    const { line, body } = rows[i]!;
+  type Send = { idempotencyKey: string; firstSentAt: number };
+
+  /**
+   * What row i needs, judged from the journal; for a row to send, its key line is appended and
+   * the returned promise resolves once a commit put it on disk. Synchronous up to that commit, so
+   * rows prepared together (see `prepareThrough`) share one fsync.
+   */
+  function prepare(i: number): Promise<Send | undefined> {
+    const { line } = rows[i]!;
     const row = ids[i]!;
     const out = outcomes[i]!;
     const recorded = opts.journal.get(row);
@@ -76,21 +83,50 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
     const prior = recorded?.mutationId && recorded.state === 'failed' && opts.retryFailed ? undefined : recorded;
     if (prior?.mutationId) {
       Object.assign(out, { mutationId: prior.mutationId, state: prior.state ?? 'pending', earlier: true });
-      return;
+      return Promise.resolve(undefined);
     }
     if (prior && now() - prior.firstSentAt > KEY_SAFE_MS) {
       Object.assign(out, {
         state: 'unknown',
         error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`${commandName('listMutations')}\` before sending it again`,
       });
-      return;
+      return Promise.resolve(undefined);
     }
     const idempotencyKey = prior?.idempotencyKey ?? randomUUID();
     const firstSentAt = prior?.firstSentAt ?? now();
     if (prior) opts.onNote?.(`line ${line}: in doubt from an earlier run; sending again with its Idempotency-Key`);
     else if (recorded) opts.onNote?.(`line ${line}: its change ${String(recorded.mutationId)} failed; sending it again as a new change (new Idempotency-Key)`);
-    // Recorded before the POST: a kill right after it still leaves the key to resend with.
-    opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
+    // On disk before the POST: a kill right after it still leaves the key to resend with.
+    return opts.journal
+      .recordBeforeSend({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' })
+      .then(() => ({ idempotencyKey, firstSentAt }));
+  }
+
+  // Keys are recorded up to LOOKAHEAD rows ahead of the sends, in batches: the next batch's fsync
+  // runs while the rows before it are in flight, off the path of every POST. A run stopped early
+  // leaves at most that many rows "in doubt" that were never sent: resent with their keys, they
+  // are made once all the same.
+  const lookahead = Math.max(1, opts.concurrency);
+  const prepared = new Map<number, Promise<Send | undefined>>();
+  let preparedTo = 0;
+  function prepareThrough(end: number): void {
+    for (; preparedTo < Math.min(end, rows.length); preparedTo++) {
+      const p = prepare(preparedTo);
+      p.catch(() => undefined); // awaited by its worker; a run stopped before that must not leave it unhandled
+      prepared.set(preparedTo, p);
+    }
+  }
+
+  async function one(i: number): Promise<void> {
+    prepareThrough(i + 1 + lookahead);
+    const ready = prepared.get(i)!;
+    prepared.delete(i);
+    const send = await ready;
+    if (!send) return;
+    const { line, body } = rows[i]!;
+    const row = ids[i]!;
+    const out = outcomes[i]!;
+    const { idempotencyKey, firstSentAt } = send;
     try {
       const onNote = opts.onNote;
       const { mutation } = await startMutation(client, body, {
@@ -104,7 +140,7 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
       // The id is checked (an answer without one is "could not tell", below); a state word the
       // contract does not know is not recorded as final: the row is pending until a poll says more.
       const state = isStartState(mutation.state) ? mutation.state : 'pending';
-      opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
+      opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
       Object.assign(out, { mutationId: mutation.id, state });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
@@ -112,7 +148,7 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
         return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
       if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
       if (err instanceof ApiError) {
-        opts.journal.record({ row, line, idempotencyKey, firstSentAt, state: 'refused', error: err.code });
+        opts.journal.note({ row, line, idempotencyKey, firstSentAt, state: 'refused', error: err.code });
         return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
       }
       throw err;
@@ -122,7 +158,12 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
   const worker = async () => {
     while (next < rows.length && !opts.signal?.aborted) await one(next++);
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, rows.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, rows.length)) }, worker));
+  } finally {
+    // The answers' lines not yet committed: on disk before the run reports (and after a failure).
+    opts.journal.flush();
+  }
   return outcomes;
 }
 
@@ -167,8 +208,12 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
       const err = value?.error;
       if (outcome === 'failure' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
       const prior = opts.journal.get(o.row);
-      if (prior) opts.journal.record({ ...prior, state: o.state });
+      if (prior) opts.journal.note({ ...prior, state: o.state });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  } finally {
+    opts.journal.flush();
+  }
 }

@@ -4,7 +4,7 @@
 // write (full, read-only) leaves the old file as it was, removes the temp file,
 // and raises a LocalStateError naming the directory.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFile, appendFileSync, chmodSync, closeSync, fsync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { asStateError, errnoOf } from './errors.js';
 
@@ -65,5 +65,85 @@ function removeQuietly(file: string): void {
     unlinkSync(file);
   } catch {
     /* never created, or already gone */
+  }
+}
+
+/**
+ * An append-only file of the store kept open for a run (a journal of NDJSON
+ * lines). `commit()` is a GROUP COMMIT: every line appended before it is
+ * written and fsynced in one go, and callers that arrive while an fsync runs
+ * share the next one. So N rows in flight pay about one fsync, not N, and a
+ * line is still on disk before the step it announces (the caller awaits the
+ * commit before that step). `flushSync()` writes and fsyncs what is left
+ * (the end of a run, or a line that must land at once).
+ */
+export class AppendLog {
+  private fd: number | undefined;
+  private buffered: string[] = [];
+  /** The commit that will take the lines appended from now on (not started yet). */
+  private next: Promise<void> | undefined;
+  /** The commit writing now. */
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly file: string,
+    private readonly what: string,
+  ) {}
+
+  /** Buffered: on disk with the next commit() or flushSync(). */
+  append(line: string): void {
+    this.buffered.push(line);
+  }
+
+  commit(): Promise<void> {
+    if (this.next) return this.next;
+    const mine: Promise<void> = this.running
+      .catch(() => undefined)
+      .then(() => {
+        // From here on, lines appended go to the commit after this one.
+        if (this.next === mine) this.next = undefined;
+        return this.write();
+      });
+    this.next = mine;
+    this.running = mine;
+    return mine;
+  }
+
+  private async write(): Promise<void> {
+    const text = this.buffered.splice(0).join('');
+    if (text === '') return;
+    try {
+      const fd = this.open();
+      await new Promise<void>((resolve, reject) => appendFile(fd, text, (err) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+    } catch (err) {
+      throw asStateError(err, this.file, this.what);
+    }
+  }
+
+  flushSync(): void {
+    const text = this.buffered.splice(0).join('');
+    if (text === '') return;
+    try {
+      const fd = this.open();
+      appendFileSync(fd, text);
+      fsyncSync(fd);
+    } catch (err) {
+      throw asStateError(err, this.file, this.what);
+    }
+  }
+
+  private open(): number {
+    return (this.fd ??= openSync(this.file, 'a', FILE_MODE));
+  }
+
+  /** Writes what is left, then closes the file. */
+  close(): void {
+    try {
+      this.flushSync();
+    } finally {
+      if (this.fd !== undefined) closeSync(this.fd);
+      this.fd = undefined;
+    }
   }
 }

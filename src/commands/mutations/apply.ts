@@ -182,13 +182,18 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     signal: ctx.signal,
     onWait: (holder) => ctx.note(`waiting: another run is applying this file (journal ${journalPath} held by ${describeHolder(holder)})`),
   });
+  let journal: Journal | undefined;
   try {
-    const journal = new Journal(journalPath, scope);
+    journal = new Journal(journalPath, scope);
     refuseUnreadable(journal, journalPath, ctx.clock.now());
     judgeOtherScopes(ctx, journal, journalPath, scope);
     return await applyLocked(ctx, input, { rows, journal, journalPath, concurrency, print });
   } finally {
-    lock.release();
+    try {
+      journal?.close();
+    } finally {
+      lock.release();
+    }
   }
 }
 
