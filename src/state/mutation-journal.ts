@@ -67,6 +67,12 @@ export class Journal {
   readonly unscopedRows = new Set<string>();
   private readonly log: AppendLog | undefined;
   /**
+   * Whether rows first recorded by this run stay in `entries` (for get()). A streamed run
+   * (flows/mutation-apply.ts) never asks again about a row it recorded: off, its memory is
+   * bounded by the rows in flight; the lines on disk are the same.
+   */
+  keepsRecorded = true;
+  /**
    * `scope`: the service and key this run applies to; only its rows are read, and every line
    * written names it. Without one (tests of the flow alone) every line is read as this run's.
    */
@@ -135,8 +141,9 @@ export class Journal {
   /** Kept, and written with the next commit (an answer's line: see the header). */
   note(entry: JournalEntry): void {
     // The error is the service's text (its code): masked like every other line of it (a key it echoes never reaches the disk).
-    const merged = { ...this.entries.get(entry.row), ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
-    this.entries.set(entry.row, merged);
+    const earlier = this.entries.get(entry.row);
+    const merged = { ...earlier, ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
+    if (earlier || this.keepsRecorded) this.entries.set(entry.row, merged);
     const line = this.scope ? { ...merged, service: this.scope.baseUrl, keyFp: this.scope.keyFp } : merged;
     this.log?.append(JSON.stringify(line) + '\n');
   }
