@@ -110,7 +110,7 @@ export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | A
   // While one worker waits out throttling, the others hold their next send too.
   const gate = new ThrottleGate();
   const source: AsyncIterator<ApplyRow> | Iterator<ApplyRow> =
-    Symbol.asyncIterator in rows ? (rows as AsyncIterable<ApplyRow>)[Symbol.asyncIterator]() : (rows as Iterable<ApplyRow>)[Symbol.iterator]();
+    Symbol.asyncIterator in rows ? (rows)[Symbol.asyncIterator]() : (rows)[Symbol.iterator]();
 
   /**
    * What a row needs, judged from the journal; for a row to send, its key line is appended and
