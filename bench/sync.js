@@ -58,7 +58,12 @@ function timed(argv, env) {
   return { ms, stdout: String(r.stdout) };
 }
 const adopsSync = (config, sandbox) => timed([BIN, 'assets', 'sync', dir, '--concurrency', String(CONCURRENCY), '--output', 'ndjson'], envOf(config, sandbox));
-const rowsOf = (out) => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const rowsOf = (out) =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 /** One side on a fresh sandbox: the first sync, then (adops only) the re-run with nothing to send and the bare plan. */
 async function side(which) {
@@ -71,7 +76,8 @@ async function side(which) {
       return { first: r.ms };
     }
     const first = adopsSync(config, sandbox);
-    if (rowsOf(first.stdout).filter((x) => x.result === 'uploaded').length !== FILES) throw new Error(`adops did not upload every file: ${first.stdout.slice(0, 300)}`);
+    if (rowsOf(first.stdout).filter((x) => x.result === 'uploaded').length !== FILES)
+      throw new Error(`adops did not upload every file: ${first.stdout.slice(0, 300)}`);
     const again = adopsSync(config, sandbox);
     if (rowsOf(again.stdout).filter((x) => x.result === 'already there' || x.result === 'already').length !== FILES)
       throw new Error(`the re-run did not find every file there: ${again.stdout.slice(0, 300)}`);
@@ -127,7 +133,10 @@ try {
     const textDoc = readFileSync(doc, 'utf8');
     const re = /(<!-- bulk-sync:start -->\n)[\s\S]*?(\n<!-- bulk-sync:end -->)/;
     if (!re.test(textDoc)) throw new Error('docs/performance.md has no bulk-sync markers');
-    writeFileSync(doc, textDoc.replace(re, (_, a, b) => `${a}${table}${b}`));
+    writeFileSync(
+      doc,
+      textDoc.replace(re, (_, a, b) => `${a}${table}${b}`),
+    );
   }
 } catch (err) {
   console.error(String(err?.stack ?? err));

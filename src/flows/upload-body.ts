@@ -86,7 +86,7 @@ export class FileBody implements PutBody {
 
   constructor(
     private readonly file: FileIdentity,
-    private readonly onDigest: (sha256: string) => void,
+    private readonly onDigest: (sha256: string) => void | Promise<void>,
   ) {}
 
   async next(): Promise<Buffer | null> {
@@ -110,7 +110,8 @@ export class FileBody implements PutBody {
     if (this.pos === this.file.size) {
       this.ended = true;
       await provenUnchanged(this.file);
-      this.onDigest(this.hash.digest('hex'));
+      // Awaited: what it records is on disk before the last chunk leaves.
+      await this.onDigest(this.hash.digest('hex'));
     }
     return chunk;
   }

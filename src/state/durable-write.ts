@@ -5,6 +5,7 @@
 // and raises a LocalStateError naming the directory.
 import { randomBytes } from 'node:crypto';
 import { appendFile, appendFileSync, chmodSync, closeSync, fsync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { asStateError, errnoOf } from './errors.js';
 
@@ -69,6 +70,78 @@ function removeQuietly(file: string): void {
 }
 
 /**
+ * Runs `work` so that every caller arriving while one run is in progress
+ * shares the NEXT run (one run for all of them): the shape of a group commit.
+ */
+class GroupCommit {
+  /** The run that will serve callers arriving from now on (not started yet). */
+  private next: Promise<void> | undefined;
+  private running: Promise<void> = Promise.resolve();
+  constructor(private readonly work: () => Promise<void>) {}
+
+  run(): Promise<void> {
+    if (this.next) return this.next;
+    const mine: Promise<void> = this.running
+      .catch(() => undefined)
+      .then(() => {
+        // Started: whoever comes now needs what happens after this point, so the run after this one.
+        if (this.next === mine) this.next = undefined;
+        return this.work();
+      });
+    this.next = mine;
+    this.running = mine;
+    return mine;
+  }
+}
+
+/** One directory fsync at a time per directory, shared by every rename made in it meanwhile. */
+const dirSyncs = new Map<string, GroupCommit>();
+function syncDir(dir: string): Promise<void> {
+  let g = dirSyncs.get(dir);
+  if (!g)
+    dirSyncs.set(
+      dir,
+      (g = new GroupCommit(async () => {
+        try {
+          const fh = await open(dir, 'r');
+          try {
+            await fh.sync();
+          } finally {
+            await fh.close();
+          }
+        } catch {
+          /* some file systems refuse a directory fsync; the file itself is synced */
+        }
+      })),
+    );
+  return g.run();
+}
+
+/**
+ * writeDurably without blocking the event loop, for writes made by many tasks
+ * at once (an upload journal under --concurrency): the file fsyncs run side by
+ * side (the file system commits them together), and the renames in one
+ * directory share one directory fsync. On disk when the promise resolves.
+ */
+export async function writeDurablyAsync(file: string, text: string, what: string): Promise<void> {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const fh = await open(temp, 'w', FILE_MODE);
+    try {
+      await fh.writeFile(text);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    removeQuietly(temp);
+    throw asStateError(err, file, what);
+  }
+  await syncDir(dirname(file));
+}
+
+/**
  * An append-only file of the store kept open for a run (a journal of NDJSON
  * lines). `commit()` is a GROUP COMMIT: every line appended before it is
  * written and fsynced in one go, and callers that arrive while an fsync runs
@@ -80,10 +153,7 @@ function removeQuietly(file: string): void {
 export class AppendLog {
   private fd: number | undefined;
   private buffered: string[] = [];
-  /** The commit that will take the lines appended from now on (not started yet). */
-  private next: Promise<void> | undefined;
-  /** The commit writing now. */
-  private running: Promise<void> = Promise.resolve();
+  private readonly group = new GroupCommit(() => this.write());
 
   constructor(
     readonly file: string,
@@ -96,17 +166,7 @@ export class AppendLog {
   }
 
   commit(): Promise<void> {
-    if (this.next) return this.next;
-    const mine: Promise<void> = this.running
-      .catch(() => undefined)
-      .then(() => {
-        // From here on, lines appended go to the commit after this one.
-        if (this.next === mine) this.next = undefined;
-        return this.write();
-      });
-    this.next = mine;
-    this.running = mine;
-    return mine;
+    return this.group.run();
   }
 
   private async write(): Promise<void> {
