@@ -4,12 +4,34 @@
 // write (full, read-only) leaves the old file as it was, removes the temp file,
 // and raises a LocalStateError naming the directory.
 import { randomBytes } from 'node:crypto';
-import { appendFile, appendFileSync, chmodSync, closeSync, fsync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import {
+  appendFile,
+  appendFileSync,
+  chmodSync,
+  close,
+  closeSync,
+  fsync,
+  fsyncSync,
+  mkdirSync,
+  open,
+  openSync,
+  rename,
+  renameSync,
+  unlinkSync,
+  write,
+  writeSync,
+} from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname } from 'node:path';
 import { asStateError, errnoOf } from './errors.js';
 
 export const FILE_MODE = 0o600;
+
+const openAsync = promisify(open);
+const writeAsync = promisify(write) as (fd: number, text: string) => Promise<unknown>;
+const fsyncAsync = promisify(fsync);
+const closeAsync = promisify(close);
+const renameAsync = promisify(rename);
 export const DIR_MODE = 0o700;
 
 /** Create `dir` (and its parents) 0700; with `fixMode`, force 0700 on a directory that pre-existed looser. */
@@ -103,11 +125,11 @@ function syncDir(dir: string): Promise<void> {
       dir,
       (g = new GroupCommit(async () => {
         try {
-          const fh = await open(dir, 'r');
+          const fd = await openAsync(dir, 'r');
           try {
-            await fh.sync();
+            await fsyncAsync(fd);
           } finally {
-            await fh.close();
+            await closeAsync(fd);
           }
         } catch {
           /* some file systems refuse a directory fsync; the file itself is synced */
@@ -126,14 +148,15 @@ function syncDir(dir: string): Promise<void> {
 export async function writeDurablyAsync(file: string, text: string, what: string): Promise<void> {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const fh = await open(temp, 'w', FILE_MODE);
+    // The callback API through promisify: a FileHandle per write costs about twice as much here.
+    const fd = await openAsync(temp, 'w', FILE_MODE);
     try {
-      await fh.writeFile(text);
-      await fh.sync();
+      await writeAsync(fd, text);
+      await fsyncAsync(fd);
     } finally {
-      await fh.close();
+      await closeAsync(fd);
     }
-    await rename(temp, file);
+    await renameAsync(temp, file);
   } catch (err) {
     removeQuietly(temp);
     throw asStateError(err, file, what);
