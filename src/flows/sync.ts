@@ -66,7 +66,7 @@ export async function findExisting(
   o: FindOptions = {},
 ): Promise<Existing | { unproven: Row } | undefined> {
   // Kept on the file: the upload that may follow uses it as its journal key instead of reading the file again.
-  const sha = (file.sha256 ??= await hashFile(file.path, o.signal));
+  const sha = (file.sha256 ??= await hashFile(file.path, o.signal, file.size));
   for (const entry of journal.peek('asset', file.size, sha)) {
     if (entry.state !== 'ready' || entry.sentSha256 !== sha) continue;
     // Listed with this key: this organization's (a touched or copied file counts: same bytes).

@@ -232,13 +232,13 @@ class FileUpload {
       onWait: (h: LockHolder | undefined) => this.note(waitingNote(h, of)),
     });
     if (this.file.size < SIZE_FIRST_BYTES) {
-      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
+      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig(), this.file.size));
       return this.o.journal.open(this.t.key, this.file.size, this.sha, wait('bytes'));
     }
     const size = await this.o.journal.lockSize(this.t.key, this.file.size, wait('size'));
     try {
       if (!size.seen && !this.file.sha256) return size.unhashed();
-      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
+      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig(), this.file.size));
       return await size.content(this.sha, wait('bytes'));
     } catch (err) {
       size.release();
@@ -436,7 +436,7 @@ class FileUpload {
     }
     if (answer.status === 409 && code === 'upload_already_received') {
       // An earlier PUT landed but its answer was lost. Ours if the hash matches.
-      const sha = await hashFile(this.file.path, this.sig());
+      const sha = await hashFile(this.file.path, this.sig(), this.file.size);
       if (priorSha && sha === priorSha) {
         this.note(`the storage already holds these bytes (same SHA-256 as sent earlier); not sending again`);
         this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
