@@ -109,8 +109,7 @@ export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | A
   const idOf = opts.idOf ?? rowIdsInOrder();
   // While one worker waits out throttling, the others hold their next send too.
   const gate = new ThrottleGate();
-  const source: AsyncIterator<ApplyRow> | Iterator<ApplyRow> =
-    Symbol.asyncIterator in rows ? (rows)[Symbol.asyncIterator]() : (rows)[Symbol.iterator]();
+  const source: AsyncIterator<ApplyRow> | Iterator<ApplyRow> = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
 
   /**
    * What a row needs, judged from the journal; for a row to send, its key line is appended and
