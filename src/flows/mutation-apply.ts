@@ -14,7 +14,7 @@ import { realRetryDeps, ThrottleGate } from '../client/retry.js';
 import { MUTATION_STATE_WORDS, UnexpectedAnswerError } from '../client/answer-check.js';
 import { MUTATION_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
 import { Journal } from '../state/mutation-journal.js';
-import { rowIds } from './mutation-match.js';
+import { bodyHash, rowIds } from './mutation-match.js';
 import { OutcomeUnknownError, startMutation } from './mutation-start.js';
 
 type Obj = Record<string, unknown>;
@@ -58,39 +58,148 @@ const isStartState = (v: unknown): v is string => typeof v === 'string' && MUTAT
 /** A row in doubt longer than this may have outlived its Idempotency-Key (kept 24 h): never resent blindly. */
 export const KEY_SAFE_MS = 23 * 60 * 60 * 1000;
 
+/** Row identities in file order, as rowIds gives them for the whole list (a repeat numbered by occurrence). */
+function rowIdsInOrder(): (body: Obj) => string {
+  const seen = new Map<string, number>();
+  return (body) => {
+    const h = bodyHash(body);
+    const n = (seen.get(h) ?? 0) + 1;
+    seen.set(h, n);
+    return `${h}#${n}`;
+  };
+}
+
+export interface StreamOptions {
+  /** The row's identity, called once per row in file order (default: counted here, as rowIds does). */
+  idOf?: (body: Obj) => string;
+  /**
+   * Each outcome, in row order, as soon as it and every row before it are done; then it is
+   * dropped (nothing per row is kept, so memory is bounded by the rows in flight, not the file).
+   */
+  onOutcome: (outcome: RowOutcome, row: ApplyRow) => void | Promise<void>;
+}
+
+/** Every row's outcome, in row order (held: the caller polls them with waitRows, say). */
 export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], opts: ApplyOptions): Promise<RowOutcome[]> {
+  const ids = rowIds(rows.map((r) => r.body));
+  let k = 0;
+  const outcomes: RowOutcome[] = [];
+  await streamRows(client, rows, { ...opts, idOf: () => ids[k++]!, onOutcome: (o) => void outcomes.push(o) });
+  // A stop before every row was read: the others are `not sent` too.
+  for (let i = outcomes.length; i < rows.length; i++) outcomes.push({ line: rows[i]!.line, row: ids[i]!, state: 'not sent' });
+  return outcomes;
+}
+
+type Send = { idempotencyKey: string; firstSentAt: number };
+interface Slot {
+  row: ApplyRow;
+  out: RowOutcome;
+  /** Resolves once the row's key line is on disk (undefined: nothing to send). */
+  ready: Promise<Send | undefined>;
+  done: boolean;
+}
+
+/**
+ * The rows, read one at a time from `rows` (a list, or a stream of a file), sent by a bounded
+ * pool and handed to `onOutcome` in order: parse, send, record, drop.
+ */
+export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | AsyncIterable<ApplyRow>, opts: ApplyOptions & StreamOptions): Promise<void> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? realRetryDeps.sleep;
-  const ids = rowIds(rows.map((r) => r.body));
-  const outcomes: RowOutcome[] = rows.map((r, i) => ({ line: r.line, row: ids[i]!, state: 'not sent' }));
+  const idOf = opts.idOf ?? rowIdsInOrder();
   // While one worker waits out throttling, the others hold their next send too.
   const gate = new ThrottleGate();
-  let next = 0;
+  const source: AsyncIterator<ApplyRow> | Iterator<ApplyRow> = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
 
-  async function one(i: number): Promise<void> {
-    const { line, body } = rows[i]!;
-    const row = ids[i]!;
-    const out = outcomes[i]!;
+  /**
+   * What a row needs, judged from the journal; for a row to send, its key line is appended and
+   * `ready` resolves once a commit put it on disk. Synchronous up to that commit, so rows
+   * prepared together share one fsync.
+   */
+  function prepare(r: ApplyRow): Slot {
+    const { line } = r;
+    const row = idOf(r.body);
+    const out: RowOutcome = { line, row, state: 'not sent' };
+    const slot = (ready: Promise<Send | undefined>): Slot => {
+      ready.catch(() => undefined); // awaited by its worker; a run stopped before that must not leave it unhandled
+      return { row: r, out, ready, done: false };
+    };
     const recorded = opts.journal.get(row);
     // A failed mutation changed nothing: with --retry-failed its row starts over with a new key.
     const prior = recorded?.mutationId && recorded.state === 'failed' && opts.retryFailed ? undefined : recorded;
     if (prior?.mutationId) {
       Object.assign(out, { mutationId: prior.mutationId, state: prior.state ?? 'pending', earlier: true });
-      return;
+      return slot(Promise.resolve(undefined));
     }
     if (prior && now() - prior.firstSentAt > KEY_SAFE_MS) {
       Object.assign(out, {
         state: 'unknown',
         error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`${commandName('listMutations')}\` before sending it again`,
       });
-      return;
+      return slot(Promise.resolve(undefined));
     }
     const idempotencyKey = prior?.idempotencyKey ?? randomUUID();
     const firstSentAt = prior?.firstSentAt ?? now();
     if (prior) opts.onNote?.(`line ${line}: in doubt from an earlier run; sending again with its Idempotency-Key`);
     else if (recorded) opts.onNote?.(`line ${line}: its change ${String(recorded.mutationId)} failed; sending it again as a new change (new Idempotency-Key)`);
-    // Recorded before the POST: a kill right after it still leaves the key to resend with.
-    opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
+    // On disk before the POST: a kill right after it still leaves the key to resend with.
+    return slot(
+      opts.journal
+        .recordBeforeSend({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' })
+        .then(() => ({ idempotencyKey, firstSentAt })),
+    );
+  }
+
+  // Keys are recorded up to LOOKAHEAD rows ahead of the sends, in batches: the next batch's fsync
+  // runs while the rows before it are in flight, off the path of every POST. A run stopped early
+  // leaves at most that many rows "in doubt" that were never sent: resent with their keys, they
+  // are made once all the same.
+  const lookahead = Math.max(1, opts.concurrency);
+  /** Prepared, not yet taken by a worker. */
+  const waiting: Slot[] = [];
+  /** Taken, in row order, until handed to onOutcome. */
+  const order: Slot[] = [];
+  let ended = false;
+  let reading: Promise<void> = Promise.resolve();
+
+  /** Reads (one reader at a time) until `lookahead` + 1 rows wait or the rows end. */
+  function fill(): Promise<void> {
+    reading = reading.then(async () => {
+      while (!ended && waiting.length <= lookahead) {
+        const r = await source.next();
+        if (r.done) ended = true;
+        else waiting.push(prepare(r.value));
+      }
+    });
+    return reading;
+  }
+
+  async function take(): Promise<Slot | undefined> {
+    if (waiting.length <= lookahead) await fill();
+    const slot = waiting.shift();
+    if (slot) order.push(slot);
+    return slot;
+  }
+
+  let handing: Promise<void> = Promise.resolve();
+  /** Hands every finished row at the head of `order` to onOutcome, in order, one at a time. */
+  function handOn(): Promise<void> {
+    handing = handing.then(async () => {
+      while (order[0]?.done) {
+        const s = order.shift()!;
+        await opts.onOutcome(s.out, s.row);
+      }
+    });
+    return handing;
+  }
+
+  async function send(slot: Slot): Promise<void> {
+    const sendInfo = await slot.ready;
+    if (!sendInfo) return;
+    const { line, body } = slot.row;
+    const { row } = slot.out;
+    const out = slot.out;
+    const { idempotencyKey, firstSentAt } = sendInfo;
     try {
       const onNote = opts.onNote;
       const { mutation } = await startMutation(client, body, {
@@ -104,7 +213,7 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
       // The id is checked (an answer without one is "could not tell", below); a state word the
       // contract does not know is not recorded as final: the row is pending until a poll says more.
       const state = isStartState(mutation.state) ? mutation.state : 'pending';
-      opts.journal.record({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
+      opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
       Object.assign(out, { mutationId: mutation.id, state });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
@@ -112,7 +221,7 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
         return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
       if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
       if (err instanceof ApiError) {
-        opts.journal.record({ row, line, idempotencyKey, firstSentAt, state: 'refused', error: err.code });
+        opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'refused', error: err.code });
         return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
       }
       throw err;
@@ -120,10 +229,24 @@ export async function applyRows(client: ApiClient, rows: readonly ApplyRow[], op
   }
 
   const worker = async () => {
-    while (next < rows.length && !opts.signal?.aborted) await one(next++);
+    while (!opts.signal?.aborted) {
+      const slot = await take();
+      if (!slot) return;
+      await send(slot);
+      slot.done = true;
+      await handOn();
+    }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, rows.length)) }, worker));
-  return outcomes;
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
+    // Rows read but not sent (a stop): their outcomes still go out, in order, as `not sent`.
+    for (const s of [...order, ...waiting]) s.done = true;
+    order.push(...waiting.splice(0));
+    await handOn();
+  } finally {
+    // The answers' lines not yet committed: on disk before the run reports (and after a failure).
+    opts.journal.flush();
+  }
 }
 
 export interface WaitRowsOptions {
@@ -167,8 +290,12 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
       const err = value?.error;
       if (outcome === 'failure' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
       const prior = opts.journal.get(o.row);
-      if (prior) opts.journal.record({ ...prior, state: o.state });
+      if (prior) opts.journal.note({ ...prior, state: o.state });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+  } finally {
+    opts.journal.flush();
+  }
 }

@@ -32,10 +32,24 @@ export async function readyAssetsByName(client: Requester, signal?: AbortSignal)
   for await (const page of operationPages(client, 'listAssets', { query: { state: 'ready' } }, { pageSize: 100, signal })) {
     for (const row of page.rows) {
       if (row.state !== 'ready' || typeof row.filename !== 'string') continue;
-      byName.set(row.filename, [...(byName.get(row.filename) ?? []), row]);
+      const rows = byName.get(row.filename);
+      if (rows) rows.push(row);
+      else byName.set(row.filename, [row]);
     }
   }
   return byName;
+}
+
+/** The listed rows by id, built once per listing (not once per file: a re-run of N files over N Assets was N² finds). */
+const byIdOf = new WeakMap<Map<string, Row[]>, Map<unknown, Row>>();
+function readyById(byName: Map<string, Row[]>): Map<unknown, Row> {
+  let byId = byIdOf.get(byName);
+  if (!byId) {
+    byId = new Map();
+    for (const rows of byName.values()) for (const r of rows) if (!byId.has(r.id)) byId.set(r.id, r);
+    byIdOf.set(byName, byId);
+  }
+  return byId;
 }
 
 export interface FindOptions {
@@ -52,12 +66,11 @@ export async function findExisting(
   o: FindOptions = {},
 ): Promise<Existing | { unproven: Row } | undefined> {
   // Kept on the file: the upload that may follow uses it as its journal key instead of reading the file again.
-  const sha = (file.sha256 ??= await hashFile(file.path, o.signal));
-  const ready = [...byName.values()].flat();
+  const sha = (file.sha256 ??= await hashFile(file.path, o.signal, file.size));
   for (const entry of journal.peek('asset', file.size, sha)) {
     if (entry.state !== 'ready' || entry.sentSha256 !== sha) continue;
     // Listed with this key: this organization's (a touched or copied file counts: same bytes).
-    const row = ready.find((r) => r.id === entry.id);
+    const row = readyById(byName).get(entry.id);
     if (row) return { row, matchedBy: 'sha256 (journal)' };
   }
   const candidates = (byName.get(file.filename) ?? []).filter((r) => r.sizeBytes === file.size);

@@ -174,10 +174,11 @@ class FileUpload {
     return this.res && this.state && this.state !== 'ready' ? { id: this.res.id, state: this.state, uploadExpiresAt: this.res.uploadExpiresAt } : undefined;
   }
 
-  private record(state: JournalState, extra: Partial<JournalEntry> = {}) {
+  /** On disk when it resolves (awaited before the step it announces). */
+  private async record(state: JournalState, extra: Partial<JournalEntry> = {}): Promise<void> {
     if (!this.res || !this.slot) return;
     const previous = this.slot.get(this.res.id);
-    this.slot.put({
+    await this.slot.put({
       id: this.res.id,
       keyFp: this.o.journal.keyFp,
       state,
@@ -193,8 +194,8 @@ class FileUpload {
   }
 
   /** Forget `res`: deleted on the service (or not ours to touch), and out of the journal. */
-  private drop(id: string) {
-    this.slot?.remove(id);
+  private async drop(id: string): Promise<void> {
+    await this.slot?.remove(id);
     this.res = undefined;
     this.state = undefined;
   }
@@ -231,13 +232,13 @@ class FileUpload {
       onWait: (h: LockHolder | undefined) => this.note(waitingNote(h, of)),
     });
     if (this.file.size < SIZE_FIRST_BYTES) {
-      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
+      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig(), this.file.size));
       return this.o.journal.open(this.t.key, this.file.size, this.sha, wait('bytes'));
     }
     const size = await this.o.journal.lockSize(this.t.key, this.file.size, wait('size'));
     try {
       if (!size.seen && !this.file.sha256) return size.unhashed();
-      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig()));
+      this.sha = this.file.sha256 ?? (await hashFile(this.file.path, this.sig(), this.file.size));
       return await size.content(this.sha, wait('bytes'));
     } catch (err) {
       size.release();
@@ -272,20 +273,20 @@ class FileUpload {
   private async resumePending(entry: JournalEntry, ownKey: boolean): Promise<{ row: Row } | { step: 'put' | 'finalize' } | undefined> {
     const row = await this.t.get(entry.id, this.sig());
     if (!row) {
-      if (ownKey) this.slot!.dropPending(entry.id);
+      if (ownKey) await this.slot!.dropPending(entry.id);
       return undefined;
     }
     if (!this.sameReservation(entry) && !this.t.isReady(row)) {
       // Another file's reservation: deleted first, forgotten only once the service said so. A DELETE
       // that fails (a 503, Ctrl-C, a cut connection) leaves it pending, never this content's to resume.
       await this.t.remove(entry.id, this.sig());
-      this.slot!.dropPending(entry.id);
+      await this.slot!.dropPending(entry.id);
       this.note(otherFileNote(entry));
       return undefined;
     }
     // This file's own reservation (or a ready row): judged from now on with this content's entries.
     // Bytes that landed are adopted only on the service's checksum (no sent hash was recorded).
-    this.slot!.adoptPending(entry);
+    await this.slot!.adoptPending(entry);
     return this.judgeEntry(entry, row, this.sameReservation(entry));
   }
 
@@ -294,7 +295,7 @@ class FileUpload {
     if (!row) {
       // A row of another organization answers 404 too: only this key's entries are known to be gone.
       if (ownKey) {
-        this.drop(entry.id);
+        await this.drop(entry.id);
         this.note(`${this.t.noun} ${entry.id} of an earlier run no longer exists; uploading anew`);
       }
       return undefined;
@@ -315,7 +316,7 @@ class FileUpload {
       const shown = serviceSha256(row);
       if (shown ? shown === this.sha : entry.sentSha256 === this.sha) {
         if (this.t.isReady(row)) {
-          this.record('ready');
+          await this.record('ready');
           this.note(`already uploaded as ${entry.id} (same SHA-256); nothing sent`);
           return { row };
         }
@@ -326,11 +327,11 @@ class FileUpload {
         // The same bytes, in a reservation made for another name or type: not finished under that name (deleted below).
       } else if (this.t.isReady(row)) {
         // A ready row of other bytes is a real file of someone's: keep it, upload this one anew.
-        this.drop(entry.id);
+        await this.drop(entry.id);
         return undefined;
       } else if (row.state === 'uploaded') {
         await this.t.remove(entry.id, this.sig());
-        this.drop(entry.id);
+        await this.drop(entry.id);
         this.note(`${entry.id} holds bytes that cannot be proven to be this file's; deleted it, uploading anew`);
         return undefined;
       }
@@ -340,7 +341,7 @@ class FileUpload {
       return { step: 'put' };
     }
     await this.t.remove(entry.id, this.sig());
-    this.drop(entry.id);
+    await this.drop(entry.id);
     this.note(mayResend ? `the reservation ${entry.id} expired before its bytes were sent; deleted it, reserving anew` : otherFileNote(entry));
     return undefined;
   }
@@ -364,7 +365,7 @@ class FileUpload {
     }
     this.sentSha = undefined;
     this.putSends = undefined;
-    this.record('reserved');
+    await this.record('reserved');
   }
 
   /** Drop the current reservation and make a new one (bounded). */
@@ -373,7 +374,7 @@ class FileUpload {
     const old = this.res?.id;
     if (old) {
       await this.t.remove(old, this.sig());
-      this.drop(old);
+      await this.drop(old);
     }
     this.note(`${why}; deleted ${old ?? 'the reservation'}, reserving anew`);
     await this.reserve();
@@ -430,16 +431,16 @@ class FileUpload {
     const code = isRecord(answer.body) ? answer.body.error : undefined;
     if (answer.status >= 200 && answer.status < 300) {
       this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
-      this.record('uploaded');
+      await this.record('uploaded');
       return true;
     }
     if (answer.status === 409 && code === 'upload_already_received') {
       // An earlier PUT landed but its answer was lost. Ours if the hash matches.
-      const sha = await hashFile(this.file.path, this.sig());
+      const sha = await hashFile(this.file.path, this.sig(), this.file.size);
       if (priorSha && sha === priorSha) {
         this.note(`the storage already holds these bytes (same SHA-256 as sent earlier); not sending again`);
         this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
-        this.record('uploaded', { sentSha256: sha });
+        await this.record('uploaded', { sentSha256: sha });
         return true;
       }
       await this.renew(`${res.id} already holds bytes that cannot be proven to be this file's`);
@@ -461,7 +462,7 @@ class FileUpload {
     const id = this.res?.id;
     if (id) {
       await this.t.remove(id, this.sig());
-      this.drop(id);
+      await this.drop(id);
     }
     throw new UploadError(
       `${err.message}; deleted the ${this.t.noun} ${id ?? ''} it was reserved as, nothing is kept. Upload it again once it is complete`,
@@ -471,14 +472,14 @@ class FileUpload {
   }
 
   private openBody() {
-    return new FileBody(this.file, (sha) => {
+    return new FileBody(this.file, async (sha) => {
       // A large file's first run learns its content only now: its entries move to the content file first.
       if (!this.slot!.hashed) {
-        this.slot!.settle(sha);
+        await this.slot!.settle(sha);
         this.sha = sha;
       }
       this.sentSha = sha;
-      this.record('sent', { sentSha256: sha });
+      await this.record('sent', { sentSha256: sha });
     });
   }
 
@@ -494,7 +495,7 @@ class FileUpload {
         return undefined;
       }
       // 413/415: the service deleted the row, nothing to resume.
-      if (err instanceof ApiError && (err.status === 413 || err.status === 415 || err.status === 404)) this.drop(res.id);
+      if (err instanceof ApiError && (err.status === 413 || err.status === 415 || err.status === 404)) await this.drop(res.id);
       throw err;
     }
     if (!this.t.isReady(row)) row = await this.waitReady(res.id, row);
@@ -502,7 +503,7 @@ class FileUpload {
     if (typeof landed === 'number' && landed !== this.file.size) {
       throw new UploadError(`${res.id} holds ${landed} bytes but the file has ${this.file.size}`, 'size_mismatch', 'unexpected');
     }
-    this.record('ready');
+    await this.record('ready');
     return row;
   }
 

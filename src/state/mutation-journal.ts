@@ -1,19 +1,26 @@
-// The journal of `mutations apply`: one NDJSON line per event of a row, appended
-// (and flushed) before each POST and after each answer, so a run killed at any
-// moment leaves enough to resume without doubling: a row with a mutation id is
-// never sent again; a row without one (in doubt) is sent again with the
-// Idempotency-Key recorded before its first send. The last line of a row wins.
+// The journal of `mutations apply`: one NDJSON line per event of a row, so a
+// run killed at any moment leaves enough to resume without doubling: a row
+// with a mutation id is never sent again; a row without one (in doubt) is sent
+// again with the Idempotency-Key recorded before its first send. The last line
+// of a row wins.
+//
+// Write-ahead with GROUP COMMIT (durable-write.ts, AppendLog): a row's key line
+// is on disk before its POST (`recordBeforeSend` awaits the commit), but the
+// rows in flight share one fsync instead of one each. A line after an answer
+// (`note`) rides with the next commit: lost in a crash, it leaves the row in
+// doubt with its key, and the next run's resend with that key is answered with
+// the same change, never a second one.
 //
 // One file may be applied to several services (staging, then production):
 // every line carries the service's base URL and a fingerprint of the key
 // (state/fingerprint.ts), and a journal read for one scope holds only that
 // scope's rows. The rows another scope recorded are counted, never used: a
 // mutation id of staging says nothing about production.
-import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { codeOf } from '../client/errors.js';
 import { redactText } from '../client/redact.js';
 import { isRecord } from '../client/json.js';
-import { asStateError } from './errors.js';
+import { AppendLog } from './durable-write.js';
 import { sameScope, type ServiceScope } from './fingerprint.js';
 
 export interface JournalEntry {
@@ -58,6 +65,13 @@ export class Journal {
   readonly otherScopes = new Map<string, { scope: ServiceScope; rows: Set<string> }>();
   /** Rows recorded with no scope (an older adops): which service they were sent to is unknown. */
   readonly unscopedRows = new Set<string>();
+  private readonly log: AppendLog | undefined;
+  /**
+   * Whether rows first recorded by this run stay in `entries` (for get()). A streamed run
+   * (flows/mutation-apply.ts) never asks again about a row it recorded: off, its memory is
+   * bounded by the rows in flight; the lines on disk are the same.
+   */
+  keepsRecorded = true;
   /**
    * `scope`: the service and key this run applies to; only its rows are read, and every line
    * written names it. Without one (tests of the flow alone) every line is read as this run's.
@@ -67,6 +81,7 @@ export class Journal {
     readonly scope?: ServiceScope,
   ) {
     if (!path) return;
+    this.log = new AppendLog(path, 'the journal of `mutations apply`');
     let text = '';
     try {
       text = readFileSync(path, 'utf8');
@@ -111,24 +126,35 @@ export class Journal {
     return this.entries.get(row);
   }
 
+  /** Written and fsynced now (alone): on disk when this returns. */
   record(entry: JournalEntry): void {
+    this.note(entry);
+    this.log?.flushSync();
+  }
+
+  /** On disk when this resolves, sharing its fsync with every row recorded meanwhile (before a POST). */
+  async recordBeforeSend(entry: JournalEntry): Promise<void> {
+    this.note(entry);
+    await this.log?.commit();
+  }
+
+  /** Kept, and written with the next commit (an answer's line: see the header). */
+  note(entry: JournalEntry): void {
     // The error is the service's text (its code): masked like every other line of it (a key it echoes never reaches the disk).
-    const merged = { ...this.entries.get(entry.row), ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
-    this.entries.set(entry.row, merged);
-    if (!this.path) return;
+    const earlier = this.entries.get(entry.row);
+    const merged = { ...earlier, ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
+    if (earlier || this.keepsRecorded) this.entries.set(entry.row, merged);
     const line = this.scope ? { ...merged, service: this.scope.baseUrl, keyFp: this.scope.keyFp } : merged;
-    // fsync: the line must be on disk before the POST it announces goes out (a disk that
-    // refuses it stops the run before that POST, naming the directory).
-    try {
-      const fd = openSync(this.path, 'a', 0o600);
-      try {
-        appendFileSync(fd, JSON.stringify(line) + '\n');
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (err) {
-      throw asStateError(err, this.path, 'the journal of `mutations apply`');
-    }
+    this.log?.append(JSON.stringify(line) + '\n');
+  }
+
+  /** Writes and fsyncs every line not yet on disk (the end of a run; also after a failure). */
+  flush(): void {
+    this.log?.flushSync();
+  }
+
+  /** flush(), then closes the file. */
+  close(): void {
+    this.log?.close();
   }
 }

@@ -20,8 +20,10 @@
 // the next run of that size (it hashes first, as entries exist) may send to it
 // again only for the same name and type, and adopts landed bytes only on the
 // service's own checksum. Lock order is always size, then content. Writes are
-// atomic (temp + fsync + rename + directory fsync) and synchronous: an entry is
-// on disk before the step it announces. The upload URL in an entry is a
+// atomic (temp + fsync + rename + directory fsync) and awaited: an entry is on
+// disk before the step it announces. They do not block the event loop: the
+// files of a --concurrency run are fsynced side by side, and the renames in one
+// directory share one directory fsync (durable-write.ts, a group commit). The upload URL in an entry is a
 // credential: 0700 directories, 0600 files. An unreadable file is moved aside
 // (`.corrupt-<time>`), named on stderr, and treated as empty.
 import { createHash } from 'node:crypto';
@@ -30,7 +32,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { codeOf } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
-import { ensureDir, removeFile as removeStateFile, writeDurably as writeDurablyAs } from './durable-write.js';
+import { ensureDir, removeFile as removeStateFile, writeDurablyAsync } from './durable-write.js';
 import { guardWrite } from './errors.js';
 import { keyFingerprint } from './fingerprint.js';
 import { acquireLock, describeHolder, type Lock, type LockHolder } from './lock.js';
@@ -90,7 +92,7 @@ const validEntry = (x: unknown): x is JournalEntry =>
 export { keyFingerprint };
 
 const WHAT = 'the upload journal';
-const writeDurably = (file: string, text: string) => writeDurablyAs(file, text, WHAT);
+const writeDurably = (file: string, text: string) => writeDurablyAsync(file, text, WHAT);
 const removeFile = (file: string) => removeStateFile(file, WHAT);
 
 export class UploadJournal {
@@ -252,7 +254,7 @@ export class SizeLock {
     this.handedOn = true;
     const pending = this.journal.readPending(this.target, this.size);
     const known = this.journal.contentIds(this.target, this.size, this.names);
-    slot.withPending(pending.file, pending.entries, known, this.lock);
+    await slot.withPending(pending.file, pending.entries, known, this.lock);
     return slot;
   }
 
@@ -296,30 +298,30 @@ export class ContentSlot {
   }
 
   /** @internal for SizeLock.content: adds the size's pending entries (minus those a content file names) and its lock. */
-  withPending(file: string, entries: JournalEntry[], known: Set<string>, sizeLock: Lock): void {
+  async withPending(file: string, entries: JournalEntry[], known: Set<string>, sizeLock: Lock): Promise<void> {
     this.pendingFile = file;
     this.locks.unshift(sizeLock);
     this.pendingEntries = entries.filter((e) => !known.has(e.id) && !this.get(e.id));
     // A crash between a content file's write and the pending file's: the content file holds it.
-    if (this.pendingEntries.length !== entries.length) this.savePending();
+    if (this.pendingEntries.length !== entries.length) await this.savePending();
   }
 
   /** A pending entry becomes this content's: judged from now on like any other. */
-  adoptPending(entry: JournalEntry): void {
-    this.put(entry);
-    this.dropPending(entry.id);
+  async adoptPending(entry: JournalEntry): Promise<void> {
+    await this.put(entry);
+    await this.dropPending(entry.id);
   }
 
-  dropPending(id: string): void {
+  async dropPending(id: string): Promise<void> {
     const before = this.pendingEntries.length;
     this.pendingEntries = this.pendingEntries.filter((e) => e.id !== id);
-    if (this.pendingEntries.length !== before) this.savePending();
+    if (this.pendingEntries.length !== before) await this.savePending();
   }
 
-  private savePending(): void {
+  private async savePending(): Promise<void> {
     if (!this.pendingFile) return;
     if (this.pendingEntries.length > 0) {
-      writeDurably(this.pendingFile, JSON.stringify({ ...this.content, sha256: '', entries: this.pendingEntries }) + '\n');
+      await writeDurably(this.pendingFile, JSON.stringify({ ...this.content, sha256: '', entries: this.pendingEntries }) + '\n');
       return;
     }
     removeFile(this.pendingFile);
@@ -328,14 +330,14 @@ export class ContentSlot {
   /**
    * The unhashed slot's content is now known (the PUT's hash, before its last
    * chunk leaves): its entries move to the content file, then the pending file goes.
-   * Synchronous on purpose, like put().
+   * Awaited before that chunk leaves, like put().
    */
-  settle(sha256: string): void {
+  async settle(sha256: string): Promise<void> {
     if (!this.unhashed || this.content.sha256 !== '') return;
     const pending = this.file;
     this.content.sha256 = sha256;
     this.file = this.unhashed.contentFile(sha256);
-    writeDurably(this.file, JSON.stringify(this.content) + '\n');
+    await writeDurably(this.file, JSON.stringify(this.content) + '\n');
     removeFile(pending);
   }
 
@@ -343,22 +345,22 @@ export class ContentSlot {
     return this.content.entries.find((e) => e.id === id);
   }
 
-  /** Synchronous on purpose: it must be on disk before the next step can happen. */
-  put(entry: JournalEntry): void {
+  /** On disk when it resolves: awaited before the next step can happen. */
+  async put(entry: JournalEntry): Promise<void> {
     this.content.entries = [...this.content.entries.filter((e) => e.id !== entry.id), entry];
-    this.save();
+    await this.save();
   }
 
-  remove(id: string): void {
+  async remove(id: string): Promise<void> {
     if (!this.get(id)) return;
     this.content.entries = this.content.entries.filter((e) => e.id !== id);
-    this.save();
+    await this.save();
   }
 
-  private save(): void {
+  private async save(): Promise<void> {
     // An empty pending file would only make the next run of this size hash first.
     if (!this.hashed && this.content.entries.length === 0) removeFile(this.file);
-    else writeDurably(this.file, JSON.stringify(this.content) + '\n');
+    else await writeDurably(this.file, JSON.stringify(this.content) + '\n');
   }
 
   /** Frees the content's lock, then the size's (the reverse of taking them). */

@@ -216,7 +216,7 @@ describe('adops assets upload', () => {
     expect(put.status).toBe(200);
     // The journal's scope is base URL + key fingerprint; entries are found by the file's SHA-256.
     const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', ours.length, sha(ours));
-    slot.put({
+    await slot.put({
       id: row.id,
       keyFp: keyFingerprint(TEST_FULL_KEY),
       state: 'sent',

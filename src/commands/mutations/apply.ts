@@ -10,10 +10,10 @@ import type { CommandContext } from '../../cli/context.js';
 import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
-import { appendStepSummary } from '../../cli/output/step-summary.js';
+import { appendStepSummary, stepSummaryFile } from '../../cli/output/step-summary.js';
 import { mutationsTable } from '../../flows/step-summary.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { applyRows, UNEXPECTED, waitRows, type RowOutcome } from '../../flows/mutation-apply.js';
+import { applyRows, streamRows, UNEXPECTED, waitRows, type ApplyRow, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../state/lock.js';
 import { Journal } from '../../state/mutation-journal.js';
 import { asStateError, LocalStateError } from '../../state/errors.js';
@@ -91,15 +91,34 @@ function judgeOtherScopes(ctx: CommandContext, journal: Journal, path: string, s
     );
 }
 
+/** What the exit code and the closing notes need of the outcomes, counted as they go by (none is kept). */
+class Tally {
+  unknown = false;
+  unexpected = false;
+  refused: RowOutcome | undefined;
+  notSent = false;
+  failed = 0;
+  unsucceeded = false;
+  unstarted = false;
+  add(o: RowOutcome): void {
+    if (o.state === 'unknown') this.unknown = true;
+    if (o.state === UNEXPECTED) this.unexpected = true;
+    if (o.state === 'refused') this.refused ??= o;
+    if (o.state === 'not sent') this.notSent = true;
+    if (o.state === 'failed') this.failed++;
+    if (o.state !== 'succeeded') this.unsucceeded = true;
+    if (!o.mutationId) this.unstarted = true;
+  }
+}
+
 /** 0 only when every row succeeded (or, without --wait, started); else the most telling failure. */
-function exitCode(outcomes: readonly RowOutcome[], waited: boolean): number {
-  if (outcomes.some((o) => o.state === 'unknown')) return EXIT.outcomeUnknown;
-  if (outcomes.some((o) => o.state === UNEXPECTED)) return EXIT.unexpected;
-  const refused = outcomes.find((o) => o.state === 'refused');
-  if (refused) return refused.status ? exitCodeForStatus(refused.status) : EXIT.refused;
-  if (outcomes.some((o) => o.state === 'not sent')) return EXIT.unavailable;
-  if (outcomes.some((o) => o.state === 'failed')) return EXIT.operationFailed;
-  if (waited && outcomes.some((o) => o.state !== 'succeeded')) return EXIT.waitTimeout;
+function exitCode(t: Tally, waited: boolean): number {
+  if (t.unknown) return EXIT.outcomeUnknown;
+  if (t.unexpected) return EXIT.unexpected;
+  if (t.refused) return t.refused.status ? exitCodeForStatus(t.refused.status) : EXIT.refused;
+  if (t.notSent) return EXIT.unavailable;
+  if (t.failed) return EXIT.operationFailed;
+  if (waited && t.unsucceeded) return EXIT.waitTimeout;
   return EXIT.ok;
 }
 
@@ -152,20 +171,21 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     return EXIT.ok;
   }
 
-  const { rows } = await checkRows(file, { keep: true });
-  if (rows.length === 0) {
+  // A regular file is read twice (checked whole, then streamed: parse, send, record, drop), so
+  // memory is bounded by the rows in flight. --wait polls every started row at the end, and a FIFO
+  // cannot be read twice: both hold the rows.
+  const streamed = o.wait !== true && isRegularFile(file);
+  const ids = new StreamedRowIds();
+  const { count, rows } = await checkRows(file, { keep: !streamed, ...(streamed ? { onRow: (r: ParsedRow) => ids.see(r.body) } : {}) });
+  if (count === 0) {
     // A header alone is a quiet day's file in a cron job, not a mistake: nothing to send, exit 0.
     ctx.note(`${file} holds no rows; nothing sent`);
     await writer.end();
     return EXIT.ok;
   }
-  const byLine = new Map(rows.map((r) => [r.line, r]));
-  const print = async (outcomes: readonly RowOutcome[]) => {
-    const shown = outcomes.map((x) => line(byLine.get(x.line)!.body, x));
-    await writer.page(shown);
-    await writer.end();
-    await appendStepSummary(ctx, { command: `adops mutations apply ${file}`, ...mutationsTable(shown) });
-  };
+  const source: Source = streamed ? { streamed: secondPass(file), idOf: (body) => ids.id(body) } : { held: rows };
+  // GitHub's step summary lists every row (failures first), so only a run that writes one keeps its rows' lines.
+  const output = new Output(writer, line, stepSummaryFile(ctx.env) !== undefined);
 
   try {
     // Before any POST: a journal we cannot write would leave no way to resume safely.
@@ -186,57 +206,107 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     signal: ctx.signal,
     onWait: (holder) => ctx.note(`waiting: another run is applying this file (journal ${journalPath} held by ${describeHolder(holder)})`),
   });
+  let journal: Journal | undefined;
   try {
-    const journal = new Journal(journalPath, scope);
+    journal = new Journal(journalPath, scope);
     refuseUnreadable(journal, journalPath, ctx.clock.now());
     judgeOtherScopes(ctx, journal, journalPath, scope);
-    return await applyLocked(ctx, input, { rows, journal, journalPath, concurrency, print });
+    return await applyLocked(ctx, input, { source, count, journal, journalPath, concurrency, output });
   } finally {
-    lock.release();
+    try {
+      journal?.close();
+    } finally {
+      lock.release();
+    }
+  }
+}
+
+type Source = { held: ParsedRow[] } | { streamed: AsyncIterable<ApplyRow>; idOf: (body: Record<string, unknown>) => string };
+
+/** The second read of a checked file: a row that no longer passes means the file changed meanwhile. */
+async function* secondPass(file: string): AsyncGenerator<ApplyRow> {
+  for await (const r of readRows(file)) {
+    if (r.problems.length)
+      throw new UsageError(`${file} changed while it was read (line ${r.line}: ${r.problems.join('; ')})`, 'rows before it may have been sent');
+    yield r;
+  }
+}
+
+/** The summary rows, written a page at a time as outcomes arrive in row order; the tally for the exit code. */
+class Output {
+  readonly tally = new Tally();
+  private readonly page: Array<Record<string, unknown>> = [];
+  /** Every row's line, for the step summary; undefined when none is written (memory stays bounded). */
+  readonly shown: Array<Record<string, unknown>> | undefined;
+  constructor(
+    private readonly writer: ListWriter,
+    private readonly line: (body: Record<string, unknown>, x: RowOutcome) => Record<string, unknown>,
+    keepShown: boolean,
+  ) {
+    this.shown = keepShown ? [] : undefined;
+  }
+  async add(x: RowOutcome, body: Record<string, unknown>): Promise<void> {
+    this.tally.add(x);
+    const shown = this.line(body, x);
+    this.shown?.push(shown);
+    this.page.push(shown);
+    if (this.page.length >= PAGE) await this.writer.page(this.page.splice(0));
+  }
+  async end(): Promise<void> {
+    await this.writer.page(this.page.splice(0));
+    await this.writer.end();
   }
 }
 
 async function applyLocked(
   ctx: CommandContext,
-  input: CommandInput<ApplyOptions>,
-  a: { rows: ParsedRow[]; journal: Journal; journalPath: string; concurrency: number; print: (o: readonly RowOutcome[]) => Promise<void> },
+  input: CommandInput<ApplyOptions, { file: string }>,
+  a: { source: Source; count: number; journal: Journal; journalPath: string; concurrency: number; output: Output },
 ): Promise<number> {
   const o = input.opts;
-  const { rows, journal, journalPath, concurrency, print } = a;
+  const { source, count, journal, journalPath, concurrency, output } = a;
   const client = await ctx.client();
-  ctx.note(`applying ${rows.length} row(s), ${concurrency} at a time; journal: ${journalPath}`);
-  let outcomes: RowOutcome[];
+  ctx.note(`applying ${count} row(s), ${concurrency} at a time; journal: ${journalPath}`);
+  const common = {
+    journal,
+    concurrency,
+    signal: ctx.signal,
+    onNote: (m: string) => ctx.note(m),
+    retryFailed: o.retryFailed === true,
+    now: ctx.clock.now,
+    sleep: ctx.clock.sleep,
+  };
   try {
-    outcomes = await applyRows(client, rows, {
-      journal,
-      concurrency,
-      signal: ctx.signal,
-      onNote: (m) => ctx.note(m),
-      retryFailed: o.retryFailed === true,
-      now: ctx.clock.now,
-      sleep: ctx.clock.sleep,
-    });
-    if (o.wait === true) {
-      ctx.note('waiting for every started change to finish');
-      await waitRows(client, outcomes, {
-        journal,
-        concurrency,
-        timeoutMs: (o.timeout ?? 300) * 1000,
-        intervalMs: Math.max(0.05, o.interval ?? 2) * 1000,
-        now: ctx.clock.now,
-        sleep: ctx.clock.sleep,
-        signal: ctx.signal,
-      });
+    if ('streamed' in source) {
+      journal.keepsRecorded = false;
+      await streamRows(client, source.streamed, { ...common, idOf: source.idOf, onOutcome: (x, r) => output.add(x, r.body) });
+    } else {
+      const outcomes = await applyRows(client, source.held, common);
+      if (o.wait === true) {
+        ctx.note('waiting for every started change to finish');
+        await waitRows(client, outcomes, {
+          journal,
+          concurrency,
+          timeoutMs: (o.timeout ?? 300) * 1000,
+          intervalMs: Math.max(0.05, o.interval ?? 2) * 1000,
+          now: ctx.clock.now,
+          sleep: ctx.clock.sleep,
+          signal: ctx.signal,
+        });
+      }
+      const byLine = new Map(source.held.map((r) => [r.line, r]));
+      for (const x of outcomes) await output.add(x, byLine.get(x.line)!.body);
     }
   } catch (err) {
     if (ctx.signal.aborted) ctx.note(`interrupted; what was started is in ${journalPath}. Run the same command again to resume: nothing is sent twice.`);
     throw err;
   }
-  await print(outcomes);
-  const code = exitCode(outcomes, o.wait === true);
-  const failed = outcomes.filter((x) => x.state === 'failed').length;
-  if (failed) ctx.note(`${failed} change(s) failed and changed nothing; \`--retry-failed\` sends them again as new changes`);
-  if (outcomes.some((x) => !x.mutationId))
+  await output.end();
+  if (output.shown) await appendStepSummary(ctx, { command: `adops mutations apply ${input.args.file}`, ...mutationsTable(output.shown) });
+  const t = output.tally;
+  const code = exitCode(t, o.wait === true);
+  if (t.failed) ctx.note(`${t.failed} change(s) failed and changed nothing; \`--retry-failed\` sends them again as new changes`);
+  if (t.unstarted)
     ctx.note(
       'rows without a mutation were not started; run the same command again to send them (rows in doubt with their recorded keys, so nothing is made twice)',
     );

@@ -26,12 +26,12 @@ describe('UploadJournal', () => {
     const dir = tempDir('adops-journal-');
     const a = new UploadJournal(dir, 'http://a', 'k1');
     const slot = await a.open('asset', 10, SHA);
-    slot.put(entry());
-    slot.put(entry({ id: 'ast_2', keyFp: 'k2' }));
-    slot.put(entry({ state: 'ready', sentSha256: SHA }));
+    await slot.put(entry());
+    await slot.put(entry({ id: 'ast_2', keyFp: 'k2' }));
+    await slot.put(entry({ state: 'ready', sentSha256: SHA }));
     slot.release();
     const doc = await a.open('document:acme', 10, SHA);
-    doc.put(entry({ id: 'doc_1' }));
+    await doc.put(entry({ id: 'doc_1' }));
     doc.release();
     expect(a.peek('asset', 10, SHA).map((e) => [e.id, e.state])).toEqual([
       ['ast_2', 'reserved'],
@@ -55,7 +55,7 @@ describe('UploadJournal', () => {
     const second = j.open('asset', 1, SHA, { onWait: () => (waited = true) });
     await new Promise((r) => setTimeout(r, 300));
     expect(waited).toBe(true);
-    first.put(entry({ state: 'ready' }));
+    await first.put(entry({ state: 'ready' }));
     first.release();
     const slot = await second;
     expect(slot.entries.map((e) => e.state)).toEqual(['ready']); // read after the first wrote
@@ -67,7 +67,7 @@ describe('UploadJournal', () => {
     const notes: string[] = [];
     const j = new UploadJournal(dir, 's', 'k1', (m) => notes.push(m));
     const slot = await j.open('asset', 1, SHA);
-    slot.put(entry());
+    await slot.put(entry());
     slot.release();
     const root = join(dir, 'uploads');
     const file = join(
@@ -101,10 +101,10 @@ describe('UploadJournal by size (large files)', () => {
     expect(size.seen).toBe(false);
     const slot = size.unhashed();
     expect(slot.hashed).toBe(false);
-    slot.put(entry({ filename: 'a.mp4', contentType: 'video/mp4' }));
+    await slot.put(entry({ filename: 'a.mp4', contentType: 'video/mp4' }));
     expect(files(join(dir, 'uploads')).map((f) => f.split('/').pop())).toEqual(expect.arrayContaining([`${SIZE}-pending.json`]));
-    slot.settle(SHA);
-    slot.put(entry({ state: 'sent', sentSha256: SHA }));
+    await slot.settle(SHA);
+    await slot.put(entry({ state: 'sent', sentSha256: SHA }));
     slot.release();
     expect(j.peek('asset', SIZE, SHA)).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: SHA })]);
     const left = files(join(dir, 'uploads')).map((f) => f.split('/').pop());
@@ -119,8 +119,8 @@ describe('UploadJournal by size (large files)', () => {
     const j = new UploadJournal(dir, 's', 'k1');
     const size = await j.lockSize('asset', SIZE);
     const slot = size.unhashed();
-    slot.put(entry());
-    slot.remove('ast_1');
+    await slot.put(entry());
+    await slot.remove('ast_1');
     slot.release();
     expect(files(join(dir, 'uploads'))).toEqual([]);
     const again = await j.lockSize('asset', SIZE);
@@ -133,18 +133,18 @@ describe('UploadJournal by size (large files)', () => {
     const j = new UploadJournal(dir, 's', 'k1');
     // A cut run left ast_1 pending; a crash between two writes left ast_2 both pending and in a content file.
     const cut = (await j.lockSize('asset', SIZE)).unhashed();
-    cut.put(entry({ id: 'ast_1' }));
-    cut.put(entry({ id: 'ast_2' }));
+    await cut.put(entry({ id: 'ast_1' }));
+    await cut.put(entry({ id: 'ast_2' }));
     cut.release();
     const other = await j.open('asset', SIZE, OTHER);
-    other.put(entry({ id: 'ast_2', state: 'sent', sentSha256: OTHER }));
+    await other.put(entry({ id: 'ast_2', state: 'sent', sentSha256: OTHER }));
     other.release();
 
     const size = await j.lockSize('asset', SIZE);
     expect(size.seen).toBe(true);
     const slot = await size.content(SHA);
     expect(slot.pending.map((e) => e.id)).toEqual(['ast_1']);
-    slot.adoptPending(slot.pending[0]!);
+    await slot.adoptPending(slot.pending[0]!);
     expect(slot.entries.map((e) => e.id)).toEqual(['ast_1']);
     expect(slot.pending).toEqual([]);
     slot.release();
