@@ -28,7 +28,8 @@ import { asStateError, errnoOf } from './errors.js';
 export const FILE_MODE = 0o600;
 
 const openAsync = promisify(open);
-const writeAsync = promisify(write) as (fd: number, text: string) => Promise<unknown>;
+/** fs.write through its callback (promisify would type the string form only by a cast). */
+const writeAsync = (fd: number, text: string): Promise<void> => new Promise((resolve, reject) => write(fd, text, (err) => (err ? reject(err) : resolve())));
 const fsyncAsync = promisify(fsync);
 const closeAsync = promisify(close);
 const renameAsync = promisify(rename);

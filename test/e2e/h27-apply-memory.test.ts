@@ -47,7 +47,7 @@ async function applyRows(rows: number): Promise<{ liveMiB: number; peakMiB: numb
   const lines = r.stdout
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { row: number; sent: string });
+    .map((l): { row: number; sent: string } => JSON.parse(l));
   expect(lines).toHaveLength(rows);
   expect(lines.map((l) => l.row)).toEqual(Array.from({ length: rows }, (_, i) => i + 2));
   expect(lines.every((l) => l.sent === 'this run')).toBe(true);

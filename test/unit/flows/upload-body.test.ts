@@ -66,7 +66,9 @@ describe('FileBody', () => {
 
   it('an empty file: no bytes, the digest of nothing', async () => {
     let digest = '';
-    const body = new FileBody(fileOf(Buffer.alloc(0)), (d) => (digest = d));
+    const body = new FileBody(fileOf(Buffer.alloc(0)), (d) => {
+      digest = d;
+    });
     expect(await body.next()).toBeNull();
     expect(digest).toBe(sha(Buffer.alloc(0)));
   });
@@ -80,7 +82,9 @@ describe('FileBody', () => {
     it(`a file that ${what} while read fails before its last chunk, with no digest`, async () => {
       const file = fileOf(content());
       let digest: string | undefined;
-      const body = new FileBody(file, (d) => (digest = d));
+      const body = new FileBody(file, (d) => {
+        digest = d;
+      });
       await body.next();
       change(file.path);
       const err = await drain(body).catch((e: unknown) => e);
