@@ -30,7 +30,8 @@ function withStore(fn: (db: Database) => void, path = ':memory:'): void {
 
 let orgs = 0;
 /** A write to a table stored reads read (an organization added): it moves the read generation. */
-const writeRead = (db: Database) => db.prepare(`INSERT INTO organizations (id, name, subscribed, paywall_url) VALUES (?, 'o', 1, 'https://pay.example')`).run(`org_w${++orgs}`);
+const writeRead = (db: Database) =>
+  db.prepare(`INSERT INTO organizations (id, name, subscribed, paywall_url) VALUES (?, 'o', 1, 'https://pay.example')`).run(`org_w${++orgs}`);
 
 /** A key lookup that finds no key (authenticate throws then). */
 const refuse = (): never => {
