@@ -46,7 +46,9 @@ function watchReadTables(db: Database): void {
     for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
       db.exec(
         `CREATE TEMP TRIGGER IF NOT EXISTS page_cache_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table}` +
-          ` BEGIN UPDATE temp.page_cache_generation SET n = n + 1; END`,
+          // Unqualified: SQLite refuses `temp.` inside a trigger's body (node:sqlite's SQLite says so; a TEMP
+          // trigger finds the TEMP table first anyway).
+          ` BEGIN UPDATE page_cache_generation SET n = n + 1; END`,
       );
     }
   }
