@@ -16,6 +16,7 @@ import { MUTATION_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
 import { Journal } from '../state/mutation-journal.js';
 import { bodyHash, rowIds } from './mutation-match.js';
 import { OutcomeUnknownError, startMutation } from './mutation-start.js';
+import { runPool } from './pool.js';
 
 type Obj = Record<string, unknown>;
 
@@ -263,38 +264,34 @@ export interface WaitRowsOptions {
 export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: WaitRowsOptions): Promise<void> {
   const deadline = opts.now() + opts.timeoutMs;
   const todo = outcomes.filter((o) => o.mutationId && !['succeeded', 'failed'].includes(o.state));
-  let next = 0;
-  const worker = async () => {
-    while (next < todo.length && !opts.signal?.aborted) {
-      const o = todo[next++]!;
-      const id = o.mutationId ?? '';
-      let waited;
-      try {
-        waited = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
-          acceptors: MUTATION_ACCEPTORS,
-          answer: 'getMutation',
-          timeoutMs: Math.max(0, deadline - opts.now()),
-          intervalMs: opts.intervalMs,
-          now: opts.now,
-          sleep: opts.sleep,
-          signal: opts.signal,
-        });
-      } catch (err) {
-        // An answer without a state of the contract: this row's end is not known (the others go on).
-        if (!(err instanceof UnexpectedAnswerError)) throw err;
-        Object.assign(o, { state: UNEXPECTED, error: err.message });
-        continue;
-      }
-      const { value, outcome } = waited;
-      o.state = stateOf(value) ?? o.state;
-      const err = value?.error;
-      if (outcome === 'failure' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
-      const prior = opts.journal.get(o.row);
-      if (prior) opts.journal.note({ ...prior, state: o.state });
+  const waitOne = async (o: RowOutcome): Promise<void> => {
+    const id = o.mutationId ?? '';
+    let waited;
+    try {
+      waited = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
+        acceptors: MUTATION_ACCEPTORS,
+        answer: 'getMutation',
+        timeoutMs: Math.max(0, deadline - opts.now()),
+        intervalMs: opts.intervalMs,
+        now: opts.now,
+        sleep: opts.sleep,
+        signal: opts.signal,
+      });
+    } catch (err) {
+      // An answer without a state of the contract: this row's end is not known (the others go on).
+      if (!(err instanceof UnexpectedAnswerError)) throw err;
+      Object.assign(o, { state: UNEXPECTED, error: err.message });
+      return;
     }
+    const { value, outcome } = waited;
+    o.state = stateOf(value) ?? o.state;
+    const err = value?.error;
+    if (outcome === 'failure' && err) o.error = `${err.error ?? 'failed'}${err.message ? `: ${err.message}` : ''}`;
+    const prior = opts.journal.get(o.row);
+    if (prior) opts.journal.note({ ...prior, state: o.state });
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, todo.length)) }, worker));
+    await runPool(todo, opts.concurrency, waitOne, opts.signal);
   } finally {
     opts.journal.flush();
   }

@@ -1,5 +1,5 @@
-// The operations plans verify and plans pacing send, apart from their flows so the
-// plans group's definitions (read for every --help) name them without loading the client.
+// The operations plans verify and plans pacing send, and the bounds both keep, apart from their
+// flows so the plans group's definitions (read for every --help) name them without loading the client.
 import type { OperationOutput } from '../contract/operation-io.js';
 import type { OperationId } from '../contract/operations.js';
 import { RESOURCES } from '../contract/resources.js';
@@ -19,3 +19,8 @@ export const LIVE_LIST = {
 export const VERIFY_OPERATIONS: OperationId[] = ['getCampaignPlan', ...Object.values(LIVE_LIST)];
 
 export const PACING_OPERATIONS: OperationId[] = ['getCampaignPlan', 'listInsights', 'listAdGroups', 'listAds'];
+
+/** Ids per request (a live list or Insights): well inside `limit` (500) and the query's length. */
+export const IDS_PER_READ = 100;
+/** Requests at once: live reads across advertisers (verify), Line Items paced side by side (pacing). */
+export const CONCURRENCY = 4;

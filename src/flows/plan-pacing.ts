@@ -13,7 +13,8 @@
 import type { ApiClient } from '../client/http.js';
 import type { Plan, PlanLineItem } from './plan-verify.js';
 import { chosenItems } from './plan-verify.js';
-import { runPool } from './upload-files.js';
+import { batches, runPool } from './pool.js';
+import { CONCURRENCY, IDS_PER_READ } from './plan-check-operations.js';
 
 export type PacingRow = {
   lineItemId: string;
@@ -55,8 +56,6 @@ export interface PacingOptions {
 const INSIGHT_LEVEL = { campaign: 'campaign', ad_group: 'ad_group', ad: 'ad' } as const;
 /** The levels in the order spend is read. */
 const LEVELS = ['campaign', 'ad_group', 'ad'] as const satisfies ReadonlyArray<keyof typeof INSIGHT_LEVEL>;
-const IDS_PER_READ = 100;
-const CONCURRENCY = 4;
 const DAY = 86_400_000;
 
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY;
@@ -89,8 +88,7 @@ interface Spent {
 type Level = keyof typeof INSIGHT_LEVEL;
 
 /** Ids in chunks a request can carry. */
-const chunks = (ids: readonly string[]) =>
-  Array.from({ length: Math.ceil(ids.length / IDS_PER_READ) }, (_, i) => ids.slice(i * IDS_PER_READ, (i + 1) * IDS_PER_READ));
+const chunks = (ids: readonly string[]) => batches(ids, IDS_PER_READ);
 
 /**
  * The executed ids of each level whose spend is not already in an executed parent's: a Line Item that

@@ -13,9 +13,9 @@
 import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import type { OperationOutput } from '../contract/operation-io.js';
-import { LIVE_LIST } from './plan-check-operations.js';
+import { CONCURRENCY, IDS_PER_READ, LIVE_LIST } from './plan-check-operations.js';
 import { sameValue } from './drift.js';
-import { runPool } from './upload-files.js';
+import { batches, runPool } from './pool.js';
 
 export type Plan = OperationOutput<'getCampaignPlan'>;
 export type PlanLineItem = Plan['lineItems'][number];
@@ -32,11 +32,6 @@ export type VerifyRow = {
   live: unknown;
   note: string | null;
 };
-
-/** Ids per live request: well inside `limit` (500) and the query's length. */
-const IDS_PER_READ = 100;
-/** Live reads at once, across advertisers. */
-const CONCURRENCY = 4;
 
 /** Answers the service gives for an advertiser it cannot read live: a row, not a failure of the whole check. */
 const ROW_CODES = new Set(['live_read_unsupported', 'provider_not_connected']);
@@ -74,7 +69,7 @@ async function readLive(client: ApiClient, items: readonly PlanLineItem[], signa
   const found = new Map<string, Found>();
   const reads = [...groups.entries()].flatMap(([key, g]) => {
     const ids = [...g.ids];
-    return Array.from({ length: Math.ceil(ids.length / IDS_PER_READ) }, (_, i) => ({ key, g, ids: ids.slice(i * IDS_PER_READ, (i + 1) * IDS_PER_READ) }));
+    return batches(ids, IDS_PER_READ).map((batch) => ({ key, g, ids: batch }));
   });
   await runPool(reads, CONCURRENCY, async ({ key, g, ids }) => {
     if (found.get(key) && 'failed' in found.get(key)!) return;

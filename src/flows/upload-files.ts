@@ -106,17 +106,3 @@ export async function expandInputs(inputs: readonly string[], cwd: string): Prom
   }
   return { files, problems, skipped };
 }
-
-/** Run `fn` over items with at most `concurrency` at once; results in input order. */
-export async function runPool<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
-  return results;
-}

@@ -15,7 +15,8 @@ import { formatReportJson, toReport, type ErrorReport } from '../../cli/report.j
 import type { ApiClient } from '../../client/http.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions as FlowUploadOptions } from '../../flows/upload.js';
-import { expandInputs, runPool, type Skipped } from '../../flows/upload-files.js';
+import { expandInputs, type Skipped } from '../../flows/upload-files.js';
+import { runPool } from '../../flows/pool.js';
 import { keyFingerprint, UploadJournal } from '../../state/upload-journal.js';
 import { UploadProgress } from '../../flows/upload-progress.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
