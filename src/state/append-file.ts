@@ -4,22 +4,11 @@
 // interleave their lines, then fsync. The file is never replaced (a rename
 // would lose what others wrote). A disk that refuses raises a LocalStateError
 // naming the directory, as every write of the local store does.
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { asStateError } from './errors.js';
-import { FILE_MODE } from './durable-write.js';
+import { AppendLog } from './durable-write.js';
 
+/** The whole text in one O_APPEND write, fsynced, the file closed: the journals' AppendLog, used once. */
 export function appendDurably(file: string, text: string, what: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  try {
-    const fd = openSync(file, 'a', FILE_MODE);
-    try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    throw asStateError(err, file, what);
-  }
+  const log = new AppendLog(file, what);
+  log.append(text);
+  log.close();
 }
