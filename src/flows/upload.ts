@@ -193,6 +193,16 @@ class FileUpload {
     this.state = state;
   }
 
+  /**
+   * The storage holds the bytes (a 2xx, or a 409 for bytes of the sent hash). Not journaled (#27):
+   * the entry already reads `sent` with the SHA-256 of exactly these bytes (recorded before the last
+   * of them left), and a re-run judges `sent` as it judged `uploaded` (judgeEntry: the bytes may be
+   * there, adopted only for the same SHA-256, then finalized). The next record is `ready`.
+   */
+  private landed(): void {
+    this.state = 'uploaded';
+  }
+
   /** Forget `res`: deleted on the service (or not ours to touch), and out of the journal. */
   private async drop(id: string): Promise<void> {
     await this.slot?.remove(id);
@@ -431,7 +441,7 @@ class FileUpload {
     const code = isRecord(answer.body) ? answer.body.error : undefined;
     if (answer.status >= 200 && answer.status < 300) {
       this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
-      await this.record('uploaded');
+      this.landed();
       return true;
     }
     if (answer.status === 409 && code === 'upload_already_received') {
@@ -440,7 +450,7 @@ class FileUpload {
       if (priorSha && sha === priorSha) {
         this.note(`the storage already holds these bytes (same SHA-256 as sent earlier); not sending again`);
         this.o.onEvent?.({ type: 'sent', file: this.file.shown, size });
-        await this.record('uploaded', { sentSha256: sha });
+        this.landed();
         return true;
       }
       await this.renew(`${res.id} already holds bytes that cannot be proven to be this file's`);
@@ -478,8 +488,9 @@ class FileUpload {
         await this.slot!.settle(sha);
         this.sha = sha;
       }
-      this.sentSha = sha;
       await this.record('sent', { sentSha256: sha });
+      // Only once on disk: a 409 later adopts bytes of this hash without writing it again (landed()).
+      this.sentSha = sha;
     });
   }
 

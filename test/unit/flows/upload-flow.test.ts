@@ -104,3 +104,29 @@ describe('uploadFile and a finalize that is not final yet', () => {
     expect(out.pending).toMatchObject({ id: 'ast_1', state: 'uploaded' });
   });
 });
+
+describe('uploadFile journals what a resume needs, no more (#27)', () => {
+  it("finalizes with the entry still `sent` and its SHA-256 (no write for the storage's 200), then records ready", async () => {
+    const { file, journal } = setup();
+    const sha = await hashFile(file.path);
+    const atFinalize: unknown[] = [];
+    const target = fakeTarget(['ready']);
+    const out = await uploadFile(file, {
+      target: {
+        ...target,
+        finalize: async (id, signal) => {
+          atFinalize.push(...journal.peek('asset', file.size, sha));
+          return target.finalize(id, signal);
+        },
+      },
+      journal,
+      now: Date.now,
+      sleep: async () => {},
+      waitTimeoutMs: 60_000,
+      putter,
+    });
+    expect(out.status, String(out.error)).toBe('uploaded');
+    expect(atFinalize).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: sha })]);
+    expect(journal.peek('asset', file.size, sha)).toEqual([expect.objectContaining({ id: 'ast_1', state: 'ready', sentSha256: sha })]);
+  });
+});
