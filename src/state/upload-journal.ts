@@ -8,8 +8,10 @@
 // checked-out file finds its upload, and the service tells which entry is the
 // current organization's (an id of another organization answers 404).
 //
-// Each content file has its own lock (lock-file.ts): two runs uploading the
-// same bytes take turns, and the second finds what the first made.
+// Each content file has its own lock (lock.ts): two runs uploading the
+// same bytes take turns, and the second finds what the first made. A run's
+// locks in one directory are links to one holder file of the run (no new
+// file per lock: lock.ts, sharedHolder).
 //
 // A large file (SIZE_FIRST_BYTES and over) is not read twice when nothing of
 // its size was ever recorded: its run takes the lock of its SIZE first, and
@@ -42,7 +44,10 @@ export type JournalState =
   | 'reserved'
   /** Every byte was read and handed to the PUT (sentSha256 set); the answer may have been lost. */
   | 'sent'
-  /** The storage confirmed the bytes (200, or 409 already received with a matching hash). */
+  /**
+   * The storage confirmed the bytes. No longer written (#27): `sent` already names the bytes by
+   * their hash and resumes the same way; an entry of an older adops may still read so.
+   */
   | 'uploaded'
   /** Finalized and ready. */
   | 'ready';
@@ -162,6 +167,7 @@ export class UploadJournal {
     const lock = await acquireLock(`${file}.lock`, {
       wait: true,
       what: 'adops upload',
+      sharedHolder: true,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onWait ? { onWait: o.onWait } : {}),
     });
@@ -184,6 +190,7 @@ export class UploadJournal {
     const lock = await acquireLock(join(dir, `${size}.lock`), {
       wait: true,
       what: 'adops upload',
+      sharedHolder: true,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onWait ? { onWait: o.onWait } : {}),
     });
