@@ -52,6 +52,35 @@ function readyById(byName: Map<string, Row[]>): Map<unknown, Row> {
   return byId;
 }
 
+/** Small files hashed between two turns of the event loop (so the listing's answers are read meanwhile). */
+const HASH_SLICE = 16;
+
+/**
+ * Hash the files while something else is awaited (the listing of the ready
+ * Assets: the service's time, not ours), so findExisting finds each hash ready.
+ * `done` never rejects: a file it cannot read is left unhashed, and findExisting
+ * reads it again and fails there, in the order it always did (after the
+ * listing). `stop()` (the listing failed) starts no more files. Start the
+ * listing first: a small file is hashed from one synchronous read.
+ */
+export function hashAhead(files: readonly LocalFile[], signal?: AbortSignal): { done: Promise<void>; stop: () => void } {
+  let stopped = false;
+  const run = async () => {
+    for (let i = 0; i < files.length; i++) {
+      if (i % HASH_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (stopped || signal?.aborted) return;
+      const file = files[i]!;
+      if (file.sha256 !== undefined) continue;
+      try {
+        file.sha256 = await hashFile(file.path, signal, file.size);
+      } catch {
+        /* findExisting tries again, and says why */
+      }
+    }
+  };
+  return { done: run(), stop: () => (stopped = true) };
+}
+
 export interface FindOptions {
   /** Count a ready Asset of the same name and size that shows no checksum as there (no proof of the bytes). */
   matchNameSize?: boolean;

@@ -2,7 +2,7 @@
 // walked (dot-named entries, symlinks leaving the tree and non-regular files
 // skipped, each listed with its reason), and quoted glob patterns
 // (the shell usually expands them, CI YAML often does not).
-import type { Dirent, Stats } from 'node:fs';
+import { statSync, type Dirent, type Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { LocalFile } from './upload.js';
@@ -97,12 +97,16 @@ export async function expandInputs(inputs: readonly string[], cwd: string): Prom
     } else problems.push(`${input}: no such file or directory`);
   }
   const seen = new Set<string>();
-  const files: LocalFile[] = [];
-  for (const p of paths) {
-    if (seen.has(p.path)) continue;
-    seen.add(p.path);
-    const st = await stat(p.path);
-    files.push({ path: p.path, shown: p.shown, filename: basename(p.path), size: st.size, mtimeMs: st.mtimeMs });
-  }
+  const unique = paths.filter((p) => !seen.has(p.path) && !!seen.add(p.path));
+  // Synchronous (#27): for a folder of hundreds, one thread-pool round trip after another was most
+  // of the walk (300 files: ~14 ms awaited one by one, ~6 ms side by side, ~2 ms with statSync).
+  const stats = unique.map((p) => statSync(p.path));
+  const files = unique.map((p, i): LocalFile => ({
+    path: p.path,
+    shown: p.shown,
+    filename: basename(p.path),
+    size: stats[i]!.size,
+    mtimeMs: stats[i]!.mtimeMs,
+  }));
   return { files, problems, skipped };
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../../cli/errors.js';
 import { prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { appendStepSummary } from '../../cli/output/step-summary.js';
-import { findExisting, readyAssetsByName, type Existing } from '../../flows/sync.js';
+import { findExisting, hashAhead, readyAssetsByName, type Existing } from '../../flows/sync.js';
 import { assetsTable } from '../../flows/step-summary.js';
 import { explainFailure } from '../../flows/upload-report.js';
 import { assetTarget, type Row } from '../../flows/upload-targets.js';
@@ -71,7 +71,15 @@ export async function run(
   const journal = journalFor(ctx);
   const afterReady = registerAfter(client, advertisers, ctx.signal);
 
-  const byName = await readyAssetsByName(client, ctx.signal);
+  // The files are hashed while the listing is on its way (the service's time): both are what a re-run must learn.
+  const listing = readyAssetsByName(client, ctx.signal);
+  const hashing = hashAhead(files, ctx.signal);
+  const byName = await listing.catch(async (err: unknown) => {
+    hashing.stop(); // the listing's failure is the answer: no more reading
+    await hashing.done;
+    throw err;
+  });
+  await hashing.done;
   const there = new Map<LocalFile, Existing>();
   const missing: LocalFile[] = [];
   const unproven: LocalFile[] = [];

@@ -1,9 +1,14 @@
 // `assets sync` lists every ready Asset through the one paginator: all pages,
 // grouped by filename, and a cursor the service repeats stops the listing
 // (it used to follow nextCursor itself, with no guard: a loop forever).
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RepeatedCursorError } from '../../../src/client/errors.js';
-import { readyAssetsByName } from '../../../src/flows/sync.js';
+import { hashAhead, readyAssetsByName } from '../../../src/flows/sync.js';
+import type { LocalFile } from '../../../src/flows/upload.js';
+import { tempDir } from '../../helpers/temp.js';
 import { HttpStubs, json, stubClient } from '../../helpers/http-stub.js';
 
 let http: HttpStubs;
@@ -32,5 +37,28 @@ describe('readyAssetsByName', () => {
     http.on('GET', /cursor=c1/, json(200, { data: [asset('a2', 'y.png')], nextCursor: 'c1' }));
     await expect(readyAssetsByName(c)).rejects.toBeInstanceOf(RepeatedCursorError);
     expect(http.requests).toHaveLength(2);
+  });
+});
+
+describe('hashAhead (#27: the files are hashed while the listing is on its way)', () => {
+  it('hashes every file; one it cannot read is left for findExisting to fail on; stop() starts no more', async () => {
+    const dir = tempDir('adops-sync-');
+    const files = ['a.png', 'b.png', 'gone.png', 'c.png'].map((name, i): LocalFile => {
+      const path = join(dir, name);
+      if (name !== 'gone.png') writeFileSync(path, `bytes ${i}`);
+      return { path, shown: name, filename: name, size: name === 'gone.png' ? 3 : `bytes ${i}`.length, mtimeMs: 0 };
+    });
+    await hashAhead(files).done;
+    expect(files.map((f) => f.sha256)).toEqual([
+      createHash('sha256').update('bytes 0').digest('hex'),
+      createHash('sha256').update('bytes 1').digest('hex'),
+      undefined,
+      createHash('sha256').update('bytes 3').digest('hex'),
+    ]);
+    const again = files.map(({ path, shown, filename, size, mtimeMs }): LocalFile => ({ path, shown, filename, size, mtimeMs }));
+    const h = hashAhead(again);
+    h.stop();
+    await h.done;
+    expect(again.every((f) => f.sha256 === undefined)).toBe(true);
   });
 });
