@@ -68,6 +68,12 @@ export interface ProgressOptions {
   clean: (text: string) => string;
   now: () => number;
   columns?: number;
+  /**
+   * Off a terminal: the lines of one turn of the event loop go out in one write (#27). A folder
+   * of 300 small files printed 900 lines, each a write system call to the pipe (~0.1 ms apiece of
+   * the run's one thread); the lines and their order are the same. flush() writes them at once.
+   */
+  coalesce?: boolean;
 }
 
 export class UploadProgress {
@@ -75,12 +81,33 @@ export class UploadProgress {
   private drawn = 0;
   private lastDraw = 0;
 
+  /** Lines not written yet (coalesce), and whether a flush is due. */
+  private pending = '';
+  private flushDue = false;
+
   constructor(private readonly o: ProgressOptions) {}
+
+  private write(text: string): void {
+    if (!this.o.coalesce || this.o.tty) return this.o.write(text);
+    this.pending += text;
+    if (this.flushDue) return;
+    this.flushDue = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Write what is held back now (before another writer of the same stream speaks). */
+  flush(): void {
+    this.flushDue = false;
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
+    this.o.write(text);
+  }
 
   /** A line that stays (a note, a result), printed above the bars. */
   line(text: string): void {
     this.erase();
-    this.o.write(this.o.clean(text) + '\n');
+    this.write(this.o.clean(text) + '\n');
     this.draw(true);
   }
 
@@ -90,7 +117,7 @@ export class UploadProgress {
     if (e.type === 'note') return this.line(`${name}: ${e.message}`);
     if (e.type === 'start') {
       this.files.set(e.file, { name, size: e.size, startedAt: now, sent: 0, lastDecile: 0, lastLineAt: now });
-      if (!this.o.tty) this.o.write(`${name}: sending ${humanBytes(e.size)} as ${e.contentType}\n`);
+      if (!this.o.tty) this.write(`${name}: sending ${humanBytes(e.size)} as ${e.contentType}\n`);
       return this.draw(true);
     }
     const f = this.files.get(e.file);
@@ -98,7 +125,7 @@ export class UploadProgress {
     if (e.type === 'progress') {
       if (!this.o.tty) {
         const text = plainProgressLine(f, e.sent, now);
-        if (text) this.o.write(text + '\n');
+        if (text) this.write(text + '\n');
         return;
       }
       f.sent = e.sent;
@@ -114,11 +141,12 @@ export class UploadProgress {
   close(): void {
     this.erase();
     this.files.clear();
+    this.flush();
   }
 
   private erase(): void {
     if (!this.o.tty || this.drawn === 0) return;
-    this.o.write('\x1b[1A\x1b[2K'.repeat(this.drawn));
+    this.write('\x1b[1A\x1b[2K'.repeat(this.drawn));
     this.drawn = 0;
   }
 
@@ -130,7 +158,7 @@ export class UploadProgress {
     this.erase();
     const width = this.o.columns ?? 80;
     const lines = [...this.files.values()].map((f) => barLine(f, now, width) + '\n');
-    this.o.write(lines.join(''));
+    this.write(lines.join(''));
     this.drawn = lines.length;
   }
 }

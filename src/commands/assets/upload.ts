@@ -87,10 +87,13 @@ export interface UploadRun {
   afterReady?: FlowUploadOptions['afterReady'] | undefined;
 }
 
-export function journalFor(ctx: CommandContext): UploadJournal {
+export function journalFor(ctx: CommandContext, beforeNote?: () => void): UploadJournal {
   const auth = ctx.auth();
   // Scoped by service and key (the organization as far as this machine can tell), not by profile name.
-  return new UploadJournal(ctx.config.dir, auth.baseUrl, keyFingerprint(auth.apiKey), (m) => ctx.warn(m));
+  return new UploadJournal(ctx.config.dir, auth.baseUrl, keyFingerprint(auth.apiKey), (m) => {
+    beforeNote?.();
+    ctx.warn(m);
+  });
 }
 
 export function progressFor(ctx: CommandContext): UploadProgress {
@@ -100,13 +103,15 @@ export function progressFor(ctx: CommandContext): UploadProgress {
     write: (s) => void ctx.io.stderr.write(s),
     clean: lineText,
     now: () => ctx.clock.now(),
+    coalesce: true,
     ...(columns ? { columns } : {}),
   });
 }
 
 /** Upload every file (at most `concurrency` at once); outcomes in input order. */
 export async function runUploads(ctx: CommandContext, run: UploadRun, progress = progressFor(ctx)): Promise<FileOutcome[]> {
-  const journal = journalFor(ctx);
+  // Lines held back by the progress go out before any other line of ours (their order kept).
+  const journal = journalFor(ctx, () => progress.flush());
   // The PUT goes through the client: its transport, proxy and retry policy (--retries, --retry-budget).
   const putter = await ctx.client();
   const outcomes = await runPool(run.files, run.concurrency, async (file): Promise<FileOutcome> => {
@@ -119,10 +124,12 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
       signal: ctx.signal,
       onEvent: (e) => {
         // The upload URL is a credential: the trace shows its host and the headers sent, never the token.
-        if (e.type === 'start')
+        if (e.type === 'start' && ctx.debug) {
+          progress.flush();
           ctx.trace(
             `→ PUT ${new URL(e.url).origin}/… (upload URL, token not shown) content-type: ${e.contentType}, content-length: ${e.size}, no authorization`,
           );
+        }
         progress.handle(e);
       },
       waitTimeoutMs: (run.timeoutSeconds ?? 300) * 1000,

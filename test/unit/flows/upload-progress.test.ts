@@ -55,6 +55,34 @@ describe('plain progress lines', () => {
     expect(out.trim().split('\n')).toHaveLength(1);
   });
 
+  it('off a terminal with coalesce, the lines of one turn of the event loop go out in one write, in order (#27)', async () => {
+    const writes: string[] = [];
+    const p = new UploadProgress({ tty: false, write: (s) => writes.push(s), clean: lineText, now: () => 0, coalesce: true });
+    for (const f of ['a.png', 'b.png']) {
+      p.handle({ type: 'start', file: f, size: 45, contentType: 'image/png', url: 'http://s/u' });
+      p.handle({ type: 'sent', file: f, size: 45 });
+      p.line(`${f}: ready as ast_${f[0]}`);
+    }
+    expect(writes).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split('\n').map((l) => l.replace(/ sent .*/, ' sent'))).toEqual([
+      'a.png: sending 45 B as image/png',
+      'a.png: sent',
+      'a.png: ready as ast_a',
+      'b.png: sending 45 B as image/png',
+      'b.png: sent',
+      'b.png: ready as ast_b',
+      '',
+    ]);
+    p.line('c.png: a note');
+    p.flush(); // before another writer speaks
+    expect(writes).toEqual([writes[0], 'c.png: a note\n']);
+    p.close();
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toHaveLength(2);
+  });
+
   it('on a terminal bars are redrawn in place and fit the width', () => {
     let out = '';
     let now = 0;
