@@ -6,7 +6,7 @@
 // while a read awaited before each hash added a thread-pool round trip per MiB
 // (docs/performance.md, #16).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { FileIdentity } from '../state/upload-journal.js';
 import { abortError, type PutBody } from '../client/upload-put.js';
@@ -64,7 +64,10 @@ export async function hashFile(path: string, signal?: AbortSignal, size?: number
 
 /** Exactly `size` bytes, and size and mtime unchanged on disk, or a FileChanged. */
 async function provenUnchanged(file: FileIdentity): Promise<void> {
-  const now = await stat(file.path);
+  unchangedBy(file, await stat(file.path));
+}
+
+function unchangedBy(file: FileIdentity, now: Stats): void {
   if (now.size !== file.size)
     throw new FileChanged(`the file ${now.size > file.size ? 'grew' : 'shrank'} while it was read (${file.size} → ${now.size} bytes)`);
   if (now.mtimeMs !== file.mtimeMs) throw new FileChanged('the file was rewritten while it was read (its modification time changed)');
@@ -102,6 +105,7 @@ export class FileBody implements PutBody {
 
   async next(): Promise<Buffer | null> {
     if (this.ended || this.closed) return null;
+    if (this.file.size <= SMALL_HASH_BYTES) return this.whole();
     const fh = await (this.opening ??= open(this.file.path, 'r'));
     // Closed meanwhile: close() closes the handle; nothing more is read.
     if (this.closed) return null;
@@ -125,6 +129,29 @@ export class FileBody implements PutBody {
       await this.onDigest(this.hash.digest('hex'));
     }
     return chunk;
+  }
+
+  /**
+   * A small file (a creative of a folder) as one chunk from one synchronous read (#27): the
+   * FileHandle's open, read and close were three thread-pool round trips per file, and the
+   * pooled MiB buffers are not needed for it. The same proofs, before the chunk is handed out.
+   */
+  private async whole(): Promise<Buffer | null> {
+    this.ended = true;
+    const chunk = Buffer.allocUnsafe(this.file.size);
+    const fd = openSync(this.file.path, 'r');
+    let bytesRead: number;
+    try {
+      bytesRead = this.file.size > 0 ? readSync(fd, chunk, 0, this.file.size, 0) : 0;
+    } finally {
+      closeSync(fd);
+    }
+    if (bytesRead < this.file.size) throw new FileChanged(`the file shrank while it was read (${bytesRead} of ${this.file.size} bytes were there)`);
+    unchangedBy(this.file, statSync(this.file.path)); // the path, as provenUnchanged: a file renamed over it counts
+    this.hash.update(chunk);
+    // Awaited: what it records is on disk before the chunk leaves.
+    await this.onDigest(this.hash.digest('hex'));
+    return this.closed || this.file.size === 0 ? null : chunk;
   }
 
   private readAt(fh: FileHandle, pos: number): Promise<{ buf: Buffer; bytesRead: number }> {

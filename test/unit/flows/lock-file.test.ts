@@ -124,8 +124,9 @@ describe('acquireLock with sharedHolder (#27: no new file per lock)', () => {
     const b = await acquireLock(join(dir, 'b.lock'), { wait: false, what: 'adops upload', sharedHolder: true });
     expect(statSync(join(dir, 'a.lock')).ino).toBe(statSync(join(dir, 'b.lock')).ino);
     expect(readdirSync(dir).filter((n) => !n.endsWith('.lock'))).toHaveLength(1); // the holder file
-    const err = await acquireLock(join(dir, 'a.lock'), { wait: false, sharedHolder: true }).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(new RegExp(`held by pid ${process.pid} on .+ \\(adops upload\\)`));
+    await expect(acquireLock(join(dir, 'a.lock'), { wait: false, sharedHolder: true })).rejects.toThrow(
+      new RegExp(`held by pid ${process.pid} on .+ \\(adops upload\\)`),
+    );
     a.release();
     expect(readdirSync(dir).sort()).toEqual([expect.stringMatching(/^\.adops-holder-/), 'b.lock']);
     b.release();

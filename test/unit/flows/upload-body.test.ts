@@ -108,3 +108,42 @@ describe('hashFile', () => {
     await expect(hashFile(fileOf(content()).path, controller.signal)).rejects.toThrow();
   });
 });
+
+describe('FileBody of a small file (#27: one synchronous read)', () => {
+  it('gives the whole file as one chunk, its digest recorded before it is handed out', async () => {
+    const bytes = Buffer.from('a small creative');
+    const file = fileOf(bytes);
+    const order: string[] = [];
+    const body = new FileBody(file, async (d) => {
+      await new Promise((r) => setTimeout(r, 5));
+      order.push(`digest ${d === sha(bytes)}`);
+    });
+    const chunk = await body.next();
+    order.push('chunk');
+    expect(chunk!.equals(bytes)).toBe(true);
+    expect(await body.next()).toBeNull();
+    expect(order).toEqual(['digest true', 'chunk']);
+    body.close();
+  });
+
+  const changes: Array<[string, (path: string) => void, RegExp]> = [
+    ['grew', (p) => appendFileSync(p, 'more'), /grew while it was read/],
+    ['shrank', (p) => truncateSync(p, 4), /shrank while it was read \(4 of 16 bytes were there\)/],
+    ['was rewritten', (p) => utimesSync(p, new Date(), new Date(Date.now() + 5_000)), /rewritten while it was read/],
+  ];
+  for (const [what, change, message] of changes) {
+    it(`one that ${what} since it was listed fails with no digest and no byte handed out`, async () => {
+      const file = fileOf(Buffer.from('a small creative'));
+      change(file.path);
+      let digest: string | undefined;
+      const body = new FileBody(file, (d) => {
+        digest = d;
+      });
+      const err = await body.next().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(FileChanged);
+      expect(String(err)).toMatch(message);
+      expect(digest).toBeUndefined();
+      body.close();
+    });
+  }
+});
