@@ -73,6 +73,52 @@ function unchangedBy(file: FileIdentity, now: Stats): void {
   if (now.mtimeMs !== file.mtimeMs) throw new FileChanged('the file was rewritten while it was read (its modification time changed)');
 }
 
+/** At most this size (as listed) a file is read whole, in one synchronous read: its hash, its PUT's body. */
+export const SMALL_FILE_BYTES = SMALL_HASH_BYTES;
+
+/**
+ * A small file's bytes (exactly `size` of them), proven to be what was listed (size and mtime of
+ * the path: a file renamed over it counts), with their SHA-256; or a FileChanged.
+ */
+export function readSmallFile(file: FileIdentity): { bytes: Buffer; sha256: string } {
+  const bytes = Buffer.allocUnsafe(file.size);
+  const fd = openSync(file.path, 'r');
+  let bytesRead: number;
+  try {
+    bytesRead = file.size > 0 ? readSync(fd, bytes, 0, file.size, 0) : 0;
+  } finally {
+    closeSync(fd);
+  }
+  if (bytesRead < file.size) throw new FileChanged(`the file shrank while it was read (${bytesRead} of ${file.size} bytes were there)`);
+  unchangedBy(file, statSync(file.path));
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/**
+ * Bytes already read, and recorded by their hash (a small file: readSmallFile), as one PUT's
+ * body: one chunk; `onHandOut` when it is handed to the socket.
+ */
+export class BufferBody implements PutBody {
+  private given = false;
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly onHandOut: () => void,
+  ) {}
+
+  next(): Promise<Buffer | null> {
+    if (this.given) return Promise.resolve(null);
+    this.given = true;
+    this.onHandOut();
+    return Promise.resolve(this.bytes.length > 0 ? this.bytes : null);
+  }
+
+  release(): void {}
+
+  close(): void {
+    this.given = true;
+  }
+}
+
 /**
  * The file's bytes for one PUT: exactly `file.size` of them (a file that grows
  * does not overrun Content-Length), hashed as they are read. Before the last
@@ -138,20 +184,10 @@ export class FileBody implements PutBody {
    */
   private async whole(): Promise<Buffer | null> {
     this.ended = true;
-    const chunk = Buffer.allocUnsafe(this.file.size);
-    const fd = openSync(this.file.path, 'r');
-    let bytesRead: number;
-    try {
-      bytesRead = this.file.size > 0 ? readSync(fd, chunk, 0, this.file.size, 0) : 0;
-    } finally {
-      closeSync(fd);
-    }
-    if (bytesRead < this.file.size) throw new FileChanged(`the file shrank while it was read (${bytesRead} of ${this.file.size} bytes were there)`);
-    unchangedBy(this.file, statSync(this.file.path)); // the path, as provenUnchanged: a file renamed over it counts
-    this.hash.update(chunk);
+    const { bytes, sha256 } = readSmallFile(this.file);
     // Awaited: what it records is on disk before the chunk leaves.
-    await this.onDigest(this.hash.digest('hex'));
-    return this.closed || this.file.size === 0 ? null : chunk;
+    await this.onDigest(sha256);
+    return this.closed || bytes.length === 0 ? null : bytes;
   }
 
   private readAt(fh: FileHandle, pos: number): Promise<{ buf: Buffer; bytesRead: number }> {

@@ -234,6 +234,32 @@ describe('adops assets upload', () => {
     expect(done.id).not.toBe(row.id);
     expect(done).toMatchObject({ state: 'ready', width: 8, height: 8 });
   });
+  it("resumes a small file's reservation recorded 'sent' before its PUT went out (a crash there, #27): same Asset, bytes sent once", async () => {
+    const ours = png(9, 9);
+    const p = file('cut-before-put.png', ours);
+    const { body: row } = await sb.req('POST', '/assets/uploads', {
+      key: TEST_FULL_KEY,
+      body: { filename: 'cut-before-put.png', contentType: 'image/png', sizeBytes: ours.length },
+    });
+    const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', ours.length, sha(ours));
+    await slot.put({
+      id: row.id,
+      keyFp: keyFingerprint(TEST_FULL_KEY),
+      state: 'sent',
+      sentSha256: sha(ours),
+      uploadUrl: row.uploadUrl,
+      uploadExpiresAt: row.uploadExpiresAt,
+      filename: 'cut-before-put.png',
+      contentType: 'image/png',
+      updatedAt: 1,
+    });
+    slot.release();
+    const puts = proxy.puts.length;
+    const r = await adops(['assets', 'upload', p, '--output', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ id: row.id, state: 'ready', width: 9, height: 9 });
+    expect(proxy.puts.length).toBe(puts + 1);
+  });
 });
 
 describe('adops assets sync', () => {

@@ -18,9 +18,12 @@ import { tempDir } from '../../helpers/temp.js';
 let server: Server;
 let url = '';
 const received: Array<{ headers: Record<string, unknown>; bytes: number }> = [];
+/** Called when a PUT's headers arrive, before its body (the client waits for 100 Continue). */
+let onPut: (() => void) | undefined;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    onPut?.();
     let bytes = 0;
     req.on('data', (c: Buffer) => (bytes += c.length));
     req.on('end', () => {
@@ -128,5 +131,21 @@ describe('uploadFile journals what a resume needs, no more (#27)', () => {
     expect(out.status, String(out.error)).toBe('uploaded');
     expect(atFinalize).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: sha })]);
     expect(journal.peek('asset', file.size, sha)).toEqual([expect.objectContaining({ id: 'ast_1', state: 'ready', sentSha256: sha })]);
+  });
+});
+
+describe('a small file is reserved and its bytes recorded in one write (#27)', () => {
+  it("the journal reads 'sent' with the SHA-256 of the bytes when the PUT starts (written with the reservation)", async () => {
+    const { file, journal } = setup();
+    const sha = await hashFile(file.path);
+    const atPut: unknown[] = [];
+    onPut = () => atPut.push(...journal.peek('asset', file.size, sha));
+    try {
+      const out = await uploadFile(file, { target: fakeTarget(['ready']), journal, now: Date.now, sleep: async () => {}, waitTimeoutMs: 60_000, putter });
+      expect(out.status, String(out.error)).toBe('uploaded');
+    } finally {
+      onPut = undefined;
+    }
+    expect(atPut).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: sha, uploadUrl: url })]);
   });
 });
