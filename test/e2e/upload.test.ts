@@ -52,6 +52,27 @@ function storedHashes(): string[] {
     .map((n) => sha(readFileSync(join(filesDir, n))));
 }
 
+/** What an earlier run left in the journal (scope: base URL + key fingerprint; keyed by the file's SHA-256): `row` recorded 'sent' with `sentSha256`. */
+async function journalSent(
+  file: Buffer,
+  row: { id: string; uploadUrl: string; uploadExpiresAt: number },
+  sentSha256: string,
+  extra: { filename?: string; contentType?: string } = {},
+): Promise<void> {
+  const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', file.length, sha(file));
+  await slot.put({
+    id: row.id,
+    keyFp: keyFingerprint(TEST_FULL_KEY),
+    state: 'sent',
+    sentSha256,
+    uploadUrl: row.uploadUrl,
+    uploadExpiresAt: row.uploadExpiresAt,
+    ...extra,
+    updatedAt: 1,
+  });
+  slot.release();
+}
+
 let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
@@ -215,17 +236,7 @@ describe('adops assets upload', () => {
     const put = await fetch(row.uploadUrl, { method: 'PUT', body: theirs, headers: { 'content-type': 'image/png' } });
     expect(put.status).toBe(200);
     // The journal's scope is base URL + key fingerprint; entries are found by the file's SHA-256.
-    const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', ours.length, sha(ours));
-    await slot.put({
-      id: row.id,
-      keyFp: keyFingerprint(TEST_FULL_KEY),
-      state: 'sent',
-      sentSha256: sha(theirs),
-      uploadUrl: row.uploadUrl,
-      uploadExpiresAt: row.uploadExpiresAt,
-      updatedAt: 1,
-    });
-    slot.release();
+    await journalSent(ours, row, sha(theirs));
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${row.id} holds bytes that cannot be proven to be this file's; deleted it`);
@@ -234,6 +245,7 @@ describe('adops assets upload', () => {
     expect(done.id).not.toBe(row.id);
     expect(done).toMatchObject({ state: 'ready', width: 8, height: 8 });
   });
+
   it("resumes a small file's reservation recorded 'sent' before its PUT went out (a crash there, #27): same Asset, bytes sent once", async () => {
     const ours = png(9, 9);
     const p = file('cut-before-put.png', ours);
@@ -241,19 +253,7 @@ describe('adops assets upload', () => {
       key: TEST_FULL_KEY,
       body: { filename: 'cut-before-put.png', contentType: 'image/png', sizeBytes: ours.length },
     });
-    const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', ours.length, sha(ours));
-    await slot.put({
-      id: row.id,
-      keyFp: keyFingerprint(TEST_FULL_KEY),
-      state: 'sent',
-      sentSha256: sha(ours),
-      uploadUrl: row.uploadUrl,
-      uploadExpiresAt: row.uploadExpiresAt,
-      filename: 'cut-before-put.png',
-      contentType: 'image/png',
-      updatedAt: 1,
-    });
-    slot.release();
+    await journalSent(ours, row, sha(ours), { filename: 'cut-before-put.png', contentType: 'image/png' });
     const puts = proxy.puts.length;
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
