@@ -79,13 +79,15 @@ export function createBrand(s: Scope, body: CreateBrand): BrandRow {
   assertSlug(body.slug);
   if (findBrand(s, body.slug)) throw slugConflict(body.slug, 'Brand');
   const now = s.clock.now();
+  let inserted: BrandRow | undefined;
   try {
-    s.db
-      .prepare(
+    // The row as stored, from the INSERT itself (no read after the write).
+    inserted = s.db
+      .prepare<[Record<string, unknown>], BrandRow>(
         `INSERT INTO ${BRANDS_TABLE} (org_id, slug, name, description, logo_url, identity, voice, guidelines, messaging, revision, created_at, updated_at)
-         VALUES (@org, @slug, @name, @description, @logo_url, @identity, @voice, @guidelines, @messaging, 1, @now, @now)`,
+         VALUES (@org, @slug, @name, @description, @logo_url, @identity, @voice, @guidelines, @messaging, 1, @now, @now) RETURNING *`,
       )
-      .run({
+      .get({
         org: s.orgId,
         slug: body.slug,
         name: body.name,
@@ -101,7 +103,7 @@ export function createBrand(s: Scope, body: CreateBrand): BrandRow {
     if (isUniqueViolation(error)) throw slugConflict(body.slug, 'Brand');
     throw error;
   }
-  return getBrand(s, body.slug);
+  return inserted ?? getBrand(s, body.slug);
 }
 
 export function updateBrand(s: Scope, slug: string, body: UpdateBrand): BrandRow {

@@ -65,18 +65,20 @@ function insertSkill(s: Scope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision'
   assertSlug(row.slug);
   if (findSkill(s, row.slug)) throw slugConflict(row.slug, 'Skill');
   const now = s.clock.now();
+  let inserted: SkillRow | undefined;
   try {
-    s.db
-      .prepare(
+    // The row as stored, from the INSERT itself (no read after the write).
+    inserted = s.db
+      .prepare<[Record<string, unknown>], SkillRow>(
         `INSERT INTO ${SKILLS_TABLE} (org_id, slug, name, description, body, source, catalog_slug, catalog_version, imported_at, revision, created_at, updated_at)
-         VALUES (@org, @slug, @name, @description, @body, @source, @catalog_slug, @catalog_version, @imported_at, 1, @now, @now)`,
+         VALUES (@org, @slug, @name, @description, @body, @source, @catalog_slug, @catalog_version, @imported_at, 1, @now, @now) RETURNING *`,
       )
-      .run({ ...row, org: s.orgId, now });
+      .get({ ...row, org: s.orgId, now });
   } catch (error) {
     if (isUniqueViolation(error)) throw slugConflict(row.slug, 'Skill');
     throw error;
   }
-  return getSkill(s, row.slug);
+  return inserted ?? getSkill(s, row.slug);
 }
 
 export function createSkill(s: Scope, body: CreateSkill): SkillRow {
