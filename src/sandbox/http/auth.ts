@@ -72,10 +72,10 @@ export function authenticate(db: Database, now: number, header: string | undefin
   return { orgId: row.org_id, memberId: row.member_id, keyId: row.key_id, permissions, expiresAt: row.expires_at };
 }
 
-/** Middleware: authenticate, then `c.var.auth`. */
+/** Middleware: authenticate, then `c.get('auth')`. */
 export function authorize(permission: Permission): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { db, clock } = c.var.sandbox;
+    const { db, clock } = c.get('sandbox');
     c.set('auth', authenticate(db, clock.now(), requestHeader(c, 'authorization'), permission));
     await next();
   };

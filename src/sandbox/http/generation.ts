@@ -27,7 +27,7 @@ export function servesOldBehaviour(asOf: string): boolean {
 }
 
 export function isOld(c: Context<AppEnv>): boolean {
-  return c.var.sandbox?.settings.before20260924 === true;
+  return c.get('sandbox')?.settings.before20260924 === true;
 }
 
 /** Today's 400 invalid_request as the old framework answered it: 422, `type: validation`, the same issues as `errors`. */
