@@ -110,11 +110,11 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   const app = new Hono<AppEnv>();
   const limits = httpLimits(options.limits);
 
-  app.use('*', async (c, next) => {
+  app.use('*', (c, next) => {
     c.set('sandbox', services);
     c.set('limits', limits);
     answerHeadersFromNode(c);
-    await next();
+    return next();
   });
   app.use('*', cors(options.consoleOrigin ?? DEFAULT_CONSOLE_ORIGIN));
 
