@@ -138,10 +138,7 @@ export function storedReadShortcut(
           `${permission} ${header ?? ''}`,
           now,
           (orgId) => storedPageKey(operation, orgId, search),
-          () => {
-            const auth = authenticate(services.db, now, header, permission);
-            return { orgId: auth.orgId, expiresAt: auth.expiresAt };
-          },
+          () => authenticate(services.db, now, header, permission),
         );
       } catch {
         return undefined;
