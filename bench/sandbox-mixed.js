@@ -160,14 +160,32 @@ async function client(base, index, paths, until, counts, round) {
   }
 }
 
-async function round(base, paths, seconds, n) {
+/** CPU seconds (user + system) a server child has used so far, from /proc (Linux; undefined elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return undefined;
+  }
+}
+
+async function round(base, paths, seconds, n, pid) {
   agent.destroy();
   agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const counts = { requests: 0 };
   const started = performance.now();
   const until = started + seconds * 1000;
+  const cpuBefore = cpuSeconds(pid);
+  const clientBefore = process.cpuUsage();
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(base, i, paths, until, counts, n)));
-  return counts.requests / ((performance.now() - started) / 1000);
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const clientCpu = process.cpuUsage(clientBefore);
+  return {
+    rate: counts.requests / ((performance.now() - started) / 1000),
+    cpuPerRequest: Number.isNaN(cpu) ? undefined : (cpu * 1e6) / counts.requests,
+    clientCpuPerRequest: (clientCpu.user + clientCpu.system) / counts.requests,
+  };
 }
 
 async function main() {
@@ -186,15 +204,26 @@ async function main() {
     writeFileSync(file, JSON.stringify(Object.fromEntries(paths)));
     trivial = await startChild('trivial', [file]);
     const best = { sandbox: 0, trivial: 0 };
+    // Diagnostics: each server's CPU time (user + system) per request, per round.
+    const cpu = { sandbox: [], trivial: [], client: [] };
     for (let n = 0; n < rounds; n++) {
-      best.sandbox = Math.max(best.sandbox, await round(sandbox.url, paths, seconds, n));
-      best.trivial = Math.max(best.trivial, await round(trivial.url, paths, seconds, n));
+      for (const [name, server] of [
+        ['sandbox', sandbox],
+        ['trivial', trivial],
+      ]) {
+        const r = await round(server.url, paths, seconds, n, server.pid);
+        best[name] = Math.max(best[name], r.rate);
+        if (r.cpuPerRequest !== undefined) cpu[name].push(Math.round(r.cpuPerRequest));
+        cpu.client.push(`${name[0]} ${Math.round(r.clientCpuPerRequest)}`);
+      }
     }
     const ratio = best.sandbox / best.trivial;
     const loadAfter = loadavg()[0].toFixed(2);
     console.log(
       `8 clients × (write, stored read), ${seconds} s × ${rounds} rounds, best round; load ${loadBefore} → ${loadAfter}:\n` +
-        `  sandbox ${Math.round(best.sandbox)} req/s, trivial node:http ${Math.round(best.trivial)} req/s: ${ratio.toFixed(2)}×`,
+        `  sandbox ${Math.round(best.sandbox)} req/s, trivial node:http ${Math.round(best.trivial)} req/s: ${ratio.toFixed(2)}×` +
+        (cpu.sandbox.length ? `\n  server CPU per request (µs, by round): sandbox ${cpu.sandbox.join(', ')}; trivial ${cpu.trivial.join(', ')}` : '') +
+        `\n  client CPU per request (µs, by round, s/t): ${cpu.client.join(', ')}`,
     );
     console.log(
       `figure: ${JSON.stringify({

@@ -14,6 +14,7 @@ import { invalidRequest, ServiceError } from './models/errors.js';
 import { cors } from './http/cors.js';
 import { DEFAULT_CONSOLE_ORIGIN } from './services.js';
 import { BEARER_SCHEME } from './http/route.js';
+import { answerHeadersFromNode } from './http/headers.js';
 import { httpLimits } from './http/limits.js';
 import type { HttpLimits } from './http/limits.js';
 import { validationHook } from './http/validation.js';
@@ -109,10 +110,11 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   const app = new Hono<AppEnv>();
   const limits = httpLimits(options.limits);
 
-  app.use('*', async (c, next) => {
+  app.use('*', (c, next) => {
     c.set('sandbox', services);
     c.set('limits', limits);
-    await next();
+    answerHeadersFromNode(c);
+    return next();
   });
   app.use('*', cors(options.consoleOrigin ?? DEFAULT_CONSOLE_ORIGIN));
 
@@ -179,7 +181,8 @@ export function buildApp(services: SandboxServices, options: AppOptions = {}): B
   const dispatch = app.fetch;
   app.fetch = (request, env, executionCtx) => {
     const quick = shortcut(request, env !== undefined && 'incoming' in env ? env.incoming : undefined);
-    return quick ? quick.then((res) => res ?? dispatch(request, env, executionCtx)) : dispatch(request, env, executionCtx);
+    if (quick === undefined) return dispatch(request, env, executionCtx);
+    return quick instanceof Promise ? quick.then((res) => res ?? dispatch(request, env, executionCtx)) : quick;
   };
   return { app, openapi };
 }

@@ -82,6 +82,7 @@ export function createServices(inputs: ServiceInputs): SandboxServices {
       clock: inputs.clock,
       apply: (advertiser, change) => applyProviderChange(providers, advertiser, change),
     }),
-    storedPages: new PageCache(inputs.db),
+    // A store in memory has no other connection to commit to it: no data_version to ask.
+    storedPages: new PageCache(inputs.db, { shared: inputs.dataDir !== null }),
   };
 }

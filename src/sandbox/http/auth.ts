@@ -72,11 +72,18 @@ export function authenticate(db: Database, now: number, header: string | undefin
   return { orgId: row.org_id, memberId: row.member_id, keyId: row.key_id, permissions, expiresAt: row.expires_at };
 }
 
-/** Middleware: authenticate, then `c.var.auth`. */
+/** Middleware: authenticate, then `c.get('auth')`. */
 export function authorize(permission: Permission): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const { db, clock } = c.var.sandbox;
-    c.set('auth', authenticate(db, clock.now(), requestHeader(c, 'authorization'), permission));
-    await next();
+  // Not async: a failure throws before next(), and Hono's compose catches it as it catches a rejection.
+  return (c, next) => {
+    const { db, clock, storedPages } = c.get('sandbox');
+    const now = clock.now();
+    const header = requestHeader(c, 'authorization');
+    // As the key resolved while the store was as it is now (store/page-cache.ts), else looked up (#27).
+    c.set(
+      'auth',
+      storedPages.keyOwner(`${permission} ${header ?? ''}`, now, () => authenticate(db, now, header, permission)),
+    );
+    return next();
   };
 }

@@ -1,5 +1,7 @@
-// What every handler can reach: the authenticated caller (`c.var.auth`) and the
-// sandbox's services (`c.var.sandbox`). Plain types, no Hono runtime code.
+// What every handler can reach: the authenticated caller (`c.get('auth')`) and the
+// sandbox's services (`c.get('sandbox')`). Plain types, no Hono runtime code.
+// Read with c.get, never c.var: Hono's `c.var` builds an object of every variable
+// on each access (Object.fromEntries), a few of them on every request (#27).
 import type { HttpBindings } from '@hono/node-server';
 import type { Permission } from '../../contract/ids.js';
 import type { HttpLimits } from './limits.js';

@@ -11,9 +11,8 @@ const ALLOW_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type';
 
 export function cors(consoleOrigin: string = DEFAULT_CONSOLE_ORIGIN): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  const browser: MiddlewareHandler<AppEnv> = async (c, next) => {
     const origin = requestHeader(c, 'origin');
-    if (origin === undefined) return next();
     if (origin !== consoleOrigin) {
       throw fail('forbidden', 'Browser requests from this origin are refused: API keys are for server code only.');
     }
@@ -30,4 +29,6 @@ export function cors(consoleOrigin: string = DEFAULT_CONSOLE_ORIGIN): Middleware
     c.res.headers.set('Access-Control-Allow-Origin', consoleOrigin);
     c.res.headers.append('Vary', 'Origin');
   };
+  // Without Origin (server code, the CLI: nearly every request) no async layer of its own (#27).
+  return (c, next) => (requestHeader(c, 'origin') === undefined ? next() : browser(c, next));
 }

@@ -27,7 +27,7 @@ export function servesOldBehaviour(asOf: string): boolean {
 }
 
 export function isOld(c: Context<AppEnv>): boolean {
-  return c.var.sandbox?.settings.before20260924 === true;
+  return c.get('sandbox')?.settings.before20260924 === true;
 }
 
 /** Today's 400 invalid_request as the old framework answered it: 422, `type: validation`, the same issues as `errors`. */
@@ -52,8 +52,8 @@ const SCHEMA_FIRST: readonly ApiName[] = ['observe', 'context', 'assets'];
  * validators later check them (the same zod schemas, the same issues).
  */
 export function schemaBeforeKey(api: ApiName, req: { params?: Schema; query?: Schema; body?: Schema }): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (!isOld(c) || !SCHEMA_FIRST.includes(api)) return next();
+  const schemaFirst = SCHEMA_FIRST.includes(api);
+  const checkFirst: MiddlewareHandler<AppEnv> = async (c, next) => {
     const issues: Issue[] = [];
     const check = (schema: Schema, value: unknown, where: IssueLocation) => {
       const r = schema?.safeParse(value);
@@ -74,4 +74,6 @@ export function schemaBeforeKey(api: ApiName, req: { params?: Schema; query?: Sc
     if (issues.length) throw invalidRequest(issues);
     return next();
   };
+  // Today's behaviour (nearly every request): no async layer of its own (#27).
+  return (c, next) => (schemaFirst && isOld(c) ? checkFirst(c, next) : next());
 }

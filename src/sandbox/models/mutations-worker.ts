@@ -113,6 +113,8 @@ export class MutationAdvancer {
   readonly #deps: WorkerDeps;
   #due: number | null;
   #pass: Promise<void> = Promise.resolve();
+  /** Passes chained and not yet finished. */
+  #passes = 0;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
@@ -124,9 +126,15 @@ export class MutationAdvancer {
     if (this.#due === null || at < this.#due) this.#due = at;
   }
 
+  /** Nothing is due by now and no pass is under way: advance() would have nothing to wait for. */
+  get idle(): boolean {
+    return this.#passes === 0 && (this.#due === null || this.#due > this.#deps.clock.now());
+  }
+
   /** Take every step that is due now (resolves once they are taken). */
   advance(): Promise<void> {
     if (this.#due === null || this.#due > this.#deps.clock.now()) return this.#pass;
+    this.#passes++;
     this.#pass = this.#pass
       .then(async () => {
         if (this.#due === null || this.#due > this.#deps.clock.now()) return;
@@ -137,7 +145,10 @@ export class MutationAdvancer {
         }
       })
       // A failed pass (a closed store at shutdown) must not block every later one; the request that asked still answers.
-      .catch((err: unknown) => console.error('adops sandbox: advancing mutations failed:', err));
+      .catch((err: unknown) => console.error('adops sandbox: advancing mutations failed:', err))
+      .finally(() => {
+        this.#passes--;
+      });
     return this.#pass;
   }
 }

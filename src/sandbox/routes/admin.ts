@@ -10,13 +10,13 @@ import { ingestAll } from '../ingest/index.js';
 import { setProviderFaults, simulatedProvider } from '../providers/faults.js';
 
 export function registerAdminRoutes(app: Hono<AppEnv>): void {
-  app.get('/_sandbox/health', (c) => c.json({ status: 'ok', time: c.var.sandbox.clock.now() }, 200));
+  app.get('/_sandbox/health', (c) => c.json({ status: 'ok', time: c.get('sandbox').clock.now() }, 200));
 
-  app.get('/_sandbox/keys', (c) => c.json({ data: listKeys(c.var.sandbox.db) }, 200));
+  app.get('/_sandbox/keys', (c) => c.json({ data: listKeys(c.get('sandbox').db) }, 200));
 
   app.post('/_sandbox/ingest', (c) => {
-    const started = c.var.sandbox.clock.now();
-    ingestAll(c.var.sandbox);
+    const started = c.get('sandbox').clock.now();
+    ingestAll(c.get('sandbox'));
     return c.json({ ingested: true, at: started }, 200);
   });
 
@@ -31,7 +31,7 @@ export function registerAdminRoutes(app: Hono<AppEnv>): void {
     } catch {
       throw invalidRequest([notJsonIssue], 'The body is not valid JSON.');
     }
-    const faults = setProviderFaults(c.var.sandbox, provider, body);
+    const faults = setProviderFaults(c.get('sandbox'), provider, body);
     return c.json({ provider, faults }, 200);
   });
 }

@@ -9,6 +9,8 @@ import type { HandlerMap } from '../http/handler.js';
 import { scopeOf } from './scope.js';
 import { listMutations, readMutationAsStarter, startMutation } from '../models/mutations.js';
 
+const SETTLED: Promise<void> = Promise.resolve();
+
 /**
  * Take the mutation steps due by now before answering (used by the Observe
  * routes too: a live read sees applied changes). A step that waits on a
@@ -18,10 +20,11 @@ import { listMutations, readMutationAsStarter, startMutation } from '../models/m
  * microtasks unless a provider sleeps, and setImmediate comes after those.
  */
 export const settleDueSteps = (services: SandboxServices): Promise<void> =>
-  Promise.race([services.mutations.advance(), new Promise<void>((resolve) => setImmediate(resolve))]);
+  // Nothing due and no pass under way (the common case): no pass to race, no Immediate to set (#27).
+  services.mutations.idle ? SETTLED : Promise.race([services.mutations.advance(), new Promise<void>((resolve) => setImmediate(resolve))]);
 
 export const advanceDueSteps: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await settleDueSteps(c.var.sandbox);
+  await settleDueSteps(c.get('sandbox'));
   await next();
 };
 

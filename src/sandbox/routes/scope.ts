@@ -5,4 +5,4 @@ import type { AppEnv } from '../http/context.js';
 import { scopeFor } from '../models/scope.js';
 import type { Scope } from '../models/scope.js';
 
-export const scopeOf = (c: Context<AppEnv>): Scope => scopeFor(c.var.sandbox, c.var.auth);
+export const scopeOf = (c: Context<AppEnv>): Scope => scopeFor(c.get('sandbox'), c.get('auth'));

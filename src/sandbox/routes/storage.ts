@@ -23,7 +23,7 @@ const webBody = (body: AsyncIterable<Uint8Array> | null): AsyncIterable<Uint8Arr
 
 export function registerStorageRoutes(app: Hono<AppEnv>): void {
   app.put(`${STORAGE_PATH_PREFIX}:token`, async (c) => {
-    const services = c.var.sandbox;
+    const services = c.get('sandbox');
     if (c.req.header('authorization') !== undefined) {
       throw invalidRequest(
         [{ in: 'headers', path: '/authorization', message: 'must not be sent: the upload URL carries its own credential' }],

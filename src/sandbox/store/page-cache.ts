@@ -4,7 +4,7 @@
 // filters, cursor, limit) and of the stored rows. So a body made once can be
 // sent again for as long as nothing it reads was written: the cache is keyed on
 // the request, and every entry is dropped as soon as the read generation moves.
-// The generation is read from SQLite with each lookup:
+// The generation is read with each lookup:
 // - a counter this connection's temporary triggers bump on every row inserted,
 //   updated or deleted in the tables a stored read or a key resolution reads
 //   (READ_TABLES: the stored rows, the keys, members, organizations and
@@ -14,21 +14,27 @@
 //   cache, total_changes(), and every read after a write was made again).
 //   Temporary triggers are the connection's own, outside the store's schema
 //   (nothing migrates, a copied store file carries none), and they are the
-//   SQLite way to see every write to a table whatever code path makes it;
+//   SQLite way to see every write to a table whatever code path makes it. They
+//   call a SQL function of this connection that counts in JavaScript, so reading
+//   the counter costs no statement (#27: it is read by every stored read and
+//   every key check). A write rolled back still counted: kept things are dropped
+//   for nothing then, never kept past a change;
 // - `data_version`: moves when another connection (another process on the same
-//   file) commits, to any table.
-// A rollback undoes the counter with the rows. Bodies made inside a transaction
-// are still not kept (the sandbox's transactions are synchronous and never serve
-// a request, so this costs nothing in practice). A body is kept only if the
-// generation did not move while it was made.
+//   file) commits, to any table. Asked only of a store another connection can
+//   open (a file; never `:memory:`).
+// Bodies made inside a transaction are not kept (the sandbox's transactions are
+// synchronous and never serve a request, so this costs nothing in practice). A
+// body is kept only if the generation did not move while it was made.
 //
-// Beside the bodies, for the same generation: which organization an API key
-// resolved to for a permission, and when the key expires. A kept page's read
-// then costs one generation check instead of the key's three-table lookup too
-// (~80 µs of a ~300 µs answer in bench/sandbox-start.js). Everything the lookup
+// Beside the bodies, for the same generation: what an API key resolved to for a
+// permission (its organization, member, permissions), and when the key expires.
+// A kept page's read then costs one generation check instead of the key's
+// three-table lookup too (~80 µs of a ~300 µs answer in bench/sandbox-start.js),
+// and so does the key check of every other request (#27). Everything the lookup
 // decides is stored (key state, member, subscription, permissions) but expiry,
 // which depends on the clock: that is checked against `now` on every use.
-import type { Database } from './sqlite.js';
+import type { Database, Statement } from './sqlite.js';
+import type { Permission } from '../../contract/ids.js';
 
 /** What the cache may hold: enough for a script's `--all` walk of ~80 pages of 500 rows. */
 export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -36,31 +42,53 @@ export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 /** The tables a stored page or a key resolution reads: a write to any other leaves kept pages as they are. */
 export const READ_TABLES = ['observe_rows', 'api_keys', 'members', 'organizations', 'advertisers'] as const;
 
-const GENERATION_SQL = 'SELECT (SELECT n FROM temp.page_cache_generation) AS changes, (SELECT data_version FROM pragma_data_version) AS version';
+/** The SQL function the triggers call (this connection's: see watchReadTables). */
+const BUMP_FUNCTION = 'adops_page_cache_bump';
 
-/** The counter and its triggers, on this connection only (TEMP): created once per connection. */
-function watchReadTables(db: Database): void {
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS page_cache_generation (n INTEGER NOT NULL)');
-  db.exec('INSERT INTO temp.page_cache_generation (n) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM temp.page_cache_generation)');
+/** Writes to READ_TABLES counted per connection, shared by every PageCache of that connection. */
+interface WriteCount {
+  n: number;
+}
+const writeCounts = new WeakMap<Database, WriteCount>();
+
+/** The counter and its triggers, on this connection only (TEMP triggers, a connection's function): made once per connection. */
+function watchReadTables(db: Database): WriteCount {
+  const kept = writeCounts.get(db);
+  if (kept) return kept;
+  const count: WriteCount = { n: 0 };
+  db.function(BUMP_FUNCTION, () => {
+    count.n += 1;
+    return null;
+  });
   for (const table of READ_TABLES) {
     for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
       db.exec(
         `CREATE TEMP TRIGGER IF NOT EXISTS page_cache_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table}` +
-          // Unqualified: SQLite refuses `temp.` inside a trigger's body (node:sqlite's SQLite says so; a TEMP
-          // trigger finds the TEMP table first anyway).
-          ` BEGIN UPDATE page_cache_generation SET n = n + 1; END`,
+          ` BEGIN SELECT ${BUMP_FUNCTION}(); END`,
       );
     }
   }
+  writeCounts.set(db, count);
+  return count;
 }
 
 /** The most key resolutions kept at once (a sandbox has a handful of keys; a fuzzer has many). */
 const MAX_OWNERS = 1024;
 
-/** What a key resolved to: its organization, and when it stops resolving (null: never). */
+/** What a key resolved to for a permission: who it acts for, and when it stops resolving (null: never). */
 export interface KeyOwner {
   orgId: string;
+  memberId: string;
+  keyId: string;
+  permissions: ReadonlySet<Permission>;
   expiresAt: number | null;
+}
+
+export interface PageCacheOptions {
+  /** What the cache may hold (default PAGE_CACHE_BYTES). */
+  maxBytes?: number;
+  /** Another connection may write the store (a file): ask its data_version too (default true). */
+  shared?: boolean;
 }
 
 interface Generation {
@@ -71,6 +99,9 @@ interface Generation {
 export class PageCache {
   readonly #db: Database;
   readonly #maxBytes: number;
+  readonly #writes: WriteCount;
+  readonly #shared: boolean;
+  #dataVersion: Statement<[], unknown> | undefined;
   /** Insertion order is use order: the first key is the least recently used. */
   readonly #bodies = new Map<string, Uint8Array<ArrayBuffer>>();
   /** By `${permission} ${key}`. */
@@ -79,10 +110,11 @@ export class PageCache {
   #changes = -1;
   #version = -1;
 
-  constructor(db: Database, maxBytes: number = PAGE_CACHE_BYTES) {
+  constructor(db: Database, options: PageCacheOptions = {}) {
     this.#db = db;
-    this.#maxBytes = maxBytes;
-    watchReadTables(db);
+    this.#maxBytes = options.maxBytes ?? PAGE_CACHE_BYTES;
+    this.#shared = options.shared ?? true;
+    this.#writes = watchReadTables(db);
   }
 
   /**
@@ -110,6 +142,24 @@ export class PageCache {
    */
   keptRead(credential: string, now: number, pageKey: (orgId: string) => string, resolve: () => KeyOwner): Uint8Array<ArrayBuffer> | undefined {
     this.#refresh();
+    const owner = this.#owner(credential, resolve);
+    if (owner.expiresAt !== null && owner.expiresAt <= now) return undefined;
+    return this.#take(pageKey(owner.orgId));
+  }
+
+  /**
+   * What `credential` (`${permission} ${key}`) resolves to: as it resolved while the store was as
+   * it is now, else `resolve()`'s (which throws when the key does not resolve), kept for next time
+   * (not from inside a transaction). A key that has expired by `now` is resolved again (and so
+   * refused, as `resolve()` refuses it). The key check of every request (http/auth.ts, #27).
+   */
+  keyOwner(credential: string, now: number, resolve: () => KeyOwner): KeyOwner {
+    this.#refresh();
+    const owner = this.#owner(credential, resolve);
+    return owner.expiresAt !== null && owner.expiresAt <= now ? resolve() : owner;
+  }
+
+  #owner(credential: string, resolve: () => KeyOwner): KeyOwner {
     let owner = this.#owners.get(credential);
     if (owner === undefined) {
       owner = resolve();
@@ -118,8 +168,7 @@ export class PageCache {
         this.#owners.set(credential, owner);
       }
     }
-    if (owner.expiresAt !== null && owner.expiresAt <= now) return undefined;
-    return this.#take(pageKey(owner.orgId));
+    return owner;
   }
 
   #refresh(): void {
@@ -161,7 +210,8 @@ export class PageCache {
 
   #generation(): Generation {
     // The database keeps this statement prepared (store/db.ts caches by SQL text).
-    return this.#db.prepare<[], Generation>(GENERATION_SQL).get() ?? { changes: -1, version: -1 };
+    const version = this.#shared ? Number((this.#dataVersion ??= this.#db.prepare<[], unknown>('PRAGMA data_version').pluck()).get() ?? -1) : 0;
+    return { changes: this.#writes.n, version };
   }
 
   #current(now: Generation): boolean {

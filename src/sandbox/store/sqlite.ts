@@ -26,6 +26,8 @@ export interface Database {
   /** better-sqlite3's contract: the returned function runs `fn` in a transaction (a savepoint when nested). */
   transaction<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T;
   close(): void;
+  /** A SQL function of no arguments that calls `fn` (and answers NULL), on this connection only. */
+  function(name: string, fn: () => null): unknown;
   readonly open: boolean;
   /** better-sqlite3's: a transaction is open on this connection (store/page-cache.ts keeps nothing made inside one). */
   readonly inTransaction: boolean;
@@ -102,6 +104,8 @@ interface NodeSqliteDatabase {
   prepare(sql: string): NodeStatement;
   exec(sql: string): void;
   close(): void;
+  /** Node 22.13+ (so every node:sqlite used here): a user-defined SQL function. */
+  function(name: string, fn: () => null): void;
   /** Node 26+ (and later 24.x): replace this database by a copy of a serialized one. */
   deserialize?(image: Uint8Array): void;
   /** Node 22.16+: a transaction is open (also one begun by exec). */
@@ -276,6 +280,9 @@ class NodeDatabase implements Database {
       this.exec(this.depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
       return result;
     };
+  }
+  function(name: string, fn: () => null): void {
+    sqliteCoded(() => this.db.function(name, fn));
   }
   close(): void {
     if (this.closed) return;

@@ -59,6 +59,22 @@ describe('brands', () => {
     expect(badLogo.status).toBe(400);
   });
 
+  it('a PATCH is written in one statement, and tells no Brand (404) from a stale revision (409) as a look-up first did', async () => {
+    const created = await brand('one-write', { voice: 'v' });
+    const patched = await ctx.call('PATCH', '/context/brands/one-write', { body: { revision: 1, name: 'Renamed' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...created.body, name: 'Renamed', revision: 2, updatedAt: patched.body.updatedAt });
+    expect((await ctx.call('GET', '/context/brands/one-write')).body).toEqual(patched.body);
+    const stale = await ctx.call('PATCH', '/context/brands/one-write', { body: { revision: 1, name: 'Lost' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ error: 'revision_mismatch', currentRevision: 2 });
+    const missing = await ctx.call('PATCH', '/context/brands/no-such-brand', { body: { revision: 1, name: 'x' } });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'not_found', message: 'No Brand with this slug in your organization.' });
+    // Neither refusal wrote anything.
+    expect((await ctx.call('GET', '/context/brands/one-write')).body).toEqual(patched.body);
+  });
+
   it('validates slugs (422) and keeps them unique per organization (409 with slug)', async () => {
     expect((await brand('Not OK')).body.error).toBe('invalid_slug');
     await brand('dup');

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { openDatabase } from '../../../src/sandbox/store/db.js';
 import type { Database } from '../../../src/sandbox/store/db.js';
 import { PageCache } from '../../../src/sandbox/store/page-cache.js';
+import type { KeyOwner } from '../../../src/sandbox/store/page-cache.js';
+import type { Permission } from '../../../src/contract/ids.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -32,6 +34,15 @@ let orgs = 0;
 /** A write to a table stored reads read (an organization added): it moves the read generation. */
 const writeRead = (db: Database) =>
   db.prepare(`INSERT INTO organizations (id, name, subscribed, paywall_url) VALUES (?, 'o', 1, 'https://pay.example')`).run(`org_w${++orgs}`);
+
+/** What a key resolves to (authenticate's answer), for `orgId`. */
+const owner = (orgId: string, expiresAt: number | null): KeyOwner => ({
+  orgId,
+  memberId: 'mem_a',
+  keyId: 'key_a',
+  permissions: new Set<Permission>(['observe:read']),
+  expiresAt,
+});
 
 /** A key lookup that finds no key (authenticate throws then). */
 const refuse = (): never => {
@@ -140,7 +151,7 @@ describe('PageCache', () => {
 
   it('holds at most its byte budget, dropping the least recently used page first', () => {
     withStore((db) => {
-      const cache = new PageCache(db, 3 * 10_000);
+      const cache = new PageCache(db, { maxBytes: 3 * 10_000 });
       const page = (fill: number) => () => new Uint8Array(10_000).fill(fill);
       cache.body('a', page(1));
       cache.body('b', page(2));
@@ -164,7 +175,7 @@ describe('PageCache', () => {
       cache.body(pageKey('org_a'), make('page of org_a'));
       // No resolution kept for the credential: the key is looked up (here it does not resolve).
       expect(() => cache.keptRead(x, 1000, pageKey, refuse)).toThrow('does not resolve');
-      expect(Buffer.from(cache.keptRead(x, 1000, pageKey, () => ({ orgId: 'org_a', expiresAt: 2000 }))!).toString()).toBe('page of org_a');
+      expect(Buffer.from(cache.keptRead(x, 1000, pageKey, () => owner('org_a', 2000))!).toString()).toBe('page of org_a');
       // Kept: not looked up again.
       expect(Buffer.from(cache.keptRead(x, 1000, pageKey, refuse)!).toString()).toBe('page of org_a');
       // Another permission or another key is another credential: looked up.
@@ -184,12 +195,54 @@ describe('PageCache', () => {
       const cache = new PageCache(db);
       cache.body('p org_a', () => new Uint8Array(1));
       const page = (org: string) => `p ${org}`;
-      const orgA = () => ({ orgId: 'org_a', expiresAt: null });
+      const orgA = () => owner('org_a', null);
       expect(db.transaction(() => cache.keptRead('c', 0, page, orgA))()).toHaveLength(1);
       // Not kept: the next read looks the key up again.
       expect(() => cache.keptRead('c', 0, page, refuse)).toThrow('does not resolve');
       expect(cache.keptRead('c', Number.MAX_SAFE_INTEGER, page, orgA)).toHaveLength(1);
       expect(cache.keptRead('c', Number.MAX_SAFE_INTEGER, page, refuse)).toHaveLength(1);
+    });
+  });
+  it("keeps a key check's resolution for every request while the store stands still (keyOwner)", () => {
+    withStore((db) => {
+      const cache = new PageCache(db);
+      const x = 'skill:write Bearer acr_x';
+      expect(() => cache.keyOwner(x, 1000, refuse)).toThrow('does not resolve');
+      const resolved = owner('org_a', 2000);
+      expect(cache.keyOwner(x, 1000, () => resolved)).toBe(resolved);
+      // Kept: not looked up again, nothing of a page needed.
+      expect(cache.keyOwner(x, 1999, refuse)).toBe(resolved);
+      // Expired by the clock: looked up again (and refused, as authenticate refuses it).
+      expect(() => cache.keyOwner(x, 2000, refuse)).toThrow('does not resolve');
+      // A write that is not to a table a key check reads leaves it kept.
+      db.prepare('INSERT INTO t (x) VALUES (1)').run();
+      expect(cache.keyOwner(x, 1000, refuse)).toBe(resolved);
+      // A write to one (a revocation, a member leaving, anything) drops it.
+      writeRead(db);
+      expect(() => cache.keyOwner(x, 1000, refuse)).toThrow('does not resolve');
+    });
+  });
+
+  it('counts writes for every cache of one connection, and a write rolled back still drops what was kept', () => {
+    withStore((db) => {
+      const first = new PageCache(db);
+      const second = new PageCache(db, { shared: false });
+      const { make, made } = counter();
+      first.body('k', make('a'));
+      second.body('k', make('a'));
+      writeRead(db);
+      first.body('k', make('b'));
+      second.body('k', make('b'));
+      expect(made()).toBe(4);
+      expect(() =>
+        db.transaction(() => {
+          writeRead(db);
+          throw new Error('rolled back');
+        })(),
+      ).toThrow('rolled back');
+      // Nothing was written in the end, but the pages are made again: never kept past a change.
+      first.body('k', make('c'));
+      expect(made()).toBe(5);
     });
   });
 });

@@ -4,7 +4,7 @@
 import type { Brand, BrandSummary, CreateBrand, UpdateBrand } from '../../../contract/schemas/context.js';
 import { BRAND_SECTIONS } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
-import { checkRevision, writeWithRevision } from './revision.js';
+import { checkRevision, writeSlugWithRevision } from './revision.js';
 import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
 import { keysetPage } from '../../store/cursor.js';
@@ -69,9 +69,11 @@ export function findBrand(s: Scope, slug: string): BrandRow | null {
   return s.db.prepare<[string, string], BrandRow>(`SELECT * FROM ${BRANDS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) ?? null;
 }
 
+const brandNotFound = () => domainError('not_found', 'No Brand with this slug in your organization.');
+
 export function getBrand(s: Scope, slug: string): BrandRow {
   const row = findBrand(s, slug);
-  if (!row) throw domainError('not_found', 'No Brand with this slug in your organization.');
+  if (!row) throw brandNotFound();
   return row;
 }
 
@@ -79,13 +81,15 @@ export function createBrand(s: Scope, body: CreateBrand): BrandRow {
   assertSlug(body.slug);
   if (findBrand(s, body.slug)) throw slugConflict(body.slug, 'Brand');
   const now = s.clock.now();
+  let inserted: BrandRow | undefined;
   try {
-    s.db
-      .prepare(
+    // The row as stored, from the INSERT itself (no read after the write).
+    inserted = s.db
+      .prepare<[Record<string, unknown>], BrandRow>(
         `INSERT INTO ${BRANDS_TABLE} (org_id, slug, name, description, logo_url, identity, voice, guidelines, messaging, revision, created_at, updated_at)
-         VALUES (@org, @slug, @name, @description, @logo_url, @identity, @voice, @guidelines, @messaging, 1, @now, @now)`,
+         VALUES (@org, @slug, @name, @description, @logo_url, @identity, @voice, @guidelines, @messaging, 1, @now, @now) RETURNING *`,
       )
-      .run({
+      .get({
         org: s.orgId,
         slug: body.slug,
         name: body.name,
@@ -101,11 +105,10 @@ export function createBrand(s: Scope, body: CreateBrand): BrandRow {
     if (isUniqueViolation(error)) throw slugConflict(body.slug, 'Brand');
     throw error;
   }
-  return getBrand(s, body.slug);
+  return inserted ?? getBrand(s, body.slug);
 }
 
 export function updateBrand(s: Scope, slug: string, body: UpdateBrand): BrandRow {
-  const row = getBrand(s, slug);
   const set: Record<string, unknown> = {};
   if (body.name !== undefined) set.name = body.name;
   if (body.description !== undefined) set.description = body.description;
@@ -113,7 +116,16 @@ export function updateBrand(s: Scope, slug: string, body: UpdateBrand): BrandRow
   for (const section of BRAND_SECTIONS) {
     if (body[section] !== undefined) set[section] = prose(body[section]);
   }
-  return writeWithRevision<BrandRow>({ db: s.db, table: BRANDS_TABLE, seq: row.seq, expected: body.revision, set, now: s.clock.now() });
+  return writeSlugWithRevision<BrandRow>({
+    db: s.db,
+    table: BRANDS_TABLE,
+    orgId: s.orgId,
+    slug,
+    notFound: brandNotFound,
+    expected: body.revision,
+    set,
+    now: s.clock.now(),
+  });
 }
 
 export interface BrandDeletion {

@@ -65,18 +65,23 @@ function insertSkill(s: Scope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision'
   assertSlug(row.slug);
   if (findSkill(s, row.slug)) throw slugConflict(row.slug, 'Skill');
   const now = s.clock.now();
+  let seq: number;
   try {
-    s.db
-      .prepare(
-        `INSERT INTO ${SKILLS_TABLE} (org_id, slug, name, description, body, source, catalog_slug, catalog_version, imported_at, revision, created_at, updated_at)
-         VALUES (@org, @slug, @name, @description, @body, @source, @catalog_slug, @catalog_version, @imported_at, 1, @now, @now)`,
-      )
-      .run({ ...row, org: s.orgId, now });
+    seq = Number(
+      s.db
+        .prepare(
+          `INSERT INTO ${SKILLS_TABLE} (org_id, slug, name, description, body, source, catalog_slug, catalog_version, imported_at, revision, created_at, updated_at)
+           VALUES (@org, @slug, @name, @description, @body, @source, @catalog_slug, @catalog_version, @imported_at, 1, @now, @now)`,
+        )
+        .run({ ...row, org: s.orgId, now }).lastInsertRowid,
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw slugConflict(row.slug, 'Skill');
     throw error;
   }
-  return getSkill(s, row.slug);
+  // The row as stored: every column was given above (no default, no trigger changes one), so no
+  // read after the write (`RETURNING *` or a SELECT cost ~2 µs of each create, #27).
+  return { seq, org_id: s.orgId, ...row, revision: 1, created_at: now, updated_at: now };
 }
 
 export function createSkill(s: Scope, body: CreateSkill): SkillRow {
