@@ -38,7 +38,8 @@ const NEW_SPACE = [
 const newSpace = (stderr: string) => Number(/new-space=(\d+)/.exec(stderr)?.[1]);
 
 async function applyRows(rows: number, probe: readonly string[] = LIVE_HEAP): Promise<{ liveMiB: number; peakMiB: number; newSpaceMiB: number }> {
-  const file = join(dir, `rows-${rows}.csv`);
+  // Each run its own file (so its own journal): every row is sent.
+  const file = join(dir, `rows-${rows}-${probe === LIVE_HEAP ? 'live' : 'young'}.csv`);
   writeFileSync(file, renameRows(rows, ACC));
   const r = await runAdops(['mutations', 'apply', file, '--concurrency', '8', '--output', 'ndjson'], {
     env: {
