@@ -6,6 +6,7 @@
 // connection is dropped, and memory stays bounded (issue 25: a 400 MB answer
 // took 2.6 GB, a 600 MiB one broke the string limit). The deadline is the
 // request's retry budget: an answer trickling one byte a second ends there.
+import { Readable } from 'node:stream';
 import { TransportError, type TransportResponse } from './transport.js';
 
 /** The most an answer read whole may hold. */
@@ -34,6 +35,7 @@ export async function readCapped(res: TransportResponse, capBytes: number): Prom
     res.body.destroy?.(err);
     throw err;
   }
+  if (res.body instanceof Readable) return readStream(res.body, capBytes);
   const chunks: Buffer[] = [];
   let total = 0;
   // Leaving the loop by a throw returns the iterator, which destroys the body (and its connection).
@@ -43,6 +45,39 @@ export async function readCapped(res: TransportResponse, capBytes: number): Prom
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   }
   return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/**
+ * readCapped over a node stream (every answer of the node:http transport): its events, as a bare
+ * node:http loop reads, not an async iterator (an iterator, its promises and its end-of-stream
+ * watch per answer were ~3% of a bulk run's CPU). The same outcomes: the text at 'end'; the
+ * stream's error; a close before the end is a premature close (what the iterator throws); past
+ * the cap the body is destroyed.
+ */
+function readStream(body: Readable, capBytes: number): Promise<string> {
+  const premature = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+  // Cut before it was read: no event will come.
+  if (body.destroyed) return Promise.reject(body.errored ?? premature());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const settle = (err: Error | undefined) => {
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, total).toString('utf8'));
+    };
+    const onData = (chunk: Buffer | string) => {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      total += bytes.byteLength;
+      if (total <= capBytes) return void chunks.push(bytes);
+      settle(new AnswerTooLargeError(capBytes, undefined));
+      body.destroy();
+    };
+    const onEnd = () => settle(undefined);
+    const onError = (err: Error) => settle(err);
+    const onClose = () => settle(premature());
+    body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }
 
 /**

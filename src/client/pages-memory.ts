@@ -6,14 +6,8 @@
 //   (a short loop is refused at its first repeat, as before) and one
 //   checkpoint moved by Brent's cycle detection (a loop of any length is
 //   refused within twice its length): constant memory.
-// - V8's young generation: each page's rows are garbage once written, but the
-//   bytes that survive a scavenge (the page in hand) add up, and V8 doubles the
-//   semi-spaces each time they pass its capacity, up to 16 MiB each. Over 200k
-//   rows it reached that cap (heap 11 -> 25 MiB, peak RSS 58 -> 76 MiB; a bare
-//   node:http loop grows alike, 56 -> 67 MiB). A walk past its first page sets
-//   V8's growth factor to 1 (v8.setFlagsFromString, read by V8 whenever it
-//   would grow new space): the young generation keeps the size it had.
-//   Measured: heap 9.0 -> 9.5 MiB from 5k to 50k rows, the same time.
+// - V8's young generation: held by ./young-generation.ts (the one decision,
+//   shared with every long run).
 import { RepeatedCursorError } from './errors.js';
 
 /** How many recent cursors are compared exactly (a loop this short is refused at its first repeat). */
@@ -52,14 +46,4 @@ export class CursorLoopGuard {
     this.recentSet.add(cursor);
     if (this.recent.length > RECENT_CURSORS) this.recentSet.delete(this.recent.shift()!);
   }
-}
-
-let youngGenerationHeld = false;
-
-/** A long walk is under way: V8's young generation keeps its size from now on (see above). Once per process. */
-export async function holdYoungGeneration(): Promise<void> {
-  if (youngGenerationHeld) return;
-  youngGenerationHeld = true;
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
 }

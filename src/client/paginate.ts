@@ -4,10 +4,11 @@
 // resumes precisely), checks Ctrl-C before each page, refuses a cursor the
 // service already gave (a loop would page forever), and tags a failure after
 // the first page with the cursor to resume from. Its memory does not grow with
-// the pages (pages-memory.ts: the loop guard and V8's young generation).
+// the pages (pages-memory.ts: the loop guard; young-generation.ts: V8's young generation).
 import { LIMIT_MAX } from '../contract/ids.js';
 import { isRecord } from './json.js';
-import { CursorLoopGuard, holdYoungGeneration } from './pages-memory.js';
+import { CursorLoopGuard } from './pages-memory.js';
+import { holdYoungGeneration } from './young-generation.js';
 import type { ApiRequest, Requester } from './request.js';
 
 export interface PaginateOptions {

@@ -5,8 +5,8 @@
 // of a row wins.
 //
 // Write-ahead with GROUP COMMIT (durable-write.ts, AppendLog): a row's key line
-// is on disk before its POST (`recordBeforeSend` awaits the commit), but the
-// rows in flight share one fsync instead of one each. A line after an answer
+// is on disk before its POST (the flow notes a batch of key lines, then its
+// POSTs await `commit()`), and the rows of a batch share one fsync. A line after an answer
 // (`note`) rides with the next commit: lost in a crash, it leaves the row in
 // doubt with its key, and the next run's resend with that key is answered with
 // the same change, never a second one.
@@ -132,9 +132,8 @@ export class Journal {
     this.log?.flushSync();
   }
 
-  /** On disk when this resolves, sharing its fsync with every row recorded meanwhile (before a POST). */
-  async recordBeforeSend(entry: JournalEntry): Promise<void> {
-    this.note(entry);
+  /** Every line noted so far on disk when this resolves (one fsync, shared with every caller meanwhile). */
+  async commit(): Promise<void> {
     await this.log?.commit();
   }
 

@@ -22,6 +22,7 @@ import { withHint } from '../../cli/report.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
+import { BULK_NEW_SPACE, holdYoungGeneration } from '../../client/young-generation.js';
 import { commandName } from '../../contract/command-line.js';
 
 /** Where the organization's changes are listed (the hints send the user there). */
@@ -130,6 +131,8 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   const concurrency = o.concurrency ?? 4;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
   const journalPath = o.journal ?? `${file}.adops-journal.ndjson`;
+  // A file of changes is a long run from its first read (the check pass allocates as much as the sends).
+  await holdYoungGeneration(BULK_NEW_SPACE);
   const auth = ctx.auth();
   const scope = serviceScope(auth.baseUrl, auth.apiKey);
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));

@@ -10,7 +10,7 @@ import { ApiClient } from '../../../src/client/http.js';
 import { DEFAULT_THROTTLE } from '../../../src/client/retry.js';
 import type { Transport } from '../../../src/client/transport.js';
 import { loopbackServer } from '../../helpers/drop-proxy.js';
-import { applyRows, KEY_SAFE_MS } from '../../../src/flows/mutation-apply.js';
+import { applyRows, KEY_SAFE_MS, streamRows, type RowOutcome } from '../../../src/flows/mutation-apply.js';
 import { rowIds } from '../../../src/flows/mutation-match.js';
 import { Journal } from '../../../src/state/mutation-journal.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -20,10 +20,14 @@ let posts: string[] = [];
 let inFlight = 0;
 let maxInFlight = 0;
 let rateLimited = 0;
+/** When set, each POST checks that its Idempotency-Key is in this journal file already. */
+let journalOnPost: string | undefined;
+let keysOnDisk: boolean[] = [];
 
 const server = loopbackServer((req, res, text) => {
   const key = String(req.headers['idempotency-key']);
   posts.push(key);
+  if (journalOnPost) keysOnDisk.push(readFileSync(journalOnPost, 'utf8').includes(`"idempotencyKey":"${key}"`));
   if (rateLimited > 0) {
     rateLimited--;
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
@@ -43,6 +47,8 @@ beforeEach(() => {
   posts = [];
   maxInFlight = 0;
   rateLimited = 0;
+  journalOnPost = undefined;
+  keysOnDisk = [];
 });
 
 // One attempt per request unless a test says otherwise.
@@ -71,6 +77,23 @@ describe('applyRows', () => {
     const again = await applyRows(client(), rows(9), { journal: new Journal(path), concurrency: 3 });
     expect(again.every((o) => o.earlier)).toBe(true);
     expect(posts).toHaveLength(9);
+  });
+
+  it("write-ahead, a batch at a time: every POST's Idempotency-Key is in the journal file before the POST arrives", async () => {
+    const path = journalFile();
+    journalOnPost = path;
+    // A slow source (a file read row by row): workers take rows while the batch they belong to is still being read.
+    async function* slowly() {
+      for (const r of rows(60)) {
+        await new Promise((resolve) => setTimeout(resolve, 3));
+        yield r;
+      }
+    }
+    const out: RowOutcome[] = [];
+    await streamRows(client(), slowly(), { journal: new Journal(path), concurrency: 4, onOutcome: (o) => void out.push(o) });
+    expect(out.every((o) => o.mutationId)).toBe(true);
+    expect(keysOnDisk).toHaveLength(60);
+    expect(keysOnDisk.every(Boolean)).toBe(true);
   });
 
   it('a 429 is waited out by the client, which sends the row again with the same key', async () => {

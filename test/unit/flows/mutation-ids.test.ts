@@ -1,0 +1,28 @@
+// A row's identity in the journal of `mutations apply` is the hash of its
+// body's canonical JSON: a journal written by an earlier adops must name the
+// same rows, so the text and the hash are pinned here (values computed with the
+// implementation they replaced: createHash + keys filtered, sorted, mapped).
+import { describe, expect, it } from 'vitest';
+import { bodyHash, canonicalJson, rowIds } from '../../../src/flows/mutation-match.js';
+
+const cases: Array<[Record<string, unknown>, string]> = [
+  [{ advertiserId: 'acc_1', target: { type: 'campaign', id: '7' }, action: 'rename', name: 'Spring, "week" 1', extra: undefined }, '70870da1a44bc04c'],
+  [{ z: [1, 'a', null, { b: 2, a: [true, false] }], a: {}, m: [], 'k"q': 1.5e300, u: '\u2028é' }, '6f74a785c4272c5a'],
+  [{ action: 'set_budget', budget: { type: 'daily', amount: 10 }, advertiserId: 'x', target: { id: '1', type: 'ad_group' } }, '0ad010e2324d20c0'],
+];
+
+describe('row identities', () => {
+  it('are the hashes earlier journals recorded', () => {
+    for (const [body, hash] of cases) expect(bodyHash(body)).toBe(hash);
+    expect(canonicalJson(cases[2]![0])).toBe(
+      '{"action":"set_budget","advertiserId":"x","budget":{"amount":10,"type":"daily"},"target":{"id":"1","type":"ad_group"}}',
+    );
+    expect(canonicalJson({ a: {}, m: [], b: undefined })).toBe('{"a":{},"m":[]}');
+  });
+
+  it('do not depend on key order; a repeated row is numbered by occurrence', () => {
+    const a = { action: 'pause', target: { id: '1', type: 'campaign' } };
+    const b = { target: { type: 'campaign', id: '1' }, action: 'pause' };
+    expect(rowIds([a, b])).toEqual([`${bodyHash(a)}#1`, `${bodyHash(a)}#2`]);
+  });
+});
