@@ -38,7 +38,7 @@ import { codeOf, TransportError, type Transport, type TransportResponse } from '
 export type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
 
 /** What a caller gives the upload PUT; the User-Agent and the proxy variables are the client's. */
-export type UploadPutOptions = Omit<PutOptions, 'userAgent' | 'env'> & {
+export type UploadPutOptions = Omit<PutOptions, 'userAgent' | 'env' | 'pooled'> & {
   /** Shared by every PUT to one upload URL (client.sendBudget()). */
   sends?: SendBudget;
   /** Told before each resend: why the last attempt failed, and which attempt comes (of how many at most). */
@@ -161,10 +161,12 @@ export class ApiClient implements Requester {
     const { sendUpload } = await import('./upload-send.js');
     const shown = `${redactUrl(originOf(url))}/… (upload URL)`;
     const policy: RetryPolicy = this.retry;
+    const pooled = this.transport.pooledAgent?.bind(this.transport);
     return sendUpload(url, open, {
       ...opts,
       userAgent: this.config.userAgent,
       env: this.config.env ?? process.env,
+      ...(pooled ? { pooled } : {}),
       policy,
       deps: this.deps,
       onRetry: ({ attempt, delayMs, outcome, elapsedMs }) => {

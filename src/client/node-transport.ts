@@ -77,6 +77,9 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
       const { request, agent } = await moduleFor(req.proxy ? req.proxy.protocol : url.protocol);
       return exchange(request, agent, url, req, req.proxy);
     },
+    async pooledAgent(protocol) {
+      return (await moduleFor(protocol)).agent;
+    },
     async close() {
       for (const agent of [...agents.values(), ...tunnels.values()]) agent.destroy();
       agents.clear();

@@ -1,8 +1,9 @@
 // One request's way to its origin behind a proxy, in node:http terms, for a
 // caller that opens its own request (the upload PUT, ./upload-put.ts):
 // an https origin through a CONNECT tunnel (undici loads then), an http origin
-// by plain forwarding (the absolute URL sent to the proxy). The client's
-// transport keeps pooled agents instead (./node-transport.ts).
+// by plain forwarding (the absolute URL sent to the proxy). Direct, it rides
+// the transport's pooled keep-alive connections when the caller passes them
+// (#27: a connection per file of a folder sync cost a connect and an accept).
 import * as http from 'node:http';
 import { forwardedHeaders, proxyFor, ProxyRefusedError, type Env, type ProxyRoute } from './proxy.js';
 import { certificateError, TlsCertificateError } from './transport.js';
@@ -19,10 +20,27 @@ export interface Via {
   forwardedBy?: ProxyRoute;
 }
 
-/** A fresh connection (no keep-alive) to `target`: direct, or through the proxy its origin's variables name. */
-export async function connectionFor(target: URL, env: Env, connectTimeoutMs?: number, userAgent?: string): Promise<Via> {
+/**
+ * The way to `target`: direct (on `pooled`'s keep-alive connections when given, else a fresh one),
+ * or through the proxy its origin's variables name (a fresh connection).
+ */
+export async function connectionFor(
+  target: URL,
+  env: Env,
+  connectTimeoutMs?: number,
+  userAgent?: string,
+  pooled?: (protocol: 'http:' | 'https:') => Promise<http.Agent>,
+): Promise<Via> {
   const proxy = proxyFor(target, env);
-  if (!proxy) return { send: target.protocol === 'https:' ? (await import('node:https')).request : http.request, url: target, headers: {}, agent: false };
+  if (!proxy) {
+    const https = target.protocol === 'https:';
+    return {
+      send: https ? (await import('node:https')).request : http.request,
+      url: target,
+      headers: {},
+      agent: pooled ? await pooled(https ? 'https:' : 'http:') : false,
+    };
+  }
   if (target.protocol === 'https:') {
     const [{ request }, { tunnelAgent }] = await Promise.all([import('node:https'), import('./proxy-tunnel.js')]);
     return {

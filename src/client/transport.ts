@@ -51,6 +51,12 @@ export class TransportError extends Error {
 
 export interface Transport {
   send(req: TransportRequest): Promise<TransportResponse>;
+  /**
+   * The keep-alive agent this transport pools direct connections of a scheme in, for a caller that
+   * writes its own request on them (the upload PUT, ./upload-put.ts). Absent in a transport that
+   * has none (a test's stub): the PUT then opens a connection of its own.
+   */
+  pooledAgent?(protocol: 'http:' | 'https:'): Promise<import('node:http').Agent>;
   /** Drop idle keep-alive connections (the runner calls it before exiting). */
   close(): Promise<void>;
 }

@@ -5,13 +5,18 @@
 // credential, and a storage host must never see the key), no redirects
 // followed (a 3xx is returned as is), the body streamed from disk with
 // back-pressure (memory flat for any size), and a Content-Length so the
-// storage can refuse an oversized file before reading it. The body waits for
-// the storage's go-ahead (`Expect: 100-continue`), so such a refusal arrives
-// before a byte is sent and is read, not lost to a reset connection mid-body
-// (a write EPIPE, #13); a storage that never answers the Expect gets the body
-// after CONTINUE_WAIT_MS anyway, as curl does. No deadline on the whole PUT:
-// a long upload whose bytes keep moving is bounded by its idle timer only.
-import type { IncomingMessage } from 'node:http';
+// storage can refuse an oversized file before reading it. A body over
+// EXPECT_CONTINUE_BYTES waits for the storage's go-ahead (`Expect:
+// 100-continue`), so such a refusal arrives before a byte is sent and is read,
+// not lost to a reset connection mid-body (a write EPIPE, #13); a storage that
+// never answers the Expect gets the body after CONTINUE_WAIT_MS anyway. A
+// smaller body goes with its headers, as curl sends one under 1 MiB (#27: the
+// wait was a round trip per creative of a folder sync, for a refusal that costs
+// at most that MiB). Direct, the PUT rides the client's pooled keep-alive
+// connections (`pooled`); a storage's early answer drops its connection.
+// No deadline on the whole PUT: a long upload whose bytes keep moving is
+// bounded by its idle timer only.
+import type { Agent, IncomingMessage } from 'node:http';
 import { proxyAuthRefused, type Env } from './proxy.js';
 import { connectionFor, finalFailure } from './proxy-route.js';
 import { abortReason } from './retry.js';
@@ -28,6 +33,8 @@ export interface PutOptions {
   userAgent?: string;
   /** Proxy variables (the storage origin gets its own NO_PROXY decision); process.env when absent. */
   env?: Env;
+  /** The client transport's keep-alive agent of a scheme, for a direct PUT; a fresh connection when absent. */
+  pooled?: (protocol: 'http:' | 'https:') => Promise<Agent>;
 }
 
 /**
@@ -80,6 +87,8 @@ export class PutNetworkError extends Error {
 const MAX_ANSWER = 64 * 1024;
 /** How long to wait for a 100 Continue before sending the body unasked. */
 export const CONTINUE_WAIT_MS = 1000;
+/** Over this many bytes a PUT asks `Expect: 100-continue` first (curl's threshold). */
+export const EXPECT_CONTINUE_BYTES = 1024 * 1024;
 
 const seconds = (ms: number) => `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
@@ -105,7 +114,8 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`upload URL has an unsupported scheme: ${target.protocol}`);
   // Direct, or behind a proxy (a CONNECT tunnel, or plain forwarding): the storage origin's own decision.
-  const via = await connectionFor(target, opts.env ?? process.env, undefined, opts.userAgent);
+  const via = await connectionFor(target, opts.env ?? process.env, undefined, opts.userAgent, opts.pooled);
+  const expectContinue = opts.sizeBytes > EXPECT_CONTINUE_BYTES;
   const send = via.send;
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   return new Promise<PutResult>((resolve, reject) => {
@@ -122,12 +132,11 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
       headers: {
         'content-type': opts.contentType,
         'content-length': String(opts.sizeBytes),
-        expect: '100-continue',
+        ...(expectContinue ? { expect: '100-continue' } : {}),
         'user-agent': opts.userAgent ?? 'adops',
         ...via.headers,
       },
-      // A fresh connection per file: an upload host is not the API origin, and a
-      // keep-alive socket left open would delay the process exit.
+      // The transport's pool when direct: its idle sockets hold no process open, and close with it.
       agent: via.agent,
     });
     /** Wakes a pump waiting for a flush. */
@@ -149,7 +158,7 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
     // lets a stalled write run about twice the time it is given (#13).
     const idle = setTimeout(() => fail(new PutNetworkError(`no progress for ${seconds(idleMs)}`, sentAll, { kind: 'timeout' })), idleMs);
     const progressed = () => idle.refresh();
-    const goAhead = setTimeout(() => sendBody(), CONTINUE_WAIT_MS);
+    const goAhead = expectContinue ? setTimeout(() => sendBody(), CONTINUE_WAIT_MS) : undefined;
     const onAbort = () => fail(abortError(opts.signal!));
     const cleanup = () => {
       clearTimeout(idle);
@@ -241,7 +250,8 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
         opts.onProgress?.(sent);
       }
     }
-    // The headers go now; the body waits for the go-ahead.
-    req.flushHeaders();
+    // The headers go now; a large body waits for the go-ahead, a small one goes with them.
+    if (expectContinue) req.flushHeaders();
+    else sendBody();
   });
 }

@@ -3,7 +3,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTINUE_WAIT_MS, PutNetworkError, putBytes, type PutBody } from '../../../src/client/upload-put.js';
+import { ApiClient, closeAllPools } from '../../../src/client/http.js';
+import { CONTINUE_WAIT_MS, EXPECT_CONTINUE_BYTES, PutNetworkError, putBytes, type PutBody } from '../../../src/client/upload-put.js';
 
 let server: Server;
 let base = '';
@@ -123,12 +124,70 @@ describe('putBytes', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const started = Date.now();
-      const r = await putBytes(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, bytes(1000), { contentType: 'image/png', sizeBytes: 1000 });
-      expect(r).toEqual({ status: 200, body: { sizeBytes: 1000 } });
+      const size = EXPECT_CONTINUE_BYTES + 1;
+      const r = await putBytes(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, bytes(size), { contentType: 'image/png', sizeBytes: size });
+      expect(r).toEqual({ status: 200, body: { sizeBytes: size } });
       expect(Date.now() - started).toBeGreaterThanOrEqual(CONTINUE_WAIT_MS - 50);
     } finally {
       silent.closeAllConnections();
       silent.close();
+    }
+  });
+
+  it('a body of EXPECT_CONTINUE_BYTES or less goes with its headers: no Expect, no wait for a go-ahead (#27)', async () => {
+    // A storage that sends no 100 Continue of its own: a client that asked for one would wait CONTINUE_WAIT_MS.
+    const plain = createServer();
+    const heard: Array<string | undefined> = [];
+    plain.on('checkContinue', (req) => heard.push(req.headers.expect));
+    plain.on('request', (req, res) => {
+      heard.push(req.headers.expect);
+      let n = 0;
+      req.on('data', (c: Buffer) => (n += c.length));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ sizeBytes: n })));
+    });
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+    try {
+      const started = Date.now();
+      const r = await putBytes(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`, bytes(EXPECT_CONTINUE_BYTES), {
+        contentType: 'image/png',
+        sizeBytes: EXPECT_CONTINUE_BYTES,
+      });
+      expect(r).toEqual({ status: 200, body: { sizeBytes: EXPECT_CONTINUE_BYTES } });
+      expect(heard).toEqual([undefined]);
+      expect(Date.now() - started).toBeLessThan(CONTINUE_WAIT_MS);
+    } finally {
+      plain.closeAllConnections();
+      plain.close();
+    }
+  });
+
+  it("a client's PUTs to one storage share its keep-alive connections, and close with it (#27)", async () => {
+    let connections = 0;
+    let closed = 0;
+    const storage = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}'));
+    });
+    storage.on('connection', (socket) => {
+      connections++;
+      socket.on('close', () => closed++);
+    });
+    await new Promise<void>((r) => storage.listen(0, '127.0.0.1', r));
+    const client = new ApiClient({ baseUrl: 'https://api.adops.test', apiKey: 'acr_k_1234', userAgent: 't', env: {} });
+    try {
+      const url = `http://127.0.0.1:${(storage.address() as AddressInfo).port}/u/token`;
+      for (let i = 0; i < 3; i++) {
+        const r = await client.putUpload(url, bytes(100), { contentType: 'image/png', sizeBytes: 100 });
+        expect(r.status).toBe(200);
+      }
+      expect(connections).toBe(1);
+      expect(closed).toBe(0);
+      // The runner closes the shared transport before it exits: the PUTs' connection goes with it.
+      await closeAllPools();
+      await expect.poll(() => closed).toBe(1);
+    } finally {
+      storage.closeAllConnections();
+      storage.close();
     }
   });
 
