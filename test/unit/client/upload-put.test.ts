@@ -1,10 +1,16 @@
 // putBytes: only the headers it means to send, redirects returned not followed,
 // an early refusal ends the PUT without sending the rest.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, closeAllPools } from '../../../src/client/http.js';
 import { CONTINUE_WAIT_MS, EXPECT_CONTINUE_BYTES, PutNetworkError, putBytes, type PutBody } from '../../../src/client/upload-put.js';
+
+/** `http://127.0.0.1:PORT` of a server listening on a TCP port. */
+function originOf(listening: Server): string {
+  const address = listening.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening on a TCP port');
+  return `http://127.0.0.1:${address.port}`;
+}
 
 let server: Server;
 let base = '';
@@ -22,7 +28,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = originOf(server);
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
@@ -76,7 +82,7 @@ describe('putBytes', () => {
     await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
     try {
       const started = Date.now();
-      const err = await putBytes(`http://127.0.0.1:${(stall.address() as AddressInfo).port}/`, chunks(256, 256 * 1024), {
+      const err = await putBytes(`${originOf(stall)}/`, chunks(256, 256 * 1024), {
         contentType: 'video/mp4',
         sizeBytes: 64 * 1024 * 1024,
         idleTimeoutMs: 1000,
@@ -102,7 +108,7 @@ describe('putBytes', () => {
     });
     await new Promise<void>((r) => refuser.listen(0, '127.0.0.1', r));
     try {
-      const r = await putBytes(`http://127.0.0.1:${(refuser.address() as AddressInfo).port}/`, bytes(8 * 1024 * 1024), {
+      const r = await putBytes(`${originOf(refuser)}/`, bytes(8 * 1024 * 1024), {
         contentType: 'text/markdown',
         sizeBytes: 8 * 1024 * 1024,
       });
@@ -125,7 +131,7 @@ describe('putBytes', () => {
     try {
       const started = Date.now();
       const size = EXPECT_CONTINUE_BYTES + 1;
-      const r = await putBytes(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, bytes(size), { contentType: 'image/png', sizeBytes: size });
+      const r = await putBytes(`${originOf(silent)}/`, bytes(size), { contentType: 'image/png', sizeBytes: size });
       expect(r).toEqual({ status: 200, body: { sizeBytes: size } });
       expect(Date.now() - started).toBeGreaterThanOrEqual(CONTINUE_WAIT_MS - 50);
     } finally {
@@ -148,7 +154,7 @@ describe('putBytes', () => {
     await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
     try {
       const started = Date.now();
-      const r = await putBytes(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`, bytes(EXPECT_CONTINUE_BYTES), {
+      const r = await putBytes(`${originOf(plain)}/`, bytes(EXPECT_CONTINUE_BYTES), {
         contentType: 'image/png',
         sizeBytes: EXPECT_CONTINUE_BYTES,
       });
@@ -175,7 +181,7 @@ describe('putBytes', () => {
     await new Promise<void>((r) => storage.listen(0, '127.0.0.1', r));
     const client = new ApiClient({ baseUrl: 'https://api.adops.test', apiKey: 'acr_k_1234', userAgent: 't', env: {} });
     try {
-      const url = `http://127.0.0.1:${(storage.address() as AddressInfo).port}/u/token`;
+      const url = `${originOf(storage)}/u/token`;
       for (let i = 0; i < 3; i++) {
         const r = await client.putUpload(url, bytes(100), { contentType: 'image/png', sizeBytes: 100 });
         expect(r.status).toBe(200);
