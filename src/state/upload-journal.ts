@@ -36,7 +36,7 @@ import { codeOf } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
 import { ensureDir, removeFile as removeStateFile, writeDurablyAsync } from './durable-write.js';
 import { guardWrite } from './errors.js';
-import { keyFingerprint } from './fingerprint.js';
+import { keyFingerprint, type ServiceScope } from './fingerprint.js';
 import { acquireLock, describeHolder, type Lock, type LockHolder } from './lock.js';
 
 export type JournalState =
@@ -102,18 +102,23 @@ const removeFile = (file: string) => removeStateFile(file, WHAT);
 
 export class UploadJournal {
   private readonly root: string;
+  /** The service's base URL as the whole store keys it (serviceScope: `https://X/` and `https://X` are one). */
+  private readonly service: string;
+  /** Tags what this run makes (a fingerprint of its key, never the key). */
+  readonly keyFp: string;
 
   /**
-   * `service` separates deployments (an id from one means nothing to another);
-   * `keyFp` tags what this run makes; `onNote` hears about unreadable files.
+   * `scope` (serviceScope) separates deployments (an id from one means nothing to another) and
+   * tags what this run makes; `onNote` hears about unreadable files.
    */
   constructor(
     configDir: string,
-    private readonly service: string,
-    readonly keyFp: string,
+    scope: ServiceScope,
     private readonly onNote?: (message: string) => void,
   ) {
     this.root = join(configDir, 'uploads');
+    this.service = scope.baseUrl;
+    this.keyFp = scope.keyFp;
   }
 
   private scope(target: string): string {

@@ -72,6 +72,23 @@ describe('a file already uploaded from this machine is shown, not sent again (sa
   });
 });
 
+describe('journal entries are keyed by the service as the rest of the store keys it', () => {
+  it('the base URL spelt with and without its trailing slash is one service: the same Asset, nothing sent', async () => {
+    const bytes = png(23, 29);
+    const p = put('slash.png', bytes);
+    const withSlash = await runAdopsInProcess(['assets', 'upload', p, '--output', 'json'], {
+      env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: `${sb.url}/`, ADOPS_API_KEY: TEST_FULL_KEY },
+      timeoutMs: 60_000,
+    });
+    expect(withSlash.code, withSlash.stderr).toBe(0);
+    const without = await adops(['assets', 'upload', p, '--output', 'json']);
+    expect(without.code, without.stderr).toBe(0);
+    expect(firstId(without.stdout)).toBe(firstId(withSlash.stdout));
+    expect(without.stderr).toContain('already uploaded as');
+    expect(await withBytes(bytes)).toHaveLength(1);
+  });
+});
+
 describe('journal entries are scoped by organization', () => {
   it('Acme, then Globex, then Acme again on one config dir: one copy in each organization', async () => {
     const bytes = jpeg(12, 34);

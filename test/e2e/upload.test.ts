@@ -11,6 +11,7 @@ import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
 import { keyFingerprint, UploadJournal } from '../../src/state/upload-journal.js';
+import { serviceScope } from '../../src/state/fingerprint.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -59,7 +60,7 @@ async function journalSent(
   sentSha256: string,
   extra: { filename?: string; contentType?: string } = {},
 ): Promise<void> {
-  const slot = await new UploadJournal(cfg, sb.url, keyFingerprint(TEST_FULL_KEY)).open('asset', file.length, sha(file));
+  const slot = await new UploadJournal(cfg, serviceScope(sb.url, TEST_FULL_KEY)).open('asset', file.length, sha(file));
   await slot.put({
     id: row.id,
     keyFp: keyFingerprint(TEST_FULL_KEY),

@@ -17,7 +17,8 @@ import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { uploadFile, UploadError, type FileOutcome, type LocalFile, type UploadOptions as FlowUploadOptions } from '../../flows/upload.js';
 import { expandInputs, type Skipped } from '../../flows/upload-files.js';
 import { runPool } from '../../flows/pool.js';
-import { keyFingerprint, UploadJournal } from '../../state/upload-journal.js';
+import { UploadJournal } from '../../state/upload-journal.js';
+import { serviceScope } from '../../state/fingerprint.js';
 import { UploadProgress } from '../../flows/upload-progress.js';
 import { explainFailure, pendingAdvice } from '../../flows/upload-report.js';
 import { assetTarget, type Row, type UploadTarget } from '../../flows/upload-targets.js';
@@ -90,7 +91,7 @@ export interface UploadRun {
 export function journalFor(ctx: CommandContext, beforeNote?: () => void): UploadJournal {
   const auth = ctx.auth();
   // Scoped by service and key (the organization as far as this machine can tell), not by profile name.
-  return new UploadJournal(ctx.config.dir, auth.baseUrl, keyFingerprint(auth.apiKey), (m) => {
+  return new UploadJournal(ctx.config.dir, serviceScope(auth.baseUrl, auth.apiKey), (m) => {
     beforeNote?.();
     ctx.warn(m);
   });

@@ -63,7 +63,7 @@ function setup() {
   writeFileSync(path, png());
   const st = statSync(path);
   const file = { path, shown: 'a.png', filename: 'a.png', size: st.size, mtimeMs: st.mtimeMs };
-  return { file, journal: new UploadJournal(dir, 'test', 'k1') };
+  return { file, journal: new UploadJournal(dir, { baseUrl: 'test', keyFp: 'k1' }) };
 }
 
 describe('uploadFile and a finalize that is not final yet', () => {

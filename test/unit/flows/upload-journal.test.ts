@@ -24,7 +24,7 @@ function files(dir: string): string[] {
 describe('UploadJournal', () => {
   it('keys entries by service, target, size and SHA-256 (not by path); private modes; no lock or temp file left', async () => {
     const dir = tempDir('adops-journal-');
-    const a = new UploadJournal(dir, 'http://a', 'k1');
+    const a = new UploadJournal(dir, { baseUrl: 'http://a', keyFp: 'k1' });
     const slot = await a.open('asset', 10, SHA);
     await slot.put(entry());
     await slot.put(entry({ id: 'ast_2', keyFp: 'k2' }));
@@ -39,7 +39,7 @@ describe('UploadJournal', () => {
     ]);
     expect(a.peek('document:acme', 10, SHA).map((e) => e.id)).toEqual(['doc_1']);
     expect(a.peek('asset', 11, SHA)).toEqual([]);
-    expect(new UploadJournal(dir, 'http://b', 'k1').peek('asset', 10, SHA)).toEqual([]);
+    expect(new UploadJournal(dir, { baseUrl: 'http://b', keyFp: 'k1' }).peek('asset', 10, SHA)).toEqual([]);
     const root = join(dir, 'uploads');
     expect(statSync(root).mode & 0o777).toBe(0o700);
     for (const f of files(root)) expect(statSync(join(root, f)).mode & 0o777, f).toBe(0o600);
@@ -49,7 +49,7 @@ describe('UploadJournal', () => {
 
   it('a second open of the same content waits for the first to release', async () => {
     const dir = tempDir('adops-journal-');
-    const j = new UploadJournal(dir, 's', 'k1');
+    const j = new UploadJournal(dir, { baseUrl: 's', keyFp: 'k1' });
     const first = await j.open('asset', 1, SHA);
     let waited = false;
     const second = j.open('asset', 1, SHA, { onWait: () => (waited = true) });
@@ -65,7 +65,7 @@ describe('UploadJournal', () => {
   it('an unreadable journal is named, its bytes kept aside, and treated as empty', async () => {
     const dir = tempDir('adops-journal-');
     const notes: string[] = [];
-    const j = new UploadJournal(dir, 's', 'k1', (m) => notes.push(m));
+    const j = new UploadJournal(dir, { baseUrl: 's', keyFp: 'k1' }, (m) => notes.push(m));
     const slot = await j.open('asset', 1, SHA);
     await slot.put(entry());
     slot.release();
@@ -96,7 +96,7 @@ describe('UploadJournal by size (large files)', () => {
 
   it('an unseen size: entries go to a pending file until settle() names the content; then the size is seen', async () => {
     const dir = tempDir('adops-journal-');
-    const j = new UploadJournal(dir, 's', 'k1');
+    const j = new UploadJournal(dir, { baseUrl: 's', keyFp: 'k1' });
     const size = await j.lockSize('asset', SIZE);
     expect(size.seen).toBe(false);
     const slot = size.unhashed();
@@ -116,7 +116,7 @@ describe('UploadJournal by size (large files)', () => {
 
   it('an unhashed slot whose reservation is dropped leaves no pending file (the size stays unseen)', async () => {
     const dir = tempDir('adops-journal-');
-    const j = new UploadJournal(dir, 's', 'k1');
+    const j = new UploadJournal(dir, { baseUrl: 's', keyFp: 'k1' });
     const size = await j.lockSize('asset', SIZE);
     const slot = size.unhashed();
     await slot.put(entry());
@@ -130,7 +130,7 @@ describe('UploadJournal by size (large files)', () => {
 
   it("content(sha) brings the size's pending entries, minus those a content file already names", async () => {
     const dir = tempDir('adops-journal-');
-    const j = new UploadJournal(dir, 's', 'k1');
+    const j = new UploadJournal(dir, { baseUrl: 's', keyFp: 'k1' });
     // A cut run left ast_1 pending; a crash between two writes left ast_2 both pending and in a content file.
     const cut = (await j.lockSize('asset', SIZE)).unhashed();
     await cut.put(entry({ id: 'ast_1' }));
@@ -154,7 +154,7 @@ describe('UploadJournal by size (large files)', () => {
 
   it('a second lock of the same size waits for the first to release', async () => {
     const dir = tempDir('adops-journal-');
-    const j = new UploadJournal(dir, 's', 'k1');
+    const j = new UploadJournal(dir, { baseUrl: 's', keyFp: 'k1' });
     const first = await j.lockSize('asset', SIZE);
     let waited = false;
     const second = j.lockSize('asset', SIZE, { onWait: () => (waited = true) });
