@@ -15,8 +15,8 @@ export const MUTATION_STATE_WORDS = ['pending', 'running', 'succeeded', 'failed'
 export const ASSET_STATE_WORDS = ['reserved', 'uploaded', 'ready'] as const;
 export const DOCUMENT_STATE_WORDS = ['pending_upload', 'ready'] as const;
 
-/** What a field must hold: a non-empty string, an absolute http(s) URL, a whole number ≥ 1, or one of some words. */
-export type FieldRule = 'id' | 'url' | 'revision' | readonly string[];
+/** What a field must hold: a non-empty string, an absolute http(s) URL, a whole number ≥ 1, true or false, or one of some words. */
+export type FieldRule = 'id' | 'url' | 'revision' | 'flag' | readonly string[];
 
 /** The fields each step reads from an operation's success answer. */
 export const ANSWER_FIELDS = {
@@ -42,13 +42,18 @@ export const ANSWER_FIELDS = {
   updateCampaignPlan: { revision: 'revision' },
   updateLineItem: { revision: 'revision' },
   renameAsset: { revision: 'revision' },
+  /** A wait ends on `ready`, and a Line Item is reported not ready only on a `false` the service said. */
+  getLineItemReadiness: { ready: 'flag' },
 } as const satisfies Partial<Record<OperationId, Readonly<Record<string, FieldRule>>>>;
 
 export type CheckedOperation = keyof typeof ANSWER_FIELDS;
 
 export const isCheckedOperation = (id: string): id is CheckedOperation => Object.hasOwn(ANSWER_FIELDS, id);
 type FieldsOf<Id extends CheckedOperation> = keyof (typeof ANSWER_FIELDS)[Id];
-type Checked<Id extends CheckedOperation> = Record<string, unknown> & { [F in FieldsOf<Id>]: F extends 'revision' ? number : string };
+type RuleOf<Id extends CheckedOperation, F extends FieldsOf<Id>> = (typeof ANSWER_FIELDS)[Id][F];
+type Checked<Id extends CheckedOperation> = Record<string, unknown> & {
+  [F in FieldsOf<Id>]: RuleOf<Id, F> extends 'revision' ? number : RuleOf<Id, F> extends 'flag' ? boolean : string;
+};
 
 /** A success answer that lacks what the step needs: not the service's answer to act on (exit 1, `unexpected_answer`). */
 export class UnexpectedAnswerError extends ApiError {
@@ -76,6 +81,7 @@ const shown = (v: unknown): string => (v === undefined ? 'missing' : v === null 
 function problemOf(value: unknown, rule: FieldRule): string | undefined {
   if (rule === 'id') return typeof value === 'string' && value.trim() !== '' ? undefined : shown(value);
   if (rule === 'revision') return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? undefined : shown(value);
+  if (rule === 'flag') return typeof value === 'boolean' ? undefined : shown(value);
   if (rule === 'url') {
     if (typeof value !== 'string') return shown(value);
     try {

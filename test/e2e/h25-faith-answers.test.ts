@@ -16,6 +16,7 @@ import { allMutations, campaignsOf } from '../helpers/drop-proxy.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
+import { DEMO_LINE_ITEMS, DEMO_PLAN } from '../../src/sandbox/fixtures/demo-plan-ids.js';
 
 const ACC = 'acc_acme_a_001';
 type Rewrite = (req: { method: string; path: string }, upstream: { status: number; body: string }) => { status: number; body: string } | undefined;
@@ -247,4 +248,37 @@ describe('plans apply and a revision-safe edit act only on answers that carry wh
       expect(r.stderr).not.toMatch(/bug in adops/);
     }
   }, 30_000);
+});
+
+describe('plans line-items readiness: `ready` decides the exit code and ends a wait, so it must be there', () => {
+  const path = `/context/campaign-plans/${DEMO_PLAN.slug}/line-items/${DEMO_LINE_ITEMS.prospecting}/readiness`;
+  const op = 'GET /context/campaign-plans/{slug}/line-items/{lineItemId}/readiness';
+  for (const [what, body, problem] of [
+    ['no ready', { lineItemId: DEMO_LINE_ITEMS.prospecting, missing: [] }, 'ready: missing'],
+    ['ready as a word', { lineItemId: DEMO_LINE_ITEMS.prospecting, ready: 'yes', missing: [] }, 'ready: not accepted'],
+  ] as const) {
+    it(`${what}: exit 1 unexpected_answer, at once, with and without --wait (not "not ready", not a wait to its timeout)`, async () => {
+      rewrite = (req) => (req.method === 'GET' && req.path === path ? { status: 200, body: JSON.stringify(body) } : undefined);
+      const once = await run(['plans', 'line-items', 'readiness', DEMO_PLAN.slug, DEMO_LINE_ITEMS.prospecting, '--json']);
+      expect(once.code, once.stderr).toBe(1);
+      expect(once.stderr).toContain(`unexpected answer to ${op}: ${problem}`);
+      expect(once.stdout).toBe('');
+      const started = Date.now();
+      const waited = await run([
+        'plans',
+        'line-items',
+        'readiness',
+        DEMO_PLAN.slug,
+        DEMO_LINE_ITEMS.prospecting,
+        '--wait',
+        '--interval',
+        '0.1',
+        '--timeout',
+        '20',
+      ]);
+      expect(waited.code, waited.stderr).toBe(1);
+      expect(waited.stderr).toContain(`unexpected answer to ${op}: ${problem}`);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }, 40_000);
+  }
 });

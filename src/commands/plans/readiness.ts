@@ -7,6 +7,7 @@ import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
+import { checkAnswer } from '../../client/answer-check.js';
 import { waitFor } from '../../client/waiter.js';
 import { READINESS_ACCEPTORS, type Readiness } from '../../flows/plan-readiness.js';
 import { buildRequest } from '../_shared/request-input.js';
@@ -21,7 +22,12 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
   const params = { slug: req.params.slug!, lineItemId: req.params.lineItemId! };
-  const fetch = async (signal?: AbortSignal): Promise<Readiness> => client.call('getLineItemReadiness', { params }, { signal: signal ?? ctx.signal });
+  // No 2xx on faith: `ready` decides the exit code and ends a wait (a body without it is unexpected_answer, exit 1).
+  const fetch = async (signal?: AbortSignal): Promise<Readiness> => {
+    const answer = await client.call('getLineItemReadiness', { params }, { signal: signal ?? ctx.signal });
+    checkAnswer('getLineItemReadiness', answer);
+    return answer;
+  };
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
   const again = `adops plans line-items readiness ${req.params.slug} ${req.params.lineItemId} --wait`;
 

@@ -50,6 +50,7 @@ describe('the rules are the contract', () => {
         expect(schema.required, `${id}.${field}`).toContain(field);
         const prop = schema.properties![field]!;
         if (rule === 'revision') expect(prop.type).toBe('integer');
+        else if (rule === 'flag') expect(prop.type).toBe('boolean');
         else if (Array.isArray(rule)) expect(prop.enum).toEqual([...rule]);
         else expect(prop.type).toBe('string');
       }
