@@ -31,6 +31,17 @@ export interface WorkerDeps {
 }
 
 /**
+ * Only open rows are read: SQLite uses the partial index `mutations_open` (schema/mutations.ts) only for
+ * a query whose WHERE repeats the index's own condition; `state = 'pending'` alone made every pass a
+ * scan of every mutation ever made, and a pass runs on every Mutations request (#27: a sandbox that had
+ * taken 40k mutations applied 20k rows in 46 s, against 14 s fresh).
+ */
+const OPEN = `state IN ('pending', 'running')`;
+export const START_DUE_SQL = `UPDATE mutations SET state = 'running', started_at = created_at + @start, updated_at = created_at + @start
+  WHERE ${OPEN} AND state = 'pending' AND created_at + @start <= @now`;
+export const FINISH_DUE_SQL = `SELECT * FROM mutations WHERE ${OPEN} AND state = 'running' AND started_at + ? <= ? ORDER BY seq`;
+
+/**
  * One pass: start every due pending mutation, then finish every due running one
  * (one that became running in this pass too, if its apply step is also due).
  * Returns how many changed state. Not re-entrant (MutationAdvancer serializes
@@ -38,16 +49,9 @@ export interface WorkerDeps {
  */
 export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promise<number> {
   const now = clock.now();
-  let moved = db
-    .prepare(
-      `UPDATE mutations SET state = 'running', started_at = created_at + @start, updated_at = created_at + @start
-       WHERE state = 'pending' AND created_at + @start <= @now`,
-    )
-    .run({ now, start: START }).changes;
+  let moved = db.prepare(START_DUE_SQL).run({ now, start: START }).changes;
 
-  const due = db
-    .prepare<[number, number], MutationDbRow>(`SELECT * FROM mutations WHERE state = 'running' AND started_at + ? <= ? ORDER BY seq`)
-    .all(APPLY, now);
+  const due = db.prepare<[number, number], MutationDbRow>(FINISH_DUE_SQL).all(APPLY, now);
   for (const row of due) {
     const outcome = await applyOne(db, apply, row);
     const at = row.started_at! + APPLY;

@@ -7,7 +7,7 @@ import type { Database } from '../../../src/sandbox/store/db.js';
 import { ManualClock } from '../clock.js';
 import { createServices } from '../../../src/sandbox/services.js';
 import { scopeFor } from '../../../src/sandbox/models/scope.js';
-import { advanceMutations } from '../../../src/sandbox/models/mutations-worker.js';
+import { advanceMutations, FINISH_DUE_SQL, nextDueAt, START_DUE_SQL } from '../../../src/sandbox/models/mutations-worker.js';
 import { APPLY_DELAY_MS, START_DELAY_MS } from '../../../src/sandbox/models/lifecycle.js';
 import type { ApplyChange } from '../../../src/sandbox/models/mutations-worker.js';
 import { changeOf } from '../../../src/sandbox/models/mutation-rows.js';
@@ -118,5 +118,35 @@ describe('request helpers', () => {
   it('canonical JSON ignores key order and undefined', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: undefined } })).toBe(canonicalJson({ a: { d: [1, { x: 1, y: 2 }] }, b: 1 }));
     expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
+  });
+});
+
+describe('a pass reads only the open mutations (#27)', () => {
+  // Every Mutations request runs a pass: a scan of every mutation ever made grew each request's cost with the store.
+  it.each([
+    ['start the due pending', START_DUE_SQL],
+    ['finish the due running', FINISH_DUE_SQL],
+  ])('%s: through the partial index mutations_open, never a scan of the table', (_what, sql) => {
+    const plan = db
+      .prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql.replace(/@now|@start|\?/g, '0')}`)
+      .all()
+      .map((r) => r.detail)
+      .join(' | ');
+    expect(plan).toContain('USING INDEX mutations_open');
+    expect(plan).not.toMatch(/SCAN mutations/);
+  });
+
+  it('a store of many finished mutations and one open: the pass still moves the open one, and nothing else', async () => {
+    const insert = db.prepare(
+      `INSERT INTO mutations (id, org_id, member_id, advertiser_id, provider, target_type, target_id, action, request, state, created_at, updated_at)
+       VALUES (?, 'org_1', 'mem_1', 'acc_1', 'provider_a', 'campaign', '1', 'pause', '{}', ?, 0, 0)`,
+    );
+    for (let i = 0; i < 500; i++) insert.run(`mut_done_${i}`, i % 2 ? 'succeeded' : 'failed');
+    insert.run('mut_open', 'pending');
+    expect(nextDueAt(db)).toBe(START_DELAY_MS);
+    clock.set(START_DELAY_MS);
+    expect(await advanceMutations({ db, clock, apply: () => ({ ok: true, entity: null }) })).toBe(1);
+    expect(db.prepare(`SELECT state FROM mutations WHERE id = 'mut_open'`).get()).toEqual({ state: 'running' });
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM mutations WHERE state IN ('succeeded', 'failed')`).get()).toEqual({ n: 500 });
   });
 });
