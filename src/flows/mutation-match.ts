@@ -3,6 +3,7 @@
 // restates under `changes` (nested, same keys on both sides). Comparing only
 // top-level keys once adopted an older budget change of another amount.
 import { hash } from 'node:crypto';
+import { canonicalJson } from '../contract/canonical-json.js';
 
 type Obj = Record<string, unknown>;
 
@@ -46,23 +47,6 @@ export function sameChange(row: Obj, body: Obj): boolean {
   if (!changes) return false;
   const wanted = body.action === 'set_budget' ? { budget: changes } : changes;
   return row.advertiserId === body.advertiserId && row.action === body.action && jsonEqual(row.target, body.target) && jsonEqual(row.changes, wanted);
-}
-
-/**
- * JSON with sorted keys: equal bodies give equal text whatever their key order. The text (so every
- * journal's row identity) is what it always was; built in one string, it is computed twice per
- * row of a file of changes (the check pass, then the send).
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`;
-  if (!isObj(value)) return JSON.stringify(value);
-  let text = '{';
-  for (const k of Object.keys(value).sort()) {
-    const v = value[k];
-    if (v === undefined) continue;
-    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(k)}:${canonicalJson(v)}`;
-  }
-  return `${text}}`;
 }
 
 /** One-shot `crypto.hash` (Node >= 20.12; package.json asks >= 20.19): a Hash object per row cost more than the digest. */

@@ -12,6 +12,7 @@ import type { CreateMutation, Mutation, MutationState } from '../../contract/sch
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import { changeOf, toMutation } from './mutation-rows.js';
 import type { MutationDbRow } from './mutation-rows.js';
+import { canonicalJson } from '../../contract/canonical-json.js';
 import { checkWholeAmount } from '../providers/units.js';
 import { ownedAdvertiser } from './advertisers.js';
 import { keysetPage } from '../store/cursor.js';
@@ -19,17 +20,6 @@ import type { Page } from '../store/cursor.js';
 
 /** How long an Idempotency-Key is remembered (per organization). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-
-/** JSON with sorted keys, so equal bodies hash equal whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 const hashBody = (body: CreateMutation) => createHash('sha256').update(canonicalJson(body)).digest('hex');
 

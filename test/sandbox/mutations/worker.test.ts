@@ -11,7 +11,8 @@ import { advanceMutations, FINISH_DUE_SQL, nextDueAt, START_DUE_SQL } from '../.
 import { APPLY_DELAY_MS, START_DELAY_MS } from '../../../src/sandbox/models/lifecycle.js';
 import type { ApplyChange } from '../../../src/sandbox/models/mutations-worker.js';
 import { changeOf } from '../../../src/sandbox/models/mutation-rows.js';
-import { canonicalJson, startMutation } from '../../../src/sandbox/models/mutations.js';
+import { startMutation } from '../../../src/sandbox/models/mutations.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
 import type { CreateMutation } from '../../../src/contract/schemas/mutations.js';
 
 let db: Database;

@@ -3,7 +3,8 @@
 // same rows, so the text and the hash are pinned here (values computed with the
 // implementation they replaced: createHash + keys filtered, sorted, mapped).
 import { describe, expect, it } from 'vitest';
-import { bodyHash, canonicalJson, rowIds } from '../../../src/flows/mutation-match.js';
+import { bodyHash, rowIds } from '../../../src/flows/mutation-match.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
 
 const cases: Array<[Record<string, unknown>, string]> = [
   [{ advertiserId: 'acc_1', target: { type: 'campaign', id: '7' }, action: 'rename', name: 'Spring, "week" 1', extra: undefined }, '70870da1a44bc04c'],
