@@ -30,18 +30,7 @@ export interface RevisionedWrite {
  * Run inside the caller's transaction when other checks precede it.
  */
 export function writeWithRevision<Row = Record<string, unknown>>(w: RevisionedWrite): Row {
-  const columns = Object.keys(w.set);
-  const assignments = [...columns.map((c) => `${c} = @${c}`), 'revision = revision + 1', 'updated_at = @__now'];
-  const guard = w.expected === undefined ? '' : ' AND revision = @__expected';
-  const params: Record<string, unknown> = { ...w.set, __seq: w.seq, __now: w.now };
-  if (w.expected !== undefined) params.__expected = w.expected;
-  const written = w.db
-    .prepare<[Record<string, unknown>], Row>(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE seq = @__seq${guard} RETURNING *`)
-    .get(params);
-  if (written) return written;
-  const current = w.db.prepare<[number], { revision: number }>(`SELECT revision FROM ${w.table} WHERE seq = ?`).get(w.seq);
-  if (!current) throw domainError('not_found', 'It was deleted meanwhile.');
-  throw revisionMismatch(current.revision);
+  return conditionalWrite<Row>(w, { where: 'seq = @__seq', params: { __seq: w.seq } }, () => domainError('not_found', 'It was deleted meanwhile.'));
 }
 
 /** A write to the row of `slug` in the writer's organization: no row is looked up first. */
@@ -54,23 +43,28 @@ export interface RevisionedSlugWrite extends Omit<RevisionedWrite, 'seq'> {
 
 /**
  * writeWithRevision for a row named by its slug, in ONE statement when it succeeds (#27: a
- * look-up of the row and then the write cost two): `UPDATE … WHERE org_id = ? AND slug = ? AND
- * revision = ? RETURNING *`. Only when nothing was written is the row read, to tell the answers
- * apart as a look-up first would have: no row is `notFound()` (404), a row with another revision
- * is 409 revision_mismatch with its current revision. Nothing is written in either case.
+ * look-up of the row and then the write cost two). Only when nothing was written is the row
+ * read, to tell the answers apart as a look-up first would have: no row is `notFound()` (404), a
+ * row with another revision is 409 revision_mismatch with its current revision. Nothing is
+ * written in either case.
  */
 export function writeSlugWithRevision<Row = Record<string, unknown>>(w: RevisionedSlugWrite): Row {
+  return conditionalWrite<Row>(w, { where: 'org_id = @__org AND slug = @__slug', params: { __org: w.orgId, __slug: w.slug } }, w.notFound);
+}
+
+/** The one conditional write of both: `UPDATE … WHERE <key> [AND revision = expected] RETURNING *`, then, if nothing was written, why. */
+function conditionalWrite<Row>(w: Omit<RevisionedWrite, 'seq'>, key: { where: string; params: Record<string, unknown> }, notFound: () => Error): Row {
   const columns = Object.keys(w.set);
   const assignments = [...columns.map((c) => `${c} = @${c}`), 'revision = revision + 1', 'updated_at = @__now'];
   const guard = w.expected === undefined ? '' : ' AND revision = @__expected';
-  const params: Record<string, unknown> = { ...w.set, __org: w.orgId, __slug: w.slug, __now: w.now };
+  const params: Record<string, unknown> = { ...w.set, ...key.params, __now: w.now };
   if (w.expected !== undefined) params.__expected = w.expected;
   const written = w.db
-    .prepare<[Record<string, unknown>], Row>(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE org_id = @__org AND slug = @__slug${guard} RETURNING *`)
+    .prepare<[Record<string, unknown>], Row>(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE ${key.where}${guard} RETURNING *`)
     .get(params);
   if (written) return written;
-  const current = w.db.prepare<[string, string], { revision: number }>(`SELECT revision FROM ${w.table} WHERE org_id = ? AND slug = ?`).get(w.orgId, w.slug);
-  if (!current) throw w.notFound();
+  const current = w.db.prepare<[Record<string, unknown>], { revision: number }>(`SELECT revision FROM ${w.table} WHERE ${key.where}`).get(key.params);
+  if (!current) throw notFound();
   throw revisionMismatch(current.revision);
 }
 
