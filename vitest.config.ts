@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The compiled validators (src/contract/generated/*-validators.js, plain JavaScript importing nothing) are
+    // loaded by Node as they are: vite's transform of their ~150 and ~320 KB took 2-4 s per file that loads one.
+    server: { deps: { external: [/src\/contract\/generated\/[a-z-]+-validators\.js$/] } },
     maxWorkers: 2,
     // Each file gets its own TMPDIR under one root for the run; what a file leaves there fails it.
     globalSetup: ['./test/helpers/temp-global.ts'],

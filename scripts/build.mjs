@@ -23,7 +23,7 @@
 //   and test/e2e/package.test.ts read it.
 // - fast-read.cjs: the stored reads' own bundle (below).
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,12 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
+
+// tsc emits only what it compiles: the generated validators are plain JavaScript (src/contract/generated/*.js,
+// `npm run gen`), so tsc's dist/ gets them beside the modules that import them.
+for (const f of readdirSync(`${root}src/contract/generated`).filter((n) => n.endsWith('.js'))) {
+  copyFileSync(`${root}src/contract/generated/${f}`, `${root}dist/contract/generated/${f}`);
+}
 
 // import('pkg') of a CommonJS package: Node gives the named exports
 // (`const { x } = await import('some-cjs-package')`), esbuild's split chunk only
@@ -88,8 +94,10 @@ const FAST_READ_STUBS = [
   { specifier: /^\.\.\/(table|chart)\.js$/, importer: /src\/cli\/output\/writers\/table\.ts$/, exports: ['renderTable', 'renderVertical', 'renderChart'] },
   // JMESPath (82 KB): runRead declines --query.
   { specifier: /^\.\.?\/query\.js$/, importer: /src\/cli\/output\/writers(\.ts|\/[a-z]+\.ts)$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
-  // The contract's compiled request validators (~260 KB): a stored read sends no body, so it never checks one.
+  // The contract's compiled request validators (~150 KB): a stored read sends no body, so it never checks one.
   { specifier: /^\.\/generated\/request-validators\.js$/, importer: /src\/contract\/request-check\.ts$/, exports: ['SHAPES'] },
+  // The compiled answer validators (~320 KB): a stored read is a display, a tolerant reader; no flow runs in it.
+  { specifier: /^\.\/generated\/response-validators\.js$/, importer: /src\/contract\/response-check\.ts$/, exports: [] },
   // https through a proxy's CONNECT tunnel (node:tls at load): runRead declines when a proxy variable is set.
   { specifier: /^\.\/proxy-tunnel\.js$/, importer: /src\/client\//, exports: ['tunnelAgent', 'closeTunnels', 'openTunnel'] },
 ];

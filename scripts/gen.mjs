@@ -5,8 +5,10 @@
 //                                                  the plain table the CLI's fast paths read)
 //   src/contract/generated/operation-inputs.json  (what each operation accepts; the CLI reads it)
 //   src/contract/generated/resource-fields.json   (each noun's --fields paths, from its rows' response schemas)
-//   src/contract/generated/request-validators.ts  (ajv's standalone validators of each request body and
+//   src/contract/generated/request-validators.js  (ajv's standalone validators of each request body and
 //                                                  headers; the CLI loads them lazily to check before sending)
+//   src/contract/generated/response-validators.js (the same engine's validators of each success answer,
+//                                                  opened to unknown fields; loaded when a flow acts on one)
 //   docs/cli.md                                    (the command reference)
 //   completions/adops.{bash,zsh,fish}
 //   man/adops.1                                    (the man page, package.json "man")
@@ -56,11 +58,19 @@ const contract = await fromSource(
     "export { operationInputs } from './src/contract/operation-inputs.ts';",
     "export { resourceFields } from './src/contract/resource-fields.ts';",
     "export { requestValidatorsSource } from './src/contract/request-schemas.ts';",
+    "export { responseValidatorsSource } from './src/contract/response-schemas.ts';",
+    "export { validatorsDeclaration } from './src/contract/validator-build.ts';",
   ].join('\n'),
 );
 writeFileSync(`${root}src/contract/generated/operation-inputs.json`, JSON.stringify(contract.operationInputs(), null, 1) + '\n');
 writeFileSync(`${root}src/contract/generated/resource-fields.json`, JSON.stringify(contract.resourceFields(), null, 1) + '\n');
-writeFileSync(`${root}src/contract/generated/request-validators.ts`, contract.requestValidatorsSource());
+for (const [name, source] of [
+  ['request-validators', contract.requestValidatorsSource()],
+  ['response-validators', contract.responseValidatorsSource()],
+]) {
+  writeFileSync(`${root}src/contract/generated/${name}.js`, source);
+  writeFileSync(`${root}src/contract/generated/${name}.d.ts`, contract.validatorsDeclaration(name));
+}
 if (only === 'inputs') process.exit(0);
 
 // 3. The command reference and completions (the registry reads the JSON just written).

@@ -1,37 +1,14 @@
 // What each operation's request body (and headers) must be, as the JSON Schema
-// the sandbox publishes for it, compiled by ajv into standalone validators:
-// `npm run gen` writes ./generated/request-validators.ts, which the CLI loads
-// (lazily, only when a command sends a body) to check the whole request before
-// sending: nested fields, unions and bounds included. Dev-time only (zod, ajv):
-// nothing at run time imports this file, only the code it writes.
-import { Ajv, _ } from 'ajv';
-import { createRequire } from 'node:module';
-import { transformSync } from 'esbuild';
-import { z } from 'zod';
+// the sandbox publishes for it, compiled by the one validator engine
+// (./validator-build.ts) into standalone validators: `npm run gen` writes
+// ./generated/request-validators.ts, which the CLI loads (lazily, only when a
+// command sends a body) to check the whole request before sending: nested
+// fields, unions and bounds included. Dev-time only (zod, ajv): nothing at run
+// time imports this file, only the code it writes.
+import type { z } from 'zod';
 import { OPERATIONS } from './operations.js';
 import { schemasOf } from './operation-schemas.js';
-import * as requestFormats from './request-formats.js';
-
-// A CommonJS module whose module.exports is the function (TypeScript's NodeNext reading of its default differs).
-const standaloneCode = createRequire(import.meta.url)('ajv/dist/standalone') as (ajv: Ajv, refs: Record<string, string>) => string;
-
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Words for people (descriptions, examples) do not check anything; dropped so the validators stay small. */
-const PROSE = new Set(['description', 'examples', 'example', 'default', 'title', '$schema', 'id']);
-
-function withoutProse(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutProse);
-  if (!isNode(node)) return node;
-  const out: Node = {};
-  for (const [k, v] of Object.entries(node)) {
-    // (A property named `id` sits inside `properties`, whose keys are kept below.)
-    if (PROSE.has(k)) continue;
-    out[k] = k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, withoutProse(s)])) : withoutProse(v);
-  }
-  return out;
-}
+import { isNode, mapNode, publishedSchema, standaloneSource, type Node } from './validator-build.js';
 
 /** The field whose constant tells a union's object shapes apart (a mutation's `action`), if one does. */
 function tagOf(shapes: unknown[]): string | undefined {
@@ -51,18 +28,9 @@ function tagOf(shapes: unknown[]): string | undefined {
 }
 
 /** ajv's `discriminator` on every tagged oneOf: it then checks the one shape the tag names, and its errors are that shape's. */
-function tagged(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(tagged);
-  if (!isNode(node)) return node;
-  const out: Node = Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [
-      k,
-      k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, tagged(s)])) : tagged(v),
-    ]),
-  );
-  const tag = Array.isArray(out.oneOf) ? tagOf(out.oneOf) : undefined;
-  if (tag) out.discriminator = { propertyName: tag };
-  return out;
+function tagged(node: Node): Node {
+  const tag = Array.isArray(node.oneOf) ? tagOf(node.oneOf) : undefined;
+  return tag ? { ...node, discriminator: { propertyName: tag } } : node;
 }
 
 /** Which names each place of a request takes, for words about a field the schema does not list. */
@@ -108,10 +76,7 @@ function collectNames(node: unknown, at: string, defs: Node, out: RequestShapeFa
 
 /** The published JSON Schema of one request part, ready for ajv: no prose, tagged unions marked. */
 export function requestPartSchema(schema: z.ZodType): Node {
-  const json = withoutProse(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
-  const out = tagged(json);
-  if (!isNode(out)) throw new Error('a request schema is a JSON object');
-  return out;
+  return mapNode(publishedSchema(schema, 'input'), tagged);
 }
 
 export type RequestPart = 'body' | 'headers';
@@ -127,35 +92,15 @@ export function requestSchemas(): Record<string, Node> {
   return out;
 }
 
-const HEADER = `// @ts-nocheck
-/* eslint-disable */
+const HEADER = `/* eslint-disable */
 // Written by \`npm run gen\` (src/contract/request-schemas.ts): ajv's standalone validators of each
 // operation's request body and headers, from the JSON Schemas the sandbox publishes. Do not edit.
 // Loaded lazily by src/contract/request-check.ts, only when a command sends a body.
-import * as requestFormats from '../request-formats.js';
 `;
 
 /** The source of ./generated/request-validators.ts. */
 export function requestValidatorsSource(): string {
   const schemas = requestSchemas();
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    discriminator: true,
-    // zod counts a string's length in UTF-16 units (String.length), so the checks do too.
-    unicode: false,
-    logger: false,
-    code: { source: true, esm: true, lines: false, formats: _`require("../request-formats.js")` },
-    formats: { date: requestFormats.date, uri: requestFormats.uri },
-  });
-  for (const [key, schema] of Object.entries(schemas)) ajv.addSchema(schema, key);
-  const code = standaloneCode(ajv, Object.fromEntries(Object.keys(schemas).map((k) => [k, k])))
-    .replace(/^"use strict";/, '')
-    .split('require("../request-formats.js")')
-    .join('requestFormats');
-  if (code.includes('require(')) throw new Error('request validators: the standalone code still calls require()');
   const shapeFacts = Object.fromEntries(Object.entries(schemas).map(([k, s]) => [k, facts(s)]));
-  // Minified: a command that sends a body parses it once per run (about half the size unminified).
-  const small = transformSync(`export const SHAPES = ${JSON.stringify(shapeFacts)};\n${code}`, { minify: true, format: 'esm', target: 'node20' }).code;
-  return `${HEADER}${small}`;
+  return standaloneSource(schemas, HEADER, `export const SHAPES = ${JSON.stringify(shapeFacts)};\n`);
 }

@@ -5,7 +5,8 @@
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { closest } from '../../cli/input-checks.js';
-import { dotted, valueAt, type RequestIssue } from '../../contract/request-check.js';
+import { dotted, type RequestIssue } from '../../contract/request-check.js';
+import { valueAt } from '../../contract/validation-words.js';
 import type { OperationId } from '../../contract/operations.js';
 
 /** `target.id` → `/target/id` (a JSON Pointer). */

@@ -178,8 +178,8 @@ export type InsightsQuery = z.infer<typeof insightsQuerySchema>;
 
 export const insightRowSchema = z
   .strictObject({
-    dateStart: z.string().describe('First day of the period inside the range.'),
-    dateStop: z.string().describe('Last day of the period inside the range.'),
+    dateStart: isoDate.describe('First day of the period inside the range, YYYY-MM-DD.'),
+    dateStop: isoDate.describe('Last day of the period inside the range, YYYY-MM-DD.'),
     level: z.enum(INSIGHT_LEVELS),
     advertiserId: advertiserIdSchema.nullable().describe('Null when broken down by provider or entity type.'),
     provider: rowProvider.nullable().describe('Null when broken down by entity type.'),

@@ -7,7 +7,7 @@ import { requestValidatorsSource } from '../../../src/contract/request-schemas.j
 
 describe('request validators', () => {
   it('src/contract/generated/request-validators.ts is current (regenerate: npm run gen)', () => {
-    const committed = readFileSync(new URL('../../../src/contract/generated/request-validators.ts', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../src/contract/generated/request-validators.js', import.meta.url), 'utf8');
     expect(committed === requestValidatorsSource()).toBe(true);
   });
 
