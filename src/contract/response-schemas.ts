@@ -27,13 +27,14 @@ function tolerant(node: Node): Node {
  * (the generated code is several times smaller), the same verdicts.
  */
 function nullableAsType(node: Node): Node {
-  const alts = node.anyOf;
+  const alts: unknown = node.anyOf;
   if (!Array.isArray(alts) || alts.length !== 2 || Object.keys(node).length !== 1) return node;
-  const nul = alts.findIndex((a) => isNode(a) && a.type === 'null' && Object.keys(a).length === 1);
+  const nul = alts.findIndex((a: unknown) => isNode(a) && a.type === 'null' && Object.keys(a).length === 1);
   const other: unknown = alts[1 - nul];
   if (nul === -1 || !isNode(other) || typeof other.type !== 'string' || other.$ref !== undefined) return node;
   const out: Node = { ...other, type: [other.type, 'null'] };
-  if (Array.isArray(other.enum)) out.enum = [...other.enum, null];
+  const words: unknown = other.enum;
+  if (Array.isArray(words)) out.enum = words.concat([null]);
   if (other.const !== undefined) {
     delete out.const;
     out.enum = [other.const, null];
