@@ -102,5 +102,5 @@ export function operationPages(
   input: AnyOperationInput,
   opts: CallOptions & PaginateOptions = {},
 ): AsyncGenerator<Page<unknown>, void, undefined> {
-  return paginate(client, operationRequest(id, input, opts), opts);
+  return paginate(client, operationRequest(id, input, opts), { operation: id, ...opts });
 }

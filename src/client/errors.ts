@@ -112,4 +112,17 @@ export class RepeatedCursorError extends Error {
   }
 }
 
+/** A walk that makes no progress: page after page without a row, each with a new cursor (the CLI exits 1). */
+export class NoProgressError extends Error {
+  override readonly name = 'NoProgressError';
+  readonly code = 'no_progress';
+  readonly hint = 'the rows printed so far are complete up to here; the service keeps answering empty pages with new cursors, a fault of the service to report';
+  constructor(
+    readonly pages: number,
+    readonly path: string,
+  ) {
+    super(`the service answered ${pages} empty pages in a row while paging ${path}, each with a new cursor; stopped instead of paging for ever`);
+  }
+}
+
 export { causeOf, codeOf } from './transport.js';

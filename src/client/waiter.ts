@@ -9,7 +9,8 @@
 // first (client/answer-check.ts): one without a state of the contract, or of
 // the wrong shape, ends the wait as an unexpected answer, never as success
 // and never as "not yet" until the timeout.
-import { checkAnswer, MUTATION_STATE_WORDS, type CheckedOperation } from './answer-check.js';
+import type { AnswerViewName } from '../contract/answer-views.js';
+import { checkAnswer, MUTATION_STATE_WORDS } from './answer-check.js';
 import { ApiError } from './errors.js';
 
 export type AcceptorState = 'success' | 'failure' | 'retry';
@@ -36,8 +37,8 @@ export interface WaitOptions<T> {
   signal?: AbortSignal | undefined;
   /** After each answered poll (progress for a person; no terminal code here). */
   onPoll?: (value: T) => void;
-  /** The operation polled: each answer must carry what its contract requires (else UnexpectedAnswerError). */
-  answer?: CheckedOperation;
+  /** What the wait reads of each answer (its view): checked before an acceptor decides (else UnexpectedAnswerError). */
+  view?: AnswerViewName | undefined;
 }
 
 export type WaitOutcome = 'success' | 'failure' | 'timeout';
@@ -181,7 +182,7 @@ export async function waitFor<T>(fetch: (signal: AbortSignal) => Promise<T>, opt
       if (state === undefined) throw poll.error;
       if (state !== 'retry') return { outcome: state, value: undefined, error: poll.error };
     } else {
-      if (opts.answer) checkAnswer(opts.answer, poll.value);
+      if (opts.view) await checkAnswer(opts.view, poll.value);
       last = poll.value;
       opts.onPoll?.(poll.value);
       if (state === 'success' || state === 'failure') return { outcome: state, value: poll.value };

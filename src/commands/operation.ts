@@ -7,7 +7,7 @@ import { EXIT } from '../cli/exit-codes.js';
 import type { OperationCommandData, OperationInput } from './_shared/operation-data.js';
 import { prepareOutput, writeObject, type WriterOptions } from '../cli/output/writers.js';
 import type { CommandSpec } from '../cli/registry.js';
-import { isCheckedOperation } from '../client/answer-check.js';
+import { POLL_VIEWS } from '../contract/answer-views.js';
 import { LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
 import { streamList, type ListOptions } from './_shared/list.js';
 import { buildRequest } from './_shared/request-input.js';
@@ -55,8 +55,7 @@ export async function run(
 
   if (data.watch && opts.wait === true) {
     const again = `adops ${command.path.join(' ')} ${Object.values(req.params).join(' ')} --wait`;
-    const answer = isCheckedOperation(op.id) ? op.id : undefined;
-    return waitAndReport(ctx, fetchOnce, { timeoutSeconds: opts.timeout, intervalSeconds: opts.interval, again, answer }, out);
+    return waitAndReport(ctx, fetchOnce, { timeoutSeconds: opts.timeout, intervalSeconds: opts.interval, again, view: POLL_VIEWS[op.id] }, out);
   }
 
   const spinner = await ctx.spinner('Working…');

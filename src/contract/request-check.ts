@@ -7,14 +7,13 @@
 // reported apart (`unknown`): the service may be newer than this CLI, so that
 // one is a warning, not a refusal.
 import type { OperationId } from './operations.js';
-import { issuesOf, unescape, type ValidationIssue, type Validators } from './validation-words.js';
+import { issuesOf, unescape, validatorsLoader, type ValidationIssue } from './validation-words.js';
 
 export type RequestIssue = ValidationIssue;
 
 export type RequestPart = 'body' | 'headers';
 
-let loaded: Promise<Validators> | undefined;
-const load = (): Promise<Validators> => (loaded ??= import('./generated/request-validators.js') as Promise<Validators>);
+const load = validatorsLoader(() => import('./generated/request-validators.js'));
 
 /** Every problem with `value` as `operationId`'s `part`; [] when it can be sent as it is. */
 export async function checkRequest(operationId: OperationId, part: RequestPart, value: unknown): Promise<RequestIssue[]> {

@@ -6,6 +6,7 @@
 // and where completion lists its ids. Plain data keyed by the nouns the
 // commands name as their `resource`, so the CLI reads it on any path without
 // zod, and the sandbox could read it too (it imports nothing but the table).
+import type { AnswerViewName } from './answer-views.js';
 import type { OperationId } from './operations.js';
 
 /** How `adops <noun> edit` reads and writes a row that carries a `revision`. */
@@ -14,6 +15,8 @@ export interface EditSpec {
   update: OperationId;
   /** The GET answering the row, or its parent's (a Line Item is read through its plan). */
   read: OperationId;
+  /** What the edit reads of `read`'s answer, and of `update`'s (the revision the next write is made at): checked first. */
+  views: { read: AnswerViewName; written: AnswerViewName };
   /** When `read` answers the parent: the array holding the rows, matched on the noun's id field and path parameter. */
   within?: string;
   /** Fields an editor shows as markdown blocks (multi-line prose); the others are `field: value` lines. */
@@ -194,7 +197,7 @@ export const RESOURCES = {
     name: 'filename',
     rows: ['listAssets', 'getAsset', 'reserveAssetUpload'],
     columns: ['id', 'filename', 'state', 'kind', 'mimeType', 'sizeBytes', 'width', 'height', 'updatedAt'],
-    edit: { update: 'renameAsset', read: 'getAsset', blocks: [], notEditable: [] },
+    edit: { update: 'renameAsset', read: 'getAsset', views: { read: 'assetRevision', written: 'assetRenamed' }, blocks: [], notEditable: [] },
     namedOnDelete: { delete: 'deleteAsset', get: 'getAsset' },
     completion: { kind: 'asset', list: 'listAssets', limit: 100, pages: 1, groups: ['assets'] },
   },
@@ -210,7 +213,7 @@ export const RESOURCES = {
     name: 'name',
     rows: ['listSkills', 'getSkill'],
     columns: ['slug', 'name', 'source', 'catalogVersion', 'revision', 'updatedAt', 'description'],
-    edit: { update: 'updateSkill', read: 'getSkill', blocks: ['body'], notEditable: [] },
+    edit: { update: 'updateSkill', read: 'getSkill', views: { read: 'skillRevision', written: 'skillUpdated' }, blocks: ['body'], notEditable: [] },
     completion: { kind: 'skill', list: 'listSkills', limit: 100, pages: 1, groups: ['skills'] },
   },
   catalogSkill: {
@@ -226,7 +229,13 @@ export const RESOURCES = {
     name: 'name',
     rows: ['getBrand', 'listBrands'],
     columns: ['slug', 'name', 'revision', 'updatedAt', 'description'],
-    edit: { update: 'updateBrand', read: 'getBrand', blocks: ['identity', 'voice', 'guidelines', 'messaging'], notEditable: [] },
+    edit: {
+      update: 'updateBrand',
+      read: 'getBrand',
+      views: { read: 'brandRevision', written: 'brandUpdated' },
+      blocks: ['identity', 'voice', 'guidelines', 'messaging'],
+      notEditable: [],
+    },
     completion: { kind: 'brand', list: 'listBrands', limit: 100, pages: 1, groups: ['brands'], args: ['brand'] },
   },
   brandAdvertiser: {
@@ -242,7 +251,13 @@ export const RESOURCES = {
     name: 'name',
     rows: ['listPersonas', 'getPersona'],
     columns: ['brandSlug', 'slug', 'name', 'channels', 'revision', 'updatedAt'],
-    edit: { update: 'updatePersona', read: 'getPersona', blocks: ['demographics'], notEditable: [] },
+    edit: {
+      update: 'updatePersona',
+      read: 'getPersona',
+      views: { read: 'personaRevision', written: 'personaUpdated' },
+      blocks: ['demographics'],
+      notEditable: [],
+    },
   },
   document: {
     noun: 'document',
@@ -258,7 +273,14 @@ export const RESOURCES = {
     name: 'name',
     rows: ['listCampaignPlans', 'getCampaignPlan'],
     columns: ['slug', 'name', 'status', 'budget', 'startDate', 'endDate', 'lineItemCount', 'updatedAt'],
-    edit: { update: 'updateCampaignPlan', read: 'getCampaignPlan', blocks: [], notEditable: ['status'], onlyWhile: PLAN_DRAFT },
+    edit: {
+      update: 'updateCampaignPlan',
+      read: 'getCampaignPlan',
+      views: { read: 'planRevision', written: 'planUpdated' },
+      blocks: [],
+      notEditable: ['status'],
+      onlyWhile: PLAN_DRAFT,
+    },
     completion: { kind: 'plan', list: 'listCampaignPlans', limit: 100, pages: 1, groups: ['plans'], args: ['plan'] },
   },
   lineItem: {
@@ -268,7 +290,15 @@ export const RESOURCES = {
     rows: ['addLineItem', 'updateLineItem'],
     columns: ['lineItemId', 'name', 'provider', 'advertiserId', 'budget', 'budgetType', 'startDate', 'endDate', 'lastValidation.valid'],
     // A Line Item has no GET of its own: it is read through its plan's, so "read again after a 409" costs one plan read.
-    edit: { update: 'updateLineItem', read: 'getCampaignPlan', within: 'lineItems', blocks: [], notEditable: [], onlyWhile: PLAN_DRAFT },
+    edit: {
+      update: 'updateLineItem',
+      read: 'getCampaignPlan',
+      views: { read: 'lineItemRevision', written: 'lineItemUpdated' },
+      within: 'lineItems',
+      blocks: [],
+      notEditable: [],
+      onlyWhile: PLAN_DRAFT,
+    },
   },
   validation: { noun: 'validation', id: 'lineItemId', rows: ['validateLineItem'], columns: ['lineItemId', 'valid', 'problems', 'checkedAt'] },
   readiness: { noun: 'readiness', id: 'lineItemId', rows: ['getLineItemReadiness'], columns: ['lineItemId', 'ready', 'missing', 'checkedAt'] },

@@ -1,25 +1,30 @@
-// Checks a success answer with the schema the sandbox publishes for it,
-// compiled by the one validator engine at `npm run gen` time
-// (./generated/response-validators.ts, loaded here lazily, when a flow first
+// Checks what a flow's step reads of a success answer (its view,
+// ./answer-views.ts) with the schema the sandbox publishes for it, compiled by
+// the one validator engine at `npm run gen` time
+// (./generated/response-validators.js, loaded here lazily, when a flow first
 // acts on an answer: `--help`, the stored reads and the display commands never
-// load it). A tolerant reader's check: a field the contract does not name
-// passes; a required field missing, a wrong type, a null where none is allowed,
-// a word outside its enum or a date that is not one is an issue. A flow judges
-// only answers with none (src/client: checked calls), or turns the issues of a
-// row into a row of its own ("not comparable: …").
-import type { OperationId } from './operations.js';
-import { issuesOf, pointerWords, type ValidationIssue, type Validators } from './validation-words.js';
+// load it). A field read that is missing, of a wrong type, null where none is
+// allowed, a word outside its enum or a date that is not one is an issue; what
+// the step does not read is not looked at. A flow acts only on an answer
+// without issues (src/client/answer-check.ts), or turns the issues of one row
+// into a row of its own ("not comparable: …").
+import type { AnswerViewName } from './answer-views.js';
+import { issuesOf, pointerWords, validatorsLoader, type ValidationIssue } from './validation-words.js';
 
 export type AnswerIssue = ValidationIssue;
 
-let loaded: Promise<Validators> | undefined;
-const load = (): Promise<Validators> => (loaded ??= import('./generated/response-validators.js') as Promise<Validators>);
+const load = validatorsLoader(() => import('./generated/response-validators.js'));
 
-/** Every way `body` breaks `id`'s success answer; [] when it keeps the contract. */
-export async function answerIssues(id: OperationId, body: unknown): Promise<AnswerIssue[]> {
-  const validate = (await load())[`${id}_response`];
-  if (typeof validate !== 'function' || validate(body)) return [];
-  return issuesOf(validate.errors ?? [], body);
+/** The validator of a view, once loaded: answerIssues in one step, for a loop over many answers. */
+export async function viewChecker(view: AnswerViewName): Promise<(body: unknown) => AnswerIssue[]> {
+  const validate = (await load())[view];
+  if (typeof validate !== 'function') throw new Error(`no compiled validator for the answer view ${view} (regenerate: npm run gen)`);
+  return (body) => (validate(body) ? [] : issuesOf(validate.errors ?? [], body));
+}
+
+/** Every way `body` breaks what the view reads of its answer; [] when the step may act on it. */
+export async function answerIssues(view: AnswerViewName, body: unknown): Promise<AnswerIssue[]> {
+  return (await viewChecker(view))(body);
 }
 
 /** The issues inside each item of the array at `at` ('/data', '/lineItems'), by index; the others apart. */

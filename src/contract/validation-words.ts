@@ -33,7 +33,14 @@ const NO_FACTS: ShapeFacts = { names: {}, tags: {} };
 
 export interface Validators {
   SHAPES?: Record<string, ShapeFacts>;
-  [key: string]: Validate | Record<string, ShapeFacts>;
+  [key: string]: Validate | Record<string, ShapeFacts> | undefined;
+}
+
+/** A generated validators module (`import('./generated/…-validators.js')`), imported once, on first use. */
+export function validatorsLoader(importer: () => Promise<unknown>): () => Promise<Validators> {
+  let loaded: Promise<Validators> | undefined;
+  // Its exports are the standalone validators by name (validator-build.ts writes them so).
+  return () => (loaded ??= importer() as Promise<Validators>);
 }
 
 export const unescape = (seg: string) => seg.replace(/~1/g, '/').replace(/~0/g, '~');

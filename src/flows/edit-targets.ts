@@ -2,7 +2,8 @@
 // edit facts of each noun (src/contract/resources.ts), found by its update
 // operation. A Line Item has no GET of its own: it is read through its plan's
 // GET (`lineItems[]`), so "read again after a 409" costs one plan read.
-import { checkFields } from '../client/answer-check.js';
+import { checkAnswer } from '../client/answer-check.js';
+import type { AnswerViewName } from '../contract/answer-views.js';
 import { ApiError } from '../client/errors.js';
 import { operationRequest } from '../client/call.js';
 import { isRecord } from '../client/json.js';
@@ -16,6 +17,8 @@ export interface EditTarget {
   noun: string;
   /** The GET answering the row (for a Line Item: its plan's). */
   readOperation: OperationId;
+  /** What is read of the GET's answer and of the update's (src/contract/answer-views.ts). */
+  views: { read: AnswerViewName; written: AnswerViewName };
   /** Picks the row out of the GET's answer where the GET answers its parent. */
   pick?: (body: Record<string, unknown>, params: Record<string, string>) => unknown;
   /** Fields an editor shows as markdown blocks (multi-line prose); the others are `field: value` lines. */
@@ -44,6 +47,7 @@ function targetOf(r: Resource, edit: EditSpec): EditTarget {
   return {
     noun: r.noun,
     readOperation: edit.read,
+    views: edit.views,
     ...(edit.within ? { pick: pickWithin(edit.within, r.id) } : {}),
     blocks: edit.blocks,
     notEditable: edit.notEditable,
@@ -57,9 +61,9 @@ export function editTarget(updateOperationId: string): EditTarget {
 }
 
 /** The row, once the answer carries the revision the next write is made at (else unexpected_answer, exit 1). */
-function asRow(value: unknown, what: OperationId): Revisioned {
-  const row = checkFields(what, value, { revision: 'revision' });
-  return { ...row, revision: Number(row.revision) };
+function asRow(row: unknown): Revisioned {
+  if (!isRecord(row) || typeof row.revision !== 'number') throw new Error('asRow: a row checked to carry its revision');
+  return { ...row, revision: row.revision };
 }
 
 /** The row, and why it cannot be changed now (if the target knows such a state). */
@@ -71,9 +75,9 @@ export async function readEditable(
 ): Promise<{ row: Revisioned; frozen?: string }> {
   const id = target.readOperation;
   const req = operationRequest(id, { params }, { signal });
-  const { body } = await client.request<Record<string, unknown>>(req);
+  const body: Record<string, unknown> = await checkAnswer(target.views.read, (await client.request(req)).body);
   const frozen = target.frozen?.(body);
-  if (!target.pick) return { row: asRow(body, id), ...(frozen ? { frozen } : {}) };
+  if (!target.pick) return { row: asRow(body), ...(frozen ? { frozen } : {}) };
   const row = target.pick(body, params);
   if (row === undefined) {
     // What a GET of the row itself would answer: the parent exists, the row does not.
@@ -85,7 +89,7 @@ export async function readEditable(
       path: req.path,
     });
   }
-  return { row: asRow(row, id), ...(frozen ? { frozen } : {}) };
+  return { row: asRow(row), ...(frozen ? { frozen } : {}) };
 }
 
 export async function readRow(client: Requester, target: EditTarget, params: Record<string, string>, signal?: AbortSignal): Promise<Revisioned> {
@@ -103,5 +107,5 @@ export async function writeRow(
 ): Promise<Revisioned> {
   if (!isOperationId(updateOperationId)) throw new Error(`unknown operation id: ${updateOperationId}`);
   const { body } = await client.request(operationRequest(updateOperationId, { params, body: { ...changes, revision } }, { signal }));
-  return asRow(body, updateOperationId);
+  return asRow(await checkAnswer(editTarget(updateOperationId).views.written, body));
 }

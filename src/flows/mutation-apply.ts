@@ -307,7 +307,7 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
     try {
       waited = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
         acceptors: MUTATION_ACCEPTORS,
-        answer: 'getMutation',
+        view: 'mutationPolled',
         timeoutMs: Math.max(0, deadline - opts.now()),
         intervalMs: opts.intervalMs,
         now: opts.now,

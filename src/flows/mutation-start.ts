@@ -134,7 +134,7 @@ export async function startMutation(client: ApiClient, body: Record<string, unkn
       { signal: opts.signal, sends, ...(opts.gate ? { gate: opts.gate } : {}) },
     );
     const res = await client.request(req);
-    return checkAnswer('createMutation', res.body, { status: res.status });
+    return checkAnswer('mutationStarted', res.body, { status: res.status });
   };
   const sentAt = now();
   let last: Error | undefined;

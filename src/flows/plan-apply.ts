@@ -69,12 +69,12 @@ export async function applyPlan(client: ApiClient, doc: PlanDocument, opts: Appl
       throw err;
     }
     // A 2xx that names no plan and revision is not acted on (the plan may exist: the marker stays for the next run).
-    const created: Plan = checkAnswer('createCampaignPlan', answer);
+    const created: Plan = await checkAnswer('planCreated', answer);
     if (typeof created.createdAt === 'number') markers?.created(slug, created.createdAt);
     note(`created plan ${slug} (revision ${String(created.revision)})`);
     for (const [i, item] of doc.lineItems.entries()) {
       try {
-        const added = checkAnswer('addLineItem', await client.callUnchecked('addLineItem', { params, body: item }, { signal: opts.signal }));
+        const added = await checkAnswer('lineItemAdded', await client.callUnchecked('addLineItem', { params, body: item }, { signal: opts.signal }));
         note(`added line item ${added.lineItemId} (${String(item.name)})`);
       } catch (err) {
         const rolledBack = await rollBack(client, slug, note);
@@ -99,13 +99,12 @@ async function replaceLeftover(client: ApiClient, doc: PlanDocument, m: PlanMark
   const slug = doc.plan.slug;
   let plan: Plan;
   try {
-    plan = await client.call('getCampaignPlan', { params: { slug } }, { signal });
+    plan = await checkAnswer('planLeftover', await client.call('getCampaignPlan', { params: { slug } }, { signal }));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return; // that run left nothing (or it was cleaned up)
     throw err;
   }
-  // The delete below is made at the revision read: the answer must carry one.
-  checkAnswer('getCampaignPlan', plan);
+  // Checked above (planLeftover): whether it is that run's draft, and the revision the delete below is made at.
   if (!isLeftoverOf(plan, m, doc)) return;
   const started = new Date(m.startedAt).toISOString();
   note(`plan ${slug} is the draft an interrupted \`adops plans apply\` left (pid ${m.pid}, started ${started}); deleting it to apply this file anew`);

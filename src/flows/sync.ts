@@ -25,11 +25,14 @@ export interface Existing {
 }
 /**
  * Every ready Asset, grouped by filename: pages of 100 through the one
- * paginator, which stops on a cursor the service repeats (a loop would page forever).
+ * paginator, which stops on a cursor the service repeats (a loop would page
+ * forever). What "already there" rests on (id, name, state, size, checksum) is
+ * checked on every row (the assetsListed view): a row that breaks it fails the
+ * listing (exit 1) rather than make a file read as sent, or send it twice.
  */
 export async function readyAssetsByName(client: Requester, signal?: AbortSignal): Promise<Map<string, Row[]>> {
   const byName = new Map<string, Row[]>();
-  for await (const page of operationPages(client, 'listAssets', { query: { state: 'ready' } }, { pageSize: 100, signal })) {
+  for await (const page of operationPages(client, 'listAssets', { query: { state: 'ready' } }, { pageSize: 100, signal, view: 'assetsListed' })) {
     for (const row of page.rows) {
       if (row.state !== 'ready' || typeof row.filename !== 'string') continue;
       const rows = byName.get(row.filename);

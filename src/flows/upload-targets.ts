@@ -48,9 +48,6 @@ export function serviceSha256(row: Row): string | undefined {
   return undefined;
 }
 
-/** An answer as a row; undefined when it is none (empty, or not an object). */
-const rowOf = (answer: unknown): Row | undefined => (answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? { ...answer } : undefined);
-
 const orUndefinedOn404 = async <T>(p: Promise<T>): Promise<T | undefined> => {
   try {
     return await p;
@@ -61,10 +58,10 @@ const orUndefinedOn404 = async <T>(p: Promise<T>): Promise<T | undefined> => {
 };
 
 /** The reservation the bytes go to: the answer must name the row and an http(s) upload URL (else unexpected_answer). */
-function reservationOf(op: 'reserveAssetUpload' | 'reserveDocument', answer: unknown, idField: 'id' | 'documentId'): Reservation {
-  const body = checkAnswer(op, answer);
+async function reservationOf(view: 'assetReserved' | 'documentReserved', answer: unknown): Promise<Reservation> {
+  const body = await checkAnswer(view, answer);
   const uploadExpiresAt = typeof body.uploadExpiresAt === 'number' ? body.uploadExpiresAt : Number.POSITIVE_INFINITY;
-  return { id: String(body[idField]), uploadUrl: body.uploadUrl, uploadExpiresAt };
+  return { id: 'documentId' in body ? body.documentId : body.id, uploadUrl: body.uploadUrl, uploadExpiresAt };
 }
 
 interface TargetSpec {
@@ -84,15 +81,22 @@ interface TargetSpec {
     /** The list a person reads the reservations with, filtered on `reserved` (its state while no bytes are final). */
     list: 'listAssets' | 'listDocuments';
   };
+  /** What the flow reads of each answer (src/contract/answer-views.ts): checked before it acts on one. */
+  views: {
+    reserve: 'assetReserved' | 'documentReserved';
+    finalize: 'assetFinalized' | 'documentFinalized';
+    get: 'assetRead' | 'documentRead';
+  };
   /** The state a reservation waiting for its bytes is in. */
   reserved: string;
 }
 
 function target(client: Requester, t: TargetSpec): UploadTarget {
   const params = (id?: string) => (id === undefined ? t.params : { ...t.params, [t.idField]: id });
-  // Rows are read tolerantly (Row): the two targets answer different shapes, and a deployment may add fields.
-  const send = (id: OperationId, signal: AbortSignal | undefined, rowId?: string, body?: unknown): Promise<Row | undefined> =>
-    callUnchecked(client, id, { params: params(rowId), ...(body !== undefined ? { body } : {}) }, { signal }).then(rowOf);
+  // Each answer as it came: what the flow reads of it is checked (views), the rest read tolerantly (Row).
+  const send = (id: OperationId, signal: AbortSignal | undefined, rowId?: string, body?: unknown): Promise<unknown> =>
+    callUnchecked(client, id, { params: params(rowId), ...(body !== undefined ? { body } : {}) }, { signal });
+  const row = async (view: TargetSpec['views']['finalize' | 'get'], answer: unknown): Promise<Row> => ({ ...(await checkAnswer(view, answer)) });
   return {
     key: t.key,
     noun: t.noun,
@@ -100,12 +104,12 @@ function target(client: Requester, t: TargetSpec): UploadTarget {
     judge: t.judge,
     // contentType and sizeBytes let the service refuse a wrong or oversized file before any byte is sent.
     reserve: async (filename, contentType, size, signal) =>
-      reservationOf(t.ops.reserve, await send(t.ops.reserve, signal, undefined, { filename, contentType, sizeBytes: size }), t.idField),
+      reservationOf(t.views.reserve, await send(t.ops.reserve, signal, undefined, { filename, contentType, sizeBytes: size })),
     // Ready or not is read from the state: the answer must carry one of the contract's (else unexpected_answer).
-    finalize: async (id, signal) => checkAnswer(t.ops.finalize, await send(t.ops.finalize, signal, id)),
+    finalize: async (id, signal) => row(t.views.finalize, await send(t.ops.finalize, signal, id)),
     get: async (id, signal) => {
-      const row = await orUndefinedOn404(send(t.ops.get, signal, id));
-      return row === undefined ? undefined : checkAnswer(t.ops.get, row);
+      const answer = await orUndefinedOn404(send(t.ops.get, signal, id));
+      return answer === undefined ? undefined : row(t.views.get, answer);
     },
     remove: async (id, signal) => void (await orUndefinedOn404(send(t.ops.remove, signal, id))),
     isReady: (row) => row.state === 'ready',
@@ -124,6 +128,7 @@ export const assetTarget = (client: Requester): UploadTarget =>
     params: {},
     idField: 'id',
     ops: { reserve: 'reserveAssetUpload', finalize: 'finalizeAsset', get: 'getAsset', remove: 'deleteAsset', list: 'listAssets' },
+    views: { reserve: 'assetReserved', finalize: 'assetFinalized', get: 'assetRead' },
     reserved: 'reserved',
   });
 
@@ -136,5 +141,6 @@ export const documentTarget = (client: Requester, slug: string): UploadTarget =>
     params: { slug },
     idField: 'documentId',
     ops: { reserve: 'reserveDocument', finalize: 'finalizeDocument', get: 'getDocument', remove: 'deleteDocument', list: 'listDocuments' },
+    views: { reserve: 'documentReserved', finalize: 'documentFinalized', get: 'documentRead' },
     reserved: 'pending_upload',
   });

@@ -255,7 +255,7 @@ describe('plans line-items readiness: `ready` decides the exit code and ends a w
   const op = 'GET /context/campaign-plans/{slug}/line-items/{lineItemId}/readiness';
   for (const [what, body, problem] of [
     ['no ready', { lineItemId: DEMO_LINE_ITEMS.prospecting, missing: [] }, 'ready: missing'],
-    ['ready as a word', { lineItemId: DEMO_LINE_ITEMS.prospecting, ready: 'yes', missing: [] }, 'ready: not accepted'],
+    ['ready as a word', { lineItemId: DEMO_LINE_ITEMS.prospecting, ready: 'yes', missing: [] }, 'ready: must be true or false'],
   ] as const) {
     it(`${what}: exit 1 unexpected_answer, at once, with and without --wait (not "not ready", not a wait to its timeout)`, async () => {
       rewrite = (req) => (req.method === 'GET' && req.path === path ? { status: 200, body: JSON.stringify(body) } : undefined);

@@ -3,8 +3,8 @@
 // code: 0 done, 8 still running at the timeout, 9 finished and failed.
 // Shared by `mutations get` and `mutations start`. `poll` is a fetch function
 // or, simpler, the request to send (through ctx.client()).
-import type { CheckedOperation } from '../../client/answer-check.js';
 import type { ApiRequest } from '../../client/http.js';
+import type { AnswerViewName } from '../../contract/answer-views.js';
 import { MUTATION_ACCEPTORS, STATE_ACCEPTORS, stateOf, waitFor, type Acceptor } from '../../client/waiter.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
@@ -18,14 +18,14 @@ export interface WaitOptions {
   /** What ends the wait; the operation's state words (else STATE_ACCEPTORS) when absent. */
   acceptors?: readonly Acceptor[];
   /**
-   * The operation polled: each answer is checked against its contract first, so
-   * no answer without a final state of that contract ends the wait 0.
+   * What the wait reads of each poll (its view): each answer is checked against the contract first, so no
+   * answer without a final state of that contract ends the wait 0.
    */
-  answer?: CheckedOperation | undefined;
+  view?: AnswerViewName | undefined;
 }
 
 /** The operation's own final states; the tolerant state words for an operation the contract says nothing of. */
-const acceptorsFor = (answer: CheckedOperation | undefined): readonly Acceptor[] => (answer === 'getMutation' ? MUTATION_ACCEPTORS : STATE_ACCEPTORS);
+const acceptorsFor = (view: AnswerViewName | undefined): readonly Acceptor[] => (view === 'mutationPolled' ? MUTATION_ACCEPTORS : STATE_ACCEPTORS);
 
 export async function waitAndReport(
   ctx: CommandContext,
@@ -40,8 +40,8 @@ export async function waitAndReport(
   let last: string | undefined;
   try {
     const { value, outcome } = await waitFor(fetch, {
-      acceptors: opts.acceptors ?? acceptorsFor(opts.answer),
-      ...(opts.answer ? { answer: opts.answer } : {}),
+      acceptors: opts.acceptors ?? acceptorsFor(opts.view),
+      view: opts.view,
       timeoutMs,
       intervalMs: Math.max(0.05, opts.intervalSeconds ?? 2) * 1000,
       now: ctx.clock.now,

@@ -86,7 +86,7 @@ export async function waitForMutation(ctx: CommandContext, client: ApiClient, id
     return await waitAndReport(
       ctx,
       fetch,
-      { timeoutSeconds: flags.timeout, intervalSeconds: flags.interval, again: `adops mutations watch ${id}`, answer: 'getMutation' },
+      { timeoutSeconds: flags.timeout, intervalSeconds: flags.interval, again: `adops mutations watch ${id}`, view: 'mutationPolled' },
       out,
     );
   } catch (err) {

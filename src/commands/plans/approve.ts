@@ -10,6 +10,7 @@ import type { OperationCommandData, OperationInput } from '../_shared/operation-
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import { ApiError } from '../../client/errors.js';
 import { isRevisionMismatch } from '../../flows/edit.js';
+import { checkAnswer } from '../../client/answer-check.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
 import { asText } from '../../cli/output/sanitize.js';
@@ -29,7 +30,8 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   const body = { ...(req.body ?? {}) };
   const client = await ctx.client();
   if (body.revision === undefined) {
-    const plan: PlanHead = await client.call('getCampaignPlan', { params: { slug } }, { signal: ctx.signal });
+    // The revision approved is the one read: checked first (a plan without one is not approved at a guess).
+    const plan: PlanHead = await checkAnswer('planToApprove', await client.call('getCampaignPlan', { params: { slug } }, { signal: ctx.signal }));
     body.revision = plan.revision;
     const items = plan.lineItems?.length ?? 0;
     ctx.note(

@@ -25,8 +25,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   // No 2xx on faith: `ready` decides the exit code and ends a wait (a body without it is unexpected_answer, exit 1).
   const fetch = async (signal?: AbortSignal): Promise<Readiness> => {
     const answer = await client.call('getLineItemReadiness', { params }, { signal: signal ?? ctx.signal });
-    checkAnswer('getLineItemReadiness', answer);
-    return answer;
+    return checkAnswer('readiness', answer);
   };
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
   const again = `adops plans line-items readiness ${req.params.slug} ${req.params.lineItemId} --wait`;

@@ -7,6 +7,7 @@ import { commandLine } from '../../contract/command-line.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
+import { checkAnswer } from '../../client/answer-check.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
 
@@ -14,13 +15,13 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
   const out = await prepareOutput(ctx, data.resource);
   const req = await buildRequest(ctx, input, data);
   const client = await ctx.client();
-  const body: { valid?: boolean; problems?: unknown[] } = await client.call(
-    'validateLineItem',
-    { params: { slug: req.params.slug!, lineItemId: req.params.lineItemId! } },
-    { signal: ctx.signal },
+  // Valid or not decides the exit code: `valid` and `problems` are checked first (else unexpected_answer, exit 1).
+  const body = await checkAnswer(
+    'validation',
+    await client.call('validateLineItem', { params: { slug: req.params.slug!, lineItemId: req.params.lineItemId! } }, { signal: ctx.signal }),
   );
   await writeObject(body, out);
-  if (body.valid !== false) return EXIT.ok;
+  if (body.valid) return EXIT.ok;
   const what = `line item ${req.params.lineItemId} of plan ${req.params.slug}`;
   ctx.note(`${what} is not valid:`);
   for (const line of problemLines(body.problems)) ctx.note(line);
