@@ -32,7 +32,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
           // Isolated: the CLI runs in these files' processes, with its module state (the shared transport, held locks).
           setupFiles: ['./test/helpers/temp-setup.ts', './test/helpers/check-responses.ts'],
         },

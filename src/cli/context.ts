@@ -144,6 +144,12 @@ export interface CommandSpec {
   flowOperations?: readonly OperationId[];
   /** Asks for confirmation on a TTY, needs --yes elsewhere. */
   destructive?: boolean;
+  /**
+   * Exit codes it may end with besides the common ones every command may (0-7, 130, 143: src/cli/exit-codes.ts
+   * COMMON_EXITS): a wait's 8 and 9, a change in doubt's 10, a check's 11. Shown on its help page and in
+   * docs/cli.md; the contract fuzzer fails a run that exits with a code its command does not document.
+   */
+  exits?: readonly number[];
   hidden?: boolean;
   /** Extra text for the help page. */
   notes?: string;

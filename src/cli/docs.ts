@@ -1,7 +1,7 @@
 // docs/cli.md, generated from the registry (`adops commands --markdown`);
 // a test fails when the committed file is stale.
 import { OPERATION_BY_ID } from '../contract/operations.js';
-import { EXIT_CODE_TABLE } from './exit-codes.js';
+import { EXIT_CODE_TABLE, ownExitLines } from './exit-codes.js';
 import { TOP_OPTIONS, usageLine } from './help.js';
 import { defaultFormat, OUTPUT_FORMATS, streams, summaryOf } from './output/writers/formats.js';
 import { GLOBAL_OPTIONS, type OptionSpec, type CommandSpec, type CommandTree } from './registry.js';
@@ -64,6 +64,7 @@ function commandSection(c: CommandSpec): string[] {
   if (c.operationId) lines.push(`Operation: ${operationLine(c.operationId)}`, '');
   for (const a of c.alternates ?? []) lines.push(`With \`${a.when}\`: ${operationLine(a.operationId)}`, '');
   if (c.flowOperations?.length) lines.push(`Operations: ${c.flowOperations.map(operationLine).join(', ')}`, '');
+  if (c.exits?.length) lines.push('Exit codes besides those of every command:', '', ...ownExitLines(c.exits).map((l) => `- ${l}`), '');
   if (c.examples?.length) lines.push('```sh', ...c.examples, '```', '');
   return lines;
 }
@@ -111,6 +112,7 @@ function manCommand(c: CommandSpec): string[] {
   if (c.destructive) lines.push('.PP', roff('Destructive: asks for confirmation on a terminal; needs --yes elsewhere.'));
   if (c.notes) lines.push('.PP', roff(c.notes));
   if (c.operationId) lines.push('.PP', roff(`Operation: ${c.operationId}`));
+  if (c.exits?.length) lines.push('.PP', 'Exit codes besides those of every command:', '.RS', ...ownExitLines(c.exits).flatMap((l) => ['.br', roff(l)]), '.RE');
   if (c.examples?.length) lines.push('.PP', 'Examples:', '.RS', '.nf', ...c.examples.map((e) => roff(`$ ${e}`)), '.fi', '.RE');
   return lines;
 }

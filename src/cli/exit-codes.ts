@@ -45,6 +45,25 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.terminated, 'terminated (SIGTERM)'],
 ];
 
+/** What any command may exit with; a command documents any other code it uses (CommandSpec.exits). */
+export const COMMON_EXITS: readonly ExitCode[] = [
+  EXIT.ok,
+  EXIT.unexpected,
+  EXIT.usage,
+  EXIT.auth,
+  EXIT.notFound,
+  EXIT.conflict,
+  EXIT.unavailable,
+  EXIT.refused,
+  EXIT.interrupted,
+  EXIT.terminated,
+];
+
+/** A command's own exit codes, each with its meaning (for its help page and docs/cli.md). */
+export function ownExitLines(exits: readonly number[]): string[] {
+  return exits.map((code) => `${code}: ${EXIT_CODE_TABLE.find(([c]) => c === code)?.[1] ?? 'see docs/exit-codes.md'}`);
+}
+
 /** Exit code for an HTTP failure status from the service. */
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 402 || status === 403 || status === 407) return EXIT.auth;

@@ -1,6 +1,6 @@
 // Help pages rendered from the registry (not by commander), so `adops --help`
 // loads no command module and no dependency. Plain text, no colour, no pager.
-import { exitCodeHelp } from './exit-codes.js';
+import { exitCodeHelp, ownExitLines } from './exit-codes.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec, type Registry } from './registry.js';
 
 function optionLines(options: readonly OptionSpec[]): string[] {
@@ -79,6 +79,7 @@ export function commandHelp(c: CommandSpec): string {
   if (c.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere.', '');
   if (c.notes) lines.push(c.notes, '');
   if (c.operationId) lines.push(`Operation: ${c.operationId}`, '');
+  if (c.exits?.length) lines.push('Exit codes (besides those of every command, in `adops --help`):', ...ownExitLines(c.exits).map((l) => `  ${l}`), '');
   if (c.examples?.length) lines.push('Examples:', ...c.examples.map((e) => `  $ ${e}`), '');
   lines.push('Global options (--output, --fields, --profile, --debug, ...): see `adops --help`.', '');
   return lines.join('\n');

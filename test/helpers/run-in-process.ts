@@ -22,6 +22,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll } from 'vitest';
 import { closeAllPools } from '../../src/client/http.js';
 import { route } from '../../src/cli/route.js';
+import type { Clock } from '../../src/cli/context.js';
 import { runCli, type RunEnvironment } from '../../src/cli/run.js';
 import type { Transport } from '../../src/client/transport.js';
 import { readRegistry } from '../../src/commands/observe/fast-read.js';
@@ -42,6 +43,10 @@ export interface InProcessOptions extends RunOptions {
   tty?: { columns: number };
   /** Where API requests go (an HttpStubs registry, the sandbox's app.fetch); node:http when absent. */
   transport?: Transport;
+  /** The run's clock (its retry waits and polls sleep on it): a virtual one makes them instant. */
+  clock?: Clock;
+  /** Aborted: the run is cut as by its timeout (the contract fuzzer's request budget). */
+  abort?: AbortSignal;
 }
 
 function stream(tty: InProcessOptions['tty']) {
@@ -57,7 +62,8 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
   const nodeLevel = Object.keys(opts.env ?? {}).some((k) => NODE_LEVEL.test(k));
   const binary = decision.kind === 'help' || decision.kind === 'version' || decision.kind === 'complete';
   if (binary || nodeLevel || OWN_PROCESS.has(args[0] ?? '') || OWN_PROCESS.has(args.slice(0, 2).join(' '))) {
-    if (opts.transport || opts.tty) throw new Error(`runAdopsInProcess: ${args.join(' ')} needs the binary, which cannot take a transport or a tty`);
+    if (opts.transport || opts.tty || opts.clock)
+      throw new Error(`runAdopsInProcess: ${args.join(' ')} needs the binary, which cannot take a transport, a tty or a clock`);
     return runAdops(args, opts);
   }
   const started = Date.now();
@@ -72,10 +78,12 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
   stdin.end(opts.stdin ?? '');
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const cut = () => {
     timedOut = true;
     controller.abort();
-  }, opts.timeoutMs ?? 15_000);
+  };
+  const timer = setTimeout(cut, opts.timeoutMs ?? 15_000);
+  opts.abort?.addEventListener('abort', cut, { once: true });
   const io: Omit<RunEnvironment, 'registry'> = {
     stdin,
     stdinIsTTY: opts.tty !== undefined,
@@ -84,6 +92,7 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
     env,
     signal: controller.signal,
     ...(opts.transport ? { transport: opts.transport } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   };
   active++;
   try {
@@ -94,6 +103,7 @@ export async function runAdopsInProcess(args: readonly string[], opts: InProcess
     return { code: timedOut ? null : code, signal: timedOut ? 'SIGKILL' : null, stdout: out, stderr: err, ms: Date.now() - started };
   } finally {
     clearTimeout(timer);
+    opts.abort?.removeEventListener('abort', cut);
     if (--active === 0) await closeAllPools();
   }
 }

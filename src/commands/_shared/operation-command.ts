@@ -11,6 +11,7 @@ import type { ResourceName } from '../../contract/resources.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../contract/ids.js';
 import type { OptionsOf, TypedModule } from '../../cli/command-input.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/registry.js';
+import { EXIT } from '../../cli/exit-codes.js';
 import {
   inputsOf,
   type AlternateFlag,
@@ -43,6 +44,8 @@ export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = r
   resource: ResourceName;
   /** Adds --wait/--timeout/--interval: poll the result until it is no longer running. */
   watch?: boolean;
+  /** Exit codes of its own handler besides a wait's (CommandSpec.exits). */
+  exits?: readonly number[];
   /** A handler of its own instead of the generic one (it receives the same data). */
   load?: () => Promise<OperationHandler<OptionsOf<Extra>>>;
   /** Extra options the custom handler reads (its input is typed from them). */
@@ -205,6 +208,7 @@ export function operationCommand<const Extra extends readonly OptionSpec[] = []>
     operationId: op.id,
     ...(opts.alternate ? { alternates: [{ operationId: opts.alternate.operationId, when: `--${opts.alternate.flag}` }] } : {}),
     ...(op.kind === 'delete' ? { destructive: true } : {}),
+    ...(opts.watch || opts.exits ? { exits: [...new Set([...(opts.watch ? [EXIT.waitTimeout, EXIT.operationFailed] : []), ...(opts.exits ?? [])])] } : {}),
     ...(opts.hidden ? { hidden: true } : {}),
     load: async () => bound(await (opts.load ?? (opts.revisionSafe ? () => import('./edit.js') : () => import('../operation.js')))(), data),
     data,

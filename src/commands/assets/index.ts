@@ -1,6 +1,7 @@
 // Definitions of the assets group (data only).
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { EXIT } from '../../cli/exit-codes.js';
 
 export const assetGroups: GroupSpec[] = [];
 
@@ -21,6 +22,7 @@ export const assetCommands: CommandSpec[] = [
       },
     ],
     flowOperations: ['reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
+    exits: [EXIT.waitTimeout],
     notes:
       'The Content-Type sent is what the bytes are (read from their signature), not what the name says; a file of no accepted type is refused before anything is reserved. ' +
       'Bytes go to the upload URL without the API key. Each step is journaled under the config dir: running the same command again after Ctrl-C, a cut connection or a crash finishes the job without sending again what landed (proven by SHA-256), and a file already uploaded from this machine (Asset still there, same SHA-256) is shown, not sent again. ' +
@@ -54,6 +56,7 @@ export const assetCommands: CommandSpec[] = [
       },
     ],
     flowOperations: ['listAssets', 'reserveAssetUpload', 'finalizeAsset', 'getAsset', 'registerAsset', 'deleteAsset'],
+    exits: [EXIT.waitTimeout],
     notes:
       'One row per file: uploaded, already there (with how it was matched: sha256 from the upload journal, or a checksum the service shows) or failed; then one row per entry skipped (dot-named, a symlink leaving the directory, a FIFO or other non-regular file), the reason in `error`. Symlinks to files inside the directory are followed. ' +
       'Without proof of the same bytes a ready Asset of the same filename and size is not counted as there (a creative changed at the same size is uploaded); --match-name-size counts it (matched by name+size).',

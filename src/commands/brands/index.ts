@@ -3,6 +3,7 @@
 import { editCommand, tableCommand } from '../_shared/operation-command.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
+import { EXIT } from '../../cli/exit-codes.js';
 
 export const brandGroups: GroupSpec[] = [
   { path: ['brands', 'advertisers'], description: "A Brand's advertisers: list, attach, detach" },
@@ -40,6 +41,7 @@ export const brandCommands: CommandSpec[] = [
       },
     ],
     flowOperations: ['getBrand', 'reserveDocument', 'finalizeDocument', 'getDocument', 'deleteDocument'],
+    exits: [EXIT.waitTimeout],
     notes:
       'The type reserved is what the bytes are: PDF, DOCX (a ZIP named .docx) or UTF-8 text (Markdown or CSV by extension, else plain text); anything else is refused before reserving. ' +
       'Same transfer, progress, resume and exit rules as `adops assets upload`.',

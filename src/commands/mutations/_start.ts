@@ -108,7 +108,9 @@ export async function startAndReport(ctx: CommandContext, body: Obj, flags: Star
   const out = await writerFor(ctx);
   if (flags.dryRun) {
     ctx.note('dry run: nothing sent');
-    await writeObject(dryRunRequest(body, flags.idempotencyKey), { ...out, format: jsonLayout(out.format), fields: undefined });
+    // A request is a JSON document: shown as one, unless a format was asked for (then in it: `-o csv` prints CSV).
+    const format = ctx.output.explicit ? out.format : jsonLayout(out.format);
+    await writeObject(dryRunRequest(body, flags.idempotencyKey), { ...out, format, fields: undefined });
     return EXIT.ok;
   }
   const client = await ctx.client();

@@ -3,6 +3,10 @@ import { operationCommand } from '../_shared/operation-command.js';
 import { inputsOf } from '../_shared/operation-data.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
+import { EXIT } from '../../cli/exit-codes.js';
+
+/** A change sent and waited for: 8 still running at the timeout, 9 it failed, 10 not known whether it started. */
+const START_EXITS = [EXIT.waitTimeout, EXIT.operationFailed, EXIT.outcomeUnknown];
 
 export const mutationGroups: GroupSpec[] = [];
 
@@ -61,6 +65,7 @@ function actionCommand(verb: string, action: string, extra: readonly ActionExtra
     examples,
     notes: START_NOTES,
     flowOperations: ['createMutation', 'getMutation', 'listMutations'],
+    exits: START_EXITS,
     ...(destructive ? { destructive: true } : {}),
     load: async () => {
       const m = await import('./action.js');
@@ -77,6 +82,7 @@ export const mutationCommands: CommandSpec[] = [
     description: 'Start any change on an advertiser (generic form); never started twice, even if the answer is lost',
     resource: 'mutation',
     watch: true,
+    exits: [EXIT.outcomeUnknown],
     load: () => import('./start.js'),
     extraOptions: [KEY_OPTION, DRY_RUN],
     notes: START_NOTES,
@@ -93,6 +99,7 @@ export const mutationCommands: CommandSpec[] = [
     options: WAIT_OPTIONS.slice(1),
     examples: ['adops mutations watch mut_123', 'adops mutations watch mut_123 --timeout 600'],
     flowOperations: ['getMutation'],
+    exits: [EXIT.waitTimeout, EXIT.operationFailed],
     load: () => import('./watch.js'),
   }),
   actionCommand('pause', 'pause', [], ['adops mutations pause acc_123 --campaign 456 --wait']),
@@ -137,6 +144,7 @@ export const mutationCommands: CommandSpec[] = [
       'adops mutations apply changes.ndjson --output csv > result.csv',
     ],
     flowOperations: ['createMutation', 'getMutation'],
+    exits: START_EXITS,
     load: () => import('./apply.js'),
   }),
 ];

@@ -5,6 +5,7 @@ import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 import { RESOURCES, resourceEntries, type ObserveSpec, type ResourceName } from '../../contract/resources.js';
 import { operationCommand } from '../_shared/operation-command.js';
+import { EXIT } from '../../cli/exit-codes.js';
 
 /** An Observe entity as its commands need it: its noun's name and words, and its `observe` block. */
 interface ObserveNoun extends ObserveSpec {
@@ -44,6 +45,7 @@ function allCommands(): CommandSpec[] {
       notes:
         'Rows: id, name, field, stored, live. Fields compared: status, name, budget, budgetType, and bidStrategy of ad groups (the stored copy never carries a campaign\'s bidStrategy or any bidAmount). A row on one side only has field "exists". Both sides are paged, never held whole. A live read the provider cannot answer (501) or a lost connection (409) fails with that code and prints no rows.',
       flowOperations: DRIFT_NOUNS.flatMap((o) => [o.live, o.stored]),
+      exits: [EXIT.findings],
       load: () => import('./drift.js'),
       examples: [
         'adops observe drift acc_123',

@@ -3,6 +3,7 @@ import { editCommand, operationCommand, tableCommand } from '../_shared/operatio
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 import { PACING_OPERATIONS, VERIFY_OPERATIONS } from '../../flows/plan-check-operations.js';
+import { EXIT } from '../../cli/exit-codes.js';
 
 const plan = { slug: 'plan' };
 
@@ -50,6 +51,7 @@ export const planCommands: CommandSpec[] = [
       'Rows: lineItemId, entityType, entityId, field, planned, live, note. Status: inside the flight (start to end date, both inclusive, today in UTC) the entity should be ACTIVE, outside it not. Budget and budget type only where the entity carries the budget (its budgetLevel); amounts only in one currency: an advertiser whose currency is unknown or differs from the plan\'s gives a "not comparable" row, never a conversion. Objective of a campaign when the Line Item names one. A Line Item without executions: "not launched"; an entity the provider no longer holds: "missing". Entities are read live per advertiser with ids= (a hundred a request, four at a time); an advertiser the service cannot read live (501, 409) is a row carrying that code.',
     operationId: 'getCampaignPlan',
     flowOperations: VERIFY_OPERATIONS,
+    exits: [EXIT.findings],
     examples: ['adops plans verify spring-sale', 'adops plans verify spring-sale --line-item li_123 --exit-code --output ndjson'],
     load: () => import('./verify.js'),
   }),
@@ -68,6 +70,7 @@ export const planCommands: CommandSpec[] = [
       "Spend to date: the sum of GET /observe/insights (by day) over the Line Item's entities from the flight's start to --as-of (or the flight's end). Expected: a lifetime budget times the elapsed share of the flight; a daily budget times the days elapsed (both ends of the flight count). Pace: spend / expected in percent. Projected: spend per elapsed day times the flight's days. An ad group or ad inside an executed campaign (or ad group) of the same Line Item counts once, in its parent. Spend in another currency than the plan's is never converted: the row says \"not comparable\" and has no pace.",
     operationId: 'getCampaignPlan',
     flowOperations: PACING_OPERATIONS,
+    exits: [EXIT.findings],
     examples: [
       'adops plans pacing spring-sale',
       'adops plans pacing spring-sale --as-of 2026-09-20 --band 80,120 --exit-code',
@@ -98,6 +101,7 @@ export const planCommands: CommandSpec[] = [
     description: 'Check whether a Line Item is ready to execute: exits 7 with what is missing when not; --wait polls until it is',
     resource: 'readiness',
     examples: ['adops plans line-items readiness spring-sale li_123', 'adops plans line-items readiness spring-sale li_123 --wait --timeout 600'],
+    exits: [EXIT.waitTimeout],
     extraOptions: [
       { flags: '--wait', description: 'poll until ready (exit 8 on timeout; exit 7 at once when it can never be: plan archived)' },
       { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },

@@ -36,9 +36,9 @@ describe('every page is a page', () => {
   ])('%s: unexpected_answer naming the operation (not an empty list, exit 0)', async (_what, answer, problem) => {
     http = new HttpStubs().on('GET', '/observe/acc_1/ads', answer);
     const err = await walk().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UnexpectedAnswerError);
-    expect((err as Error).message).toMatch(/^unexpected answer to GET \/observe\/\{advertiserId\}\/ads: /);
-    expect((err as Error).message).toMatch(problem);
+    if (!(err instanceof UnexpectedAnswerError)) throw new Error(`not an unexpected answer: ${String(err)}`);
+    expect(err.message).toMatch(/^unexpected answer to GET \/observe\/\{advertiserId\}\/ads: /);
+    expect(err.message).toMatch(problem);
   });
 });
 
@@ -47,9 +47,9 @@ describe('a walk that makes no progress stops', () => {
     http = new HttpStubs();
     for (let i = 0; i < MAX_EMPTY_PAGES; i++) http.on('GET', '/observe/acc_1/ads', json(200, { data: [], nextCursor: `c${i}` }));
     const err = await walk().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(NoProgressError);
-    expect((err as NoProgressError).code).toBe('no_progress');
-    expect((err as { resumeCursor?: string }).resumeCursor).toBe(`c${MAX_EMPTY_PAGES - 2}`);
+    if (!(err instanceof NoProgressError)) throw new Error(`not a walk without progress: ${String(err)}`);
+    expect(err.code).toBe('no_progress');
+    expect(Reflect.get(err, 'resumeCursor')).toBe(`c${MAX_EMPTY_PAGES - 2}`);
   });
 
   it('an empty page between full ones is progress (the count starts again)', async () => {

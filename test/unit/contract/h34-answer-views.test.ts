@@ -38,11 +38,8 @@ describe('answer views', () => {
   });
 
   it('a contract-valid answer keeps every view of its operation (the sandbox’s own rows pass)', async () => {
-    for (const [name, view] of Object.entries(ANSWER_VIEWS)) {
-      if (view.op !== 'listLiveCampaigns') continue;
-      const page = OPERATION_SCHEMAS.listLiveCampaigns.response.parse({ data: [liveCampaign] });
-      expect(await answerIssues(name as keyof typeof ANSWER_VIEWS, page), name).toEqual([]);
-    }
+    const page = OPERATION_SCHEMAS.listLiveCampaigns.response.parse({ data: [liveCampaign] });
+    for (const name of ['liveCampaignsVerified', 'liveCampaignsDrift'] as const) expect(await answerIssues(name, page), name).toEqual([]);
   });
 
   it('a read field missing, mistyped or outside its enum is an issue of its row; unread fields are not looked at', async () => {
@@ -64,8 +61,9 @@ describe('answer views', () => {
   });
 
   it('nested reads: an execution type the contract does not name is an issue of that Line Item', async () => {
-    const schema = viewSchema(ANSWER_VIEWS.planVerified) as { properties: { lineItems: { items: { properties: Record<string, unknown> } } } };
-    expect(Object.keys(schema.properties.lineItems.items.properties)).toContain('executions');
+    expect(JSON.stringify(viewSchema(ANSWER_VIEWS.planVerified))).toMatch(
+      /"executions":\{"type":"array","items":\{"type":"object","properties":\{"entityType"/,
+    );
     const li = (type: string) => ({
       lineItemId: 'li_1',
       name: 'a',

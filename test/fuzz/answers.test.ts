@@ -1,0 +1,50 @@
+// The fuzzer's own ground: every answer the stand-in calls valid is valid by
+// the contract's zod schemas (the sandbox's own), so a verdict the judge
+// refuses rests on the mutation it names, never on a sampler's slip; and every
+// mutation it calls breaking does break the page or body it struck.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OPERATION_SCHEMAS } from '../../src/contract/operation-schemas.js';
+import { OPERATIONS } from '../../src/contract/operations.js';
+import { fitRequest, responseSchema, sample, type AnswerContext } from './answers.js';
+import { mutateObject } from './mutations.js';
+
+const context = (g: fc.GeneratorValue, query: Record<string, string> = {}): AnswerContext => ({
+  g,
+  pool: new Map(),
+  query,
+  params: {},
+  body: undefined,
+  origin: 'http://127.0.0.1:9',
+  today: '2026-11-15',
+});
+
+describe('the stand-in’s samples', () => {
+  for (const op of OPERATIONS) {
+    const schema = responseSchema(op.id);
+    if (!schema) continue;
+    it(`${op.id}: every sample parses with the contract's schema`, () => {
+      fc.assert(
+        fc.property(fc.gen(), (g) => {
+          const query = op.id === 'listInsights' ? { since: '2026-11-01', until: '2026-11-10', ids: 'a,b' } : { ids: 'a,b' };
+          const value = fitRequest(context(g, query), op.id, sample(context(g, query), schema));
+          const parsed = OPERATION_SCHEMAS[op.id].response.safeParse(value);
+          if (!parsed.success) throw new Error(`${JSON.stringify(value).slice(0, 400)}\n${parsed.error.message.slice(0, 600)}`);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
+
+  it('a wrong type or a removed field of a live campaign row (every field typed and required) breaks the page', () => {
+    fc.assert(
+      fc.property(fc.gen(), (g) => {
+        const value = fitRequest(context(g), 'listLiveCampaigns', sample(context(g), responseSchema('listLiveCampaigns')!));
+        const m = mutateObject(g, value);
+        if (!/^data\[\]\.[a-zA-Z]+$/.test(m.at) || (m.kind !== 'wrongType' && m.kind !== 'remove')) return;
+        expect(OPERATION_SCHEMAS.listLiveCampaigns.response.safeParse(value).success, `${m.kind} at ${m.at}`).toBe(false);
+      }),
+      { numRuns: 200, endOnFailure: true },
+    );
+  });
+});

@@ -1,0 +1,151 @@
+// One fuzz run: a case (a command line from the command's own examples), a
+// service as hostile as the run's generator draws it (stand-in.ts), the CLI
+// run in this process on a virtual clock (retry waits and polls are instant),
+// then every invariant judged (judge.ts) over what it printed and wrote.
+// Seeded: fast-check gives each run its generator (fc.gen()); a failure
+// prints the seed and path and the command that replays that very run.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { Clock } from '../../src/cli/context.js';
+import type { CommandTree } from '../../src/cli/registry.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { tempDir } from '../helpers/temp.js';
+import { chance, pick, type Gen } from './answers.js';
+import type { FuzzCase } from './cases.js';
+import { judge } from './judge.js';
+import { FUZZ_KEY } from './key.js';
+import { Scenario, type Hostility, type StandIn } from './stand-in.js';
+
+/** The day the runs live on: plans' flights and Insights' days are drawn around it. */
+export const FUZZ_TODAY = '2026-11-15';
+/** A run that has not ended by then (real time) did not end. */
+const RUN_BOUND_MS = 12_000;
+
+const HOSTILITIES: readonly Hostility[] = [
+  { broken: 0, failure: 0, garbled: 0 },
+  { broken: 12, failure: 6, garbled: 2 },
+  { broken: 35, failure: 12, garbled: 4 },
+];
+const FORMATS = [undefined, 'json', 'ndjson', 'csv', 'markdown'] as const;
+
+/** Sleeps that only move the clock: a retry's 5 s and a poll's 2 s cost a turn of the event loop. */
+export function virtualClock(start: number): Clock {
+  let t = start;
+  return {
+    now: () => t,
+    sleep: async (ms, signal) => {
+      signal?.throwIfAborted();
+      t += Math.max(0, ms);
+      await new Promise((r) => setImmediate(r));
+      signal?.throwIfAborted();
+    },
+  };
+}
+
+/** Every file under `dir`, with its text (a journal, a cache, the config). */
+function filesUnder(dir: string, out = new Map<string, string>()): Map<string, string> {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (statSync(file).isDirectory()) filesUnder(file, out);
+    else out.set(file, readFileSync(file, 'utf8'));
+  }
+  return out;
+}
+
+export interface RunReport {
+  argv: string[];
+  code: number | null;
+  failures: string[];
+  stdout: string;
+  stderr: string;
+}
+
+/** Exit codes a command documents beside the common ones (its spec's `exits`, shown on its help page). */
+export const documentedExits = (tree: CommandTree, command: string): readonly number[] => tree.commands.find((c) => c.path.join(' ') === command)?.exits ?? [];
+
+export interface RunWorld {
+  standIn: StandIn;
+  tree: CommandTree;
+  /** The folder the examples' files are in (the runs' working directory). */
+  work: string;
+  files: ReadonlyArray<{ filename: string; sizeBytes: number; sha256: string }>;
+}
+
+/** One run of `c` against a service the generator draws. */
+export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<RunReport> {
+  const hostility = pick(g, HOSTILITIES);
+  const controller = new AbortController();
+  const scenario = new Scenario(g, hostility, FUZZ_TODAY, world.standIn.storageOrigin, () => controller.abort(), { files: world.files });
+  world.standIn.scenario = scenario;
+  const given = (flag: string) => c.argv.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const format = given('-o') || given('--output') || given('--json') ? undefined : pick(g, FORMATS);
+  const argv = [
+    ...c.argv,
+    ...(format ? ['--output', format] : []),
+    ...(c.destructive && !given('--yes') ? ['--yes'] : []),
+    ...(chance(g, 10) ? ['--debug'] : []),
+  ];
+  const explicit = argv[argv.indexOf('--output') + 1] ?? argv[argv.indexOf('-o') + 1];
+  const shownFormat = given('--json') ? 'json' : argv.includes('--output') || argv.includes('-o') ? explicit : undefined;
+  const dir = tempDir('adops-fuzz-');
+  const summaryFile = join(dir, 'step-summary.md');
+  const inActions = chance(g, 30);
+  const env: Record<string, string> = {
+    ADOPS_BASE_URL: world.standIn.apiOrigin,
+    ADOPS_API_KEY: FUZZ_KEY,
+    ADOPS_CONFIG_DIR: join(dir, 'config'),
+    CI: 'true',
+    ...(inActions ? { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } : {}),
+  };
+  try {
+    const r = await runAdopsInProcess(argv, {
+      env,
+      ...(c.stdin ? { stdin: readFileSync(join(world.work, c.stdin), 'utf8') } : {}),
+      timeoutMs: RUN_BOUND_MS,
+      clock: virtualClock(Date.parse(`${FUZZ_TODAY}T12:00:00Z`)),
+      abort: controller.signal,
+    });
+    const files = filesUnder(dir);
+    const summary = files.get(summaryFile);
+    const failures = judge({
+      command: c.command,
+      argv,
+      code: r.code,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      format: shownFormat,
+      served: scenario.served,
+      requests: scenario.requests,
+      overBudget: scenario.overBudget,
+      documented: documentedExits(world.tree, c.command),
+      files,
+      ...(summary !== undefined ? { summary } : {}),
+    });
+    return { argv, code: r.code, failures, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    world.standIn.scenario = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** fast-check's parameters for a command's runs, from the environment `npm run fuzz` sets. */
+export function fuzzParameters(defaultRuns: number): { numRuns: number; seed?: number; path?: string } {
+  const runs = Number(process.env.FUZZ_RUNS ?? defaultRuns);
+  const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : undefined;
+  return { numRuns: runs, ...(seed !== undefined ? { seed } : {}), ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) };
+}
+
+/** The property of one command: each run picks one of its cases and a service; every invariant holds. */
+export function commandProperty(world: RunWorld, cases: readonly FuzzCase[], onRun: (r: RunReport) => void) {
+  return fc.asyncProperty(fc.constantFrom(...cases), fc.gen(), async (c, g) => {
+    const r = await runOnce(world, c, g);
+    onRun(r);
+    if (r.failures.length > 0) {
+      throw new Error(
+        [`adops ${r.argv.join(' ')} → exit ${r.code}`, ...r.failures.map((f) => `  - ${f}`), `  stderr: ${JSON.stringify(r.stderr.slice(0, 600))}`].join('\n'),
+      );
+    }
+  });
+}
