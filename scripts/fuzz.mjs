@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run fuzz -- [--runs N] [--command 'plans verify'] [--seed S] [--path P]`: the contract fuzzer
+// `npm run fuzz -- [--runs N] [--command 'plans verify'] [--seed S] [--path P] [--survey]`: the contract fuzzer
 // (test/fuzz) for longer than `npm test` runs it. Every command of the registry that calls an
 // operation, N runs each (default 50), against a service that breaks its contract; ends with
 // `fuzz: C commands, R runs, F failures`, and exits 1 when F > 0. --seed and --path replay the run a
-// failure printed (with its --command). Runs the built CLI's sources through vitest, as npm test does.
+// failure printed (with its --command). --survey goes on past a command's first failure and lists every
+// failing run (F then counts failing runs). Runs the CLI's sources in process through vitest, as npm test does.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,8 @@ const value = (flag) => {
   return v;
 };
 const known = new Set(['--runs', '--command', '--seed', '--path']);
-const unknown = args.filter((a, i) => a.startsWith('--') && !known.has(a) && !known.has(args[i - 1]));
+const flags = new Set(['--survey']);
+const unknown = args.filter((a, i) => a.startsWith('--') && !known.has(a) && !flags.has(a) && !known.has(args[i - 1]));
 if (unknown.length) {
   console.error(`fuzz: unknown option ${unknown[0]} (use --runs N, --command 'group verb', --seed S, --path P)`);
   process.exit(2);
@@ -42,6 +44,7 @@ const env = {
   ...(value('--command') ? { FUZZ_COMMAND: value('--command') } : {}),
   ...(value('--seed') ? { FUZZ_SEED: value('--seed') } : {}),
   ...(value('--path') ? { FUZZ_PATH: value('--path') } : {}),
+  ...(args.includes('--survey') ? { FUZZ_SURVEY: '1' } : {}),
 };
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'e2e', 'test/fuzz/'], { cwd: root, env, stdio: 'inherit' });

@@ -42,15 +42,20 @@ export function parseRefreshArgs(args: readonly string[]): RefreshRequest | unde
   return r;
 }
 
+/**
+ * The detached process's last bound: a socket the abort does not close must not keep it alive past its
+ * deadline. Set by the process entry (complete.ts), not by refresh(), which also runs in a test's process.
+ */
+export function exitAfterDeadline(): void {
+  setTimeout(() => process.exit(0), REFRESH_DEADLINE_MS + 2000).unref();
+}
+
 /** The refresh: always 0 (nobody reads it); on any failure the cache stays as it was and the next stale TAB tries again. */
 export async function refresh(args: readonly string[], env: Env): Promise<number> {
   const request = parseRefreshArgs(args);
   if (!request) return 0;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(1000, REFRESH_DEADLINE_MS - performance.now()));
-  // A socket the abort does not close must not keep it alive past its bound either.
-  const hard = setTimeout(() => process.exit(0), REFRESH_DEADLINE_MS + 2000);
-  hard.unref();
   try {
     const { openCache, completionClient } = await import('./complete-scope.js');
     const scope = await openCache(env, request);

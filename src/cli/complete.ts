@@ -266,6 +266,10 @@ export async function complete(words: readonly string[], env: Env, out: Writable
 
 /** The entry for the three hidden words (route.ts sends them here with argv whole). */
 export async function completeEntry(argv: readonly string[], env: Env, out: Writable, loadRegistry: () => Promise<Registry>): Promise<number> {
-  if (argv[0] === '__complete-refresh') return (await import('./complete-refresh.js')).refresh(argv.slice(1), env);
+  if (argv[0] === '__complete-refresh') {
+    const { exitAfterDeadline, refresh } = await import('./complete-refresh.js');
+    exitAfterDeadline();
+    return refresh(argv.slice(1), env);
+  }
   return complete(argv.slice(1), env, out, loadRegistry, argv[0] === '__complete-describe');
 }

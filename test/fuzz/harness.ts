@@ -6,13 +6,15 @@
 // prints the seed and path and the command that replays that very run.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import { PassThrough } from 'node:stream';
 import type { Clock } from '../../src/cli/context.js';
 import type { CommandTree } from '../../src/cli/registry.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { chance, pick, type Gen } from './answers.js';
-import type { FuzzCase } from './cases.js';
+import { JUDGED, type FuzzCase } from './cases.js';
+import { ANSWER_VIEWS } from '../../src/contract/answer-views.js';
+import type { OperationId } from '../../src/contract/operations.js';
 import { judge } from './judge.js';
 import { FUZZ_KEY } from './key.js';
 import { Scenario, type Hostility, type StandIn } from './stand-in.js';
@@ -41,6 +43,16 @@ export function virtualClock(start: number): Clock {
       signal?.throwIfAborted();
     },
   };
+}
+
+/** What a command's verdicts read, by operation: the reads of its views (cases.ts JUDGED). */
+function aimsOf(command: string): Map<OperationId, string[]> {
+  const out = new Map<OperationId, string[]>();
+  for (const v of JUDGED[command]?.views ?? []) {
+    const { op, reads } = ANSWER_VIEWS[v];
+    out.set(op, [...(out.get(op) ?? []), ...reads.map((r) => r.replace(/\?$/, ''))]);
+  }
+  return out;
 }
 
 /** Every file under `dir`, with its text (a journal, a cache, the config). */
@@ -77,7 +89,10 @@ export interface RunWorld {
 export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<RunReport> {
   const hostility = pick(g, HOSTILITIES);
   const controller = new AbortController();
-  const scenario = new Scenario(g, hostility, FUZZ_TODAY, world.standIn.storageOrigin, () => controller.abort(), { files: world.files });
+  const scenario = new Scenario(g, hostility, FUZZ_TODAY, world.standIn.storageOrigin, () => controller.abort(), {
+    files: world.files,
+    aims: aimsOf(c.command),
+  });
   world.standIn.scenario = scenario;
   const given = (flag: string) => c.argv.some((a) => a === flag || a.startsWith(`${flag}=`));
   const format = given('-o') || given('--output') || given('--json') ? undefined : pick(g, FORMATS);
@@ -130,22 +145,59 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
   }
 }
 
+/**
+ * One background refresh of the completion cache (what a TAB starts, detached: `adops __complete-refresh
+ * KIND`), run here against the service the generator draws; then the TAB that reads the cache. Judged on
+ * what it leaves behind: the cache file and the candidates printed (no escape, no key form), within its bound.
+ */
+export async function refreshOnce(world: RunWorld, kind: string, g: Gen): Promise<RunReport> {
+  const scenario = new Scenario(g, pick(g, HOSTILITIES), FUZZ_TODAY, world.standIn.storageOrigin, () => {}, { files: world.files });
+  world.standIn.scenario = scenario;
+  const dir = tempDir('adops-fuzz-');
+  const env = { ADOPS_BASE_URL: world.standIn.apiOrigin, ADOPS_API_KEY: FUZZ_KEY, ADOPS_CONFIG_DIR: join(dir, 'config'), HOME: dir };
+  try {
+    const { refresh } = await import('../../src/cli/complete-refresh.js');
+    const { complete } = await import('../../src/cli/complete.js');
+    const started = performance.now();
+    const code = await refresh([kind], env);
+    const ended = performance.now() - started < RUN_BOUND_MS ? code : null;
+    let printed = '';
+    const out = new PassThrough().on('data', (c) => (printed += String(c)));
+    const registry = await import('../../src/commands/index.js');
+    for (const words of TAB_WORDS[kind] ?? []) await complete(words, env, out, async () => registry.getRegistry());
+    const failures = judge({
+      command: `completion refresh ${kind}`,
+      argv: [kind],
+      code: ended,
+      stdout: printed,
+      stderr: '',
+      format: undefined,
+      served: scenario.served,
+      requests: scenario.requests,
+      overBudget: scenario.overBudget,
+      documented: [],
+      files: filesUnder(dir),
+    });
+    return { argv: ['__complete-refresh', kind], code: ended, failures, stdout: printed, stderr: '' };
+  } finally {
+    world.standIn.scenario = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The words a TAB completes after a refresh of each kind (the argument the kind's ids fill). */
+const TAB_WORDS: Readonly<Record<string, string[][]>> = {
+  advertiser: [['observe', 'drift', '']],
+  mutation: [['mutations', 'get', '']],
+  skill: [['skills', 'get', '']],
+  brand: [['brands', 'get', '']],
+  plan: [['plans', 'get', '']],
+  asset: [['assets', 'get', '']],
+};
+
 /** fast-check's parameters for a command's runs, from the environment `npm run fuzz` sets. */
 export function fuzzParameters(defaultRuns: number): { numRuns: number; seed?: number; path?: string } {
   const runs = Number(process.env.FUZZ_RUNS ?? defaultRuns);
   const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : undefined;
   return { numRuns: runs, ...(seed !== undefined ? { seed } : {}), ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) };
-}
-
-/** The property of one command: each run picks one of its cases and a service; every invariant holds. */
-export function commandProperty(world: RunWorld, cases: readonly FuzzCase[], onRun: (r: RunReport) => void) {
-  return fc.asyncProperty(fc.constantFrom(...cases), fc.gen(), async (c, g) => {
-    const r = await runOnce(world, c, g);
-    onRun(r);
-    if (r.failures.length > 0) {
-      throw new Error(
-        [`adops ${r.argv.join(' ')} → exit ${r.code}`, ...r.failures.map((f) => `  - ${f}`), `  stderr: ${JSON.stringify(r.stderr.slice(0, 600))}`].join('\n'),
-      );
-    }
-  });
 }

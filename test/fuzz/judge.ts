@@ -13,7 +13,7 @@ import { OPERATION_SCHEMAS } from '../../src/contract/operation-schemas.js';
 import { ANSWER_VIEWS, parseRead, type AnswerViewName } from '../../src/contract/answer-views.js';
 import { JUDGED } from './cases.js';
 import { FUZZ_KEY, keyFormsIn } from './key.js';
-import { SEMANTIC, type Mutation } from './mutations.js';
+import { SEMANTIC, strikes, type Mutation } from './mutations.js';
 import type { Served, SeenRequest } from './stand-in.js';
 
 export interface RunFacts {
@@ -39,11 +39,6 @@ export interface RunFacts {
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 /** GitHub's step summary limit per step. */
 const SUMMARY_LIMIT = 1024 * 1024;
-
-/** Does a mutation at `at` strike what a read path reads (the field itself, a parent of it, or inside it)? */
-function strikes(at: string, read: string): boolean {
-  return at === read || read.startsWith(`${at}.`) || read.startsWith(`${at}[]`) || at.startsWith(`${read}.`) || at.startsWith(`${read}[]`);
-}
 
 /** Whether a served answer is broken where one of `views` reads it (or broken as a page or a body at all). */
 export function brokenFor(s: Served, views: readonly AnswerViewName[]): Mutation | undefined {

@@ -66,11 +66,21 @@ function holderOf(root: unknown, at: readonly Segment[]): { holder: object; key:
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** One field mutation of `value` (in place); undefined when it has no field to strike. */
-function mutateField(g: Gen, value: unknown): Mutation | undefined {
+/** Does a mutation at `at` strike what a read path reads (the field itself, a parent of it, or inside it)? */
+export function strikes(at: string, read: string): boolean {
+  return at === read || read.startsWith(`${at}.`) || read.startsWith(`${at}[]`) || at.startsWith(`${read}.`) || at.startsWith(`${read}[]`);
+}
+
+/**
+ * One field mutation of `value` (in place); undefined when it has no field to strike. Aimed: most of the
+ * time at a field a verdict reads (`aims`, read paths of the command's views), where a slip does harm.
+ */
+function mutateField(g: Gen, value: unknown, aims: readonly string[]): Mutation | undefined {
   const all = places(value);
-  if (all.length === 0) return undefined;
-  const [at, current] = pick(g, all);
+  const aimed = aims.length ? all.filter(([at]) => aims.some((read) => strikes(readPath(at), read))) : [];
+  const from = aimed.length && chance(g, 75) ? aimed : all;
+  if (from.length === 0) return undefined;
+  const [at, current] = pick(g, from);
   const kinds: MutationKind[] = ['remove', 'wrongType', 'null'];
   if (typeof current === 'string') kinds.push('outsideEnum', ...(DATE.test(current) ? (['badDate', 'badDate'] as const) : []));
   if (typeof current === 'number') kinds.push('nanText', 'hugeNumber', 'negative');
@@ -117,6 +127,7 @@ export function mutatePage(
   page: { data: unknown[]; nextCursor?: string },
   state: PageState,
   asked: { ids?: string[]; since?: string; until?: string },
+  aims: readonly string[] = [],
 ): Mutation {
   const kinds: Array<MutationKind | 'field'> = ['duplicateRow', 'rowNotAsked', 'emptyForever', 'field', 'field', 'field'];
   if (state.given.length) kinds.push('repeatCursor');
@@ -146,12 +157,12 @@ export function mutatePage(
     page.nextCursor = `empty-${state.given.length}`;
     return { kind, at: 'data' };
   }
-  return mutateField(g, page) ?? { kind: 'notAnObject', at: '' };
+  return mutateField(g, page, aims) ?? { kind: 'notAnObject', at: '' };
 }
 
 /** One mutation of a single object answer (in place). */
-export function mutateObject(g: Gen, body: unknown): Mutation {
-  return mutateField(g, body) ?? { kind: 'notAnObject', at: '' };
+export function mutateObject(g: Gen, body: unknown, aims: readonly string[] = []): Mutation {
+  return mutateField(g, body, aims) ?? { kind: 'notAnObject', at: '' };
 }
 
 /** A 2xx whose body is not the contract's at all: empty, not JSON, or not an object. */

@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import fc from 'fast-check';
 import { errorInfo, type KnownErrorCode } from '../../src/contract/errors.js';
 import { matchOperation, pathParams, type OperationId } from '../../src/contract/operations.js';
-import { fitRequest, HOSTILE_TEXT, pick, chance, rememberAll, responseSchema, sample, type AnswerContext, type Gen } from './answers.js';
+import { chance, fitRequest, HOSTILE_TEXT, listAt, pick, rememberAll, responseSchema, sample, type AnswerContext, type Gen } from './answers.js';
+import { isNode } from '../../src/contract/validator-build.js';
 import { FUZZ_KEY, KEY_FORMS } from './key.js';
 import { mutateObject, mutatePage, wholeBodyMutation, type Mutation, type PageState } from './mutations.js';
 
@@ -59,10 +60,17 @@ export class Scenario {
     private readonly storageOrigin: string,
     /** Told when the budget is spent (the harness aborts the run). */
     private readonly onOverBudget: () => void,
-    seed: { files: ReadonlyArray<{ filename: string; sizeBytes: number; sha256: string }> },
+    seed: {
+      files: ReadonlyArray<{ filename: string; sizeBytes: number; sha256: string }>;
+      /** What the command's verdicts read, by operation (read paths of its views): where broken answers aim. */
+      aims?: ReadonlyMap<OperationId, readonly string[]>;
+    },
   ) {
     for (const f of seed.files) rememberAll(this.pool, f);
+    this.aims = seed.aims ?? new Map();
   }
+  private readonly aims: ReadonlyMap<OperationId, readonly string[]>;
+  private readonly world = new EntityMemory();
 
   /** One API answer: status, headers, body text. */
   answer(method: string, url: URL, body: unknown): { status: number; headers: Record<string, string>; text: string } {
@@ -87,7 +95,7 @@ export class Scenario {
     }
     const ctx: AnswerContext = { g, pool: this.pool, query, params, body, origin: this.storageOrigin, today: this.today };
     const schema = responseSchema(op.id);
-    const value = fitRequest(ctx, op.id, schema ? sample(ctx, schema) : {});
+    const value = this.world.fit(g, op.id, fitRequest(ctx, op.id, schema ? sample(ctx, schema) : {}), this.today);
     const broken = g(fc.integer, { min: 0, max: 99 }) < hostility.broken;
     let mutation: Mutation | undefined;
     if (op.kind === 'list' && value !== null && typeof value === 'object' && 'data' in value && Array.isArray(value.data)) {
@@ -99,13 +107,13 @@ export class Scenario {
         mutation = { kind: 'emptyForever', at: 'data' };
       } else {
         if (state.n < 3 && chance(g, 30)) page.nextCursor = `c-${op.id}-${++state.n}`;
-        if (broken) mutation = mutatePage(g, page, state, { ...(query.ids ? { ids: query.ids.split(',') } : {}), ...query });
+        if (broken) mutation = mutatePage(g, page, state, { ...(query.ids ? { ids: query.ids.split(',') } : {}), ...query }, this.aims.get(op.id));
       }
       if (page.nextCursor) state.given.push(page.nextCursor);
       rememberAll(this.pool, page);
       return this.record(op.id, method, url, ok, page, mutation);
     }
-    if (broken) mutation = mutateObject(g, value);
+    if (broken) mutation = mutateObject(g, value, this.aims.get(op.id));
     rememberAll(this.pool, value);
     return this.record(op.id, method, url, ok, value, mutation);
   }
@@ -150,6 +158,48 @@ export class Scenario {
       headers: body === undefined ? { 'content-type': 'text/html' } : headers,
       text: body === undefined ? pick(g, ['', '<html>Bad Gateway</html>', message]) : JSON.stringify(body),
     };
+  }
+}
+
+/**
+ * A service that remembers its world: the entities a plan's Line Items spawned (its executions) answer, when
+ * read live or in Insights, most of the time as the Line Item says (its budget, type and currency, ACTIVE
+ * inside its flight, spend at its pace). Without it a check's "in sync" or "on pace" is too rare a verdict
+ * for a broken answer to be caught making it.
+ */
+class EntityMemory {
+  private readonly entities = new Map<string, { li: Record<string, unknown>; currency: unknown; type: unknown }>();
+
+  fit(g: Gen, op: OperationId, value: unknown, today: string): unknown {
+    if (!isNode(value)) return value;
+    if (op === 'getCampaignPlan') {
+      for (const li of listAt(value.lineItems).filter(isNode))
+        for (const e of listAt(li.executions).filter(isNode))
+          if (typeof e.entityId === 'string') this.entities.set(e.entityId, { li, currency: value.currency, type: e.entityType });
+      return value;
+    }
+    for (const row of listAt(value.data).filter(isNode)) {
+      const known = this.entities.get(String(row.id ?? row.entityId));
+      if (!known || !chance(g, 80)) continue;
+      const { li, currency, type } = known;
+      const put = (field: string, v: unknown) => {
+        if (field in row) row[field] = v;
+      };
+      put('currency', currency);
+      if (type === 'campaign' || type === 'ad_group') {
+        put('budgetLevel', type);
+        put('budget', li.budget);
+        put('budgetType', li.budgetType);
+      }
+      if (type === 'campaign') put('objective', li.objective);
+      const start = typeof li.startDate === 'string' ? li.startDate : undefined;
+      const end = typeof li.endDate === 'string' ? li.endDate : undefined;
+      put('status', (start === undefined || start <= today) && (end === undefined || today <= end) ? 'ACTIVE' : 'PAUSED');
+      // On pace: a daily budget a day, a lifetime budget spread over the flight.
+      const days = start && end ? Math.max(1, (Date.parse(end) - Date.parse(start)) / 86_400_000 + 1) : 1;
+      if (typeof li.budget === 'number') put('spend', li.budgetType === 'daily' ? li.budget : li.budget / days);
+    }
+    return value;
   }
 }
 
