@@ -89,7 +89,7 @@ export function jsonTexts(values: readonly unknown[], sep: (i: number) => string
 }
 
 function escapeUnsafe(text: string): string {
-  return redactText(text, { json: true }).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return redactText(text).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Any value as text: a string as is, an object or array as JSON, never "[object Object]". */
