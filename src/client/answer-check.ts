@@ -8,6 +8,7 @@
 // h25-faith-answer-check.test.ts holds each rule against the contract's schemas.
 import { isRecord } from './json.js';
 import { ApiError } from './errors.js';
+import { holdsKey } from './redact.js';
 import { OPERATION_TABLE, type OperationId } from '../contract/operations.js';
 
 /** The contract's state words (schemas/mutations.ts, assets.ts, context/documents.ts; equal by test). */
@@ -79,6 +80,8 @@ export class UnexpectedAnswerError extends ApiError {
 const shown = (v: unknown): string => (v === undefined ? 'missing' : v === null ? 'null' : typeof v === 'string' ? 'not accepted' : `a ${typeof v}`);
 
 function problemOf(value: unknown, rule: FieldRule): string | undefined {
+  // An id or URL is kept (journals), sent back and shown: one that holds the key (in any form) is a hostile echo.
+  if ((rule === 'id' || rule === 'url') && typeof value === 'string' && holdsKey(value)) return 'holds an API key';
   if (rule === 'id') return typeof value === 'string' && value.trim() !== '' ? undefined : shown(value);
   if (rule === 'revision') return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? undefined : shown(value);
   if (rule === 'flag') return typeof value === 'boolean' ? undefined : shown(value);

@@ -47,13 +47,15 @@ function maskUserInfo(info: string): string {
 
 const secrets = new Set<string>();
 
-/** Every form of every secret (secretForms), keyed lower-cased: the text as written and how it is shown. */
-const forms = new Map<string, { text: string; shown: string }>();
+/** Every form of every secret (secretForms), keyed lower-cased: the text as written, how it is shown, whether it is a key's. */
+const forms = new Map<string, { text: string; shown: string; key: boolean }>();
 /**
  * All of them in one case-insensitive pattern, longest first (a secret containing another is masked whole),
- * built on first use after a secret is added: one pass over a page, whatever the number of forms.
+ * built on first use after a secret is added: one pass over a page, whatever the number of forms. The keys'
+ * forms alone in another (holdsKey).
  */
 let formPattern: RegExp | undefined;
+let keyPattern: RegExp | undefined;
 
 /** A base64 run shorter than this is not masked: it could be found in text that has nothing to do with the secret. */
 const MIN_BASE64_FORM = 8;
@@ -121,17 +123,38 @@ export function showWhole(value: string): void {
 export function rememberSecret(value: string | undefined): void {
   if (!value || value.length < 4 || secrets.has(value)) return;
   secrets.add(value);
-  const shown = /^acr_/i.test(value) ? maskKey(value) : REDACTED;
-  for (const text of secretForms(value)) if (!forms.has(text.toLowerCase())) forms.set(text.toLowerCase(), { text, shown });
-  formPattern = undefined;
+  const key = /^acr_/i.test(value);
+  const shown = key ? maskKey(value) : REDACTED;
+  for (const text of secretForms(value)) if (!forms.has(text.toLowerCase())) forms.set(text.toLowerCase(), { text, shown, key });
+  formPattern = keyPattern = undefined;
+}
+
+/** One case-insensitive pattern of these forms, longest first; undefined when there are none. */
+function patternOf(texts: string[]): RegExp | undefined {
+  return texts.length
+    ? new RegExp(
+        texts
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|'),
+        'gi',
+      )
+    : undefined;
 }
 
 function secretPattern(): RegExp | undefined {
-  if (formPattern === undefined && forms.size > 0) {
-    const texts = [...forms.values()].map((f) => f.text).sort((a, b) => b.length - a.length);
-    formPattern = new RegExp(texts.map(escapeRegExp).join('|'), 'gi');
-  }
+  formPattern ??= patternOf([...forms.values()].map((f) => f.text));
   return formPattern;
+}
+
+/**
+ * Whether the text holds a form of an API key this process uses, or an unmasked `acr_` token: an id or a URL that
+ * does (a hostile service's) is nothing adops may act on, keep in a journal or show (client/answer-check.ts).
+ */
+export function holdsKey(text: string): boolean {
+  keyPattern ??= patternOf([...forms.values()].filter((f) => f.key).map((f) => f.text));
+  if (keyPattern && text.search(keyPattern) !== -1) return true;
+  return [...text.matchAll(KEY_PATTERN)].some(([k]) => !MASKED_KEY.test(k) && !shownWhole.has(k));
 }
 
 /** `acr_…wxyz`: enough to tell keys apart, never enough to use one. */

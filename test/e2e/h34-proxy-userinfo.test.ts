@@ -6,7 +6,6 @@
 // does not parse (a setting error, exit 2) and ones that do (a password with
 // "@" sent to a proxy that is not there: exit 6, the route in --debug).
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
@@ -17,7 +16,9 @@ let closedPort = 0;
 beforeAll(async () => {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closedPort = (server.address() as AddressInfo).port;
+  const address = server.address();
+  if (address === null || typeof address !== 'object') throw new Error('no port');
+  closedPort = address.port;
   await new Promise<void>((r) => server.close(() => r()));
 });
 

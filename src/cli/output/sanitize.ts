@@ -13,6 +13,7 @@
 // Stripping removes ESC sequences (so "\x1b]0;pwned\x07" or "\x1b[2J" cannot drive
 // the terminal) and bidi overrides (so a name cannot reorder what is shown around
 // it, "Trojan Source").
+import { escapeJsonText } from '../../client/json.js';
 import { redactText } from '../../client/redact.js';
 
 // C0 controls, DEL, and C1 controls (0x80-0x9f: 0x9b is CSI, 0x9d is OSC on some terminals).
@@ -66,11 +67,6 @@ export function csvText(text: string): string {
   return redactText(text.replace(ANSI_SEQUENCE, '').replace(CSV_CONTROL, '').replace(BIDI, ''));
 }
 
-// JSON.stringify escapes C0 only. C1 controls, DEL, bidi controls and the
-// line/paragraph separators are escaped too, so `cat out.json` is as safe as
-// the table. They only occur inside strings, so escaping the text is exact.
-const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 /** JSON.stringify, secrets masked, with C1, DEL and bidi characters written as \uXXXX escapes. */
 export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
@@ -88,8 +84,10 @@ export function jsonTexts(values: readonly unknown[], sep: (i: number) => string
   return escapeUnsafe(text);
 }
 
+// JSON.stringify escapes C0 only. C1 controls, DEL, bidi controls and the line/paragraph separators are
+// escaped too (escapeJsonText), so `cat out.json` is as safe as the table.
 function escapeUnsafe(text: string): string {
-  return redactText(text).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeJsonText(redactText(text));
 }
 
 /** Any value as text: a string as is, an object or array as JSON, never "[object Object]". */

@@ -6,7 +6,7 @@
 // at any alignment), and the `acr_` net catches an unknown key in any case.
 import { describe, expect, it } from 'vitest';
 import { parseProxy, ProxySettingError, showProxy } from '../../../src/client/proxy.js';
-import { maskKey, redactHeaders, redactText, redactUrl, rememberSecret, secretForms } from '../../../src/client/redact.js';
+import { holdsKey, maskKey, redactHeaders, redactText, redactUrl, rememberSecret, secretForms, showWhole } from '../../../src/client/redact.js';
 import { blockText, csvText, jsonText, lineText } from '../../../src/cli/output/sanitize.js';
 
 /** A password that WHATWG URL cannot parse and whose every piece must stay hidden. */
@@ -164,5 +164,17 @@ describe('a remembered key is masked in every form a service could echo it in', 
     expect(redactText('got ACR_FOREIGN_SERVICE_KEY_7777 back')).toBe('got acr_…7777 back');
     expect(redactText('got Acr_Foreign_Mixed_8888 back')).toBe('got acr_…8888 back');
     expect(redactText(`shown ${maskKey(KEY)} and ACR_…WXYZ`)).toBe(`shown ${maskKey(KEY)} and ACR_…WXYZ`);
+  });
+
+  it('holdsKey: an id or URL that holds a form of the key, or an unmasked acr_ token (answer-check refuses it)', () => {
+    for (const [what, form] of forms) expect(holdsKey(`mut_${form}`), what).toBe(true);
+    expect(holdsKey('https://storage.test/up/1?t=ACR_OTHER_KEY_1234')).toBe(true);
+    expect(holdsKey('mut_3f9a0c1d2e4b5a6978')).toBe(false);
+    expect(holdsKey(`shown ${maskKey(KEY)}`)).toBe(false);
+    // A proxy password is a secret, not a key: masked when shown, but an id holding it is not refused.
+    rememberSecret('proxy-password-h34');
+    expect(holdsKey('ast_proxy-password-h34')).toBe(false);
+    showWhole('acr_demo_public_0001');
+    expect(holdsKey('acr_demo_public_0001')).toBe(false);
   });
 });
