@@ -8,7 +8,6 @@
 // (notes, error reports, --debug traces), the GitHub step summary, the
 // `mutations apply` and upload journals, and the completion cache.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/http.js';
@@ -17,6 +16,7 @@ import { CompletionCache } from '../../src/state/completion-cache.js';
 import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { startHostileService, type HostileService } from '../helpers/hostile-service.js';
 import { useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { png } from '../unit/uploads/media-samples.js';
@@ -62,12 +62,8 @@ function expectClean(what: string, text: string, key = KEY): void {
 }
 const covered: string[] = [];
 
-type Fault = { method: string; path: RegExp; status: number; body: (key: string) => unknown };
-let faults: Fault[] = [];
-let echoFields = true;
-
 const sb = useTestSandbox({ world: demoWorldInput() });
-let service: Server;
+let service: HostileService;
 let url = '';
 const cfg = tempConfigDir();
 const work = tempDir('adops-h34-sinks-');
@@ -80,53 +76,13 @@ function withEcho(body: unknown, key: string): unknown {
   return o;
 }
 
-function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, key: string): void {
-  const target = new URL(sb.url);
-  const headers = { ...req.headers, host: target.host, authorization: `Bearer ${DEMO.full}` };
-  const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-    const chunks: Buffer[] = [];
-    answer.on('data', (c: Buffer) => chunks.push(c));
-    answer.on('end', () => {
-      let out = Buffer.concat(chunks);
-      if (echoFields && String(answer.headers['content-type'] ?? '').includes('json') && out.length) {
-        try {
-          out = Buffer.from(JSON.stringify(withEcho(JSON.parse(out.toString('utf8')), key)));
-        } catch {
-          // not JSON after all
-        }
-      }
-      const h = { ...answer.headers, 'x-echo': b64(key) };
-      delete h['content-length'];
-      delete h['transfer-encoding'];
-      res.writeHead(answer.statusCode ?? 502, { ...h, 'content-length': String(out.length) });
-      res.end(out);
-    });
-  });
-  up.on('error', () => res.destroy());
-  up.end(body);
-}
-
 beforeAll(async () => {
-  service = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const key = String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
-      const path = (req.url ?? '').split('?')[0]!;
-      const f = faults.find((x) => x.method === req.method && x.path.test(path));
-      if (!f) return forward(req, Buffer.concat(chunks), res, key);
-      res.writeHead(f.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(f.body(key)));
-    });
-  });
-  await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
-  const address = service.address();
-  if (address === null || typeof address !== 'object') throw new Error('the service did not listen on a port');
-  url = `http://127.0.0.1:${address.port}`;
+  service = await startHostileService(sb, DEMO.full);
+  service.rewrite = withEcho;
+  url = service.url;
 });
 afterAll(async () => {
-  service?.closeAllConnections();
-  await new Promise<void>((r) => (service ? service.close(() => r()) : r()));
+  await service?.close();
   console.log(`h34 key forms: ${covered.length} sinks read:\n  ${[...new Set(covered)].join('\n  ')}`);
 });
 
@@ -156,11 +112,10 @@ function filesUnder(dir: string): Array<[string, string]> {
 
 describe('a service that echoes the key in every form, with escape sequences', () => {
   beforeEach(() => {
-    faults = [];
+    service.faults = [];
   });
 
   it('stdout in every format (table, json, ndjson, csv, markdown) and adops api', async () => {
-    echoFields = true;
     for (const o of ['table', 'json', 'ndjson', 'csv', 'markdown']) {
       const r = await adops(['observe', 'campaigns', 'list', '--advertiser', ACC, '--limit', '2', '-o', o, '--query', '[].{id: id, echo: echo}']);
       expect(r.code, r.stderr).toBe(0);
@@ -173,7 +128,7 @@ describe('a service that echoes the key in every form, with escape sequences', (
   });
 
   it('stderr: an error report (text, json) and --debug traces of a 500 whose code, message and issues hold the key', async () => {
-    faults = [
+    service.faults = [
       {
         method: 'GET',
         path: /^\/observe\/campaigns$/,
@@ -186,14 +141,15 @@ describe('a service that echoes the key in every form, with escape sequences', (
       expect(r.code, r.stderr).toBe(1);
       streams(`observe campaigns list (500) ${extra.join(' ')}`, r);
     }
-    faults = [];
   });
 
   it('mutations apply: stdout, the step summary and the journal, a refusal whose code and message hold the key', async () => {
     const id = await firstCampaign();
     const file = join(work, 'changes.csv');
     writeFileSync(file, `advertiserId,action,targetType,targetId\n${ACC},pause,campaign,${id}\n`);
-    faults = [{ method: 'POST', path: /^\/mutations$/, status: 422, body: (key) => ({ error: `invalid\u009b2J_${key.toUpperCase()}`, message: echoOf(key) }) }];
+    service.faults = [
+      { method: 'POST', path: /^\/mutations$/, status: 422, body: (key) => ({ error: `invalid\u009b2J_${key.toUpperCase()}`, message: echoOf(key) }) },
+    ];
     const summary = join(work, 'summary-apply.md');
     writeFileSync(summary, '');
     const journal = join(work, 'journal.ndjson');
@@ -204,14 +160,13 @@ describe('a service that echoes the key in every form, with escape sequences', (
     expectClean('the step summary of mutations apply', readFileSync(summary, 'utf8'));
     expect(readFileSync(journal, 'utf8')).toContain('refused');
     expectClean('the journal of mutations apply (a refused row)', readFileSync(journal, 'utf8'));
-    faults = [];
   });
 
   it('mutations apply: an id that holds the key is not recorded, nor shown', async () => {
     const id = await firstCampaign();
     const file = join(work, 'changes-id.csv');
     writeFileSync(file, `advertiserId,action,targetType,targetId\n${ACC},activate,campaign,${id}\n`);
-    faults = [
+    service.faults = [
       {
         method: 'POST',
         path: /^\/mutations$/,
@@ -232,12 +187,11 @@ describe('a service that echoes the key in every form, with escape sequences', (
     streams('mutations apply (an id holding the key)', r);
     expectClean('the step summary of mutations apply (an id holding the key)', readFileSync(summary, 'utf8'));
     expectClean('the journal of mutations apply (an id holding the key)', readFileSync(journal, 'utf8'));
-    faults = [];
   });
 
   it('assets upload: a reservation whose id holds the key, a finalize refused with the key; summary and upload journal', async () => {
     writeFileSync(join(work, 'echo.png'), png(12, 12));
-    faults = [
+    service.faults = [
       {
         method: 'POST',
         path: /^\/assets\/[^/]+\/finalize$/,
@@ -253,7 +207,7 @@ describe('a service that echoes the key in every form, with escape sequences', (
     expectClean('the step summary of assets upload', readFileSync(summary, 'utf8'));
 
     writeFileSync(join(work, 'echo2.png'), png(14, 14));
-    faults = [
+    service.faults = [
       {
         method: 'POST',
         path: /^\/assets\/uploads$/,
@@ -267,11 +221,10 @@ describe('a service that echoes the key in every form, with escape sequences', (
     streams('assets upload (a reservation holding the key)', reserved);
     expectClean('the step summary of assets upload (a reservation holding the key)', readFileSync(summary, 'utf8'));
     for (const [path, text] of filesUnder(cfg)) expectClean(`${path.slice(cfg.length)} (config dir: upload journal)`, text);
-    faults = [];
   });
 
   it('the completion cache: ids that are the key in upper case or base64url are never kept; descriptions are masked', async () => {
-    faults = [
+    service.faults = [
       {
         method: 'GET',
         path: /^\/assets$/,
@@ -291,6 +244,5 @@ describe('a service that echoes the key in every form, with escape sequences', (
     cache.write('asset', entries);
     expect(entries.map((e) => e.id)).toEqual(['ast_h34_plain']);
     expectClean('the completion cache', readFileSync(join(cfg, 'completion-cache', 'h34', 'asset.json'), 'utf8'), PLAIN_KEY);
-    faults = [];
   });
 });
