@@ -11,9 +11,13 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null
 // character back, and `cat` of the text drives no terminal.
 const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** JSON text (JSON.stringify's) with those characters as \u escapes: the same value, safe to print. */
+/**
+ * JSON text (JSON.stringify's) with those characters as \u escapes: the same value, safe to print. So is the `[`
+ * of `##[`, which GitHub Actions' runner reads as a workflow command anywhere in a line of a step's log (`#` only
+ * occurs inside strings).
+ */
 export function escapeJsonText(text: string): string {
-  return text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/##\[/g, '##\\u005b');
 }
 
 /** A value as one line of JSON safe to print: what adops' own files hold (journals, the completion cache, plan markers). */

@@ -19,6 +19,7 @@ import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { startHostileService, type HostileService } from '../helpers/hostile-service.js';
 import { useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { workflowCommands } from '../helpers/workflow-commands.js';
 import { png } from '../unit/uploads/media-samples.js';
 
 const ACC = 'acc_acme_c_001';
@@ -45,8 +46,11 @@ function formsOf(key: string): Array<[string, string]> {
     ['base64url of Bearer, unpadded', b64url(`Bearer ${key}`).replace(/=+$/, '')],
   ];
 }
-/** Terminal escape sequences: OSC (set the title), CSI 7-bit and 8-bit (clear the screen). */
-const ESCAPES = '\u001b]0;pwned\u0007\u001b[2J\u009b2J';
+/**
+ * Terminal escape sequences: OSC (set the title), CSI 7-bit and 8-bit (clear the screen); and GitHub Actions'
+ * workflow commands, which its runner reads from every line of a step's log.
+ */
+const ESCAPES = '\u001b]0;pwned\u0007\u001b[2J\u009b2J\n::error file=x::forged\n  ::stop-commands::tok ##[add-mask]secret ::warning::mid';
 const echoOf = (key: string) =>
   `echo ${formsOf(key)
     .map(([, form]) => form)
@@ -59,6 +63,7 @@ function expectClean(what: string, text: string, key = KEY): void {
   expect(text.toLowerCase(), `${what}: holds the key in some case:\n${text}`).not.toContain(key.slice(4, -4).toLowerCase());
   expect(text, `${what}: an ESC`).not.toContain('\u001b');
   expect(text, `${what}: a C1 control`).not.toMatch(/[\u0080-\u009f]/);
+  expect(workflowCommands(text), `${what}: a workflow command`).toEqual([]);
 }
 const covered: string[] = [];
 
