@@ -67,7 +67,7 @@ export async function refresh(args: readonly string[], env: Env): Promise<number
       if (scope.cache.read(request.kind)?.fresh) return 0;
       const { fetchEntries } = await import('./complete-sources.js');
       const client = await completionClient(scope.auth, env, { maxAttempts: 2, budgetMs: REFRESH_DEADLINE_MS });
-      const entries = await fetchEntries(request.kind, client, scope.auth.apiKey, controller.signal);
+      const entries = await fetchEntries(request.kind, client, controller.signal);
       scope.cache.write(request.kind, entries);
     } finally {
       lock.release();

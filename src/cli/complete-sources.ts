@@ -16,7 +16,6 @@
 // and currency: no answer of the contract but a Brand attachment carries an
 // advertiser's name.
 import type { ApiClient } from '../client/http.js';
-import { API_KEY_PREFIX } from '../contract/ids.js';
 import { resourceEntries } from '../contract/resources.js';
 import { ID_SOURCES, type IdKind } from './complete-kinds.js';
 import { completionCandidate, completionDescription } from './output/sanitize.js';
@@ -37,7 +36,7 @@ const field = (row: unknown, name: string): unknown =>
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The ids of `kind` the service holds, each with its description, sorted; through the text boundary, the key never among them. */
-export async function fetchEntries(kind: IdKind, client: ApiClient, apiKey: string, signal: AbortSignal, now: () => number = Date.now): Promise<CacheEntry[]> {
+export async function fetchEntries(kind: IdKind, client: ApiClient, signal: AbortSignal, now: () => number = Date.now): Promise<CacheEntry[]> {
   const found = new Map<string, string>();
   const add = (id: unknown, description: string) => {
     if (typeof id === 'string' && !found.get(id)) found.set(id, description);
@@ -63,12 +62,11 @@ export async function fetchEntries(kind: IdKind, client: ApiClient, apiKey: stri
       if (++page >= source.pages) break;
     }
   }
-  // Text from the server is untrusted: ids through the boundary (the id alphabet, nothing a shell would expand),
-  // descriptions too (one masked line); never the key or anything shaped like one.
-  const safe = (s: string) => !s.includes(apiKey) && !s.includes(API_KEY_PREFIX);
+  // Text from the server is untrusted: ids through the boundary (the id alphabet, nothing a shell would expand,
+  // nothing it would mask: no form of the key, nothing shaped like one), descriptions too (one masked line).
   return [...found]
-    .filter(([id]) => completionCandidate(id) !== undefined && safe(id))
-    .map(([id, description]) => ({ id, description: safe(description) ? description : '' }))
+    .filter(([id]) => completionCandidate(id) !== undefined)
+    .map(([id, description]) => ({ id, description }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

@@ -149,7 +149,7 @@ export async function idsFromService(kind: IdKind, env: Env, where: Where, signa
   if (cached?.fresh) return cleanEntries(cached.entries).map((e) => e.id);
   const { fetchEntries } = await import('./complete-sources.js');
   const client = await completionClient(scope.auth, env, { maxAttempts: 1, budgetMs: 60_000 });
-  const entries = await fetchEntries(kind, client, scope.auth.apiKey, signal);
+  const entries = await fetchEntries(kind, client, signal);
   scope.cache.write(kind, entries);
   return entries.map((e) => e.id);
 }
@@ -190,7 +190,7 @@ async function askNow(kind: IdKind, scope: CompletionScope, env: Env): Promise<C
   const [{ completionClient }, { fetchEntries }] = await Promise.all([import('./complete-scope.js'), import('./complete-sources.js')]);
   const client = await completionClient(scope.auth, env, { maxAttempts: 1, budgetMs: bound });
   return Promise.race([
-    fetchEntries(kind, client, scope.auth.apiKey, signal),
+    fetchEntries(kind, client, signal),
     new Promise<Candidate[]>((resolve) => signal.addEventListener('abort', () => resolve([]), { once: true })),
   ]);
 }

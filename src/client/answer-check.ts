@@ -10,6 +10,7 @@
 // or differ where this CLI never reads.
 import { ApiError } from './errors.js';
 import { isRecord } from './json.js';
+import { holdsKey } from './redact.js';
 import { ANSWER_VIEWS, type AnswerViewName, type ViewOperation } from '../contract/answer-views.js';
 import type { OperationOutput } from '../contract/operation-io.js';
 import { OPERATION_TABLE, type OperationId } from '../contract/operations.js';
@@ -40,6 +41,8 @@ const STEP_RULES: Partial<Record<AnswerViewName, Readonly<Record<string, StepRul
 
 function ruleProblem(value: unknown, rule: StepRule): string | undefined {
   if (typeof value !== 'string') return undefined; // the schema's check names a wrong type
+  // An id or URL is kept (journals), sent back and shown: one that holds the key (in any form) is a hostile echo.
+  if (holdsKey(value)) return 'holds an API key';
   if (rule === 'id') return value.trim() === '' ? 'blank' : undefined;
   try {
     const url = new URL(value);

@@ -84,20 +84,45 @@ function proxyVariable(env: Env, protocol: string): { name: string; value: strin
   return undefined;
 }
 
-/** 'http://ops:***@host:port' from whatever was written (no scheme means http://). */
+/**
+ * The user info of a proxy variable as a URL parser reads it: everything between the scheme and the LAST '@'
+ * (WHATWG URL and curl take the last '@' of the authority), split at its first ':'. A password may hold '/', '?',
+ * '#' and '@' ("http://ops:pa/ss@WORD5/x@host:port": the password is "pa/ss@WORD5/x", whether the URL parses or not).
+ */
+function userInfoOf(withScheme: string): { scheme: string; user: string; password?: string; host: string } | undefined {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([\s\S]*)@([\s\S]*)$/i.exec(withScheme);
+  if (!m) return undefined;
+  const [, scheme = '', info = '', host = ''] = m;
+  const colon = info.indexOf(':');
+  return colon === -1 ? { scheme, user: info, host } : { scheme, user: info.slice(0, colon), password: info.slice(colon + 1), host };
+}
+
+const withScheme = (raw: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
+
+/** 'http://ops:***@host:port' from whatever was written (no scheme means http://): nothing of the password, ever. */
 export function showProxy(raw: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
-  return withScheme.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/]*)@/i, (_m, scheme: string, auth: string) => {
-    const colon = auth.indexOf(':');
-    return `${scheme}${colon === -1 ? auth : `${auth.slice(0, colon)}:***`}@`;
-  });
+  const info = userInfoOf(withScheme(raw));
+  if (!info) return withScheme(raw);
+  return `${info.scheme}${info.user}${info.password === undefined ? '' : ':***'}@${info.host}`;
 }
 
 export function parseProxy(raw: string, name: string): ProxyRoute {
-  const shown = showProxy(raw.trim());
+  const value = withScheme(raw.trim());
+  const shown = showProxy(value);
+  // Remembered before parsing: a variable that does not parse is named in errors, and its password is masked
+  // wherever it may be echoed.
+  rememberSecret(userInfoOf(value)?.password);
+  // An '@' after the authority ends ("http://ops:12/ss@host:3128") means a '/', '?' or '#' in the password: a
+  // URL parser would take part of the password for the host and port and send the rest to it. Refused.
+  const rest = value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const end = rest.search(/[/?#\\]/);
+  if (end !== -1 && rest.slice(end).includes('@'))
+    throw new ProxySettingError(
+      `${name} is not a valid proxy URL: ${shown} (a "/", "?", "#" or "@" in its password must be percent-encoded: %2F, %3F, %23, %40)`,
+    );
   let url: URL;
   try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim()) ? raw.trim() : `http://${raw.trim()}`);
+    url = new URL(value);
   } catch {
     throw new ProxySettingError(`${name} is not a valid proxy URL: ${shown} (expected e.g. http://proxy.corp:3128)`);
   }

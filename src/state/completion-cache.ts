@@ -16,7 +16,7 @@
 // still answers; a reader that meets anything unreadable treats it as a miss.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../client/json.js';
+import { isRecord, printableJson } from '../client/json.js';
 import { ensureDir, writeDurably } from './durable-write.js';
 import { LocalStateError } from './errors.js';
 import { scopeId, serviceScope } from './fingerprint.js';
@@ -84,7 +84,7 @@ export class CompletionCache {
       if (!lock) return false;
       try {
         const rows = entries.map((e) => (e.description ? [e.id, e.description] : [e.id]));
-        writeDurably(this.file(kind), JSON.stringify({ at: this.now(), entries: rows }), WHAT, { durable: false });
+        writeDurably(this.file(kind), printableJson({ at: this.now(), entries: rows }), WHAT, { durable: false });
         return true;
       } finally {
         lock.release();

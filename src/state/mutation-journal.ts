@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { codeOf } from '../client/errors.js';
 import { redactText } from '../client/redact.js';
-import { isRecord } from '../client/json.js';
+import { isRecord, printableJson } from '../client/json.js';
 import { AppendLog } from './durable-write.js';
 import { sameScope, type ServiceScope } from './fingerprint.js';
 
@@ -144,7 +144,7 @@ export class Journal {
     const merged = { ...earlier, ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
     if (earlier || this.keepsRecorded) this.entries.set(entry.row, merged);
     const line = this.scope ? { ...merged, service: this.scope.baseUrl, keyFp: this.scope.keyFp } : merged;
-    this.log?.append(JSON.stringify(line) + '\n');
+    this.log?.append(printableJson(line) + '\n');
   }
 
   /** Writes and fsyncs every line not yet on disk (the end of a run; also after a failure). */

@@ -12,7 +12,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { codeOf } from '../client/errors.js';
-import { isRecord } from '../client/json.js';
+import { isRecord, printableJson } from '../client/json.js';
 import { ensureDir, writeDurably } from './durable-write.js';
 import { asStateError, guardWrite } from './errors.js';
 import { scopeId, type ServiceScope } from './fingerprint.js';
@@ -95,7 +95,7 @@ export class PlanApplyMarkers {
     const path = this.pathOf(slug);
     const mine: PlanMarker = { v: 1, slug, pid: process.pid, host: hostname(), startedAt: this.now() };
     try {
-      writeFileSync(path, JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
+      writeFileSync(path, printableJson(mine), { flag: 'wx', mode: 0o600 });
       return {};
     } catch (err) {
       if (codeOf(err) !== 'EEXIST') {
@@ -105,7 +105,7 @@ export class PlanApplyMarkers {
     }
     const held = this.read(path);
     if (held && (held.host !== mine.host || alive(held.pid)) && held.pid !== process.pid) throw new MarkerHeld(held, path);
-    writeDurably(path, JSON.stringify(mine), WHAT);
+    writeDurably(path, printableJson(mine), WHAT);
     return held ? { leftover: held } : {};
   }
 
@@ -113,7 +113,7 @@ export class PlanApplyMarkers {
   created(slug: string, planCreatedAt: number): void {
     const path = this.pathOf(slug);
     const m = this.read(path);
-    if (m?.pid === process.pid) writeDurably(path, JSON.stringify({ ...m, planCreatedAt }), WHAT);
+    if (m?.pid === process.pid) writeDurably(path, printableJson({ ...m, planCreatedAt }), WHAT);
   }
 
   release(slug: string): void {

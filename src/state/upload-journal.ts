@@ -33,7 +33,7 @@ import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { codeOf } from '../client/errors.js';
-import { isRecord } from '../client/json.js';
+import { isRecord, printableJson } from '../client/json.js';
 import { ensureDir, removeFile as removeStateFile, writeDurablyAsync } from './durable-write.js';
 import { guardWrite } from './errors.js';
 import { keyFingerprint, type ServiceScope } from './fingerprint.js';
@@ -333,7 +333,7 @@ export class ContentSlot {
   private async savePending(): Promise<void> {
     if (!this.pendingFile) return;
     if (this.pendingEntries.length > 0) {
-      await writeDurably(this.pendingFile, JSON.stringify({ ...this.content, sha256: '', entries: this.pendingEntries }) + '\n');
+      await writeDurably(this.pendingFile, printableJson({ ...this.content, sha256: '', entries: this.pendingEntries }) + '\n');
       return;
     }
     removeFile(this.pendingFile);
@@ -349,7 +349,7 @@ export class ContentSlot {
     const pending = this.file;
     this.content.sha256 = sha256;
     this.file = this.unhashed.contentFile(sha256);
-    await writeDurably(this.file, JSON.stringify(this.content) + '\n');
+    await writeDurably(this.file, printableJson(this.content) + '\n');
     removeFile(pending);
   }
 
@@ -372,7 +372,7 @@ export class ContentSlot {
   private async save(): Promise<void> {
     // An empty pending file would only make the next run of this size hash first.
     if (!this.hashed && this.content.entries.length === 0) removeFile(this.file);
-    else await writeDurably(this.file, JSON.stringify(this.content) + '\n');
+    else await writeDurably(this.file, printableJson(this.content) + '\n');
   }
 
   /** Frees the content's lock, then the size's (the reverse of taking them). */

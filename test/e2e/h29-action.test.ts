@@ -66,7 +66,7 @@ describe('action.yml', () => {
     const printed: Array<{ file: string; id: string; result: string }> = JSON.parse(r.stdout);
     expect(printed.map((p) => p.result)).toEqual(['uploaded', 'uploaded']);
     const md = readFileSync(summary, 'utf8');
-    expect(md.startsWith('# earlier step\n### adops assets sync ')).toBe(true);
+    expect(md.startsWith('# earlier step\n### `adops assets sync ')).toBe(true);
     for (const p of printed) {
       expect(p.id).toMatch(/^ast_/);
       expect(md).toContain(`| uploaded | ${p.id} |`);

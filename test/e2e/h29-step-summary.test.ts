@@ -11,6 +11,7 @@ import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { useTestSandbox } from '../helpers/sandbox.js';
+import { tableRows } from '../helpers/markdown-cells.js';
 import { tempDir } from '../helpers/temp.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 import { gif, png } from '../unit/uploads/media-samples.js';
@@ -30,13 +31,6 @@ function summaryEnv(extra: Record<string, string> = {}) {
   };
 }
 const run = (args: string[], env: Record<string, string>) => runAdopsInProcess(args, { env, timeoutMs: 60_000 });
-/** The table's rows under its header and separator: one array of cells per line. */
-const tableRows = (md: string) =>
-  md
-    .split('\n')
-    .filter((l) => l.startsWith('| '))
-    .slice(2)
-    .map((l) => l.slice(2, -2).split(' | '));
 
 describe('GITHUB_STEP_SUMMARY', () => {
   it('assets sync of two files appends a table naming both files and their Asset ids; stdout is unchanged', async () => {
@@ -50,7 +44,7 @@ describe('GITHUB_STEP_SUMMARY', () => {
     const printed: Array<{ file: string; id: string; result: string }> = JSON.parse(r.stdout);
     expect(printed).toHaveLength(2);
     const md = readFileSync(file, 'utf8');
-    expect(md).toMatch(/^### adops assets sync /);
+    expect(md).toMatch(/^### `adops assets sync /);
     expect(md).toContain('| file | result | id | filename | error |');
     const rows = tableRows(md);
     expect(rows).toHaveLength(2);
@@ -87,7 +81,7 @@ describe('GITHUB_STEP_SUMMARY', () => {
     expect(r.code, r.stderr).toBe(0);
     const printed: Array<{ row: number; mutationId: string; state: string }> = JSON.parse(r.stdout);
     const md = readFileSync(file, 'utf8');
-    expect(md).toContain('### adops mutations apply');
+    expect(md).toContain('### `adops mutations apply');
     expect(md).toContain('| row | action | target | mutationId | state | error |');
     const rows = tableRows(md);
     expect(rows).toHaveLength(2);
@@ -117,7 +111,7 @@ describe('GITHUB_STEP_SUMMARY', () => {
     const applied: { slug: string; lineItems: Array<{ lineItemId: string }> } = JSON.parse(r.stdout);
     const rows = tableRows(readFileSync(file, 'utf8'));
     expect(rows[0]!.slice(0, 3)).toEqual(['plan', 'Summary plan', applied.slug]);
-    expect(rows[1]!.slice(0, 4)).toEqual(['lineItems\\[0\\]', 'Social', applied.lineItems[0]!.lineItemId, 'added']);
+    expect(rows[1]!.slice(0, 4)).toEqual(['lineItems[0]', 'Social', applied.lineItems[0]!.lineItemId, 'added']);
   });
 
   it('plans apply refused at a Line Item lists the refusal first, and the plan as deleted again', async () => {
@@ -141,8 +135,8 @@ describe('GITHUB_STEP_SUMMARY', () => {
     const rows = tableRows(readFileSync(file, 'utf8'));
     expect(rows.map((c) => [c[0], c[3]])).toEqual([
       ['plan', 'deleted again'],
-      ['lineItems\\[1\\]', 'refused'],
-      ['lineItems\\[0\\]', 'removed with the plan'],
+      ['lineItems[1]', 'refused'],
+      ['lineItems[0]', 'removed with the plan'],
     ]);
     expect(rows[1]![4]).not.toBe('');
   });

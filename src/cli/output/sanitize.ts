@@ -12,7 +12,9 @@
 //   completionCandidate  a shell completion candidate: the id alphabet or nothing
 // Stripping removes ESC sequences (so "\x1b]0;pwned\x07" or "\x1b[2J" cannot drive
 // the terminal) and bidi overrides (so a name cannot reorder what is shown around
-// it, "Trojan Source").
+// it, "Trojan Source"); every entry also breaks GitHub Actions' workflow commands
+// (`::error::…`, `##[add-mask]…`), which the runner reads from a step's log.
+import { escapeJsonText } from '../../client/json.js';
 import { redactText } from '../../client/redact.js';
 
 // C0 controls, DEL, and C1 controls (0x80-0x9f: 0x9b is CSI, 0x9d is OSC on some terminals).
@@ -29,10 +31,22 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 // eslint-disable-next-line no-control-regex
 const LINE_BREAKS = /\r\n?|[\n\u000b\u000c\u2028\u2029]/g;
 
-/** Text for a terminal, line breaks kept: secrets masked, controls, ESC sequences and bidi overrides removed. */
+// GitHub Actions' runner reads every line a step prints for workflow commands: `::name props::data` at the start
+// of a line (after blanks) and `##[name]data` anywhere in it. Outside text could so add annotations, mask words,
+// fold the log or stop command processing for the rest of the step. A word joiner (U+2060: invisible, and not a
+// blank the runner trims) breaks each; JSON writes the `[` as \u005b instead (client/json.ts), which is exact.
+const WORKFLOW_COMMAND_LINE = /^(\s*):(?=:[^\r\n\u2028\u2029]*::)/gm;
+const WORKFLOW_COMMAND_V1 = /##\[/g;
+
+/** Outside text that cannot be read as a workflow command, whichever line of a CI log it starts or sits in. */
+function defuseWorkflowCommands(text: string): string {
+  return text.replace(WORKFLOW_COMMAND_LINE, '$1:\u2060').replace(WORKFLOW_COMMAND_V1, '##\u2060[');
+}
+
+/** Text for a terminal, line breaks kept: secrets masked, controls, ESC sequences and bidi overrides removed, no workflow command. */
 export function stripControl(text: string): string {
   // Stripped first: a key split by an escape sequence is whole again, and masked.
-  return redactText(text.replace(ANSI_SEQUENCE, '').replace(CONTROL, '').replace(BIDI, ''));
+  return defuseWorkflowCommands(redactText(text.replace(ANSI_SEQUENCE, '').replace(CONTROL, '').replace(BIDI, '')));
 }
 
 /** One terminal line (a message line, a detail): masked, controls stripped, line breaks and tabs joined into one space. */
@@ -63,13 +77,8 @@ const CSV_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 /** For a CSV cell: like stripControl but line breaks stay (a quoted CSV cell may hold them). */
 export function csvText(text: string): string {
-  return redactText(text.replace(ANSI_SEQUENCE, '').replace(CSV_CONTROL, '').replace(BIDI, ''));
+  return defuseWorkflowCommands(redactText(text.replace(ANSI_SEQUENCE, '').replace(CSV_CONTROL, '').replace(BIDI, '')));
 }
-
-// JSON.stringify escapes C0 only. C1 controls, DEL, bidi controls and the
-// line/paragraph separators are escaped too, so `cat out.json` is as safe as
-// the table. They only occur inside strings, so escaping the text is exact.
-const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** JSON.stringify, secrets masked, with C1, DEL and bidi characters written as \uXXXX escapes. */
 export function jsonText(value: unknown, indent?: number): string {
@@ -88,8 +97,10 @@ export function jsonTexts(values: readonly unknown[], sep: (i: number) => string
   return escapeUnsafe(text);
 }
 
+// JSON.stringify escapes C0 only. C1 controls, DEL, bidi controls and the line/paragraph separators are
+// escaped too (escapeJsonText), so `cat out.json` is as safe as the table.
 function escapeUnsafe(text: string): string {
-  return redactText(text, { json: true }).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeJsonText(redactText(text));
 }
 
 /** Any value as text: a string as is, an object or array as JSON, never "[object Object]". */

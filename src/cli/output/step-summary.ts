@@ -3,17 +3,30 @@
 // GITHUB_STEP_SUMMARY names the file, `assets upload`, `assets sync`,
 // `mutations apply` and `plans apply` append a heading, the counts of each
 // state, and a table of their files or rows with ids and states, failures
-// first. Written by the markdown writer (writers/markdown.ts: every cell
-// through the text boundary, then escaped), appended in one write through the
-// local store (state/append-file.ts); never stdout, which stays the command's
-// result. A summary that cannot be written is a warning, not a failure: the
-// work is done and its result printed.
-import { Writable } from 'node:stream';
+// first. Written with the markdown writer's cells (writers/markdown.ts: the
+// text boundary, then code spans GitHub renders nothing in), appended in one
+// write through the local store (state/append-file.ts); never stdout, which
+// stays the command's result. A summary that cannot be written is a warning,
+// not a failure: the work is done and its result printed.
+//
+// Bounded (#34): GitHub shows nothing of a step summary over 1 MiB, and one
+// step may run several commands that each append to the same file. So a cell
+// is cut at CELL_MAX characters (saying so), and a summary takes at most
+// SUMMARY_MAX_BYTES and never brings the file past FILE_MAX_BYTES; the rows that
+// do not fit (the last ones: failures come first) are counted, not written.
+import { statSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
 import { appendDurably } from '../../state/append-file.js';
 import { asText } from './sanitize.js';
-import { writerOf } from './writers/formats.js';
+import { inline, tableHead, tableRow } from './writers/markdown.js';
 import type { Row } from './writers/writer.js';
+
+/** A cell's text past this many characters is cut (a 200 KB service error says nothing more in a summary). */
+export const CELL_MAX = 1000;
+/** One summary's bytes at most: a step can append several and stay well under GitHub's 1 MiB. */
+export const SUMMARY_MAX_BYTES = 256 * 1024;
+/** The file is never brought past this by a summary: GitHub's 1 MiB a step, less room for what others append. */
+export const FILE_MAX_BYTES = 1024 * 1024 - 128 * 1024;
 
 export interface StepSummary {
   /** What ran, as a person would type it (`adops assets sync ./creatives`): the heading, escaped. */
@@ -34,17 +47,11 @@ export function stepSummaryFile(env: Readonly<Record<string, string | undefined>
   return env.GITHUB_ACTIONS === 'true' && file ? file : undefined;
 }
 
-/** The summary's markdown: heading, counts, table (failures first, the order kept within each part). */
-export async function renderStepSummary(s: StepSummary): Promise<string> {
-  const chunks: string[] = [];
-  const out = new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  const markdown = await writerOf('markdown');
-  const opts = { out, resource: 'generic' as const, fields: [...s.columns], color: false };
+const text = (s: string) => inline(s, { table: false });
+const bytes = (s: string) => Buffer.byteLength(s);
+
+/** The summary's markdown in at most `maxBytes`: heading, counts, table (failures first), and how many rows did not fit. */
+export function renderStepSummary(s: StepSummary, maxBytes = SUMMARY_MAX_BYTES): string {
   const failures = s.rows.filter(s.failed);
   const rows = [...failures, ...s.rows.filter((r) => !s.failed(r))];
   const counts = new Map<string, number>();
@@ -52,30 +59,51 @@ export async function renderStepSummary(s: StepSummary): Promise<string> {
     const state = asText(r[s.state] ?? 'unknown');
     counts.set(state, (counts.get(state) ?? 0) + 1);
   }
-  chunks.push('### ');
-  await markdown.result(s.command, opts);
-  chunks.push('\n');
-  const tally = [...counts].map(([state, n]) => `${n} ${state}`).join(', ');
-  await markdown.result(
-    `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}: ${tally || 'none'}${failures.length ? ` (${failures.length} not done, listed first)` : ''}`,
-    opts,
-  );
-  chunks.push('\n');
-  const sink = markdown.list(opts);
-  await sink.start();
-  if (rows.length) await sink.page(rows);
-  await sink.end(rows.length);
-  chunks.push('\n');
-  return chunks.join('');
+  const tally = [...counts].map(([state, n]) => `${n} ${text(state)}`).join(', ');
+  let out =
+    `### ${text(s.command)}\n` +
+    `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}: ${tally || 'none'}${failures.length ? ` (${failures.length} not done, listed first)` : ''}\n\n`;
+  if (rows.length === 0) return `${out}(no rows)\n\n`;
+  out += tableHead(s.columns, rows);
+  // Room for the line that counts the rows left out, whatever their number.
+  const room = maxBytes - 200;
+  let shown = 0;
+  let size = bytes(out);
+  for (const r of rows) {
+    const row = tableRow(s.columns, r, CELL_MAX);
+    if (size + bytes(row) > room) break;
+    out += row;
+    size += bytes(row);
+    shown++;
+  }
+  const left = rows.length - shown;
+  if (left > 0)
+    out += `\n${left} more ${left === 1 ? 'row' : 'rows'} left out: a summary is cut at ${Math.floor(maxBytes / 1024)} KiB (GitHub shows no step summary over 1 MiB); the command's output has every row.\n`;
+  return `${out}\n`;
 }
 
-/** Append the summary when in GitHub Actions; a refusal of the file is a warning on stderr. */
-export async function appendStepSummary(ctx: CommandContext, s: StepSummary): Promise<void> {
+/** Bytes already in the file (another command of the step, or ours earlier), 0 when there is none yet. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Append the summary when in GitHub Actions, within what the file has left; a refusal of the file is a warning on stderr. */
+export function appendStepSummary(ctx: CommandContext, s: StepSummary): void {
   const file = stepSummaryFile(ctx.env);
   if (!file) return;
-  const text = await renderStepSummary(s);
+  const before = sizeOf(file);
+  const budget = Math.min(SUMMARY_MAX_BYTES, FILE_MAX_BYTES - before);
+  // Less than a heading and a few rows: the step has filled its summary already.
+  if (budget < 4096) {
+    ctx.warn(`not appended to GITHUB_STEP_SUMMARY (${file}): it holds ${before} bytes already, near GitHub's 1 MiB a step`);
+    return;
+  }
   try {
-    appendDurably(file, text, 'the GitHub step summary');
+    appendDurably(file, renderStepSummary(s, budget), 'the GitHub step summary');
   } catch (err) {
     ctx.warn(`could not append to GITHUB_STEP_SUMMARY (${file}): ${err instanceof Error ? err.message : String(err)}`);
   }

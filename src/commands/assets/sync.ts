@@ -132,6 +132,6 @@ export async function run(
     rows.push(resultRow(outcome, existing?.matchedBy));
   }
   await writeRows(ctx, [...rows, ...skipped.map(skippedRow)], 'syncResult');
-  await appendStepSummary(ctx, { command: againCommand(['assets', 'sync'], [dir]), ...assetsTable([...rows, ...skipped.map(skippedRow)]) });
+  appendStepSummary(ctx, { command: againCommand(['assets', 'sync'], [dir]), ...assetsTable([...rows, ...skipped.map(skippedRow)]) });
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'sync'], [dir]));
 }

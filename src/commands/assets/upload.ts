@@ -259,6 +259,6 @@ export async function run(
     outcomes.flatMap((x) => (x.row ? [x.row] : [])),
     'asset',
   );
-  await appendStepSummary(ctx, { command: againCommand(['assets', 'upload'], inputs), ...assetsTable(uploadRows(outcomes)) });
+  appendStepSummary(ctx, { command: againCommand(['assets', 'upload'], inputs), ...assetsTable(uploadRows(outcomes)) });
   return reportFailures(ctx, outcomes, target, againCommand(['assets', 'upload'], inputs));
 }

@@ -305,7 +305,7 @@ async function applyLocked(
     throw err;
   }
   await output.end();
-  if (output.shown) await appendStepSummary(ctx, { command: `adops mutations apply ${input.args.file}`, ...mutationsTable(output.shown) });
+  if (output.shown) appendStepSummary(ctx, { command: `adops mutations apply ${input.args.file}`, ...mutationsTable(output.shown) });
   const t = output.tally;
   const code = exitCode(t, o.wait === true);
   if (t.failed) ctx.note(`${t.failed} change(s) failed and changed nothing; \`--retry-failed\` sends them again as new changes`);

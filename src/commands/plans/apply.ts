@@ -87,10 +87,10 @@ export async function run(ctx: CommandContext, input: CommandInput): Promise<num
     if (!(err instanceof LineItemRefused)) throw err;
     ctx.note(`lineItems[${err.index}] (${String(doc.lineItems[err.index]!.name)}) was refused:`);
     const refused = { index: err.index, error: messageOf(err.cause), rolledBack: err.rolledBack };
-    await appendStepSummary(ctx, { command: `adops plans apply ${String(input.args.file)}`, ...planTable(doc, undefined, refused) });
+    appendStepSummary(ctx, { command: `adops plans apply ${String(input.args.file)}`, ...planTable(doc, undefined, refused) });
     throw err.cause;
   }
   await writeObject(plan, out);
-  await appendStepSummary(ctx, { command: `adops plans apply ${String(input.args.file)}`, ...planTable(doc, plan) });
+  appendStepSummary(ctx, { command: `adops plans apply ${String(input.args.file)}`, ...planTable(doc, plan) });
   return EXIT.ok;
 }

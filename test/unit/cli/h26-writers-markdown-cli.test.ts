@@ -72,7 +72,7 @@ describe('adops … --output markdown', () => {
     expect(lines).toHaveLength(2 + 3);
     for (const l of lines) expect(l).toHaveLength(header.length);
     const evil = lines.find((l) => l[0] === 'evil')!;
-    expect(evil[1]).toBe('Acme \\| Co<br>line two \\<b\\>bold\\</b\\> acr\\_…7081');
+    expect(evil[1]).toBe('`Acme `\\|` Co`<br>`line two <b>bold</b> acr_…7081`');
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).not.toContain('8f3a9c1d2e4b5a6f');
   });
@@ -108,7 +108,7 @@ describe('adops … --output markdown', () => {
     ]);
     const value = Object.fromEntries(lines.slice(2).map(([k, v]) => [k, v]));
     expect(value.slug).toBe('evil');
-    expect(value.description).toBe('two<br>lines \\| acr\\_…7081');
+    expect(value.description).toBe('two<br>`lines `\\|` acr_…7081`');
     for (const l of lines) expect(l).toHaveLength(2);
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).not.toContain('8f3a9c1d2e4b5a6f');
@@ -125,7 +125,7 @@ describe('adops … --output markdown', () => {
     expect(md.code, md.stderr).toBe(0);
     const lines = table(md.stdout);
     expect(lines[0]).toEqual(['field', 'value']);
-    expect(Object.fromEntries(lines.slice(2))).toMatchObject({ loggedIn: 'true', key: 'acr\\_…0001', keySource: 'env' });
+    expect(Object.fromEntries(lines.slice(2))).toMatchObject({ loggedIn: 'true', key: '`acr_…0001`', keySource: 'env' });
     expect(md.stdout).not.toContain(TEST_FULL_KEY);
     const csv = await adops(['auth', 'status', '-o', 'csv']);
     expect(csv.code, csv.stderr).toBe(0);

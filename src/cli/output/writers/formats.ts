@@ -47,7 +47,7 @@ export const FORMATS = {
   ndjson: { summary: 'one JSON object per line', streams: true, json: true, load: () => import('./ndjson.js') },
   csv: { summary: 'RFC 4180, a header row, raw values (nested ones as JSON), formula-safe', streams: true, load: () => import('./csv.js') },
   markdown: {
-    summary: 'a GitHub-flavoured table (step summaries, pull requests); one object as a field/value table',
+    summary: 'a GitHub-flavoured table (step summaries, pull requests), text in code spans; one object as a field/value table',
     streams: true,
     load: () => import('./markdown.js'),
   },
