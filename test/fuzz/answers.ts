@@ -117,6 +117,15 @@ function pooled(ctx: AnswerContext, name: string, fits: (v: unknown) => boolean)
   return list.length && chance(ctx.g, 55) ? pick(ctx.g, list) : undefined;
 }
 
+/** Strings of a pattern (one arbitrary per pattern and bounds: building one is the costly part). */
+const patterns = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: string, min: number, max: number): fc.Arbitrary<string> {
+  const key = `${pattern} ${min} ${max}`;
+  let arb = patterns.get(key);
+  if (!arb) patterns.set(key, (arb = fc.stringMatching(new RegExp(pattern)).filter((x) => x.length >= min && x.length <= max)));
+  return arb;
+}
+
 function stringOf(ctx: AnswerContext, s: Node, name: string): string {
   const { g } = ctx;
   const min = typeof s.minLength === 'number' ? s.minLength : 0;
@@ -140,8 +149,7 @@ function stringOf(ctx: AnswerContext, s: Node, name: string): string {
   if (typeof s.pattern === 'string') {
     const p = pooled(ctx, name, fits);
     if (typeof p === 'string') return p;
-    const pattern = s.pattern === '^acc_' ? '^acc_[a-z0-9_]{1,12}$' : s.pattern;
-    return g(() => fc.stringMatching(new RegExp(pattern)).filter((x) => x.length >= min && x.length <= max));
+    return g(() => matching(s.pattern === '^acc_' ? '^acc_[a-z0-9_]{1,12}$' : String(s.pattern), min, max));
   }
   if (name === 'currency') return pick(g, ['USD', 'EUR', 'JPY']);
   const p = POOLED.test(name) ? pooled(ctx, name, fits) : undefined;
