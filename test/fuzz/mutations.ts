@@ -129,7 +129,7 @@ export function mutatePage(
   asked: { ids?: string[]; since?: string; until?: string },
   aims: readonly string[] = [],
 ): Mutation {
-  const kinds: Array<MutationKind | 'field'> = ['duplicateRow', 'rowNotAsked', 'emptyForever', 'field', 'field', 'field'];
+  const kinds: Array<MutationKind | 'field'> = ['duplicateRow', 'rowNotAsked', 'emptyForever', 'emptyForever', 'field', 'field', 'field'];
   if (state.given.length) kinds.push('repeatCursor');
   const kind = pick(g, kinds);
   const rows = page.data;
