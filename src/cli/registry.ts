@@ -23,7 +23,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '--request-timeout <seconds>', description: 'give up on an attempt when no byte moves for this long', type: 'number' },
   { flags: '--connect-timeout <seconds>', description: 'limit on opening a connection', type: 'number' },
   { flags: '--retries <n>', description: 'retries after the first attempt (0 disables)', type: 'int' },
-  { flags: '--retry-budget <seconds>', description: 'total time for a request and its retries', type: 'number' },
+  { flags: '--retry-budget <seconds>', description: 'total time for a request and its retries (0: sent once, never retried)', type: 'number' },
   { flags: '--debug', description: 'trace requests on stderr, secrets redacted (env ADOPS_DEBUG=1)' },
   { flags: '--no-color', description: 'no color (also NO_COLOR)' },
   { flags: '--no-input', description: 'never prompt; a missing value is a usage error', preParsed: true },
