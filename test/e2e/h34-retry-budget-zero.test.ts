@@ -5,7 +5,6 @@
 // --request-timeout. A loopback server counts what arrives; the upload PUT
 // and the flows' resends draw from the same SendBudget.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -29,7 +28,9 @@ beforeAll(async () => {
     handler(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening on a TCP port');
+  base = `http://127.0.0.1:${address.port}`;
 });
 afterAll(async () => {
   server.closeAllConnections();
