@@ -26,8 +26,10 @@
 // disk before the step it announces. They do not block the event loop: the
 // files of a --concurrency run are fsynced side by side, and the renames in one
 // directory share one directory fsync (durable-write.ts, a group commit). The upload URL in an entry is a
-// credential: 0700 directories, 0600 files. An unreadable file is moved aside
-// (`.corrupt-<time>`), named on stderr, and treated as empty.
+// credential: 0700 directories, 0600 files. A file that is not a journal (cut
+// short, garbage) is moved aside (`.corrupt-<time>`), named on stderr, and
+// treated as empty; one the disk will not let adops read (no permission, a
+// directory) stops the run naming it (read-back.ts), never read as empty.
 import { createHash } from 'node:crypto';
 import { readdirSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
