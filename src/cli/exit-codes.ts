@@ -30,8 +30,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.ok, 'success'],
-  [EXIT.unexpected, 'unexpected failure (a bug, an unexpected answer such as 500 or a redirect)'],
-  [EXIT.usage, 'usage error, caught before any request (bad flag, missing argument, insecure base URL)'],
+  [EXIT.unexpected, 'unexpected failure (a bug, an unexpected answer such as 500 or a redirect; a local file the disk will not read or write)'],
+  [EXIT.usage, 'usage error, caught before any request (bad flag, missing argument, insecure base URL, a config file adops cannot use as written)'],
   [EXIT.auth, "authentication, subscription or permission (401, 402, 403; no key configured; a proxy's 407)"],
   [EXIT.notFound, 'not found (404)'],
   [EXIT.conflict, 'conflict (409: revision_mismatch, slug_conflict, provider_not_connected)'],

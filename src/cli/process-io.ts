@@ -43,8 +43,9 @@ export function guardProcess(): (code: number) => Promise<never> {
       const first = signalled === undefined;
       signalled ??= SIGNAL_EXIT[name];
       // Still running a command: the runner's own listener aborts it and it ends with this code.
-      // Already winding down (waiting for stdout to drain), or a second signal: go now.
-      if (finishing || !first) process.exit(signalled);
+      // Already winding down (waiting for stdout to drain), a second signal, or no runner listening
+      // (a TAB's `__complete`, its refresh: nothing would act on it until their own bound): go now.
+      if (finishing || !first || process.listenerCount(name) === 1) process.exit(signalled);
     });
   }
   // The reader of our results left (`adops … | head -1`): it has what it wanted.

@@ -145,7 +145,9 @@ function baseReport(err: unknown): ErrorReport {
     };
   }
   if (err instanceof LocalStateError) {
-    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };
+    // A config file adops cannot use as written is fixed like a bad flag (2); a disk that will not read or write, 1.
+    const exitCode = err.code === 'local_state_corrupt' ? EXIT.usage : EXIT.unexpected;
+    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode };
   }
   if (err instanceof RepeatedCursorError || err instanceof NoProgressError) {
     return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };

@@ -80,15 +80,20 @@ function readStream(body: Readable, capBytes: number): Promise<string> {
   });
 }
 
+/** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * A signal that aborts at the request's deadline (`remainingMs` from now), or
+ * A signal that aborts at the request's deadline (`remainingMs` from now; none when Infinity), or
  * with `outer` (Ctrl-C). Its reason at the deadline is a TransportError the
  * client reports as a timeout (exit 6). `clear` when the attempt is over.
  */
 export function attemptDeadline(outer: AbortSignal | undefined, remainingMs: number, why: string): { signal: AbortSignal; clear: () => void } {
   const ac = new AbortController();
   // `sent`: the request may have reached the server (a POST is then in doubt, never resent blindly).
-  const timer = setTimeout(() => ac.abort(new TransportError(why, 'timeout', true, 'EDEADLINE')), Math.max(0, remainingMs));
+  const abort = () => ac.abort(new TransportError(why, 'timeout', true, 'EDEADLINE'));
+  // No deadline (Infinity, --retry-budget 0), or one past what a timer can hold (Node fires those at once).
+  const timer = remainingMs <= MAX_TIMER_MS ? setTimeout(abort, Math.max(0, remainingMs)) : undefined;
   const onOuter = () => ac.abort(outer!.reason);
   if (outer?.aborted) onOuter();
   else outer?.addEventListener('abort', onOuter, { once: true });

@@ -58,7 +58,7 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
           keepAlive: true,
           maxSockets: 8,
           timeout: idleSocketMs,
-          ...(connectTimeoutMs ? { connectTimeoutMs } : {}),
+          ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
           ...(userAgent ? { userAgent } : {}),
         })),
       );
@@ -121,10 +121,12 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     const onAbort = () => fail(req.signal ? abortReason(req.signal) : new Error('aborted'));
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const connectTimer = setTimeout(
-      () => fail(new TransportError(`could not connect to ${where} within ${req.connectTimeoutMs} ms`, 'timeout', false, 'ECONNECT_TIMEOUT')),
-      req.connectTimeoutMs ?? 10_000,
-    );
+    // 0 (--connect-timeout 0) is no bound of ours, as --request-timeout 0 is: the system's own, never "at once".
+    const connectMs = req.connectTimeoutMs ?? 10_000;
+    const connectTimer =
+      connectMs > 0
+        ? setTimeout(() => fail(new TransportError(`could not connect to ${where} within ${connectMs} ms`, 'timeout', false, 'ECONNECT_TIMEOUT')), connectMs)
+        : undefined;
     creq.on('socket', (socket) => {
       const connectedNow = () => {
         connected = true;

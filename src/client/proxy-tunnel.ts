@@ -35,7 +35,8 @@ async function openTunnel(route: ProxyRoute, host: string, port: number, connect
       path: authority,
       // A User-Agent on the CONNECT too: a corporate proxy's allow-list and logs see who asks (issue 25).
       headers: { host: authority, 'user-agent': userAgent, ...(route.authorization ? { 'proxy-authorization': route.authorization } : {}) },
-      signal: AbortSignal.timeout(connectTimeoutMs),
+      // 0 (--connect-timeout 0): no bound of ours (undici reads 0 as none for its own two).
+      ...(connectTimeoutMs > 0 ? { signal: AbortSignal.timeout(connectTimeoutMs) } : {}),
     });
   } catch (err) {
     const code = codeOf(err) ?? (err instanceof Error ? err.name : 'Error');

@@ -239,10 +239,19 @@ export class SendBudget {
     this.startedAt = this.now();
   }
 
-  /** Whether one more send is allowed (count and time). */
+  /** Whether one more send is allowed (count and time). The first always is: a deadline bounds it, never stops it. */
   left(): boolean {
-    // The first send always goes (a budget of 0 is then its deadline: it fails at once as a timeout).
     return this.made === 0 || (this.made < maxSends(this.policy) && this.remainingMs() > 0);
+  }
+
+  /**
+   * How long the send just counted may take: what is left before the request's deadline. A budget
+   * of 0 is no deadline for the first send (a deadline of 0 would cut it before a byte left): it goes
+   * once, bounded by its own --connect-timeout and --request-timeout, and nothing is left for a
+   * retry or a resend.
+   */
+  attemptBoundMs(): number {
+    return this.made <= 1 && budgetFor(this.policy, this.throttled) === 0 ? Number.POSITIVE_INFINITY : this.remainingMs();
   }
 }
 
@@ -267,7 +276,7 @@ export async function runWithRetry<T>(opts: {
   sends?: SendBudget;
   /** A lost answer may be sent again (an upload PUT). */
   resendable?: boolean;
-  /** `remainingMs`: time left before the request's deadline; the attempt in flight ends there. */
+  /** `remainingMs`: time left before the request's deadline (Infinity: none); the attempt in flight ends there. */
   attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
   onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome; elapsedMs: number }) => void;
 }): Promise<{ result: T; attempts: number; gaveUp?: string; elapsedMs: number }> {
@@ -279,7 +288,7 @@ export async function runWithRetry<T>(opts: {
     await opts.gate?.pass(opts.deps, opts.signal);
     if (!sends.left()) throw new SendsSpentError(`${opts.method}: no send left of ${maxSends(opts.policy)} (${sends.made} made)`);
     const attempt = ++sends.made;
-    const { outcome, result } = await opts.attemptFn(attempt, sends.remainingMs());
+    const { outcome, result } = await opts.attemptFn(attempt, sends.attemptBoundMs());
     if (isThrottled(outcome)) sends.throttled = true;
     const decision = decideRetry({
       outcome,

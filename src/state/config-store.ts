@@ -7,42 +7,19 @@
 // profiles, a login beside `config set`) each keep their own change. Each write
 // forces 0600 on the file and 0700 on the directory, so modes that pre-existed
 // looser are fixed.
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import { DIR_MODE, ensureDir, FILE_MODE, writeDurably } from './durable-write.js';
+import { parseConfig, type ConfigData, type Profile } from './config-shape.js';
 import { guardWrite } from './errors.js';
+import { readStoreFile } from './read-back.js';
 
 export { DIR_MODE, FILE_MODE };
+export { SETTING_KEYS, type ConfigData, type Profile, type SettingKey, type Settings } from './config-shape.js';
 const CONFIG_FILE_NAME = 'config.json';
 const WHAT = 'the config file';
-
-export interface Profile {
-  baseUrl?: string;
-  apiKey?: string;
-  /** Organization name, when we learned it (e.g. from the sandbox's demo keys). */
-  organization?: string;
-}
-
-/** Settings that are not per profile; keys match `adops config get|set`. */
-export interface Settings {
-  output?: string;
-  'request-timeout'?: number;
-  'connect-timeout'?: number;
-  retries?: number;
-  'retry-budget'?: number;
-}
-
-/** Keys `adops config get|set|list` knows: settings, plus `base-url` and `profile` which live elsewhere. */
-export const SETTING_KEYS = ['output', 'request-timeout', 'connect-timeout', 'retries', 'retry-budget'] as const;
-export type SettingKey = (typeof SETTING_KEYS)[number];
-
-export interface ConfigData {
-  currentProfile?: string;
-  profiles: Record<string, Profile>;
-  settings: Settings;
-}
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -93,17 +70,15 @@ export class ConfigStore {
     return this.cache;
   }
 
+  /**
+   * The file as it is on disk: absent or blank is an empty config; anything adops cannot use as it is
+   * (unreadable, not JSON, JSON of another shape, a setting of the wrong type) is a LocalStateError
+   * naming the file. Never read as empty: a write (config set, auth login) would then put a fresh file
+   * over the one the user has to repair.
+   */
   private readDisk(): ConfigData {
-    let data: Partial<ConfigData> = {};
-    if (existsSync(this.file)) {
-      const text = readFileSync(this.file, 'utf8');
-      try {
-        data = text.trim() ? (JSON.parse(text) as Partial<ConfigData>) : {};
-      } catch {
-        throw new Error(`config file ${this.file} is not valid JSON; fix or delete it`);
-      }
-    }
-    return { profiles: data.profiles ?? {}, settings: data.settings ?? {}, ...(data.currentProfile ? { currentProfile: data.currentProfile } : {}) };
+    const text = readStoreFile(this.file, WHAT);
+    return text === undefined || text.trim() === '' ? { profiles: {}, settings: {} } : parseConfig(text, this.file);
   }
 
   /**

@@ -17,13 +17,14 @@ import {
   openSync,
   rename,
   renameSync,
+  statSync,
   unlinkSync,
   write,
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
-import { dirname } from 'node:path';
-import { asStateError, errnoOf } from './errors.js';
+import { dirname, resolve } from 'node:path';
+import { asStateError, errnoOf, LocalStateError } from './errors.js';
 
 export const FILE_MODE = 0o600;
 
@@ -35,13 +36,56 @@ const closeAsync = promisify(close);
 const renameAsync = promisify(rename);
 export const DIR_MODE = 0o700;
 
-/** Create `dir` (and its parents) 0700; with `fixMode`, force 0700 on a directory that pre-existed looser. */
+/**
+ * Create `dir` (and its missing parents) 0700; with `fixMode`, force 0700 on a directory that pre-existed looser.
+ * The one way the store makes directories (never `mkdir { recursive: true }`: see makeDirs).
+ */
 export function ensureDir(dir: string, what: string, fixMode = false): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    makeDirs(dir);
     if (fixMode) chmodSync(dir, DIR_MODE);
   } catch (err) {
-    throw asStateError(err, dir, what, true);
+    // ENOENT from mkdir under a parent that exists: a file system that makes no directories (/proc, /sys).
+    throw errnoOf(err) === 'ENOENT' ? LocalStateError.unwritable(dir, what, 'ENOENT') : asStateError(err, dir, what, true);
+  }
+}
+
+/**
+ * `mkdir -p`, one level at a time: at most one stat and one mkdir per component of the path. Node's
+ * `mkdirSync(dir, { recursive: true })` loops for ever, synchronously (no signal handler runs: SIGTERM
+ * is not heard), where mkdir answers ENOENT under a parent that exists, as /proc does: it makes the
+ * parent again and retries, without end. Here a refusal of any level ends it, with the errno of that
+ * level (ENOENT there; ENOTDIR when a file, not a directory, has the name).
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); ;) {
+    const kind = statKind(d);
+    if (kind === 'dir') break;
+    if (kind === 'other') throw Object.assign(new Error(`${d} is not a directory`), { code: 'ENOTDIR' });
+    missing.push(d);
+    const parent = dirname(d);
+    if (parent === d) break;
+    d = parent;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d, { mode: DIR_MODE });
+    } catch (err) {
+      // Made meanwhile by another run: fine when it is a directory.
+      if (errnoOf(err) === 'EEXIST' && statKind(d) === 'dir') continue;
+      throw errnoOf(err) === 'EEXIST' ? Object.assign(new Error(`${d} is not a directory`), { code: 'ENOTDIR' }) : err;
+    }
+  }
+}
+
+function statKind(path: string): 'dir' | 'other' | 'absent' {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'other';
+  } catch (err) {
+    const code = errnoOf(err);
+    if (code === 'ENOENT') return 'absent';
+    throw err;
   }
 }
 

@@ -16,12 +16,13 @@
 // (state/fingerprint.ts), and a journal read for one scope holds only that
 // scope's rows. The rows another scope recorded are counted, never used: a
 // mutation id of staging says nothing about production.
-import { readFileSync } from 'node:fs';
-import { codeOf } from '../client/errors.js';
 import { redactText } from '../client/redact.js';
 import { isRecord, printableJson } from '../client/json.js';
 import { AppendLog } from './durable-write.js';
 import { sameScope, type ServiceScope } from './fingerprint.js';
+import { readStoreFile } from './read-back.js';
+
+const WHAT = 'the journal of `mutations apply`';
 
 export interface JournalEntry {
   /** Row identity: hash of the body and its occurrence among identical rows (not the line, which edits move). */
@@ -81,14 +82,9 @@ export class Journal {
     readonly scope?: ServiceScope,
   ) {
     if (!path) return;
-    this.log = new AppendLog(path, 'the journal of `mutations apply`');
-    let text = '';
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      if (codeOf(err) !== 'ENOENT') throw err;
-    }
-    const lines = text.split('\n');
+    this.log = new AppendLog(path, WHAT);
+    // A journal that cannot be read is never read as empty: its rows would be sent again.
+    const lines = (readStoreFile(path, WHAT) ?? '').split('\n');
     lines.forEach((line, i) => {
       if (!line.trim()) return;
       let e: JournalEntry | undefined;

@@ -26,18 +26,20 @@
 // disk before the step it announces. They do not block the event loop: the
 // files of a --concurrency run are fsynced side by side, and the renames in one
 // directory share one directory fsync (durable-write.ts, a group commit). The upload URL in an entry is a
-// credential: 0700 directories, 0600 files. An unreadable file is moved aside
-// (`.corrupt-<time>`), named on stderr, and treated as empty.
+// credential: 0700 directories, 0600 files. A file that is not a journal (cut
+// short, garbage) is moved aside (`.corrupt-<time>`), named on stderr, and
+// treated as empty; one the disk will not let adops read (no permission, a
+// directory) stops the run naming it (read-back.ts), never read as empty.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync } from 'node:fs';
+import { readdirSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { codeOf } from '../client/errors.js';
 import { isRecord, printableJson } from '../client/json.js';
 import { ensureDir, removeFile as removeStateFile, writeDurablyAsync } from './durable-write.js';
 import { guardWrite } from './errors.js';
 import { keyFingerprint, type ServiceScope } from './fingerprint.js';
 import { acquireLock, describeHolder, type Lock, type LockHolder } from './lock.js';
+import { readStoreFile } from './read-back.js';
 
 export type JournalState =
   /** Reserved; its URL may still take the bytes. */
@@ -131,13 +133,9 @@ export class UploadJournal {
   }
 
   private read(file: string, target: string, size: number, sha256: string, setAside: boolean): JournalEntry[] {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      if (codeOf(err) === 'ENOENT') return [];
-      throw err;
-    }
+    // One the disk will not let us read stops the run (LocalStateError): read as empty, its bytes would be sent again.
+    const text = readStoreFile(file, WHAT);
+    if (text === undefined) return [];
     try {
       const c: unknown = JSON.parse(text);
       if (isRecord(c) && c.v === 2 && c.target === target && c.size === size && c.sha256 === sha256 && Array.isArray(c.entries) && c.entries.every(validEntry))

@@ -3,7 +3,8 @@
 // with the inputs in the environment and GITHUB_STEP_SUMMARY set: `assets sync`
 // of a folder of creatives appends its table to the summary; the key reaches
 // adops through the environment only (never argv: action.yml's step passes
-// it as env); arguments are taken one per line, never re-split or expanded.
+// it as env); arguments are taken one per line, or exactly from a JSON array
+// (args-json: an empty one, spaces kept), never re-split or expanded.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -73,6 +74,41 @@ describe('action.yml', () => {
       expect(md).toContain(p.file.split('/').pop());
     }
     expect(r.stdout + r.stderr + md).not.toContain(DEMO.full);
+  });
+
+  it('entry: args-json passes an empty argument and one with spaces exactly; args keeps dropping empty lines', async () => {
+    const slug = 'h34-action-brand';
+    const made = await sb.req('POST', '/context/brands', { key: DEMO.full, body: { slug, name: 'Action', description: 'd0', voice: 'Loud' } });
+    expect(made.status, made.text).toBe(201);
+    const base = { ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: sb.url };
+    // An empty --voice clears it (docs/cli.md); a description keeps its spaces.
+    const r = await runEntry({
+      ...base,
+      ADOPS_ACTION_ARGS_JSON: JSON.stringify(['brands', 'update', slug, '--voice', '', '--description', '  padded  ', '--json']),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await sb.req('GET', `/context/brands/${slug}`, { key: DEMO.full })).body).toMatchObject({ voice: null, description: '  padded  ' });
+    // The same arguments one per line: the empty line is dropped as before (an empty line of a YAML block means
+    // nothing), so --voice has no value: a usage error, nothing changed.
+    const lines = await runEntry({ ...base, ADOPS_ACTION_ARGS: `brands\nupdate\n${slug}\n--voice\n\n--json\n` });
+    expect(lines.code, lines.stderr).toBe(2);
+    expect(lines.stderr).toMatch(/'--voice <voice>' argument missing/);
+  });
+
+  it('entry: args-json that is not an array of strings, or beside args, is a usage error (exit 2) saying why', async () => {
+    const base = { ADOPS_API_KEY: DEMO.full, ADOPS_BASE_URL: sb.url };
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ ADOPS_ACTION_ARGS_JSON: 'assets list' }, /args-json input is not JSON/],
+      [{ ADOPS_ACTION_ARGS_JSON: '["assets", 2]' }, /args-json input must be a JSON array of strings/],
+      [{ ADOPS_ACTION_ARGS_JSON: '[]' }, /args-json input is an empty array/],
+      [{ ADOPS_ACTION_ARGS_JSON: '["assets\\u0000", "list"]' }, /holds a NUL character/],
+      [{ ADOPS_ACTION_ARGS_JSON: '["assets", "list"]', ADOPS_ACTION_ARGS: 'assets\nlist' }, /args or in args-json, not both/],
+    ];
+    for (const [env, said] of cases) {
+      const r = await runEntry({ ...base, ...env });
+      expect({ code: r.code, stdout: r.stdout }, r.stderr).toEqual({ code: 2, stdout: '' });
+      expect(r.stderr).toMatch(said);
+    }
   });
 
   it('entry: an empty key or no arguments is a usage error (exit 2) saying which input', async () => {

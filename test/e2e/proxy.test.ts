@@ -176,6 +176,13 @@ describe('through a CONNECT proxy without credentials', () => {
     for (const { head } of connectHeads) expect(JSON.parse(head)).toMatchObject({ 'user-agent': expect.stringMatching(/^adops\/\d/) });
   });
 
+  it('a 0 timeout is no bound, never a refusal: --connect-timeout 0 and --retry-budget 0 still tunnel and send (#34)', async () => {
+    const r = await adops(['observe', 'campaigns', 'list', '--limit', '2', '-o', 'json', '--connect-timeout', '0', '--retry-budget', '0'], proxied(open));
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+    expect(open.connects).toContain('ads.corp.test:443');
+  });
+
   it('lowercase https_proxy wins over HTTPS_PROXY', async () => {
     const r = await adops(
       ['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'],

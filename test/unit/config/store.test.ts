@@ -41,7 +41,7 @@ describe('config file modes', () => {
     const dir = fresh();
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'config.json'), '{nope');
-    expect(() => new ConfigStore(dir).read()).toThrow(/not valid JSON/);
+    expect(() => new ConfigStore(dir).read()).toThrow(`the config file ${join(dir, 'config.json')} is not JSON (line 1, column 2)`);
   });
 });
 
