@@ -61,7 +61,8 @@ async function drift(stored: Obj[], live: Obj[], ...args: string[]) {
     transport,
   });
   expect(r.stderr).not.toMatch(/bug in adops/);
-  return { ...r, rows: r.stdout === '' ? [] : (JSON.parse(r.stdout) as Obj[]) };
+  const rows: Obj[] = r.stdout === '' ? [] : JSON.parse(r.stdout);
+  return { ...r, rows };
 }
 
 describe('observe drift judges only checked rows', () => {
