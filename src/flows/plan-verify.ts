@@ -5,26 +5,34 @@
 // row's budgetLevel), amounts only in one currency, objective when named.
 // One row per difference; none when in sync. No terminal code.
 //
+// A judgement rests only on answers checked against the contract (#34): the
+// plan through its view (flows/plan-checked.ts; a Line Item it breaks is one
+// row "not comparable"), each live row through its type's view. A live row
+// that breaks what is compared, two rows answered for one id, or an id left
+// unanswered beside a row whose id cannot be read, is a row "not comparable"
+// for that entity, never a comparison with a field that was not there. Rows
+// of ids not asked count for nothing.
+//
 // Live reads count against the provider's rate limits: the entities of one
 // advertiser and type are read with a list narrowed by `ids=` (a hundred ids a
 // request), never one by one, at most CONCURRENCY reads at a time. A read the
 // service refuses for an advertiser (501 live_read_unsupported, 409
 // provider_not_connected) becomes a row carrying its code; the rest go on.
+import { problemWords } from '../client/answer-check.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
-import type { OperationOutput } from '../contract/operation-io.js';
+import type { AnswerViewName } from '../contract/answer-views.js';
 import { CONCURRENCY, IDS_PER_READ, LIVE_LIST } from './plan-check-operations.js';
+import { brokenNote, chosenItems, knownCurrency, type CheckedPlan, type PlanLineItem } from './plan-checked.js';
 import { sameValue } from './drift.js';
 import { batches, runPool } from './pool.js';
 
-export type Plan = OperationOutput<'getCampaignPlan'>;
-export type PlanLineItem = Plan['lineItems'][number];
 type Execution = PlanLineItem['executions'][number];
 type Row = Record<string, unknown>;
 
 /** One difference between a Line Item and what runs. `note` says why a row is not a plain difference. */
 export type VerifyRow = {
-  lineItemId: string;
+  lineItemId: string | null;
   entityType: string | null;
   entityId: string | null;
   field: string;
@@ -35,6 +43,15 @@ export type VerifyRow = {
 
 /** Answers the service gives for an advertiser it cannot read live: a row, not a failure of the whole check. */
 const ROW_CODES = new Set(['live_read_unsupported', 'provider_not_connected']);
+
+/** What each live list is checked for: the fields compare() reads of its type (src/contract/answer-views.ts). */
+const LIVE_VIEW = {
+  campaign: 'liveCampaignsVerified',
+  ad_group: 'liveAdGroupsVerified',
+  ad: 'liveAdsVerified',
+  creative: 'liveCreativesVerified',
+  asset_group: 'liveAssetGroupsVerified',
+} as const satisfies Record<Execution['entityType'], AnswerViewName>;
 
 /** Inside the flight: start and end dates both inclusive; a missing date leaves that side open. */
 export function inFlight(li: Pick<PlanLineItem, 'startDate' | 'endDate'>, today: string): boolean {
@@ -49,10 +66,53 @@ export interface VerifyOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** What one (advertiser, type) read found: rows by id, or the service's refusal. */
-type Found = { rows: Map<string, Row> } | { failed: { code: string; status: number } };
+/** What the live read answered for one id asked: its one checked row, or why it cannot be compared. */
+type Answer = { row: Row } | { notComparable: string };
+/** What one (advertiser, type) read found: an answer by id (an id absent: not answered), or the service's refusal. */
+type Found = { answers: Map<string, Answer> } | { failed: { code: string; status: number } };
 
 const groupKey = (advertiserId: string, type: string) => `${advertiserId}\u0000${type}`;
+
+/** The rows of one live list narrowed to `ids`, each id's answer judged: one checked row, or not comparable. */
+async function readBatch(
+  client: ApiClient,
+  type: Execution['entityType'],
+  advertiserId: string,
+  ids: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, Answer>> {
+  const asked = new Set(ids);
+  /** Per id asked: its first row (or that row's problems), and how many rows came for it (kept as a count: memory stays flat). */
+  const byId = new Map<string, { first: Row | string[]; rows: number }>();
+  let unreadable = 0;
+  const pages = client.pages(
+    LIVE_LIST[type],
+    { params: { advertiserId }, query: { ids: ids.join(',') } },
+    { pageSize: ids.length, signal, view: LIVE_VIEW[type], rowIssues: 'report' },
+  );
+  for await (const page of pages) {
+    for (const [i, r] of page.rows.entries()) {
+      const issues = page.rowIssues?.get(i);
+      const row: Row = { ...r };
+      const had = typeof row.id === 'string' ? byId.get(row.id) : undefined;
+      if (typeof row.id !== 'string') unreadable++;
+      else if (had) had.rows++;
+      else if (asked.has(row.id)) byId.set(row.id, { first: issues ? problemWords(issues) : row, rows: 1 }); // not asked: counts for nothing
+    }
+  }
+  const answers = new Map<string, Answer>();
+  for (const id of ids) {
+    const got = byId.get(id);
+    if (got && got.rows > 1) answers.set(id, { notComparable: `not comparable: the live read answered ${got.rows} rows for this id` });
+    else if (got && Array.isArray(got.first)) answers.set(id, { notComparable: `not comparable: the live row breaks the contract: ${got.first.join('; ')}` });
+    else if (got && !Array.isArray(got.first)) answers.set(id, { row: got.first });
+    else if (unreadable > 0) {
+      // Not "missing": a row the service answered may be this one.
+      answers.set(id, { notComparable: `not comparable: the live read answered ${unreadable} row(s) whose id cannot be read` });
+    }
+  }
+  return answers;
+}
 
 /** Every executed entity read live, grouped by advertiser and type. */
 async function readLive(client: ApiClient, items: readonly PlanLineItem[], signal: AbortSignal | undefined): Promise<Map<string, Found>> {
@@ -67,20 +127,12 @@ async function readLive(client: ApiClient, items: readonly PlanLineItem[], signa
     }
   }
   const found = new Map<string, Found>();
-  const reads = [...groups.entries()].flatMap(([key, g]) => {
-    const ids = [...g.ids];
-    return batches(ids, IDS_PER_READ).map((batch) => ({ key, g, ids: batch }));
-  });
+  const reads = [...groups.entries()].flatMap(([key, g]) => batches([...g.ids], IDS_PER_READ).map((ids) => ({ key, g, ids })));
   await runPool(reads, CONCURRENCY, async ({ key, g, ids }) => {
     if (found.get(key) && 'failed' in found.get(key)!) return;
-    const rows = new Map<string, Row>();
+    let answers: Map<string, Answer>;
     try {
-      const pages = client.pages(
-        LIVE_LIST[g.type],
-        { params: { advertiserId: g.advertiserId }, query: { ids: ids.join(',') } },
-        { pageSize: ids.length, signal },
-      );
-      for await (const page of pages) for (const r of page.rows) if (ids.includes(String(r.id))) rows.set(String(r.id), { ...r });
+      answers = await readBatch(client, g.type, g.advertiserId, ids, signal);
     } catch (err) {
       if (err instanceof ApiError && ROW_CODES.has(err.code)) {
         found.set(key, { failed: { code: err.code, status: err.status } });
@@ -88,22 +140,23 @@ async function readLive(client: ApiClient, items: readonly PlanLineItem[], signa
       }
       throw err;
     }
+    // A group's batches hold distinct ids (a set), so their answers never overlap.
     const before = found.get(key);
-    if (before && 'rows' in before) for (const [id, r] of rows) before.rows.set(id, r);
-    else found.set(key, { rows });
+    if (before && 'answers' in before) for (const [id, a] of answers) before.answers.set(id, a);
+    else found.set(key, { answers });
   });
   return found;
 }
 
-/** The differences between one executed entity and its Line Item. */
+/** The differences between one executed entity and its Line Item; `live` keeps what its type's view reads. */
 export function compareEntity(li: PlanLineItem, e: Execution, live: Row, planCurrency: string, today: string): VerifyRow[] {
   const out: VerifyRow[] = [];
   const row = (field: string, planned: unknown, value: unknown, note: string | null = null) =>
     out.push({ lineItemId: li.lineItemId, entityType: e.entityType, entityId: e.entityId, field, planned, live: value ?? null, note });
 
-  // Status where the row carries one (every normalized campaign and ad group row does).
+  // Status: every live row carries one (its view requires it).
   const flying = inFlight(li, today);
-  if (typeof live.status === 'string' && flying !== (live.status === 'ACTIVE')) {
+  if (flying !== (live.status === 'ACTIVE')) {
     const flight = `${li.startDate ?? '…'} to ${li.endDate ?? '…'}`;
     row('status', flying ? 'ACTIVE' : 'not ACTIVE', live.status, `${today} is ${flying ? 'inside' : 'outside'} the flight ${flight}`);
   }
@@ -111,12 +164,14 @@ export function compareEntity(li: PlanLineItem, e: Execution, live: Row, planCur
   // Budget only where this entity carries it: its budgetLevel names its own level
   // (a provider_b campaign that does not say, but answers a budget, carries it).
   const level = e.entityType === 'campaign' || e.entityType === 'ad_group' ? e.entityType : undefined;
-  const carries = level !== undefined && (live.budgetLevel === level || (live.budgetLevel == null && live.budget != null));
+  const carries = level !== undefined && (live.budgetLevel === level || (live.budgetLevel === null && live.budget !== null));
   if (carries) {
     if (li.budgetType !== null && !sameValue(li.budgetType, live.budgetType)) row('budgetType', li.budgetType, live.budgetType);
     if (li.budget !== null) {
-      const currency = typeof live.currency === 'string' ? live.currency : null;
-      if (currency === null) {
+      const currency = knownCurrency(live.currency) ? live.currency : null;
+      if (!knownCurrency(planCurrency)) {
+        row('budget', li.budget, live.budget, 'not comparable: the plan names no currency');
+      } else if (currency === null) {
         row('budget', li.budget, live.budget, `not comparable: the advertiser's currency is not known yet (the plan is in ${planCurrency})`);
       } else if (currency !== planCurrency) {
         row('budget', li.budget, live.budget, `not comparable: the plan is in ${planCurrency}, the advertiser in ${currency} (never converted)`);
@@ -130,19 +185,19 @@ export function compareEntity(li: PlanLineItem, e: Execution, live: Row, planCur
   return out;
 }
 
-/** The plan's Line Items that are checked: all, or the one asked for (undefined when the plan has none by that id). */
-export function chosenItems(plan: Plan, lineItemId: string | undefined): PlanLineItem[] | undefined {
-  if (lineItemId === undefined) return plan.lineItems;
-  const li = plan.lineItems.find((x) => x.lineItemId === lineItemId);
-  return li ? [li] : undefined;
-}
-
 /** Every difference of the plan's Line Items (in the plan's order, executions in theirs). */
-export async function verifyPlan(client: ApiClient, plan: Plan, opts: VerifyOptions): Promise<VerifyRow[]> {
-  const items = chosenItems(plan, opts.lineItemId) ?? [];
-  const found = await readLive(client, items, opts.signal);
+export async function verifyPlan(client: ApiClient, plan: CheckedPlan, opts: VerifyOptions): Promise<VerifyRow[]> {
+  const chosen = chosenItems(plan, opts.lineItemId) ?? [];
+  const checked = chosen.flatMap((item) => ('li' in item ? [item.li] : []));
+  const found = await readLive(client, checked, opts.signal);
   const out: VerifyRow[] = [];
-  for (const li of items) {
+  for (const item of chosen) {
+    if ('broken' in item) {
+      const b = item.broken;
+      out.push({ lineItemId: b.lineItemId, entityType: null, entityId: null, field: 'plan', planned: null, live: null, note: brokenNote(b) });
+      continue;
+    }
+    const { li } = item;
     const base = { lineItemId: li.lineItemId };
     if (li.executions.length === 0) {
       out.push({ ...base, entityType: null, entityId: null, field: 'executions', planned: 'launched', live: 'none', note: 'not launched' });
@@ -155,14 +210,16 @@ export async function verifyPlan(client: ApiClient, plan: Plan, opts: VerifyOpti
         continue;
       }
       const f = found.get(groupKey(li.advertiserId, e.entityType));
-      if (!f) continue;
+      // Every group was read (or the read threw): a group without an answer would be silence, never "in sync".
+      if (!f) throw new Error(`plans verify: the live read of ${e.entityType} for this Line Item never ran`);
       if ('failed' in f) {
         out.push({ ...at, field: 'read', planned: null, live: null, note: `${f.failed.code} (${f.failed.status})` });
         continue;
       }
-      const live = f.rows.get(e.entityId);
-      if (!live) out.push({ ...at, field: 'exists', planned: true, live: false, note: 'missing' });
-      else out.push(...compareEntity(li, e, live, plan.currency, opts.today));
+      const answer = f.answers.get(e.entityId);
+      if (!answer) out.push({ ...at, field: 'exists', planned: true, live: false, note: 'missing' });
+      else if ('notComparable' in answer) out.push({ ...at, field: 'read', planned: null, live: null, note: answer.notComparable });
+      else out.push(...compareEntity(li, e, answer.row, plan.currency, opts.today));
     }
   }
   return out;

@@ -333,13 +333,15 @@ describe('plans pacing', () => {
     expect(csv.stdout).toContain(`${daily},Daily,USD,daily,40,${START},${END},2026-09-20,20,${flightDays},`);
   });
 
-  it('spend in no known currency is "not comparable" with the plan\'s: no expected pace, never outside the band', async () => {
+  it('spend in no known currency is "not comparable" with the plan\'s: no expected pace, never outside the band, a finding under --exit-code (#34)', async () => {
     const c = (await listed<Campaign>(`/observe/${NOCUR}/campaigns?limit=1`))[0]!;
     const [li] = await approvedPlan('h28-pace-nocur', [
       { name: 'Unknown', advertiserId: NOCUR, budget: 40, budgetType: 'daily', executions: [{ entityType: 'campaign', entityId: c.id }] },
     ]);
     const r = await cli(['plans', 'pacing', 'h28-pace-nocur', '--as-of', '2026-09-20', '--exit-code', '-o', 'json']);
-    expect(r.code, r.stderr).toBe(0);
+    // Not comparable is not on pace: with --exit-code it is a finding (#34), and nothing here could be judged.
+    expect(r.code, r.stderr).toBe(11);
+    expect(r.stderr).toContain('no Line Item could be judged: 1 not comparable');
     expect(JSON.parse(r.stdout)).toEqual([
       expect.objectContaining({
         lineItemId: li,

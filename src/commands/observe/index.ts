@@ -40,10 +40,10 @@ function allCommands(): CommandSpec[] {
       options: [
         { flags: '--level <level>', description: 'what to compare', choices: [DRIFT_NOUNS[0].word, DRIFT_NOUNS[1].word], defaultValue: DRIFT_NOUNS[0].word },
         { flags: '--compare <fields>', description: 'compare only these fields (comma-separated; default all the stored copy carries)', type: 'list' },
-        { flags: '--exit-code', description: 'exit 11 when there is drift, 0 when in sync (as git diff --exit-code)' },
+        { flags: '--exit-code', description: 'exit 11 on any row (drift, or a row not comparable), 0 when in sync (as git diff --exit-code)' },
       ],
       notes:
-        'Rows: id, name, field, stored, live. Fields compared: status, name, budget, budgetType, and bidStrategy of ad groups (the stored copy never carries a campaign\'s bidStrategy or any bidAmount). A row on one side only has field "exists". Both sides are paged, never held whole. A live read the provider cannot answer (501) or a lost connection (409) fails with that code and prints no rows.',
+        'Rows: id, name, field, stored, live. Fields compared: status, name, budget, budgetType, and bidStrategy of ad groups (the stored copy never carries a campaign\'s bidStrategy or any bidAmount). A row on one side only has field "exists". Every row read is checked against the contract first: a compared field that a row breaks (missing, mistyped, outside its enum) is a row for that field whose broken side says "not comparable: …"; two rows of one id in one answer, or a row whose id or provider cannot be read, is a row of field "id" (or "provider") saying so; rows of ids not asked count for nothing. Both sides are paged, never held whole. A live read the provider cannot answer (501) or a lost connection (409) fails with that code and prints no rows.',
       flowOperations: DRIFT_NOUNS.flatMap((o) => [o.live, o.stored]),
       exits: [EXIT.findings],
       load: () => import('./drift.js'),

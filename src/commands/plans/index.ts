@@ -45,10 +45,10 @@ export const planCommands: CommandSpec[] = [
     args: [{ name: 'slug', description: 'Campaign Plan slug', required: true }],
     options: [
       { flags: '--line-item <id>', description: 'check only this Line Item' },
-      { flags: '--exit-code', description: 'exit 11 when there is any row, 0 when in sync (as git diff --exit-code)' },
+      { flags: '--exit-code', description: 'exit 11 when there is any row or no Line Item to verify, 0 when in sync (as git diff --exit-code)' },
     ],
     notes:
-      'Rows: lineItemId, entityType, entityId, field, planned, live, note. Status: inside the flight (start to end date, both inclusive, today in UTC) the entity should be ACTIVE, outside it not. Budget and budget type only where the entity carries the budget (its budgetLevel); amounts only in one currency: an advertiser whose currency is unknown or differs from the plan\'s gives a "not comparable" row, never a conversion. Objective of a campaign when the Line Item names one. A Line Item without executions: "not launched"; an entity the provider no longer holds: "missing". Entities are read live per advertiser with ids= (a hundred a request, four at a time); an advertiser the service cannot read live (501, 409) is a row carrying that code.',
+      'Rows: lineItemId, entityType, entityId, field, planned, live, note. Status: inside the flight (start to end date, both inclusive, today in UTC) the entity should be ACTIVE, outside it not. Budget and budget type only where the entity carries the budget (its budgetLevel); amounts only in one currency: an advertiser whose currency is unknown or differs from the plan\'s gives a "not comparable" row, never a conversion. Objective of a campaign when the Line Item names one. A Line Item without executions: "not launched"; an entity the provider no longer holds: "missing". Entities are read live per advertiser with ids= (a hundred a request, four at a time); an advertiser the service cannot read live (501, 409) is a row carrying that code. Only answers checked against the contract are compared: a Line Item the plan\'s answer breaks (an execution type or a date it does not allow) is one row "not comparable" (field plan); a live row that breaks a compared field, two live rows for one id, or an id left unanswered beside a row whose id cannot be read, is a row "not comparable" (field read) for that entity; rows of ids not asked count for nothing. A plan answer that breaks the contract outside its Line Items exits 1 (unexpected_answer).',
     operationId: 'getCampaignPlan',
     flowOperations: VERIFY_OPERATIONS,
     exits: [EXIT.findings],
@@ -63,11 +63,11 @@ export const planCommands: CommandSpec[] = [
       { flags: '--as-of <date>', description: 'count spend to this day, YYYY-MM-DD (default today, UTC)' },
       { flags: '--band <low,high>', description: 'pace in percent that counts as on pace (default 90,110)', type: 'list' },
       { flags: '--line-item <id>', description: 'pace only this Line Item' },
-      { flags: '--exit-code', description: 'exit 11 when a Line Item paces outside the band' },
+      { flags: '--exit-code', description: 'exit 11 when a Line Item paces outside the band or is not comparable, or when no Line Item could be judged' },
       { flags: '--chart', description: 'on a terminal, draw cumulative spend against the ideal line under the table' },
     ],
     notes:
-      "Spend to date: the sum of GET /observe/insights (by day) over the Line Item's entities from the flight's start to --as-of (or the flight's end). Expected: a lifetime budget times the elapsed share of the flight; a daily budget times the days elapsed (both ends of the flight count). Pace: spend / expected in percent. Projected: spend per elapsed day times the flight's days. An ad group or ad inside an executed campaign (or ad group) of the same Line Item counts once, in its parent. Spend in another currency than the plan's is never converted: the row says \"not comparable\" and has no pace.",
+      "Spend to date: the sum of GET /observe/insights (by day) over the Line Item's entities from the flight's start to --as-of (or the flight's end). Expected: a lifetime budget times the elapsed share of the flight; a daily budget times the days elapsed (both ends of the flight count). Pace: spend / expected in percent. Projected: spend per elapsed day times the flight's days. An ad group or ad inside an executed campaign (or ad group) of the same Line Item counts once, in its parent. Spend in another currency than the plan's, or in none known, is never converted: the row says \"not comparable\" and has no pace. A pace rests only on answers checked against the contract: a Line Item the plan's answer breaks (a date that is not one), an Insights row that breaks it (spend sent as text) or was not asked for (another entity, level or day; one entity and day twice), or a stored parent row that cannot be read, makes the Line Item \"not comparable\" and is never counted. With --exit-code a row outside the band or not comparable exits 11, and so does a run where no Line Item could be judged (stderr says why: not launched, not started, not comparable, …); 0 only when at least one Line Item was judged, none is outside the band and none is not comparable.",
     operationId: 'getCampaignPlan',
     flowOperations: PACING_OPERATIONS,
     exits: [EXIT.findings],

@@ -11,7 +11,7 @@ import { write } from '../../cli/output/writers/writer.js';
 import { drawsForTerminal } from '../../cli/output/writers/formats.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { pacePlan, type PacingSeries } from '../../flows/plan-pacing.js';
+import { pacePlan, pacingSummary, type PacingSeries } from '../../flows/plan-pacing.js';
 import { readPlan, todayOf } from './plan-read.js';
 
 export const DEFAULT_BAND = [90, 110] as const;
@@ -40,7 +40,7 @@ export async function run(ctx: CommandContext, input: CommandInput<Opts, { slug:
     );
   }
   const client = await ctx.client();
-  const plan = await readPlan(ctx, client, input.args.slug, input.opts.lineItem);
+  const plan = await readPlan(ctx, client, input.args.slug, input.opts.lineItem, 'planPaced');
   const spinner = await ctx.spinner('Summing Insights of what the Line Items spawned…');
   let result;
   try {
@@ -53,9 +53,9 @@ export async function run(ctx: CommandContext, input: CommandInput<Opts, { slug:
   await writer.page(result.rows);
   await writer.end();
   if (drawable) for (const s of result.series) await write(ctx.io.stdout, '\n' + (await drawSeries(s, ctx)), ctx.signal);
-  const outside = result.rows.filter((r) => r.inBand === false).length;
-  if (outside > 0) ctx.note(`${outside} of ${result.rows.length} Line Items outside the band ${band.join('–')} %`);
-  return input.opts.exitCode === true && outside > 0 ? EXIT.findings : EXIT.ok;
+  const { notes, finding } = pacingSummary(result, band);
+  for (const note of notes) ctx.note(note);
+  return input.opts.exitCode === true && finding ? EXIT.findings : EXIT.ok;
 }
 
 /** The one chart code (cli/output/chart.ts): two lines, spend to date and the ideal, day by day. */

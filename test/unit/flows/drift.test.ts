@@ -7,6 +7,7 @@ type Row = Record<string, unknown>;
 const row = (id: number, over: Row = {}): Row => ({
   id: String(id),
   name: `c${id}`,
+  provider: 'provider_a',
   status: 'ACTIVE',
   budget: 10,
   budgetType: 'daily',

@@ -2,7 +2,8 @@
 // the flight both ends inclusive, budget only where the entity carries it and
 // only in one currency, and the pacing formulas.
 import { describe, expect, it } from 'vitest';
-import { compareEntity, inFlight, type PlanLineItem } from '../../../src/flows/plan-verify.js';
+import type { PlanLineItem } from '../../../src/flows/plan-checked.js';
+import { compareEntity, inFlight } from '../../../src/flows/plan-verify.js';
 import { daysElapsed, expectedSpend, flightDays } from '../../../src/flows/plan-pacing.js';
 
 const li = (over: Partial<PlanLineItem> = {}): PlanLineItem => ({
