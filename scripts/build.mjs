@@ -95,6 +95,7 @@ const FAST_READ_STUBS = [
   // JMESPath (82 KB): runRead declines --query.
   { specifier: /^\.\.?\/query\.js$/, importer: /src\/cli\/output\/writers(\.ts|\/[a-z]+\.ts)$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
   // The contract's compiled request validators (~150 KB): a stored read sends no body, so it never checks one.
+  // (Its query is checked: the parameter validators, ./generated/parameter-validators.js, ~20 KB, stay in.)
   { specifier: /^\.\/generated\/request-validators\.js$/, importer: /src\/contract\/request-check\.ts$/, exports: ['SHAPES'] },
   // The compiled answer validators (~320 KB): a stored read is a display, a tolerant reader; no flow runs in it.
   { specifier: /^\.\/generated\/response-validators\.js$/, importer: /src\/contract\/response-check\.ts$/, exports: [] },

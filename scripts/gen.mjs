@@ -7,6 +7,8 @@
 //   src/contract/generated/resource-fields.json   (each noun's --fields paths, from its rows' response schemas)
 //   src/contract/generated/request-validators.js  (ajv's standalone validators of each request body and
 //                                                  headers; the CLI loads them lazily to check before sending)
+//   src/contract/generated/parameter-validators.js (the same engine's validators of each path and query
+//                                                  parameter, as text; the stored reads' bundle holds them too)
 //   src/contract/generated/response-validators.js (the same engine's validators of each success answer,
 //                                                  opened to unknown fields; loaded when a flow acts on one)
 //   docs/cli.md                                    (the command reference)
@@ -57,7 +59,7 @@ const contract = await fromSource(
   [
     "export { operationInputs } from './src/contract/operation-inputs.ts';",
     "export { resourceFields } from './src/contract/resource-fields.ts';",
-    "export { requestValidatorsSource } from './src/contract/request-schemas.ts';",
+    "export { requestValidatorsSource, parameterValidatorsSource, parameterValidatorsDeclaration } from './src/contract/request-schemas.ts';",
     "export { responseValidatorsSource } from './src/contract/response-schemas.ts';",
     "export { validatorsDeclaration } from './src/contract/validator-build.ts';",
   ].join('\n'),
@@ -71,6 +73,8 @@ for (const [name, source] of [
   writeFileSync(`${root}src/contract/generated/${name}.js`, source);
   writeFileSync(`${root}src/contract/generated/${name}.d.ts`, contract.validatorsDeclaration(name));
 }
+writeFileSync(`${root}src/contract/generated/parameter-validators.js`, contract.parameterValidatorsSource());
+writeFileSync(`${root}src/contract/generated/parameter-validators.d.ts`, contract.parameterValidatorsDeclaration());
 if (only === 'inputs') process.exit(0);
 
 // 3. The command reference and completions (the registry reads the JSON just written).

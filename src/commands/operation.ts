@@ -8,7 +8,6 @@ import type { OperationCommandData, OperationInput } from './_shared/operation-d
 import { prepareOutput, writeObject, type WriterOptions } from '../cli/output/writers.js';
 import type { CommandSpec } from '../cli/registry.js';
 import { POLL_VIEWS } from '../contract/answer-views.js';
-import { LIMIT_MAX, LIMIT_MIN } from '../contract/ids.js';
 import { streamList, type ListOptions } from './_shared/list.js';
 import { buildRequest } from './_shared/request-input.js';
 import { waitAndReport } from './_shared/wait.js';
@@ -16,12 +15,13 @@ import { waitAndReport } from './_shared/wait.js';
 // Deletes confirm on a terminal naming what goes (the runner asks the handler's module).
 export { describeTarget } from './_shared/describe-target.js';
 
-/** --limit, --max and --cursor, checked before anything is sent. */
+/**
+ * --limit, --max and --cursor. --limit and --cursor are query parameters, checked with the rest of the query
+ * (request-input.ts); --max is the CLI's own (rows in all, never sent), checked here.
+ */
 export function pagingOptions(opts: { limit?: number; max?: number; cursor?: string }): { limit?: number; max?: number; cursor?: string } {
   const { limit, max, cursor } = opts;
-  if (limit !== undefined && (limit < LIMIT_MIN || limit > LIMIT_MAX)) throw new UsageError(`--limit must be between ${LIMIT_MIN} and ${LIMIT_MAX}`);
   if (max !== undefined && max < 1) throw new UsageError('--max must be at least 1');
-  if (cursor !== undefined && cursor === '') throw new UsageError('--cursor cannot be empty');
   return { ...(limit !== undefined ? { limit } : {}), ...(max !== undefined ? { max } : {}), ...(cursor !== undefined ? { cursor } : {}) };
 }
 

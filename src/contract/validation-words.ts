@@ -44,7 +44,7 @@ export function validatorsLoader(importer: () => Promise<unknown>): () => Promis
 }
 
 export const unescape = (seg: string) => seg.replace(/~1/g, '/').replace(/~0/g, '~');
-const escape = (seg: string) => seg.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escape = (seg: string) => seg.replace(/~/g, '~0').replace(/\//g, '~1');
 /** `/lineItems/3/name` → `/lineItems/*\/name`: where the facts about a place are kept. */
 const place = (pointer: string) => pointer.replace(/\/\d+(?=\/|$)/g, '/*');
 
@@ -156,8 +156,12 @@ function untangleUnions(errors: AjvError[]): { kept: AjvError[]; needs: Map<AjvE
   return { kept: errors.filter((e) => !dropped.has(e)), needs };
 }
 
+/** A pattern that fails beside a format at the same place (a date's `^\\d{4}-\\d{2}-\\d{2}$`): the format's words say it. */
+const saidByFormat = (errors: AjvError[]) =>
+  errors.filter((e) => !(e.keyword === 'pattern' && errors.some((f) => f.keyword === 'format' && f.instancePath === e.instancePath)));
+
 export function issuesOf(errors: AjvError[], value: unknown, facts: ShapeFacts = NO_FACTS): ValidationIssue[] {
-  const { kept, needs } = untangleUnions(errors);
+  const { kept, needs } = untangleUnions(saidByFormat(errors));
   const out: ValidationIssue[] = [];
   const tagAt = (pointer: string) => {
     const tag = facts.tags[place(pointer)];

@@ -128,6 +128,19 @@ describe('other edits', () => {
     expect(await api('GET', '/context/brands/ed-acme/personas/hiker')).toMatchObject({ goals: ['summit', 'camp overnight'], revision: 2 });
   });
 
+  it('personas edit: a list item the contract refuses (a goal past 500 characters) is named, nothing sent, the edit kept (#34)', async () => {
+    await api('POST', '/context/brands/ed-acme/personas', { slug: 'walker', name: 'Walker', goals: ['summit'] });
+    const ed = editor('long-goal.sh', `sed -i 's/^  - summit$/  - summit\\n  - ${'x'.repeat(501)}/' "$1"`);
+    const r = await runAdopsTty(['brands', 'personas', 'edit', 'ed-acme', 'walker'], { env: env({ EDITOR: ed }) });
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stdout).toContain('goals.1 must be at most 500 characters');
+    expect(r.stdout).toMatch(/nothing was sent/);
+    const kept = /your edit is kept in (\S+)/.exec(r.stdout)?.[1];
+    expect(kept && readFileSync(kept, 'utf8')).toContain('x'.repeat(501));
+    rmSync(join(kept!, '..'), { recursive: true, force: true });
+    expect(await api('GET', '/context/brands/ed-acme/personas/walker')).toMatchObject({ goals: ['summit'], revision: 1 });
+  });
+
   it('skills edit: the body as a markdown block', async () => {
     await api('POST', '/context/skills', { slug: 'ed-skill', name: 'Pacing', body: '# Pacing\n\nSpend evenly.\n' });
     const r = await runAdopsTty(['skills', 'edit', 'ed-skill'], { env: env({ EDITOR: editor('skill.sh', `echo 'Check daily.' >> "$1"`) }) });

@@ -148,6 +148,7 @@ describe('the stored reads from dist/bundle/fast-read.cjs (bin/adops.js requires
     [['observe', 'campaigns', '--limit', '2']],
     [['observe', 'campaigns', '--json', '--fields', 'nope', '--limit', '2']],
     [['observe', 'campaigns', '--json', '--advertiser', 'nope']],
+    [['observe', 'campaigns', '--limit', '501', '-f', 'cursor=']],
     [['observe', 'creatives', '--json', '--cursor', 'not-a-cursor']],
     [['observe', 'campaigns', '--output', 'ndjson'], { ADOPS_API_KEY: DEMO.revoked }],
     [['observe', 'campaigns', '--json'], { ADOPS_API_KEY: '' }],

@@ -183,6 +183,14 @@ describe('failures a script can branch on', () => {
     expect((await api('GET', '/context/campaign-plans/e2e-typo')).status).toBe(404);
   });
 
+  it('apply: every problem of the file at once, by its place in it, as the contract checks the plan and each Line Item (#34)', async () => {
+    const bad = await adops(['plans', 'apply', planFile('e2e-many', [social, { budget: 5 }], { currency: 'usd' })]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('currency must match ^[A-Z]{3}$, got "usd"; lineItems[1].name is required');
+    expect(bad.stderr).toContain('nothing was sent');
+    expect((await api('GET', '/context/campaign-plans/e2e-many')).status).toBe(404);
+  });
+
   it('apply: a plan that exists already is refused (409, exit 5) and nothing is added to it', async () => {
     const file = planFile('e2e-twice', [social]);
     expect((await adops(['plans', 'apply', file])).code).toBe(0);

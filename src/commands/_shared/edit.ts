@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { valueProblem } from '../../cli/input-checks.js';
 import { inputsOf, type OperationCommandData, type OperationInput } from './operation-data.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandSpec } from '../../cli/registry.js';
@@ -22,7 +21,10 @@ import { applyRevisionSafe, isRevisionMismatch, type EditOutcome, type FieldConf
 import { editTarget, readEditable, readRow, writeRow, type EditTarget } from '../../flows/edit-targets.js';
 import { EditTextError, editedChanges, parseEditText, renderEditText, type EditLayout } from '../../flows/edit-text.js';
 import { readObjectInput } from './fields.js';
-import { buildRequest } from './request-input.js';
+import { buildRequest, paramsFromArgs } from './request-input.js';
+import { checkRequest, dotted } from '../../contract/request-check.js';
+import { valueAt } from '../../contract/validation-words.js';
+import { got } from './request-sources.js';
 import { asText } from '../../cli/output/sanitize.js';
 
 /** Stands for "no revision given" while buildRequest checks the rest (it requires one). */
@@ -168,13 +170,12 @@ async function openEditor(ctx: CommandContext, file: string): Promise<void> {
     );
 }
 
-function checkValues(layout: EditLayout, changes: Record<string, unknown>): void {
-  for (const [name, value] of Object.entries(changes)) {
-    const f = layout.fields.find((x) => x.name === name)!;
-    const problem =
-      valueProblem(f, value) ?? (Array.isArray(value) ? value.map((v) => f.items && valueProblem({ ...f, type: f.items }, v)).find(Boolean) : undefined);
-    if (problem) throw new UsageError(`${name} ${problem}`, 'nothing was sent');
-  }
+/** The edited changes, as they will be sent (with the revision read), checked whole by the contract's schema: each problem names the field. */
+async function checkChanges(operationId: OperationId, changes: Record<string, unknown>, revision: number): Promise<void> {
+  const body = { ...changes, revision };
+  // The editor offers the update's own fields only: a name it does not list cannot come back from it.
+  const issues = (await checkRequest(operationId, 'body', body)).filter((i) => !i.unknown);
+  if (issues.length) throw new UsageError(issues.map((i) => `${dotted(i.pointer)} ${i.text}${got(valueAt(body, i.pointer))}`).join('; '), 'nothing was sent');
 }
 
 /** `skills edit`, `brands edit`, `brands personas edit`, `plans edit`: the row's fields in $EDITOR, saved revision-safe. */
@@ -186,12 +187,7 @@ export async function runEdit(ctx: CommandContext, input: OperationInput, data: 
       `use \`${update}\` with flags, -F field=@file or --input FILE`,
     );
   }
-  const params: Record<string, string> = {};
-  for (const a of data.args) {
-    const v = String(input.args[a.name] ?? '');
-    if (!v) throw new UsageError(`<${a.name}> cannot be empty`);
-    params[a.param] = v;
-  }
+  const params = await paramsFromArgs(data.operationId, data, input);
   const target = editTarget(data.operationId);
   const what = label(target, params);
   const layout: EditLayout = {
@@ -232,7 +228,7 @@ export async function runEdit(ctx: CommandContext, input: OperationInput, data: 
       throw err;
     }
     const changes = editedChanges(base, values, layout);
-    checkValues(layout, changes);
+    await checkChanges(data.operationId, changes, base.revision);
     if (Object.keys(changes).length === 0) {
       keep = false;
       ctx.note(`no change: nothing sent (${what} stays at revision ${base.revision})`);

@@ -7,6 +7,7 @@
 // `a.b=1` nests.
 import type { Readable } from 'node:stream';
 import { UsageError } from '../../cli/errors.js';
+import type { FieldInput } from '../../contract/operation-inputs.js';
 import { readStdin } from './stdin.js';
 import { readProblem, readTextFile } from '../../cli/read-file.js';
 
@@ -30,6 +31,26 @@ export function typedValue(text: string, key = 'value'): unknown {
       `-F sends JSON (50, true, null, "text", [..], {..}) or @file; use -f ${key}=… to send a string`,
     );
   }
+}
+
+/**
+ * A string typed by a person (a flag's value, `-f key=value`) as the JSON the
+ * field wants: '50' -> 50 for a number, 'true' -> true, 'null' -> null where
+ * null is allowed. Text that does not convert stays text, and the contract's
+ * check then names the problem.
+ */
+export function fromText(f: FieldInput | undefined, text: string): unknown {
+  if (!f) return text;
+  if (f.nullable && text === 'null') return null;
+  if ((f.type === 'integer' || f.type === 'number') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text.trim())) return Number(text);
+  if (f.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  if (f.type === 'array')
+    return text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((s) => (f.items === 'integer' || f.items === 'number' ? Number(s) : s));
+  return text;
 }
 
 /** Set `a.b.c` in `target`, creating objects on the way. */

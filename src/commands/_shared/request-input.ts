@@ -1,22 +1,22 @@
 // From what a person typed to the request an operation command sends: path
 // params from positional arguments, query and body fields from derived flags,
-// `-f`/`-F`/`--input` for what has no flag. Everything is checked against
-// what the operation accepts before anything is sent: path and query values
-// (flat text) against their fields, the body whole against the contract's own
-// compiled schema. A field the operation's published schema does not know is
-// sent anyway (the real service may accept more than this CLI knows) with a
-// warning that names the known ones.
+// `-f`/`-F`/`--input` for what has no flag. Everything is checked before
+// anything is sent by the contract's own compiled schemas
+// (src/contract/request-check.ts): each path and query value as the text it
+// travels as, the body whole; each problem names what the person typed (the
+// flag, the argument, `-f key`, the file's field). A field the operation's
+// published schema does not know is sent anyway (the real service may accept
+// more than this CLI knows) with a warning that names the known ones.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { closest, fromText, queryProblem } from '../../cli/input-checks.js';
+import { closest } from '../../cli/known-words.js';
 import { inputsOf, type FieldFlag, type OperationCommandData, type OperationInput } from './operation-data.js';
 import { camel } from '../../cli/registry.js';
 import type { FieldInput, OperationInputs } from '../../contract/operation-inputs.js';
 import { fillPath, operation, type OperationDef, type OperationId } from '../../contract/operations.js';
-import { ADVERTISER_PREFIX } from '../../contract/ids.js';
-import { readObjectInput, setPath, splitField, typedValue } from './fields.js';
-import { checkRequest } from '../../contract/request-check.js';
-import { BodySources, pointerOf, reportBodyIssues } from './request-sources.js';
+import { fromText, readObjectInput, setPath, splitField, typedValue } from './fields.js';
+import { checkRequest, dotted } from '../../contract/request-check.js';
+import { BodySources, got, pointerOf, reportBodyIssues } from './request-sources.js';
 import { asText } from '../../cli/output/sanitize.js';
 
 export interface BuiltRequest {
@@ -26,11 +26,6 @@ export interface BuiltRequest {
   query: Record<string, string>;
   body?: Record<string, unknown>;
 }
-
-const flagLabel = (flags: readonly FieldFlag[], field: string) => {
-  const f = flags.find((x) => x.field === field);
-  return f ? `--${f.flag}` : `field ${field}`;
-};
 
 /** Warn about fields the operation does not list, with the closest known name. */
 export function warnUnknown(
@@ -50,22 +45,50 @@ export function warnUnknown(
   }
 }
 
-function checkParam(name: string, f: FieldInput, value: string): void {
-  if (value === '') throw new UsageError(`<${name}> cannot be empty`);
-  const problem = queryProblem({ ...f, type: 'string' }, value);
-  if (problem) throw new UsageError(`<${name}> ${problem}, got "${value}"`);
+/**
+ * Path or query values (text, as they travel) checked by the operation's compiled parameter validators;
+ * each problem names what the person typed (`labels`: wire name -> `<slug>`, `--advertiser`, `-f key`).
+ */
+export async function checkParameters(
+  opId: OperationId,
+  part: 'params' | 'query',
+  values: Readonly<Record<string, string>>,
+  labels: ReadonlyMap<string, string>,
+): Promise<void> {
+  const issues = await checkRequest(opId, part, values);
+  if (!issues.length) return;
+  const lines = issues.map((i) => {
+    const name = dotted(i.pointer);
+    return `${labels.get(name) ?? `field ${name}`} ${i.text}${got(values[name])}`;
+  });
+  throw new UsageError(lines.join('; '));
 }
 
-/** The query from flags and -f, each value checked. */
-function buildQuery(
+/** The positional arguments' names by the path parameter each fills: `slug` -> `<brand>`. */
+const argLabels = (data: OperationCommandData) => new Map(data.args.map((a) => [a.param, `<${a.name}>`]));
+
+/** The path params from the positional arguments: none empty (it would name another path), each checked. */
+export async function paramsFromArgs(opId: OperationId, data: OperationCommandData, input: OperationInput): Promise<Record<string, string>> {
+  const params: Record<string, string> = {};
+  for (const a of data.args) {
+    const value = String(input.args[a.name] ?? '');
+    if (value === '') throw new UsageError(`<${a.name}> cannot be empty`);
+    params[a.param] = value;
+  }
+  await checkParameters(opId, 'params', params, argLabels(data));
+  return params;
+}
+
+/** The query from -f and flags (each over the one before), checked with --limit and --cursor, which the list sends beside it. */
+async function buildQuery(
   input: OperationInput,
-  data: OperationCommandData,
   io: OperationInputs,
   opId: OperationId,
   ctx: CommandContext,
   usable: readonly FieldFlag[],
-): Record<string, string> {
+): Promise<Record<string, string>> {
   const query: Record<string, string> = {};
+  const labels = new Map<string, string>();
   const extra = (input.opts.field ?? []).map(splitField);
   warnUnknown(
     ctx,
@@ -74,21 +97,24 @@ function buildQuery(
     extra.map(([k]) => k),
     io.query,
   );
-  for (const [k, v] of extra) query[k] = v;
+  for (const [k, v] of extra) {
+    query[k] = v;
+    labels.set(k, `-f ${k}`);
+  }
   for (const ff of usable) {
     const raw = input.opts[camel(ff.flag)];
     if (raw === undefined) continue;
     query[ff.field] = Array.isArray(raw) ? raw.join(',') : asText(raw);
+    labels.set(ff.field, `--${ff.flag}`);
   }
-  for (const f of io.query) {
-    const value = query[f.name];
-    if (value === undefined) {
-      if (f.required) throw new UsageError(`${flagLabel(data.flags, f.name)} is required`);
-      continue;
-    }
-    const problem = queryProblem(f, value);
-    if (problem) throw new UsageError(`${flagLabel(data.flags, f.name)} ${problem}, got "${value}"`);
+  const paging: Record<string, string> = {};
+  for (const name of ['limit', 'cursor'] as const) {
+    const raw = input.opts[name];
+    if (raw === undefined || !io.query.some((f) => f.name === name)) continue;
+    paging[name] = String(raw);
+    labels.set(name, `--${name}`);
   }
+  await checkParameters(opId, 'query', { ...query, ...paging }, labels);
   return query;
 }
 
@@ -141,19 +167,13 @@ async function buildBody(
 export async function buildRequest(ctx: CommandContext, input: OperationInput, data: OperationCommandData): Promise<BuiltRequest> {
   const opts = input.opts;
   let opId = data.operationId;
-  const params: Record<string, string> = {};
-  for (const a of data.args) {
-    const value = String(input.args[a.name] ?? '');
-    checkParam(a.name, a.input, value);
-    params[a.param] = value;
-  }
+  const params = await paramsFromArgs(opId, data, input);
   let usable = data.flags.filter((f) => f.in === 'query' && inputsOf(opId).query.some((q) => q.name === f.field));
   const alt = data.alternate;
   const altRaw = alt ? opts[camel(alt.flag)] : undefined;
   const altValue = typeof altRaw === 'string' ? altRaw : undefined;
   if (alt && altValue !== undefined) {
-    if (!altValue.startsWith(ADVERTISER_PREFIX))
-      throw new UsageError(`--${alt.flag} needs an advertiser id starting with ${ADVERTISER_PREFIX}, got "${altValue}"`);
+    await checkParameters(alt.operationId, 'params', { ...params, [alt.param]: altValue }, argLabels(data).set(alt.param, `--${alt.flag}`));
     const refused = data.flags.filter((f) => opts[camel(f.flag)] !== undefined && !alt.flags.includes(f.flag));
     if (refused.length) {
       throw new UsageError(
@@ -170,7 +190,7 @@ export async function buildRequest(ctx: CommandContext, input: OperationInput, d
   }
   const op = operation(opId);
   const io = inputsOf(opId);
-  const query = op.method === 'GET' || op.method === 'DELETE' || !io.body ? buildQuery(input, data, io, opId, ctx, usable) : {};
+  const query = op.method === 'GET' || op.method === 'DELETE' || !io.body ? await buildQuery(input, io, opId, ctx, usable) : {};
   const body = await buildBody(input, data, io, opId, ctx);
   return { op, path: fillPath(op.path, params), params, query, ...(body ? { body } : {}) };
 }

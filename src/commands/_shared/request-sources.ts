@@ -4,7 +4,7 @@
 // `-f target.id`, `--input change.json at /target/id`.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { closest } from '../../cli/input-checks.js';
+import { closest } from '../../cli/known-words.js';
 import { dotted, type RequestIssue } from '../../contract/request-check.js';
 import { valueAt } from '../../contract/validation-words.js';
 import type { OperationId } from '../../contract/operations.js';
@@ -42,7 +42,8 @@ export class BodySources {
   }
 }
 
-const got = (v: unknown) => (typeof v === 'string' ? `, got "${v.length > 40 ? v.slice(0, 40) + '…' : v}"` : '');
+/** `, got "…"` after a problem: the text the person gave (cut at 40 characters). */
+export const got = (v: unknown) => (typeof v === 'string' ? `, got "${v.length > 40 ? v.slice(0, 40) + '…' : v}"` : '');
 const WANTS_JSON = /^must be (a number|a whole number|true or false|a list|an object|null)/;
 
 /**

@@ -2,7 +2,7 @@
 import { checkBaseUrl } from '../../client/origin.js';
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
-import { isOneOf } from '../../cli/input-checks.js';
+import { isOneOf } from '../../cli/known-words.js';
 import { OUTPUT_FORMATS } from '../../cli/output/format.js';
 import { ownProfile, SETTING_KEYS, type ConfigData, type SettingKey } from '../../state/config-store.js';
 

@@ -9,7 +9,7 @@ import { lineText } from '../../cli/output/sanitize.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { withHint } from '../../cli/report.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { isOneOf } from '../../cli/input-checks.js';
+import { isOneOf } from '../../cli/known-words.js';
 import { ADVERTISER_PREFIX } from '../../contract/ids.js';
 import { comparableFields, drift, DRIFT_FIELDS, NOT_STORED, type DriftField, type DriftLevel } from '../../flows/drift.js';
 

@@ -2,7 +2,7 @@
 // format, --chart METRIC) a chart of that metric over time under the one
 // table; and when the range holds no data, which range the store does hold.
 import type { CommandContext } from '../../cli/context.js';
-import { isCalendarDate } from '../../cli/input-checks.js';
+import { date as isCalendarDate } from '../../contract/request-formats.js';
 import { drawsForTerminal } from '../../cli/output/writers/formats.js';
 import type { CommandSpec } from '../../cli/registry.js';
 import type { OperationCommandData, OperationInput } from '../_shared/operation-data.js';

@@ -1,14 +1,16 @@
 // `adops plans apply FILE`: a plan and its Line Items from one JSON document
-// ({ …plan fields, lineItems: [ {…}, … ] }). Every field is checked against
-// what createCampaignPlan and addLineItem accept before anything is sent; the
+// ({ …plan fields, lineItems: [ {…}, … ] }). The plan and each Line Item are
+// checked whole against the schemas createCampaignPlan and addLineItem publish
+// (src/contract/request-check.ts) before anything is sent; the
 // flow (flows/plan-apply.ts) deletes the new plan again when the service
 // refuses a Line Item, so nothing is left half-done. The plan, as the service
 // then holds it, on stdout.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { valueProblem } from '../../cli/input-checks.js';
-import { inputsOf } from '../_shared/operation-data.js';
+import { checkRequest, dotted } from '../../contract/request-check.js';
+import { valueAt } from '../../contract/validation-words.js';
+import { got } from '../_shared/request-sources.js';
 import { prepareOutput, writeObject } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyPlan, LineItemRefused, type PlanDocument } from '../../flows/plan-apply.js';
@@ -22,32 +24,31 @@ import { planTable } from '../../flows/step-summary.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Checks one body against an operation's fields; names the place (`lineItems[2].budget`) of the first problem. */
-function checkBody(operationId: 'createCampaignPlan' | 'addLineItem', body: Record<string, unknown>, where: string): void {
-  const known = inputsOf(operationId).body!.fields;
-  for (const [key, value] of Object.entries(body)) {
-    const f = known.find((x) => x.name === key);
-    if (!f)
-      throw new UsageError(
-        `${where}${key} is not a field ${where ? 'of a line item' : 'of a plan'}`,
-        `fields: ${known.map((x) => x.name).join(', ')}${where ? '' : ', lineItems'}`,
-      );
-    const problem = valueProblem(f, value);
-    if (problem) throw new UsageError(`${where}${key} ${problem}`);
-  }
-  const missing = known.filter((f) => f.required && body[f.name] === undefined).map((f) => f.name);
-  if (missing.length) throw new UsageError(`${where || 'the plan '}misses ${missing.join(', ')}`);
+/**
+ * Every problem of one body (the plan's fields, or one Line Item) as the contract's schema finds it, each
+ * named by its place in the file (`lineItems[2].budget`). A name the operation does not list is refused
+ * here, not sent with a warning: a plan file is written for this command, and a typo would otherwise
+ * create the plan and then delete it again when the service refuses the Line Item.
+ */
+async function bodyProblems(operationId: 'createCampaignPlan' | 'addLineItem', body: Record<string, unknown>, where: string): Promise<string[]> {
+  const what = where ? 'of a line item' : 'of a plan';
+  return (await checkRequest(operationId, 'body', body)).map((i) => {
+    const name = i.pointer ? `${where}${dotted(i.pointer)}` : where.slice(0, -1) || 'the plan';
+    if (i.unknown) return `${name} is not a field ${what} (fields: ${[...i.unknown.known, ...(where ? [] : ['lineItems'])].join(', ')})`;
+    return `${name} ${i.text}${got(valueAt(body, i.pointer))}`;
+  });
 }
 
-export function planDocument(value: unknown): PlanDocument {
+export async function planDocument(value: unknown): Promise<PlanDocument> {
   if (!isObject(value)) throw new UsageError('the file must hold a JSON object: the plan\'s fields and "lineItems"');
   const { lineItems = [], ...plan } = value;
   if (!Array.isArray(lineItems)) throw new UsageError('lineItems must be a list of objects');
-  checkBody('createCampaignPlan', plan, '');
-  lineItems.forEach((li, i) => {
-    if (!isObject(li)) throw new UsageError(`lineItems[${i}] must be an object`);
-    checkBody('addLineItem', li, `lineItems[${i}].`);
-  });
+  const problems = await bodyProblems('createCampaignPlan', plan, '');
+  for (const [i, li] of lineItems.entries()) {
+    if (isObject(li)) problems.push(...(await bodyProblems('addLineItem', li, `lineItems[${i}].`)));
+    else problems.push(`lineItems[${i}] must be an object`);
+  }
+  if (problems.length) throw new UsageError(problems.join('; '), 'nothing was sent');
   return { plan: plan as PlanDocument['plan'], lineItems: lineItems as PlanDocument['lineItems'] };
 }
 
@@ -67,7 +68,7 @@ async function readDocument(source: string, ctx: CommandContext): Promise<unknow
 
 export async function run(ctx: CommandContext, input: CommandInput): Promise<number> {
   const out = await prepareOutput(ctx, 'campaignPlan');
-  const doc = planDocument(await readDocument(String(input.args.file), ctx));
+  const doc = await planDocument(await readDocument(String(input.args.file), ctx));
   const client = await ctx.client();
   // Markers of applies in progress, per service and key (a killed run's leftover is recognised by the next).
   const auth = ctx.auth();

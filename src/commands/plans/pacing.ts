@@ -5,7 +5,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { isCalendarDate } from '../../cli/input-checks.js';
+import { date as isCalendarDate } from '../../contract/request-formats.js';
 import { cellText } from '../../cli/output/sanitize.js';
 import { write } from '../../cli/output/writers/writer.js';
 import { drawsForTerminal } from '../../cli/output/writers/formats.js';

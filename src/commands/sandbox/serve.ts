@@ -4,7 +4,7 @@
 import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { isCalendarDate } from '../../cli/input-checks.js';
+import { date as isCalendarDate } from '../../contract/request-formats.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
 import { showWhole } from '../../client/redact.js';
