@@ -105,6 +105,9 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
   const explicit = argv[argv.indexOf('--output') + 1] ?? argv[argv.indexOf('-o') + 1];
   const shownFormat = given('--json') ? 'json' : argv.includes('--output') || argv.includes('-o') ? explicit : undefined;
   const dir = tempDir('adops-fuzz-');
+  // A run's journal is its own (by default it sits beside the change file, shared by every run: a replay would
+  // start from another state); it is judged with the run's other files.
+  if (c.command === 'mutations apply' && !given('--journal')) argv.push('--journal', join(dir, 'journal.ndjson'));
   const summaryFile = join(dir, 'step-summary.md');
   const inActions = chance(g, 30);
   const env: Record<string, string> = {
@@ -114,6 +117,7 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
     CI: 'true',
     ...(inActions ? { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } : {}),
   };
+  const heapBefore = process.memoryUsage().heapUsed;
   try {
     const r = await runAdopsInProcess(argv, {
       env,
@@ -137,6 +141,7 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
       documented: documentedExits(world.tree, c.command),
       files,
       ...(summary !== undefined ? { summary } : {}),
+      heapGrowth: process.memoryUsage().heapUsed - heapBefore,
     });
     return { argv, code: r.code, failures, stdout: r.stdout, stderr: r.stderr };
   } finally {

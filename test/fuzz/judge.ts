@@ -11,9 +11,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { COMMON_EXITS } from '../../src/cli/exit-codes.js';
 import { OPERATION_SCHEMAS } from '../../src/contract/operation-schemas.js';
 import { ANSWER_VIEWS, parseRead, type AnswerViewName } from '../../src/contract/answer-views.js';
-import { JUDGED } from './cases.js';
+import { JUDGED, type Judged } from './cases.js';
 import { FUZZ_KEY, keyFormsIn } from './key.js';
-import { SEMANTIC, strikes, type Mutation } from './mutations.js';
+import { SEMANTIC, strikes, type Mutation, type MutationKind } from './mutations.js';
 import type { Served, SeenRequest } from './stand-in.js';
 
 export interface RunFacts {
@@ -33,19 +33,29 @@ export interface RunFacts {
   files: ReadonlyMap<string, string>;
   /** The step summary's text, when the run was in GitHub Actions. */
   summary?: string;
+  /** How much the heap grew over the run (bytes; garbage included). */
+  heapGrowth?: number;
 }
+
+/** What one run may print and hold: a few pages of a few rows each, even with 200 KB messages, stay far under. */
+const OUTPUT_LIMIT = 16 * 1024 * 1024;
+const HEAP_LIMIT = 256 * 1024 * 1024;
 
 /** Raw control characters a terminal acts on (a JSON `\u001b` escape is text, not one). Tab and line breaks are layout. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 /** GitHub's step summary limit per step. */
 const SUMMARY_LIMIT = 1024 * 1024;
 
+/** What a repeated row or one not asked for breaks: a check's count per id, never a flow's "is it there". */
+const ROW_SET: ReadonlySet<MutationKind> = new Set(['duplicateRow', 'rowNotAsked']);
+
 /** Whether a served answer is broken where one of `views` reads it (or broken as a page or a body at all). */
-export function brokenFor(s: Served, views: readonly AnswerViewName[]): Mutation | undefined {
+export function brokenFor(s: Served, views: readonly AnswerViewName[], verdict: Judged['verdict'] = 'check'): Mutation | undefined {
   if (!s.mutation || !s.op || s.status >= 300 || s.superseded) return undefined;
   const reading = views.filter((v) => ANSWER_VIEWS[v].op === s.op);
   if (reading.length === 0) return undefined;
   const m = s.mutation;
+  if (ROW_SET.has(m.kind) && verdict === 'exit0') return undefined;
   if (SEMANTIC.has(m.kind)) return m;
   // A field mutation breaks the contract only where the schema says so (a null where null is allowed is not one).
   const schema = OPERATION_SCHEMAS[s.op].response;
@@ -88,12 +98,15 @@ export function judge(r: RunFacts): string[] {
   if (r.code === null) out.push('did not end within its bound');
   else if (!COMMON_EXITS.some((c) => c === r.code) && !r.documented.includes(r.code))
     out.push(`exit ${r.code} is not one the command documents (${[...COMMON_EXITS, ...r.documented].join(', ')})`);
+  const printed = r.stdout.length + r.stderr.length;
+  if (printed > OUTPUT_LIMIT) out.push(`printed ${printed} characters: output out of proportion to what the service sent`);
+  if ((r.heapGrowth ?? 0) > HEAP_LIMIT) out.push(`the heap grew by ${Math.round((r.heapGrowth ?? 0) / 1048576)} MiB over one run: memory not bounded`);
   if (/bug in adops/i.test(r.stderr)) out.push(`called the service's answer a bug in adops: ${shown(r.stderr)}`);
 
   const judged = JUDGED[r.command];
   const judging = judged && (r.command !== 'mutations get' || r.argv.includes('--wait'));
   if (judged && judging && r.code !== null) {
-    const broken = r.served.map((s) => [s, brokenFor(s, judged.views)] as const).filter(([, m]) => m !== undefined);
+    const broken = r.served.map((s) => [s, brokenFor(s, judged.views, judged.verdict)] as const).filter(([, m]) => m !== undefined);
     if (broken.length > 0) {
       const what = broken.map(([s, m]) => `${s.op} ${m!.kind} at ${m!.at || '(whole)'}`).join('; ');
       if (judged.verdict === 'exit0' && r.code === 0) out.push(`exit 0 on a broken answer its verdict reads: ${what}`);

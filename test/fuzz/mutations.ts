@@ -77,8 +77,13 @@ export function strikes(at: string, read: string): boolean {
  */
 function mutateField(g: Gen, value: unknown, aims: readonly string[]): Mutation | undefined {
   const all = places(value);
-  const aimed = aims.length ? all.filter(([at]) => aims.some((read) => strikes(readPath(at), read))) : [];
-  const from = aimed.length && chance(g, 75) ? aimed : all;
+  // Each field a verdict reads is as likely as any other, however many rows carry it.
+  const aimed = new Map<string, Array<[Segment[], unknown]>>();
+  for (const p of all) {
+    const path = readPath(p[0]);
+    if (aims.some((read) => strikes(path, read))) aimed.set(path, [...(aimed.get(path) ?? []), p]);
+  }
+  const from = aimed.size && chance(g, 75) ? pick(g, [...aimed.values()]) : all;
   if (from.length === 0) return undefined;
   const [at, current] = pick(g, from);
   const kinds: MutationKind[] = ['remove', 'wrongType', 'null'];
