@@ -19,8 +19,8 @@ import { judge } from './judge.js';
 import { FUZZ_KEY } from './key.js';
 import { Scenario, type Hostility, type StandIn } from './stand-in.js';
 
-/** The day the runs live on: plans' flights and Insights' days are drawn around it. */
-export const FUZZ_TODAY = '2026-11-15';
+/** The day the runs live on: plans' flights and Insights' days are drawn around it (the as-of day the examples of plans pacing name). */
+export const FUZZ_TODAY = '2026-09-20';
 /** A run that has not ended by then (real time) did not end. */
 const RUN_BOUND_MS = 12_000;
 
