@@ -102,5 +102,6 @@ export function operationPages(
   input: AnyOperationInput,
   opts: CallOptions & PaginateOptions = {},
 ): AsyncGenerator<Page<unknown>, void, undefined> {
-  return paginate(client, operationRequest(id, input, opts), { operation: id, ...opts });
+  const advertiserId = [input.params, input.query].map((part) => (part && 'advertiserId' in part ? part.advertiserId : undefined)).find((v) => typeof v === 'string');
+  return paginate(client, operationRequest(id, input, opts), { operation: id, ...(advertiserId ? { advertiserId } : {}), ...opts });
 }

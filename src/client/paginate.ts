@@ -36,6 +36,11 @@ export interface PaginateOptions {
   view?: AnswerViewName | undefined;
   /** A row with problems: fail the walk (default), or `report` them with the page (page.rowIssues). */
   rowIssues?: 'throw' | 'report' | undefined;
+  /**
+   * The advertiser the list is narrowed to (its path's or its `advertiserId` filter): with a view, a row that
+   * names another is a row with a problem (the contract answers that advertiser's rows only).
+   */
+  advertiserId?: string | undefined;
 }
 
 /** Empty pages in a row, each with a new cursor, before a walk is stopped as making no progress. */
@@ -114,6 +119,17 @@ export async function* paginate<T = Record<string, unknown>>(
   }
 }
 
+/** Rows that name an advertiser other than the one the list is narrowed to (never echoing it). */
+function notAsked(rows: readonly unknown[], advertiserId: string | undefined): AnswerIssue[] {
+  if (advertiserId === undefined) return [];
+  const out: AnswerIssue[] = [];
+  rows.forEach((row, i) => {
+    const named: unknown = isRecord(row) ? row.advertiserId : undefined;
+    if (typeof named === 'string' && named !== advertiserId) out.push({ pointer: `/data/${i}/advertiserId`, text: 'is not the advertiser asked for' });
+  });
+  return out;
+}
+
 /** The rows of a page: a list, of the type the caller reads it as (client.pages derives it from the contract; a flow checks it with its view). */
 const isRowList = <T>(v: unknown): v is T[] => Array.isArray(v);
 
@@ -137,7 +153,7 @@ function pageOf<T>(
   if (next !== undefined && next !== null && typeof next !== 'string') throw fail(['nextCursor: not a string']);
   const out: Omit<Page<T>, 'rowsSoFar'> = { rows: data, cursor, nextCursor: typeof next === 'string' && next !== '' ? next : undefined, body };
   if (!check) return out;
-  const { items, rest } = issuesByItem(check(body), '/data');
+  const { items, rest } = issuesByItem([...check(body), ...notAsked(data, opts.advertiserId)], '/data');
   if (rest.length > 0 || (items.size > 0 && opts.rowIssues !== 'report')) {
     throw fail(problemWords([...rest, ...[...items].flatMap(([i, list]) => list.map((x) => ({ ...x, pointer: `/data/${i}${x.pointer}` })))], 'the answer'));
   }

@@ -104,6 +104,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 const notComparable = (words: string) => `not comparable: ${words}`;
+const isNotComparable = (r: DriftRow) => [r.stored, r.live].some((v) => typeof v === 'string' && v.startsWith('not comparable: '));
 
 /** The differences of one pair, field by field; a field either side breaks is a row saying so on that side. */
 export function compareRows(
@@ -148,8 +149,9 @@ function checkedRows<T extends Row>(page: Page<T>): Checked[] {
   });
 }
 
-/** The id a row is matched by, when it can be read. */
-const idOf = (c: Checked): string | undefined => (typeof c.row.id === 'string' && !c.problems.has('id') ? c.row.id : undefined);
+/** The id a row is matched by, when it can be read (and the row is the advertiser's asked for: paginate.ts). */
+const idOf = (c: Checked): string | undefined =>
+  typeof c.row.id === 'string' && !c.problems.has('id') && !c.problems.has('advertiserId') ? c.row.id : undefined;
 
 /** A row of one side that cannot be matched or compared as it came: `id`/`provider` row, the words on its side. */
 function sideRow(side: Side, id: string | null, name: string | null, field: 'id' | 'provider', words: string): DriftRow {
@@ -211,7 +213,7 @@ function byIdOf(rows: readonly Checked[]): { groups: Map<string, Some>; unreadab
   return { groups, unreadable };
 }
 
-const idWords = (which: Side, c: Checked) => c.problems.get('id') ?? `the ${which} row's id cannot be read`;
+const idWords = (which: Side, c: Checked) => c.problems.get('id') ?? c.problems.get('advertiserId') ?? `the ${which} row's id cannot be read`;
 const twice = (which: Side, n: number) => `the ${which} read answered ${n} rows for this id`;
 
 /** The differences, a page at a time (a page may be empty). A failing live read (404, 409, 501, …) throws before the first page. */
@@ -220,6 +222,8 @@ export async function* drift(client: Requester, opts: DriftOptions): AsyncGenera
   const pageSize = opts.pageSize ?? 100;
 
   const unstored = new Set<string>();
+  /** Ids pass 1 found not comparable: not said again by pass 2 (as many as the rows printed, not as the rows read). */
+  const reported = new Set<string>();
   for await (const page of side(client, level, 'live', advertiserId, pageSize, signal)) {
     const out: DriftRow[] = [];
     const { groups, unreadable } = byIdOf(checkedRows(page));
@@ -228,12 +232,21 @@ export async function* drift(client: Requester, opts: DriftOptions): AsyncGenera
     for (const [id, [c, ...more]] of groups) {
       const provider = String(c.row.provider);
       const unreadableProvider = c.problems.get('provider');
-      if (more.length > 0) out.push(sideRow('live', id, nameOf(c.row), 'id', twice('live', more.length + 1)));
-      else if (unreadableProvider !== undefined) out.push(sideRow('live', id, nameOf(c.row), 'provider', unreadableProvider));
+      if (more.length > 0) {
+        out.push(sideRow('live', id, nameOf(c.row), 'id', twice('live', more.length + 1)));
+        reported.add(id);
+      } else if (unreadableProvider !== undefined) out.push(sideRow('live', id, nameOf(c.row), 'provider', unreadableProvider));
       else if (ROW_PROVIDERS.some((p) => p === provider)) compared.push([id, c]);
-      else if (!unstored.has(provider)) {
-        unstored.add(provider);
-        opts.onUnstored?.(provider);
+      else {
+        // Never stored, so never compared; but a compared field it breaks is said, not dropped with the row.
+        for (const f of fields) {
+          const words = c.problems.get(f);
+          if (words !== undefined) out.push({ id, name: nameOf(c.row), field: f, stored: null, live: notComparable(words) });
+        }
+        if (!unstored.has(provider)) {
+          unstored.add(provider);
+          opts.onUnstored?.(provider);
+        }
       }
     }
     const stored = await lookup(
@@ -247,8 +260,14 @@ export async function* drift(client: Requester, opts: DriftOptions): AsyncGenera
     for (const [id, live] of compared) {
       const s = stored.byId.get(id);
       if (!s) out.push(unanswered('stored', stored, id, nameOf(live.row)));
-      else if (s.rows > 1) out.push(sideRow('stored', id, nameOf(live.row), 'id', twice('stored', s.rows)));
-      else out.push(...compareRows(s.first.row, live.row, fields, { stored: s.first.problems, live: live.problems }));
+      else if (s.rows > 1) {
+        out.push(sideRow('stored', id, nameOf(live.row), 'id', twice('stored', s.rows)));
+        reported.add(id);
+      } else {
+        const rows = compareRows(s.first.row, live.row, fields, { stored: s.first.problems, live: live.problems });
+        if (rows.some(isNotComparable)) reported.add(id);
+        out.push(...rows);
+      }
     }
     yield out;
   }
@@ -259,10 +278,24 @@ export async function* drift(client: Requester, opts: DriftOptions): AsyncGenera
     for (const c of unreadable) out.push(sideRow('stored', null, nameOf(c.row), 'id', idWords('stored', c)));
     const live = await lookup(client, level, 'live', advertiserId, [...groups.keys()], signal);
     for (const [id, [c, ...more]] of groups) {
-      // An id the live side holds was judged in pass 1 (its stored rows looked up there, two of them a finding).
-      if (live.byId.has(id)) continue;
+      const l = live.byId.get(id);
+      if (l === undefined) {
+        if (more.length > 0) out.push(sideRow('stored', id, nameOf(c.row), 'id', twice('stored', more.length + 1)));
+        else out.push(unanswered('live', live, id, nameOf(c.row)));
+        continue;
+      }
+      // The live side holds it, and pass 1 judged it (its stored rows looked up there, two of them a finding),
+      // unless pass 1 never saw it: a lookup answering it twice, or beside a row it cannot be matched by, is
+      // not a live row anyone judged (said once: pass 1 may have said it already).
+      if (reported.has(id)) continue;
       if (more.length > 0) out.push(sideRow('stored', id, nameOf(c.row), 'id', twice('stored', more.length + 1)));
-      else out.push(unanswered('live', live, id, nameOf(c.row)));
+      else if (l.rows > 1) out.push(sideRow('live', id, nameOf(c.row), 'id', twice('live', l.rows)));
+      else if (live.unreadable > 0) out.push(unanswered('live', { ...live, byId: new Map() }, id, nameOf(c.row)));
+      else {
+        // A field either side breaks cannot have been compared in pass 1 either: said here unless pass 1 said it.
+        const broken = fields.filter((f) => c.problems.has(f) || l.first.problems.has(f));
+        if (broken.length) out.push(...compareRows(c.row, l.first.row, broken, { stored: c.problems, live: l.first.problems }));
+      }
     }
     yield out;
   }

@@ -113,6 +113,10 @@ export interface Judged {
   verdict: 'exit0' | 'check';
   /** A check's words for "nothing found" (stderr); a check must say "not comparable" for a broken row it judged. */
   phrase?: RegExp;
+  /** A lookup by ids: a row of an id not asked for counts for nothing (verify, drift); else it breaks the verdict. */
+  ignoresRowsNotAsked?: boolean;
+  /** The read paths a run's own flags narrow the verdict to (drift's --compare), when they do. */
+  narrow?: (argv: readonly string[], view: AnswerViewName) => readonly string[] | undefined;
 }
 
 const MUTATION_VIEWS = ['mutationStarted', 'mutationPolled'] as const;
@@ -124,12 +128,20 @@ export const JUDGED: Readonly<Record<string, Judged>> = {
     views: ['planVerified', 'liveCampaignsVerified', 'liveAdGroupsVerified', 'liveAdsVerified', 'liveCreativesVerified', 'liveAssetGroupsVerified'],
     verdict: 'check',
     phrase: /in sync/,
+    ignoresRowsNotAsked: true,
   },
   'plans pacing': { views: ['planPaced', 'adGroupParents', 'adParents', 'spendByDay'], verdict: 'check', phrase: /in band|on pace/ },
   'observe drift': {
     views: ['storedCampaignsDrift', 'liveCampaignsDrift', 'storedAdGroupsDrift', 'liveAdGroupsDrift'],
     verdict: 'check',
     phrase: /in sync|no drift/,
+    ignoresRowsNotAsked: true,
+    // --compare status,budget: what is compared, and what a row is matched by (its id; live, its provider too).
+    narrow: (argv, view) => {
+      const i = argv.indexOf('--compare');
+      const matched = view.startsWith('live') ? ['data[].id', 'data[].provider'] : ['data[].id'];
+      return i === -1 ? undefined : [...matched, ...(argv[i + 1] ?? '').split(',').map((f) => `data[].${f.trim()}`)];
+    },
   },
   'mutations start': { views: MUTATION_VIEWS, verdict: 'exit0' },
   'mutations watch': { views: ['mutationPolled'], verdict: 'exit0' },

@@ -71,7 +71,7 @@ async function fuzz<T>(name: string, choices: readonly T[], one: (c: T, g: fc.Ge
       index++;
       runs++;
       if (r.failures.length === 0) return;
-      if (!survey) throw new Error(`${described(r)}\n  stderr: ${JSON.stringify(r.stderr.slice(0, 600))}`);
+      if (!survey) throw new Error(`${described(r)}\n  stdout: ${JSON.stringify(r.stdout.slice(0, 600))}\n  stderr: ${JSON.stringify(r.stderr.slice(0, 600))}`);
       failures++;
       found.push(`replay: ${replay(path)}\n${described(r)}`);
     }),

@@ -10,7 +10,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { COMMON_EXITS } from '../../src/cli/exit-codes.js';
 import { OPERATION_SCHEMAS } from '../../src/contract/operation-schemas.js';
-import { ANSWER_VIEWS, parseRead, type AnswerViewName } from '../../src/contract/answer-views.js';
+import { ANSWER_VIEWS, parseRead } from '../../src/contract/answer-views.js';
 import { JUDGED, type Judged } from './cases.js';
 import { FUZZ_KEY, keyFormsIn } from './key.js';
 import { SEMANTIC, strikes, type Mutation, type MutationKind } from './mutations.js';
@@ -50,20 +50,24 @@ const SUMMARY_LIMIT = 1024 * 1024;
 const ROW_SET: ReadonlySet<MutationKind> = new Set(['duplicateRow', 'rowNotAsked']);
 
 /** Whether a served answer is broken where one of `views` reads it (or broken as a page or a body at all). */
-export function brokenFor(s: Served, views: readonly AnswerViewName[], verdict: Judged['verdict'] = 'check'): Mutation | undefined {
+export function brokenFor(s: Served, judged: Judged, argv: readonly string[] = []): Mutation | undefined {
   if (!s.mutation || !s.op || s.status >= 300 || s.superseded) return undefined;
-  const reading = views.filter((v) => ANSWER_VIEWS[v].op === s.op);
+  const reading = judged.views.filter((v) => ANSWER_VIEWS[v].op === s.op);
   if (reading.length === 0) return undefined;
   const m = s.mutation;
-  if (ROW_SET.has(m.kind) && verdict === 'exit0') return undefined;
+  if (ROW_SET.has(m.kind) && judged.verdict === 'exit0') return undefined;
+  if (m.kind === 'rowNotAsked' && judged.ignoresRowsNotAsked) return undefined;
   if (SEMANTIC.has(m.kind)) return m;
+
   // A field mutation breaks the contract only where the schema says so (a null where null is allowed is not one).
   const schema = OPERATION_SCHEMAS[s.op].response;
   if (s.body !== undefined && schema.safeParse(s.body).success) return undefined;
   for (const v of reading) {
+    const narrowed = judged.narrow?.(argv, v);
     for (const read of ANSWER_VIEWS[v].reads) {
       const { optional } = parseRead(read);
       const path = read.replace(/\?$/, '');
+      if (narrowed && !narrowed.includes(path)) continue;
       if (optional && m.kind === 'remove' && m.at === path) continue;
       if (strikes(m.at, path)) return m;
     }
@@ -106,14 +110,16 @@ export function judge(r: RunFacts): string[] {
   const judged = JUDGED[r.command];
   const judging = judged && (r.command !== 'mutations get' || r.argv.includes('--wait'));
   if (judged && judging && r.code !== null) {
-    const broken = r.served.map((s) => [s, brokenFor(s, judged.views, judged.verdict)] as const).filter(([, m]) => m !== undefined);
+    const broken = r.served.map((s) => [s, brokenFor(s, judged, r.argv)] as const).filter(([, m]) => m !== undefined);
     if (broken.length > 0) {
       const what = broken.map(([s, m]) => `${s.op} ${m!.kind} at ${m!.at || '(whole)'}`).join('; ');
       if (judged.verdict === 'exit0' && r.code === 0) out.push(`exit 0 on a broken answer its verdict reads: ${what}`);
       if (judged.verdict === 'check') {
         if (judged.phrase?.test(r.stderr)) out.push(`said ${judged.phrase.source} on a broken answer it judged: ${what}`);
         if (r.argv.includes('--exit-code') && r.code === 0) out.push(`--exit-code 0 on a broken answer it judged: ${what}`);
-        if ((r.code === 0 || r.code === 11) && !/not comparable/.test(r.stdout)) out.push(`a broken answer it judged became no row "not comparable": ${what}`);
+        // Never silence: a broken row it judged is "not comparable", or at least a row of its own (drift's "exists").
+        const spoken = broken.every(([, m]) => /not comparable/.test(r.stdout) || (m!.subject !== undefined && r.stdout.includes(m!.subject)));
+        if ((r.code === 0 || r.code === 11) && !spoken) out.push(`a broken answer it judged became no row "not comparable": ${what}`);
       }
     }
   }

@@ -30,6 +30,23 @@ export interface Mutation {
   kind: MutationKind;
   /** Where it struck, as a read path of answer-views.ts: `data[].status`, `lineItems[].executions`, '' for the whole answer. */
   at: string;
+  /** The id of the row (or Line Item) it struck in, when that row has one: a check's output must speak of it. */
+  subject?: string;
+}
+
+const ID_NAMES = ['id', 'entityId', 'lineItemId', 'slug'] as const;
+
+/** The id of the innermost row along `at` that carries one (the row a field mutation struck in). */
+function subjectOf(root: unknown, at: readonly Segment[]): string | undefined {
+  let node: unknown = root;
+  let subject: string | undefined;
+  for (const s of at.slice(0, -1)) {
+    node = isNode(node) || Array.isArray(node) ? Reflect.get(node, s) : undefined;
+    const here = node;
+    const id = isNode(here) ? ID_NAMES.map((k) => here[k]).find((v) => typeof v === 'string') : undefined;
+    if (typeof id === 'string') subject = id;
+  }
+  return subject;
 }
 
 /** Kinds that break what the answer says about the request, whatever field a verdict reads. */
@@ -86,6 +103,7 @@ function mutateField(g: Gen, value: unknown, aims: readonly string[]): Mutation 
   const from = aimed.size && chance(g, 75) ? pick(g, [...aimed.values()]) : all;
   if (from.length === 0) return undefined;
   const [at, current] = pick(g, from);
+  const subject = subjectOf(value, at);
   const kinds: MutationKind[] = ['remove', 'wrongType', 'null'];
   if (typeof current === 'string') kinds.push('outsideEnum', ...(DATE.test(current) ? (['badDate', 'badDate'] as const) : []));
   if (typeof current === 'number') kinds.push('nanText', 'hugeNumber', 'negative');
@@ -115,7 +133,7 @@ function mutateField(g: Gen, value: unknown, aims: readonly string[]): Mutation 
   else if (kind === 'nanText') put(pick(g, ['NaN', 'Infinity', '1e999', '12.5', '']));
   else if (kind === 'hugeNumber') put(pick(g, [1e308, -1e308, Number.MAX_SAFE_INTEGER * 8, 1e21]));
   else put(-Math.abs(typeof current === 'number' ? current : 1) - 1);
-  return { kind, at: readPath(at) };
+  return { kind, at: readPath(at), ...(subject !== undefined ? { subject } : {}) };
 }
 
 /** The state a list's mutations keep between pages of one walk. */

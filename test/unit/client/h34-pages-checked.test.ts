@@ -75,6 +75,12 @@ describe('a flow’s view on every page', () => {
     expect([...page!.rowIssues!.entries()]).toEqual([[1, [{ pointer: '/status', text: 'is required' }]]]);
   });
 
+  it('a row naming another advertiser than the one in the path is a row with a problem (never echoing it)', async () => {
+    http = new HttpStubs().on('GET', '/observe/acc_1/ads', json(200, { data: [ad('1'), { ...ad('2'), advertiserId: 'acc_other' }] }));
+    const [page] = await walk({ view: 'liveAdsVerified', rowIssues: 'report' });
+    expect([...page!.rowIssues!.entries()]).toEqual([[1, [{ pointer: '/advertiserId', text: 'is not the advertiser asked for' }]]]);
+  });
+
   it('a display reads tolerantly: the same rows pass without a view', async () => {
     http = new HttpStubs().on('GET', '/observe/acc_1/ads', json(200, { data: [ad('1'), { id: '2' }] }));
     expect((await walk()).flatMap((p) => p.rows)).toHaveLength(2);
