@@ -102,6 +102,8 @@ export function operationPages(
   input: AnyOperationInput,
   opts: CallOptions & PaginateOptions = {},
 ): AsyncGenerator<Page<unknown>, void, undefined> {
-  const advertiserId = [input.params, input.query].map((part) => (part && 'advertiserId' in part ? part.advertiserId : undefined)).find((v) => typeof v === 'string');
+  const advertiserId = [input.params, input.query]
+    .map((part) => (part && 'advertiserId' in part ? part.advertiserId : undefined))
+    .find((v) => typeof v === 'string');
   return paginate(client, operationRequest(id, input, opts), { operation: id, ...(advertiserId ? { advertiserId } : {}), ...opts });
 }
