@@ -1,7 +1,7 @@
 // Every failure becomes (a) a message on stderr — the service's code and
 // message, each issue as `in path: message`, and the suggested action — or
 // one JSON object with --output json, and (b) an exit code. One place.
-import { ApiError, NetworkError, NoProgressError, RepeatedCursorError } from '../client/errors.js';
+import { ApiError, NetworkError, StoppedWalkError } from '../client/errors.js';
 import { InsecureBaseUrlError } from '../client/origin.js';
 import { ProxyRefusedError, ProxySettingError } from '../client/proxy.js';
 import { TlsCertificateError } from '../client/transport.js';
@@ -149,7 +149,7 @@ function baseReport(err: unknown): ErrorReport {
     const exitCode = err.code === 'local_state_corrupt' ? EXIT.usage : EXIT.unexpected;
     return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode };
   }
-  if (err instanceof RepeatedCursorError || err instanceof NoProgressError) {
+  if (err instanceof StoppedWalkError) {
     return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };
   }
   if (err instanceof CliError) {

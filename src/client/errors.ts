@@ -99,29 +99,48 @@ export class NetworkError extends Error {
   }
 }
 
-/** The service sent a cursor it had already sent: following it would loop (the CLI exits 1). */
-export class RepeatedCursorError extends Error {
-  override readonly name = 'RepeatedCursorError';
-  readonly code = 'repeated_cursor';
-  readonly hint = 'the rows printed so far are complete up to here; this is a fault of the service to report';
+/**
+ * A walk adops stopped because following the service's pages would never end (the CLI exits 1, as for any
+ * answer it will not act on). The rows printed so far are complete up to there.
+ */
+export abstract class StoppedWalkError extends Error {
+  abstract readonly code: string;
+  readonly hint: string;
   constructor(
-    readonly cursor: string,
+    message: string,
+    why: string,
     readonly path: string,
   ) {
-    super(`the service repeated a cursor while paging ${path}; stopped instead of looping`);
+    super(message);
+    this.hint = `the rows printed so far are complete up to here; ${why}, a fault of the service to report`;
   }
 }
 
-/** A walk that makes no progress: page after page without a row, each with a new cursor (the CLI exits 1). */
-export class NoProgressError extends Error {
+/** The service sent a cursor it had already sent: following it would loop. */
+export class RepeatedCursorError extends StoppedWalkError {
+  override readonly name = 'RepeatedCursorError';
+  readonly code = 'repeated_cursor';
+  constructor(
+    readonly cursor: string,
+    path: string,
+  ) {
+    super(`the service repeated a cursor while paging ${path}; stopped instead of looping`, 'the service gave a cursor twice', path);
+  }
+}
+
+/** A walk that makes no progress: page after page without a row, each with a new cursor. */
+export class NoProgressError extends StoppedWalkError {
   override readonly name = 'NoProgressError';
   readonly code = 'no_progress';
-  readonly hint = 'the rows printed so far are complete up to here; the service keeps answering empty pages with new cursors, a fault of the service to report';
   constructor(
     readonly pages: number,
-    readonly path: string,
+    path: string,
   ) {
-    super(`the service answered ${pages} empty pages in a row while paging ${path}, each with a new cursor; stopped instead of paging for ever`);
+    super(
+      `the service answered ${pages} empty pages in a row while paging ${path}, each with a new cursor; stopped instead of paging for ever`,
+      'the service keeps answering empty pages with new cursors',
+      path,
+    );
   }
 }
 

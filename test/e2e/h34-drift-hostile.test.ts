@@ -10,34 +10,14 @@ import { describe, expect, it } from 'vitest';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/client/transport.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { campaignRow } from '../helpers/contract-rows.js';
 
 const ACC = 'acc_h34';
 const cfg = tempConfigDir();
 type Obj = Record<string, unknown>;
 
 /** A campaign row as the contract has it (stored and live share the shape). */
-const row = (id: string, over: Obj = {}): Obj => ({
-  advertiserId: ACC,
-  id,
-  name: `c${id}`,
-  path: id,
-  provider: 'provider_a',
-  type: 'campaign',
-  status: 'ACTIVE',
-  currency: 'USD',
-  createdAt: null,
-  updatedAt: null,
-  deletedAt: null,
-  createdTime: null,
-  updatedTime: null,
-  budget: 10,
-  budgetLevel: 'campaign',
-  budgetType: 'daily',
-  bidStrategy: null,
-  objective: null,
-  adsetBudgetSharing: null,
-  ...over,
-});
+const row = (id: string, over: Obj = {}): Obj => campaignRow(ACC, id, over);
 const without = (r: Obj, field: string): Obj => Object.fromEntries(Object.entries(r).filter(([k]) => k !== field));
 
 /** The stored and the live campaigns of ACC, one page each, narrowed by `ids=` (matched as text, as a careless service would). */

@@ -10,6 +10,7 @@ import type { Transport } from '../../src/client/transport.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { HttpStubs, json } from '../helpers/http-stub.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { campaignRow } from '../helpers/contract-rows.js';
 
 const ACC = 'acc_h34';
 const cfg = tempConfigDir();
@@ -81,28 +82,7 @@ const plan = (lineItems: Obj[], over: Obj = {}): Obj => ({
   ...over,
 });
 /** A live campaign row as the contract has it, matching lineItem(): ACTIVE, daily 100 USD. */
-const campaign = (id: string, over: Obj = {}): Obj => ({
-  advertiserId: ACC,
-  id,
-  name: `c${id}`,
-  path: id,
-  provider: 'provider_a',
-  type: 'campaign',
-  status: 'ACTIVE',
-  currency: 'USD',
-  createdAt: null,
-  updatedAt: null,
-  deletedAt: null,
-  createdTime: null,
-  updatedTime: null,
-  budget: 100,
-  budgetLevel: 'campaign',
-  budgetType: 'daily',
-  bidStrategy: null,
-  objective: null,
-  adsetBudgetSharing: null,
-  ...over,
-});
+const campaign = (id: string, over: Obj = {}): Obj => campaignRow(ACC, id, { budget: 100, ...over });
 const onPlan = (body: Obj) => http.on('GET', '/context/campaign-plans/p', json(200, body));
 const onLive = (rows: unknown[]) => http.on('GET', `/observe/${ACC}/campaigns`, json(200, { data: rows }));
 

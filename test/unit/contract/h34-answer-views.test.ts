@@ -8,28 +8,9 @@ import { ANSWER_VIEWS, parseRead } from '../../../src/contract/answer-views.js';
 import { answerIssues, issuesByItem } from '../../../src/contract/response-check.js';
 import { responseValidatorsSource, viewSchema } from '../../../src/contract/response-schemas.js';
 import { OPERATION_SCHEMAS } from '../../../src/contract/operation-schemas.js';
+import { campaignRow } from '../../helpers/contract-rows.js';
 
-const liveCampaign = {
-  advertiserId: 'acc_1',
-  id: '1',
-  name: 'x',
-  path: '1',
-  provider: 'provider_a',
-  type: 'campaign',
-  status: 'ACTIVE',
-  currency: 'USD',
-  createdAt: null,
-  updatedAt: null,
-  deletedAt: null,
-  createdTime: null,
-  updatedTime: null,
-  budget: 5,
-  budgetLevel: 'campaign',
-  budgetType: 'daily',
-  bidStrategy: null,
-  objective: null,
-  adsetBudgetSharing: null,
-};
+const liveCampaign = campaignRow('acc_1', '1', { name: 'x', path: '1', budget: 5 });
 
 describe('answer views', () => {
   it('src/contract/generated/response-validators.js is current (regenerate: npm run gen)', () => {

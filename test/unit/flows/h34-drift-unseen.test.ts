@@ -6,29 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { drift, type DriftRow } from '../../../src/flows/drift.js';
 import { HttpStubs, json, stubClient } from '../../helpers/http-stub.js';
+import { campaignRow } from '../../helpers/contract-rows.js';
 
-const row = (id: string, over: Record<string, unknown> = {}) => ({
-  advertiserId: 'acc_1',
-  id,
-  name: `n${id}`,
-  path: id,
-  provider: 'provider_a',
-  type: 'campaign',
-  status: 'ACTIVE',
-  currency: 'USD',
-  createdAt: null,
-  updatedAt: null,
-  deletedAt: null,
-  createdTime: null,
-  updatedTime: null,
-  budget: 5,
-  budgetLevel: 'campaign',
-  budgetType: 'daily',
-  bidStrategy: null,
-  objective: null,
-  adsetBudgetSharing: null,
-  ...over,
-});
+const row = (id: string, over: Record<string, unknown> = {}) => campaignRow('acc_1', id, { name: `n${id}`, budget: 5, ...over });
 
 /** The differences, with: the live listing, the stored listing, and the live lookup of the stored page's ids. */
 async function run(live: unknown[], stored: unknown[], lookup?: unknown[], storedLookup?: unknown[]): Promise<DriftRow[]> {
