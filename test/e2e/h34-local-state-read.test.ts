@@ -9,7 +9,7 @@
 // twice); a plan marker that cannot be read is taken over, as it only ever
 // allowed deleting a draft of its own run.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -126,11 +126,27 @@ describe('a config file the disk will not let adops read', () => {
     const text = '{"profiles": {"default": {"apiKey": "acr_h34_private_0001"}}}\n';
     writeFileSync(file, text);
     chmodSync(file, 0o000);
-    // Root reads a 0000 file all the same: the binary runs as nobody then, every directory above it passable.
+    // Root reads a 0000 file all the same: the binary runs as nobody then, every directory above it passable. A
+    // copy of the built CLI (bin/, dist/bundle/, package.json: what `config set` loads) is what nobody runs, in
+    // the test's own temp dir: the checkout may sit where nobody cannot go (a 0700 home, mktemp's 0700 dir).
     const root = process.getuid?.() === 0;
     const top = dirname(process.env.ADOPS_TEST_TMP_ROOT ?? tmpdir());
-    if (root) for (let d = dir; d !== top && d !== dirname(d); d = dirname(d)) chmodSync(d, statSync(d).mode | 0o011);
-    const r = spawnSync(process.execPath, [BIN, 'config', 'set', 'retries', '2'], {
+    const passable = (from: string) => {
+      for (let d = from; d !== top && d !== dirname(d); d = dirname(d)) chmodSync(d, statSync(d).mode | 0o011);
+    };
+    let bin = BIN;
+    if (root) {
+      passable(dir);
+      const app = tempDir('adops-h34-app-');
+      cpSync(join(ROOT, 'bin'), join(app, 'bin'), { recursive: true });
+      cpSync(join(ROOT, 'dist', 'bundle'), join(app, 'dist', 'bundle'), { recursive: true });
+      cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
+      // The copies keep the build's modes (readable by all); mkdtemp made only their folder 0700.
+      chmodSync(app, 0o755);
+      passable(app);
+      bin = join(app, 'bin', 'adops.js');
+    }
+    const r = spawnSync(process.execPath, [bin, 'config', 'set', 'retries', '2'], {
       cwd: ROOT,
       env: baseEnv({ ADOPS_CONFIG_DIR: dir, HOME: dir }),
       encoding: 'utf8',
