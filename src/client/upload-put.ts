@@ -16,9 +16,9 @@
 // connections (`pooled`); a storage's early answer drops its connection.
 // No deadline on the whole PUT: a long upload whose bytes keep moving is
 // bounded by its idle timer only.
-import type { Agent, IncomingMessage } from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import { proxyAuthRefused, type Env } from './proxy.js';
-import { connectionFor, finalFailure } from './proxy-route.js';
+import { connectionFor, finalFailure, type Via } from './proxy-route.js';
 import { abortReason } from './retry.js';
 import { codeOf, NOT_SENT_CODES, type TransportFailureKind } from './transport.js';
 
@@ -54,7 +54,7 @@ export interface PutBody {
 
 /** One write to the socket: each flushed one is progress the idle timer sees, also on a slow link (#13). */
 const SLICE_BYTES = 64 * 1024;
-/** At most this much written and not yet flushed (two slices): see pump(). */
+/** At most this much written and not yet flushed (two slices): see writeChunk(). */
 const MAX_UNFLUSHED_BYTES = 2 * SLICE_BYTES;
 
 /** What an aborted read or PUT fails with: the signal's reason, else an AbortError (what the flow counts as interrupted). */
@@ -115,143 +115,207 @@ export async function putBytes(url: string, open: () => PutBody, opts: PutOption
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`upload URL has an unsupported scheme: ${target.protocol}`);
   // Direct, or behind a proxy (a CONNECT tunnel, or plain forwarding): the storage origin's own decision.
   const via = await connectionFor(target, opts.env ?? process.env, undefined, opts.userAgent, opts.pooled);
-  const expectContinue = opts.sizeBytes > EXPECT_CONTINUE_BYTES;
-  const send = via.send;
-  const idleMs = opts.idleTimeoutMs ?? 60_000;
   return new Promise<PutResult>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(abortReason(opts.signal));
-    let sentAll = false;
-    let settled = false;
-    /** No more bytes go out (an answer came, or the PUT failed). */
-    let stopped = false;
-    let body: PutBody | undefined;
-    const req = send(via.url, {
-      ...(via.path ? { path: via.path } : {}),
-      method: 'PUT',
-      // Only these headers: never Authorization, never a cookie.
-      headers: {
-        'content-type': opts.contentType,
-        'content-length': String(opts.sizeBytes),
-        ...(expectContinue ? { expect: '100-continue' } : {}),
-        'user-agent': opts.userAgent ?? 'adops',
-        ...via.headers,
-      },
-      // The transport's pool when direct: its idle sockets hold no process open, and close with it.
-      agent: via.agent,
-    });
-    /** Wakes a pump waiting for a flush. */
-    let wake: (() => void) | undefined;
-    const stop = () => {
-      stopped = true;
-      body?.close();
-      wake?.();
-    };
-    const fail = (err: Error) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      stop();
-      req.destroy();
-      reject(err);
-    };
-    // Our own idle timer, reset whenever bytes move either way: node's socket timeout
-    // lets a stalled write run about twice the time it is given (#13).
-    const idle = setTimeout(() => fail(new PutNetworkError(`no progress for ${seconds(idleMs)}`, sentAll, { kind: 'timeout' })), idleMs);
-    const progressed = () => idle.refresh();
-    const goAhead = expectContinue ? setTimeout(() => sendBody(), CONTINUE_WAIT_MS) : undefined;
-    const onAbort = () => fail(abortError(opts.signal!));
-    const cleanup = () => {
-      clearTimeout(idle);
-      clearTimeout(goAhead);
-      opts.signal?.removeEventListener('abort', onAbort);
-    };
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    // A proxy's 407 or a refused certificate: sending again cannot help.
-    req.on('error', (err) => {
-      const final = finalFailure(err, target.host);
-      if (final) return fail(final);
-      // The storage's origin only: the URL's path and query carry its token.
-      const broken = new PutNetworkError(err.message, sentAll, { cause: err });
-      const what = broken.kind === 'connect' ? `cannot connect to ${target.origin}` : `the connection to ${target.origin} failed`;
-      fail(new PutNetworkError(`${what} (${codeOf(err) ?? err.message})`, sentAll, { cause: err }));
-    });
-    req.on('continue', () => {
-      progressed();
-      sendBody();
-    });
-    req.on('response', (res) => {
-      clearTimeout(goAhead);
-      if (via.forwardedBy && res.statusCode === 407) return fail(proxyAuthRefused(via.forwardedBy));
-      // The storage may answer early (413, 409) without reading the body: stop sending (or never start).
-      if (!sentAll) stop();
-      res.on('data', progressed);
-      readAnswer(res).then(
-        (answer) => {
-          if (settled) return;
-          settled = true;
-          cleanup();
-          stop();
-          // Answered before the body ended: drop the half-sent request rather than leave its socket open.
-          if (!sentAll) req.destroy();
-          const retryAfter = res.headers['retry-after'];
-          resolve({ status: res.statusCode ?? 0, body: answer, ...(retryAfter ? { retryAfter } : {}) });
-        },
-        (err: Error) => fail(new PutNetworkError(err.message, sentAll, { cause: err })),
-      );
-    });
-    function sendBody() {
-      clearTimeout(goAhead);
-      if (body || settled || stopped) return;
-      body = open();
-      pump(body).catch((err: Error) => fail(err));
-    }
-    /** Bytes written but not yet flushed to the socket. */
-    let unflushed = 0;
-    /** Resolves once some written bytes were flushed, or nothing more is to be sent. */
-    const someFlushed = () =>
-      new Promise<void>((go) => {
-        const done = () => {
-          req.off('close', done);
-          wake = undefined;
-          go();
-        };
-        wake = done;
-        req.on('close', done);
-      });
-    async function pump(source: PutBody) {
-      let sent = 0;
-      for (;;) {
-        const chunk = await source.next();
-        if (stopped) return;
-        if (!chunk) {
-          sentAll = true;
-          req.end();
-          return;
-        }
-        // The chunk goes back to the source once every slice of it has been flushed.
-        let left = Math.ceil(chunk.length / SLICE_BYTES);
-        for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
-          // A bounded few slices out at a time: the socket writes queued slices in one
-          // batch and calls back when the batch is out, so each callback (progress for
-          // the idle timer) stays a slice or two apart, also on a slow link.
-          while (unflushed >= MAX_UNFLUSHED_BYTES && !stopped && !req.destroyed) await someFlushed();
-          if (stopped || req.destroyed) return;
-          const slice = chunk.subarray(at, Math.min(at + SLICE_BYTES, chunk.length));
-          unflushed += slice.length;
-          req.write(slice, () => {
-            unflushed -= slice.length;
-            progressed();
-            if (--left === 0) source.release(chunk);
-            wake?.();
-          });
-        }
-        sent += chunk.length;
-        progressed();
-        opts.onProgress?.(sent);
-      }
-    }
+    const flight = takeOff(via, open, opts, { resolve, reject });
+    listen(flight, target, via);
     // The headers go now; a large body waits for the go-ahead, a small one goes with them.
-    if (expectContinue) req.flushHeaders();
-    else sendBody();
+    if (flight.expectContinue) flight.req.flushHeaders();
+    else sendBody(flight);
   });
+}
+
+/** One PUT in flight: what its listeners, its timers and the pump that writes its body share. */
+interface Flight {
+  readonly req: ClientRequest;
+  readonly open: () => PutBody;
+  readonly opts: PutOptions;
+  readonly settle: { resolve: (r: PutResult) => void; reject: (err: Error) => void };
+  /** The body waits for the storage's go-ahead (`Expect: 100-continue`). */
+  readonly expectContinue: boolean;
+  /** Our own idle timer, reset whenever bytes move either way (see progressed). */
+  readonly idle: NodeJS.Timeout;
+  /** Sends the body unasked if no 100 Continue came (only when `Expect: 100-continue` was sent). */
+  readonly goAhead: NodeJS.Timeout | undefined;
+  readonly onAbort: () => void;
+  /** Every byte was handed to the socket. */
+  sentAll: boolean;
+  /** Resolved or rejected: whatever comes later is ignored. */
+  settled: boolean;
+  /** No more bytes go out (an answer came, or the PUT failed). */
+  stopped: boolean;
+  body: PutBody | undefined;
+  /** Wakes a pump waiting for a flush. */
+  wake: (() => void) | undefined;
+  /** Bytes written but not yet flushed to the socket. */
+  unflushed: number;
+}
+
+/** The request sent (headers first), its idle and go-ahead timers and Ctrl-C armed. */
+function takeOff(via: Via, open: () => PutBody, opts: PutOptions, settle: Flight['settle']): Flight {
+  const expectContinue = opts.sizeBytes > EXPECT_CONTINUE_BYTES;
+  const idleMs = opts.idleTimeoutMs ?? 60_000;
+  const req = via.send(via.url, {
+    ...(via.path ? { path: via.path } : {}),
+    method: 'PUT',
+    // Only these headers: never Authorization, never a cookie.
+    headers: {
+      'content-type': opts.contentType,
+      'content-length': String(opts.sizeBytes),
+      ...(expectContinue ? { expect: '100-continue' } : {}),
+      'user-agent': opts.userAgent ?? 'adops',
+      ...via.headers,
+    },
+    // The transport's pool when direct: its idle sockets hold no process open, and close with it.
+    agent: via.agent,
+  });
+  const flight: Flight = {
+    req,
+    open,
+    opts,
+    settle,
+    expectContinue,
+    // Our own, not node's socket timeout: that lets a stalled write run about twice the time it is given (#13).
+    idle: setTimeout(() => fail(flight, new PutNetworkError(`no progress for ${seconds(idleMs)}`, flight.sentAll, { kind: 'timeout' })), idleMs),
+    goAhead: expectContinue ? setTimeout(() => sendBody(flight), CONTINUE_WAIT_MS) : undefined,
+    onAbort: () => fail(flight, abortError(opts.signal!)),
+    sentAll: false,
+    settled: false,
+    stopped: false,
+    body: undefined,
+    wake: undefined,
+    unflushed: 0,
+  };
+  opts.signal?.addEventListener('abort', flight.onAbort, { once: true });
+  return flight;
+}
+
+/** Bytes moved (either way): the idle timer starts again. */
+const progressed = (f: Flight) => f.idle.refresh();
+
+/** No more bytes go out: the body is closed and a pump waiting for a flush wakes to see it. */
+function stop(f: Flight): void {
+  f.stopped = true;
+  f.body?.close();
+  f.wake?.();
+}
+
+/** Timers cleared and Ctrl-C no longer heard: the PUT is over. */
+function disarm(f: Flight): void {
+  clearTimeout(f.idle);
+  clearTimeout(f.goAhead);
+  f.opts.signal?.removeEventListener('abort', f.onAbort);
+}
+
+/** The PUT fails with `err` (the first failure or answer wins). */
+function fail(f: Flight, err: Error): void {
+  if (f.settled) return;
+  f.settled = true;
+  disarm(f);
+  stop(f);
+  f.req.destroy();
+  f.settle.reject(err);
+}
+
+/** The storage answered (maybe early, before the body ended): the PUT ends with its answer. */
+function answered(f: Flight, res: IncomingMessage, answer: unknown): void {
+  if (f.settled) return;
+  f.settled = true;
+  disarm(f);
+  stop(f);
+  // Answered before the body ended: drop the half-sent request rather than leave its socket open.
+  if (!f.sentAll) f.req.destroy();
+  const retryAfter = res.headers['retry-after'];
+  f.settle.resolve({ status: res.statusCode ?? 0, body: answer, ...(retryAfter ? { retryAfter } : {}) });
+}
+
+/** The request's events: a failure, the storage's go-ahead, its answer. */
+function listen(f: Flight, target: URL, via: Via): void {
+  // A proxy's 407 or a refused certificate: sending again cannot help.
+  f.req.on('error', (err) => {
+    const final = finalFailure(err, target.host);
+    if (final) return fail(f, final);
+    // The storage's origin only: the URL's path and query carry its token.
+    const broken = new PutNetworkError(err.message, f.sentAll, { cause: err });
+    const what = broken.kind === 'connect' ? `cannot connect to ${target.origin}` : `the connection to ${target.origin} failed`;
+    fail(f, new PutNetworkError(`${what} (${codeOf(err) ?? err.message})`, f.sentAll, { cause: err }));
+  });
+  f.req.on('continue', () => {
+    progressed(f);
+    sendBody(f);
+  });
+  f.req.on('response', (res) => {
+    clearTimeout(f.goAhead);
+    if (via.forwardedBy && res.statusCode === 407) return fail(f, proxyAuthRefused(via.forwardedBy));
+    // The storage may answer early (413, 409) without reading the body: stop sending (or never start).
+    if (!f.sentAll) stop(f);
+    res.on('data', () => progressed(f));
+    readAnswer(res).then(
+      (answer) => answered(f, res, answer),
+      (err: Error) => fail(f, new PutNetworkError(err.message, f.sentAll, { cause: err })),
+    );
+  });
+}
+
+/** Open the body and start writing it (once: at the go-ahead, or at once for a small body). */
+function sendBody(f: Flight): void {
+  clearTimeout(f.goAhead);
+  if (f.body || f.settled || f.stopped) return;
+  f.body = f.open();
+  pump(f, f.body).catch((err: Error) => fail(f, err));
+}
+
+/** Resolves once some written bytes were flushed, or nothing more is to be sent. */
+function someFlushed(f: Flight): Promise<void> {
+  return new Promise<void>((go) => {
+    const done = () => {
+      f.req.off('close', done);
+      f.wake = undefined;
+      go();
+    };
+    f.wake = done;
+    f.req.on('close', done);
+  });
+}
+
+/** The body's chunks to the socket, as it flushes them, until the last (then the request ends). */
+async function pump(f: Flight, source: PutBody): Promise<void> {
+  let sent = 0;
+  for (;;) {
+    const chunk = await source.next();
+    if (f.stopped) return;
+    if (!chunk) {
+      f.sentAll = true;
+      f.req.end();
+      return;
+    }
+    if (!(await writeChunk(f, source, chunk))) return;
+    sent += chunk.length;
+    progressed(f);
+    f.opts.onProgress?.(sent);
+  }
+}
+
+/**
+ * One chunk, in slices; it goes back to the source once every slice of it has been flushed.
+ * False when the PUT stopped meanwhile.
+ */
+async function writeChunk(f: Flight, source: PutBody, chunk: Buffer): Promise<boolean> {
+  let left = Math.ceil(chunk.length / SLICE_BYTES);
+  for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+    // A bounded few slices out at a time: the socket writes queued slices in one
+    // batch and calls back when the batch is out, so each callback (progress for
+    // the idle timer) stays a slice or two apart, also on a slow link.
+    while (f.unflushed >= MAX_UNFLUSHED_BYTES && !f.stopped && !f.req.destroyed) await someFlushed(f);
+    if (f.stopped || f.req.destroyed) return false;
+    const slice = chunk.subarray(at, Math.min(at + SLICE_BYTES, chunk.length));
+    f.unflushed += slice.length;
+    f.req.write(slice, () => {
+      f.unflushed -= slice.length;
+      progressed(f);
+      if (--left === 0) source.release(chunk);
+      f.wake?.();
+    });
+  }
+  return true;
 }
