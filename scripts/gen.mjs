@@ -14,10 +14,11 @@
 //   docs/cli.md                                    (the command reference)
 //   completions/adops.{bash,zsh,fish}
 //   man/adops.1                                    (the man page, package.json "man")
-// Each step reads the sources (src/), bundled by esbuild without type-checking, not tsc's dist/: a new
-// operation's id enters the type OperationId only with the table written here, and from then on `tsc`
-// wants its sandbox handler (src/sandbox/routes/handlers.ts). So the order is: declare the operation in
-// its module, `npm run gen`, then write the handler; each step reads what the one before it wrote.
+// Each step reads the sources (src/), bundled by esbuild without type-checking, not tsc's dist/, and
+// reads what the step before it wrote. A new operation's id enters the type OperationId only with the
+// table written here, so its handler (src/sandbox/routes/<area>.ts) type-checks only after this has run:
+// gen neither type-checks nor builds (test/e2e/gen-before-types.test.ts). Write the operation and its
+// handler together, `npm run gen`, then `npm run build`.
 import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -64,111 +64,54 @@ export function toReport(err: unknown): ErrorReport {
   return { ...report, hint: hints[0]!, hints };
 }
 
+/** A failure of adops's own side (no answer of the service's): no status, no issues. */
+function local(code: string, message: string, hint: string | null, exitCode: ExitCode, retryable = false): ErrorReport {
+  return { code, status: null, message, issues: [], retryable, hint, exitCode };
+}
+
+/** Each kind of failure, in order (the first that matches); anything else is a bug of adops's. */
 function baseReport(err: unknown): ErrorReport {
-  if (err instanceof ApiError) {
-    return {
-      code: err.code,
-      status: err.status,
-      message: err.message,
-      issues: err.issues.map((i) => ({ in: String(i.in), path: String(i.path), message: String(i.message) })),
-      retryable: err.retryable,
-      hint: err.hint ?? null,
-      // A redirect, or an answer that is not the service's (not JSON, past the size cap): exit 1 whatever its status.
-      exitCode: (err.status >= 300 && err.status < 400) || err.code === 'unexpected_answer' ? EXIT.unexpected : exitCodeForStatus(err.status),
-      ...(Object.keys(err.extra).length ? { extra: err.extra } : {}),
-    };
-  }
-  if (err instanceof NetworkError) {
-    return {
-      code: err.kind === 'timeout' ? 'timeout' : 'network_error',
-      status: null,
-      message: err.message,
-      issues: [],
-      retryable: true,
-      hint: err.hint,
-      exitCode: EXIT.unavailable,
-    };
-  }
+  if (err instanceof ApiError) return answerReport(err);
+  if (err instanceof NetworkError) return local(err.kind === 'timeout' ? 'timeout' : 'network_error', err.message, err.hint, EXIT.unavailable, true);
   if (err instanceof ProxyRefusedError) {
-    return {
-      code: 'proxy_auth_required',
-      status: err.status,
-      message: err.message,
-      issues: [],
-      retryable: false,
-      hint: "Put the proxy's user name and password in the variable (http://USER:PASSWORD@host:port; percent-encode special characters), or ask whoever runs the proxy.",
-      exitCode: EXIT.auth,
-    };
+    const hint =
+      "Put the proxy's user name and password in the variable (http://USER:PASSWORD@host:port; percent-encode special characters), or ask whoever runs the proxy.";
+    return { ...local('proxy_auth_required', err.message, hint, EXIT.auth), status: err.status };
   }
   if (err instanceof TlsCertificateError) {
-    return {
-      code: 'tls_certificate_refused',
-      status: null,
-      message: err.message,
-      issues: [],
-      retryable: false,
-      hint: `If ${err.host} is signed by a private CA (a corporate proxy inspecting TLS, an internal service), trust that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops … (a PEM file; verification is never turned off).`,
-      exitCode: EXIT.unavailable,
-    };
+    const hint = `If ${err.host} is signed by a private CA (a corporate proxy inspecting TLS, an internal service), trust that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem adops … (a PEM file; verification is never turned off).`;
+    return local('tls_certificate_refused', err.message, hint, EXIT.unavailable);
   }
   if (err instanceof ProxySettingError) {
-    return {
-      code: 'bad_proxy',
-      status: null,
-      message: err.message,
-      issues: [],
-      retryable: false,
-      hint: 'Fix or unset the variable (e.g. HTTPS_PROXY=http://proxy.corp:3128), or list the host in NO_PROXY.',
-      exitCode: EXIT.usage,
-    };
+    return local('bad_proxy', err.message, 'Fix or unset the variable (e.g. HTTPS_PROXY=http://proxy.corp:3128), or list the host in NO_PROXY.', EXIT.usage);
   }
   if (err instanceof InsecureBaseUrlError) {
-    return {
-      code: 'insecure_base_url',
-      status: null,
-      message: err.message,
-      issues: [],
-      retryable: false,
-      hint: 'Change it with `adops config set base-url URL` or ADOPS_BASE_URL.',
-      exitCode: EXIT.usage,
-    };
+    return local('insecure_base_url', err.message, 'Change it with `adops config set base-url URL` or ADOPS_BASE_URL.', EXIT.usage);
   }
-  if (err instanceof ConfigError) {
-    return {
-      code: err.code,
-      status: null,
-      message: err.message,
-      issues: [],
-      retryable: false,
-      hint: err.hint ?? null,
-      exitCode: err.kind === 'auth' ? EXIT.auth : EXIT.usage,
-    };
-  }
-  if (err instanceof LocalStateError) {
-    // A config file adops cannot use as written is fixed like a bad flag (2); a disk that will not read or write, 1.
-    const exitCode = err.code === 'local_state_corrupt' ? EXIT.usage : EXIT.unexpected;
-    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode };
-  }
-  if (err instanceof StoppedWalkError) {
-    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint, exitCode: EXIT.unexpected };
-  }
-  if (err instanceof CliError) {
-    return { code: err.code, status: null, message: err.message, issues: [], retryable: false, hint: err.hint ?? null, exitCode: err.exitCode };
-  }
-  if (isAbort(err)) {
-    return { code: 'interrupted', status: null, message: 'interrupted', issues: [], retryable: true, hint: null, exitCode: EXIT.interrupted };
-  }
+  if (err instanceof ConfigError) return local(err.code, err.message, err.hint ?? null, err.kind === 'auth' ? EXIT.auth : EXIT.usage);
+  // A config file adops cannot use as written is fixed like a bad flag (2); a disk that will not read or write, 1.
+  if (err instanceof LocalStateError) return local(err.code, err.message, err.hint, err.code === 'local_state_corrupt' ? EXIT.usage : EXIT.unexpected);
+  if (err instanceof StoppedWalkError) return local(err.code, err.message, err.hint, EXIT.unexpected);
+  if (err instanceof CliError) return local(err.code, err.message, err.hint ?? null, err.exitCode);
+  if (isAbort(err)) return local('interrupted', 'interrupted', null, EXIT.interrupted, true);
   const install = installProblem(err);
   if (install) return { ...install, status: null, issues: [], retryable: false, exitCode: EXIT.unexpected };
   const message = err instanceof Error ? err.message : String(err);
+  return local('unexpected', message, 'This is a bug in adops if it persists; rerun with --debug.', EXIT.unexpected);
+}
+
+/** The service's answer: its code, message, issues and hint. */
+function answerReport(err: ApiError): ErrorReport {
   return {
-    code: 'unexpected',
-    status: null,
-    message,
-    issues: [],
-    retryable: false,
-    hint: 'This is a bug in adops if it persists; rerun with --debug.',
-    exitCode: EXIT.unexpected,
+    code: err.code,
+    status: err.status,
+    message: err.message,
+    issues: err.issues.map((i) => ({ in: String(i.in), path: String(i.path), message: String(i.message) })),
+    retryable: err.retryable,
+    hint: err.hint ?? null,
+    // A redirect, or an answer that is not the service's (not JSON, past the size cap): exit 1 whatever its status.
+    exitCode: (err.status >= 300 && err.status < 400) || err.code === 'unexpected_answer' ? EXIT.unexpected : exitCodeForStatus(err.status),
+    ...(Object.keys(err.extra).length ? { extra: err.extra } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_RETRY, DEFAULT_THROTTLE, realRetryDeps, type RetryPolicy } from
 import type { Transport } from '../client/transport.js';
 import { resolveAuth, type ResolvedAuth } from '../config/resolve.js';
 import { ConfigStore, configDir } from '../state/config-store.js';
+import type { Settings } from '../state/config-shape.js';
 import { describeCommand, type CommandSpec, type Registry } from './registry.js';
 import type { Clock, CommandContext, GlobalOptions, Spinner } from './context.js';
 import { CliError, InterruptedError, UsageError } from './errors.js';
@@ -183,6 +184,69 @@ export function retryWaitNote(w: RetryWait): string {
   return `${what} (${w.reason}): waiting ${Math.round(w.delayMs / 100) / 10} s before retrying (attempt ${w.attempt + 1}; ${Math.round(w.elapsedMs / 1000)} s so far)`;
 }
 
+/** What a client's configuration is made of besides the flags and settings: the run's own pieces. */
+interface ClientParts {
+  envIn: RunEnvironment;
+  globals: GlobalOptions;
+  settings: Settings;
+  version: string;
+  debug: boolean;
+  clock: Clock;
+  note: (m: string) => void;
+}
+
+/** The one place that turns flags, settings and the injected transport into a client configuration. */
+function clientConfigOf(p: ClientParts, over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): ClientConfig {
+  const { envIn, globals, settings, clock } = p;
+  const seconds = (flag: number | undefined, setting: number | undefined, dflt: number) => Math.round((flag ?? setting ?? dflt) * 1000);
+  const retries = globals.retries ?? settings.retries;
+  const budget = globals.retryBudget ?? settings['retry-budget'];
+  const maxAttempts = retries !== undefined ? Math.max(0, retries) + 1 : undefined;
+  return {
+    baseUrl: over.baseUrl,
+    ...(over.apiKey !== undefined ? { apiKey: over.apiKey } : {}),
+    userAgent: userAgent(p.version),
+    requestTimeoutMs: seconds(globals.requestTimeout, settings['request-timeout'], 30),
+    connectTimeoutMs: seconds(globals.connectTimeout, settings['connect-timeout'], 10),
+    retry: {
+      ...DEFAULT_RETRY,
+      maxAttempts: maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+      budgetMs: seconds(globals.retryBudget, settings['retry-budget'], DEFAULT_RETRY.budgetMs / 1000),
+      // --retries and --retry-budget bound throttling waits too; by default they may outlast a one-minute window.
+      throttle: {
+        ...DEFAULT_THROTTLE,
+        ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+        ...(budget !== undefined ? { budgetMs: Math.round(budget * 1000) } : {}),
+      },
+      ...over.retry,
+    },
+    ...(p.debug ? { trace: (line: string) => envIn.stderr.write(`[debug] ${lineText(line)}\n`) } : {}),
+    onRetryWait: (w) => {
+      if (w.throttled || w.delayMs >= 1000) p.note(retryWaitNote(w));
+    },
+    ...(envIn.transport ? { transport: envIn.transport } : {}),
+    env: envIn.env,
+    // An injected clock (tests) also drives the retry waits.
+    ...(envIn.clock ? { deps: { now: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms, signal), random: realRetryDeps.random } } : {}),
+  };
+}
+
+/** A spinner on stderr where one can be drawn (ora, loaded then); elsewhere one that shows nothing. */
+async function spinnerOn(
+  stderr: RunEnvironment['stderr'],
+  draw: { fancy: boolean; color: boolean; env: RunEnvironment['env'] },
+  text: string,
+): Promise<Spinner> {
+  // ora divides by the terminal width: a pty reporting 0 columns (script(1),
+  // some CI runners) would make it redraw forever, so no spinner there.
+  const columns = 'columns' in stderr && typeof stderr.columns === 'number' ? stderr.columns : 0;
+  // TERM=dumb reads no escape sequence, and a spinner redraws its line with them.
+  if (!draw.fancy || columns <= 0 || dumbTerminal(draw.env)) return { update: () => {}, stop: () => {} };
+  const { default: ora } = await import('ora');
+  const s = ora({ text, stream: stderr, color: draw.color ? 'cyan' : undefined, isEnabled: true, discardStdin: false }).start();
+  return { update: (t) => void (s.text = lineText(t)), stop: () => void s.stop() };
+}
+
 export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, signal: AbortSignal): CommandContext {
   const { stdout, stderr, env } = envIn;
   const ci = isCi(env);
@@ -204,40 +268,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
   // The one printer of notes and warnings: through the boundary (masked, stripped, continuation lines indented).
   // On a terminal, wrapped at words to its width (a hint is often longer than 80 columns).
   const note = (m: string) => stderr.write(wrapWords(blockText(m), terminalWidth(stderr)) + '\n');
-  // One place turns flags, settings and the injected transport into a client configuration.
-  const clientConfig = (over: { baseUrl: string; apiKey?: string; retry?: Partial<RetryPolicy> }): ClientConfig => {
-    const seconds = (flag: number | undefined, setting: number | undefined, dflt: number) => Math.round((flag ?? setting ?? dflt) * 1000);
-    const retries = globals.retries ?? settings.retries;
-    const budget = globals.retryBudget ?? settings['retry-budget'];
-    const maxAttempts = retries !== undefined ? Math.max(0, retries) + 1 : undefined;
-    return {
-      baseUrl: over.baseUrl,
-      ...(over.apiKey !== undefined ? { apiKey: over.apiKey } : {}),
-      userAgent: userAgent(version),
-      requestTimeoutMs: seconds(globals.requestTimeout, settings['request-timeout'], 30),
-      connectTimeoutMs: seconds(globals.connectTimeout, settings['connect-timeout'], 10),
-      retry: {
-        ...DEFAULT_RETRY,
-        maxAttempts: maxAttempts ?? DEFAULT_RETRY.maxAttempts,
-        budgetMs: seconds(globals.retryBudget, settings['retry-budget'], DEFAULT_RETRY.budgetMs / 1000),
-        // --retries and --retry-budget bound throttling waits too; by default they may outlast a one-minute window.
-        throttle: {
-          ...DEFAULT_THROTTLE,
-          ...(maxAttempts !== undefined ? { maxAttempts } : {}),
-          ...(budget !== undefined ? { budgetMs: Math.round(budget * 1000) } : {}),
-        },
-        ...over.retry,
-      },
-      ...(debug ? { trace: (line: string) => stderr.write(`[debug] ${lineText(line)}\n`) } : {}),
-      onRetryWait: (w) => {
-        if (w.throttled || w.delayMs >= 1000) note(retryWaitNote(w));
-      },
-      ...(envIn.transport ? { transport: envIn.transport } : {}),
-      env,
-      // An injected clock (tests) also drives the retry waits.
-      ...(envIn.clock ? { deps: { now: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms, signal), random: realRetryDeps.random } } : {}),
-    };
-  };
+  const clientParts: ClientParts = { envIn, globals, settings, version, debug, clock, note };
 
   const ctx: CommandContext = {
     io: {
@@ -271,7 +302,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
       client = await ctx.makeClient({ baseUrl: a.baseUrl, apiKey: a.apiKey });
       return client;
     },
-    makeClient: async (over) => new (await loadClient()).ApiClient(clientConfig(over)),
+    makeClient: async (over) => new (await loadClient()).ApiClient(clientConfigOf(clientParts, over)),
     prompter:
       envIn.prompter ??
       (interactive
@@ -294,16 +325,7 @@ export function buildContext(envIn: RunEnvironment, globals: GlobalOptions, sign
     trace: (line) => {
       if (debug) stderr.write(`[debug] ${lineText(line)}\n`);
     },
-    async spinner(text): Promise<Spinner> {
-      // ora divides by the terminal width: a pty reporting 0 columns (script(1),
-      // some CI runners) would make it redraw forever, so no spinner there.
-      const columns = (stderr as { columns?: number }).columns ?? 0;
-      // TERM=dumb reads no escape sequence, and a spinner redraws its line with them.
-      if (!fancy || columns <= 0 || dumbTerminal(env)) return { update: () => {}, stop: () => {} };
-      const { default: ora } = await import('ora');
-      const s = ora({ text, stream: stderr, color: stderrColor ? 'cyan' : undefined, isEnabled: true, discardStdin: false }).start();
-      return { update: (t) => void (s.text = lineText(t)), stop: () => void s.stop() };
-    },
+    spinner: (text) => spinnerOn(stderr, { fancy, color: stderrColor, env }, text),
   };
   return ctx;
 }

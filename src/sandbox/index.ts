@@ -16,6 +16,7 @@ import type { SandboxServices } from './services.js';
 import { listen } from './server.js';
 import type { HttpLimits } from './http/limits.js';
 import { isWorldLoaded, openDatabase } from './store/db.js';
+import type { Database } from './store/db.js';
 import { openSqlite } from './store/sqlite.js';
 import { dataDir, moveLegacyData, STORE_FILE } from './store/location.js';
 import { defaultSnapshotPath, finishSnapshot, openDemoSnapshot } from './fixtures/snapshot.js';
@@ -182,47 +183,21 @@ export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbo
   };
   const dataPath = opts.data ?? defaultStore(opts.env ?? process.env, note);
   const memory = dataPath === ':memory:';
-
-  // A bad date or fixture file stops the start before the store is touched.
-  const old = opts.asOf !== undefined && servesOldBehaviour(opts.asOf);
-  const fixtures = opts.world || opts.fixtures ? await import('./fixtures/load.js') : undefined;
-  const given: World | undefined = opts.world ? fixtures?.parseWorld(opts.world) : opts.fixtures ? fixtures?.readWorldFile(opts.fixtures) : undefined;
-
-  if (opts.reset && !memory) removeStore(dataPath);
-  const clock = opts.clock ?? systemClock;
-  // The demo world on a new store: from its prebuilt image when that can be taken as it is.
-  const snapshot = given ? null : opts.snapshot === undefined ? defaultSnapshotPath() : opts.snapshot;
-  const fromSnapshot = snapshot === null ? undefined : openDemoSnapshot(snapshot, dataPath, clock);
-  const db = fromSnapshot ?? openDatabase(dataPath);
-  // A file copied from the image by a start that stopped before moving its times.
-  if (!fromSnapshot) finishSnapshot(db, clock);
-  const loaded = isWorldLoaded(db);
-  const world: WorldSource = fromSnapshot ? 'snapshot' : loaded ? 'kept' : 'generated';
-  if (loaded && given) note(`adops sandbox: ${dataPath} already holds a world; it is kept (start with --reset to load the fixtures).`);
-
-  let filesDir: string;
-  if (memory) {
-    filesDir = mkdtempSync(join(tmpdir(), 'adops-sandbox-'));
-  } else {
-    filesDir = filesDirFor(dataPath);
-    mkdirSync(filesDir, { recursive: true });
-  }
+  const store = await openStore(opts, dataPath, note);
+  const { db, loaded } = store;
+  const filesDir = memory ? mkdtempSync(join(tmpdir(), 'adops-sandbox-')) : filesDirFor(dataPath);
+  if (!memory) mkdirSync(filesDir, { recursive: true });
   let publicUrl = '';
-  const appOptions: AppOptions = {};
-  if (opts.consoleOrigin) appOptions.consoleOrigin = opts.consoleOrigin;
-  if (opts.extraRoutes) appOptions.extraRoutes = opts.extraRoutes;
-  if (opts.logError) appOptions.logError = opts.logError;
-  if (opts.limits) appOptions.limits = opts.limits;
   const input: RuntimeInput = {
     db,
-    clock,
+    clock: store.clock,
     dataDir: memory ? null : dirname(dataPath),
     filesDir,
     publicUrl: () => publicUrl,
-    world: given,
-    app: appOptions,
+    world: store.given,
+    app: appOptionsOf(opts),
     storageQuotaBytes: opts.storageQuotaBytes,
-    before20260924: old,
+    before20260924: store.old,
     // Default: on with the system clock (`sandbox serve`, `demo`), off with a test's clock.
     ticker: opts.ticker ?? opts.clock === undefined,
     ingestEveryMs: opts.ingestEveryMs,
@@ -267,14 +242,55 @@ export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbo
       return closing;
     };
     const keys = listKeys(db).map(toInfo);
-    const sandbox = { url: publicUrl, host, port: server.port, dataPath, keys, world };
+    const sandbox = { url: publicUrl, host, port: server.port, dataPath, keys, world: store.world };
     const ready = started.then((r) => ({ ...sandbox, services: r.services, close }));
     ready.catch(() => undefined); // a sandbox closed while loading: only who awaits `ready` hears of it
-    return { ...sandbox, before20260924: old, ready, close };
+    return { ...sandbox, before20260924: store.old, ready, close };
   } catch (err) {
     cleanup();
     throw err;
   }
+}
+
+/** The store a start serves, open, and the world it holds or will load. */
+interface OpenedStore {
+  db: Database;
+  clock: Clock;
+  /** The world given (fixtures file or in code), parsed; undefined for the demo world. */
+  given: World | undefined;
+  /** The store already holds its world: no world to load before listening. */
+  loaded: boolean;
+  world: WorldSource;
+  /** Serves the behaviour from before 2026-09-24 (`asOf`). */
+  old: boolean;
+}
+
+async function openStore(opts: StartOptions, dataPath: string, note: (msg: string) => void): Promise<OpenedStore> {
+  // A bad date or fixture file stops the start before the store is touched.
+  const old = opts.asOf !== undefined && servesOldBehaviour(opts.asOf);
+  const fixtures = opts.world || opts.fixtures ? await import('./fixtures/load.js') : undefined;
+  const given: World | undefined = opts.world ? fixtures?.parseWorld(opts.world) : opts.fixtures ? fixtures?.readWorldFile(opts.fixtures) : undefined;
+
+  if (opts.reset && dataPath !== ':memory:') removeStore(dataPath);
+  const clock = opts.clock ?? systemClock;
+  // The demo world on a new store: from its prebuilt image when that can be taken as it is.
+  const snapshot = given ? null : opts.snapshot === undefined ? defaultSnapshotPath() : opts.snapshot;
+  const fromSnapshot = snapshot === null ? undefined : openDemoSnapshot(snapshot, dataPath, clock);
+  const db = fromSnapshot ?? openDatabase(dataPath);
+  // A file copied from the image by a start that stopped before moving its times.
+  if (!fromSnapshot) finishSnapshot(db, clock);
+  const loaded = isWorldLoaded(db);
+  if (loaded && given) note(`adops sandbox: ${dataPath} already holds a world; it is kept (start with --reset to load the fixtures).`);
+  return { db, clock, given, loaded, world: fromSnapshot ? 'snapshot' : loaded ? 'kept' : 'generated', old };
+}
+
+function appOptionsOf(opts: StartOptions): AppOptions {
+  const app: AppOptions = {};
+  if (opts.consoleOrigin) app.consoleOrigin = opts.consoleOrigin;
+  if (opts.extraRoutes) app.extraRoutes = opts.extraRoutes;
+  if (opts.logError) app.logError = opts.logError;
+  if (opts.limits) app.limits = opts.limits;
+  return app;
 }
 
 /** Keys for `adops sandbox keys`: from the store if it holds a world, else from the world it would load. */

@@ -59,6 +59,31 @@ describe('brands', () => {
     expect(badLogo.status).toBe(400);
   });
 
+  it('lists a Brand as its answer with the prose replaced by `sections`, in its place: same fields, same order', async () => {
+    await brand('same', { description: 'd', logoUrl: 'https://cdn.example/s.png', voice: 'Warm', messaging: '  ' });
+    const got = (await ctx.call('GET', '/context/brands/same')).body;
+    // The order answers have always had (what `-o json` shows): the prose between the logo and the revision.
+    expect(Object.keys(got)).toEqual([
+      'slug',
+      'name',
+      'description',
+      'logoUrl',
+      'identity',
+      'voice',
+      'guidelines',
+      'messaging',
+      'revision',
+      'createdAt',
+      'updatedAt',
+    ]);
+    const listed = (await allPages(ctx, '/context/brands')).find((b) => b.slug === 'same');
+    const prose = ['identity', 'voice', 'guidelines', 'messaging'];
+    const sections = Object.fromEntries(prose.map((k) => [k, got[k] !== null]));
+    const expected = Object.entries(got).flatMap(([k, v]) => (k === 'identity' ? [['sections', sections]] : prose.includes(k) ? [] : [[k, v]]));
+    expect(JSON.stringify(listed)).toBe(JSON.stringify(Object.fromEntries(expected)));
+    expect(sections).toEqual({ identity: false, voice: true, guidelines: false, messaging: false });
+  });
+
   it('a PATCH is written in one statement, and tells no Brand (404) from a stale revision (409) as a look-up first did', async () => {
     const created = await brand('one-write', { voice: 'v' });
     const patched = await ctx.call('PATCH', '/context/brands/one-write', { body: { revision: 1, name: 'Renamed' } });

@@ -1,12 +1,13 @@
 // Brands: by slug, four markdown sections, and the advertisers attached to
 // them. Deleting a Brand deletes its Personas, Documents (rows here; the
 // caller removes the files) and advertiser attachments.
-import type { Brand, BrandSummary, CreateBrand, UpdateBrand } from '../../../contract/schemas/context.js';
-import { BRAND_SECTIONS } from '../../../contract/schemas/context.js';
+import type { Brand, BrandSection, BrandSummary, CreateBrand, UpdateBrand } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { checkRevision, writeSlugWithRevision } from './revision.js';
 import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
+import { insertInto, storedChanges, storedOnCreate } from './stored-fields.js';
+import type { StoredFields } from './stored-fields.js';
 import { keysetPage } from '../../store/cursor.js';
 import type { Page } from '../../store/cursor.js';
 
@@ -31,39 +32,40 @@ export const BRANDS_TABLE = 'context_brands';
 /** A section carries prose when it has a non-blank character; blank text is stored as null. */
 const prose = (v: string | null | undefined): string | null => (v == null || v.trim() === '' ? null : v);
 
-export function toBrandSummary(r: BrandRow): BrandSummary {
+/** Where each field a create or update body may carry is stored, and as what. */
+const BRAND_FIELDS: StoredFields<Omit<UpdateBrand, 'revision'>, BrandRow> = {
+  name: { column: 'name', store: (v) => v },
+  description: { column: 'description', store: (v) => v ?? '' },
+  logoUrl: { column: 'logo_url', store: (v) => v ?? null },
+  identity: { column: 'identity', store: prose },
+  voice: { column: 'voice', store: prose },
+  guidelines: { column: 'guidelines', store: prose },
+  messaging: { column: 'messaging', store: prose },
+};
+
+/**
+ * The one row → answer mapping of a Brand, its prose shown as `sections` shows it: whole in the
+ * Brand, as which section carries some in the summary (a list carries no prose).
+ */
+function brandAnswer<S extends object>(r: BrandRow, sections: (prose: Pick<Brand, BrandSection>) => S) {
   return {
     slug: r.slug,
     name: r.name,
     description: r.description,
     logoUrl: r.logo_url,
-    sections: {
-      identity: r.identity !== null,
-      voice: r.voice !== null,
-      guidelines: r.guidelines !== null,
-      messaging: r.messaging !== null,
-    },
+    ...sections({ identity: r.identity, voice: r.voice, guidelines: r.guidelines, messaging: r.messaging }),
     revision: r.revision,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
 }
 
-export function toBrand(r: BrandRow): Brand {
-  return {
-    slug: r.slug,
-    name: r.name,
-    description: r.description,
-    logoUrl: r.logo_url,
-    identity: r.identity,
-    voice: r.voice,
-    guidelines: r.guidelines,
-    messaging: r.messaging,
-    revision: r.revision,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
+export const toBrand = (r: BrandRow): Brand => brandAnswer(r, (prose) => prose);
+
+export const toBrandSummary = (r: BrandRow): BrandSummary =>
+  brandAnswer(r, (p) => ({
+    sections: { identity: p.identity !== null, voice: p.voice !== null, guidelines: p.guidelines !== null, messaging: p.messaging !== null },
+  }));
 
 export function findBrand(s: Scope, slug: string): BrandRow | null {
   return s.db.prepare<[string, string], BrandRow>(`SELECT * FROM ${BRANDS_TABLE} WHERE org_id = ? AND slug = ?`).get(s.orgId, slug) ?? null;
@@ -81,26 +83,11 @@ export function createBrand(s: Scope, body: CreateBrand): BrandRow {
   assertSlug(body.slug);
   if (findBrand(s, body.slug)) throw slugConflict(body.slug, 'Brand');
   const now = s.clock.now();
+  const values = { org_id: s.orgId, slug: body.slug, ...storedOnCreate(BRAND_FIELDS, body), revision: 1, created_at: now, updated_at: now };
   let inserted: BrandRow | undefined;
   try {
     // The row as stored, from the INSERT itself (no read after the write).
-    inserted = s.db
-      .prepare<[Record<string, unknown>], BrandRow>(
-        `INSERT INTO ${BRANDS_TABLE} (org_id, slug, name, description, logo_url, identity, voice, guidelines, messaging, revision, created_at, updated_at)
-         VALUES (@org, @slug, @name, @description, @logo_url, @identity, @voice, @guidelines, @messaging, 1, @now, @now) RETURNING *`,
-      )
-      .get({
-        org: s.orgId,
-        slug: body.slug,
-        name: body.name,
-        description: body.description ?? '',
-        logo_url: body.logoUrl ?? null,
-        identity: prose(body.identity),
-        voice: prose(body.voice),
-        guidelines: prose(body.guidelines),
-        messaging: prose(body.messaging),
-        now,
-      });
+    inserted = s.db.prepare<[Record<string, unknown>], BrandRow>(`${insertInto(BRANDS_TABLE, values)} RETURNING *`).get(values);
   } catch (error) {
     if (isUniqueViolation(error)) throw slugConflict(body.slug, 'Brand');
     throw error;
@@ -109,13 +96,6 @@ export function createBrand(s: Scope, body: CreateBrand): BrandRow {
 }
 
 export function updateBrand(s: Scope, slug: string, body: UpdateBrand): BrandRow {
-  const set: Record<string, unknown> = {};
-  if (body.name !== undefined) set.name = body.name;
-  if (body.description !== undefined) set.description = body.description;
-  if (body.logoUrl !== undefined) set.logo_url = body.logoUrl;
-  for (const section of BRAND_SECTIONS) {
-    if (body[section] !== undefined) set[section] = prose(body[section]);
-  }
   return writeSlugWithRevision<BrandRow>({
     db: s.db,
     table: BRANDS_TABLE,
@@ -123,7 +103,7 @@ export function updateBrand(s: Scope, slug: string, body: UpdateBrand): BrandRow
     slug,
     notFound: brandNotFound,
     expected: body.revision,
-    set,
+    set: storedChanges(BRAND_FIELDS, body),
     now: s.clock.now(),
   });
 }

@@ -7,6 +7,8 @@ import { checkRevision, writeWithRevision } from './revision.js';
 import { fromJsonList, toJsonList } from './scope.js';
 import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation } from './slug.js';
+import { insertInto, storedChanges, storedOnCreate } from './stored-fields.js';
+import type { StoredFields } from './stored-fields.js';
 import { keysetPage } from '../../store/cursor.js';
 import type { Page } from '../../store/cursor.js';
 
@@ -26,6 +28,16 @@ export type PersonaRow = {
 };
 
 export const PERSONAS_TABLE = 'context_personas';
+
+/** Where each field a create or update body may carry is stored, and as what (lists as JSON text). */
+const PERSONA_FIELDS: StoredFields<Omit<UpdatePersona, 'revision'>, PersonaRow> = {
+  name: { column: 'name', store: (v) => v },
+  description: { column: 'description', store: (v) => v ?? '' },
+  demographics: { column: 'demographics', store: (v) => v ?? null },
+  goals: { column: 'goals', store: toJsonList },
+  painPoints: { column: 'pain_points', store: toJsonList },
+  channels: { column: 'channels', store: toJsonList },
+};
 
 export function toPersona(r: PersonaRow, brandSlug: string): Persona {
   return {
@@ -59,22 +71,8 @@ export function createPersona(s: Scope, brand: BrandRow, body: CreatePersona): P
   if (findPersona(s, brand, body.slug)) throw conflict();
   const now = s.clock.now();
   try {
-    s.db
-      .prepare(
-        `INSERT INTO ${PERSONAS_TABLE} (brand_seq, slug, name, description, demographics, goals, pain_points, channels, revision, created_at, updated_at)
-         VALUES (@brand, @slug, @name, @description, @demographics, @goals, @pain_points, @channels, 1, @now, @now)`,
-      )
-      .run({
-        brand: brand.seq,
-        slug: body.slug,
-        name: body.name,
-        description: body.description ?? '',
-        demographics: body.demographics ?? null,
-        goals: toJsonList(body.goals),
-        pain_points: toJsonList(body.painPoints),
-        channels: toJsonList(body.channels),
-        now,
-      });
+    const values = { brand_seq: brand.seq, slug: body.slug, ...storedOnCreate(PERSONA_FIELDS, body), revision: 1, created_at: now, updated_at: now };
+    s.db.prepare(insertInto(PERSONAS_TABLE, values)).run(values);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict();
     throw error;
@@ -84,14 +82,14 @@ export function createPersona(s: Scope, brand: BrandRow, body: CreatePersona): P
 
 export function updatePersona(s: Scope, brand: BrandRow, slug: string, body: UpdatePersona): PersonaRow {
   const row = getPersona(s, brand, slug);
-  const set: Record<string, unknown> = {};
-  if (body.name !== undefined) set.name = body.name;
-  if (body.description !== undefined) set.description = body.description;
-  if (body.demographics !== undefined) set.demographics = body.demographics;
-  if (body.goals !== undefined) set.goals = toJsonList(body.goals);
-  if (body.painPoints !== undefined) set.pain_points = toJsonList(body.painPoints);
-  if (body.channels !== undefined) set.channels = toJsonList(body.channels);
-  return writeWithRevision<PersonaRow>({ db: s.db, table: PERSONAS_TABLE, seq: row.seq, expected: body.revision, set, now: s.clock.now() });
+  return writeWithRevision<PersonaRow>({
+    db: s.db,
+    table: PERSONAS_TABLE,
+    seq: row.seq,
+    expected: body.revision,
+    set: storedChanges(PERSONA_FIELDS, body),
+    now: s.clock.now(),
+  });
 }
 
 export function deletePersona(s: Scope, brand: BrandRow, slug: string, revision: number | undefined): void {

@@ -8,6 +8,8 @@ import { findCatalogSkill, skillCatalog } from './catalog.js';
 import { checkRevision, writeWithRevision } from './revision.js';
 import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
+import { insertInto, storedChanges } from './stored-fields.js';
+import type { StoredFields } from './stored-fields.js';
 import { decodeSeqCursor, encodeCursor, keysetPage } from '../../store/cursor.js';
 import type { Page } from '../../store/cursor.js';
 
@@ -28,6 +30,13 @@ export type SkillRow = {
 };
 
 export const SKILLS_TABLE = 'context_skills';
+
+/** Where each field a create or update body may carry is stored, and as what. */
+const SKILL_FIELDS: StoredFields<Omit<UpdateSkill, 'revision'>, SkillRow> = {
+  name: { column: 'name', store: (v) => v },
+  description: { column: 'description', store: (v) => v ?? '' },
+  body: { column: 'body', store: (v) => v ?? '' },
+};
 
 export function toSkillSummary(r: SkillRow): SkillSummary {
   return {
@@ -65,23 +74,17 @@ function insertSkill(s: Scope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision'
   assertSlug(row.slug);
   if (findSkill(s, row.slug)) throw slugConflict(row.slug, 'Skill');
   const now = s.clock.now();
+  const values = { org_id: s.orgId, ...row, revision: 1, created_at: now, updated_at: now };
   let seq: number;
   try {
-    seq = Number(
-      s.db
-        .prepare(
-          `INSERT INTO ${SKILLS_TABLE} (org_id, slug, name, description, body, source, catalog_slug, catalog_version, imported_at, revision, created_at, updated_at)
-           VALUES (@org, @slug, @name, @description, @body, @source, @catalog_slug, @catalog_version, @imported_at, 1, @now, @now)`,
-        )
-        .run({ ...row, org: s.orgId, now }).lastInsertRowid,
-    );
+    seq = Number(s.db.prepare(insertInto(SKILLS_TABLE, values)).run(values).lastInsertRowid);
   } catch (error) {
     if (isUniqueViolation(error)) throw slugConflict(row.slug, 'Skill');
     throw error;
   }
   // The row as stored: every column was given above (no default, no trigger changes one), so no
   // read after the write (`RETURNING *` or a SELECT cost ~2 µs of each create, #27).
-  return { seq, org_id: s.orgId, ...row, revision: 1, created_at: now, updated_at: now };
+  return { seq, ...values };
 }
 
 export function createSkill(s: Scope, body: CreateSkill): SkillRow {
@@ -99,11 +102,14 @@ export function createSkill(s: Scope, body: CreateSkill): SkillRow {
 
 export function updateSkill(s: Scope, slug: string, body: UpdateSkill): SkillRow {
   const row = getSkill(s, slug);
-  const set: Record<string, unknown> = {};
-  if (body.name !== undefined) set.name = body.name;
-  if (body.description !== undefined) set.description = body.description;
-  if (body.body !== undefined) set.body = body.body;
-  return writeWithRevision<SkillRow>({ db: s.db, table: SKILLS_TABLE, seq: row.seq, expected: body.revision, set, now: s.clock.now() });
+  return writeWithRevision<SkillRow>({
+    db: s.db,
+    table: SKILLS_TABLE,
+    seq: row.seq,
+    expected: body.revision,
+    set: storedChanges(SKILL_FIELDS, body),
+    now: s.clock.now(),
+  });
 }
 
 export function deleteSkill(s: Scope, slug: string, revision: number | undefined): void {

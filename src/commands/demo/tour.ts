@@ -1,0 +1,216 @@
+// The tour of `adops demo`: which steps it runs, in order, and what each must
+// show. Each part is a short story told with the step runner (./steps.ts); a
+// part that needs what an earlier step printed (a campaign id, an Asset id)
+// reads it from that step's result.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandContext } from '../../cli/context.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import type { DEMO_LINE_ITEMS, DEMO_PLAN, startRaceRelay } from '../../sandbox/index.js';
+import { otherWriterSetsVoice } from './race.js';
+import type { StepRunner } from './steps.js';
+
+/** Advertiser of the demo world at provider_a, which accepts no status filter on live reads (spec). */
+export const DEMO_ADVERTISER = 'acc_acme_a_001';
+/** A month of the demo world's insights (they cover the 90 days ending 2026-09-30). */
+const INSIGHTS_SINCE = '2026-09-01';
+const INSIGHTS_UNTIL = '2026-09-30';
+/** The brand the revision-safe edit creates, and the two writers' values. */
+const DEMO_BRAND = 'demo-outdoor';
+const OUR_DESCRIPTION = 'Gear for the outdoors';
+const THEIR_VOICE = 'Warm, plain, practical';
+/** A 1×1 PNG: small, and a real image the sandbox sniffs. */
+const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** What the tour runs against: the demo's sandbox (its module is loaded lazily by the command) and its scratch dir. */
+export interface TourWorld {
+  ctx: CommandContext;
+  sandboxUrl: string;
+  key: string;
+  /** The demo's temporary directory (the image it uploads is written there). */
+  scratch: string;
+  plan: typeof DEMO_PLAN;
+  lineItems: typeof DEMO_LINE_ITEMS;
+  startRaceRelay: typeof startRaceRelay;
+}
+
+/** The JSON a step printed, or undefined. */
+function jsonOf(text: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
+  } catch {
+    return undefined;
+  }
+}
+
+const cellsOf = (line: string) =>
+  line
+    .split('│')
+    .slice(1, -1)
+    .map((c) => c.trim());
+
+/** Rows of a table printed by adops (cli-table3, box characters), keyed by the header's column names. */
+export function parseTable(text: string): Array<Record<string, string>> {
+  const [head, ...rows] = text.split('\n').filter((l) => l.startsWith('│'));
+  if (!head) return [];
+  const names = cellsOf(head);
+  return rows.map((r) => Object.fromEntries(cellsOf(r).map((c, i) => [names[i] ?? String(i), c])));
+}
+
+/** The field → value rows of one object printed by adops as a table. */
+function fieldsOf(text: string): Record<string, string> {
+  const rows = text.split('\n').filter((l) => l.startsWith('│'));
+  return Object.fromEntries(rows.map((l): [string, string] => [cellsOf(l)[0] ?? '', cellsOf(l)[1] ?? '']));
+}
+
+export async function tour(t: StepRunner, world: TourWorld): Promise<void> {
+  await firstReads(t);
+  await budgetChange(t);
+  await reports(t, world);
+  await revisionSafeEdit(t, world);
+  await assetUpload(t, world);
+}
+
+async function firstReads(t: StepRunner): Promise<void> {
+  t.say('Tables for people (a pipe gets JSON by default); this writes the temporary config only');
+  await t.adops(['config', 'set', 'output', 'table']);
+
+  t.say('Is everything set up? doctor checks config, key, reachability, subscription and permissions');
+  await t.adops(['doctor']);
+
+  t.say('The stored copy of every connected provider, newest first');
+  await t.adops(['observe', 'campaigns', '--limit', '5'], 0, (r) => (/provider_[a-g]/.test(r.stdout) ? undefined : 'no campaign rows'));
+
+  t.say('A live read asks the provider itself (counts against its rate limits)');
+  await t.adops(['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--limit', '3', '--fields', 'id,name,status,budget,currency'], 0, (r) =>
+    parseTable(r.stdout).length > 0 ? undefined : 'no campaign rows',
+  );
+
+  t.say('When something fails you get the reason, a hint and an exit code: provider_a cannot filter live reads by status');
+  await t.adops(['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--status', 'PAUSED'], EXIT.refused, (r) =>
+    r.text.includes('live_read_unsupported') ? undefined : 'no live_read_unsupported error',
+  );
+}
+
+async function budgetChange(t: StepRunner): Promise<void> {
+  t.say('A budget change. First pick a campaign that holds its own budget (--query is JMESPath over the rows)');
+  const found = await t.adops(
+    ['observe', 'campaigns', '--advertiser', DEMO_ADVERTISER, '--query', "[?budgetLevel=='campaign'] | [0].id", '-o', 'json'],
+    0,
+    (r) => (typeof jsonOf(r.stdout) === 'string' ? undefined : 'no campaign with a campaign-level budget'),
+  );
+  const picked = found ? jsonOf(found.stdout) : undefined;
+  if (typeof picked !== 'string') {
+    t.fail('skipped the budget change: no campaign with a campaign-level budget was found');
+    return;
+  }
+  const campaign = picked;
+  t.say(`Set its daily budget to 75: the change is started once (Idempotency-Key) and --wait follows it to the end`);
+  const budget = ['--campaign', campaign, '--amount', '75', '--type', 'daily', '--wait', '--interval', '0.5', '--fields', 'id,action,target,changes,state'];
+  await t.adops(['mutations', 'budget', DEMO_ADVERTISER, ...budget], 0, (r) => (/succeeded/.test(r.stdout) ? undefined : 'the mutation did not succeed'));
+  t.say('The live read shows the new budget at the provider');
+  await t.adops(['observe', 'campaigns', '--live', DEMO_ADVERTISER, '--ids', campaign, '--fields', 'id,name,budget,budgetType'], 0, (r) =>
+    parseTable(r.stdout).some((row) => row.id === campaign && /^75\.00\b/.test(row.budget ?? '') && row.budgetType === 'daily')
+      ? undefined
+      : 'the live read does not show a daily budget of 75.00',
+  );
+}
+
+async function reports(t: StepRunner, world: TourWorld): Promise<void> {
+  const onTerminal = world.ctx.io.stdoutIsTTY && world.ctx.io.stderrIsTTY;
+  t.say(
+    onTerminal
+      ? 'Performance by ISO week; --chart draws spend under the table on a terminal (this step writes straight to yours)'
+      : 'Performance by ISO week. --chart draws under the table on a terminal only: this transcript is not one, so adops says so and prints the table',
+  );
+  await t.adops(
+    ['observe', 'insights', '--since', INSIGHTS_SINCE, '--until', INSIGHTS_UNTIL, '--grain', 'week', '--advertiser', DEMO_ADVERTISER, '--chart', 'spend'],
+    0,
+    onTerminal
+      ? undefined
+      : (r) => (/│ dateStart\s+│ dateStop\s+│/.test(r.stdout) && r.stdout.includes(DEMO_ADVERTISER) ? undefined : `no weekly rows for ${DEMO_ADVERTISER}`),
+    { terminal: onTerminal },
+  );
+
+  const plan = world.plan.slug;
+  t.say(
+    `Is what runs what was planned? The demo's approved plan ${plan} recorded the campaigns its Line Items launched; ` +
+      'plans verify reads them live (one ids= list per advertiser) and compares status, budget and objective: no rows, in sync',
+  );
+  await t.adops(['plans', 'verify', plan, '--exit-code'], 0, (r) => (/in sync/.test(r.text) ? undefined : 'the demo plan is not in sync'));
+  t.say(
+    `Is it pacing? Spend to date from Insights against the plan, as of ${INSIGHTS_UNTIL} (the last day with Insights); ` +
+      '--exit-code exits 11 because one Line Item paces outside the 90–110 % band (--chart draws it on a terminal)',
+  );
+  await t.adops(['plans', 'pacing', plan, '--as-of', INSIGHTS_UNTIL, '--exit-code'], EXIT.findings, (r) => {
+    const rows = parseTable(r.stdout);
+    const inBand = (id: string) => rows.find((row) => row.lineItemId === id)?.inBand;
+    return inBand(world.lineItems.retargeting) === 'true' && inBand(world.lineItems.prospecting) === 'false'
+      ? undefined
+      : 'expected Retargeting on pace and Prospecting under it';
+  });
+}
+
+async function revisionSafeEdit(t: StepRunner, world: TourWorld): Promise<void> {
+  t.say(`A revision-safe edit: create a brand, then change its description while someone else changes its voice`);
+  await t.adops(['brands', 'create', '--slug', DEMO_BRAND, '--name', 'Demo Outdoor', '--description', 'Gear'], 0, (r) =>
+    /│ revision\s+│ 1\s+│/.test(r.stdout) ? undefined : 'the brand was not created at revision 1',
+  );
+  const relay = await world.startRaceRelay(world.sandboxUrl, `/context/brands/${DEMO_BRAND}`, async () => {
+    // The other writer: reads the brand and sets its voice at that revision, after adops read it and before adops writes.
+    const revision = await otherWriterSetsVoice(world.ctx, world.sandboxUrl, world.key, DEMO_BRAND, THEIR_VOICE);
+    t.out(t.dim(`# (meanwhile another writer set the voice: brand ${DEMO_BRAND} is now at revision ${String(revision)})`) + '\n');
+  });
+  try {
+    t.say(
+      `For this step ADOPS_BASE_URL is a loopback relay in the demo: after adops reads the brand, the other writer changes the voice through the API, ` +
+        `so adops's write meets 409 revision_mismatch; it reads again, sees only the voice changed, and re-applies the description`,
+    );
+    await t.adops(
+      ['brands', 'update', DEMO_BRAND, '--description', OUR_DESCRIPTION],
+      0,
+      (r) => {
+        if (!relay.raced()) return 'the other writer did not get in between';
+        return /changed meanwhile/.test(r.text) ? undefined : 'adops did not report the change made meanwhile';
+      },
+      { env: { ADOPS_BASE_URL: relay.url } },
+    );
+  } finally {
+    await relay.close();
+  }
+  t.say('Both changes are there: their voice and your description');
+  await t.adops(['brands', 'get', DEMO_BRAND, '--fields', 'slug,name,description,voice,revision'], 0, (r) => {
+    const row = fieldsOf(r.stdout);
+    return row.description === OUR_DESCRIPTION && row.voice === THEIR_VOICE ? undefined : 'the brand does not hold both changes';
+  });
+}
+
+async function assetUpload(t: StepRunner, world: TourWorld): Promise<void> {
+  t.say(
+    'Upload an image: adops reserves an Asset, sends the bytes to its upload URL (without the API key), finalizes, and registers it; progress goes to stderr',
+  );
+  const png = join(world.scratch, 'demo-logo.png');
+  writeFileSync(png, PNG_1x1);
+  const uploaded = await t.adops(['assets', 'upload', png, '--register', DEMO_ADVERTISER], 0, (r) =>
+    parseTable(r.stdout).some((row) => row.state === 'ready' && /^ast_/.test(row.id ?? '')) ? undefined : 'the Asset is not ready',
+  );
+  const asset = uploaded ? parseTable(uploaded.stdout).find((row) => row.state === 'ready')?.id : undefined;
+  if (!asset) return;
+
+  t.say(`The Asset as the service holds it: the type, size and dimensions it read from the bytes, and its registration to ${DEMO_ADVERTISER}`);
+  await t.adops(['assets', 'get', asset, '--fields', 'id,filename,state,kind,mimeType,sizeBytes,width,height,registrations'], 0, (r) => {
+    if (!/│ state\s+│ ready\s+│/.test(r.stdout)) return 'the Asset is not ready';
+    return new RegExp(`│ registrations\\.0\\.advertiserId\\s+│ ${DEMO_ADVERTISER}\\s+│`).test(r.stdout)
+      ? undefined
+      : `the Asset is not registered to ${DEMO_ADVERTISER}`;
+  });
+
+  t.say('Destructive commands ask first on a terminal and need --yes elsewhere (this step runs without one)');
+  await t.adops(['assets', 'delete', asset], EXIT.usage, (r) => (/--yes/.test(r.text) ? undefined : 'no mention of --yes'));
+  t.say('…so nothing was deleted');
+  await t.adops(['assets', 'get', asset, '--fields', 'id,filename,state'], 0);
+  t.say('With --yes it is deleted, and a read answers 404 (exit 4)');
+  await t.adops(['assets', 'delete', asset, '--yes'], 0, (r) => (/deleted/.test(r.stdout) ? undefined : 'no "deleted" in the answer'));
+  await t.adops(['assets', 'get', asset], EXIT.notFound);
+}

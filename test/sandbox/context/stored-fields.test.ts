@@ -1,0 +1,32 @@
+// The one table of where a Context noun's editable fields are stored
+// (src/sandbox/models/context/stored-fields.ts): what a create and an update
+// write from it. The routes' tests cover the nouns that use it over HTTP.
+import { describe, expect, it } from 'vitest';
+import { insertInto, storedChanges, storedOnCreate } from '../../../src/sandbox/models/context/stored-fields.js';
+import type { StoredFields } from '../../../src/sandbox/models/context/stored-fields.js';
+
+type Body = { name?: string | undefined; note?: string | null | undefined; tags?: string[] | undefined };
+type Row = { name: string; note_text: string | null; tags_json: string };
+
+const FIELDS: StoredFields<Body, Row> = {
+  name: { column: 'name', store: (v) => v },
+  note: { column: 'note_text', store: (v) => v ?? null },
+  tags: { column: 'tags_json', store: (v) => JSON.stringify(v ?? []) },
+};
+
+describe('stored fields', () => {
+  it('a create writes every column, in the table’s order, an omitted field as its default', () => {
+    expect(storedOnCreate(FIELDS, { name: 'n' })).toEqual({ name: 'n', note_text: null, tags_json: '[]' });
+    expect(Object.keys(storedOnCreate(FIELDS, { tags: ['a'], name: 'n' }))).toEqual(['name', 'note_text', 'tags_json']);
+  });
+
+  it('an update writes only the fields the body names; null is a value (it clears), undefined is not', () => {
+    expect(storedChanges(FIELDS, { tags: ['a', 'b'] })).toEqual({ tags_json: '["a","b"]' });
+    expect(storedChanges(FIELDS, { note: null, name: undefined })).toEqual({ note_text: null });
+    expect(storedChanges(FIELDS, {})).toEqual({});
+  });
+
+  it('an INSERT names one parameter per column', () => {
+    expect(insertInto('t', { a: 1, b_c: null })).toBe('INSERT INTO t (a, b_c) VALUES (@a, @b_c)');
+  });
+});
