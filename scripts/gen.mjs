@@ -14,12 +14,13 @@
 //   docs/cli.md                                    (the command reference)
 //   completions/adops.{bash,zsh,fish}
 //   man/adops.1                                    (the man page, package.json "man")
+//   docs/exit-codes.md                             (its tables, between their markers)
 // Each step reads the sources (src/), bundled by esbuild without type-checking, not tsc's dist/: a new
 // operation's id enters the type OperationId only with the table written here, and from then on `tsc`
 // wants its sandbox handler (src/sandbox/routes/handlers.ts). So the order is: declare the operation in
 // its module, `npm run gen`, then write the handler; each step reads what the one before it wrote.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -85,6 +86,7 @@ const cli = await fromSource(
     "export { commandReference, manPage } from './src/cli/docs.ts';",
     "export { packageVersion } from './src/cli/version.ts';",
     "export { completionScript, SHELLS } from './src/cli/completion.ts';",
+    "export { exitCodesDoc } from './src/cli/exit-docs.ts';",
   ].join('\n'),
 );
 const registry = cli.getRegistry();
@@ -92,6 +94,7 @@ writeFileSync(`${root}docs/cli.md`, cli.commandReference(registry));
 for (const shell of cli.SHELLS) writeFileSync(`${root}completions/adops.${shell}`, cli.completionScript(registry, shell));
 mkdirSync(`${root}man`, { recursive: true });
 writeFileSync(`${root}man/adops.1`, cli.manPage(registry, cli.packageVersion()));
+writeFileSync(`${root}docs/exit-codes.md`, cli.exitCodesDoc(readFileSync(`${root}docs/exit-codes.md`, 'utf8')));
 
 /** src/contract/generated/operation-table.ts: each entry as its module declares it, less `schemas`. */
 export function operationTableSource(entries) {
