@@ -16,7 +16,11 @@ import { HttpStubs, json } from '../../helpers/http-stub.js';
 
 const BASE = 'https://api.adops.test';
 let http: HttpStubs | undefined;
-afterEach(() => http?.verify());
+afterEach(() => {
+  const stubs = http;
+  http = undefined;
+  stubs?.verify();
+});
 
 /** The contract's table with one cell changed: 502's retry. */
 const no502: AnswerTable = { ...ANSWER_TABLE, statuses: { ...ANSWER_TABLE.statuses, 502: { ...STATUS_DISPOSITIONS[502], retry: 'never' } } };
