@@ -14,13 +14,14 @@
 //   docs/cli.md                                    (the command reference)
 //   completions/adops.{bash,zsh,fish}
 //   man/adops.1                                    (the man page, package.json "man")
+//   docs/exit-codes.md                             (its tables, between their markers)
 // Each step reads the sources (src/), bundled by esbuild without type-checking, not tsc's dist/, and
 // reads what the step before it wrote. A new operation's id enters the type OperationId only with the
 // table written here, so its handler (src/sandbox/routes/<area>.ts) type-checks only after this has run:
 // gen neither type-checks nor builds (test/e2e/gen-before-types.test.ts). Write the operation and its
 // handler together, `npm run gen`, then `npm run build`.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -86,6 +87,7 @@ const cli = await fromSource(
     "export { commandReference, manPage } from './src/cli/docs.ts';",
     "export { packageVersion } from './src/cli/version.ts';",
     "export { completionScript, SHELLS } from './src/cli/completion.ts';",
+    "export { exitCodesDoc } from './src/cli/exit-docs.ts';",
   ].join('\n'),
 );
 const registry = cli.getRegistry();
@@ -93,6 +95,7 @@ writeFileSync(`${root}docs/cli.md`, cli.commandReference(registry));
 for (const shell of cli.SHELLS) writeFileSync(`${root}completions/adops.${shell}`, cli.completionScript(registry, shell));
 mkdirSync(`${root}man`, { recursive: true });
 writeFileSync(`${root}man/adops.1`, cli.manPage(registry, cli.packageVersion()));
+writeFileSync(`${root}docs/exit-codes.md`, cli.exitCodesDoc(readFileSync(`${root}docs/exit-codes.md`, 'utf8')));
 
 /** src/contract/generated/operation-table.ts: each entry as its module declares it, less `schemas`. */
 export function operationTableSource(entries) {

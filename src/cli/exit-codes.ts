@@ -1,7 +1,10 @@
 // The exit codes scripts branch on. Plain data: `adops --help` prints the table
-// on its fast path, docs/exit-codes.md is checked against it by a test.
+// on its fast path; docs/cli.md, docs/exit-codes.md and the man page are generated
+// from it (npm run gen), and a test fails when one is stale.
 // Stable once documented: add codes, never renumber.
-import { RETRYABLE_STATUSES } from '../contract/errors.js';
+import { ANSWER_TABLE, answerDisposition, type AnswerTable, type KnownErrorCode } from '../contract/errors.js';
+// The help's table reads only the statuses' rows: `adops --help` bundles them, not the error codes.
+import { STATUS_DISPOSITIONS, type AnswerExit, type StatusRow } from '../contract/status-dispositions.js';
 
 export const EXIT = {
   ok: 0,
@@ -28,22 +31,44 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
-  [EXIT.ok, 'success'],
-  [EXIT.unexpected, 'unexpected failure (a bug, an unexpected answer such as 500 or a redirect; a local file the disk will not read or write)'],
-  [EXIT.usage, 'usage error, caught before any request (bad flag, missing argument, insecure base URL, a config file adops cannot use as written)'],
-  [EXIT.auth, "authentication, subscription or permission (401, 402, 403; no key configured; a proxy's 407)"],
-  [EXIT.notFound, 'not found (404)'],
-  [EXIT.conflict, 'conflict (409: revision_mismatch, slug_conflict, provider_not_connected)'],
-  [EXIT.unavailable, 'provider, network or timeout failure after retries (408, 429, 502, 503, 504, connection, proxy); a refused TLS certificate'],
-  [EXIT.refused, 'content refused by the service (400, 413, 415, 422, 431, 501; a Line Item not valid or not ready)'],
-  [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
-  [EXIT.operationFailed, 'a waited-for operation finished and failed'],
-  [EXIT.outcomeUnknown, 'a change was sent but adops could not tell whether it started (retry with the printed --idempotency-key)'],
-  [EXIT.findings, 'a check asked to fail on findings found some: observe drift, plans verify or plans pacing with --exit-code'],
-  [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
-  [EXIT.terminated, 'terminated (SIGTERM)'],
-];
+type StatusRows = Readonly<Record<number, StatusRow>>;
+
+/** The statuses whose row exits `exit`, as help text names them ("401, 402, 403, a proxy's 407"). */
+export function statusesExiting(exit: AnswerExit, statuses: StatusRows = STATUS_DISPOSITIONS): string {
+  return Object.entries(statuses)
+    .filter(([, row]) => row.exit === exit)
+    .map(([status, row]) => row.label ?? status)
+    .join(', ');
+}
+
+// Examples only; typed, so a renamed code fails to compile here.
+const CONFLICTS: readonly KnownErrorCode[] = ['revision_mismatch', 'slug_conflict', 'provider_not_connected'];
+
+/** Each code with its meaning; the statuses each answer's exit names come from the contract's table. */
+export function exitCodeTable(rows: StatusRows = STATUS_DISPOSITIONS): ReadonlyArray<readonly [ExitCode, string]> {
+  const statuses = (exit: AnswerExit) => statusesExiting(exit, rows);
+  return [
+    [EXIT.ok, 'success'],
+    [
+      EXIT.unexpected,
+      `unexpected failure (a bug, an unexpected answer such as ${statuses('unexpected')} or a redirect; a local file the disk will not read or write)`,
+    ],
+    [EXIT.usage, 'usage error, caught before any request (bad flag, missing argument, insecure base URL, a config file adops cannot use as written)'],
+    [EXIT.auth, `authentication, subscription or permission (${statuses('auth')}; no key configured)`],
+    [EXIT.notFound, `not found (${statuses('notFound')})`],
+    [EXIT.conflict, `conflict (${statuses('conflict')}: ${CONFLICTS.join(', ')}, ...)`],
+    [EXIT.unavailable, `provider, network or timeout failure after retries (${statuses('unavailable')}, connection, proxy); a refused TLS certificate`],
+    [EXIT.refused, `content refused by the service (${statuses('refused')}; a Line Item not valid or not ready)`],
+    [EXIT.waitTimeout, 'a waited-for operation was still running when the wait timed out'],
+    [EXIT.operationFailed, 'a waited-for operation finished and failed'],
+    [EXIT.outcomeUnknown, 'a change was sent but adops could not tell whether it started (retry with the printed --idempotency-key)'],
+    [EXIT.findings, 'a check asked to fail on findings found some: observe drift, plans verify or plans pacing with --exit-code'],
+    [EXIT.interrupted, 'interrupted (Ctrl-C / SIGINT)'],
+    [EXIT.terminated, 'terminated (SIGTERM)'],
+  ];
+}
+
+export const EXIT_CODE_TABLE = exitCodeTable();
 
 /** What any command may exit with; a command documents any other code it uses (CommandSpec.exits). */
 export const COMMON_EXITS: readonly ExitCode[] = [
@@ -64,15 +89,9 @@ export function ownExitLines(exits: readonly number[]): string[] {
   return exits.map((code) => `${code}: ${EXIT_CODE_TABLE.find(([c]) => c === code)?.[1] ?? 'see docs/exit-codes.md'}`);
 }
 
-/** Exit code for an HTTP failure status from the service. */
-export function exitCodeForStatus(status: number): ExitCode {
-  if (status === 401 || status === 402 || status === 403 || status === 407) return EXIT.auth;
-  if (status === 404) return EXIT.notFound;
-  if (status === 409) return EXIT.conflict;
-  // The answers the contract calls retryable (408, 429, 502, 503, 504): still failing after the retries.
-  if (RETRYABLE_STATUSES.includes(status)) return EXIT.unavailable;
-  if (status === 400 || status === 413 || status === 415 || status === 422 || status === 431 || status === 501) return EXIT.refused;
-  return EXIT.unexpected;
+/** Exit code for a failure the service answered: the `exit` cell of its row in the contract's table (only that column). */
+export function exitCodeForStatus(status: number, code?: string, table: AnswerTable = ANSWER_TABLE): ExitCode {
+  return EXIT[answerDisposition(status, code, table).exit];
 }
 
 /** The table as plain text, for the `--help` epilogue. */

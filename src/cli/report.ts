@@ -110,7 +110,7 @@ function answerReport(err: ApiError): ErrorReport {
     retryable: err.retryable,
     hint: err.hint ?? null,
     // A redirect, or an answer that is not the service's (not JSON, past the size cap): exit 1 whatever its status.
-    exitCode: (err.status >= 300 && err.status < 400) || err.code === 'unexpected_answer' ? EXIT.unexpected : exitCodeForStatus(err.status),
+    exitCode: (err.status >= 300 && err.status < 400) || err.code === 'unexpected_answer' ? EXIT.unexpected : exitCodeForStatus(err.status, err.code),
     ...(Object.keys(err.extra).length ? { extra: err.extra } : {}),
   };
 }

@@ -6,15 +6,15 @@
 // The key goes to the configured origin only: a request for any other origin
 // (an upload URL the service returned) is sent with no Authorization header,
 // whatever the caller passed, so every caller is covered.
-import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { ANSWER_TABLE, type AnswerTable } from '../contract/errors.js';
 import { normalizeApiKey } from '../config/key.js';
-import { AnswerTooLargeError, attemptDeadline, MAX_ANSWER_BYTES, readCapped } from './answer.js';
-import { ApiError, NetworkError } from './errors.js';
+import { MAX_ANSWER_BYTES } from './answer.js';
+import { sendAttempt, type AttemptIO, type Attempted } from './attempt.js';
+import { requestHeaders, type Exchange } from './exchange.js';
 import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
 import { decideProxy, type Env, type ProxyDecision } from './proxy.js';
-import { redactHeaders, redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
+import { redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
 import { callOperation, callUnchecked, operationPages, type AnyOperationInput, type CallOptions, type ListOperationId, type RowOf } from './call.js';
 import type { OperationInput, OperationOutput } from '../contract/operation-io.js';
 import type { OperationId } from '../contract/operations.js';
@@ -22,18 +22,18 @@ import type { Page, PaginateOptions } from './paginate.js';
 import type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
 import type { PutBody, PutOptions, PutResult } from './upload-put.js';
 import {
-  budgetFor,
   DEFAULT_RETRY,
-  isThrottleAnswer,
   isThrottled,
   realRetryDeps,
   runWithRetry,
   SendBudget,
   type AttemptOutcome,
   type RetryDeps,
+  type RetryInfo,
   type RetryPolicy,
 } from './retry.js';
-import { codeOf, TransportError, type Transport, type TransportResponse } from './transport.js';
+import type { Transport } from './transport.js';
+import { verdict } from './verdict.js';
 
 export type { ApiRequest, ApiResponse, QueryValue, Requester } from './request.js';
 
@@ -82,6 +82,8 @@ export interface ClientConfig {
   env?: Env;
   /** The most an answer read whole may hold (MAX_ANSWER_BYTES when absent). */
   maxAnswerBytes?: number;
+  /** The answer table the retry policy and the throttle detector read (the contract's when absent; a test passes a changed copy). */
+  answers?: AnswerTable;
 }
 
 // One transport per process unless injected: its keep-alive agents are shared.
@@ -94,8 +96,6 @@ export async function closeAllPools(): Promise<void> {
   defaultTransport = undefined;
   await t?.close();
 }
-
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 export class ApiClient implements Requester {
   readonly baseUrl: URL;
@@ -170,7 +170,7 @@ export class ApiClient implements Requester {
       policy,
       deps: this.deps,
       onRetry: ({ attempt, delayMs, outcome, elapsedMs }) => {
-        const throttled = isThrottled(outcome);
+        const throttled = isThrottled(outcome, this.config.answers);
         this.config.trace?.(`   retry PUT ${shown} ${attempt + 1} in ${delayMs} ms after ${describe(outcome)}`);
         this.config.onRetryWait?.({ method: 'PUT', url: shown, attempt, delayMs, elapsedMs, reason: describe(outcome), throttled });
       },
@@ -203,169 +203,67 @@ export class ApiClient implements Requester {
   async request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>> {
     // Ctrl-C already pressed: send nothing.
     req.signal?.throwIfAborted();
-    const method = req.method.toUpperCase();
-    const { origin, path, own } = this.target(req);
-    rememberUrlSecrets(path);
-    const shownUrl = redactUrl(origin + path);
-    const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
-    for (const [name, value] of Object.entries(req.headers ?? {})) {
-      // Credentials come from the configuration only, never from a caller (and never leave our origin).
-      if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
-    }
-    if (own && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    if (req.json !== undefined) headers['content-type'] = 'application/json';
-    else if (req.body && req.contentType) headers['content-type'] = req.contentType;
-    if (req.body && req.contentLength !== undefined) headers['content-length'] = String(req.contentLength);
-    const trace = this.config.trace;
-    // Each origin its own decision (an upload URL may be another host); only the masked proxy URL is ever shown.
-    const route = this.proxyDecision(origin);
-    const proxy = route.kind === 'proxy' ? route.route : undefined;
-    const policy: RetryPolicy = { ...this.retry, ...req.retry };
-    const idleTimeoutMs = req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000;
-    type Attempt = { response?: ApiResponse<T>; error?: NetworkError };
-    let lastProvider: string | undefined;
-    let notJson: string | undefined;
-
-    const { result, attempts, gaveUp, elapsedMs } = await runWithRetry<Attempt>({
-      method,
-      policy,
+    const ex = this.exchange(req);
+    const io: AttemptIO = {
+      transport: this.transport,
+      now: this.deps.now,
+      trace: this.config.trace,
+      connectTimeoutMs: this.config.connectTimeoutMs ?? 10_000,
+      maxAnswerBytes: this.config.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+    };
+    const run = await runWithRetry<Attempted<T>>({
+      method: ex.method,
+      policy: ex.policy,
       deps: this.deps,
+      table: ex.table,
       ...(req.signal ? { signal: req.signal } : {}),
       ...(req.gate ? { gate: req.gate } : {}),
       ...(req.sends ? { sends: req.sends } : {}),
-      onRetry: ({ attempt, delayMs, outcome, elapsedMs: spent }) => {
-        const throttled = isThrottled(outcome);
-        const max = throttled ? (policy.throttle?.maxAttempts ?? 6) : policy.maxAttempts;
-        trace?.(`   retry ${attempt + 1}/${max} in ${delayMs} ms after ${describe(outcome)}`);
-        this.config.onRetryWait?.({
-          method,
-          url: shownUrl,
-          attempt,
-          delayMs,
-          elapsedMs: spent,
-          reason: describe(outcome),
-          throttled,
-          ...(lastProvider ? { provider: lastProvider } : {}),
-        });
-      },
-      attemptFn: async (attempt, remainingMs) => {
-        const started = this.deps.now();
-        if (attempt === 1) {
-          trace?.(`→ ${method} ${shownUrl}`);
-          trace?.(`  ${JSON.stringify(redactHeaders(headers))}`);
-          if (proxy) trace?.(`  via proxy ${proxy.shown} (from ${proxy.variable})${origin.startsWith('https:') ? ', CONNECT tunnel' : ', forwarded'}`);
-          else if (route.kind === 'bypass') trace?.(`  direct, not via the proxy: ${route.reason}`);
-        }
-        const json = req.json !== undefined ? JSON.stringify(req.json) : undefined;
-        const total = json !== undefined ? Buffer.byteLength(json) : req.contentLength;
-        // The whole request, retries included, ends at its budget: the attempt in flight too (a trickling answer).
-        const deadline = attemptDeadline(
-          req.signal,
-          remainingMs,
-          `no complete answer from ${origin} within the retry budget (${Math.round(budgetFor(policy, false) / 100) / 10} s, --retry-budget)`,
-        );
-        try {
-          const res = await this.transport.send({
-            method,
-            origin,
-            path,
-            headers,
-            ...(json !== undefined ? { body: json } : req.body ? { body: req.body() } : {}),
-            signal: deadline.signal,
-            idleTimeoutMs,
-            connectTimeoutMs: this.config.connectTimeoutMs ?? 10_000,
-            ...(req.onProgress ? { onProgress: (n: number) => req.onProgress!(n, total) } : {}),
-            ...(proxy ? { proxy } : {}),
-          });
-          const ok = res.status >= 200 && res.status < 300;
-          const contentType = String(res.headers['content-type'] ?? '');
-          const parsed =
-            ok && req.sink
-              ? { body: await drainTo(res, req.sink()), json: true }
-              : parseBody(await this.readAnswer(res, method, shownUrl, req.path), contentType);
-          const body = parsed.body;
-          // A 2xx from our origin that is not JSON came from something other than the service (a captive
-          // portal, a misrouted base URL). Another origin (an upload URL's store) may answer as it likes.
-          if (ok && own && !parsed.json) notJson = contentType;
-          trace?.(`← ${res.status} ${method} ${shownUrl} ${this.deps.now() - started} ms (attempt ${attempt})`);
-          const response: ApiResponse<T> = { status: res.status, headers: res.headers, body: body as T, attempts: attempt };
-          const code = errorField(body, 'error');
-          lastProvider = errorField(body, 'provider');
-          const retryAfter = res.headers['retry-after'];
-          const outcome: AttemptOutcome = {
-            kind: 'response',
-            status: res.status,
-            ...(code !== undefined ? { code } : {}),
-            retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-            ...(isThrottleAnswer(res.status, body) ? { throttled: true } : {}),
-          };
-          return { outcome, result: { response } };
-        } catch (caught) {
-          if (req.signal?.aborted) throw req.signal.reason ?? caught;
-          // Past the deadline, whatever broke first (the socket, the body) is the deadline's doing.
-          const err: unknown = deadline.signal.aborted ? deadline.signal.reason : caught;
-          // Not a network failure (a body source that cannot be read, a bad header): not retried.
-          if (!(err instanceof TransportError) && !isStreamCut(err)) throw err;
-          const e =
-            err instanceof TransportError
-              ? err
-              : new TransportError(`connection to ${origin} was cut before the answer ended`, 'lost', true, 'ECONNRESET', { cause: err });
-          trace?.(`✗ ${method} ${shownUrl} ${e.message} (attempt ${attempt})`);
-          const error = new NetworkError(e.message, e.kind, e.sent, method, req.path, attempt, { cause: err });
-          return { outcome: { kind: 'network', sent: e.sent }, result: { error } };
-        } finally {
-          deadline.clear();
-        }
-      },
+      onRetry: (info) => this.announceRetry(ex, info),
+      attemptFn: (attempt, remainingMs) => sendAttempt<T>(ex, io, attempt, remainingMs),
     });
-
-    if (gaveUp) trace?.(`   giving up: ${gaveUp}`);
-    if (result.error) {
-      const e = result.error;
-      throw new NetworkError(e.message + (attempts > 1 ? ` after ${attempts} attempts` : ''), e.kind, e.sent, method, req.path, attempts, { cause: e.cause });
-    }
-    const response = result.response!;
-    if (response.status >= 200 && response.status < 300) {
-      if (notJson !== undefined) throw unexpectedAnswer(response.status, notJson, method, shownUrl, req.path);
-      return response;
-    }
-    if (response.status >= 300 && response.status < 400) {
-      const location = String(response.headers.location ?? '');
-      throw new ApiError({
-        status: response.status,
-        body: {
-          error: 'redirect_refused',
-          message: `the service redirected to ${redactUrl(location) || 'another place'}; adops does not follow redirects (the key goes only to the configured base URL)`,
-        },
-        method,
-        path: req.path,
-      });
-    }
-    const throttled = isThrottleAnswer(response.status, response.body);
-    throw new ApiError({
-      status: response.status,
-      body: response.body,
-      method,
-      path: req.path,
-      ...(gaveUp ? { retriedFor: { attempts, elapsedMs, throttled } } : {}),
-    });
+    if (run.gaveUp) this.config.trace?.(`   giving up: ${run.gaveUp}`);
+    return verdict(run, ex);
   }
-  /** The body as text, capped (past the cap: unexpected_answer, exit 1, nothing more read). */
-  private async readAnswer(res: TransportResponse, method: string, shownUrl: string, path: string): Promise<string> {
-    try {
-      return await readCapped(res, this.config.maxAnswerBytes ?? MAX_ANSWER_BYTES);
-    } catch (err) {
-      if (!(err instanceof AnswerTooLargeError)) throw err;
-      throw new ApiError({
-        status: res.status,
-        body: {
-          error: 'unexpected_answer',
-          message: `unexpected answer to ${method} ${shownUrl}: ${err.message} (${Math.round(err.limitBytes / 1048576)} MiB), so not the service's answer; check the base URL`,
-        },
-        method,
-        path,
-      });
-    }
+
+  /** The request as every attempt sends it: target, headers, route, policy. */
+  private exchange(req: ApiRequest): Exchange {
+    const { origin, path, own } = this.target(req);
+    rememberUrlSecrets(path);
+    const headers = requestHeaders(req, own, this.config.userAgent, this.apiKey);
+    // Each origin its own decision (an upload URL may be another host).
+    const route = this.proxyDecision(origin);
+    return {
+      req,
+      method: req.method.toUpperCase(),
+      origin,
+      path,
+      own,
+      shownUrl: redactUrl(origin + path),
+      headers,
+      route,
+      proxy: route.kind === 'proxy' ? route.route : undefined,
+      policy: { ...this.retry, ...req.retry },
+      table: this.config.answers ?? ANSWER_TABLE,
+      idleTimeoutMs: req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000,
+    };
+  }
+
+  /** A wait before a retry: a --debug line, and the note the context shows the person. */
+  private announceRetry(ex: Exchange, { attempt, delayMs, outcome, elapsedMs }: RetryInfo): void {
+    const throttled = isThrottled(outcome, ex.table);
+    const max = throttled ? (ex.policy.throttle?.maxAttempts ?? 6) : ex.policy.maxAttempts;
+    this.config.trace?.(`   retry ${attempt + 1}/${max} in ${delayMs} ms after ${describe(outcome)}`);
+    this.config.onRetryWait?.({
+      method: ex.method,
+      url: ex.shownUrl,
+      attempt,
+      delayMs,
+      elapsedMs,
+      reason: describe(outcome),
+      throttled,
+      ...(ex.lastProvider ? { provider: ex.lastProvider } : {}),
+    });
   }
 }
 
@@ -376,21 +274,6 @@ function originOf(url: string): string {
   } catch {
     return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#]*).*$/is, '$1');
   }
-}
-
-function errorField(body: unknown, name: string): string | undefined {
-  const v: unknown = body && typeof body === 'object' ? Object.getOwnPropertyDescriptor(body, name)?.value : undefined;
-  return typeof v === 'string' ? v : undefined;
-}
-
-function isStreamCut(err: unknown): boolean {
-  const code = codeOf(err);
-  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err instanceof Error && err.message === 'aborted');
-}
-
-async function drainTo(res: TransportResponse, sink: Writable): Promise<undefined> {
-  await pipeline(res.body, sink);
-  return undefined;
 }
 
 function describe(outcome: AttemptOutcome): string {
@@ -406,37 +289,4 @@ function queryString(query: Record<string, QueryValue> | undefined, hasQuery = f
   }
   const text = params.toString();
   return text ? (hasQuery ? '&' : '?') + text : '';
-}
-
-/** The body as JSON when it is JSON (whatever the Content-Type claims), else the text; empty is undefined. */
-function parseBody(text: string, contentType: string): { body: unknown; json: boolean } {
-  if (text === '') return { body: undefined, json: true };
-  if (contentType.includes('json') || /^[[{]/.test(text.trimStart())) {
-    try {
-      return { body: JSON.parse(text), json: true };
-    } catch {
-      return { body: text, json: false };
-    }
-  }
-  return { body: text, json: false };
-}
-
-/** Exit 1, never success: a 2xx whose body is not JSON is not the service's answer, so nothing it "confirms" happened. */
-function unexpectedAnswer(status: number, contentType: string, method: string, shownUrl: string, path: string): ApiError {
-  // The header is server text: keep only what a media type is made of.
-  const type =
-    contentType
-      .split(';')[0]!
-      .trim()
-      .replace(/[^\w.+/-]/g, '')
-      .slice(0, 60) || 'no Content-Type';
-  return new ApiError({
-    status,
-    body: {
-      error: 'unexpected_answer',
-      message: `unexpected answer (${type}) to ${method} ${shownUrl}: a ${status} whose body is not JSON, so not the service's answer; check the base URL (a captive portal, proxy or another server may be answering)`,
-    },
-    method,
-    path,
-  });
 }

@@ -1,21 +1,24 @@
 // The one retry policy of adops. Pure decisions (what to retry, how long to
 // wait) plus a small loop with injected sleep/random/clock so tests are exact.
 //
-// Retried for every method: the answers the contract's error table calls
-// retryable (408, 429, 502, 503, 504: isRetryableAnswer), and connection
-// failures before the request was sent. Retried only for safe methods: a
-// request that was sent but whose answer was lost. Waits use exponential
-// backoff with full jitter above a floor (the base delay), Retry-After when the
-// server sends one (never below that floor), and stop when the attempts or the
-// total time budget run out.
+// What is retried is the checkers' (./retry-checkers.ts), reading the retry
+// column of the contract's answer table: for every method, the answers it calls
+// transient or throttle, and connection failures before the request was sent;
+// only for safe methods, a request that was sent but whose answer was lost.
+// Waits use exponential backoff with full jitter above a floor (the base
+// delay), Retry-After when the server sends one (never below that floor), and
+// stop when the attempts or the total time budget run out.
 //
-// Throttling (429, or a provider_error whose provider says its rate limit is
-// used up) is not a blip: providers count every call in a per-minute window,
-// refused ones included, so quick retries keep the window full. Those waits
-// follow `policy.throttle`: seconds, doubling, with a budget long enough to
-// outlast a one-minute window, each wait announced (onRetry) to the person.
+// Throttling (the table's 'throttle', or a provider_error whose provider says
+// its rate limit is used up) is not a blip: providers count every call in a
+// per-minute window, refused ones included, so quick retries keep the window
+// full. Those waits follow `policy.throttle`: seconds, doubling, with a budget
+// long enough to outlast a one-minute window, each wait announced (onRetry).
 
-import { isRetryableAnswer } from '../contract/errors.js';
+import { ANSWER_TABLE, type AnswerTable } from '../contract/errors.js';
+import { isThrottled, standardChecker, type AttemptOutcome } from './retry-checkers.js';
+
+export { isThrottleAnswer, isThrottled, type AttemptOutcome } from './retry-checkers.js';
 
 export interface RetryPolicy {
   /** Total tries including the first. 1 disables retries. */
@@ -43,32 +46,6 @@ export interface ThrottlePolicy {
 export const DEFAULT_THROTTLE: ThrottlePolicy = { maxAttempts: 6, baseDelayMs: 5_000, maxDelayMs: 30_000, budgetMs: 120_000 };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, budgetMs: 30_000 };
-
-export type AttemptOutcome =
-  { kind: 'response'; status: number; code?: string; retryAfter?: string | null | undefined; throttled?: boolean } | { kind: 'network'; sent: boolean };
-
-// How providers word "rate limit used up" (sandbox and real platforms alike):
-// provider_a code 17/4/32/613, provider_b 51021, provider_c RESOURCE_EXHAUSTED,
-// provider_d rate_limit_exceeded; the words cover the rest.
-const THROTTLE_WORDS = /rate.?limit|throttl|too many (calls|requests)|request limit|quota|resource_exhausted|resource_temporarily_exhausted/i;
-
-/**
- * The one throttle detector: whether an answer says "slow down" rather than
- * "failed": 429, or a provider_error whose platform error has a rate-limit hint.
- * The retry policy, the client's wait notes and ApiError.throttled all ask it.
- */
-export function isThrottleAnswer(status: number, body: unknown): boolean {
-  if (status === 429) return true;
-  if (status !== 502 && status !== 503) return false;
-  if (!body || typeof body !== 'object' || !('error' in body) || body.error !== 'provider_error') return false;
-  const platformError = 'platformError' in body ? body.platformError : undefined;
-  return THROTTLE_WORDS.test(JSON.stringify(platformError ?? {}));
-}
-
-/** Whether an attempt's outcome was a throttling answer (429 counts even when the caller did not run the detector on the body). */
-export function isThrottled(outcome: AttemptOutcome): boolean {
-  return outcome.kind === 'response' && (outcome.throttled === true || outcome.status === 429);
-}
 
 /**
  * Requests that share a gate wait out each other's throttling: when one is
@@ -101,10 +78,8 @@ function isSafeMethod(method: string): boolean {
  * `resendable`: sending the request again after a lost answer is safe (a safe
  * method; an upload PUT, which the storage takes once and answers 409 after).
  */
-export function isRetryable(outcome: AttemptOutcome, method: string, resendable = isSafeMethod(method)): boolean {
-  if (outcome.kind === 'network') return !outcome.sent || resendable;
-  // The contract's error table decides (src/contract/errors.ts), for every method: these answers say nothing was done.
-  return isRetryableAnswer(outcome.status, outcome.code);
+export function isRetryable(outcome: AttemptOutcome, method: string, resendable = isSafeMethod(method), table: AnswerTable = ANSWER_TABLE): boolean {
+  return standardChecker(outcome, { resendable, table });
 }
 
 /** Retry-After as milliseconds from now: delta-seconds or an HTTP-date. undefined if absent/unreadable. */
@@ -121,8 +96,9 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; r
 
 /**
  * Decide the wait before attempt `attempt + 1`, given `attempt` tries done and
- * `elapsedMs` spent. Full jitter: uniform in [0, min(max, base * 2^(attempt-1))],
- * raised to Retry-After when the server asked for longer.
+ * `elapsedMs` spent: whether the outcome is worth another try (the checkers),
+ * under which limits (the throttle's after a throttling answer), how long to
+ * wait (scheduledWaitMs, raised to Retry-After) and whether the budget allows it.
  */
 export function decideRetry(input: {
   outcome: AttemptOutcome;
@@ -134,31 +110,42 @@ export function decideRetry(input: {
   random: () => number;
   /** A lost answer may be sent again (see isRetryable). */
   resendable?: boolean;
+  /** The answer table to judge by (the contract's when absent). */
+  table?: AnswerTable;
 }): RetryDecision {
-  const { outcome, method, attempt, elapsedMs, policy } = input;
-  if (!isRetryable(outcome, method, input.resendable)) return { retry: false, reason: 'not retryable' };
-  const throttled = isThrottled(outcome);
+  const { outcome, attempt, policy } = input;
+  const table = input.table ?? ANSWER_TABLE;
+  if (!isRetryable(outcome, input.method, input.resendable, table)) return { retry: false, reason: 'not retryable' };
+  const throttled = isThrottled(outcome, table);
   const limits = throttled ? (policy.throttle ?? DEFAULT_THROTTLE) : policy;
   if (attempt >= limits.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
+  const { delayMs, floor } = scheduledWaitMs(limits, attempt, throttled, input.random);
+  const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, input.nowMs) : undefined;
+  // Retry-After raises or lowers the wait, never below the schedule's floor.
+  return withinBudget(asked !== undefined ? Math.max(floor, asked) : delayMs, asked, limits.budgetMs - input.elapsedMs);
+}
+
+/**
+ * The schedule's wait before attempt `attempt + 1`. Full jitter, uniform in [floor, ceiling] with
+ * ceiling = min(max, base * 2^(attempt-1)); throttled, the ceiling stretched by 0-20%, never sooner.
+ */
+function scheduledWaitMs(limits: ThrottlePolicy, attempt: number, throttled: boolean, random: () => number): { delayMs: number; floor: number } {
   const ceiling = Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (attempt - 1));
   // The schedule's minimum (its base delay) floors every wait, Retry-After's too: `0`, a date in
   // the past or a negative number would otherwise retry at once, again and again.
   const floor = Math.min(limits.baseDelayMs, ceiling);
   // Throttled: never sooner than the schedule (an early call is one more spent against the limit).
-  let delayMs = throttled ? Math.floor(ceiling * (1 + 0.2 * input.random())) : Math.max(floor, Math.floor(input.random() * ceiling));
-  const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, input.nowMs) : undefined;
-  if (asked !== undefined) delayMs = Math.max(floor, asked);
-  const remaining = limits.budgetMs - elapsedMs;
-  if (delayMs >= remaining) {
-    return {
-      retry: false,
-      reason:
-        asked !== undefined && asked >= remaining
-          ? `the service asked to wait ${Math.ceil(asked / 1000)} s, longer than the remaining retry budget`
-          : 'retry budget exhausted',
-    };
+  const delayMs = throttled ? Math.floor(ceiling * (1 + 0.2 * random())) : Math.max(floor, Math.floor(random() * ceiling));
+  return { delayMs, floor };
+}
+
+/** Retry after `delayMs` if it ends inside the budget's `remainingMs`; `asked`: the wait the service asked for, if any. */
+function withinBudget(delayMs: number, asked: number | undefined, remainingMs: number): RetryDecision {
+  if (delayMs < remainingMs) return { retry: true, delayMs };
+  if (asked !== undefined && asked >= remainingMs) {
+    return { retry: false, reason: `the service asked to wait ${Math.ceil(asked / 1000)} s, longer than the remaining retry budget` };
   }
-  return { retry: true, delayMs };
+  return { retry: false, reason: 'retry budget exhausted' };
 }
 
 export interface RetryDeps {
@@ -261,9 +248,9 @@ export class SendsSpentError extends Error {
 }
 
 /**
- * Run `attemptFn` until it returns a final result. `attemptFn` reports its
- * outcome; `final` says whether that outcome ends the loop as-is. With
- * `sends`, attempts continue its count and clock (a flow's resend).
+ * Run `attemptFn` until its outcome is final: a success, an answer not worth
+ * another try, or no attempt or time left. With `sends`, attempts continue its
+ * count and clock (a flow's resend).
  */
 export async function runWithRetry<T>(opts: {
   method: string;
@@ -276,11 +263,14 @@ export async function runWithRetry<T>(opts: {
   sends?: SendBudget;
   /** A lost answer may be sent again (an upload PUT). */
   resendable?: boolean;
+  /** The answer table to judge outcomes by (the contract's when absent). */
+  table?: AnswerTable;
   /** `remainingMs`: time left before the request's deadline (Infinity: none); the attempt in flight ends there. */
   attemptFn: (attempt: number, remainingMs: number) => Promise<{ outcome: AttemptOutcome; result: T }>;
-  onRetry?: (info: { attempt: number; delayMs: number; outcome: AttemptOutcome; elapsedMs: number }) => void;
-}): Promise<{ result: T; attempts: number; gaveUp?: string; elapsedMs: number }> {
+  onRetry?: (info: RetryInfo) => void;
+}): Promise<RetryRun<T>> {
   const sends = opts.sends ?? new SendBudget(opts.policy, opts.deps.now);
+  const table = opts.table ?? ANSWER_TABLE;
   sends.start();
   for (;;) {
     // Ctrl-C before (re)sending stops here: nothing more goes out.
@@ -289,7 +279,8 @@ export async function runWithRetry<T>(opts: {
     if (!sends.left()) throw new SendsSpentError(`${opts.method}: no send left of ${maxSends(opts.policy)} (${sends.made} made)`);
     const attempt = ++sends.made;
     const { outcome, result } = await opts.attemptFn(attempt, sends.attemptBoundMs());
-    if (isThrottled(outcome)) sends.throttled = true;
+    const throttled = isThrottled(outcome, table);
+    if (throttled) sends.throttled = true;
     const decision = decideRetry({
       outcome,
       method: opts.method,
@@ -298,17 +289,37 @@ export async function runWithRetry<T>(opts: {
       nowMs: opts.deps.now(),
       policy: opts.policy,
       random: opts.deps.random,
+      table,
       ...(opts.resendable !== undefined ? { resendable: opts.resendable } : {}),
     });
     const elapsedMs = sends.elapsedMs();
-    if (!decision.retry) {
-      const failed = outcome.kind === 'network' || isRetryable(outcome, opts.method, opts.resendable);
-      // Given up: after retries, or at once because the wait the service asked for is longer than the budget.
-      const gaveUp = failed && (attempt > 1 || decision.reason.startsWith('the service asked'));
-      return { result, attempts: attempt, elapsedMs, ...(gaveUp ? { gaveUp: decision.reason } : {}) };
-    }
+    if (!decision.retry)
+      return finalRun(result, attempt, elapsedMs, decision.reason, outcome.kind === 'network' || isRetryable(outcome, opts.method, opts.resendable, table));
     opts.onRetry?.({ attempt, delayMs: decision.delayMs, outcome, elapsedMs });
-    if (isThrottled(outcome)) opts.gate?.hold(opts.deps.now() + decision.delayMs);
+    if (throttled) opts.gate?.hold(opts.deps.now() + decision.delayMs);
     await opts.deps.sleep(decision.delayMs, opts.signal);
   }
+}
+
+/** A wait about to happen: the attempt that failed (1-based), the wait, the outcome, the time spent so far. */
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  outcome: AttemptOutcome;
+  elapsedMs: number;
+}
+
+export interface RetryRun<T> {
+  result: T;
+  attempts: number;
+  /** Why the policy stopped retrying an outcome that had failed (absent: it succeeded, or failed in a way never retried). */
+  gaveUp?: string;
+  elapsedMs: number;
+}
+
+/** The loop's result. `failed`: the last outcome was a failure the policy would retry, had it time and attempts left. */
+function finalRun<T>(result: T, attempts: number, elapsedMs: number, reason: string, failed: boolean): RetryRun<T> {
+  // Given up: after retries, or at once because the wait the service asked for is longer than the budget.
+  const gaveUp = failed && (attempts > 1 || reason.startsWith('the service asked'));
+  return { result, attempts, elapsedMs, ...(gaveUp ? { gaveUp: reason } : {}) };
 }

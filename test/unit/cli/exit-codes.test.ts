@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../../src/client/errors.js';
 import { InsecureBaseUrlError } from '../../../src/client/origin.js';
 import { CliError, UsageError, InterruptedError } from '../../../src/cli/errors.js';
-import { EXIT, EXIT_CODE_TABLE, exitCodeForStatus } from '../../../src/cli/exit-codes.js';
+import { EXIT, EXIT_CODE_TABLE, exitCodeForStatus, exitCodeHelp, exitCodeTable } from '../../../src/cli/exit-codes.js';
+import { exitCodesDoc } from '../../../src/cli/exit-docs.js';
+import { ANSWER_TABLE, STATUS_DISPOSITIONS } from '../../../src/contract/errors.js';
 import { toReport } from '../../../src/cli/report.js';
 
 const api = (status: number, error?: string) => new ApiError({ status, body: error ? { error, message: 'm' } : 'plain', method: 'GET', path: '/x' });
@@ -59,8 +61,22 @@ describe('exit codes', () => {
     }
     expect(checked).toBeGreaterThanOrEqual(3);
   });
-  it('docs/exit-codes.md lists the same table', () => {
+  it('docs/exit-codes.md holds the generated tables (regenerate: npm run gen)', () => {
     const doc = readFileSync(new URL('../../../docs/exit-codes.md', import.meta.url), 'utf8');
+    expect(doc, 'regenerate: npm run gen').toBe(exitCodesDoc(doc));
     for (const [code, text] of EXIT_CODE_TABLE) expect(doc).toContain(`| ${code} | ${text} |`);
+    for (const [status, row] of Object.entries(STATUS_DISPOSITIONS)) expect(doc).toContain(`| ${'label' in row ? row.label : status} | `);
+  });
+  it("the statuses the help's exit table names come from the answer table's exit cells, none by hand", () => {
+    const moved = { ...ANSWER_TABLE, statuses: { ...ANSWER_TABLE.statuses, 502: { ...STATUS_DISPOSITIONS[502], exit: 'unexpected' as const } } };
+    const text = (table: typeof ANSWER_TABLE, code: number) => exitCodeTable(table.statuses).find(([c]) => c === code)![1];
+    expect(text(ANSWER_TABLE, EXIT.unavailable)).toContain('408, 429, 502, 503, 504');
+    expect(text(moved, EXIT.unavailable)).toContain('408, 429, 503, 504');
+    expect(text(moved, EXIT.unexpected)).toContain('such as 500, 502 or a redirect');
+    expect(exitCodeForStatus(502, undefined, moved)).toBe(EXIT.unexpected);
+    // `adops --help` prints the generated table; the source of its text names no status.
+    expect(exitCodeHelp().split('\n').slice(1)).toEqual(EXIT_CODE_TABLE.map(([c, t]) => `  ${String(c).padStart(3)}  ${t}`));
+    const source = readFileSync(new URL('../../../src/cli/exit-codes.ts', import.meta.url), 'utf8').replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, '');
+    expect(source.match(/\b[1-5]\d\d\b/g)).toEqual(['130', '143']);
   });
 });
