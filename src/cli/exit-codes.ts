@@ -94,6 +94,15 @@ export function exitCodeForStatus(status: number, code?: string, table: AnswerTa
   return EXIT[answerDisposition(status, code, table).exit];
 }
 
+/**
+ * The exit code of a failure answer as a whole: one that is not the service's (not JSON, past the
+ * size cap, breaking the contract: adops's own `unexpected_answer`) is 1 whatever its status; else
+ * its row's cell (a redirect has no row: adops follows none, so it is 1 too).
+ */
+export function exitCodeOfAnswer(status: number, code?: string, table: AnswerTable = ANSWER_TABLE): ExitCode {
+  return code === 'unexpected_answer' ? EXIT.unexpected : exitCodeForStatus(status, code, table);
+}
+
 /** The table as plain text, for the `--help` epilogue. */
 export function exitCodeHelp(): string {
   return ['Exit codes:', ...EXIT_CODE_TABLE.map(([code, text]) => `  ${String(code).padStart(3)}  ${text}`)].join('\n');

@@ -8,7 +8,7 @@ import { TlsCertificateError } from '../client/transport.js';
 import { ConfigError } from '../config/errors.js';
 import { LocalStateError } from '../state/errors.js';
 import { CliError } from './errors.js';
-import { EXIT, exitCodeForStatus, type ExitCode } from './exit-codes.js';
+import { EXIT, exitCodeOfAnswer, type ExitCode } from './exit-codes.js';
 import { installProblem } from './install-problem.js';
 import { extraLines, MAX_ISSUES } from './output/error-details.js';
 import { blockText, jsonText, lineText } from './output/sanitize.js';
@@ -109,8 +109,7 @@ function answerReport(err: ApiError): ErrorReport {
     issues: err.issues.map((i) => ({ in: String(i.in), path: String(i.path), message: String(i.message) })),
     retryable: err.retryable,
     hint: err.hint ?? null,
-    // A redirect, or an answer that is not the service's (not JSON, past the size cap): exit 1 whatever its status.
-    exitCode: (err.status >= 300 && err.status < 400) || err.code === 'unexpected_answer' ? EXIT.unexpected : exitCodeForStatus(err.status, err.code),
+    exitCode: exitCodeOfAnswer(err.status, err.code),
     ...(Object.keys(err.extra).length ? { extra: err.extra } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { maskKey } from '../client/redact.js';
 import { API_KEY_PREFIX } from '../contract/ids.js';
 import type { CommandContext } from '../cli/context.js';
 import type { ResolvedAuth } from '../config/resolve.js';
-import { EXIT, exitCodeForStatus, type ExitCode } from '../cli/exit-codes.js';
+import { EXIT, exitCodeOfAnswer, type ExitCode } from '../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../cli/output/writers.js';
 import { drawsForTerminal } from '../cli/output/writers/formats.js';
 import { lineText } from '../cli/output/sanitize.js';
@@ -163,7 +163,7 @@ function firstProbeFailed(f: Findings, err: unknown, baseUrl: string, route: Pro
     else if (err.status === 402) f.fail({ check: 'subscription', detail: `${err.code}: ${err.message}`, ...(fix ? { fix } : {}) }, EXIT.auth);
     else if (err.status === 403)
       f.fail({ check: 'observe:read', detail: `${err.code}: ${err.message}`, fix: 'ask an admin for a key whose member holds observe:read' }, EXIT.auth);
-    else f.fail({ check: 'observe', detail: `${err.status} ${err.code}: ${err.message}`, ...(fix ? { fix } : {}) }, exitCodeForStatus(err.status));
+    else f.fail({ check: 'observe', detail: `${err.status} ${err.code}: ${err.message}`, ...(fix ? { fix } : {}) }, exitCodeOfAnswer(err.status, err.code));
   } else throw err;
 }
 
@@ -175,7 +175,7 @@ async function probeReadPermissions(f: Findings, probe: Probe): Promise<void> {
     } catch (err) {
       if (err instanceof ApiError && err.status === 403)
         f.fail({ check: p.permission, detail: `${err.code}: ${err.message}`, fix: `ask an admin for a key whose member holds ${p.permission}` }, EXIT.auth);
-      else f.fail({ check: p.permission, detail: messageOf(err) }, err instanceof ApiError ? exitCodeForStatus(err.status) : EXIT.unavailable);
+      else f.fail({ check: p.permission, detail: messageOf(err) }, err instanceof ApiError ? exitCodeOfAnswer(err.status, err.code) : EXIT.unavailable);
     }
   }
   f.pass('write permissions', 'not checked (probing them would change data)');

@@ -8,7 +8,7 @@ import { checkBaseUrl } from '../../client/origin.js';
 import { maskKey } from '../../client/redact.js';
 import type { CommandContext } from '../../cli/context.js';
 import { CliError, UsageError } from '../../cli/errors.js';
-import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
+import { EXIT, exitCodeOfAnswer } from '../../cli/exit-codes.js';
 import type { CommandInput } from '../../cli/registry.js';
 
 type LoginOptions = { withKey?: boolean; url?: string; verify: boolean; setDefault?: boolean };
@@ -54,7 +54,7 @@ async function verify(ctx: CommandContext, baseUrl: string, key: string): Promis
       return;
     }
     if (err instanceof ApiError) {
-      const exit = err.status >= 300 && err.status < 400 ? EXIT.unexpected : exitCodeForStatus(err.status);
+      const exit = exitCodeOfAnswer(err.status, err.code);
       throw new CliError(
         `the check failed (${err.code}: ${err.message}); nothing was stored`,
         exit,

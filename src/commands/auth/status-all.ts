@@ -6,7 +6,7 @@ import { ApiError } from '../../client/errors.js';
 import { maskKey } from '../../client/redact.js';
 import type { CommandContext } from '../../cli/context.js';
 import { CliError } from '../../cli/errors.js';
-import { EXIT, exitCodeForStatus, type ExitCode } from '../../cli/exit-codes.js';
+import { EXIT, exitCodeOfAnswer, type ExitCode } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { DEFAULT_BASE_URL } from '../../config/resolve.js';
 import { DEFAULT_PROFILE, type Profile } from '../../state/config-store.js';
@@ -38,8 +38,7 @@ async function check(ctx: CommandContext, p: Profile): Promise<{ ok: boolean; de
     return { ok: true, detail: 'key works', exit: EXIT.ok };
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return { ok: true, detail: `key works but cannot read Observe (${err.code})`, exit: EXIT.ok };
-    if (err instanceof ApiError)
-      return { ok: false, detail: `${err.status} ${err.code}`, exit: err.status >= 300 && err.status < 400 ? EXIT.unexpected : exitCodeForStatus(err.status) };
+    if (err instanceof ApiError) return { ok: false, detail: `${err.status} ${err.code}`, exit: exitCodeOfAnswer(err.status, err.code) };
     if (err instanceof CliError) return { ok: false, detail: err.message, exit: err.exitCode };
     if (err instanceof Error && err.name === 'NetworkError') return { ok: false, detail: `unreachable (${err.message})`, exit: EXIT.unavailable };
     throw err;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../../src/client/errors.js';
 import { InsecureBaseUrlError } from '../../../src/client/origin.js';
 import { CliError, UsageError, InterruptedError } from '../../../src/cli/errors.js';
-import { EXIT, EXIT_CODE_TABLE, exitCodeForStatus, exitCodeHelp, exitCodeTable } from '../../../src/cli/exit-codes.js';
+import { EXIT, EXIT_CODE_TABLE, exitCodeForStatus, exitCodeHelp, exitCodeOfAnswer, exitCodeTable } from '../../../src/cli/exit-codes.js';
 import { exitCodesDoc } from '../../../src/cli/exit-docs.js';
 import { ANSWER_TABLE, STATUS_DISPOSITIONS } from '../../../src/contract/errors.js';
 import { toReport } from '../../../src/cli/report.js';
@@ -31,6 +31,17 @@ describe('exit codes', () => {
     };
     for (const [status, code] of Object.entries(expected)) expect(exitCodeForStatus(Number(status))).toBe(code);
   });
+  it('a failure answer as a whole: a redirect or an answer breaking the contract is 1, else its row (one rule for every command)', () => {
+    expect(exitCodeOfAnswer(302, 'http_302')).toBe(EXIT.unexpected);
+    expect(exitCodeOfAnswer(502, 'unexpected_answer')).toBe(EXIT.unexpected);
+    expect(exitCodeOfAnswer(200, 'unexpected_answer')).toBe(EXIT.unexpected);
+    expect(exitCodeOfAnswer(502, 'provider_error')).toBe(exitCodeForStatus(502, 'provider_error'));
+    expect(exitCodeOfAnswer(403, 'forbidden')).toBe(EXIT.auth);
+    // The report of an ApiError, auth login's and status-all's, doctor's: all read it.
+    expect(toReport(api(302)).exitCode).toBe(EXIT.unexpected);
+    expect(toReport(api(502, 'unexpected_answer')).exitCode).toBe(EXIT.unexpected);
+  });
+
   it('maps every kind of failure', () => {
     expect(toReport(api(409, 'revision_mismatch')).exitCode).toBe(EXIT.conflict);
     expect(toReport(api(302, 'redirect_refused')).exitCode).toBe(EXIT.unexpected);
