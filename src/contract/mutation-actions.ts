@@ -25,6 +25,9 @@ const NUMBER_FIELDS = ['amount', 'bidAmount'] as const satisfies readonly Change
 export type NumberField = (typeof NUMBER_FIELDS)[number];
 export const isNumberField = (f: ChangeField): f is NumberField => NUMBER_FIELDS.some((n) => n === f);
 
+/** The keys of a change in named fields, in order: a change file's columns (bar `body`, a whole JSON body instead). */
+export const NAMED_CHANGE_KEYS = ['advertiserId', 'action', 'targetType', 'targetId', ...CHANGE_FIELDS] as const;
+
 /** One change in named fields: a named command's flags or a change file's row. */
 export type NamedChange = { advertiserId: string; action: string; targetType?: string | undefined; targetId?: string | undefined } & {
   [F in ChangeField]?: (F extends NumberField ? number : string) | undefined;

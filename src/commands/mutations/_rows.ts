@@ -8,13 +8,13 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parse, type CsvError, type Options } from 'csv-parse';
 import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
-import { ACTION_NAMES, actionEntry, bodyOf, CHANGE_FIELDS, isNumberField, type NamedChange } from '../../contract/mutation-actions.js';
+import { ACTION_NAMES, actionEntry, bodyOf, CHANGE_FIELDS, isNumberField, NAMED_CHANGE_KEYS, type NamedChange } from '../../contract/mutation-actions.js';
 import { changeProblems } from './_change.js';
 
 type Obj = Record<string, unknown>;
 
 /** CSV columns (docs/cli.md). `body` holds a whole body as JSON instead of the others. */
-export const COLUMNS: readonly string[] = ['advertiserId', 'action', 'targetType', 'targetId', ...CHANGE_FIELDS, 'body'];
+export const COLUMNS: readonly string[] = [...NAMED_CHANGE_KEYS, 'body'];
 
 export type ParsedRow = { line: number; body: Obj; problems: string[] };
 

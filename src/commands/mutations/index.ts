@@ -4,7 +4,7 @@ import { inputsOf } from '../_shared/operation-data.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
 import { EXIT } from '../../cli/exit-codes.js';
-import { isMutationAction, MUTATION_ACTIONS, type MutationAction } from '../../contract/mutation-actions.js';
+import { isMutationAction, MUTATION_ACTIONS, NAMED_CHANGE_KEYS, type MutationAction } from '../../contract/mutation-actions.js';
 
 /** A change sent and waited for: 8 still running at the timeout, 9 it failed, 10 not known whether it started. */
 const START_EXITS = [EXIT.waitTimeout, EXIT.operationFailed, EXIT.outcomeUnknown];
@@ -137,8 +137,7 @@ export const mutationCommands: CommandSpec[] = [
     args: [
       {
         name: 'file',
-        description:
-          'CSV (columns advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount or body) or NDJSON (one createMutation body per line)',
+        description: `CSV (columns ${NAMED_CHANGE_KEYS.join(',')} or body) or NDJSON (one createMutation body per line)`,
         required: true,
       },
     ],
