@@ -39,7 +39,7 @@ const csvOf = (n) => {
   writeFileSync(file, renameRows(n, DEMO_ADVERTISER));
   return file;
 };
-/** The very bodies `adops` sends for renameRows's rows (bodyOf in src/commands/mutations/_change.ts). */
+/** The very bodies `adops` sends for renameRows's rows (bodyOf in src/contract/mutation-actions.ts). */
 const bodiesOf = (n) => {
   const file = join(work, `bodies-${n}.ndjson`);
   const lines = [];

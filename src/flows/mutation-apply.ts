@@ -102,7 +102,218 @@ interface Slot {
   out: RowOutcome;
   /** Resolves once the row's key line is on disk (undefined: nothing to send). */
   ready: Promise<Send | undefined>;
+  /** Its key line was noted when it was read: the batch it was read in commits. */
+  noted: boolean;
   done: boolean;
+}
+
+/** What every step of one run reads. */
+interface Run {
+  client: ApiClient;
+  opts: ApplyOptions & StreamOptions;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  idOf: (body: Obj) => string;
+  /** While one worker waits out throttling, the others hold their next send too. */
+  gate: ThrottleGate;
+}
+
+/** The `ready` of every row with nothing to send (one promise for all of them). */
+const NOTHING_TO_SEND: Promise<Send | undefined> = Promise.resolve(undefined);
+
+/**
+ * What a row needs, judged from the journal: nothing (started by an earlier run, or in doubt for
+ * longer than its key is kept), or a send. For a send its key line is appended to the journal now
+ * and `ready` resolves once `committed` (its batch's commit) put it on disk.
+ */
+function prepare(run: Run, r: ApplyRow, committed: Promise<void>): Slot {
+  const { journal, onNote } = run.opts;
+  const { line } = r;
+  const row = run.idOf(r.body);
+  const out: RowOutcome = { line, row, state: 'not sent' };
+  const recorded = journal.get(row);
+  // A failed mutation changed nothing: with --retry-failed its row starts over with a new key.
+  const prior = recorded?.mutationId && recorded.state === 'failed' && run.opts.retryFailed ? undefined : recorded;
+  if (prior?.mutationId) {
+    Object.assign(out, { mutationId: prior.mutationId, state: prior.state ?? 'pending', earlier: true });
+    return { row: r, out, ready: NOTHING_TO_SEND, noted: false, done: false };
+  }
+  if (prior && run.now() - prior.firstSentAt > KEY_SAFE_MS) {
+    Object.assign(out, {
+      state: 'unknown',
+      error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`${commandName('listMutations')}\` before sending it again`,
+    });
+    return { row: r, out, ready: NOTHING_TO_SEND, noted: false, done: false };
+  }
+  const idempotencyKey = prior?.idempotencyKey ?? randomUUID();
+  const firstSentAt = prior?.firstSentAt ?? run.now();
+  if (prior) onNote?.(`line ${line}: in doubt from an earlier run; sending again with its Idempotency-Key`);
+  else if (recorded) onNote?.(`line ${line}: its change ${String(recorded.mutationId)} failed; sending it again as a new change (new Idempotency-Key)`);
+  // On disk before the POST (the worker awaits `ready`): a kill right after it still leaves the key to resend with.
+  journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
+  const ready = committed.then(() => ({ idempotencyKey, firstSentAt }));
+  ready.catch(() => undefined); // awaited by its worker; a run stopped before that must not leave it unhandled
+  return { row: r, out, ready, noted: true, done: false };
+}
+
+/**
+ * The rows, read and prepared ahead of the sends. Keys are recorded a batch at a time with one
+ * commit (one write and one fsync) per batch: when no more than `low` rows wait, the next batch is
+ * read up to `high` and its commit runs while the rows before it are in flight, off the path of
+ * every POST. One commit per row (each POST awaiting its own, the ones arriving during an fsync
+ * sharing the next) made ~0.37 commits per row, each two round trips through libuv's thread pool.
+ * A run stopped early leaves at most `high` rows "in doubt" that were never sent: resent with
+ * their keys, they are made once all the same.
+ */
+class ReadAhead {
+  /** Prepared, not yet taken by a worker. */
+  private readonly waiting: Slot[] = [];
+  private ended = false;
+  private reading: Promise<void> = Promise.resolve();
+  private readonly high: number;
+
+  constructor(
+    private readonly run: Run,
+    private readonly source: AsyncIterator<ApplyRow> | Iterator<ApplyRow>,
+    private readonly low: number,
+    /** Each row as it is prepared, in file order. */
+    private readonly onRead: (slot: Slot) => void,
+  ) {
+    this.high = low * BATCHES_AHEAD;
+  }
+
+  /** The next row to send, in file order; undefined once the rows end. */
+  async take(): Promise<Slot | undefined> {
+    if (!this.ended && this.waiting.length <= this.low) {
+      const next = this.fill();
+      // Rows still wait: take one now, the batch is read meanwhile (a failed read is met by the
+      // worker that next finds no row waiting: `reading` keeps the failure).
+      if (this.waiting.length > 0) next.catch(() => undefined);
+      else await next;
+    }
+    return this.waiting.shift();
+  }
+
+  /** One reader at a time: the batch after the one being read. */
+  private fill(): Promise<void> {
+    this.reading = this.reading.then(() => this.readBatch());
+    return this.reading;
+  }
+
+  /** Reads until `high` rows wait or the rows end; then commits the batch's key lines. */
+  private async readBatch(): Promise<void> {
+    let settle!: (commit: Promise<void>) => void;
+    const committed = new Promise<void>((resolve) => (settle = resolve));
+    /** Whether the batch holds a row to send (a batch of rows recorded earlier commits nothing). */
+    let toCommit = false;
+    try {
+      while (!this.ended && this.waiting.length < this.high) {
+        const r = await this.source.next();
+        if (r.done) {
+          this.ended = true;
+          break;
+        }
+        const slot = prepare(this.run, r.value, committed);
+        if (slot.noted) toCommit = true;
+        this.waiting.push(slot);
+        this.onRead(slot);
+      }
+    } finally {
+      // A read that failed still commits what it recorded (its rows are not sent: the run stops).
+      settle(toCommit ? this.run.opts.journal.commit() : Promise.resolve());
+    }
+  }
+}
+
+/** Every row read, handed to onOutcome in file order as soon as it and every row before it are done. */
+class InOrder {
+  /** Read, not yet handed on (held until every row before it is done). */
+  private readonly slots: Slot[] = [];
+  private handing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly onOutcome: StreamOptions['onOutcome']) {}
+
+  add(slot: Slot): void {
+    this.slots.push(slot);
+  }
+
+  /** Hands every finished row at the head on, one at a time. */
+  handOn(): Promise<void> {
+    this.handing = this.handing.then(async () => {
+      while (this.slots[0]?.done) {
+        const s = this.slots.shift()!;
+        await this.onOutcome(s.out, s.row);
+      }
+    });
+    return this.handing;
+  }
+
+  /** After a stop: rows read but not sent still go out, in order, as they are (`not sent`). */
+  handAll(): Promise<void> {
+    for (const s of this.slots) s.done = true;
+    return this.handOn();
+  }
+}
+
+/**
+ * An answer's line rides with the next batch's commit, or at the latest ANSWER_COMMIT_MS after it
+ * was noted: a crash then loses only the last moment's answers (those rows are resent with their
+ * keys), for a handful of commits per second rather than one per answer.
+ */
+class AnswerCommits {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly journal: Journal) {}
+
+  answered(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      // A commit that fails here fails again at the next batch or at the end (flush), which report it.
+      this.journal.commit().catch(() => undefined);
+    }, ANSWER_COMMIT_MS);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** One row through the start flow with its recorded key; its outcome (and journal line) from the answer. */
+async function send(run: Run, slot: Slot, answers: AnswerCommits): Promise<void> {
+  const sendInfo = await slot.ready;
+  if (!sendInfo) return;
+  const { opts } = run;
+  const { line, body } = slot.row;
+  const { row } = slot.out;
+  const out = slot.out;
+  const { idempotencyKey, firstSentAt } = sendInfo;
+  try {
+    const onNote = opts.onNote;
+    const { mutation } = await startMutation(run.client, body, {
+      idempotencyKey,
+      lookupPages: 0,
+      sleep: run.sleep,
+      gate: run.gate,
+      signal: opts.signal,
+      ...(onNote ? { onNote: (m: string) => onNote(`line ${line}: ${m}`) } : {}),
+    });
+    // The id is checked (an answer without one is "could not tell", below); a state word the
+    // contract does not know is not recorded as final: the row is pending until a poll says more.
+    const state = isStartState(mutation.state) ? mutation.state : 'pending';
+    opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
+    answers.answered();
+    Object.assign(out, { mutationId: mutation.id, state });
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    if (err instanceof OutcomeUnknownError) return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
+    if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
+    if (err instanceof ApiError) {
+      opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'refused', error: err.code });
+      answers.answered();
+      return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
+    }
+    throw err;
+  }
 }
 
 /**
@@ -110,178 +321,33 @@ interface Slot {
  * pool and handed to `onOutcome` in order: parse, send, record, drop.
  */
 export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | AsyncIterable<ApplyRow>, opts: ApplyOptions & StreamOptions): Promise<void> {
-  const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? realRetryDeps.sleep;
-  const idOf = opts.idOf ?? rowIdsInOrder();
-  // While one worker waits out throttling, the others hold their next send too.
-  const gate = new ThrottleGate();
-  const source: AsyncIterator<ApplyRow> | Iterator<ApplyRow> = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
-
-  /**
-   * What a row needs, judged from the journal; for a row to send, its key line is appended and
-   * `ready` resolves once `committed` (its batch's commit) put it on disk.
-   */
-  function prepare(r: ApplyRow, committed: Promise<void>): Slot {
-    const { line } = r;
-    const row = idOf(r.body);
-    const out: RowOutcome = { line, row, state: 'not sent' };
-    const slot = (ready: Promise<Send | undefined>): Slot => {
-      ready.catch(() => undefined); // awaited by its worker; a run stopped before that must not leave it unhandled
-      return { row: r, out, ready, done: false };
-    };
-    const recorded = opts.journal.get(row);
-    // A failed mutation changed nothing: with --retry-failed its row starts over with a new key.
-    const prior = recorded?.mutationId && recorded.state === 'failed' && opts.retryFailed ? undefined : recorded;
-    if (prior?.mutationId) {
-      Object.assign(out, { mutationId: prior.mutationId, state: prior.state ?? 'pending', earlier: true });
-      return slot(Promise.resolve(undefined));
-    }
-    if (prior && now() - prior.firstSentAt > KEY_SAFE_MS) {
-      Object.assign(out, {
-        state: 'unknown',
-        error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`${commandName('listMutations')}\` before sending it again`,
-      });
-      return slot(Promise.resolve(undefined));
-    }
-    const idempotencyKey = prior?.idempotencyKey ?? randomUUID();
-    const firstSentAt = prior?.firstSentAt ?? now();
-    if (prior) opts.onNote?.(`line ${line}: in doubt from an earlier run; sending again with its Idempotency-Key`);
-    else if (recorded) opts.onNote?.(`line ${line}: its change ${String(recorded.mutationId)} failed; sending it again as a new change (new Idempotency-Key)`);
-    // On disk before the POST (the worker awaits `ready`): a kill right after it still leaves the key to resend with.
-    opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
-    toCommit = true;
-    return slot(committed.then(() => ({ idempotencyKey, firstSentAt })));
-  }
-
-  // Keys are recorded ahead of the sends, a batch at a time with one commit (one write and one
-  // fsync) per batch: when no more than `low` rows wait, the next batch is read up to `high` and
-  // its commit runs while the rows before it are in flight, off the path of every POST. One
-  // commit per row (each POST awaiting its own, the ones arriving during an fsync sharing the
-  // next) made ~0.37 commits per row, each two round trips through libuv's thread pool. A run
-  // stopped early leaves at most `high` rows "in doubt" that were never sent: resent with their
-  // keys, they are made once all the same.
-  const low = Math.max(1, opts.concurrency);
-  const high = low * BATCHES_AHEAD;
-  /** Prepared, not yet taken by a worker. */
-  const waiting: Slot[] = [];
-  /** Taken, in row order, until handed to onOutcome. */
-  const order: Slot[] = [];
-  let ended = false;
-  let reading: Promise<void> = Promise.resolve();
-  /** Whether the batch being read holds a row to send (a batch of rows recorded earlier commits nothing). */
-  let toCommit = false;
-
-  /** Reads (one reader at a time) until `high` rows wait or the rows end; then commits the batch. */
-  function fill(): Promise<void> {
-    reading = reading.then(async () => {
-      let settle!: (commit: Promise<void>) => void;
-      const committed = new Promise<void>((resolve) => (settle = resolve));
-      toCommit = false;
-      try {
-        while (!ended && waiting.length < high) {
-          const r = await source.next();
-          if (r.done) ended = true;
-          else waiting.push(prepare(r.value, committed));
-        }
-      } finally {
-        // A read that failed still commits what it recorded (its rows are not sent: the run stops).
-        settle(toCommit ? opts.journal.commit() : Promise.resolve());
-      }
-    });
-    return reading;
-  }
-
-  async function take(): Promise<Slot | undefined> {
-    if (!ended && waiting.length <= low) {
-      const next = fill();
-      // Rows still wait: take one now, the batch is read meanwhile (a failed read is met by the
-      // worker that next finds no row waiting: `reading` keeps the failure).
-      if (waiting.length > 0) next.catch(() => undefined);
-      else await next;
-    }
-    const slot = waiting.shift();
-    if (slot) order.push(slot);
-    return slot;
-  }
-
-  let handing: Promise<void> = Promise.resolve();
-  /** Hands every finished row at the head of `order` to onOutcome, in order, one at a time. */
-  function handOn(): Promise<void> {
-    handing = handing.then(async () => {
-      while (order[0]?.done) {
-        const s = order.shift()!;
-        await opts.onOutcome(s.out, s.row);
-      }
-    });
-    return handing;
-  }
-
-  // An answer's line rides with the next batch's commit, or at the latest ANSWER_COMMIT_MS after
-  // it was noted: a crash then loses only the last moment's answers (those rows are resent with
-  // their keys), for a handful of commits per second rather than one per answer.
-  let answerCommit: NodeJS.Timeout | undefined;
-  function answered(): void {
-    answerCommit ??= setTimeout(() => {
-      answerCommit = undefined;
-      // A commit that fails here fails again at the next batch or at the end (flush), which report it.
-      opts.journal.commit().catch(() => undefined);
-    }, ANSWER_COMMIT_MS);
-  }
-
-  async function send(slot: Slot): Promise<void> {
-    const sendInfo = await slot.ready;
-    if (!sendInfo) return;
-    const { line, body } = slot.row;
-    const { row } = slot.out;
-    const out = slot.out;
-    const { idempotencyKey, firstSentAt } = sendInfo;
-    try {
-      const onNote = opts.onNote;
-      const { mutation } = await startMutation(client, body, {
-        idempotencyKey,
-        lookupPages: 0,
-        sleep,
-        gate,
-        signal: opts.signal,
-        ...(onNote ? { onNote: (m: string) => onNote(`line ${line}: ${m}`) } : {}),
-      });
-      // The id is checked (an answer without one is "could not tell", below); a state word the
-      // contract does not know is not recorded as final: the row is pending until a poll says more.
-      const state = isStartState(mutation.state) ? mutation.state : 'pending';
-      opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
-      answered();
-      Object.assign(out, { mutationId: mutation.id, state });
-    } catch (err) {
-      if (opts.signal?.aborted) throw err;
-      if (err instanceof OutcomeUnknownError)
-        return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });
-      if (err instanceof NetworkError) return void Object.assign(out, { state: 'not sent', error: err.message });
-      if (err instanceof ApiError) {
-        opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'refused', error: err.code });
-        answered();
-        return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
-      }
-      throw err;
-    }
-  }
-
+  const run: Run = {
+    client,
+    opts,
+    now: opts.now ?? Date.now,
+    sleep: opts.sleep ?? realRetryDeps.sleep,
+    idOf: opts.idOf ?? rowIdsInOrder(),
+    gate: new ThrottleGate(),
+  };
+  const source = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
+  const inOrder = new InOrder(opts.onOutcome);
+  const concurrency = Math.max(1, opts.concurrency);
+  const rowsAhead = new ReadAhead(run, source, concurrency, (slot) => inOrder.add(slot));
+  const answers = new AnswerCommits(opts.journal);
   const worker = async () => {
     while (!opts.signal?.aborted) {
-      const slot = await take();
+      const slot = await rowsAhead.take();
       if (!slot) return;
-      await send(slot);
+      await send(run, slot, answers);
       slot.done = true;
-      await handOn();
+      await inOrder.handOn();
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
-    // Rows read but not sent (a stop): their outcomes still go out, in order, as `not sent`.
-    for (const s of [...order, ...waiting]) s.done = true;
-    order.push(...waiting.splice(0));
-    await handOn();
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    await inOrder.handAll();
   } finally {
-    clearTimeout(answerCommit);
+    answers.stop();
     // The answers' lines not yet committed: on disk before the run reports (and after a failure).
     opts.journal.flush();
   }

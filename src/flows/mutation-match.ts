@@ -4,10 +4,9 @@
 // top-level keys once adopted an older budget change of another amount.
 import { hash } from 'node:crypto';
 import { canonicalJson } from '../contract/canonical-json.js';
+import { actionEntry } from '../contract/mutation-actions.js';
 
 type Obj = Record<string, unknown>;
-
-const STATUS_OF_ACTION: Readonly<Record<string, string>> = { pause: 'PAUSED', activate: 'ACTIVE', delete: 'DELETED', archive: 'ARCHIVED' };
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -28,25 +27,13 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * What the service restates under `changes` for this body (docs/decisions.md,
- * "Mutation object"), or undefined for an action we do not know: such a body
- * can never be matched, only retried by its key.
+ * What the service restates under `changes` for this body is the action's entry's (docs/decisions.md,
+ * "Mutation object"); a body of an action we do not know can never be matched, only retried by its key.
  */
-function expectedChanges(body: Obj): Obj | undefined {
-  const action = body.action;
-  if (typeof action !== 'string') return undefined;
-  if (action in STATUS_OF_ACTION) return { status: STATUS_OF_ACTION[action] };
-  if (action === 'rename') return { name: body.name };
-  if (action === 'set_budget') return isObj(body.budget) ? { ...body.budget } : undefined;
-  if (action === 'set_bid') return { bidStrategy: body.bidStrategy, bidAmount: body.bidAmount };
-  return undefined;
-}
-
 export function sameChange(row: Obj, body: Obj): boolean {
-  const changes = expectedChanges(body);
+  const changes = actionEntry(body.action)?.changes(body);
   if (!changes) return false;
-  const wanted = body.action === 'set_budget' ? { budget: changes } : changes;
-  return row.advertiserId === body.advertiserId && row.action === body.action && jsonEqual(row.target, body.target) && jsonEqual(row.changes, wanted);
+  return row.advertiserId === body.advertiserId && row.action === body.action && jsonEqual(row.target, body.target) && jsonEqual(row.changes, changes);
 }
 
 /** One-shot `crypto.hash` (Node >= 20.12; package.json asks >= 20.19): a Hash object per row cost more than the digest. */

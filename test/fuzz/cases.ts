@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AnswerViewName } from '../../src/contract/answer-views.js';
 import type { CommandSpec, CommandTree } from '../../src/cli/registry.js';
+import { MUTATION_ACTIONS } from '../../src/contract/mutation-actions.js';
 import { mp4, png } from '../unit/uploads/media-samples.js';
 
 export interface FuzzCase {
@@ -148,7 +149,8 @@ export const JUDGED: Readonly<Record<string, Judged>> = {
   'mutations get': { views: ['mutationPolled'], verdict: 'exit0' },
   'mutations apply': { views: MUTATION_VIEWS, verdict: 'exit0' },
   ...Object.fromEntries(
-    ['pause', 'activate', 'archive', 'delete', 'rename', 'budget', 'bid'].map((a) => [`mutations ${a}`, { views: MUTATION_VIEWS, verdict: 'exit0' }]),
+    // The named command of every action (its verb is the action's entry's).
+    Object.values(MUTATION_ACTIONS).map(({ verb }) => [`mutations ${verb}`, { views: MUTATION_VIEWS, verdict: 'exit0' }]),
   ),
   'assets upload': { views: ASSET_UPLOAD_VIEWS, verdict: 'exit0' },
   'assets sync': { views: ['assetsListed', ...ASSET_UPLOAD_VIEWS], verdict: 'exit0' },

@@ -8,21 +8,13 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parse, type CsvError, type Options } from 'csv-parse';
 import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
-import { ACTIONS, bodyOf, changeProblems } from './_change.js';
+import { ACTION_NAMES, actionEntry, bodyOf, CHANGE_FIELDS, isNumberField, NAMED_CHANGE_KEYS, type NamedChange } from '../../contract/mutation-actions.js';
+import { changeProblems } from './_change.js';
 
 type Obj = Record<string, unknown>;
 
 /** CSV columns (docs/cli.md). `body` holds a whole body as JSON instead of the others. */
-export const COLUMNS = ['advertiserId', 'action', 'targetType', 'targetId', 'name', 'amount', 'budgetType', 'bidStrategy', 'bidAmount', 'body'] as const;
-
-/** Which actions read each optional column. */
-const USED_BY: Readonly<Record<string, readonly string[]>> = {
-  name: ['rename'],
-  amount: ['set_budget', 'set_bid'],
-  budgetType: ['set_budget'],
-  bidStrategy: ['set_bid'],
-  bidAmount: ['set_bid'],
-};
+export const COLUMNS: readonly string[] = [...NAMED_CHANGE_KEYS, 'body'];
 
 export type ParsedRow = { line: number; body: Obj; problems: string[] };
 
@@ -54,21 +46,15 @@ async function rowFromCells(line: number, header: readonly string[], cells: stri
   }
   const action = v.action ?? '';
   // A value the action would drop is a mistake in the sheet, not something to ignore.
-  const unused = Object.entries(USED_BY)
-    .filter(([col, actions]) => v[col] && !actions.includes(action))
-    .map(([col]) => col);
-  if (unused.length && ACTIONS.includes(action)) problems.push(`${unused.join(', ')}: not used by action ${action}`);
-  const body = bodyOf({
-    advertiserId: v.advertiserId ?? '',
-    action,
-    targetType: v.targetType || undefined,
-    targetId: v.targetId || undefined,
-    name: v.name || undefined,
-    amount: numberCell('amount', v.amount ?? '', problems),
-    budgetType: v.budgetType || undefined,
-    bidStrategy: v.bidStrategy || undefined,
-    bidAmount: numberCell('bidAmount', v.bidAmount ?? '', problems),
-  });
+  const used = actionEntry(action)?.fields;
+  const unused = used ? CHANGE_FIELDS.filter((f) => v[f] && !used.includes(f)) : [];
+  if (unused.length) problems.push(`${unused.join(', ')}: not used by action ${action}`);
+  const change: NamedChange = { advertiserId: v.advertiserId ?? '', action, targetType: v.targetType || undefined, targetId: v.targetId || undefined };
+  for (const f of CHANGE_FIELDS) {
+    if (isNumberField(f)) change[f] = numberCell(f, v[f] ?? '', problems);
+    else change[f] = v[f] || undefined;
+  }
+  const body = bodyOf(change);
   if (!body.advertiserId) delete body.advertiserId;
   return withChecks(line, body, problems);
 }
@@ -198,9 +184,9 @@ export async function* readRows(file: string): AsyncGenerator<ParsedRow> {
       continue;
     }
     header = r.cells.map((h) => h.trim());
-    const unknown = header.filter((h) => !(COLUMNS as readonly string[]).includes(h));
+    const unknown = header.filter((h) => !COLUMNS.includes(h));
     if (unknown.length) throw refuse(file, `line ${r.line}: unknown column(s) ${unknown.join(', ')}; columns are ${COLUMNS.join(', ')}`);
-    if (!header.includes('body') && !header.includes('action')) throw refuse(file, `line ${r.line}: no action column (actions: ${ACTIONS.join(', ')})`);
+    if (!header.includes('body') && !header.includes('action')) throw refuse(file, `line ${r.line}: no action column (actions: ${ACTION_NAMES.join(', ')})`);
   }
 }
 

@@ -1,11 +1,13 @@
 // adops mutations pause|activate|archive|delete|rename|budget|bid ACC --campaign ID | --ad-group ID:
-// one named change, checked before sending by the contract's own schema (./_change.ts),
+// one named change (its body made by the action's entry, src/contract/mutation-actions.ts),
+// checked before sending by the contract's own schema (./_change.ts),
 // then the same start, --dry-run and --wait as `mutations start`.
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import type { CommandInput, CommandSpec } from '../../cli/registry.js';
 import type { StartOptions } from './_start.js';
-import { bodyOf, changeProblems } from './_change.js';
+import { bodyOf } from '../../contract/mutation-actions.js';
+import { changeProblems } from './_change.js';
 import { startAndReport, startFlags } from './_start.js';
 
 /** The options of every named action (each declares the ones it takes: all are optional here). */

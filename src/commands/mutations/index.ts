@@ -4,6 +4,7 @@ import { inputsOf } from '../_shared/operation-data.js';
 import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
 import { EXIT } from '../../cli/exit-codes.js';
+import { isMutationAction, MUTATION_ACTIONS, NAMED_CHANGE_KEYS, type MutationAction } from '../../contract/mutation-actions.js';
 
 /** A change sent and waited for: 8 still running at the timeout, 9 it failed, 10 not known whether it started. */
 const START_EXITS = [EXIT.waitTimeout, EXIT.operationFailed, EXIT.outcomeUnknown];
@@ -56,7 +57,8 @@ const BID_AMOUNT = {
 /** The flags a named action may add; action.ts reads them all (each optional). */
 type ActionExtra = typeof NAME | typeof BUDGET_AMOUNT | typeof BUDGET_TYPE | typeof STRATEGY | typeof BID_AMOUNT;
 
-function actionCommand(verb: string, action: string, extra: readonly ActionExtra[], examples: string[], destructive = false): CommandSpec {
+function actionCommand(action: MutationAction, { extra, examples }: NamedAction): CommandSpec {
+  const { verb, destructive } = MUTATION_ACTIONS[action];
   return command({
     path: ['mutations', verb],
     description: `${actionText(action)} (action ${action}) on a campaign or ad group`,
@@ -74,6 +76,29 @@ function actionCommand(verb: string, action: string, extra: readonly ActionExtra
     data: { action },
   });
 }
+
+type NamedAction = { extra: readonly ActionExtra[]; examples: string[] };
+
+/**
+ * The named command of every action (its verb and --yes are the action's entry's): keyed by the
+ * contract's actions, so an action without one does not compile (the safe retry names it).
+ */
+const NAMED_ACTIONS: { readonly [A in MutationAction]: NamedAction } = {
+  pause: { extra: [], examples: ['adops mutations pause acc_123 --campaign 456 --wait'] },
+  activate: { extra: [], examples: ['adops mutations activate acc_123 --ad-group 789'] },
+  archive: { extra: [], examples: ['adops mutations archive acc_123 --campaign 456'] },
+  delete: { extra: [], examples: ['adops mutations delete acc_123 --campaign 456 --yes'] },
+  rename: { extra: [NAME], examples: ["adops mutations rename acc_123 --campaign 456 --name 'Spring sale'"] },
+  set_budget: {
+    extra: [BUDGET_AMOUNT, BUDGET_TYPE],
+    examples: [
+      'adops mutations budget acc_123 --campaign 456 --amount 50',
+      'adops mutations budget acc_123 --ad-group 789 --amount 1200 --type lifetime --wait',
+      'adops mutations budget acc_123 --campaign 456 --amount 50 --dry-run',
+    ],
+  },
+  set_bid: { extra: [STRATEGY, BID_AMOUNT], examples: ['adops mutations bid acc_123 --ad-group 789 --strategy COST_CAP --amount 2.5'] },
+};
 
 export const mutationCommands: CommandSpec[] = [
   operationCommand({
@@ -102,30 +127,17 @@ export const mutationCommands: CommandSpec[] = [
     exits: [EXIT.waitTimeout, EXIT.operationFailed],
     load: () => import('./watch.js'),
   }),
-  actionCommand('pause', 'pause', [], ['adops mutations pause acc_123 --campaign 456 --wait']),
-  actionCommand('activate', 'activate', [], ['adops mutations activate acc_123 --ad-group 789']),
-  actionCommand('archive', 'archive', [], ['adops mutations archive acc_123 --campaign 456']),
-  actionCommand('delete', 'delete', [], ['adops mutations delete acc_123 --campaign 456 --yes'], true),
-  actionCommand('rename', 'rename', [NAME], ["adops mutations rename acc_123 --campaign 456 --name 'Spring sale'"]),
-  actionCommand(
-    'budget',
-    'set_budget',
-    [BUDGET_AMOUNT, BUDGET_TYPE],
-    [
-      'adops mutations budget acc_123 --campaign 456 --amount 50',
-      'adops mutations budget acc_123 --ad-group 789 --amount 1200 --type lifetime --wait',
-      'adops mutations budget acc_123 --campaign 456 --amount 50 --dry-run',
-    ],
-  ),
-  actionCommand('bid', 'set_bid', [STRATEGY, BID_AMOUNT], ['adops mutations bid acc_123 --ad-group 789 --strategy COST_CAP --amount 2.5']),
+  // In the order written above (the order of help and docs/cli.md).
+  ...Object.keys(NAMED_ACTIONS)
+    .filter(isMutationAction)
+    .map((a) => actionCommand(a, NAMED_ACTIONS[a])),
   command({
     path: ['mutations', 'apply'],
     description: 'Apply many changes from a CSV or NDJSON file, one per row; safe to re-run after an interruption',
     args: [
       {
         name: 'file',
-        description:
-          'CSV (columns advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount or body) or NDJSON (one createMutation body per line)',
+        description: `CSV (columns ${NAMED_CHANGE_KEYS.join(',')} or body) or NDJSON (one createMutation body per line)`,
         required: true,
       },
     ],

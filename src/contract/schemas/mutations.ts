@@ -8,9 +8,6 @@ import { advertiserIdSchema, errorBodySchema, pageQueryShape, pageSchema } from 
 export const MUTATION_STATES = ['pending', 'running', 'succeeded', 'failed'] as const;
 export type MutationState = (typeof MUTATION_STATES)[number];
 
-export const MUTATION_ACTIONS = ['pause', 'activate', 'delete', 'archive', 'rename', 'set_budget', 'set_bid'] as const;
-export type MutationAction = (typeof MUTATION_ACTIONS)[number];
-
 export const MUTATION_TARGET_TYPES = ['campaign', 'ad_group'] as const;
 
 export const mutationTargetSchema = z
@@ -64,6 +61,9 @@ export const createMutationBody = z
   .meta({ id: 'CreateMutation' });
 export type CreateMutation = z.infer<typeof createMutationBody>;
 
+/** The actions, as the body's variants name them (one list: src/contract/mutation-actions.ts is keyed by it). */
+const mutationActions = createMutationBody.options.map((variant) => variant.shape.action.value);
+
 /** What the mutation writes at the provider, in the service's own words and units. */
 export const mutationChangesSchema = z
   .object({
@@ -83,7 +83,7 @@ export const mutationSchema = z
     advertiserId: advertiserIdSchema.meta({ description: 'The advertiser changed; starts with acc_.' }),
     provider: z.string().meta({ description: 'Provider token of the advertiser.' }),
     target: mutationTargetSchema,
-    action: z.enum(MUTATION_ACTIONS),
+    action: z.enum(mutationActions),
     changes: mutationChangesSchema,
     state: z.enum(MUTATION_STATES).meta({ description: 'pending → running → succeeded | failed. Only succeeded and failed are final.' }),
     error: errorBodySchema

@@ -27,6 +27,11 @@ export function changeOf(body: CreateMutation): ProviderChange {
       if (body.bidStrategy !== undefined) change.bidStrategy = body.bidStrategy;
       if (body.bidAmount !== undefined) change.bidAmount = body.bidAmount;
       break;
+    default: {
+      // Every action of the schema has its case: a new one does not compile until it is here.
+      const unknown: never = body;
+      throw new Error(`no provider change for ${JSON.stringify(unknown)}`);
+    }
   }
   return change;
 }
