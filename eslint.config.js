@@ -25,6 +25,13 @@ export default tseslint.config(
     },
   },
   {
+    // #35: a function over 100 lines holds two ideas; split it. Every line counts (comments and
+    // blank lines are read too). Declarative tables are object literals, not functions, so the rule
+    // leaves them alone; generated files are ignored above.
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: false, skipComments: false, IIFEs: true }] },
+  },
+  {
     // Tests keep the promise checks (an un-awaited `expect(...).rejects` passes whatever happens)
     // and drop the rules that fight what tests are made of.
     files: ['test/**/*.ts'],

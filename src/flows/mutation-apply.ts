@@ -37,8 +37,9 @@ export interface RowOutcome {
   mutationId?: string;
   state: RowState;
   error?: string;
-  /** A refusal from the service (for the exit code). */
+  /** A refusal from the service: its status and code (for the exit code, the answer table's row). */
   status?: number;
+  code?: string;
   /** Started by an earlier run (found in the journal), not sent now. */
   earlier?: boolean;
 }
@@ -310,7 +311,7 @@ async function send(run: Run, slot: Slot, answers: AnswerCommits): Promise<void>
     if (err instanceof ApiError) {
       opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'refused', error: err.code });
       answers.answered();
-      return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status });
+      return void Object.assign(out, { state: 'refused', error: `${err.code}: ${err.message}`, status: err.status, code: err.code });
     }
     throw err;
   }

@@ -167,13 +167,7 @@ export class UploadJournal {
   ): Promise<ContentSlot> {
     const file = this.file(target, size, sha256);
     ensureDir(join(file, '..'), WHAT);
-    const lock = await acquireLock(`${file}.lock`, {
-      wait: true,
-      what: 'adops upload',
-      sharedHolder: true,
-      ...(o.signal ? { signal: o.signal } : {}),
-      ...(o.onWait ? { onWait: o.onWait } : {}),
-    });
+    const lock = await uploadLock(`${file}.lock`, o);
     try {
       return new ContentSlot(file, { v: 2, target, size, sha256, entries: this.read(file, target, size, sha256, true) }, [lock]);
     } catch (err) {
@@ -190,13 +184,7 @@ export class UploadJournal {
   async lockSize(target: string, size: number, o: { signal?: AbortSignal; onWait?: (holder: LockHolder | undefined) => void } = {}): Promise<SizeLock> {
     const dir = this.scope(target);
     ensureDir(dir, WHAT);
-    const lock = await acquireLock(join(dir, `${size}.lock`), {
-      wait: true,
-      what: 'adops upload',
-      sharedHolder: true,
-      ...(o.signal ? { signal: o.signal } : {}),
-      ...(o.onWait ? { onWait: o.onWait } : {}),
-    });
+    const lock = await uploadLock(join(dir, `${size}.lock`), o);
     try {
       const names = readdirSync(dir).filter((n) => n.startsWith(`${size}-`) && n.endsWith('.json'));
       return new SizeLock(this, target, size, names, lock);
@@ -377,4 +365,15 @@ export class ContentSlot {
   release(): void {
     for (const lock of [...this.locks].reverse()) lock.release();
   }
+}
+
+/** An upload's lock: waited for, shared by the runs of one holder (its resends), abortable. */
+function uploadLock(path: string, o: { signal?: AbortSignal; onWait?: (holder: LockHolder | undefined) => void }) {
+  return acquireLock(path, {
+    wait: true,
+    what: 'adops upload',
+    sharedHolder: true,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.onWait ? { onWait: o.onWait } : {}),
+  });
 }

@@ -8,7 +8,7 @@
 import { closeSync, copyFileSync, openSync, statSync } from 'node:fs';
 import type { CommandContext } from '../../cli/context.js';
 import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
-import { EXIT, exitCodeForStatus } from '../../cli/exit-codes.js';
+import { EXIT, exitCodeOfAnswer } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { appendStepSummary, stepSummaryFile } from '../../cli/output/step-summary.js';
 import { mutationsTable } from '../../flows/step-summary.js';
@@ -116,7 +116,7 @@ class Tally {
 function exitCode(t: Tally, waited: boolean): number {
   if (t.unknown) return EXIT.outcomeUnknown;
   if (t.unexpected) return EXIT.unexpected;
-  if (t.refused) return t.refused.status ? exitCodeForStatus(t.refused.status) : EXIT.refused;
+  if (t.refused) return t.refused.status ? exitCodeOfAnswer(t.refused.status, t.refused.code) : EXIT.refused;
   if (t.notSent) return EXIT.unavailable;
   if (t.failed) return EXIT.operationFailed;
   if (waited && t.unsucceeded) return EXIT.waitTimeout;
