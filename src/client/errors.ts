@@ -120,11 +120,11 @@ export abstract class StoppedWalkError extends Error {
 export class RepeatedCursorError extends StoppedWalkError {
   override readonly name = 'RepeatedCursorError';
   readonly code = 'repeated_cursor';
-  constructor(
-    readonly cursor: string,
-    path: string,
-  ) {
+  /** The cursor given twice. */
+  readonly cursor: string;
+  constructor(cursor: string, path: string) {
     super(`the service repeated a cursor while paging ${path}; stopped instead of looping`, 'the service gave a cursor twice', path);
+    this.cursor = cursor;
   }
 }
 
@@ -133,14 +133,12 @@ export class NoProgressError extends StoppedWalkError {
   override readonly name = 'NoProgressError';
   readonly code = 'no_progress';
   constructor(
+    /** How many empty pages came in a row. */
     readonly pages: number,
     path: string,
   ) {
-    super(
-      `the service answered ${pages} empty pages in a row while paging ${path}, each with a new cursor; stopped instead of paging for ever`,
-      'the service keeps answering empty pages with new cursors',
-      path,
-    );
+    const why = 'the service keeps answering empty pages with new cursors';
+    super(`the service answered ${pages} empty pages in a row while paging ${path}, each with a new cursor; stopped instead of paging for ever`, why, path);
   }
 }
 

@@ -11,14 +11,9 @@ import { schemasOf } from './operation-schemas.js';
 
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'any';
 
-export interface FieldInput {
-  name: string;
-  type: FieldType;
-  required: boolean;
+/** The rules a field keeps as its JSON Schema says them, word for word. */
+interface Facets {
   description?: string;
-  /** Accepts null besides its type. */
-  nullable?: boolean;
-  enum?: Array<string | number | boolean>;
   pattern?: string;
   /** 'date' for YYYY-MM-DD (a real calendar day), 'uri' for a URL. */
   format?: string;
@@ -26,6 +21,15 @@ export interface FieldInput {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+}
+
+export interface FieldInput extends Facets {
+  name: string;
+  type: FieldType;
+  required: boolean;
+  /** Accepts null besides its type. */
+  nullable?: boolean;
+  enum?: Array<string | number | boolean>;
   /** Item type of an array field. */
   items?: FieldType;
 }
@@ -49,7 +53,7 @@ export interface OperationInputs {
   body?: PartInputs & { required: boolean };
 }
 
-type JsonSchema = {
+type JsonSchema = Facets & {
   type?: string | string[];
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
@@ -60,13 +64,6 @@ type JsonSchema = {
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
-  description?: string;
-  pattern?: string;
-  format?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
 };
