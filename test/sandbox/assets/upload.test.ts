@@ -160,11 +160,20 @@ describe('the storage URL', () => {
     const [v, payload, sig] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     const edited = Buffer.from(JSON.stringify({ ...claims, e: claims.e + 3_600_000 })).toString('base64url');
-    for (const bad of [`${v}.${edited}.${sig}`, `${v}.${payload}.${sig.slice(0, -2)}AA`, 'v1.e30.AAAA', 'nonsense']) {
+    // The signature's first character changed: all six of its bits are data (a last character's low bits are
+    // padding a decoder ignores, and a tail of 'AA' was the real one about once in a thousand runs).
+    const forged = `${sig.startsWith('A') ? 'B' : 'A'}${sig.slice(1)}`;
+    for (const bad of [`${v}.${edited}.${sig}`, `${v}.${payload}.${forged}`, 'v1.e30.AAAA', 'nonsense']) {
       const res = await put(`${sb.url}/_storage/uploads/${bad}`, png(), 'image/png');
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('invalid_upload_token');
     }
+    // The same signature bytes spelled another way (the last character's spare bits set) is not the token.
+    const last = sig.slice(-1);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const respelled = `${sig.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1]}`;
+    expect(Buffer.from(respelled, 'base64url')).toEqual(Buffer.from(sig, 'base64url'));
+    expect((await put(`${sb.url}/_storage/uploads/${v}.${payload}.${respelled}`, png(), 'image/png')).status).toBe(403);
     // The real token still works afterwards.
     expect((await put(reserved.uploadUrl, png(), 'image/png')).status).toBe(200);
   });

@@ -31,8 +31,10 @@ export function mintUploadToken(secret: string | Uint8Array, claims: UploadToken
 export function verifyUploadToken(secret: string | Uint8Array, token: string, now: number): TokenCheck {
   const [version, payload, signature, ...rest] = token.split('.');
   if (rest.length > 0 || version !== VERSION || !payload || !signature) return { ok: false, reason: 'malformed' };
-  const expected = sign(secret, payload);
-  const given = Buffer.from(signature, 'base64url');
+  // Compare the text, not decoded bytes (as a cursor is): base64 has several spellings of the same
+  // bytes (the last character's spare bits), and only the one minted is the token.
+  const expected = Buffer.from(sign(secret, payload).toString('base64url'), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
   let decoded: unknown;
   try {
