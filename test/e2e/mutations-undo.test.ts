@@ -103,7 +103,7 @@ describe('mutations apply --undo-file', () => {
     const a100 = before.find((r) => r.id === '100')!;
     const file = join(dir, 'skip.csv');
     const undo = join(dir, 'skip-undo.csv');
-    writeFileSync(file, `advertiserId,action,targetType,targetId,name\nacc_a,rename,campaign,100,${a100.name}\nacc_c,rename,campaign,400,Skip C\n`);
+    writeFileSync(file, `advertiserId,action,targetType,targetId,name\nacc_a,rename,campaign,100,${String(a100.name)}\nacc_c,rename,campaign,400,Skip C\n`);
     const r = await run(['mutations', 'apply', file, '--undo-file', undo, '--skip-unchanged', ...WAIT, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ row: number; state: string; sent: string }>;

@@ -39,7 +39,7 @@ export interface Change {
   bidAmount?: number;
 }
 
-const cell = (v: unknown) => {
+const cell = (v: string | number | undefined) => {
   const text = v === undefined ? '' : String(v);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
