@@ -37,24 +37,28 @@ export async function fileHash(file: string): Promise<string> {
 
 /** The header of an undo file; undefined for any other file (or none). */
 export function readUndoHeader(file: string): UndoHeader | undefined {
-  let fd: number;
+  const first = firstLine(file);
+  const m = first === undefined ? null : HEADER_LINE.exec(first);
+  return m ? { scope: { baseUrl: m[1]!, keyFp: m[2]! }, of: m[3]! } : undefined;
+}
+
+/** The first line of a file (from its first 4 KiB); undefined when it cannot be read (the row check says why). */
+function firstLine(file: string): string | undefined {
+  let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-  } catch {
-    return undefined; // the row check says why it cannot be read
-  }
-  try {
     const head = Buffer.alloc(4096);
-    const first =
+    return (
       head
         .subarray(0, readSync(fd, head, 0, head.length, 0))
         .toString('utf8')
         .replace(/^\uFEFF/, '')
-        .split(/\r?\n/, 1)[0] ?? '';
-    const m = HEADER_LINE.exec(first);
-    return m ? { scope: { baseUrl: m[1]!, keyFp: m[2]! }, of: m[3]! } : undefined;
+        .split(/\r?\n/, 1)[0] ?? ''
+    );
+  } catch {
+    return undefined;
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
