@@ -133,4 +133,24 @@ describe('mutations apply --undo-file', () => {
     const forced = await run(['mutations', 'apply', undo, '--force', ...WAIT], t.sb.url);
     expect(forced.code, forced.stderr).toBe(0);
   });
+
+  it('never overwrites an undo file of anything else, nor goes on without one after rows were sent (exit 2, nothing sent)', async () => {
+    const file = join(dir, 'guard.csv');
+    const undo = join(dir, 'guard-undo.csv');
+    writeFileSync(file, changeFile([{ target: TARGETS[6]!, action: 'rename', name: 'Guarded' }]));
+    writeFileSync(undo, 'the only way back from another run\n');
+    const other = await run(['mutations', 'apply', file, '--undo-file', undo]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/already exists and is not the undo file of this change file/);
+    expect(readFileSync(undo, 'utf8')).toBe('the only way back from another run\n');
+    expect(t.proxy.seen.filter((s) => s.method === 'POST')).toEqual([]);
+
+    // Sent once without an undo file: its previous values can no longer be read live.
+    const sent = await run(['mutations', 'apply', file, ...WAIT]);
+    expect(sent.code, sent.stderr).toBe(0);
+    const late = await run(['mutations', 'apply', file, '--undo-file', join(dir, 'late-undo.csv')]);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toMatch(/the journal records rows sent by an earlier run, but the undo file .* is not there/);
+    expect(existsSync(join(dir, 'late-undo.csv'))).toBe(false);
+  });
 });
