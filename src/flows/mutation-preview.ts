@@ -9,7 +9,6 @@
 // group the service would not read, or two rows for one id is `cannot undo` with its reason, never
 // `no change`. No terminal code.
 import type { ApiClient } from '../client/http.js';
-import { formatMoney } from '../cli/output/values.js';
 import { inverseOf, type LiveRow } from '../contract/mutation-actions.js';
 import { createMutationBody, type CreateMutation } from '../contract/schemas/mutations.js';
 import { readLiveGroups, type LiveFound, type LiveGroup } from './live-read.js';
@@ -57,11 +56,18 @@ async function readTargets(client: ApiClient, bodies: readonly CreateMutation[],
   return readLiveGroups<LiveRow>([...groups.values()]);
 }
 
-const money = (n: number | null | undefined, currency: string | null): unknown =>
-  n === null || n === undefined ? null : knownCurrency(currency) ? formatMoney(n, currency) : n;
+/** How an amount is shown in a known currency (the command's: its currency's own decimals); flows hold no terminal code. */
+export type MoneyText = (n: number, currency: string) => string;
+/** Without a MoneyText (a run that only needs the inverses): the amount and its currency as they are. */
+const plainMoney: MoneyText = (n, currency) => `${n} ${currency}`;
+
+const shownMoney =
+  (text: MoneyText) =>
+  (n: number | null | undefined, currency: string | null): unknown =>
+    n === null || n === undefined ? null : knownCurrency(currency) ? text(n, currency) : n;
 
 /** The field a change sets, its value now and the one it sends, and whether they are already the same. */
-function compare(b: CreateMutation, live: LiveRow): { field: string; current: unknown; new: unknown; same: boolean } {
+function compare(b: CreateMutation, live: LiveRow, money: ReturnType<typeof shownMoney>): { field: string; current: unknown; new: unknown; same: boolean } {
   const c = live.currency;
   switch (b.action) {
     case 'pause':
@@ -93,7 +99,7 @@ function compare(b: CreateMutation, live: LiveRow): { field: string; current: un
 }
 
 /** One row judged against what the live read found for its target. */
-function judge(line: number, b: CreateMutation, found: LiveFound<LiveRow> | undefined): RowPreview {
+function judge(line: number, b: CreateMutation, found: LiveFound<LiveRow> | undefined, money: ReturnType<typeof shownMoney>): RowPreview {
   const base = {
     line,
     advertiserId: b.advertiserId,
@@ -106,7 +112,7 @@ function judge(line: number, b: CreateMutation, found: LiveFound<LiveRow> | unde
   const answer = found.answers.get(b.target.id);
   if (!answer) return { ...base, field: b.action, current: null, new: null, effect: 'missing', note: 'no such target live' };
   if ('notComparable' in answer) return unread(answer.notComparable);
-  const seen = compare(b, answer.row);
+  const seen = compare(b, answer.row, money);
   const inverse = inverseOf(b, answer.row);
   const row = { ...base, field: seen.field, current: seen.current, new: seen.new };
   if (!('body' in inverse)) return { ...row, effect: 'cannot undo', note: inverse.reason };
@@ -122,7 +128,13 @@ function typed(body: Obj): CreateMutation | undefined {
 }
 
 /** Every row's preview, in row order. Reads only: no change is sent. */
-export async function previewRows(client: ApiClient, rows: ReadonlyArray<{ line: number; body: Obj }>, signal?: AbortSignal): Promise<RowPreview[]> {
+export async function previewRows(
+  client: ApiClient,
+  rows: ReadonlyArray<{ line: number; body: Obj }>,
+  opts: { signal?: AbortSignal | undefined; money?: MoneyText } = {},
+): Promise<RowPreview[]> {
+  const signal = opts.signal;
+  const money = shownMoney(opts.money ?? plainMoney);
   const bodies = rows.map((r) => typed(r.body));
   const found = await readTargets(
     client,
@@ -132,6 +144,6 @@ export async function previewRows(client: ApiClient, rows: ReadonlyArray<{ line:
   return rows.map((r, i) => {
     const b = bodies[i];
     if (!b) throw new Error(`mutations apply: line ${r.line} passed its check but is not a change`);
-    return judge(r.line, b, found.get(groupKey(b.advertiserId, b.target.type)));
+    return judge(r.line, b, found.get(groupKey(b.advertiserId, b.target.type)), money);
   });
 }

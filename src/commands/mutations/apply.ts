@@ -25,6 +25,7 @@ import { withHint } from '../../cli/report.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
+import { formatMoney } from '../../cli/output/values.js';
 import { BULK_NEW_SPACE, holdYoungGeneration } from '../../client/young-generation.js';
 import { commandName } from '../../contract/command-line.js';
 
@@ -355,7 +356,7 @@ async function applyLocked(
 /** `--preview`: every row's target read live, its current and new value and the effect; nothing is sent. */
 async function runPreview(ctx: CommandContext, file: string, writer: ListWriter): Promise<number> {
   const { count, rows } = await checkRows(file, { keep: true });
-  const previews = await previewRows(await ctx.client(), rows, ctx.signal);
+  const previews = await previewRows(await ctx.client(), rows, { signal: ctx.signal, money: formatMoney });
   ctx.note(`preview: ${count} row(s) read live; nothing sent`);
   const shown = previews.map((p) => ({
     row: p.line,
@@ -389,7 +390,7 @@ async function beforeFirstSend(
   const plan = undoFile === undefined ? undefined : undoPlan(undoFile, header, a.journal.entries.size > 0);
   if (plan === 'keep') ctx.note(`keeping the undo file ${String(undoFile)}: an earlier run of this file wrote it before its first change`);
   if (plan === 'keep' && o.skipUnchanged !== true) return new Set();
-  const previews = await previewRows(await ctx.client(), a.rows, ctx.signal);
+  const previews = await previewRows(await ctx.client(), a.rows, { signal: ctx.signal });
   const unchanged = o.skipUnchanged === true ? leftOut(previews, a.rows, a.journal) : new Set<number>();
   if (undoFile !== undefined && plan === 'write') {
     const sent = previews.filter((p) => !unchanged.has(p.line));
