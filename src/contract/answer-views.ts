@@ -25,6 +25,8 @@ const LIVE_ENTITY_READS = ['data[].id', 'data[].status'] as const;
 const LIVE_BUDGET_READS = [...LIVE_ENTITY_READS, 'data[].currency', 'data[].budget', 'data[].budgetLevel', 'data[].budgetType'] as const;
 /** What drift compares: every field of DRIFT_FIELDS a row of the level carries, its id, name and provider. */
 const DRIFT_READS = ['data[].id', 'data[].name', 'data[].provider', 'data[].status', 'data[].budget', 'data[].budgetType', 'data[].bidStrategy'] as const;
+/** What an inverse is read from (mutation-actions.ts inverseOf), and a preview's current value. */
+const UNDO_READS = [...DRIFT_READS, 'data[].advertiserId', 'data[].type', 'data[].currency', 'data[].createdAt', 'data[].budgetLevel'] as const;
 /** A plan's Line Items as plans verify and plans pacing judge them. */
 const PLAN_CHECK_READS = [
   'slug',
@@ -93,6 +95,11 @@ export const ANSWER_VIEWS = {
   liveAdsVerified: { op: 'listLiveAds', reads: LIVE_ENTITY_READS },
   liveCreativesVerified: { op: 'listLiveCreatives', reads: LIVE_ENTITY_READS },
   liveAssetGroupsVerified: { op: 'listLiveAssetGroups', reads: LIVE_ENTITY_READS },
+
+  // mutations apply --preview / --undo-file: the target read live before a change, every field its inverse restores
+  // (src/contract/mutation-actions.ts inverseOf): which entity the row is, whether it is live, and the values.
+  liveCampaignsUndo: { op: 'listLiveCampaigns', reads: UNDO_READS },
+  liveAdGroupsUndo: { op: 'listLiveAdGroups', reads: [...UNDO_READS, 'data[].bidAmount'] },
 
   // plans pacing: spend by day of the executed entities, counted once (an ad group inside an executed campaign).
   adGroupParents: { op: 'listAdGroups', reads: ['data[].id', 'data[].campaignId'] },

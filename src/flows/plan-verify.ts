@@ -18,14 +18,12 @@
 // request), never one by one, at most CONCURRENCY reads at a time. A read the
 // service refuses for an advertiser (501 live_read_unsupported, 409
 // provider_not_connected) becomes a row carrying its code; the rest go on.
-import { problemWords } from '../client/answer-check.js';
-import { ApiError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import type { AnswerViewName } from '../contract/answer-views.js';
-import { CONCURRENCY, IDS_PER_READ, LIVE_LIST } from './plan-check-operations.js';
+import { LIVE_LIST } from './plan-check-operations.js';
+import { readLiveGroups, type LiveFound, type LiveGroup } from './live-read.js';
 import { brokenNote, chosenItems, knownCurrency, type CheckedPlan, type PlanLineItem } from './plan-checked.js';
 import { sameValue } from './drift.js';
-import { batches, runPool } from './pool.js';
 
 type Execution = PlanLineItem['executions'][number];
 type Row = Record<string, unknown>;
@@ -40,9 +38,6 @@ export type VerifyRow = {
   live: unknown;
   note: string | null;
 };
-
-/** Answers the service gives for an advertiser it cannot read live: a row, not a failure of the whole check. */
-const ROW_CODES = new Set(['live_read_unsupported', 'provider_not_connected']);
 
 /** What each live list is checked for: the fields compare() reads of its type (src/contract/answer-views.ts). */
 const LIVE_VIEW = {
@@ -66,86 +61,30 @@ export interface VerifyOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** What the live read answered for one id asked: its one checked row, or why it cannot be compared. */
-type Answer = { row: Row } | { notComparable: string };
-/** What one (advertiser, type) read found: an answer by id (an id absent: not answered), or the service's refusal. */
-type Found = { answers: Map<string, Answer> } | { failed: { code: string; status: number } };
-
 const groupKey = (advertiserId: string, type: string) => `${advertiserId}\u0000${type}`;
 
-/** The rows of one live list narrowed to `ids`, each id's answer judged: one checked row, or not comparable. */
-async function readBatch(
-  client: ApiClient,
-  type: Execution['entityType'],
-  advertiserId: string,
-  ids: readonly string[],
-  signal: AbortSignal | undefined,
-): Promise<Map<string, Answer>> {
-  const asked = new Set(ids);
-  /** Per id asked: its first row (or that row's problems), and how many rows came for it (kept as a count: memory stays flat). */
-  const byId = new Map<string, { first: Row | string[]; rows: number }>();
-  let unreadable = 0;
-  const pages = client.pages(
-    LIVE_LIST[type],
-    { params: { advertiserId }, query: { ids: ids.join(',') } },
-    { pageSize: ids.length, signal, view: LIVE_VIEW[type], rowIssues: 'report' },
-  );
-  for await (const page of pages) {
-    for (const [i, r] of page.rows.entries()) {
-      const issues = page.rowIssues?.get(i);
-      const row: Row = { ...r };
-      const had = typeof row.id === 'string' ? byId.get(row.id) : undefined;
-      if (typeof row.id !== 'string') unreadable++;
-      else if (had) had.rows++;
-      else if (asked.has(row.id)) byId.set(row.id, { first: issues ? problemWords(issues) : row, rows: 1 }); // not asked: counts for nothing
-    }
-  }
-  const answers = new Map<string, Answer>();
-  for (const id of ids) {
-    const got = byId.get(id);
-    if (got && got.rows > 1) answers.set(id, { notComparable: `not comparable: the live read answered ${got.rows} rows for this id` });
-    else if (got && Array.isArray(got.first)) answers.set(id, { notComparable: `not comparable: the live row breaks the contract: ${got.first.join('; ')}` });
-    else if (got && !Array.isArray(got.first)) answers.set(id, { row: got.first });
-    else if (unreadable > 0) {
-      // Not "missing": a row the service answered may be this one.
-      answers.set(id, { notComparable: `not comparable: the live read answered ${unreadable} row(s) whose id cannot be read` });
-    }
-  }
-  return answers;
-}
-
-/** Every executed entity read live, grouped by advertiser and type. */
-async function readLive(client: ApiClient, items: readonly PlanLineItem[], signal: AbortSignal | undefined): Promise<Map<string, Found>> {
-  const groups = new Map<string, { advertiserId: string; type: Execution['entityType']; ids: Set<string> }>();
+/** Every executed entity read live (src/flows/live-read.ts), grouped by advertiser and type. */
+async function readLive(client: ApiClient, items: readonly PlanLineItem[], signal: AbortSignal | undefined): Promise<Map<string, LiveFound<Row>>> {
+  const groups = new Map<string, LiveGroup<Row> & { ids: Set<string> }>();
   for (const li of items) {
-    if (li.advertiserId === null) continue;
-    for (const e of li.executions) {
-      const key = groupKey(li.advertiserId, e.entityType);
+    const advertiserId = li.advertiserId;
+    if (advertiserId === null) continue;
+    for (const { entityType: type, entityId } of li.executions) {
+      const key = groupKey(advertiserId, type);
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { advertiserId: li.advertiserId, type: e.entityType, ids: new Set() }));
-      g.ids.add(e.entityId);
+      if (!g) {
+        const pages = (ids: readonly string[]) =>
+          client.pages(
+            LIVE_LIST[type],
+            { params: { advertiserId }, query: { ids: ids.join(',') } },
+            { pageSize: ids.length, signal, view: LIVE_VIEW[type], rowIssues: 'report' },
+          );
+        groups.set(key, (g = { key, ids: new Set(), pages }));
+      }
+      g.ids.add(entityId);
     }
   }
-  const found = new Map<string, Found>();
-  const reads = [...groups.entries()].flatMap(([key, g]) => batches([...g.ids], IDS_PER_READ).map((ids) => ({ key, g, ids })));
-  await runPool(reads, CONCURRENCY, async ({ key, g, ids }) => {
-    if (found.get(key) && 'failed' in found.get(key)!) return;
-    let answers: Map<string, Answer>;
-    try {
-      answers = await readBatch(client, g.type, g.advertiserId, ids, signal);
-    } catch (err) {
-      if (err instanceof ApiError && ROW_CODES.has(err.code)) {
-        found.set(key, { failed: { code: err.code, status: err.status } });
-        return;
-      }
-      throw err;
-    }
-    // A group's batches hold distinct ids (a set), so their answers never overlap.
-    const before = found.get(key);
-    if (before && 'answers' in before) for (const [id, a] of answers) before.answers.set(id, a);
-    else found.set(key, { answers });
-  });
-  return found;
+  return readLiveGroups([...groups.values()]);
 }
 
 /** The differences between one executed entity and its Line Item; `live` keeps what its type's view reads. */

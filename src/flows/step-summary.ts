@@ -34,13 +34,24 @@ export function uploadRows(outcomes: readonly FileOutcome[]): Row[] {
 }
 
 /** `mutations apply`'s own rows (row, action, target, mutationId, state, sent, error). */
-const MUTATION_DONE = new Set(['succeeded', 'pending', 'running']);
+const MUTATION_DONE = new Set(['succeeded', 'pending', 'running', 'unchanged']);
 export function mutationsTable(rows: readonly Row[]): SummaryTable {
   return {
     rows: [...rows],
     columns: ['row', 'action', 'target', 'mutationId', 'state', 'error'],
     state: 'state',
     failed: (r) => !MUTATION_DONE.has(String(r.state)),
+  };
+}
+
+/** `mutations apply --preview`: what each row would do; a row that cannot be undone (or is missing) is listed first. */
+const PREVIEW_ATTENTION = new Set(['cannot undo', 'missing']);
+export function previewTable(rows: readonly Row[]): SummaryTable {
+  return {
+    rows: [...rows],
+    columns: ['row', 'advertiser', 'target', 'field', 'current', 'new', 'effect', 'note'],
+    state: 'effect',
+    failed: (r) => PREVIEW_ATTENTION.has(String(r.effect)),
   };
 }
 

@@ -109,7 +109,7 @@ async function* lines(file: string): AsyncGenerator<{ line: number; text: string
   if (held !== '') yield { line: n + 1, text: held };
 }
 
-type CsvFailure = CsvError & { lines: number; empty_lines: number };
+type CsvFailure = CsvError & { lines: number; empty_lines: number; comment_lines?: number };
 type CsvRecord = { line: number; cells: string[] };
 
 /** What csv-parse found wrong with the file's structure, for a person. */
@@ -128,10 +128,10 @@ function csvProblem(err: CsvFailure, startLine: number): string {
 
 /** CSV records with the line each starts on (quoted cells may span lines), streamed. */
 async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
-  // Where the last record ended: the next starts after it and any empty lines skipped since.
+  // Where the last record ended: the next starts after it and any empty or comment lines skipped since.
   let lastEnd = 0;
-  let lastEmpty = 0;
-  const startOf = (empty: number) => lastEnd + 1 + (empty - lastEmpty);
+  let lastSkipped = 0;
+  const startOf = (skipped: number) => lastEnd + 1 + (skipped - lastSkipped);
   // The line each record starts on, noted as csv-parse reads it (by the record's own array).
   const startLines = new WeakMap<string[], number>();
   const options: Options = {
@@ -141,10 +141,15 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     max_record_size: MAX_ROW_CHARS,
     // Every line ending, mixed too (a CRLF header pasted above LF rows); csv-parse would otherwise keep the first one it meets.
     record_delimiter: ['\r\n', '\n', '\r'],
+    // A line starting with # is a comment (an undo file's first line names the service it was made
+    // for: _undo.ts); a # inside a cell is text (a name such as "Sale #2").
+    comment: '#',
+    comment_no_infix: true,
     on_record: (cells: string[], info) => {
-      startLines.set(cells, startOf(info.empty_lines));
+      const skipped = info.empty_lines + info.comment_lines;
+      startLines.set(cells, startOf(skipped));
       lastEnd = info.lines;
-      lastEmpty = info.empty_lines;
+      lastSkipped = skipped;
       return cells;
     },
   };
@@ -155,7 +160,7 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     for await (const cells of input.pipe(parser) as AsyncIterable<string[]>) yield { line: startLines.get(cells) ?? lastEnd, cells };
   } catch (err) {
     const failure = err as CsvFailure;
-    if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, startOf(failure.empty_lines)));
+    if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, startOf(failure.empty_lines + (failure.comment_lines ?? 0))));
     throw err;
   } finally {
     input.destroy();

@@ -11,7 +11,10 @@ import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeOfAnswer } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import { appendStepSummary, stepSummaryFile } from '../../cli/output/step-summary.js';
-import { mutationsTable } from '../../flows/step-summary.js';
+import { mutationsTable, previewTable } from '../../flows/step-summary.js';
+import { previewRows, type RowPreview } from '../../flows/mutation-preview.js';
+import { rowIds } from '../../flows/mutation-match.js';
+import { fileHash, refuseIrreversible, refuseOtherService, undoPlan, undoText, writeUndo } from './_undo.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { applyRows, streamRows, UNEXPECTED, waitRows, type ApplyRow, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../state/lock.js';
@@ -22,6 +25,7 @@ import { withHint } from '../../cli/report.js';
 import { StreamedRowIds } from './_row-ids.js';
 import { checkRows, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
+import { formatMoney } from '../../cli/output/values.js';
 import { BULK_NEW_SPACE, holdYoungGeneration } from '../../client/young-generation.js';
 import { commandName } from '../../contract/command-line.js';
 
@@ -102,6 +106,8 @@ class Tally {
   unsucceeded = false;
   unstarted = false;
   add(o: RowOutcome): void {
+    // Left out by --skip-unchanged: already so, nothing to send or wait for.
+    if (o.state === UNCHANGED) return;
     if (o.state === 'unknown') this.unknown = true;
     if (o.state === UNEXPECTED) this.unexpected = true;
     if (o.state === 'refused') this.refused ??= o;
@@ -123,7 +129,23 @@ function exitCode(t: Tally, waited: boolean): number {
   return EXIT.ok;
 }
 
-type ApplyOptions = { dryRun?: boolean; concurrency?: number; retryFailed?: boolean; journal?: string; wait?: boolean; timeout?: number; interval?: number };
+type ApplyOptions = {
+  dryRun?: boolean;
+  concurrency?: number;
+  retryFailed?: boolean;
+  journal?: string;
+  wait?: boolean;
+  timeout?: number;
+  interval?: number;
+  preview?: boolean;
+  undoFile?: string;
+  allowIrreversible?: boolean;
+  skipUnchanged?: boolean;
+  force?: boolean;
+};
+
+/** A row --skip-unchanged left out: its target already has the new value. */
+const UNCHANGED = 'unchanged';
 
 export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions, { file: string }>): Promise<number> {
   const o = input.opts;
@@ -135,7 +157,10 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   await holdYoungGeneration(BULK_NEW_SPACE);
   const auth = ctx.auth();
   const scope = serviceScope(auth.baseUrl, auth.apiKey);
+  // An undo file is applied only to the service and organization it was made for.
+  refuseOtherService(file, scope, o.force === true);
   const writer = new ListWriter(await prepareOutput(ctx, 'mutation-apply'));
+  if (o.preview === true) return runPreview(ctx, file, writer);
   const line = (body: Record<string, unknown>, x: RowOutcome) => ({
     row: x.line,
     action: body.action,
@@ -177,7 +202,9 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   // A regular file is read twice (checked whole, then streamed: parse, send, record, drop), so
   // memory is bounded by the rows in flight. --wait polls every started row at the end, and a FIFO
   // cannot be read twice: both hold the rows.
-  const streamed = o.wait !== true && isRegularFile(file);
+  // --undo-file and --skip-unchanged judge every row on one live read before the first send: rows held too.
+  const readsLive = o.undoFile !== undefined || o.skipUnchanged === true;
+  const streamed = o.wait !== true && !readsLive && isRegularFile(file);
   const ids = new StreamedRowIds();
   const { count, rows } = await checkRows(file, { keep: !streamed, ...(streamed ? { onRow: (r: ParsedRow) => ids.see(r.body) } : {}) });
   if (count === 0) {
@@ -190,18 +217,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   // GitHub's step summary lists every row (failures first), so only a run that writes one keeps its rows' lines.
   const output = new Output(writer, line, stepSummaryFile(ctx.env) !== undefined);
 
-  try {
-    // Before any POST: a journal we cannot write would leave no way to resume safely.
-    closeSync(openSync(journalPath, 'a', 0o600));
-  } catch (err) {
-    // A full or read-only disk is the store's plain error (exit 1, naming the directory); anything else is the path's fault.
-    const refused = asStateError(err, journalPath, 'the journal of `mutations apply`');
-    if (refused instanceof LocalStateError) throw withHint(refused, 'choose another place with --journal PATH; nothing was sent');
-    throw new UsageError(
-      `cannot write the journal ${journalPath} (${errnoCode(err) ?? messageOf(err)})`,
-      'choose another place with --journal PATH; nothing was sent',
-    );
-  }
+  createJournal(journalPath);
   // One run at a time per journal: a second run started meanwhile waits, then reads what the first recorded.
   const lock = await acquireLock(`${journalPath}.lock`, {
     wait: true,
@@ -214,13 +230,29 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
     journal = new Journal(journalPath, scope);
     refuseUnreadable(journal, journalPath, ctx.clock.now());
     judgeOtherScopes(ctx, journal, journalPath, scope);
-    return await applyLocked(ctx, input, { source, count, journal, journalPath, concurrency, output });
+    const unchanged = 'held' in source && readsLive ? await beforeFirstSend(ctx, input, { rows: source.held, journal, scope }) : new Set<number>();
+    return await applyLocked(ctx, input, { source, count, journal, journalPath, concurrency, output, unchanged });
   } finally {
     try {
       journal?.close();
     } finally {
       lock.release();
     }
+  }
+}
+
+/** Before any POST: a journal we cannot write would leave no way to resume safely. */
+function createJournal(journalPath: string): void {
+  try {
+    closeSync(openSync(journalPath, 'a', 0o600));
+  } catch (err) {
+    // A full or read-only disk is the store's plain error (exit 1, naming the directory); anything else is the path's fault.
+    const refused = asStateError(err, journalPath, 'the journal of `mutations apply`');
+    if (refused instanceof LocalStateError) throw withHint(refused, 'choose another place with --journal PATH; nothing was sent');
+    throw new UsageError(
+      `cannot write the journal ${journalPath} (${errnoCode(err) ?? messageOf(err)})`,
+      'choose another place with --journal PATH; nothing was sent',
+    );
   }
 }
 
@@ -264,7 +296,7 @@ class Output {
 async function applyLocked(
   ctx: CommandContext,
   input: CommandInput<ApplyOptions, { file: string }>,
-  a: { source: Source; count: number; journal: Journal; journalPath: string; concurrency: number; output: Output },
+  a: { source: Source; count: number; journal: Journal; journalPath: string; concurrency: number; output: Output; unchanged: ReadonlySet<number> },
 ): Promise<number> {
   const o = input.opts;
   const { source, count, journal, journalPath, concurrency, output } = a;
@@ -284,7 +316,11 @@ async function applyLocked(
       journal.keepsRecorded = false;
       await streamRows(client, source.streamed, { ...common, idOf: source.idOf, onOutcome: (x, r) => output.add(x, r.body) });
     } else {
-      const outcomes = await applyRows(client, source.held, common);
+      const outcomes = await applyRows(
+        client,
+        source.held.filter((r) => !a.unchanged.has(r.line)),
+        common,
+      );
       if (o.wait === true) {
         ctx.note('waiting for every started change to finish');
         await waitRows(client, outcomes, {
@@ -298,7 +334,8 @@ async function applyLocked(
         });
       }
       const byLine = new Map(source.held.map((r) => [r.line, r]));
-      for (const x of outcomes) await output.add(x, byLine.get(x.line)!.body);
+      const left = [...a.unchanged].map((line): RowOutcome => ({ line, row: '', state: UNCHANGED, error: 'already so: not sent' }));
+      for (const x of [...outcomes, ...left].sort((p, q) => p.line - q.line)) await output.add(x, byLine.get(x.line)!.body);
     }
   } catch (err) {
     if (ctx.signal.aborted) ctx.note(`interrupted; what was started is in ${journalPath}. Run the same command again to resume: nothing is sent twice.`);
@@ -314,4 +351,69 @@ async function applyLocked(
       'rows without a mutation were not started; run the same command again to send them (rows in doubt with their recorded keys, so nothing is made twice)',
     );
   return code;
+}
+
+/** `--preview`: every row's target read live, its current and new value and the effect; nothing is sent. */
+async function runPreview(ctx: CommandContext, file: string, writer: ListWriter): Promise<number> {
+  const { count, rows } = await checkRows(file, { keep: true });
+  const previews = await previewRows(await ctx.client(), rows, { signal: ctx.signal, money: formatMoney });
+  ctx.note(`preview: ${count} row(s) read live; nothing sent`);
+  const shown = previews.map((p) => ({
+    row: p.line,
+    advertiser: p.advertiserId,
+    target: p.target,
+    field: p.field,
+    current: p.current,
+    new: p.new,
+    effect: p.effect,
+    note: p.note,
+  }));
+  await writer.page(shown);
+  await writer.end();
+  appendStepSummary(ctx, { command: `adops mutations apply ${file} --preview`, ...previewTable(shown) });
+  return EXIT.ok;
+}
+
+/**
+ * Under the journal's lock, before the first POST: one live read of every row's target; the rows
+ * --skip-unchanged leaves out (their lines); and the undo file, written and synced now (or kept:
+ * an earlier run of this change file wrote it before its own first POST, from values since changed).
+ */
+async function beforeFirstSend(
+  ctx: CommandContext,
+  input: CommandInput<ApplyOptions, { file: string }>,
+  a: { rows: readonly ParsedRow[]; journal: Journal; scope: ServiceScope },
+): Promise<Set<number>> {
+  const o = input.opts;
+  const undoFile = o.undoFile;
+  const header = { scope: a.scope, of: await fileHash(input.args.file) };
+  const plan = undoFile === undefined ? undefined : undoPlan(undoFile, header, a.journal.entries.size > 0);
+  if (plan === 'keep') ctx.note(`keeping the undo file ${String(undoFile)}: an earlier run of this file wrote it before its first change`);
+  if (plan === 'keep' && o.skipUnchanged !== true) return new Set();
+  const previews = await previewRows(await ctx.client(), a.rows, { signal: ctx.signal });
+  const unchanged = o.skipUnchanged === true ? leftOut(previews, a.rows, a.journal) : new Set<number>();
+  if (undoFile !== undefined && plan === 'write') {
+    const sent = previews.filter((p) => !unchanged.has(p.line));
+    refuseIrreversible(sent, o.allowIrreversible === true);
+    writeUndo(
+      undoFile,
+      undoText(
+        header,
+        sent.flatMap((p) => (p.inverse ? [p.inverse] : [])),
+      ),
+    );
+    ctx.note(`undo file written: ${undoFile} (${sent.length} row(s)); apply it to go back`);
+  }
+  return unchanged;
+}
+
+/**
+ * The rows --skip-unchanged leaves out: already so, their target named by no other row (two rows on
+ * one target may undo each other) and no row recorded in the journal (an earlier run may have made it so).
+ */
+function leftOut(previews: readonly RowPreview[], rows: readonly ParsedRow[], journal: Journal): Set<number> {
+  const ids = rowIds(rows.map((r) => r.body));
+  const perTarget = new Map<string, number>();
+  for (const p of previews) perTarget.set(p.targetKey, (perTarget.get(p.targetKey) ?? 0) + 1);
+  return new Set(previews.filter((p, i) => p.effect === 'no change' && perTarget.get(p.targetKey) === 1 && !journal.get(ids[i]!)).map((p) => p.line));
 }

@@ -45,6 +45,16 @@ describe('mutation rows', () => {
     ]);
   });
 
+  it('skips comment lines (an undo file names its service on its first), keeps a # inside a cell, and each row its first line', async () => {
+    const text = `# adops undo file: service=http://x key=abc of=def\n${HEADER}\nacc_1,rename,campaign,1,Sale #2,,,,,\n\nacc_1,rename,campaign,2,"multi\n# line",,,,,\n# a note\nacc_1,rename,campaign,3,x # y,,,,,\n`;
+    const rows = await rowsOf(text);
+    expect(rows.map((r) => [r.line, r.body.name, r.problems.length > 0])).toEqual([
+      [3, 'Sale #2', false],
+      [5, 'multi\n# line', true], // a name never holds a line break: refused, at the line it starts on
+      [8, 'x # y', false],
+    ]);
+  });
+
   it('builds bodies from columns, a body column, or NDJSON', async () => {
     const csv = [
       HEADER,
