@@ -12,6 +12,7 @@ import {
   closeSync,
   fsync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   open,
   openSync,
@@ -89,8 +90,11 @@ function statKind(path: string): 'dir' | 'other' | 'absent' {
   }
 }
 
-/** `durable: false` (a cache, rebuilt at will): atomic still, without the fsyncs. */
-export function writeDurably(file: string, text: string, what: string, o: { durable?: boolean } = {}): void {
+/**
+ * `durable: false` (a cache, rebuilt at will): atomic still, without the fsyncs. `exclusive`: never
+ * over an existing file (a hard link of the temp file, which fails with EEXIST, instead of a rename).
+ */
+export function writeDurably(file: string, text: string, what: string, o: { durable?: boolean; exclusive?: boolean } = {}): void {
   const durable = o.durable !== false;
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -101,7 +105,10 @@ export function writeDurably(file: string, text: string, what: string, o: { dura
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, file);
+    if (o.exclusive === true) {
+      linkSync(temp, file);
+      removeQuietly(temp);
+    } else renameSync(temp, file);
   } catch (err) {
     removeQuietly(temp);
     throw asStateError(err, file, what);

@@ -46,13 +46,19 @@ export const planCommands: CommandSpec[] = [
     options: [
       { flags: '--line-item <id>', description: 'check only this Line Item' },
       { flags: '--exit-code', description: 'exit 11 when there is any row or no Line Item to verify, 0 when in sync (as git diff --exit-code)' },
+      { flags: '--fix <file>', description: 'write the change file (CSV if it ends in .csv, else NDJSON) that brings what runs back to the plan' },
+      { flags: '--force', description: 'with --fix, write over an existing file' },
     ],
     notes:
-      'Rows: lineItemId, entityType, entityId, field, planned, live, note. Status: inside the flight (start to end date, both inclusive, today in UTC) the entity should be ACTIVE, outside it not. Budget and budget type only where the entity carries the budget (its budgetLevel); amounts only in one currency: an advertiser whose currency is unknown or differs from the plan\'s gives a "not comparable" row, never a conversion. Objective of a campaign when the Line Item names one. A Line Item without executions: "not launched"; an entity the provider no longer holds: "missing". Entities are read live per advertiser with ids= (a hundred a request, four at a time); an advertiser the service cannot read live (501, 409) is a row carrying that code. Only answers checked against the contract are compared: a Line Item the plan\'s answer breaks (an execution type or a date it does not allow) is one row "not comparable" (field plan); a live row that breaks a compared field, two live rows for one id, or an id left unanswered beside a row whose id cannot be read, is a row "not comparable" (field read) for that entity; rows of ids not asked count for nothing. A plan answer that breaks the contract outside its Line Items exits 1 (unexpected_answer).',
+      'Rows: lineItemId, entityType, entityId, field, planned, live, note. Status: inside the flight (start to end date, both inclusive, today in UTC) the entity should be ACTIVE, outside it not. Budget and budget type only where the entity carries the budget (its budgetLevel); amounts only in one currency: an advertiser whose currency is unknown or differs from the plan\'s gives a "not comparable" row, never a conversion. Objective of a campaign when the Line Item names one. A Line Item without executions: "not launched"; an entity the provider no longer holds: "missing". Entities are read live per advertiser with ids= (a hundred a request, four at a time); an advertiser the service cannot read live (501, 409) is a row carrying that code. Only answers checked against the contract are compared: a Line Item the plan\'s answer breaks (an execution type or a date it does not allow) is one row "not comparable" (field plan); a live row that breaks a compared field, two live rows for one id, or an id left unanswered beside a row whose id cannot be read, is a row "not comparable" (field read) for that entity; rows of ids not asked count for nothing. A plan answer that breaks the contract outside its Line Items exits 1 (unexpected_answer). --fix FILE writes the change file `adops mutations apply FILE` sends unchanged: activate (inside the flight) or pause (outside it), and set_budget to the planned amount (and type) where the entity carries the budget in the plan\'s currency; a missing entity, an objective, a Line Item not launched and every row "not comparable" are listed on stderr, never proposed. An existing FILE is refused (exit 2) unless --force.',
     operationId: 'getCampaignPlan',
     flowOperations: VERIFY_OPERATIONS,
     exits: [EXIT.findings],
-    examples: ['adops plans verify spring-sale', 'adops plans verify spring-sale --line-item li_123 --exit-code --output ndjson'],
+    examples: [
+      'adops plans verify spring-sale',
+      'adops plans verify spring-sale --line-item li_123 --exit-code --output ndjson',
+      'adops plans verify spring-sale --fix fix.csv && adops mutations apply fix.csv --dry-run',
+    ],
     load: () => import('./verify.js'),
   }),
   command({
