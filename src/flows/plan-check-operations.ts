@@ -18,7 +18,8 @@ export const LIVE_LIST = {
 
 export const VERIFY_OPERATIONS: OperationId[] = ['getCampaignPlan', ...Object.values(LIVE_LIST)];
 
-export const PACING_OPERATIONS: OperationId[] = ['getCampaignPlan', 'listInsights', 'listAdGroups', 'listAds'];
+/** --suggest reads the budgets that carry a Line Item's spend live, as verify reads them. */
+export const PACING_OPERATIONS: OperationId[] = ['getCampaignPlan', 'listInsights', 'listAdGroups', 'listAds', LIVE_LIST.campaign, LIVE_LIST.ad_group];
 
 /** Ids per request (a live list or Insights): well inside `limit` (500) and the query's length. */
 export const IDS_PER_READ = 100;

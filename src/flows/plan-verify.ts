@@ -21,7 +21,7 @@
 import type { ApiClient } from '../client/http.js';
 import type { AnswerViewName } from '../contract/answer-views.js';
 import { LIVE_LIST } from './plan-check-operations.js';
-import { readLiveGroups, type LiveFound, type LiveGroup } from './live-read.js';
+import { readLiveGroups, type LiveAnswer, type LiveFound, type LiveGroup } from './live-read.js';
 import { brokenNote, chosenItems, knownCurrency, type CheckedPlan, type PlanLineItem } from './plan-checked.js';
 import { sameValue } from './drift.js';
 
@@ -63,26 +63,42 @@ export interface VerifyOptions {
 
 const groupKey = (advertiserId: string, type: string) => `${advertiserId}\u0000${type}`;
 
-/** Every executed entity read live (src/flows/live-read.ts), grouped by advertiser and type. */
-async function readLive(client: ApiClient, items: readonly PlanLineItem[], signal: AbortSignal | undefined): Promise<Map<string, LiveFound<Row>>> {
+/** One entity to read live. */
+export type LiveWanted = { advertiserId: string; type: Execution['entityType']; id: string };
+
+/** Every executed entity read live, grouped by advertiser and type. */
+const readLive = (client: ApiClient, items: readonly PlanLineItem[], signal: AbortSignal | undefined): Promise<Map<string, LiveFound<Row>>> =>
+  readEntities(
+    client,
+    items.flatMap(({ advertiserId, executions }) =>
+      advertiserId === null ? [] : executions.map((e) => ({ advertiserId, type: e.entityType, id: e.entityId })),
+    ),
+    signal,
+  );
+
+/** What the live reads answered for one entity: its checked row, why it cannot be compared, the service's refusal, or nothing (missing). */
+export function liveAnswerOf(found: Map<string, LiveFound<Row>>, w: LiveWanted): LiveAnswer<Row> | { failed: { code: string; status: number } } | undefined {
+  const f = found.get(groupKey(w.advertiserId, w.type));
+  if (!f) throw new Error(`the live read of ${w.type} never ran`);
+  return 'failed' in f ? f : f.answers.get(w.id);
+}
+
+/** The entities read live (src/flows/live-read.ts) through the views verify reads them with, grouped by advertiser and type. */
+export async function readEntities(client: ApiClient, wanted: readonly LiveWanted[], signal: AbortSignal | undefined): Promise<Map<string, LiveFound<Row>>> {
   const groups = new Map<string, LiveGroup<Row> & { ids: Set<string> }>();
-  for (const li of items) {
-    const advertiserId = li.advertiserId;
-    if (advertiserId === null) continue;
-    for (const { entityType: type, entityId } of li.executions) {
-      const key = groupKey(advertiserId, type);
-      let g = groups.get(key);
-      if (!g) {
-        const pages = (ids: readonly string[]) =>
-          client.pages(
-            LIVE_LIST[type],
-            { params: { advertiserId }, query: { ids: ids.join(',') } },
-            { pageSize: ids.length, signal, view: LIVE_VIEW[type], rowIssues: 'report' },
-          );
-        groups.set(key, (g = { key, ids: new Set(), pages }));
-      }
-      g.ids.add(entityId);
+  for (const { advertiserId, type, id } of wanted) {
+    const key = groupKey(advertiserId, type);
+    let g = groups.get(key);
+    if (!g) {
+      const pages = (ids: readonly string[]) =>
+        client.pages(
+          LIVE_LIST[type],
+          { params: { advertiserId }, query: { ids: ids.join(',') } },
+          { pageSize: ids.length, signal, view: LIVE_VIEW[type], rowIssues: 'report' },
+        );
+      groups.set(key, (g = { key, ids: new Set(), pages }));
     }
+    g.ids.add(id);
   }
   return readLiveGroups([...groups.values()]);
 }

@@ -2,6 +2,8 @@
 // spend against plan per executed Line Item (flows/plan-pacing.ts), in every
 // output format. --chart, on a terminal with a table, draws the cumulative
 // spend against the ideal line under it, in the plan's one currency.
+// --suggest FILE writes the daily budgets that bring each daily-budget Line
+// Item outside the band to its planned total (flows/plan-suggest.ts).
 import type { CommandContext } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { EXIT } from '../../cli/exit-codes.js';
@@ -12,6 +14,8 @@ import { drawsForTerminal } from '../../cli/output/writers/formats.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
 import type { CommandInput } from '../../cli/registry.js';
 import { pacePlan, pacingSummary, type PacingSeries } from '../../flows/plan-pacing.js';
+import { suggestOf } from '../../flows/plan-suggest.js';
+import { checkChangeFile, writeChangeFile } from './change-file.js';
 import { readPlan, todayOf } from './plan-read.js';
 
 export const DEFAULT_BAND = [90, 110] as const;
@@ -26,12 +30,13 @@ export function parseBand(given: readonly string[] | undefined): readonly [numbe
   return [numbers[0]!, numbers[1]!];
 }
 
-type Opts = { asOf?: string; band?: string[]; lineItem?: string; exitCode?: boolean; chart?: boolean };
+type Opts = { asOf?: string; band?: string[]; lineItem?: string; exitCode?: boolean; chart?: boolean; suggest?: string; force?: boolean };
 
 export async function run(ctx: CommandContext, input: CommandInput<Opts, { slug: string }>): Promise<number> {
   const { asOf = todayOf(ctx), chart } = input.opts;
   if (!isCalendarDate(asOf)) throw new UsageError(`--as-of ${cellText(asOf)}: not a calendar date YYYY-MM-DD`);
   const band = parseBand(input.opts.band);
+  if (input.opts.suggest !== undefined) checkChangeFile(input.opts.suggest, input.opts.force);
   const out = await prepareOutput(ctx, 'planPacing');
   const drawable = chart === true && drawsForTerminal(ctx.output.format) && ctx.io.stdoutIsTTY;
   if (chart === true && !drawable) {
@@ -53,6 +58,10 @@ export async function run(ctx: CommandContext, input: CommandInput<Opts, { slug:
   await writer.page(result.rows);
   await writer.end();
   if (drawable) for (const s of result.series) await write(ctx.io.stdout, '\n' + (await drawSeries(s, ctx)), ctx.signal);
+  if (input.opts.suggest !== undefined) {
+    const proposal = await suggestOf(client, plan, input.opts.lineItem, result, ctx.signal);
+    await writeChangeFile(ctx, input.opts.suggest, proposal, input.opts.force);
+  }
   const { notes, finding } = pacingSummary(result, band);
   for (const note of notes) ctx.note(note);
   return input.opts.exitCode === true && finding ? EXIT.findings : EXIT.ok;

@@ -1,0 +1,106 @@
+// `adops plans pacing --suggest FILE` (issue #36) in JPY, which has no decimals,
+// in process against a sandbox in this process: a Line Item executed by two
+// campaigns gets one daily budget each, in proportion to their budgets, in
+// whole yen, and `mutations apply` takes them; a lifetime budget and a Line
+// Item with nothing running are listed on stderr with the reason, no row.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
+import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
+
+const J = 'acc_w36_jpy';
+
+function world(): WorldInput {
+  const seed = { id: J, provider: 'provider_a' as const, name: J, currency: 'JPY' };
+  return withAdvertiser(minimalWorld(), { ...seed, connection: 'connected', ...generateDemoEntities(seed) });
+}
+
+const sb = useTestSandbox({ world: world() });
+const cfg = tempConfigDir();
+const dir = tempDir('w36-suggest-');
+const cli = (args: readonly string[]) =>
+  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full }, timeoutMs: 60_000 });
+// Answers read back as the rows the test asks for: JSON, so `any` (typed where read).
+const api = async (method: string, path: string, body?: unknown): Promise<any> => {
+  const r = await sb.req(method, path, { key: sb.keys.full, ...(body !== undefined ? { body } : {}) });
+  expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
+  return r.body;
+};
+
+type Campaign = { id: string; status: string; budget: number | null; budgetLevel: string | null; budgetType: string | null };
+const END = '2026-12-31';
+
+/** An approved JPY plan, each Line Item executed by the campaigns named. */
+async function approvedPlan(slug: string, items: Array<{ budget: number; budgetType: 'daily' | 'lifetime'; campaigns: string[] }>): Promise<string[]> {
+  await api('POST', '/context/campaign-plans', { slug, name: slug, currency: 'JPY', startDate: '2026-09-01', endDate: END });
+  const ids: string[] = [];
+  for (const [i, it] of items.entries()) {
+    const body = {
+      name: `li ${i}`,
+      provider: 'provider_a',
+      advertiserId: J,
+      budget: it.budget,
+      budgetType: it.budgetType,
+      startDate: '2026-09-01',
+      endDate: END,
+      objective: 'OUTCOME_SALES',
+    };
+    ids.push((await api('POST', `/context/campaign-plans/${slug}/line-items`, body)).lineItemId);
+  }
+  await api('POST', `/context/campaign-plans/${slug}/approve`, {});
+  for (const [i, it] of items.entries())
+    for (const id of it.campaigns)
+      await api('POST', `/context/campaign-plans/${slug}/line-items/${ids[i]}/executions`, { provider: 'provider_a', entityType: 'campaign', entityId: id });
+  return ids;
+}
+
+describe('plans pacing --suggest in JPY', () => {
+  it('two campaigns: whole yen in proportion to their budgets, summing to the target; apply takes them; lifetime and paused are listed', async () => {
+    const all: Campaign[] = (await api('GET', `/observe/${J}/campaigns?limit=100`)).data;
+    const own = all.filter((c) => c.status === 'ACTIVE' && c.budgetLevel === 'campaign' && c.budgetType === 'daily' && c.budget !== null);
+    expect(own.length).toBeGreaterThanOrEqual(3);
+    const [a, b, paused] = own;
+    expect((await cli(['mutations', 'pause', J, '--campaign', paused!.id, '--wait'])).code).toBe(0);
+    const [split, lifetime, idle] = await approvedPlan('w36-jpy', [
+      { budget: 1_000_003, budgetType: 'daily', campaigns: [a!.id, b!.id] },
+      { budget: 5_000_000, budgetType: 'lifetime', campaigns: [a!.id] },
+      { budget: 900_000, budgetType: 'daily', campaigns: [paused!.id] },
+    ]);
+    const file = join(dir, 'jpy.csv');
+    const r = await cli(['plans', 'pacing', 'w36-jpy', '--as-of', '2026-09-30', '--band', '100,100', '--suggest', file, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const paced = JSON.parse(r.stdout).find((p: { lineItemId: string }) => p.lineItemId === split);
+    expect(paced.inBand).toBe(false);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount');
+    const rows = lines.slice(1).map((l) => l.split(','));
+    expect(rows.map((x) => [x[1], x[2], x[3]])).toEqual([
+      ['set_budget', 'campaign', a!.id],
+      ['set_budget', 'campaign', b!.id],
+    ]);
+    const amounts = rows.map((x) => x[5]!);
+    for (const amount of amounts) expect(amount).toMatch(/^[1-9]\d*$/); // whole yen
+    const [x, y] = amounts.map(Number);
+    const daysLeft = paced.flightDays - paced.daysElapsed;
+    expect(x! + y!).toBe(Math.round((1_000_003 * paced.flightDays - paced.spend) / daysLeft));
+    // In proportion to their current budgets, to the yen.
+    expect(Math.abs(x! - ((x! + y!) * a!.budget!) / (a!.budget! + b!.budget!))).toBeLessThanOrEqual(1);
+    expect(r.stderr).toContain(`not proposed (${lifetime}): a lifetime budget`);
+    expect(r.stderr).toContain(`not proposed (${idle}): nothing running`);
+
+    const applied = await cli(['mutations', 'apply', file, '--wait', '--interval', '0.1', '-o', 'json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const live: Campaign[] = (await api('GET', `/observe/${J}/campaigns?ids=${a!.id},${b!.id}`)).data;
+    expect(live.map((c) => [c.id, c.budget]).sort()).toEqual(
+      [
+        [a!.id, x],
+        [b!.id, y],
+      ].sort(),
+    );
+  });
+});
