@@ -120,6 +120,19 @@ export interface Judged {
   narrow?: (argv: readonly string[], view: AnswerViewName) => readonly string[] | undefined;
 }
 
+/**
+ * The commands that write a change file (--fix, --suggest), and every answer a proposal reads: the
+ * file must hold no change of an entity whose answer broke the contract (judge.ts), and the runs aim at
+ * these reads too (a proposal reads live what the check alone does not: pacing's --suggest).
+ */
+export const PROPOSES: Readonly<Record<string, { flag: string; views: readonly AnswerViewName[] }>> = {
+  'plans verify': {
+    flag: '--fix',
+    views: ['planVerified', 'liveCampaignsVerified', 'liveAdGroupsVerified', 'liveAdsVerified', 'liveCreativesVerified', 'liveAssetGroupsVerified'],
+  },
+  'plans pacing': { flag: '--suggest', views: ['planPaced', 'adGroupParents', 'adParents', 'spendByDay', 'liveCampaignsVerified', 'liveAdGroupsVerified'] },
+};
+
 const MUTATION_VIEWS = ['mutationStarted', 'mutationPolled'] as const;
 const ASSET_UPLOAD_VIEWS = ['assetReserved', 'assetFinalized', 'assetRead'] as const;
 

@@ -5,14 +5,14 @@
 // Seeded: fast-check gives each run its generator (fc.gen()); a failure
 // prints the seed and path and the command that replays that very run.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Clock } from '../../src/cli/context.js';
 import type { CommandTree } from '../../src/cli/registry.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { chance, pick, type Gen } from './answers.js';
-import { JUDGED, type FuzzCase } from './cases.js';
+import { JUDGED, PROPOSES, type FuzzCase } from './cases.js';
 import { ANSWER_VIEWS } from '../../src/contract/answer-views.js';
 import type { OperationId } from '../../src/contract/operations.js';
 import { judge } from './judge.js';
@@ -45,10 +45,12 @@ export function virtualClock(start: number): Clock {
   };
 }
 
-/** What a command's verdicts read, by operation: the reads of its views (cases.ts JUDGED). */
-function aimsOf(command: string): Map<OperationId, string[]> {
+/** What a command's verdicts read, by operation: the reads of its views (cases.ts JUDGED), and a proposal's (PROPOSES) when asked for. */
+function aimsOf(command: string, argv: readonly string[]): Map<OperationId, string[]> {
   const out = new Map<OperationId, string[]>();
-  for (const v of JUDGED[command]?.views ?? []) {
+  const proposes = PROPOSES[command];
+  const views = new Set([...(JUDGED[command]?.views ?? []), ...(proposes && argv.includes(proposes.flag) ? proposes.views : [])]);
+  for (const v of views) {
     const { op, reads } = ANSWER_VIEWS[v];
     out.set(op, [...(out.get(op) ?? []), ...reads.map((r) => r.replace(/\?$/, ''))]);
   }
@@ -91,7 +93,7 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
   const controller = new AbortController();
   const scenario = new Scenario(g, hostility, FUZZ_TODAY, world.standIn.storageOrigin, () => controller.abort(), {
     files: world.files,
-    aims: aimsOf(c.command),
+    aims: aimsOf(c.command, c.argv),
   });
   world.standIn.scenario = scenario;
   const given = (flag: string) => c.argv.some((a) => a === flag || a.startsWith(`${flag}=`));
@@ -108,6 +110,10 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
   // A run's journal is its own (by default it sits beside the change file, shared by every run: a replay would
   // start from another state); it is judged with the run's other files.
   if (c.command === 'mutations apply' && !given('--journal')) argv.push('--journal', join(dir, 'journal.ndjson'));
+  // A change file a run proposes is its own too (else the next run finds it and is refused, exit 2), judged with its files.
+  const proposes = PROPOSES[c.command];
+  const fileAt = proposes ? argv.indexOf(proposes.flag) + 1 : 0;
+  if (fileAt > 0 && argv[fileAt] !== undefined) argv[fileAt] = join(dir, basename(argv[fileAt]));
   const summaryFile = join(dir, 'step-summary.md');
   const inActions = chance(g, 30);
   const env: Record<string, string> = {

@@ -4,6 +4,8 @@
 // - it never says a verdict (exit 0 of a flow; "in sync", "in band", --exit-code 0 of a check) that rests
 //   on an answer breaking the contract where the verdict reads it; a check turns such an answer into a row
 //   "not comparable: …" or fails (unexpected_answer, exit 1);
+// - a change file it proposes (--fix, --suggest) holds no change of an entity whose answer broke the
+//   contract where the proposal reads it;
 // - stdout is valid in its format (JSON, NDJSON and CSV parse; a markdown table has one row per line);
 // - no escape sequence and no form of the key in any output, step summary or local file; the key goes to
 //   the service only, never to the storage an upload URL names.
@@ -11,7 +13,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { COMMON_EXITS } from '../../src/cli/exit-codes.js';
 import { OPERATION_SCHEMAS } from '../../src/contract/operation-schemas.js';
 import { ANSWER_VIEWS, parseRead } from '../../src/contract/answer-views.js';
-import { JUDGED, type Judged } from './cases.js';
+import { JUDGED, PROPOSES, type Judged } from './cases.js';
 import { FUZZ_KEY, keyFormsIn } from './key.js';
 import { SEMANTIC, strikes, type Mutation, type MutationKind } from './mutations.js';
 import type { Served, SeenRequest } from './stand-in.js';
@@ -124,6 +126,8 @@ export function judge(r: RunFacts): string[] {
     }
   }
 
+  out.push(...proposalProblems(r));
+
   const problem = r.code === 0 ? formatProblem(r.format, r.stdout) : undefined;
   if (problem) out.push(problem);
   const sinks: Array<[string, string]> = [['stdout', r.stdout], ['stderr', r.stderr], ...[...r.files].map(([f, t]): [string, string] => [f, t])];
@@ -149,4 +153,21 @@ export function judge(r: RunFacts): string[] {
       out.push('sent the service an Authorization that is not its key');
   }
   return out;
+}
+
+/** A change file the run wrote: no change targets the row an answer it read broke (that row is listed, never proposed). */
+function proposalProblems(r: RunFacts): string[] {
+  const proposes = PROPOSES[r.command];
+  const at = proposes ? r.argv.indexOf(proposes.flag) + 1 : 0;
+  const text = at > 0 ? r.files.get(r.argv[at] ?? '') : undefined;
+  if (!proposes || text === undefined) return [];
+  const judged: Judged = { views: proposes.views, verdict: 'check', ignoresRowsNotAsked: true };
+  const subjects = new Set(r.served.flatMap((s) => brokenFor(s, judged, r.argv)?.subject ?? []));
+  const targets = text.split('\n').flatMap((line) => {
+    if (line.startsWith('{')) return [JSON.stringify(Reflect.get(JSON.parse(line), 'target'))];
+    return line === '' ? [] : [line.split(',')[3] ?? ''];
+  });
+  return targets
+    .filter((t) => subjects.has(t) || [...subjects].some((id) => t.includes(JSON.stringify(id))))
+    .map((t) => `proposed a change of ${t}, whose answer broke the contract where the proposal reads it`);
 }

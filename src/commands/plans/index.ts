@@ -58,6 +58,7 @@ export const planCommands: CommandSpec[] = [
       'adops plans verify spring-sale',
       'adops plans verify spring-sale --line-item li_123 --exit-code --output ndjson',
       'adops plans verify spring-sale --fix fix.csv && adops mutations apply fix.csv --dry-run',
+      'adops plans verify spring-sale --fix fix.ndjson --exit-code',
     ],
     load: () => import('./verify.js'),
   }),
