@@ -36,8 +36,12 @@ type Campaign = { id: string; status: string; budget: number | null; budgetLevel
 const END = '2026-12-31';
 
 /** An approved JPY plan, each Line Item executed by the campaigns named. */
-async function approvedPlan(slug: string, items: Array<{ budget: number; budgetType: 'daily' | 'lifetime'; campaigns: string[] }>): Promise<string[]> {
-  await api('POST', '/context/campaign-plans', { slug, name: slug, currency: 'JPY', startDate: '2026-09-01', endDate: END });
+async function approvedPlan(
+  slug: string,
+  items: Array<{ budget: number; budgetType: 'daily' | 'lifetime'; campaigns: string[] }>,
+  currency = 'JPY',
+): Promise<string[]> {
+  await api('POST', '/context/campaign-plans', { slug, name: slug, currency, startDate: '2026-09-01', endDate: END });
   const ids: string[] = [];
   for (const [i, it] of items.entries()) {
     const body = {
@@ -102,5 +106,23 @@ describe('plans pacing --suggest in JPY', () => {
         [b!.id, y],
       ].sort(),
     );
+  });
+
+  it('Line Items pacing could not judge (not launched; not started as of the day asked): listed with the verdict, no row', async () => {
+    const all: Campaign[] = (await api('GET', `/observe/${J}/campaigns?limit=100`)).data;
+    const c = all.find((x) => x.status === 'ACTIVE' && x.budgetLevel === 'campaign' && x.budgetType === 'daily')!;
+    const [li] = await approvedPlan('w36-unjudged', [
+      { budget: 100, budgetType: 'daily', campaigns: [] },
+      { budget: 100, budgetType: 'daily', campaigns: [c.id] },
+    ]);
+    const file = join(dir, 'unjudged.ndjson');
+    const r = await cli(['plans', 'pacing', 'w36-unjudged', '--as-of', '2026-09-30', '--band', '0,1000000', '--suggest', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    expect(r.stderr).toContain(`not proposed (${li}): not launched: not launched`);
+    const early = await cli(['plans', 'pacing', 'w36-unjudged', '--as-of', '2026-08-01', '--suggest', join(dir, 'early.csv')]);
+    expect(early.code, early.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'early.csv'), 'utf8').trim().split('\n')).toHaveLength(1); // the header alone
+    expect(early.stderr).toContain('not started: the flight has not started');
   });
 });
