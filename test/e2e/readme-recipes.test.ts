@@ -37,6 +37,13 @@ function run(name: string, dir: string, extra: Record<string, string> = {}) {
   });
 }
 const folder = () => tempDir('adops-recipe-');
+/** adops itself (not a recipe), in `cwd`, against the same sandbox and config. */
+const adops = (cwd: string | undefined, ...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], {
+    ...(cwd ? { cwd } : {}),
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full },
+  });
 
 beforeAll(async () => {
   ensureBuilt();
@@ -89,6 +96,34 @@ describe('README recipes', () => {
     expect(JSON.parse(p.stdout)).toEqual([{ lineItem: 'li_demo_prospecting', name: 'Prospecting', pace: 31.2 }]);
   });
 
+  it('pacing to a fix: suggest, preview (nothing sent), apply with an undo file, and the undo file puts live back', () => {
+    const dir = folder();
+    const r = run('pacing-fix', dir, { PLAN: 'acme-autumn-social', AS_OF: '2026-09-30' });
+    expect(r.status, r.stderr).toBe(0);
+    const csv = (name: string) =>
+      readFileSync(join(dir, name), 'utf8')
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('#'));
+    const changes = csv('budgets.csv');
+    expect(changes.length).toBeGreaterThan(1);
+    const preview = csv('preview.csv');
+    expect(preview[0]!.split(',')).toEqual(expect.arrayContaining(['row', 'target', 'field', 'current', 'new', 'effect']));
+    expect(preview.slice(1).every((l) => l.includes(',change,') || l.endsWith(',change'))).toBe(true);
+    expect(
+      csv('applied.csv')
+        .slice(1)
+        .every((l) => l.includes('succeeded')),
+    ).toBe(true);
+    const effects = () =>
+      (JSON.parse(adops(dir, 'mutations', 'apply', 'budgets.csv', '--preview', '--output', 'json').stdout) as Array<{ effect: string }>).map((p) => p.effect);
+    expect(effects().every((e) => e === 'no change')).toBe(true);
+    // The commented-out last line of the recipe: the undo file is a change file that puts back what the preview saw.
+    const back = adops(dir, 'mutations', 'apply', 'undo.csv', '--wait');
+    expect(back.status, back.stderr).toBe(0);
+    expect(effects().every((e) => e === 'change')).toBe(true);
+  });
+
   it('pause every active campaign over a budget, exactly once even when re-run', () => {
     const dir = folder();
     const env = { ADVERTISER: 'acc_acme_a_001', MAX_BUDGET: '2000' };
@@ -119,15 +154,11 @@ describe('README recipes', () => {
     const env = { ADVERTISER: 'acc_acme_c_001' };
     const quiet = run('stale-status', folder(), env);
     expect(quiet.status, quiet.stderr).toBe(0);
-    const adops = (...args: string[]) =>
-      spawnSync(process.execPath, [BIN, ...args], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full },
-      });
     const id = JSON.parse(
-      adops('observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id').stdout,
+      adops(undefined, 'observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id')
+        .stdout,
     ) as string;
-    const pause = adops('mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait');
+    const pause = adops(undefined, 'mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait');
     expect(pause.status, pause.stderr).toBe(0);
     const alert = run('stale-status', folder(), env);
     expect(alert.status).toBe(1);

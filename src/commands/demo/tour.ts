@@ -2,7 +2,7 @@
 // show. Each part is a short story told with the step runner (./steps.ts); a
 // part that needs what an earlier step printed (a campaign id, an Asset id)
 // reads it from that step's result.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT } from '../../cli/exit-codes.js';
@@ -68,6 +68,7 @@ export async function tour(t: StepRunner, world: TourWorld): Promise<void> {
   await firstReads(t);
   await budgetChange(t);
   await reports(t, world);
+  await fixLoop(t, world);
   await revisionSafeEdit(t, world);
   await assetUpload(t, world);
 }
@@ -149,6 +150,62 @@ async function reports(t: StepRunner, world: TourWorld): Promise<void> {
     return inBand(world.lineItems.retargeting) === 'true' && inBand(world.lineItems.prospecting) === 'false'
       ? undefined
       : 'expected Retargeting on pace and Prospecting under it';
+  });
+}
+
+/** The targets and amounts of a change file the tour wrote (CSV: a header, then one change a line). */
+function changesIn(path: string): Array<{ id: string; amount: string }> {
+  if (!existsSync(path)) return [];
+  const [head, ...lines] = readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const cols = (head ?? '').split(',');
+  return lines.map((l) => {
+    const cells = l.split(',');
+    return { id: cells[cols.indexOf('targetId')] ?? '', amount: cells[cols.indexOf('amount')] ?? '' };
+  });
+}
+
+/** Live budgets of campaigns, by id, as a table prints them. */
+const budgetsShown = (stdout: string) => new Map(parseTable(stdout).map((row) => [row.id ?? '', row.budget ?? '']));
+
+/** Finding → proposed change file → preview against live → apply with the way back → undo (#36). */
+async function fixLoop(t: StepRunner, world: TourWorld): Promise<void> {
+  const budgets = join(world.scratch, 'budgets.csv');
+  const undo = join(world.scratch, 'undo.csv');
+  t.say(
+    'From the finding to a fix: --suggest writes a change file of the daily budgets that would make the Line Item outside the band ' +
+      'spend its planned total by the end of its flight (what is left to spend over the days left, split over its running campaigns)',
+  );
+  await t.adops(['plans', 'pacing', world.plan.slug, '--as-of', INSIGHTS_UNTIL, '--suggest', budgets], 0, () =>
+    changesIn(budgets).length > 0 ? undefined : 'no change file with a row was written',
+  );
+  const targets = changesIn(budgets);
+  if (targets.length === 0) return;
+  const ids = targets.map((c) => c.id).join(',');
+  const liveBudgets = ['observe', 'campaigns', '--live', world.plan.advertiserId, '--ids', ids, '--fields', 'id,name,budget,budgetType'];
+  const before = await t.adops(liveBudgets, 0);
+
+  t.say('What would it change? --preview reads every target live and shows current and new values; it sends nothing');
+  await t.adops(['mutations', 'apply', budgets, '--preview'], 0, (r) =>
+    parseTable(r.stdout).some((row) => row.effect === 'change') ? undefined : 'the preview shows no change',
+  );
+  t.say('Apply it with --undo-file: the budgets as they are now are written (and synced) as a change file before the first change goes out');
+  await t.adops(['mutations', 'apply', budgets, '--undo-file', undo, '--wait', '--interval', '0.5'], 0, () =>
+    changesIn(undo).length === targets.length ? undefined : 'the undo file does not hold one row per change',
+  );
+  t.say('The live budgets are the suggested ones');
+  await t.adops(liveBudgets, 0, (r) => {
+    const now = budgetsShown(r.stdout);
+    return targets.every((c) => (now.get(c.id) ?? '').startsWith(Number(c.amount).toFixed(2))) ? undefined : 'a live budget is not the suggested one';
+  });
+  t.say('Changed your mind? The undo file is itself a change file: applying it puts every budget back');
+  await t.adops(['mutations', 'apply', undo, '--wait', '--interval', '0.5'], 0);
+  await t.adops(liveBudgets, 0, (r) => {
+    const was = before ? budgetsShown(before.stdout) : new Map<string, string>();
+    const now = budgetsShown(r.stdout);
+    return targets.every((c) => now.get(c.id) !== undefined && now.get(c.id) === was.get(c.id)) ? undefined : 'live is not what it was before';
   });
 }
 
