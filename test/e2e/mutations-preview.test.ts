@@ -23,7 +23,8 @@ const HEADER = 'advertiserId,action,targetType,targetId,name,amount,budgetType,b
 type Live = { id: string; name: string; status: string; budget: number | null; budgetType: string | null; currency: string | null; bidStrategy: string | null };
 async function live(advertiserId: string, type: 'campaigns' | 'ad-groups', id: string): Promise<Live> {
   const res = await t.sb.req('GET', `/observe/${advertiserId}/${type}`, { key: TEST_FULL_KEY });
-  const row = (res.body.data as Live[]).find((r) => r.id === id);
+  const data: Live[] = res.body.data;
+  const row = data.find((r) => r.id === id);
   if (!row) throw new Error(`no live ${type} ${id}`);
   return row;
 }
@@ -52,7 +53,7 @@ describe('mutations apply --preview', () => {
     const r = await run(['mutations', 'apply', file, '--preview', '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(t.proxy.seen.filter((s) => s.method !== 'GET')).toEqual([]);
-    const rows = JSON.parse(r.stdout) as Shown[];
+    const rows: Shown[] = JSON.parse(r.stdout);
     expect(rows.map((x) => [x.row, x.target, x.field, x.effect])).toEqual([
       [2, 'campaign 100', 'status', 'change'],
       [3, 'campaign 100', 'name', 'no change'],

@@ -106,7 +106,7 @@ describe('mutations apply --undo-file', () => {
     writeFileSync(file, `advertiserId,action,targetType,targetId,name\nacc_a,rename,campaign,100,${String(a100.name)}\nacc_c,rename,campaign,400,Skip C\n`);
     const r = await run(['mutations', 'apply', file, '--undo-file', undo, '--skip-unchanged', ...WAIT, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const rows = JSON.parse(r.stdout) as Array<{ row: number; state: string; sent: string }>;
+    const rows: Array<{ row: number; state: string; sent: string }> = JSON.parse(r.stdout);
     expect(rows.map((x) => [x.row, x.state, x.sent])).toEqual([
       [2, 'unchanged', 'no'],
       [3, 'succeeded', 'this run'],

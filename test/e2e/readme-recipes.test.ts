@@ -115,8 +115,10 @@ describe('README recipes', () => {
         .slice(1)
         .every((l) => l.includes('succeeded')),
     ).toBe(true);
-    const effects = () =>
-      (JSON.parse(adops(dir, 'mutations', 'apply', 'budgets.csv', '--preview', '--output', 'json').stdout) as Array<{ effect: string }>).map((p) => p.effect);
+    const effects = (): string[] => {
+      const rows: Array<{ effect: string }> = JSON.parse(adops(dir, 'mutations', 'apply', 'budgets.csv', '--preview', '--output', 'json').stdout);
+      return rows.map((p) => p.effect);
+    };
     expect(effects().every((e) => e === 'no change')).toBe(true);
     // The commented-out last line of the recipe: the undo file is a change file that puts back what the preview saw.
     const back = adops(dir, 'mutations', 'apply', 'undo.csv', '--wait');

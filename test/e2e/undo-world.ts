@@ -62,7 +62,8 @@ export async function snapshot(sb: TestSandbox): Promise<Array<Record<string, un
     for (const level of ['campaigns', 'ad-groups']) {
       const res = await sb.req('GET', `/observe/${advertiserId}/${level}`, { key: TEST_FULL_KEY });
       if (res.status !== 200) throw new Error(`live read of ${advertiserId} ${level}: ${res.status} ${res.text}`);
-      for (const row of res.body.data as Array<Record<string, unknown>>) {
+      const data: Array<Record<string, unknown>> = res.body.data;
+      for (const row of data) {
         out.push({ advertiserId, level, id: row.id, ...Object.fromEntries(FIELDS.map((f) => [f, row[f] ?? null])) });
       }
     }
