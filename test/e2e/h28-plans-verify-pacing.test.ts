@@ -6,9 +6,9 @@
 // lost (409) and whose provider cannot read creatives live (501).
 import { describe, expect, it } from 'vitest';
 import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
-import { tempConfigDir } from '../helpers/cli.js';
-import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { cliAgainst } from '../helpers/sandbox-cli.js';
 import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
 
 const A = 'acc_h28_a';
@@ -30,15 +30,7 @@ function world(): WorldInput {
 }
 
 const sb = useTestSandbox({ world: world() });
-const cfg = tempConfigDir();
-const cli = (args: readonly string[]) =>
-  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full }, timeoutMs: 60_000 });
-// Answers read back as the rows the test asks for: JSON, so `any` (typed where read, not cast at each call).
-const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const r = await sb.req(method, path, { key: sb.keys.full, ...(body !== undefined ? { body } : {}) });
-  expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-  return r.body;
-};
+const { cfg, cli, api } = cliAgainst(sb);
 /** The rows of a list answer. */
 const listed = async <T>(path: string): Promise<T[]> => (await api('GET', path)).data;
 

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
 import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
-import { tempConfigDir } from '../helpers/cli.js';
-import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { cliAgainst } from '../helpers/sandbox-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const A = 'acc_w36_fix_a';
@@ -29,16 +28,8 @@ function world(): WorldInput {
 }
 
 const sb = useTestSandbox({ world: world() });
-const cfg = tempConfigDir();
 const dir = tempDir('w36-fix-');
-const cli = (args: readonly string[]) =>
-  runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full }, timeoutMs: 60_000 });
-// Answers read back as the rows the test asks for: JSON, so `any` (typed where read).
-const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-  const r = await sb.req(method, path, { key: sb.keys.full, ...(body !== undefined ? { body } : {}) });
-  expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-  return r.body;
-};
+const { cli, api } = cliAgainst(sb);
 
 type Campaign = {
   id: string;
