@@ -3,6 +3,7 @@
 // with the Line Item it serves, and what was not proposed, each with its
 // reason (stderr). Amounts are in whole units with at most the currency's
 // decimals, as the service takes them (else 422 invalid_amount).
+import { currencyDecimals } from '../contract/currency.js';
 import type { NamedChange } from '../contract/mutation-actions.js';
 
 /** Something a check found that no change is proposed for, and why. */
@@ -21,15 +22,6 @@ export interface ProposedChange {
 export interface Proposal {
   changes: ProposedChange[];
   notProposed: NotProposed[];
-}
-
-/** Decimals of a currency's minor unit (ISO 4217, as Intl knows it: JPY 0, USD 2, KWD 3); an unknown code gets two. */
-export function currencyDecimals(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
 }
 
 /** Minor units of a whole amount, when it is positive, finite and has no more decimals than the currency; else undefined. */

@@ -20,7 +20,8 @@ import type { ApiClient } from '../client/http.js';
 import type { NamedChange } from '../contract/mutation-actions.js';
 import { chosenItems, knownCurrency, type CheckedPlan, type PlanLineItem } from './plan-checked.js';
 import type { PacingRow, PacingVerdict } from './plan-pacing.js';
-import { currencyDecimals, minorUnits, wholeOf, type NotProposed, type Proposal } from './plan-proposal.js';
+import { currencyDecimals } from '../contract/currency.js';
+import { minorUnits, wholeOf, type NotProposed, type Proposal } from './plan-proposal.js';
 import { liveAnswerOf, readEntities, type LiveWanted } from './plan-verify.js';
 
 type Row = Record<string, unknown>;

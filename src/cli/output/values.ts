@@ -5,6 +5,7 @@
 // Intl formatters are made on first use, never at load: building one starts
 // ICU (~13 ms, issue #16), and writers.ts loads this module (through table.ts)
 // only when it draws a table.
+import { currencyDecimals } from '../../contract/currency.js';
 import { cellText } from './sanitize.js';
 import { MONEY_KEYS } from './money.js';
 
@@ -71,12 +72,7 @@ const moneyFormats = new Map<string, Intl.NumberFormat>();
 export function formatMoney(n: number, currency: string): string {
   let f = moneyFormats.get(currency);
   if (!f) {
-    let digits = 2;
-    try {
-      digits = new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      // not an ISO 4217 code Intl knows: two decimals
-    }
+    const digits = currencyDecimals(currency);
     f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, 2) });
     moneyFormats.set(currency, f);
   }
