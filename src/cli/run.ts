@@ -39,6 +39,11 @@ export interface RunEnvironment {
   registry: Registry;
   /** Where API requests go; the node:http transport when absent (tests pass a stub registry). */
   transport?: Transport;
+  /**
+   * Leave the shared HTTP pools open when the run ends: `adops mcp` runs commands concurrently in one process, and
+   * one run closing the pools would cut another's requests (the server closes them when it stops).
+   */
+  keepPools?: boolean;
 }
 
 // The client (and node:http with it) loads on a command's first request:
@@ -161,7 +166,7 @@ export async function runCli(argv: readonly string[], envIn: RunEnvironment): Pr
     return report.exitCode;
   } finally {
     signals?.dispose();
-    if (clientModule) await (await clientModule).closeAllPools();
+    if (clientModule && envIn.keepPools !== true) await (await clientModule).closeAllPools();
   }
 }
 

@@ -18,6 +18,7 @@ export const TOP_LEVEL: readonly TopLevelEntry[] = [
   { name: 'config', description: 'Settings and profiles', group: true },
   { name: 'demo', description: 'A short tour of real adops commands against a throwaway local sandbox (needs no account)', group: false },
   { name: 'doctor', description: 'Check config, key, reachability, subscription and permissions, and say what to fix', group: false },
+  { name: 'mcp', description: 'Serve the contract as MCP tools for agents (stdio, or Streamable HTTP with --http)', group: false },
   { name: 'mutations', description: 'Changes started on advertisers', group: true },
   { name: 'observe', description: 'Read campaigns, ad groups, ads, creatives, asset groups (stored or live) and insights', group: true },
   { name: 'plans', description: 'Campaign Plans and their Line Items', group: true },

@@ -5,6 +5,7 @@ import { authCommands } from './auth/index.js';
 import { brandCommands, brandGroups } from './brands/index.js';
 import { configCommands } from './config/index.js';
 import { demoCommands } from './demo/index.js';
+import { mcpCommands } from './mcp/index.js';
 import { miscCommands } from './misc/index.js';
 import { mutationCommands, mutationGroups } from './mutations/index.js';
 import { observeCommands, observeGroups } from './observe/index.js';
@@ -48,5 +49,5 @@ function buildRegistry(): Registry {
   const placed = new Set(operationCommands);
   const unplaced = allTableCommands().filter((c) => !placed.has(c));
   if (unplaced.length) throw new Error(`operation commands outside the groups: ${unplaced.map((c) => c.path.join(' ')).join(', ')}`);
-  return new Registry(GROUPS, [...operationCommands, ...authCommands, ...configCommands, ...sandboxCommands, ...miscCommands, ...demoCommands]);
+  return new Registry(GROUPS, [...operationCommands, ...authCommands, ...configCommands, ...sandboxCommands, ...miscCommands, ...mcpCommands, ...demoCommands]);
 }

@@ -61,6 +61,11 @@ export interface ToolDef {
   annotations: ToolAnnotations;
   toolset: Toolset;
   access: ToolAccess;
+  /**
+   * The access one call needs when its arguments decide it (a mutation whose action is delete or archive is
+   * destructive; others are writes); `access` when absent. Checked by the gate (./gate.ts) on every call.
+   */
+  callAccess?(args: Record<string, unknown>): ToolAccess;
   /** The operations the tool may perform (an operation tool: its own). */
   operationIds: readonly string[];
   call(args: Record<string, unknown>, env: ToolEnv): Promise<ToolOutcome>;
