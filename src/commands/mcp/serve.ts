@@ -41,7 +41,7 @@ export async function run(ctx: CommandContext, input: CommandInput<McpOptions>):
   const registry = ctx.registry;
   if (!(registry instanceof Registry)) throw new Error('adops mcp needs the whole command registry');
   if (!ctx.auth().apiKey) ctx.warn('no API key: every tool will answer exit 3 until ADOPS_API_KEY or a profile holds one');
-  const tools = [...operationTools(registry, changesDir(ctx.env)), ...flowTools()];
+  const tools = [...operationTools(registry, changesDir(ctx.env)), ...flowTools({ changeDir: changesDir(ctx.env) })];
   const setup: ServerSetup = {
     tools,
     gate,
