@@ -15,6 +15,7 @@
 //   completions/adops.{bash,zsh,fish}
 //   man/adops.1                                    (the man page, package.json "man")
 //   docs/exit-codes.md                             (its tables, between their markers)
+//   docs/mcp.md                                    (the table of `adops mcp` tools, between its markers)
 // Each step reads the sources (src/), bundled by esbuild without type-checking, not tsc's dist/, and
 // reads what the step before it wrote. A new operation's id enters the type OperationId only with the
 // table written here, so its handler (src/sandbox/routes/<area>.ts) type-checks only after this has run:
@@ -96,6 +97,20 @@ for (const shell of cli.SHELLS) writeFileSync(`${root}completions/adops.${shell}
 mkdirSync(`${root}man`, { recursive: true });
 writeFileSync(`${root}man/adops.1`, cli.manPage(registry, cli.packageVersion()));
 writeFileSync(`${root}docs/exit-codes.md`, cli.exitCodesDoc(readFileSync(`${root}docs/exit-codes.md`, 'utf8')));
+
+// 4. The tools of `adops mcp` (the operation tools from the registry, then the flows), as tools/list gives them.
+const mcp = await fromSource(
+  'mcp',
+  [
+    "export { getRegistry } from './src/commands/index.ts';",
+    "export { operationTools } from './src/mcp/operation-tools.ts';",
+    "export { flowTools } from './src/mcp/flow-tools.ts';",
+    "export { mcpToolsDoc } from './src/mcp/tool-table.ts';",
+  ].join('\n'),
+);
+// The tools only name their change directory here (nothing is written until a tool is called).
+const mcpTools = [...mcp.operationTools(mcp.getRegistry(), 'mcp-changes'), ...mcp.flowTools({ changeDir: 'mcp-changes' })];
+writeFileSync(`${root}docs/mcp.md`, mcp.mcpToolsDoc(readFileSync(`${root}docs/mcp.md`, 'utf8'), mcpTools));
 
 /** src/contract/generated/operation-table.ts: each entry as its module declares it, less `schemas`. */
 export function operationTableSource(entries) {

@@ -90,6 +90,14 @@ describe('mutations_preview → mutations_apply → mutations_undo', () => {
     const undone = await ok('mutations_undo', { undoFile: applied.undo.undoFile, timeoutSeconds: 30 });
     expect(undone.rows).toEqual([expect.objectContaining({ state: 'succeeded' })]);
     expect((await live(c!.id)).budget).toBe(before);
+
+    // A new key is a new round of the same changes: sent again, with its own undo.
+    const round2 = await ok('mutations_apply', { changes, idempotencyKey: 'round-2', timeoutSeconds: 30 });
+    expect(round2.rows).toEqual([expect.objectContaining({ state: 'succeeded', sent: 'this run' })]);
+    expect(round2.undo.undoFile).not.toBe(applied.undo.undoFile);
+    expect((await live(c!.id)).budget).toBe(before + 7);
+    await ok('mutations_undo', { undoFile: round2.undo.undoFile, timeoutSeconds: 30 });
+    expect((await live(c!.id)).budget).toBe(before);
   });
 
   it('a delete among the rows: no way back, so nothing is sent; a file that is not an undo file is not undone', async () => {

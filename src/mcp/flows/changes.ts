@@ -19,6 +19,9 @@ import { ArgError, bool, flag, num, str, withArgs } from './tool-args.js';
 
 type Args = Record<string, unknown>;
 
+/** 1 to 255 visible ASCII characters, as the contract's Idempotency-Key. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
 /** The change file a call names: `file`, or the inline `changes` written to one. */
 function changeFile(args: Args, dir: ChangeDir): string {
   const file = str(args, 'file');
@@ -27,7 +30,7 @@ function changeFile(args: Args, dir: ChangeDir): string {
   if (file !== undefined) return resolve(file);
   if (!Array.isArray(changes) || changes.length === 0 || !changes.every((c) => typeof c === 'object' && c !== null && !Array.isArray(c)))
     throw new ArgError('changes: expected a non-empty array of change objects');
-  return dir.inline(changes);
+  return dir.inline(changes, str(args, 'idempotencyKey', KEY));
 }
 
 /** The bodies of a change (or undo) file, as `mutations apply` reads them. */
@@ -145,6 +148,11 @@ export function changeTools(dir: ChangeDir): ToolDef[] {
         properties: {
           ...CHANGE_INPUT,
           skipUnchanged: { type: 'boolean', description: 'leave out rows whose target already has the new value' },
+          idempotencyKey: {
+            type: 'string',
+            description:
+              'with changes inline: the same key (or none) and the same changes resume one journal, sending nothing twice; a new key sends the same changes again as a new round',
+          },
           ...WAIT_INPUT,
         },
         additionalProperties: false,
