@@ -5,6 +5,7 @@
 // neither the key nor an escape sequence from the service reaches the stream.
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/contract/operations.js';
+import { flowTools } from '../../src/mcp/flow-tools.js';
 import { mutationsWorld } from '../sandbox/mutations/world.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { resultJson, useMcpServer } from '../helpers/mcp-client.js';
@@ -30,7 +31,9 @@ describe('adops mcp, read-only', () => {
     for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
     expect(names).not.toContain('mutations_start');
     expect(names).not.toContain('skills_delete');
-    expect(tools.length).toBe(OPERATIONS.filter((op) => op.method === 'GET').length);
+    // …and the flows that read (src/mcp/flow-tools.ts: verify, pacing, drift, preview).
+    const readFlows = flowTools({ changeDir: state }).filter((t) => t.access === 'read').length;
+    expect(tools.length).toBe(OPERATIONS.filter((op) => op.method === 'GET').length + readFlows);
   });
 
   it('a read tool answers what `adops <the same command> --output json` prints, one page with its nextCursor', async () => {
@@ -42,7 +45,9 @@ describe('adops mcp, read-only', () => {
     expect(page.rows).toEqual(JSON.parse(cli.stdout));
     expect(page.rows).toHaveLength(1);
     expect(page.nextCursor).toBe(/^next cursor: (\S+)$/m.exec(cli.stderr)?.[1]);
-    const next = resultJson(await mcp().client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1, cursor: page.nextCursor } }));
+    const next = resultJson(
+      await mcp().client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1, cursor: page.nextCursor } }),
+    );
     expect(next.rows[0].id).not.toBe(page.rows[0].id);
   });
 
@@ -62,7 +67,10 @@ describe('adops mcp, read-only', () => {
     expect(resultJson(result).error.message).toMatch(/read-only \(start it with --allow-writes\)/);
     const after = await sb.req('GET', '/context/skills', { key: TEST_FULL_KEY });
     expect(after.body.data).toEqual(before.body.data);
-    const mutation = await mcp().client.callTool({ name: 'mutations_start', arguments: { body: { advertiserId: 'acc_a', action: 'pause', target: { type: 'campaign', id: '100' } } } });
+    const mutation = await mcp().client.callTool({
+      name: 'mutations_start',
+      arguments: { body: { advertiserId: 'acc_a', action: 'pause', target: { type: 'campaign', id: '100' } } },
+    });
     expect(mutation.isError).toBe(true);
   });
 
