@@ -42,7 +42,9 @@ describe('adops mcp, read-only', () => {
     expect(page.rows).toEqual(JSON.parse(cli.stdout));
     expect(page.rows).toHaveLength(1);
     expect(page.nextCursor).toBe(/^next cursor: (\S+)$/m.exec(cli.stderr)?.[1]);
-    const next = resultJson(await mcp().client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1, cursor: page.nextCursor } }));
+    const next = resultJson(
+      await mcp().client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1, cursor: page.nextCursor } }),
+    );
     expect(next.rows[0].id).not.toBe(page.rows[0].id);
   });
 
@@ -62,7 +64,10 @@ describe('adops mcp, read-only', () => {
     expect(resultJson(result).error.message).toMatch(/read-only \(start it with --allow-writes\)/);
     const after = await sb.req('GET', '/context/skills', { key: TEST_FULL_KEY });
     expect(after.body.data).toEqual(before.body.data);
-    const mutation = await mcp().client.callTool({ name: 'mutations_start', arguments: { body: { advertiserId: 'acc_a', action: 'pause', target: { type: 'campaign', id: '100' } } } });
+    const mutation = await mcp().client.callTool({
+      name: 'mutations_start',
+      arguments: { body: { advertiserId: 'acc_a', action: 'pause', target: { type: 'campaign', id: '100' } } },
+    });
     expect(mutation.isError).toBe(true);
   });
 
@@ -82,7 +87,8 @@ describe('adops mcp, read-only', () => {
     const { resources } = await mcp().client.listResources();
     expect(resources.map((r) => r.uri)).toContain('adops://brands/mcp-brand');
     const read = await mcp().client.readResource({ uri: 'adops://brands/mcp-brand' });
-    expect(JSON.parse(String(read.contents[0]?.text)).name).toBe('MCP Brand');
+    const content = read.contents[0];
+    expect(content && 'text' in content ? JSON.parse(content.text).name : undefined).toBe('MCP Brand');
   });
 
   it('neither the key nor an escape sequence from the service is ever in the stream (a recorder on stdout), nor on stderr', async () => {

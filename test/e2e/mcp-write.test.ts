@@ -45,7 +45,11 @@ describe('adops mcp --allow-writes --allow-destructive', () => {
 
   it('a change is journaled, sent once when called twice with one key, and its undo restores the field', async () => {
     const before = await liveName('100');
-    const args = { body: { advertiserId: 'acc_a', action: 'rename', target: { type: 'campaign', id: '100' }, name: 'Renamed by an agent' }, idempotencyKey: 'agent-key-1', wait: true };
+    const args = {
+      body: { advertiserId: 'acc_a', action: 'rename', target: { type: 'campaign', id: '100' }, name: 'Renamed by an agent' },
+      idempotencyKey: 'agent-key-1',
+      wait: true,
+    };
     const first = await mcp().client.callTool({ name: 'mutations_start', arguments: args });
     expect(first.isError, JSON.stringify(first)).toBeFalsy();
     const done = resultJson(first);
