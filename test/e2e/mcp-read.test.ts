@@ -18,7 +18,8 @@ const state = tempDir('adops-mcp-state-');
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY, XDG_STATE_HOME: state });
 const ESC_NAME = '\x1b[31mRed\x1b[0m playbook\x1b]0;pwned\x07';
 const KEY_TEXT = `paste ${TEST_FULL_KEY} here`;
-const mcp = useMcpServer([], env);
+// --retries 0: a request cut by another run's end would fail, not be retried away.
+const mcp = useMcpServer(['--retries', '0'], env);
 
 describe('adops mcp, read-only', () => {
   it('offers the read tools of every operation (a GET each) and no write tool', async () => {
@@ -46,6 +47,17 @@ describe('adops mcp, read-only', () => {
       await mcp().client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1, cursor: page.nextCursor } }),
     );
     expect(next.rows[0].id).not.toBe(page.rows[0].id);
+  });
+
+  it("concurrent calls do not cut each other's requests (a run's end leaves the shared connections open)", async () => {
+    const calls = Array.from({ length: 24 }, (_, i) =>
+      mcp().client.callTool({
+        name: i % 2 ? 'observe_ad_groups_list_live' : 'observe_campaigns_list_live',
+        arguments: { advertiserId: ['acc_a', 'acc_b', 'acc_c', 'acc_d'][i % 4], limit: 1 },
+      }),
+    );
+    const results = await Promise.all(calls);
+    expect(results.filter((r) => r.isError).map((r) => JSON.stringify(r))).toEqual([]);
   });
 
   it('a failing call is an error result with the service code, the exit code and its meaning', async () => {
