@@ -10,10 +10,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { mutationsWorld } from '../sandbox/mutations/world.js';
 import { baseEnv, BIN, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
 import { resultJson } from '../helpers/mcp-client.js';
-import { TEST_FULL_KEY, useTestSandbox } from '../helpers/sandbox.js';
+import { useTestSandbox } from '../helpers/sandbox.js';
 
 const sb = useTestSandbox({ world: mutationsWorld() });
 const cfg = tempConfigDir();
+const NARROW_KEY = 'acr_test_mutread_0001';
 let child: ChildProcess;
 let url: URL;
 let stderr = '';
@@ -22,7 +23,8 @@ beforeAll(async () => {
   ensureBuilt();
   child = spawn(process.execPath, [BIN, 'mcp', '--http', '127.0.0.1:0'], {
     cwd: ROOT,
-    env: baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY }),
+    // A key with mutation:read only: a tool it may not use is still offered, and answers the service's 403.
+    env: baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: NARROW_KEY }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   url = await new Promise<URL>((resolve, reject) => {
@@ -65,13 +67,17 @@ describe('adops mcp --http', () => {
   it('prints where it listens (loopback, /mcp) and serves a session through the SDK client', async () => {
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.pathname).toBe('/mcp');
-    expect(stderr).not.toContain(TEST_FULL_KEY);
+    expect(stderr).not.toContain(NARROW_KEY);
     const client = new Client({ name: 'adops-tests', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('observe_campaigns_list_live');
-    const page = resultJson(await client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1 } }));
-    expect(page.rows).toHaveLength(1);
+    const page = resultJson(await client.callTool({ name: 'mutations_list', arguments: { limit: 1 } }));
+    expect(Array.isArray(page.rows)).toBe(true);
+    // Not hidden for want of a permission: called, it answers the service's 403 with its exit code.
+    const forbidden = await client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1 } });
+    expect(forbidden.isError).toBe(true);
+    expect(resultJson(forbidden)).toMatchObject({ exitCode: 3, error: { status: 403 } });
     await client.close();
   });
 

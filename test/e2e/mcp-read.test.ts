@@ -109,6 +109,8 @@ describe('adops mcp, read-only', () => {
     expect(resultJson(listed).rows.some((s: { slug: string }) => s.slug === 'mcp-pacing')).toBe(true);
     const stream = mcp().stdout();
     expect(stream).toContain('mcp-pacing');
+    // stdout is the protocol stream alone: every line a JSON-RPC message.
+    for (const line of stream.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc, line.slice(0, 200)).toBe('2.0');
     for (const text of [stream, mcp().stderr()]) {
       expect(text).not.toContain(TEST_FULL_KEY);
       expect(text).not.toContain('\x1b');
