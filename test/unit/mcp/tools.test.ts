@@ -32,6 +32,9 @@ describe('operation tools', () => {
     expect(byName('assets_rename')).toMatchObject({ access: 'write', toolset: 'assets' });
     expect(byName('mutations_start')).toMatchObject({ access: 'write', toolset: 'mutations', annotations: { idempotentHint: true } });
     expect(byName('mutations_start').callAccess?.({ body: { action: 'delete' } })).toBe('destructive');
+    // Archiving a plan is an update by method, destructive by what it does.
+    expect(byName('plans_update').callAccess?.({ slug: 'p', body: { revision: 1, status: 'archived' } })).toBe('destructive');
+    expect(byName('plans_update').callAccess?.({ slug: 'p', body: { revision: 1, status: 'draft' } })).toBe('write');
   });
 
   it('the schema: path parameters and query at the top, the body as `body`, lists with cursor and limit', () => {
