@@ -5,8 +5,9 @@
 // listLiveCampaigns); its name is the command path joined by `_` (dashes too:
 // `observe_ad_groups_list`, `observe_campaigns_list_live`). Toolset, access and
 // annotations come from the operation: GET is a read, DELETE destructive, any
-// other method a write (one that archives: destructive); DELETE and a change sent with an Idempotency-Key
-// are idempotent. The change tool (createMutation) is ./mutation-tool.ts.
+// other method a write (a call that archives: destructive); DELETE and a change
+// sent with an Idempotency-Key are idempotent. The change tool (createMutation)
+// is ./mutation-tool.ts.
 import { isRecord } from '../client/json.js';
 import type { CommandSpec, Registry } from '../cli/registry.js';
 import type { OperationCommandData } from '../commands/_shared/operation-data.js';
