@@ -97,10 +97,11 @@ export function mutationTool(op: OperationDef, annotations: ToolAnnotations, cha
       if (args.wait === true) flags.push('--wait');
       const outcome = outcomeOf(await env.run(['mutations', 'apply', ...flags, '--', files.file], { signal: env.signal }), { list: false });
       if (!outcome.ok) return { ...outcome, error: { ...(isRecord(outcome.error) ? outcome.error : { message: outcome.error }), idempotencyKey: key } };
-      const rows = Array.isArray(outcome.value) ? outcome.value : [outcome.value];
+      // apply's summary is a list of rows: this file's one row (row, action, target, mutationId, state, error).
+      const row: unknown = Array.isArray(outcome.value) ? outcome.value[0] : outcome.value;
       return {
         ok: true,
-        value: { idempotencyKey: key, ...(isRecord(rows[0]) ? rows[0] : { result: rows[0] }), journal: files.journal, undo: await undoOf(files, body) },
+        value: { idempotencyKey: key, ...(isRecord(row) ? row : { result: row }), journal: files.journal, undo: await undoOf(files, body) },
       };
     },
   };

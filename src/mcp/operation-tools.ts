@@ -5,8 +5,10 @@
 // listLiveCampaigns); its name is the command path joined by `_` (dashes too:
 // `observe_ad_groups_list`, `observe_campaigns_list_live`). Toolset, access and
 // annotations come from the operation: GET is a read, DELETE destructive, any
-// other method a write; DELETE and a change sent with an Idempotency-Key
-// are idempotent. The change tool (createMutation) is ./mutation-tool.ts.
+// other method a write (a call that archives: destructive); DELETE and a change
+// sent with an Idempotency-Key are idempotent. The change tool (createMutation)
+// is ./mutation-tool.ts.
+import { isRecord } from '../client/json.js';
 import type { CommandSpec, Registry } from '../cli/registry.js';
 import type { OperationCommandData } from '../commands/_shared/operation-data.js';
 import { inputsOf } from '../commands/_shared/operation-data.js';
@@ -41,6 +43,12 @@ export function annotationsOf(op: Pick<OperationDef, 'method' | 'summary' | 'id'
     idempotentHint: idempotent,
     openWorldHint: true,
   };
+}
+
+/** A change whose body archives (a Campaign Plan's `status: archived`) is destructive, whatever its method. */
+export function callAccessOf(op: Pick<OperationDef, 'method'>): (args: Record<string, unknown>) => ToolAccess {
+  const access = accessOf(op);
+  return (args) => (access === 'write' && isRecord(args.body) && /^archived$/i.test(String(args.body.status)) ? 'destructive' : access);
 }
 
 /** The tool's name from its command path (and the alternate's flag). */
@@ -80,6 +88,7 @@ function operationTool(registry: Registry, op: OperationDef, changesDir: string)
     annotations: annotationsOf(op),
     toolset: toolsetOf(op),
     access: accessOf(op),
+    callAccess: callAccessOf(op),
     operationIds: [op.id],
     async call(args, env) {
       const missing = missingArgs(inputSchema, args);

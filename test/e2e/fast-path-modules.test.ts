@@ -129,6 +129,36 @@ describe('modules loaded on the fast paths', () => {
   }
 });
 
+// `adops mcp` (#38): the SDK and the server load when that command runs, never on a fast path; the whole CLI
+// reads the command's definition (its toolsets' names, src/mcp/tool-def.ts) and nothing else of it.
+describe('MCP code loads only for adops mcp', () => {
+  const mcpSources = (sources: string[]) => sources.filter((s) => s.includes('node_modules/@modelcontextprotocol/') || s.includes('src/mcp/'));
+
+  it('the check sees what `adops mcp` loads (it can fail)', () => {
+    const r = loadedSources(['mcp']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const seen = mcpSources(r.sources);
+    expect(seen.some((s) => s.includes('node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(seen.some((s) => s.endsWith('src/mcp/server.ts'))).toBe(true);
+  });
+
+  for (const args of [['--help'], ['--version'], ['mcp', '--help'], ['observe', 'campaigns', '--json']]) {
+    it(`adops ${args.join(' ')} loads none of it`, () => {
+      const r = loadedSources(args);
+      expect(r.status, r.stderr).toBe(0);
+      expect(mcpSources(r.sources)).toEqual([]);
+    });
+  }
+
+  it('another command through the whole CLI loads only the toolsets of its definition', () => {
+    const r = loadedSources(['observe', 'campaigns', '--live', 'acc_acme_a_001', '--json', '--limit', '1']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.files).toContain('dist/bundle/main.js');
+    expect(mcpSources(r.sources).map((s) => s.replace(/.*\/src\//, 'src/'))).toEqual(['src/mcp/tool-def.ts']);
+  });
+});
+
 describe('the stored reads from dist/bundle/fast-read.cjs (bin/adops.js requires it, #16)', () => {
   const MAIN = join(ROOT, 'dist', 'bundle', 'main.js');
   /** The whole CLI on the same argv: main.js run directly (it never takes the stored-read bundle). */

@@ -19,7 +19,8 @@ const state = tempDir('adops-mcp-state-');
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY, XDG_STATE_HOME: state });
 const ESC_NAME = '\x1b[31mRed\x1b[0m playbook\x1b]0;pwned\x07';
 const KEY_TEXT = `paste ${TEST_FULL_KEY} here`;
-const mcp = useMcpServer([], env);
+// --retries 0: a request cut by another run's end would fail, not be retried away.
+const mcp = useMcpServer(['--retries', '0'], env);
 
 describe('adops mcp, read-only', () => {
   it('offers the read tools of every operation (a GET each) and no write tool', async () => {
@@ -49,6 +50,17 @@ describe('adops mcp, read-only', () => {
       await mcp().client.callTool({ name: 'observe_campaigns_list_live', arguments: { advertiserId: 'acc_a', limit: 1, cursor: page.nextCursor } }),
     );
     expect(next.rows[0].id).not.toBe(page.rows[0].id);
+  });
+
+  it("concurrent calls do not cut each other's requests (a run's end leaves the shared connections open)", async () => {
+    const calls = Array.from({ length: 24 }, (_, i) =>
+      mcp().client.callTool({
+        name: i % 2 ? 'observe_ad_groups_list_live' : 'observe_campaigns_list_live',
+        arguments: { advertiserId: ['acc_a', 'acc_b', 'acc_c', 'acc_d'][i % 4], limit: 1 },
+      }),
+    );
+    const results = await Promise.all(calls);
+    expect(results.filter((r) => r.isError).map((r) => JSON.stringify(r))).toEqual([]);
   });
 
   it('a failing call is an error result with the service code, the exit code and its meaning', async () => {
@@ -90,7 +102,8 @@ describe('adops mcp, read-only', () => {
     const { resources } = await mcp().client.listResources();
     expect(resources.map((r) => r.uri)).toContain('adops://brands/mcp-brand');
     const read = await mcp().client.readResource({ uri: 'adops://brands/mcp-brand' });
-    expect(JSON.parse(String(read.contents[0]?.text)).name).toBe('MCP Brand');
+    const content = read.contents[0];
+    expect(content && 'text' in content ? JSON.parse(content.text).name : undefined).toBe('MCP Brand');
   });
 
   it('neither the key nor an escape sequence from the service is ever in the stream (a recorder on stdout), nor on stderr', async () => {
@@ -99,6 +112,8 @@ describe('adops mcp, read-only', () => {
     expect(resultJson(listed).rows.some((s: { slug: string }) => s.slug === 'mcp-pacing')).toBe(true);
     const stream = mcp().stdout();
     expect(stream).toContain('mcp-pacing');
+    // stdout is the protocol stream alone: every line a JSON-RPC message.
+    for (const line of stream.split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc, line.slice(0, 200)).toBe('2.0');
     for (const text of [stream, mcp().stderr()]) {
       expect(text).not.toContain(TEST_FULL_KEY);
       expect(text).not.toContain('\x1b');

@@ -43,7 +43,12 @@ export async function startMcp(args: readonly string[], env: Record<string, stri
 
 /** One server for the whole file, started in beforeAll (after `env()` can be read), closed in afterAll. */
 export function useMcpServer(args: readonly string[], env: () => Record<string, string>): () => McpRun {
-  return perFile('useMcpServer: adops mcp', () => startMcp(args, env()), (run) => run.close(), 60_000);
+  return perFile(
+    'useMcpServer: adops mcp',
+    () => startMcp(args, env()),
+    (run) => run.close(),
+    60_000,
+  );
 }
 
 /** The JSON of a tool result's first text. */
