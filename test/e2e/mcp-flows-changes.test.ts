@@ -118,6 +118,7 @@ describe('mutations_preview → mutations_apply → mutations_undo', () => {
     writeFileSync(plain, JSON.stringify({ advertiserId: A, action: 'pause', target: { type: 'campaign', id: c!.id } }) + '\n');
     expect((await fails('mutations_undo', { undoFile: plain })).error.message).toMatch(/not an undo file/);
     expect((await fails('mutations_apply', { file: plain, changes: [] })).error.message).toMatch(/either file .* or changes/);
+    expect((await fails('mutations_apply', { file: plain, idempotencyKey: 'k' })).error.message).toMatch(/idempotencyKey names a round of inline changes/);
     expect(await mutationCount()).toBe(sentBefore);
   });
 

@@ -27,6 +27,8 @@ function changeFile(args: Args, dir: ChangeDir): string {
   const file = str(args, 'file');
   const changes = args.changes;
   if ((file === undefined) === (changes === undefined)) throw new ArgError('give either file (a change file) or changes (an array of changes), not both');
+  if (file !== undefined && args.idempotencyKey !== undefined)
+    throw new ArgError('idempotencyKey names a round of inline changes; a change file is its own round (its journal sits beside it)');
   if (file !== undefined) return resolve(file);
   if (!Array.isArray(changes) || changes.length === 0 || !changes.every((c) => typeof c === 'object' && c !== null && !Array.isArray(c)))
     throw new ArgError('changes: expected a non-empty array of change objects');
