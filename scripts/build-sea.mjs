@@ -24,6 +24,7 @@
 // Writes dist/sea/adops-<platform>-<arch> (this machine's: linux-x64 in CI).
 // Its last line is the path it wrote.
 import { build } from 'esbuild';
+import { fastReadOnly, launcherOnly, noDynamicImports } from './bundle-plugins.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,7 +110,7 @@ const seaSwaps = {
   },
 };
 
-// Runs before the bundle: the asset reader, the cache file of an asset, and the launcher's argv.
+// Runs before each bundle: the asset reader and the cache file of an asset (the entry drops the launcher's argv).
 const banner = `'use strict';
 const __adopsSea = require('node:sea');
 // The bundle's modules ask import.meta.url where they are: nowhere on disk (no package.json above it).
@@ -136,16 +137,12 @@ function __adopsSeaFile(name) {
   }
   return path.join(os.tmpdir(), 'adops-sea-no-cache', name);
 }
-// Under Node, what runs adops again (the demo's steps) starts \`node <launcher> ARGS\`; here the
-// launcher is this executable itself, so a first argument naming it is dropped.
-if (process.argv[2] === process.execPath) process.argv.splice(2, 1);
 `;
 
-const bundleFile = join(outDir, 'adops.cjs');
-await build({
+// Each bundle is an asset the entry (scripts/sea-main.mjs) compiles when it needs it: wrapped here as a
+// function expression of (exports, require, module), the entry's require being Node's built-in modules.
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/cli/main.ts'],
-  outfile: bundleFile,
   bundle: true,
   platform: 'node',
   target: 'node24',
@@ -155,12 +152,53 @@ await build({
   // Never loaded here (node:sqlite is complete on Node 24), and a native module cannot be inside.
   external: ['better-sqlite3'],
   define: { 'import.meta.url': '__adopsSeaUrl' },
-  banner: { js: banner },
-  plugins: [seaSwaps],
-});
+  banner: { js: `(function (exports, require, module) {\n${banner}` },
+  footer: { js: '\n})' },
+};
+const bundleFile = join(outDir, 'adops.cjs');
+const fastReadFile = join(outDir, 'fast-read.cjs');
+const entryFile = join(outDir, 'sea-main.cjs');
+await Promise.all([
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: bundleFile, plugins: [seaSwaps] }),
+  // The stored reads' own bundle, built as the npm install's is (scripts/bundle-plugins.mjs), with the SEA's swaps.
+  build({ ...common, entryPoints: ['src/commands/observe/fast-read.ts'], outfile: fastReadFile, plugins: [seaSwaps, fastReadOnly] }),
+  // The entry: the launcher and the entry decision (route.ts) only, as small as bin/adops.js's share of a start.
+  build({
+    absWorkingDir: root,
+    entryPoints: ['scripts/sea-main.mjs'],
+    outfile: entryFile,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { __ADOPS_VERSION__: JSON.stringify(pkg.version) },
+    plugins: [noDynamicImports, launcherOnly],
+  }),
+]);
 const missed = SEA_SWAPS.filter((s) => !swapped.has(s));
 if (missed.length > 0) throw new Error(`build:sea: not in the bundle any more: ${missed.map((s) => s.file).join(', ')} (update SEA_SWAPS)`);
-say(`bundle: ${(statSync(bundleFile).size / 1e6).toFixed(1)} MB`);
+say(
+  `bundles: the whole CLI ${(statSync(bundleFile).size / 1e6).toFixed(1)} MB, stored reads ${(statSync(fastReadFile).size / 1e3).toFixed(0)} KB, entry ${(statSync(entryFile).size / 1e3).toFixed(0)} KB`,
+);
+
+// V8's code cache of each bundle, made by the Node that runs them (a cache from another V8 is refused): the stored
+// reads' after its modules are set up (its top level run: it has no effect but definitions), so the functions that
+// set-up compiled are in it too; the whole CLI's after compiling only (running it would run the CLI).
+execFileSync(
+  nodeBin,
+  [
+    '-e',
+    `const { Script } = require('node:vm'), fs = require('node:fs');
+for (const [file, run] of [[${JSON.stringify(bundleFile)}, false], [${JSON.stringify(fastReadFile)}, true]]) {
+  const script = new Script(fs.readFileSync(file, 'utf8'), { filename: file });
+  if (run) script.runInThisContext()({}, require, { exports: {} });
+  fs.writeFileSync(file + '.cache', script.createCachedData());
+}`,
+  ],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
 
 // ---- 4. the blob, injected into a copy of Node 24 ---------------------------
 const blob = join(outDir, 'sea-prep.blob');
@@ -171,12 +209,19 @@ writeFileSync(
   config,
   JSON.stringify(
     {
-      main: bundleFile,
+      main: entryFile,
       output: blob,
       disableExperimentalSEAWarning: true,
-      // V8's compiled code for the bundle, made here: start-up skips compiling ~3 MB of JavaScript.
+      // V8's compiled code for the entry (the bundles' own caches are assets, above).
       useCodeCache: true,
-      assets: { 'package.json': packageJson, 'demo-world.db': image },
+      assets: {
+        'package.json': packageJson,
+        'demo-world.db': image,
+        'adops.cjs': bundleFile,
+        'adops.cjs.cache': `${bundleFile}.cache`,
+        'fast-read.cjs': fastReadFile,
+        'fast-read.cjs.cache': `${fastReadFile}.cache`,
+      },
     },
     null,
     2,
@@ -192,7 +237,7 @@ const injected = spawnSync(process.execPath, [postjectCli, exe, 'NODE_SEA_BLOB',
 const lief = /^warning: Can't find string offset for section name/;
 for (const line of injected.stderr.split('\n')) if (line && !lief.test(line)) process.stderr.write(`${line}\n`);
 if (injected.status !== 0) throw new Error(`build:sea: postject failed (exit ${injected.status})`);
-for (const f of [blob, config, packageJson]) rmSync(f);
+for (const f of [blob, config, packageJson, entryFile, fastReadFile, `${fastReadFile}.cache`, `${bundleFile}.cache`]) rmSync(f);
 
 if (ownCache) rmSync(cache, { recursive: true, force: true });
 say(`wrote ${(statSync(exe).size / 1e6).toFixed(1)} MB (adops ${pkg.version} on Node ${nodeVersion})`);
