@@ -24,7 +24,7 @@
 // Writes dist/sea/adops-<platform>-<arch> (this machine's: linux-x64 in CI).
 // Its last line is the path it wrote.
 import { build } from 'esbuild';
-import { fastReadOnly, launcherOnly, noDynamicImports } from './bundle-plugins.mjs';
+import { fastReadOnly, launcherOnly, lazyCrypto, noDynamicImports } from './bundle-plugins.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -161,7 +161,7 @@ const entryFile = join(outDir, 'sea-main.cjs');
 await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: bundleFile, plugins: [seaSwaps] }),
   // The stored reads' own bundle, built as the npm install's is (scripts/bundle-plugins.mjs), with the SEA's swaps.
-  build({ ...common, entryPoints: ['src/commands/observe/fast-read.ts'], outfile: fastReadFile, plugins: [seaSwaps, fastReadOnly] }),
+  build({ ...common, entryPoints: ['src/commands/observe/fast-read.ts'], outfile: fastReadFile, plugins: [seaSwaps, fastReadOnly, lazyCrypto] }),
   // The entry: the launcher and the entry decision (route.ts) only, as small as bin/adops.js's share of a start.
   build({
     absWorkingDir: root,

@@ -23,7 +23,7 @@
 //   and test/e2e/package.test.ts read it.
 // - fast-read.cjs: the stored reads' own bundle (below).
 import { build } from 'esbuild';
-import { cjsDynamicImportsExternal, fastReadOnly, launcherOnly, noDynamicImports } from './bundle-plugins.mjs';
+import { cjsDynamicImportsExternal, fastReadOnly, launcherOnly, lazyCrypto, noDynamicImports } from './bundle-plugins.mjs';
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -82,7 +82,7 @@ const [esm, route, cjs, fast] = await Promise.all([
     outfile: `${outdir}/fast-read.cjs`,
     format: 'cjs',
     external: ['better-sqlite3'],
-    plugins: [fastReadOnly, cjsDynamicImportsExternal],
+    plugins: [fastReadOnly, lazyCrypto, cjsDynamicImportsExternal],
     // version.ts finds package.json from its own URL: this file's, in CommonJS.
     define: { 'import.meta.url': '__adopsImportMetaUrl' },
     banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
