@@ -190,9 +190,9 @@ execFileSync(
   nodeBin,
   [
     '-e',
-    `const { Script } = require('node:vm'), fs = require('node:fs');
+    `const { Script, constants } = require('node:vm'), fs = require('node:fs');
 for (const [file, run] of [[${JSON.stringify(bundleFile)}, false], [${JSON.stringify(fastReadFile)}, true]]) {
-  const script = new Script(fs.readFileSync(file, 'utf8'), { filename: file });
+  const script = new Script(fs.readFileSync(file, 'utf8'), { filename: file, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   if (run) script.runInThisContext()({}, require, { exports: {} });
   fs.writeFileSync(file + '.cache', script.createCachedData());
 }`,

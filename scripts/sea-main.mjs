@@ -34,11 +34,17 @@ if (decision.kind === 'version') {
  * (its version, flags and this source) and otherwise compiles as if there were none.
  */
 function load(name) {
-  const { Script } = require('node:vm');
+  const { Script, constants } = require('node:vm');
   // Read in place (getRawAsset: no copy of the asset) and decoded by Buffer's UTF-8 decoder, not getAsset's
   // TextDecoder (~4% of a stored read's CPU in a profile).
   const source = Buffer.from(getRawAsset(name)).toString('utf8');
-  const script = new Script(source, { filename: name, cachedData: Buffer.from(getRawAsset(`${name}.cache`)) });
+  const script = new Script(source, {
+    filename: name,
+    cachedData: Buffer.from(getRawAsset(`${name}.cache`)),
+    // The bundles still import() a few built-in modules (node:https for an https origin, node:v8 in a long run):
+    // resolved as this entry's own import() would be, not refused as a script without a loader is.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   // .ci/sea asks, to see that V8 took each cache (a refused one costs a full compile, silently).
   if (process.env.ADOPS_SEA_CACHE_CHECK) process.stderr.write(`adops-sea: ${name} code cache ${script.cachedDataRejected ? 'refused' : 'taken'}\n`);
   const module = { exports: {} };
