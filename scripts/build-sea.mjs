@@ -157,11 +157,17 @@ const common = {
 };
 const bundleFile = join(outDir, 'adops.cjs');
 const fastReadFile = join(outDir, 'fast-read.cjs');
+const quickFile = join(outDir, 'quick.cjs');
+const helpPagesFile = join(outDir, 'help-pages.cjs');
 const entryFile = join(outDir, 'sea-main.cjs');
+// The group and command pages the npm build rendered (scripts/build.mjs), wrapped as the bundles are.
+writeFileSync(helpPagesFile, `(function (exports, require, module) {\n${readFileSync(join(root, 'dist', 'bundle', 'help-pages.cjs'), 'utf8')}\n})`);
 await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: bundleFile, plugins: [seaSwaps] }),
   // The stored reads' own bundle, built as the npm install's is (scripts/bundle-plugins.mjs), with the SEA's swaps.
   build({ ...common, entryPoints: ['src/commands/observe/fast-read.ts'], outfile: fastReadFile, plugins: [seaSwaps, fastReadOnly, lazyCrypto] }),
+  // The top help page and the lookup of the others, as the npm install's quick.cjs.
+  build({ ...common, entryPoints: ['src/cli/quick.ts'], outfile: quickFile, plugins: [seaSwaps, noDynamicImports, launcherOnly] }),
   // The entry: the launcher and the entry decision (route.ts) only, as small as bin/adops.js's share of a start.
   build({
     absWorkingDir: root,
@@ -183,15 +189,20 @@ say(
   `bundles: the whole CLI ${(statSync(bundleFile).size / 1e6).toFixed(1)} MB, stored reads ${(statSync(fastReadFile).size / 1e3).toFixed(0)} KB, entry ${(statSync(entryFile).size / 1e3).toFixed(0)} KB`,
 );
 
-// V8's code cache of each bundle, made by the Node that runs them (a cache from another V8 is refused): the stored
-// reads' after its modules are set up (its top level run: it has no effect but definitions), so the functions that
+// V8's code cache of each bundle, made by the Node that runs them (a cache from another V8 is refused): the small
+// ones after their modules are set up (their top level run: it has no effect but definitions), so the functions that
 // set-up compiled are in it too; the whole CLI's after compiling only (running it would run the CLI).
 execFileSync(
   nodeBin,
   [
     '-e',
     `const { Script, constants } = require('node:vm'), fs = require('node:fs');
-for (const [file, run] of [[${JSON.stringify(bundleFile)}, false], [${JSON.stringify(fastReadFile)}, true]]) {
+for (const [file, run] of ${JSON.stringify([
+      [bundleFile, false],
+      [fastReadFile, true],
+      [quickFile, true],
+      [helpPagesFile, true],
+    ])}) {
   const script = new Script(fs.readFileSync(file, 'utf8'), { filename: file, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   if (run) script.runInThisContext()({}, require, { exports: {} });
   fs.writeFileSync(file + '.cache', script.createCachedData());
@@ -221,6 +232,10 @@ writeFileSync(
         'adops.cjs.cache': `${bundleFile}.cache`,
         'fast-read.cjs': fastReadFile,
         'fast-read.cjs.cache': `${fastReadFile}.cache`,
+        'quick.cjs': quickFile,
+        'quick.cjs.cache': `${quickFile}.cache`,
+        'help-pages.cjs': helpPagesFile,
+        'help-pages.cjs.cache': `${helpPagesFile}.cache`,
       },
     },
     null,
@@ -237,7 +252,8 @@ const injected = spawnSync(process.execPath, [postjectCli, exe, 'NODE_SEA_BLOB',
 const lief = /^warning: Can't find string offset for section name/;
 for (const line of injected.stderr.split('\n')) if (line && !lief.test(line)) process.stderr.write(`${line}\n`);
 if (injected.status !== 0) throw new Error(`build:sea: postject failed (exit ${injected.status})`);
-for (const f of [blob, config, packageJson, entryFile, fastReadFile, `${fastReadFile}.cache`, `${bundleFile}.cache`]) rmSync(f);
+const assets = [fastReadFile, quickFile, helpPagesFile];
+for (const f of [blob, config, packageJson, entryFile, `${bundleFile}.cache`, ...assets, ...assets.map((a) => `${a}.cache`)]) rmSync(f);
 
 if (ownCache) rmSync(cache, { recursive: true, force: true });
 say(`wrote ${(statSync(exe).size / 1e6).toFixed(1)} MB (adops ${pkg.version} on Node ${nodeVersion})`);

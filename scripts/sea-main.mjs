@@ -1,9 +1,10 @@
 // The single executable's entry (#37): what bin/adops.js is to the npm install,
 // bundled by scripts/build-sea.mjs as the SEA's `main`. It asks the one entry
-// decision (src/cli/route.ts, #26) and answers `--version` itself; a stored read
-// runs the stored reads' bundle (fast-read.cjs), everything else, and what that
-// bundle declines, the whole CLI (adops.cjs). Both are assets of the executable,
-// compiled here with the V8 code cache the build made for each beside it, so a
+// decision (src/cli/route.ts, #26) and answers `--version` itself; a help page
+// comes from quick.cjs and help-pages.cjs, a stored read from the stored reads'
+// bundle (fast-read.cjs), everything else, and what those decline, from the
+// whole CLI (adops.cjs). Each is an asset of the executable, compiled here with
+// the V8 code cache the build made for it, so a
 // start compiles neither: before this, the SEA's main WAS the whole CLI (~5 MB),
 // and `--version` paid for deserializing all of it (1.6x `node -e 0`).
 // ESM syntax so that esbuild keeps of route.ts only what route() reaches; bundled as CommonJS (the SEA's
@@ -19,6 +20,16 @@ const decision = route(argv, process.env, () => require('node:tty').isatty(2));
 if (decision.kind === 'version') {
   // The package's version, written in by the build (scripts/build-sea.mjs defines it).
   print(`${__ADOPS_VERSION__}\n`);
+} else if (decision.kind === 'help') {
+  // As bin/adops.js: the top page from quick.cjs, a group's or command's from the pages the build rendered
+  // (help-pages.cjs); what they do not answer (the tree, an unknown command) is the whole CLI's.
+  const page = load('quick.cjs').helpPage(
+    decision,
+    () => __ADOPS_VERSION__,
+    (first) => load('help-pages.cjs').helpPages(first),
+  );
+  if (page === undefined) load('adops.cjs');
+  else print(page);
 } else if (decision.kind === 'stored-read') {
   load('fast-read.cjs')
     .runFast(argv)
