@@ -8,13 +8,20 @@
 //    into a copy of it) come from the npm registry, as .ci/node-matrix gets its
 //    Nodes: `npm install node@24 postject` into a cache directory
 //    (ADOPS_SEA_CACHE, else a new temporary one), never into node_modules.
-// 2. esbuild bundles src/cli/main.ts into ONE CommonJS file (what Node 24's SEA
-//    runs): no chunks, every lazy import() inlined, nothing external (the
-//    bundle of `npm run build` keeps better-sqlite3 and a few CommonJS
-//    packages external; here node:sqlite is always there, so better-sqlite3 is
-//    never loaded).
+// 2. esbuild bundles src/cli/main.ts into ONE CommonJS file (adops.cjs): no
+//    chunks, every lazy import() inlined, nothing external (the bundle of
+//    `npm run build` keeps better-sqlite3 and a few CommonJS packages external;
+//    here node:sqlite is always there, so better-sqlite3 is never loaded). The
+//    launcher's small files are built as the npm install's are: the stored
+//    reads' bundle (fast-read.cjs), quick.cjs and the rendered help pages. None
+//    of them is the SEA's main: that is scripts/sea-main.mjs (the entry
+//    decision and --version, ~10 KB), which compiles the one a run needs from
+//    its asset with V8's code cache, made here by the same Node 24 (#37: the
+//    whole CLI as main cost `--version` 1.6x `node -e 0`; a start-up snapshot,
+//    `useSnapshot`, was measured and not kept: docs/performance.md).
 // 3. Files the code finds beside its module (package.json for the version, the
-//    demo world's image dist/bundle/demo-world.db) become SEA assets; the few
+//    demo world's image dist/bundle/demo-world.db) become SEA assets, as do the
+//    bundles and their code caches; the few
 //    lines that look for them are swapped at bundle time (SEA_SWAPS below, each
 //    checked to match exactly once, so a changed source fails this build
 //    instead of building an executable that looks in the wrong place).

@@ -21,7 +21,8 @@
 // - meta.json: which sources each output holds and which packages it leaves
 //   external (esbuild's metafile, outputs only); test/e2e/fast-start.test.ts
 //   and test/e2e/package.test.ts read it.
-// - fast-read.cjs: the stored reads' own bundle (below).
+// - fast-read.cjs: the stored reads' own bundle (its plugins, shared with the
+//   single executable's build, are in scripts/bundle-plugins.mjs).
 import { build } from 'esbuild';
 import { cjsDynamicImportsExternal, fastReadOnly, launcherOnly, lazyCrypto, noDynamicImports } from './bundle-plugins.mjs';
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
