@@ -11,9 +11,6 @@
 // from the ESM bundle (`npm run build` writes dist/bundle/).
 'use strict';
 
-// Node 22.1+ keeps V8's compiled code of what it loads (route.cjs, fast-read.cjs, main.js's chunks) in a cache
-// directory (NODE_COMPILE_CACHE, else the OS's temp dir) and starts from it next time; Node 20 has no such call (#37).
-require('node:module').enableCompileCache?.();
 const argv = process.argv.slice(2);
 const version = () => require('../package.json').version;
 const NOT_BUILT = Symbol('not built');
@@ -25,9 +22,7 @@ function answer(decision) {
     case 'version':
       return print(version() + '\n');
     case 'help': {
-      const text = fromBundle(() =>
-        require('../dist/bundle/quick.cjs').helpPage(decision, version, (first) => require('../dist/bundle/help-pages.cjs').helpPages(first)),
-      );
+      const text = fromBundle(() => require('../dist/bundle/quick.cjs').helpPage(decision, version, (first) => require('../dist/bundle/help-pages.cjs').helpPages(first)));
       if (text === undefined) return whole(); // the tree, an unknown command's error: the registry's answers
       if (text !== NOT_BUILT) print(text);
       return;
