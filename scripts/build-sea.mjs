@@ -8,13 +8,20 @@
 //    into a copy of it) come from the npm registry, as .ci/node-matrix gets its
 //    Nodes: `npm install node@24 postject` into a cache directory
 //    (ADOPS_SEA_CACHE, else a new temporary one), never into node_modules.
-// 2. esbuild bundles src/cli/main.ts into ONE CommonJS file (what Node 24's SEA
-//    runs): no chunks, every lazy import() inlined, nothing external (the
-//    bundle of `npm run build` keeps better-sqlite3 and a few CommonJS
-//    packages external; here node:sqlite is always there, so better-sqlite3 is
-//    never loaded).
+// 2. esbuild bundles src/cli/main.ts into ONE CommonJS file (adops.cjs): no
+//    chunks, every lazy import() inlined, nothing external (the bundle of
+//    `npm run build` keeps better-sqlite3 and a few CommonJS packages external;
+//    here node:sqlite is always there, so better-sqlite3 is never loaded). The
+//    launcher's small files are built as the npm install's are: the stored
+//    reads' bundle (fast-read.cjs), quick.cjs and the rendered help pages. None
+//    of them is the SEA's main: that is scripts/sea-main.mjs (the entry
+//    decision and --version, ~10 KB), which compiles the one a run needs from
+//    its asset with V8's code cache, made here by the same Node 24 (#37: the
+//    whole CLI as main cost `--version` 1.6x `node -e 0`; a start-up snapshot,
+//    `useSnapshot`, was measured and not kept: docs/performance.md).
 // 3. Files the code finds beside its module (package.json for the version, the
-//    demo world's image dist/bundle/demo-world.db) become SEA assets; the few
+//    demo world's image dist/bundle/demo-world.db) become SEA assets, as do the
+//    bundles and their code caches; the few
 //    lines that look for them are swapped at bundle time (SEA_SWAPS below, each
 //    checked to match exactly once, so a changed source fails this build
 //    instead of building an executable that looks in the wrong place).
@@ -24,6 +31,7 @@
 // Writes dist/sea/adops-<platform>-<arch> (this machine's: linux-x64 in CI).
 // Its last line is the path it wrote.
 import { build } from 'esbuild';
+import { fastReadOnly, launcherOnly, lazyCrypto, noDynamicImports } from './bundle-plugins.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,7 +117,7 @@ const seaSwaps = {
   },
 };
 
-// Runs before the bundle: the asset reader, the cache file of an asset, and the launcher's argv.
+// Runs before each bundle: the asset reader and the cache file of an asset (the entry drops the launcher's argv).
 const banner = `'use strict';
 const __adopsSea = require('node:sea');
 // The bundle's modules ask import.meta.url where they are: nowhere on disk (no package.json above it).
@@ -136,16 +144,12 @@ function __adopsSeaFile(name) {
   }
   return path.join(os.tmpdir(), 'adops-sea-no-cache', name);
 }
-// Under Node, what runs adops again (the demo's steps) starts \`node <launcher> ARGS\`; here the
-// launcher is this executable itself, so a first argument naming it is dropped.
-if (process.argv[2] === process.execPath) process.argv.splice(2, 1);
 `;
 
-const bundleFile = join(outDir, 'adops.cjs');
-await build({
+// Each bundle is an asset the entry (scripts/sea-main.mjs) compiles when it needs it: wrapped here as a
+// function expression of (exports, require, module), the entry's require being Node's built-in modules.
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/cli/main.ts'],
-  outfile: bundleFile,
   bundle: true,
   platform: 'node',
   target: 'node24',
@@ -155,12 +159,64 @@ await build({
   // Never loaded here (node:sqlite is complete on Node 24), and a native module cannot be inside.
   external: ['better-sqlite3'],
   define: { 'import.meta.url': '__adopsSeaUrl' },
-  banner: { js: banner },
-  plugins: [seaSwaps],
-});
+  banner: { js: `(function (exports, require, module) {\n${banner}` },
+  footer: { js: '\n})' },
+};
+const bundleFile = join(outDir, 'adops.cjs');
+const fastReadFile = join(outDir, 'fast-read.cjs');
+const quickFile = join(outDir, 'quick.cjs');
+const helpPagesFile = join(outDir, 'help-pages.cjs');
+const entryFile = join(outDir, 'sea-main.cjs');
+// The group and command pages the npm build rendered (scripts/build.mjs), wrapped as the bundles are.
+writeFileSync(helpPagesFile, `(function (exports, require, module) {\n${readFileSync(join(root, 'dist', 'bundle', 'help-pages.cjs'), 'utf8')}\n})`);
+await Promise.all([
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: bundleFile, plugins: [seaSwaps] }),
+  // The stored reads' own bundle, built as the npm install's is (scripts/bundle-plugins.mjs), with the SEA's swaps.
+  build({ ...common, entryPoints: ['src/commands/observe/fast-read.ts'], outfile: fastReadFile, plugins: [seaSwaps, fastReadOnly, lazyCrypto] }),
+  // The top help page and the lookup of the others, as the npm install's quick.cjs.
+  build({ ...common, entryPoints: ['src/cli/quick.ts'], outfile: quickFile, plugins: [seaSwaps, noDynamicImports, launcherOnly] }),
+  // The entry: the launcher and the entry decision (route.ts) only, as small as bin/adops.js's share of a start.
+  build({
+    absWorkingDir: root,
+    entryPoints: ['scripts/sea-main.mjs'],
+    outfile: entryFile,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { __ADOPS_VERSION__: JSON.stringify(pkg.version) },
+    plugins: [noDynamicImports, launcherOnly],
+  }),
+]);
 const missed = SEA_SWAPS.filter((s) => !swapped.has(s));
 if (missed.length > 0) throw new Error(`build:sea: not in the bundle any more: ${missed.map((s) => s.file).join(', ')} (update SEA_SWAPS)`);
-say(`bundle: ${(statSync(bundleFile).size / 1e6).toFixed(1)} MB`);
+say(
+  `bundles: the whole CLI ${(statSync(bundleFile).size / 1e6).toFixed(1)} MB, stored reads ${(statSync(fastReadFile).size / 1e3).toFixed(0)} KB, entry ${(statSync(entryFile).size / 1e3).toFixed(0)} KB`,
+);
+
+// V8's code cache of each bundle, made by the Node that runs them (a cache from another V8 is refused): the small
+// ones after their modules are set up (their top level run: it has no effect but definitions), so the functions that
+// set-up compiled are in it too; the whole CLI's after compiling only (running it would run the CLI).
+execFileSync(
+  nodeBin,
+  [
+    '-e',
+    `const { Script, constants } = require('node:vm'), fs = require('node:fs');
+for (const [file, run] of ${JSON.stringify([
+      [bundleFile, false],
+      [fastReadFile, true],
+      [quickFile, true],
+      [helpPagesFile, true],
+    ])}) {
+  const script = new Script(fs.readFileSync(file, 'utf8'), { filename: file, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  if (run) script.runInThisContext()({}, require, { exports: {} });
+  fs.writeFileSync(file + '.cache', script.createCachedData());
+}`,
+  ],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
 
 // ---- 4. the blob, injected into a copy of Node 24 ---------------------------
 const blob = join(outDir, 'sea-prep.blob');
@@ -171,12 +227,23 @@ writeFileSync(
   config,
   JSON.stringify(
     {
-      main: bundleFile,
+      main: entryFile,
       output: blob,
       disableExperimentalSEAWarning: true,
-      // V8's compiled code for the bundle, made here: start-up skips compiling ~3 MB of JavaScript.
+      // V8's compiled code for the entry (the bundles' own caches are assets, above).
       useCodeCache: true,
-      assets: { 'package.json': packageJson, 'demo-world.db': image },
+      assets: {
+        'package.json': packageJson,
+        'demo-world.db': image,
+        'adops.cjs': bundleFile,
+        'adops.cjs.cache': `${bundleFile}.cache`,
+        'fast-read.cjs': fastReadFile,
+        'fast-read.cjs.cache': `${fastReadFile}.cache`,
+        'quick.cjs': quickFile,
+        'quick.cjs.cache': `${quickFile}.cache`,
+        'help-pages.cjs': helpPagesFile,
+        'help-pages.cjs.cache': `${helpPagesFile}.cache`,
+      },
     },
     null,
     2,
@@ -192,7 +259,8 @@ const injected = spawnSync(process.execPath, [postjectCli, exe, 'NODE_SEA_BLOB',
 const lief = /^warning: Can't find string offset for section name/;
 for (const line of injected.stderr.split('\n')) if (line && !lief.test(line)) process.stderr.write(`${line}\n`);
 if (injected.status !== 0) throw new Error(`build:sea: postject failed (exit ${injected.status})`);
-for (const f of [blob, config, packageJson]) rmSync(f);
+const assets = [fastReadFile, quickFile, helpPagesFile];
+for (const f of [blob, config, packageJson, entryFile, `${bundleFile}.cache`, ...assets, ...assets.map((a) => `${a}.cache`)]) rmSync(f);
 
 if (ownCache) rmSync(cache, { recursive: true, force: true });
 say(`wrote ${(statSync(exe).size / 1e6).toFixed(1)} MB (adops ${pkg.version} on Node ${nodeVersion})`);

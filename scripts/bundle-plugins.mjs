@@ -1,0 +1,122 @@
+// esbuild plugins shared by the npm install's bundles (scripts/build.mjs) and the
+// single executable's (scripts/build-sea.mjs): both build the stored reads' own
+// bundle and the launcher's small files the same way, so both take them from here.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+// import('pkg') of a CommonJS package: Node gives the named exports
+// (`const { x } = await import('some-cjs-package')`), esbuild's split chunk only
+// `default`. Such packages stay external so Node loads them as it would
+// unbundled; ESM packages (ora, @inquirer/prompts, conf, ...) are bundled.
+export const cjsDynamicImportsExternal = {
+  name: 'cjs-dynamic-imports-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'inner' });
+      if (r.errors.length > 0 || r.external || !isCommonJs(r.path)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+function isCommonJs(file) {
+  if (file.endsWith('.cjs')) return true;
+  if (file.endsWith('.mjs')) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type !== 'module';
+  }
+  return true;
+}
+
+// The stored reads' own bundle (src/commands/observe/fast-read.ts): one CommonJS file, so a read loads
+// one file instead of ~40 chunks, and bin/adops.js requires it without starting the ESM loader or
+// main.js. It is a closed world (its own copy of every module it holds, never mixed with the chunks').
+// What a stored read never reaches is a stub that throws if it is ever called, instead of being
+// bundled along: runRead declines the argv and terminals that could reach it (a prompt, a
+// spinner, a picker, confirming a delete, commander's own parse, writing the config, the other
+// observe handlers, an editor, a proxy's tunnel, a --query, a table), and its runner is given its registry, so commands/index.ts (every definition and,
+// through their `load`s, every handler) is not needed either.
+const FAST_READ_STUBS = [
+  { specifier: /^\.\/pickers\.js$/, importer: /src\/cli\/run\.ts$/, exports: ['pickFlagValues', 'argPicker', 'pick'] },
+  {
+    specifier: /^(ora|@inquirer\/prompts|commander|conf)$/,
+    importer: /./,
+    exports: ['default', 'password', 'confirm', 'input', 'search', 'Command', 'Option', 'InvalidArgumentError'],
+  },
+  { specifier: /^\.\/(drift|insights)\.js$/, importer: /src\/commands\/observe\/index\.ts$/, exports: ['run'] },
+  { specifier: /^\.\/edit\.js$/, importer: /src\/commands\/_shared\/operation-command\.ts$/, exports: ['run', 'runEdit'] },
+  // Tables and charts (cli-table3, asciichart, the Intl formatting of values.ts): runRead declines a format drawn for a terminal.
+  { specifier: /^\.\.\/(table|chart)\.js$/, importer: /src\/cli\/output\/writers\/table\.ts$/, exports: ['renderTable', 'renderVertical', 'renderChart'] },
+  // JMESPath (82 KB): runRead declines --query.
+  { specifier: /^\.\.?\/query\.js$/, importer: /src\/cli\/output\/writers(\.ts|\/[a-z]+\.ts)$/, exports: ['applyQuery', 'queryColumns', 'checkQuery'] },
+  // The contract's compiled request validators (~150 KB): a stored read sends no body, so it never checks one.
+  // (Its query is checked: the parameter validators, ./generated/parameter-validators.js, ~20 KB, stay in.)
+  { specifier: /^\.\/generated\/request-validators\.js$/, importer: /src\/contract\/request-check\.ts$/, exports: ['SHAPES'] },
+  // The compiled answer validators (~320 KB): a stored read is a display, a tolerant reader; no flow runs in it.
+  { specifier: /^\.\/generated\/response-validators\.js$/, importer: /src\/contract\/response-check\.ts$/, exports: [] },
+  // https through a proxy's CONNECT tunnel (node:tls at load): runRead declines when a proxy variable is set.
+  { specifier: /^\.\/proxy-tunnel\.js$/, importer: /src\/client\//, exports: ['tunnelAgent', 'closeTunnels', 'openTunnel'] },
+];
+export const fastReadOnly = {
+  name: 'fast-read-stubs',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      const stub = FAST_READ_STUBS.find((s) => s.specifier.test(args.path) && s.importer.test(args.importer));
+      return stub ? { path: args.path, namespace: 'fast-read-stub', pluginData: stub } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'fast-read-stub' }, (args) => ({
+      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the stored-read bundle (src/commands/observe/fast-read.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
+      loader: 'js',
+    }));
+    // What each operation accepts (73 KB of JSON, evaluated at load): the observe operations' entries only,
+    // the only ones its definitions (commands/observe/index.ts) name; inputsOf throws for any other.
+    b.onLoad({ filter: /src[\\/]contract[\\/]generated[\\/]operation-inputs\.json$/ }, async (args) => {
+      const { OPERATION_TABLE } = await import(new URL('../dist/contract/operations.js', import.meta.url).href);
+      const all = JSON.parse(readFileSync(args.path, 'utf8'));
+      return { contents: JSON.stringify(Object.fromEntries(Object.entries(all).filter(([id]) => OPERATION_TABLE[id]?.api === 'observe'))), loader: 'json' };
+    });
+  },
+};
+// quick.cjs answers `--version` and the help pages: it never runs an import(). What one would load (the
+// output formats' writers, which the --output choices' list names, src/cli/output/writers/formats.ts) is a
+// stub that throws, not a copy of the writers in the file every help page loads.
+export const noDynamicImports = {
+  name: 'quick-no-dynamic-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'quick-stub' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'quick-stub' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`adops: ${args.path} is not in quick.cjs (it answers --version and help only)`)});\n`,
+      loader: 'js',
+    }));
+  },
+};
+// The launcher's own files (route.cjs, quick.cjs) hold only what their exports reach: our modules are marked free of
+// side effects there, so a module imported for one constant (the global options of cli/registry.ts, the proxy
+// variables of client/proxy.ts) does not bring the rest of its file and its imports (the operation table, the redactor).
+export const launcherOnly = {
+  name: 'launcher-tree-shaking',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData === 'inner') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'inner' });
+      return r.errors.length > 0 ? undefined : { path: r.path, sideEffects: false };
+    });
+  },
+};
+
+// node:crypto costs a stored read 16 internal modules at load (~5 ms of CPU on this machine's Node 20 and 24) for
+// functions it never calls there: the config writer's temporary names (state/durable-write.ts) and the lock's tokens
+// (state/lock.ts). In the stored reads' bundles each of its named function imports is a function that loads
+// node:crypto on its first call. A name not listed fails the build (esbuild: no matching export), so a new use is seen.
+const LAZY_CRYPTO = ['randomUUID', 'randomBytes', 'createHash', 'hash'];
+export const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (args.kind === 'import-statement' ? { path: 'node:crypto', namespace: 'lazy-crypto' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
+      contents: `let crypto;\nconst load = () => (crypto ??= require('node:crypto'));\n${LAZY_CRYPTO.map((n) => `export const ${n} = (...args) => load().${n}(...args);`).join('\n')}\n`,
+      loader: 'js',
+    }));
+  },
+};

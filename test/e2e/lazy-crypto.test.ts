@@ -1,0 +1,80 @@
+// The stored reads' bundle loads node:crypto only when a function of it is called (#37,
+// scripts/bundle-plugins.mjs lazyCrypto): 16 internal modules a read never used. Checked
+// by running the bundle's code with a require that records what it is asked for (the
+// built dist/bundle/fast-read.cjs, and a small bundle built here with the same plugin).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { compileFunction } from 'node:vm';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lazyCrypto } from '../../scripts/bundle-plugins.mjs';
+import { ensureBuilt, ROOT } from '../helpers/cli.js';
+
+interface Loaded {
+  exports: Record<string, unknown>;
+  asked: string[];
+}
+
+/** Runs CommonJS `code` as a module at `file` with a require that records each specifier, then requires it for real. */
+function runRecording(code: string, file: string): Loaded {
+  const real = createRequire(file);
+  const asked: string[] = [];
+  const record = (id: string): unknown => {
+    asked.push(id);
+    return real(id);
+  };
+  const module = { exports: {} };
+  // The CommonJS wrapper's parameters, in Node's order: the code sees only what it is given.
+  const wrapper = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
+  wrapper(module.exports, record, module, file, join(file, '..'));
+  return { exports: module.exports, asked };
+}
+
+/** Calls an export that must be a function, with args. */
+function call(f: unknown, ...args: unknown[]): unknown {
+  if (typeof f !== 'function') throw new Error(`not a function: ${String(f)}`);
+  return Reflect.apply(f, undefined, args);
+}
+
+async function bundled(source: string): Promise<string> {
+  const r = await build({
+    stdin: { contents: source, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    logLevel: 'silent',
+    plugins: [lazyCrypto],
+  });
+  return r.outputFiles[0]!.text;
+}
+
+describe('node:crypto on first call (lazyCrypto)', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('the stored reads bundle loads without node:crypto', () => {
+    const file = join(ROOT, 'dist', 'bundle', 'fast-read.cjs');
+    const { exports, asked } = runRecording(readFileSync(file, 'utf8'), file);
+    expect(typeof exports.runFast).toBe('function');
+    // The check can fail: the bundle does ask for other built-in modules at load.
+    expect(asked).toContain('node:fs');
+    expect(asked.filter((id) => /^(node:)?crypto$/.test(id))).toEqual([]);
+  });
+
+  it('a function of node:crypto loads it on its first call and answers as node:crypto does', async () => {
+    const code = await bundled(
+      "import { randomUUID, createHash } from 'node:crypto';\nexport const id = () => randomUUID();\nexport const sha = (s: string) => createHash('sha256').update(s).digest('hex');\n",
+    );
+    const { exports, asked } = runRecording(code, join(ROOT, 'lazy-crypto-probe.cjs'));
+    expect(asked).not.toContain('node:crypto');
+    expect(call(exports.id)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(asked).toEqual(['node:crypto']);
+    expect(call(exports.sha, 'abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(asked).toEqual(['node:crypto']); // once
+  });
+
+  it('a name the plugin does not list fails the build instead of becoming undefined', async () => {
+    await expect(bundled("import { createHmac } from 'node:crypto';\nexport const f = () => createHmac('sha256', 'k');\n")).rejects.toThrow(/createHmac/);
+  });
+});
