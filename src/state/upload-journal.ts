@@ -201,7 +201,7 @@ export class UploadJournal {
     const dir = this.scope(target);
     const names = new Set(readdirSync(dir).filter((n) => n.startsWith(`${size}-`) && n.endsWith('.json')));
     const logged = this.logs.latestUnder(this.rel(dir), `${size}-`);
-    for (const [rel, r] of logged) names.add(rel.slice(rel.lastIndexOf('/') + 1));
+    for (const rel of logged.keys()) names.add(rel.slice(rel.lastIndexOf('/') + 1));
     return [...names].filter((name) => {
       const sha = name.slice(`${size}-`.length, -'.json'.length);
       if (sha !== 'pending' && !/^[0-9a-f]{64}$/.test(sha)) return true; // not ours to judge: kept as before

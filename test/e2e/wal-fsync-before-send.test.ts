@@ -43,8 +43,8 @@ function check(trace: string, isLog: (path: string) => boolean, tokenOf: (reques
   const out: Checked = { sent: [], early: [], fsyncs: 0 };
   for (const line of trace.split('\n')) {
     const m = /^(\d+)\s+(.*)$/.exec(line);
-    if (!m) continue;
-    const [, pid, call] = m as unknown as [string, string, string];
+    if (!m?.[1] || m[2] === undefined) continue;
+    const [pid, call] = [m[1], m[2]];
     const opened = /^openat\(AT_FDCWD, "([^"]+)", [^)]*\) = (\d+)/.exec(call);
     if (opened && isLog(opened[1]!)) logFds.add(opened[2]!);
     const fsync = /^f(?:data)?sync\((\d+)/.exec(call);

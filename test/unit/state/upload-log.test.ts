@@ -13,7 +13,14 @@ import { journalView } from '../../helpers/upload-journal-view.js';
 
 const SHA = 'ab'.repeat(32);
 const SCOPE = { baseUrl: 'http://s', keyFp: 'k1' };
-const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({ id: 'ast_1', keyFp: 'k1', state: 'reserved', uploadUrl: 'http://st/u/t', updatedAt: 1, ...over });
+const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
+  id: 'ast_1',
+  keyFp: 'k1',
+  state: 'reserved',
+  uploadUrl: 'http://st/u/t',
+  updatedAt: 1,
+  ...over,
+});
 
 const logsOf = (dir: string) => {
   try {
@@ -27,7 +34,7 @@ const storeFiles = (dir: string) =>
   readdirSync(join(dir, 'uploads'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json') && statSync(join(dir, 'uploads', f)).isFile());
 
 /** A pid that is certainly gone: a child that has exited. */
-const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 /** Leaves `name` as a run that died would: its log (these lines, as written) and its lock naming a dead pid. */
 function deadRun(dir: string, name: string, text: string): void {
@@ -38,7 +45,7 @@ function deadRun(dir: string, name: string, text: string): void {
 }
 
 /** A run's record as its log holds it (the content file's name relative to uploads/). */
-async function recordLine(dir: string, over: Partial<JournalEntry>, gen?: number): Promise<{ line: string; file: string }> {
+async function recordLine(over: Partial<JournalEntry>, gen?: number): Promise<{ line: string; file: string }> {
   // Written by a real run of the journal, then its log taken as the line to plant.
   const scratch = tempDir('adops-log-scratch-');
   const j = new UploadJournal(scratch, SCOPE);
@@ -46,9 +53,12 @@ async function recordLine(dir: string, over: Partial<JournalEntry>, gen?: number
   for (let g = 1; g < (gen ?? 1); g++) await slot.put(entry({ ...over, updatedAt: g }));
   await slot.put(entry(over));
   slot.release();
-  const log = readFileSync(join(scratch, 'uploads', RUNS_DIR, logsOf(scratch)[0]!), 'utf8').trim().split('\n').pop()!;
+  const log = readFileSync(join(scratch, 'uploads', RUNS_DIR, logsOf(scratch)[0]!), 'utf8')
+    .trim()
+    .split('\n')
+    .pop()!;
+  await j.close();
   const file: string = JSON.parse(log).file;
-  void dir;
   return { line: log, file };
 }
 
@@ -106,7 +116,7 @@ describe('a run writes its own log; the store files come at its end', () => {
 describe("a dead run's log", () => {
   it('is read by the next run at once, folded at its start: nothing lost, nothing doubled, the log gone', async () => {
     const dir = tempDir('adops-log-');
-    const { line } = await recordLine(dir, { id: 'ast_dead', state: 'sent', sentSha256: SHA });
+    const { line } = await recordLine({ id: 'ast_dead', state: 'sent', sentSha256: SHA });
     deadRun(dir, `1-dead${LOG_SUFFIX}`, line + '\n');
     const next = new UploadJournal(dir, SCOPE);
     expect(next.peek('asset', 10, SHA).map((e) => [e.id, e.state])).toEqual([['ast_dead', 'sent']]); // before any fold
@@ -132,8 +142,8 @@ describe("a dead run's log", () => {
 
   it('a torn last record (a kill mid-write) is ignored on fold: the record before it wins', async () => {
     const dir = tempDir('adops-log-');
-    const { line: first } = await recordLine(dir, { id: 'ast_1', state: 'reserved' }, 1);
-    const { line: second } = await recordLine(dir, { id: 'ast_1', state: 'sent', sentSha256: SHA }, 2);
+    const { line: first } = await recordLine({ id: 'ast_1', state: 'reserved' }, 1);
+    const { line: second } = await recordLine({ id: 'ast_1', state: 'sent', sentSha256: SHA }, 2);
     deadRun(dir, `1-torn${LOG_SUFFIX}`, first + '\n' + second.slice(0, second.length - 20));
     const next = new UploadJournal(dir, SCOPE);
     expect(next.peek('asset', 10, SHA).map((e) => e.state)).toEqual(['reserved']);
@@ -150,7 +160,7 @@ describe("a dead run's log", () => {
     for (const state of ['reserved', 'sent', 'ready'] as const) await slot.put(entry({ state }));
     slot.release();
     await j.close(); // the store holds gen 3: ready
-    const { line } = await recordLine(dir, { state: 'reserved' }, 1);
+    const { line } = await recordLine({ state: 'reserved' }, 1);
     deadRun(dir, `1-old${LOG_SUFFIX}`, line + '\n');
     const next = new UploadJournal(dir, SCOPE);
     expect(next.peek('asset', 10, SHA).map((e) => e.state)).toEqual(['ready']);
