@@ -79,8 +79,18 @@ export async function foldOwn(logs: RunLogs): Promise<void> {
   logs.releaseLock(); // not when the fold failed: the log stays locked (alive) until this process exits
 }
 
+/** Locks of runs that died before their log's first record: freed (tryLock takes a dead pid's over). */
+function sweepLocks(logs: RunLogs): void {
+  const names = new Set(logs.names());
+  for (const lock of logs.lockNames()) {
+    if (names.has(lock.slice(0, -'.lock'.length))) continue;
+    tryLock(join(logs.runs, lock))?.release();
+  }
+}
+
 /** The logs of runs that died (their lock taken at once): folded. A live run's log is left to it. */
 export async function foldDead(logs: RunLogs): Promise<number> {
+  sweepLocks(logs);
   let folded = 0;
   for (const name of logs.names()) {
     if (name === logs.ownName || !name.endsWith(LOG_SUFFIX)) continue;

@@ -79,10 +79,10 @@ function readFrom(file: string, offset: number): string | undefined {
   }
 }
 
-/** The names of the logs in `runs` (none when it does not exist yet). */
-export function logNames(runs: string): string[] {
+/** The names of the logs in `runs` (none when it does not exist yet); `.lock`: their locks'. */
+export function logNames(runs: string, suffix = LOG_SUFFIX): string[] {
   try {
-    return readdirSync(runs).filter((n) => n.endsWith(LOG_SUFFIX));
+    return readdirSync(runs).filter((n) => n.endsWith(suffix));
   } catch (err) {
     if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return [];
     throw err;
@@ -111,6 +111,11 @@ export class RunLogs {
   /** The logs in the runs directory now. */
   names(): string[] {
     return logNames(this.runs);
+  }
+
+  /** The logs' locks in the runs directory now. */
+  lockNames(): string[] {
+    return logNames(this.runs, `${LOG_SUFFIX}.lock`);
   }
 
   /** Appended now, on disk when the promise resolves (one fsync shared by every record appended meanwhile). */

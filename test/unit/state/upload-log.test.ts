@@ -129,6 +129,19 @@ describe("a dead run's log", () => {
     slot.release();
   });
 
+  it('a lock left by a run that died before its first record is swept; a live one stays', async () => {
+    const dir = tempDir('adops-log-');
+    const live = new UploadJournal(dir, SCOPE);
+    const slot = await live.open('asset', 10, SHA);
+    await slot.put(entry());
+    slot.release();
+    const runs = join(dir, 'uploads', RUNS_DIR);
+    writeFileSync(join(runs, `2-orphan${LOG_SUFFIX}.lock`), JSON.stringify({ pid: deadPid(), host: hostname(), since: Date.now(), token: 'dead' }) + '\n');
+    await new UploadJournal(dir, SCOPE).foldDead();
+    expect(readdirSync(runs).sort()).toEqual([logsOf(dir)[0], `${logsOf(dir)[0]}.lock`].sort());
+    await live.close();
+  });
+
   it("a live run's log is left alone (its lock is held)", async () => {
     const dir = tempDir('adops-log-');
     const live = new UploadJournal(dir, SCOPE);
