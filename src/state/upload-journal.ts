@@ -21,11 +21,12 @@
 // still pending after a crash names a reservation whose bytes never all left:
 // the next run of that size (it hashes first, as entries exist) may send to it
 // again only for the same name and type, and adopts landed bytes only on the
-// service's own checksum. Lock order is always size, then content. Writes are
-// atomic (temp + fsync + rename + directory fsync) and awaited: an entry is on
-// disk before the step it announces. They do not block the event loop: the
-// files of a --concurrency run are fsynced side by side, and the renames in one
-// directory share one directory fsync (durable-write.ts, a group commit). The upload URL in an entry is a
+// service's own checksum. Lock order is always size, then content. A write is
+// a record appended to the run's own log (upload-log.ts, #37), awaited: on disk
+// before the step it announces, the files in flight sharing one fsync. Reads
+// take the newest of the store file and every log's records (by `gen`); the
+// log is folded into the store files at the run's clean end, or by the next
+// run when this one dies (upload-fold.ts). The upload URL in an entry is a
 // credential: 0700 directories, 0600 files. A file that is not a journal (cut
 // short, garbage) is moved aside (`.corrupt-<time>`), named on stderr, and
 // treated as empty; one the disk will not let adops read (no permission, a
@@ -33,53 +34,20 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { isRecord, printableJson } from '../client/json.js';
-import { ensureDir, removeFile as removeStateFile, writeDurablyAsync } from './durable-write.js';
+import { join, relative, sep } from 'node:path';
+import { ensureDir } from './durable-write.js';
 import { guardWrite } from './errors.js';
 import { keyFingerprint, type ServiceScope } from './fingerprint.js';
 import { acquireLock, describeHolder, type Lock, type LockHolder } from './lock.js';
 import { readStoreFile } from './read-back.js';
+import { contentOf, genOf, type ContentFile, type JournalEntry } from './upload-entry.js';
+import { foldDead, foldOwn } from './upload-fold.js';
+import { RunLogs } from './upload-log.js';
 
-export type JournalState =
-  /** Reserved; its URL may still take the bytes. */
-  | 'reserved'
-  /** Every byte was read and handed to the PUT (sentSha256 set); the answer may have been lost. */
-  | 'sent'
-  /**
-   * The storage confirmed the bytes. No longer written (#27): `sent` already names the bytes by
-   * their hash and resumes the same way; an entry of an older adops may still read so.
-   */
-  | 'uploaded'
-  /** Finalized and ready. */
-  | 'ready';
-
-export interface JournalEntry {
-  /** Asset or Document id. */
-  id: string;
-  /** Fingerprint of the API key that made it (never the key). */
-  keyFp: string;
-  state: JournalState;
-  /** SHA-256 (hex) of the bytes that went to `id`, recorded before the last of them left. */
-  sentSha256?: string;
-  uploadUrl?: string;
-  uploadExpiresAt?: number;
-  /** What the reservation was made for: a pending entry is sent to again only for the same. */
-  filename?: string;
-  contentType?: string;
-  updatedAt: number;
-}
+export type { JournalEntry, JournalState } from './upload-entry.js';
 
 /** At and over this size a file is reserved before it is hashed when nothing of its size is in the journal. */
 export const SIZE_FIRST_BYTES = 16 * 1024 * 1024;
-
-interface ContentFile {
-  v: 2;
-  target: string;
-  size: number;
-  sha256: string;
-  entries: JournalEntry[];
-}
 
 export interface FileIdentity {
   path: string;
@@ -87,20 +55,15 @@ export interface FileIdentity {
   mtimeMs: number;
 }
 
-const STATES: readonly string[] = ['reserved', 'sent', 'uploaded', 'ready'];
-const validEntry = (x: unknown): x is JournalEntry =>
-  isRecord(x) &&
-  typeof x.id === 'string' &&
-  typeof x.keyFp === 'string' &&
-  typeof x.state === 'string' &&
-  STATES.includes(x.state) &&
-  typeof x.updatedAt === 'number';
-
 export { keyFingerprint };
 
 const WHAT = 'the upload journal';
-const writeDurably = (file: string, text: string) => writeDurablyAsync(file, text, WHAT);
-const removeFile = (file: string) => removeStateFile(file, WHAT);
+
+/** A content's entries as last written, and that write's gen (the next one writes gen + 1). */
+export interface Read {
+  entries: JournalEntry[];
+  gen: number;
+}
 
 export class UploadJournal {
   private readonly root: string;
@@ -108,6 +71,8 @@ export class UploadJournal {
   private readonly service: string;
   /** Tags what this run makes (a fingerprint of its key, never the key). */
   readonly keyFp: string;
+  /** This run's log and what it read of the others' (#37). */
+  private readonly logs: RunLogs;
 
   /**
    * `scope` (serviceScope) separates deployments (an id from one means nothing to another) and
@@ -121,6 +86,7 @@ export class UploadJournal {
     this.root = join(configDir, 'uploads');
     this.service = scope.baseUrl;
     this.keyFp = scope.keyFp;
+    this.logs = new RunLogs(this.root);
   }
 
   private scope(target: string): string {
@@ -132,14 +98,27 @@ export class UploadJournal {
     return join(this.scope(target), `${size}-${sha256 || 'pending'}.json`);
   }
 
-  private read(file: string, target: string, size: number, sha256: string, setAside: boolean): JournalEntry[] {
+  /** A store file's name in the logs: relative to the store's root, with `/` on every system. */
+  private rel(file: string): string {
+    return relative(this.root, file).split(sep).join('/');
+  }
+
+  /** The newest of the logs' records and the store file (logs first: see upload-log.ts). */
+  private read(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
+    const logged = this.logs.latest(this.rel(file));
+    const stored = this.readStored(file, target, size, sha256, setAside && !logged);
+    if (!logged || logged.gen <= stored.gen) return stored;
+    const c = logged.content;
+    return c.target === target && c.size === size && c.sha256 === sha256 ? { entries: c.entries, gen: logged.gen } : stored;
+  }
+
+  private readStored(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
     // One the disk will not let us read stops the run (LocalStateError): read as empty, its bytes would be sent again.
     const text = readStoreFile(file, WHAT);
-    if (text === undefined) return [];
+    if (text === undefined) return { entries: [], gen: 0 };
     try {
-      const c: unknown = JSON.parse(text);
-      if (isRecord(c) && c.v === 2 && c.target === target && c.size === size && c.sha256 === sha256 && Array.isArray(c.entries) && c.entries.every(validEntry))
-        return c.entries;
+      const c = contentOf(JSON.parse(text));
+      if (c && c.target === target && c.size === size && c.sha256 === sha256) return { entries: c.entries, gen: genOf(c) };
     } catch {
       /* judged below */
     }
@@ -150,12 +129,32 @@ export class UploadJournal {
         `the upload journal ${file} could not be read (cut short or not a journal); kept its bytes as ${aside} and went on without it (an upload it recorded may stay reserved)`,
       );
     }
-    return [];
+    return { entries: [], gen: 0 };
+  }
+
+  /** @internal for ContentSlot: a content's whole state, on disk (in this run's log) when it resolves. */
+  write(file: string, content: ContentFile, gen: number): Promise<void> {
+    return this.logs.write({ file: this.rel(file), gen, content });
+  }
+
+  /** @internal for ContentSlot and SizeLock: the gen a file was last written with (0: never). */
+  genOf(file: string, target: string, size: number, sha256: string): number {
+    return this.read(file, target, size, sha256, false).gen;
+  }
+
+  /** Folds the logs of runs that died into the store (at a run's start); a live run's is left to it. */
+  foldDead(): Promise<number> {
+    return foldDead(this.logs);
+  }
+
+  /** The run's clean end: its log folded into the store and deleted. */
+  close(): Promise<void> {
+    return foldOwn(this.logs);
   }
 
   /** This content's entries, read without the lock: for a look (sync's plan), never to act on. */
   peek(target: string, size: number, sha256: string): JournalEntry[] {
-    return this.read(this.file(target, size, sha256), target, size, sha256, false);
+    return this.read(this.file(target, size, sha256), target, size, sha256, false).entries;
   }
 
   /** Lock this content's entries (waiting for another run that holds them), then read them. */
@@ -169,7 +168,8 @@ export class UploadJournal {
     ensureDir(join(file, '..'), WHAT);
     const lock = await uploadLock(`${file}.lock`, o);
     try {
-      return new ContentSlot(file, { v: 2, target, size, sha256, entries: this.read(file, target, size, sha256, true) }, [lock]);
+      const { entries, gen } = this.read(file, target, size, sha256, true);
+      return new ContentSlot(this, file, { v: 2, target, size, sha256, entries }, gen, [lock]);
     } catch (err) {
       lock.release();
       throw err;
@@ -186,18 +186,45 @@ export class UploadJournal {
     ensureDir(dir, WHAT);
     const lock = await uploadLock(join(dir, `${size}.lock`), o);
     try {
-      const names = readdirSync(dir).filter((n) => n.startsWith(`${size}-`) && n.endsWith('.json'));
-      return new SizeLock(this, target, size, names, lock);
+      return new SizeLock(this, target, size, this.sizeNames(target, size), lock);
     } catch (err) {
       lock.release();
       throw err;
     }
   }
 
+  /**
+   * The names of this size's files that hold entries: the store's, and those only a log has
+   * written yet, less those whose newest write emptied them (a log's record, or a fold's tombstone).
+   */
+  private sizeNames(target: string, size: number): string[] {
+    const dir = this.scope(target);
+    const names = new Set(readdirSync(dir).filter((n) => n.startsWith(`${size}-`) && n.endsWith('.json')));
+    const logged = this.logs.latestUnder(this.rel(dir), `${size}-`);
+    for (const rel of logged.keys()) names.add(rel.slice(rel.lastIndexOf('/') + 1));
+    return [...names].filter((name) => {
+      const sha = name.slice(`${size}-`.length, -'.json'.length);
+      if (sha !== 'pending' && !/^[0-9a-f]{64}$/.test(sha)) return true; // not ours to judge: kept as before
+      const read = this.read(join(dir, name), target, size, sha === 'pending' ? '' : sha, false);
+      // A store file that does not read as a journal still counts (as before); an emptied one does not.
+      return read.entries.length > 0 || (read.gen === 0 && !logged.has(this.rel(join(dir, name))) && !this.storedEmpty(join(dir, name)));
+    });
+  }
+
+  /** Whether a store file reads as a journal with no entries (a tombstone). */
+  private storedEmpty(file: string): boolean {
+    try {
+      const c = contentOf(JSON.parse(readStoreFile(file, WHAT) ?? 'null'));
+      return c !== undefined && c.entries.length === 0;
+    } catch {
+      return false;
+    }
+  }
+
   /** @internal for SizeLock */
-  readPending(target: string, size: number): { file: string; entries: JournalEntry[] } {
+  readPending(target: string, size: number): { file: string; entries: JournalEntry[]; gen: number } {
     const file = this.file(target, size, '');
-    return { file, entries: this.read(file, target, size, '', true) };
+    return { file, ...this.read(file, target, size, '', true) };
   }
 
   /** @internal for SizeLock: the ids in this size's content files. */
@@ -205,7 +232,7 @@ export class UploadJournal {
     const ids = new Set<string>();
     for (const name of names) {
       const sha = name.slice(`${size}-`.length, -'.json'.length);
-      if (/^[0-9a-f]{64}$/.test(sha)) for (const e of this.read(this.file(target, size, sha), target, size, sha, false)) ids.add(e.id);
+      if (/^[0-9a-f]{64}$/.test(sha)) for (const e of this.read(this.file(target, size, sha), target, size, sha, false).entries) ids.add(e.id);
     }
     return ids;
   }
@@ -235,15 +262,12 @@ export class SizeLock {
   /** A slot with no hash yet: entries go to the pending file until `settle(sha)`. */
   unhashed(): ContentSlot {
     this.handedOn = true;
-    // No entry of this size exists (that is why it is unhashed): nothing to read, only where to write.
-    return new ContentSlot(
-      this.journal.contentFile(this.target, this.size, ''),
-      { v: 2, target: this.target, size: this.size, sha256: '', entries: [] },
-      [this.lock],
-      {
-        contentFile: (sha) => this.journal.contentFile(this.target, this.size, sha),
-      },
-    );
+    // No entry of this size exists (that is why it is unhashed): nothing to read, only where to write (after the last gen).
+    const { target, size, journal } = this;
+    const file = journal.contentFile(target, size, '');
+    return new ContentSlot(journal, file, { v: 2, target, size, sha256: '', entries: [] }, journal.genOf(file, target, size, ''), [this.lock], {
+      contentFile: (sha) => journal.contentFile(target, size, sha),
+    });
   }
 
   /** This content's slot (its own lock too), with the size's pending entries that no content file names. */
@@ -252,7 +276,7 @@ export class SizeLock {
     this.handedOn = true;
     const pending = this.journal.readPending(this.target, this.size);
     const known = this.journal.contentIds(this.target, this.size, this.names);
-    await slot.withPending(pending.file, pending.entries, known, this.lock);
+    await slot.withPending(pending, known, this.lock);
     return slot;
   }
 
@@ -269,14 +293,18 @@ export const waitingNote = (holder: LockHolder | undefined, of: 'bytes' | 'size'
     : `waiting: another run is uploading ${same} (${describeHolder(holder)})`;
 };
 
-/** One content's entries under its lock: read once, every change written through. */
+/** One content's entries under its lock: read once, every change written through (a record of the run's log). */
 export class ContentSlot {
   private pendingFile: string | undefined;
+  private pendingGen = 0;
   private pendingEntries: JournalEntry[] = [];
 
   constructor(
+    private readonly journal: UploadJournal,
     private file: string,
     private readonly content: ContentFile,
+    /** The gen of what `content` was read from: the next write is one more. */
+    private gen: number,
     private readonly locks: Lock[],
     private readonly unhashed?: { contentFile: (sha256: string) => string },
   ) {}
@@ -296,12 +324,13 @@ export class ContentSlot {
   }
 
   /** @internal for SizeLock.content: adds the size's pending entries (minus those a content file names) and its lock. */
-  async withPending(file: string, entries: JournalEntry[], known: Set<string>, sizeLock: Lock): Promise<void> {
-    this.pendingFile = file;
+  async withPending(pending: { file: string; entries: JournalEntry[]; gen: number }, known: Set<string>, sizeLock: Lock): Promise<void> {
+    this.pendingFile = pending.file;
+    this.pendingGen = pending.gen;
     this.locks.unshift(sizeLock);
-    this.pendingEntries = entries.filter((e) => !known.has(e.id) && !this.get(e.id));
+    this.pendingEntries = pending.entries.filter((e) => !known.has(e.id) && !this.get(e.id));
     // A crash between a content file's write and the pending file's: the content file holds it.
-    if (this.pendingEntries.length !== entries.length) await this.savePending();
+    if (this.pendingEntries.length !== pending.entries.length) await this.savePending();
   }
 
   /** A pending entry becomes this content's: judged from now on like any other. */
@@ -318,25 +347,23 @@ export class ContentSlot {
 
   private async savePending(): Promise<void> {
     if (!this.pendingFile) return;
-    if (this.pendingEntries.length > 0) {
-      await writeDurably(this.pendingFile, printableJson({ ...this.content, sha256: '', entries: this.pendingEntries }) + '\n');
-      return;
-    }
-    removeFile(this.pendingFile);
+    await this.journal.write(this.pendingFile, { ...this.content, sha256: '', entries: this.pendingEntries }, ++this.pendingGen);
   }
 
   /**
    * The unhashed slot's content is now known (the PUT's hash, before its last
-   * chunk leaves): its entries move to the content file, then the pending file goes.
+   * chunk leaves): its entries move to the content file, then the pending file empties.
    * Awaited before that chunk leaves, like put().
    */
   async settle(sha256: string): Promise<void> {
     if (!this.unhashed || this.content.sha256 !== '') return;
-    const pending = this.file;
+    const { file: pending, gen: pendingGen } = this;
     this.content.sha256 = sha256;
     this.file = this.unhashed.contentFile(sha256);
-    await writeDurably(this.file, printableJson(this.content) + '\n');
-    removeFile(pending);
+    // No entry of this content existed (the size was unseen); a record that emptied it may have.
+    this.gen = this.journal.genOf(this.file, this.content.target, this.content.size, sha256);
+    await this.save();
+    if (pendingGen > 0) await this.journal.write(pending, { ...this.content, sha256: '', entries: [] }, pendingGen + 1);
   }
 
   get(id: string): JournalEntry | undefined {
@@ -355,10 +382,9 @@ export class ContentSlot {
     await this.save();
   }
 
+  /** The content's whole state as the log's next record of it (no entries: emptied, so the size may stay unseen). */
   private async save(): Promise<void> {
-    // An empty pending file would only make the next run of this size hash first.
-    if (!this.hashed && this.content.entries.length === 0) removeFile(this.file);
-    else await writeDurably(this.file, printableJson(this.content) + '\n');
+    await this.journal.write(this.file, this.content, ++this.gen);
   }
 
   /** Frees the content's lock, then the size's (the reverse of taking them). */

@@ -16,6 +16,7 @@ import { mp4 } from '../unit/uploads/media-samples.js';
 import { SIZE_FIRST_BYTES } from '../../src/state/upload-journal.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
 import { tempDir } from '../helpers/temp.js';
+import { journalView } from '../helpers/upload-journal-view.js';
 
 const SIZE = SIZE_FIRST_BYTES + 4096;
 let sb: TestSandbox;
@@ -34,16 +35,9 @@ function video(name: string): string {
   return p;
 }
 
-/** The journal's files (relative names under its one scope directory). */
-function journal(): string[] {
-  const root = join(cfg, 'uploads');
-  try {
-    return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
-  } catch {
-    return [];
-  }
-}
-const readJournal = (name: string) => JSON.parse(readFileSync(join(cfg, 'uploads', name), 'utf8'));
+/** The journal's content files as a run reads them, store and logs (relative names under its one scope directory). */
+const journal = (): string[] => [...journalView(join(cfg, 'uploads')).keys()];
+const readJournal = (name: string) => journalView(join(cfg, 'uploads')).get(name);
 
 async function named(filename: string): Promise<Array<Record<string, any>>> {
   const res = await sb.req('GET', '/assets', { key: TEST_FULL_KEY, query: { limit: 500 } });

@@ -115,6 +115,33 @@ export async function runUploads(ctx: CommandContext, run: UploadRun, progress =
   const journal = journalFor(ctx, () => progress.flush());
   // The PUT goes through the client: its transport, proxy and retry policy (--retries, --retry-budget).
   const putter = await ctx.client();
+  await foldLogs(ctx, () => journal.foldDead()); // runs that died: their records into the store (#37)
+  try {
+    return await uploadAll(ctx, run, journal, putter, progress);
+  } finally {
+    await foldLogs(ctx, () => journal.close()); // this run's log, at its end (after Ctrl-C too)
+  }
+}
+
+/**
+ * A fold that fails (a full disk) leaves the log where it is, every record in it durable, for the
+ * next run to fold: a warning, not the run's failure.
+ */
+async function foldLogs(ctx: CommandContext, fold: () => Promise<unknown>): Promise<void> {
+  try {
+    await fold();
+  } catch (err) {
+    ctx.warn(`the upload journal's log could not be folded into its files (${err instanceof Error ? err.message : String(err)}); the next run will`);
+  }
+}
+
+async function uploadAll(
+  ctx: CommandContext,
+  run: UploadRun,
+  journal: UploadJournal,
+  putter: FlowUploadOptions['putter'],
+  progress: UploadProgress,
+): Promise<FileOutcome[]> {
   const outcomes = await runPool(run.files, run.concurrency, async (file): Promise<FileOutcome> => {
     if (ctx.signal.aborted) return { file, status: 'interrupted' };
     const outcome = await uploadFile(file, {

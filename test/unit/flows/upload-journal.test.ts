@@ -40,6 +40,7 @@ describe('UploadJournal', () => {
     expect(a.peek('document:acme', 10, SHA).map((e) => e.id)).toEqual(['doc_1']);
     expect(a.peek('asset', 11, SHA)).toEqual([]);
     expect(new UploadJournal(dir, { baseUrl: 'http://b', keyFp: 'k1' }).peek('asset', 10, SHA)).toEqual([]);
+    await a.close(); // the run's log folded into the store's files
     const root = join(dir, 'uploads');
     expect(statSync(root).mode & 0o777).toBe(0o700);
     for (const f of files(root)) expect(statSync(join(root, f)).mode & 0o777, f).toBe(0o600);
@@ -69,6 +70,7 @@ describe('UploadJournal', () => {
     const slot = await j.open('asset', 1, SHA);
     await slot.put(entry());
     slot.release();
+    await j.close();
     const root = join(dir, 'uploads');
     const file = join(
       root,
@@ -102,11 +104,14 @@ describe('UploadJournal by size (large files)', () => {
     const slot = size.unhashed();
     expect(slot.hashed).toBe(false);
     await slot.put(entry({ filename: 'a.mp4', contentType: 'video/mp4' }));
-    expect(files(join(dir, 'uploads')).map((f) => f.split('/').pop())).toEqual(expect.arrayContaining([`${SIZE}-pending.json`]));
+    // In the run's log, on disk, before the step it announces.
+    const log = files(join(dir, 'uploads')).find((f) => f.endsWith('.log.ndjson'))!;
+    expect(readFileSync(join(dir, 'uploads', log), 'utf8')).toContain(`/${SIZE}-pending.json"`);
     await slot.settle(SHA);
     await slot.put(entry({ state: 'sent', sentSha256: SHA }));
     slot.release();
     expect(j.peek('asset', SIZE, SHA)).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: SHA })]);
+    await j.close();
     const left = files(join(dir, 'uploads')).map((f) => f.split('/').pop());
     expect(left).toEqual([`${SIZE}-${SHA}.json`]); // no pending file, no lock
     const again = await j.lockSize('asset', SIZE);
@@ -122,6 +127,7 @@ describe('UploadJournal by size (large files)', () => {
     await slot.put(entry());
     await slot.remove('ast_1');
     slot.release();
+    await j.close();
     expect(files(join(dir, 'uploads'))).toEqual([]);
     const again = await j.lockSize('asset', SIZE);
     expect(again.seen).toBe(false);
@@ -148,6 +154,7 @@ describe('UploadJournal by size (large files)', () => {
     expect(slot.entries.map((e) => e.id)).toEqual(['ast_1']);
     expect(slot.pending).toEqual([]);
     slot.release();
+    await j.close();
     expect(files(join(dir, 'uploads')).filter((f) => f.endsWith('-pending.json'))).toEqual([]);
     expect(files(join(dir, 'uploads')).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });

@@ -1,0 +1,200 @@
+// The upload journal's per-run write-ahead log (#37): records appended to the
+// run's own log, read by every other run before the store's files, and folded
+// into those files at the run's end or, for a run that died, by the next one.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UploadJournal, type JournalEntry } from '../../../src/state/upload-journal.js';
+import { LOG_SUFFIX, RUNS_DIR } from '../../../src/state/upload-log.js';
+import { tempDir } from '../../helpers/temp.js';
+import { journalView } from '../../helpers/upload-journal-view.js';
+
+const SHA = 'ab'.repeat(32);
+const SCOPE = { baseUrl: 'http://s', keyFp: 'k1' };
+const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
+  id: 'ast_1',
+  keyFp: 'k1',
+  state: 'reserved',
+  uploadUrl: 'http://st/u/t',
+  updatedAt: 1,
+  ...over,
+});
+
+const logsOf = (dir: string) => {
+  try {
+    return readdirSync(join(dir, 'uploads', RUNS_DIR)).filter((n) => n.endsWith(LOG_SUFFIX));
+  } catch {
+    return [];
+  }
+};
+/** The store's content files (not the logs), relative to uploads/. */
+const storeFiles = (dir: string) =>
+  readdirSync(join(dir, 'uploads'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json') && statSync(join(dir, 'uploads', f)).isFile());
+
+/** A pid that is certainly gone: a child that has exited. */
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
+
+/** Leaves `name` as a run that died would: its log (these lines, as written) and its lock naming a dead pid. */
+function deadRun(dir: string, name: string, text: string): void {
+  const runs = join(dir, 'uploads', RUNS_DIR);
+  mkdirSync(runs, { recursive: true });
+  writeFileSync(join(runs, name), text);
+  writeFileSync(join(runs, `${name}.lock`), JSON.stringify({ pid: deadPid(), host: hostname(), since: Date.now(), token: 'dead' }) + '\n');
+}
+
+/** A run's record as its log holds it (the content file's name relative to uploads/). */
+async function recordLine(over: Partial<JournalEntry>, gen?: number): Promise<{ line: string; file: string }> {
+  // Written by a real run of the journal, then its log taken as the line to plant.
+  const scratch = tempDir('adops-log-scratch-');
+  const j = new UploadJournal(scratch, SCOPE);
+  const slot = await j.open('asset', 10, SHA);
+  for (let g = 1; g < (gen ?? 1); g++) await slot.put(entry({ ...over, updatedAt: g }));
+  await slot.put(entry(over));
+  slot.release();
+  const log = readFileSync(join(scratch, 'uploads', RUNS_DIR, logsOf(scratch)[0]!), 'utf8')
+    .trim()
+    .split('\n')
+    .pop()!;
+  await j.close();
+  const file: string = JSON.parse(log).file;
+  return { line: log, file };
+}
+
+describe('a run writes its own log; the store files come at its end', () => {
+  it('each put is a record of the run log, on disk when it resolves; no store file until the fold, then no log', async () => {
+    const dir = tempDir('adops-log-');
+    const j = new UploadJournal(dir, SCOPE);
+    const slot = await j.open('asset', 10, SHA);
+    await slot.put(entry());
+    await slot.put(entry({ state: 'sent', sentSha256: SHA }));
+    slot.release();
+    expect(storeFiles(dir)).toEqual([]); // no temp file, no rename, no store write per step
+    const [log] = logsOf(dir);
+    const lines = readFileSync(join(dir, 'uploads', RUNS_DIR, log!), 'utf8').split('\n');
+    expect(lines.at(-1)).toBe(''); // whole lines only
+    expect(lines.slice(0, -1).map((l) => [JSON.parse(l).gen, JSON.parse(l).content.entries[0].state])).toEqual([
+      [1, 'reserved'],
+      [2, 'sent'],
+    ]);
+    await j.close();
+    expect(logsOf(dir)).toEqual([]);
+    expect(storeFiles(dir)).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, 'uploads', storeFiles(dir)[0]!), 'utf8'))).toMatchObject({ gen: 2, entries: [{ state: 'sent' }] });
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA).map((e) => e.state)).toEqual(['sent']);
+  });
+
+  it('two runs sharing one config dir each write their own log, and each reads what the other recorded', async () => {
+    const dir = tempDir('adops-log-');
+    const a = new UploadJournal(dir, SCOPE);
+    const b = new UploadJournal(dir, SCOPE);
+    const sa = await a.open('asset', 10, SHA);
+    await sa.put(entry({ id: 'ast_a' }));
+    const other = await b.open('asset', 11, SHA);
+    await other.put(entry({ id: 'ast_b' }));
+    other.release();
+    expect(logsOf(dir)).toHaveLength(2);
+    // b waits for a's lock of this content, then reads a's record from a's live log (nothing folded yet).
+    const waiting = b.open('asset', 10, SHA);
+    await sa.put(entry({ id: 'ast_a', state: 'ready' }));
+    sa.release();
+    const sb = await waiting;
+    expect(sb.entries.map((e) => [e.id, e.state])).toEqual([['ast_a', 'ready']]);
+    await sb.put(entry({ id: 'ast_b2' }));
+    sb.release();
+    expect(a.peek('asset', 10, SHA).map((e) => e.id)).toEqual(['ast_a', 'ast_b2']); // a reads b's newer record
+    await a.close(); // a's gen 2 folded while b's gen 3 is still only in b's log
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA).map((e) => e.id)).toEqual(['ast_a', 'ast_b2']);
+    await b.close();
+    expect(logsOf(dir)).toEqual([]);
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA).map((e) => e.id)).toEqual(['ast_a', 'ast_b2']);
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 11, SHA).map((e) => e.id)).toEqual(['ast_b']);
+  });
+});
+
+describe("a dead run's log", () => {
+  it('is read by the next run at once, folded at its start: nothing lost, nothing doubled, the log gone', async () => {
+    const dir = tempDir('adops-log-');
+    const { line } = await recordLine({ id: 'ast_dead', state: 'sent', sentSha256: SHA });
+    deadRun(dir, `1-dead${LOG_SUFFIX}`, line + '\n');
+    const next = new UploadJournal(dir, SCOPE);
+    expect(next.peek('asset', 10, SHA).map((e) => [e.id, e.state])).toEqual([['ast_dead', 'sent']]); // before any fold
+    expect(await next.foldDead()).toBe(1);
+    expect(logsOf(dir)).toEqual([]);
+    expect(readdirSync(join(dir, 'uploads', RUNS_DIR))).toEqual([]); // its lock freed too
+    expect([...journalView(join(dir, 'uploads')).values()].map((c) => c.entries.map((e) => e.id))).toEqual([['ast_dead']]);
+    const slot = await next.open('asset', 10, SHA);
+    expect(slot.entries.map((e) => e.id)).toEqual(['ast_dead']); // once
+    slot.release();
+  });
+
+  it('a lock left by a run that died before its first record is swept; a live one stays', async () => {
+    const dir = tempDir('adops-log-');
+    const live = new UploadJournal(dir, SCOPE);
+    const slot = await live.open('asset', 10, SHA);
+    await slot.put(entry());
+    slot.release();
+    const runs = join(dir, 'uploads', RUNS_DIR);
+    writeFileSync(join(runs, `2-orphan${LOG_SUFFIX}.lock`), JSON.stringify({ pid: deadPid(), host: hostname(), since: Date.now(), token: 'dead' }) + '\n');
+    await new UploadJournal(dir, SCOPE).foldDead();
+    expect(readdirSync(runs).sort()).toEqual([logsOf(dir)[0], `${logsOf(dir)[0]}.lock`].sort());
+    await live.close();
+  });
+
+  it("a live run's log is left alone (its lock is held)", async () => {
+    const dir = tempDir('adops-log-');
+    const live = new UploadJournal(dir, SCOPE);
+    const slot = await live.open('asset', 10, SHA);
+    await slot.put(entry());
+    slot.release();
+    expect(await new UploadJournal(dir, SCOPE).foldDead()).toBe(0);
+    expect(logsOf(dir)).toHaveLength(1);
+    await live.close();
+  });
+
+  it('a torn last record (a kill mid-write) is ignored on fold: the record before it wins', async () => {
+    const dir = tempDir('adops-log-');
+    const { line: first } = await recordLine({ id: 'ast_1', state: 'reserved' }, 1);
+    const { line: second } = await recordLine({ id: 'ast_1', state: 'sent', sentSha256: SHA }, 2);
+    deadRun(dir, `1-torn${LOG_SUFFIX}`, first + '\n' + second.slice(0, second.length - 20));
+    const next = new UploadJournal(dir, SCOPE);
+    expect(next.peek('asset', 10, SHA).map((e) => e.state)).toEqual(['reserved']);
+    expect(await next.foldDead()).toBe(1);
+    const [content] = [...journalView(join(dir, 'uploads')).values()];
+    expect(content).toMatchObject({ gen: 1, entries: [{ id: 'ast_1', state: 'reserved' }] });
+    expect(logsOf(dir)).toEqual([]);
+  });
+
+  it('an older record than the store holds changes nothing (the highest gen wins)', async () => {
+    const dir = tempDir('adops-log-');
+    const j = new UploadJournal(dir, SCOPE);
+    const slot = await j.open('asset', 10, SHA);
+    for (const state of ['reserved', 'sent', 'ready'] as const) await slot.put(entry({ state }));
+    slot.release();
+    await j.close(); // the store holds gen 3: ready
+    const { line } = await recordLine({ state: 'reserved' }, 1);
+    deadRun(dir, `1-old${LOG_SUFFIX}`, line + '\n');
+    const next = new UploadJournal(dir, SCOPE);
+    expect(next.peek('asset', 10, SHA).map((e) => e.state)).toEqual(['ready']);
+    await next.foldDead();
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA).map((e) => e.state)).toEqual(['ready']);
+    expect(existsSync(join(dir, 'uploads', RUNS_DIR, `1-old${LOG_SUFFIX}`))).toBe(false);
+  });
+
+  it('an emptied content is a tombstone while another log still names it, so that older record is not read again', async () => {
+    const dir = tempDir('adops-log-');
+    const older = new UploadJournal(dir, SCOPE);
+    const s1 = await older.open('asset', 10, SHA);
+    await s1.put(entry({ id: 'ast_gone' }));
+    s1.release(); // `older` stays alive: its log keeps gen 1
+    const j = new UploadJournal(dir, SCOPE);
+    const s2 = await j.open('asset', 10, SHA);
+    await s2.remove('ast_gone'); // gen 2, no entries
+    s2.release();
+    await j.close();
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA)).toEqual([]);
+    await older.close(); // gen 1 < the tombstone's 2: not written back
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA)).toEqual([]);
+  });
+});
