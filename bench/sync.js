@@ -5,6 +5,9 @@
 // a bare script that lists the ready Assets and hashes the files. Each first
 // run gets its own fresh sandbox child; both sides timed as whole processes
 // (start to exit), ROUNDS rounds with the order alternating, best of each.
+// Each child also reports its own CPU time (user + system,
+// bench/lib/child-usage.js): the client's CPU per file beside the bare loop's,
+// as the client and the sandbox share this machine's cores.
 // Prints a Markdown table and `figure:` lines; `--write` puts the table in
 // docs/performance.md between the "bulk-sync" markers.
 // Usage: node bench/sync.js [--files 300] [--rounds 2] [--write]   (needs `npm run build`)
@@ -14,6 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
+import { childUsage, USAGE_ARGS } from './lib/child-usage.js';
 import { startSandboxChild } from './lib/sandbox-child.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,6 +30,7 @@ const ROUNDS = opt('--rounds', 2);
 const CONCURRENCY = 8;
 const RATE_TARGET = 0.8;
 const RERUN_TARGET = 1.5;
+const CPU_TARGET = 1.5;
 
 if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
   console.error('build first: npm run build');
@@ -52,10 +57,10 @@ let n = 0;
 const envOf = (config, sandbox) => ({ PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: config, ADOPS_API_KEY: sandbox.key });
 function timed(argv, env) {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [...USAGE_ARGS, ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${argv.slice(0, 4).join(' ')} exited ${r.status}: ${String(r.stderr).slice(-500)}`);
-  return { ms, stdout: String(r.stdout) };
+  return { ms, stdout: String(r.stdout), ...childUsage(r.stderr) };
 }
 const adopsSync = (config, sandbox) => timed([BIN, 'assets', 'sync', dir, '--concurrency', String(CONCURRENCY), '--output', 'ndjson'], envOf(config, sandbox));
 const rowsOf = (out) =>
@@ -73,7 +78,7 @@ async function side(which) {
     if (which === 'bare') {
       const r = timed([BARE, 'upload', sandbox.url, dir, String(CONCURRENCY)], envOf(config, sandbox));
       if (JSON.parse(r.stdout).ok !== FILES) throw new Error(`the bare loop did not make every Asset ready: ${r.stdout}`);
-      return { first: r.ms };
+      return { first: r.ms, cpu: r.cpuMs };
     }
     const first = adopsSync(config, sandbox);
     if (rowsOf(first.stdout).filter((x) => x.result === 'uploaded').length !== FILES)
@@ -83,7 +88,7 @@ async function side(which) {
       throw new Error(`the re-run did not find every file there: ${again.stdout.slice(0, 300)}`);
     const plan = timed([BARE, 'plan', sandbox.url, dir], envOf(config, sandbox));
     if (JSON.parse(plan.stdout).ok !== FILES) throw new Error(`the bare plan did not match every file: ${plan.stdout}`);
-    return { first: first.ms, again: again.ms, plan: plan.ms };
+    return { first: first.ms, cpu: first.cpuMs, again: again.ms, againCpu: again.cpuMs, plan: plan.ms, planCpu: plan.cpuMs };
   } finally {
     await sandbox.stop();
   }
@@ -100,17 +105,23 @@ try {
   const rate = (ms) => FILES / (ms / 1000);
   const ratio = bare / up;
   const rerun = again / plan;
+  // CPU per file in ms, the least of the rounds each (CPU time moves far less with the load than wall time).
+  const cpu = { adops: best(runs.adops.map((r) => r.cpu)) / FILES, bare: best(runs.bare.map((r) => r.cpu)) / FILES };
+  const cpuRatio = cpu.adops / cpu.bare;
+  if (!(cpu.adops > 0 && cpu.bare > 0)) throw new Error('a side reported no CPU time');
+  const againCpu = best(runs.adops.map((r) => r.againCpu));
+  const planCpu = best(runs.adops.map((r) => r.planCpu));
   const table = [
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/sync.js, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)} at the end); ${FILES} PNGs of 60–1,300 bytes, each side on its own fresh sandbox child, timed as a whole process (start to exit), best of ${ROUNDS}:`,
     '',
-    '| Case | Time | Rate |',
-    '| --- | --- | --- |',
-    `| \`adops assets sync\`, \`--concurrency ${CONCURRENCY}\` | ${(up / 1000).toFixed(2)} s | ${rate(up).toFixed(0)} files/s |`,
-    `| bare keep-alive loop: reserve, PUT, finalize per file, ${CONCURRENCY} in flight | ${(bare / 1000).toFixed(2)} s | ${rate(bare).toFixed(0)} files/s |`,
-    `| \`adops assets sync\` again, nothing to send | ${again.toFixed(0)} ms | |`,
-    `| bare script: list the ready Assets, hash the files | ${plan.toFixed(0)} ms | |`,
+    '| Case | Time | Rate | Client CPU |',
+    '| --- | --- | --- | --- |',
+    `| \`adops assets sync\`, \`--concurrency ${CONCURRENCY}\` | ${(up / 1000).toFixed(2)} s | ${rate(up).toFixed(0)} files/s | ${cpu.adops.toFixed(2)} ms per file |`,
+    `| bare keep-alive loop: reserve, PUT, finalize per file, ${CONCURRENCY} in flight | ${(bare / 1000).toFixed(2)} s | ${rate(bare).toFixed(0)} files/s | ${cpu.bare.toFixed(2)} ms per file |`,
+    `| \`adops assets sync\` again, nothing to send | ${again.toFixed(0)} ms | | ${againCpu.toFixed(0)} ms |`,
+    `| bare script: list the ready Assets, hash the files | ${plan.toFixed(0)} ms | | ${planCpu.toFixed(0)} ms |`,
     '',
-    `Rate ratio ${ratio.toFixed(2)}×; re-run ${rerun.toFixed(2)}× the bare plan.`,
+    `Rate ratio ${ratio.toFixed(2)}×; client CPU per file ${cpuRatio.toFixed(2)}× the bare loop's; re-run ${rerun.toFixed(2)}× the bare plan (CPU ${(againCpu / planCpu).toFixed(2)}×). CPU is each process's own user + system time, start-up included, the least of ${ROUNDS}.`,
   ].join('\n');
   console.log(table);
   const figure = (f) => console.log(`figure: ${JSON.stringify(f)}`);
@@ -120,6 +131,13 @@ try {
     baseline: `${rate(bare).toFixed(0)} files/s bare reserve/PUT/finalize loop`,
     target: `>= ${RATE_TARGET}×`,
     met: ratio >= RATE_TARGET,
+  });
+  figure({
+    measure: `assets sync client CPU per file, ${FILES} PNGs`,
+    result: `${cpu.adops.toFixed(2)} ms/file (${cpuRatio.toFixed(2)}×)`,
+    baseline: `${cpu.bare.toFixed(2)} ms/file bare reserve/PUT/finalize loop`,
+    target: `<= ${CPU_TARGET}×`,
+    met: cpuRatio <= CPU_TARGET,
   });
   figure({
     measure: `assets sync re-run, nothing to send, ${FILES} files`,

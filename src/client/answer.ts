@@ -81,7 +81,10 @@ function readStream(body: Readable, capBytes: number): Promise<string> {
 }
 
 /** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What an attempt fails with at the request's deadline: a timeout (exit 6); `sent`, so a POST is then in doubt, never resent blindly. */
+export const deadlineError = (why: string): TransportError => new TransportError(why, 'timeout', true, 'EDEADLINE');
 
 /**
  * A signal that aborts at the request's deadline (`remainingMs` from now; none when Infinity), or
@@ -90,8 +93,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function attemptDeadline(outer: AbortSignal | undefined, remainingMs: number, why: string): { signal: AbortSignal; clear: () => void } {
   const ac = new AbortController();
-  // `sent`: the request may have reached the server (a POST is then in doubt, never resent blindly).
-  const abort = () => ac.abort(new TransportError(why, 'timeout', true, 'EDEADLINE'));
+  const abort = () => ac.abort(deadlineError(why));
   // No deadline (Infinity, --retry-budget 0), or one past what a timer can hold (Node fires those at once).
   const timer = remainingMs <= MAX_TIMER_MS ? setTimeout(abort, Math.max(0, remainingMs)) : undefined;
   const onOuter = () => ac.abort(outer!.reason);

@@ -4,7 +4,7 @@
 // down") or a network failure (whether the request may have been sent).
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AnswerTooLargeError, attemptDeadline, readCapped } from './answer.js';
+import { AnswerTooLargeError, attemptDeadline, deadlineError, readCapped } from './answer.js';
 import { ApiError, NetworkError } from './errors.js';
 import { redactHeaders } from './redact.js';
 import { budgetFor, isThrottleAnswer, type AttemptOutcome } from './retry.js';
@@ -37,15 +37,18 @@ export async function sendAttempt<T>(
   const started = io.now();
   if (attempt === 1) traceRequest(ex, io.trace);
   // The whole request, retries included, ends at its budget: the attempt in flight too (a trickling answer).
-  const budgetS = Math.round(budgetFor(ex.policy, false) / 100) / 10;
-  const deadline = attemptDeadline(ex.req.signal, remainingMs, `no complete answer from ${ex.origin} within the retry budget (${budgetS} s, --retry-budget)`);
+  const why = () => `no complete answer from ${ex.origin} within the retry budget (${Math.round(budgetFor(ex.policy, false) / 100) / 10} s, --retry-budget)`;
+  // Kept by the transport's own timer when it can (no AbortController per attempt), else by a signal.
+  const kept = io.transport.keepsDeadlines === true;
+  const deadline = kept ? undefined : attemptDeadline(ex.req.signal, remainingMs, why());
+  const own = kept ? { ms: remainingMs, error: () => deadlineError(why()) } : undefined;
   try {
-    const res = await io.transport.send(transportRequest(ex, io, deadline.signal));
+    const res = await io.transport.send(transportRequest(ex, io, deadline ? deadline.signal : ex.req.signal, own));
     return await readAttemptAnswer<T>(res, ex, io, attempt, started);
   } catch (caught) {
-    return lostAttempt(caught, ex, io, attempt, deadline.signal);
+    return lostAttempt(caught, ex, io, attempt, deadline?.signal);
   } finally {
-    deadline.clear();
+    deadline?.clear();
   }
 }
 
@@ -57,7 +60,7 @@ function traceRequest(ex: Exchange, trace: AttemptIO['trace']): void {
   if (via !== undefined) trace(via);
 }
 
-function transportRequest(ex: Exchange, io: AttemptIO, signal: AbortSignal): TransportRequest {
+function transportRequest(ex: Exchange, io: AttemptIO, signal: AbortSignal | undefined, deadline: TransportRequest['deadline']): TransportRequest {
   const { req } = ex;
   const json = req.json !== undefined ? JSON.stringify(req.json) : undefined;
   const total = json !== undefined ? Buffer.byteLength(json) : req.contentLength;
@@ -68,7 +71,8 @@ function transportRequest(ex: Exchange, io: AttemptIO, signal: AbortSignal): Tra
     path: ex.path,
     headers: ex.headers,
     ...(json !== undefined ? { body: json } : req.body ? { body: req.body() } : {}),
-    signal,
+    ...(signal ? { signal } : {}),
+    ...(deadline ? { deadline } : {}),
     idleTimeoutMs: ex.idleTimeoutMs,
     connectTimeoutMs: io.connectTimeoutMs,
     ...(onProgress ? { onProgress: (n: number) => onProgress(n, total) } : {}),
@@ -113,11 +117,12 @@ function lostAttempt<T>(
   ex: Exchange,
   io: AttemptIO,
   attempt: number,
-  deadline: AbortSignal,
+  deadline: AbortSignal | undefined,
 ): { outcome: AttemptOutcome; result: Attempted<T> } {
   if (ex.req.signal?.aborted) throw ex.req.signal.reason ?? caught;
-  // Past the deadline, whatever broke first (the socket, the body) is the deadline's doing.
-  const err: unknown = deadline.aborted ? deadline.reason : caught;
+  // Past the deadline, whatever broke first (the socket, the body) is the deadline's doing (a
+  // transport keeping the deadline itself fails with the deadline's error in the first place).
+  const err: unknown = deadline?.aborted ? deadline.reason : caught;
   // Not a network failure (a body source that cannot be read, a bad header): not retried.
   if (!(err instanceof TransportError) && !isStreamCut(err)) throw err;
   const e =

@@ -233,13 +233,17 @@ export class ApiClient implements Requester {
     const headers = requestHeaders(req, own, this.config.userAgent, this.apiKey);
     // Each origin its own decision (an upload URL may be another host).
     const route = this.proxyDecision(origin);
+    let shown: string | undefined;
     return {
       req,
       method: req.method.toUpperCase(),
       origin,
       path,
       own,
-      shownUrl: redactUrl(origin + path),
+      // Masked when something shows it (a trace, a wait note, an error), not for every request of a bulk run.
+      get shownUrl() {
+        return (shown ??= redactUrl(origin + path));
+      },
       headers,
       route,
       proxy: route.kind === 'proxy' ? route.route : undefined,

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import * as http from 'node:http';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
+import { MAX_TIMER_MS } from './answer.js';
 import { abortReason } from './retry.js';
 import { causeOf, codeOf, NOT_SENT_CODES, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
@@ -31,6 +32,16 @@ export const IDLE_SOCKET_MS = 4_000;
 export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
   const idleSocketMs = opts.idleSocketMs ?? IDLE_SOCKET_MS;
   const agents = new Map<string, http.Agent>();
+  // Each origin parsed once (#37: a URL per request of a bulk run); a run talks to a handful of them.
+  const origins = new Map<string, URL>();
+  const urlOf = (origin: string): URL => {
+    let url = origins.get(origin);
+    if (!url) {
+      if (origins.size >= 64) origins.clear();
+      origins.set(origin, (url = new URL(origin)));
+    }
+    return url;
+  };
 
   async function moduleFor(protocol: string): Promise<{ request: RequestFn; agent: http.Agent }> {
     const https = protocol === 'https:';
@@ -67,9 +78,10 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
   }
 
   return {
+    keepsDeadlines: true,
     async send(req: TransportRequest): Promise<TransportResponse> {
       req.signal?.throwIfAborted();
-      const url = new URL(req.origin);
+      const url = urlOf(req.origin);
       if (req.proxy && url.protocol === 'https:') {
         const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs, req.headers['user-agent']);
         return exchange(request, agent, url, req);
@@ -110,6 +122,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     // One way out for every failure, before or after the answer's head arrived.
     const fail = (err: Error) => {
       clearTimeout(connectTimer);
+      clearTimeout(deadlineTimer);
       req.signal?.removeEventListener('abort', onAbort);
       if (response) response.destroy(err);
       else creq.destroy(err);
@@ -120,6 +133,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     };
     const onAbort = () => fail(req.signal ? abortReason(req.signal) : new Error('aborted'));
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    const deadlineTimer = deadlineTimerOf(req.deadline, fail);
 
     // 0 (--connect-timeout 0) is no bound of ours, as --request-timeout 0 is: the system's own, never "at once".
     const connectMs = req.connectTimeoutMs ?? 10_000;
@@ -159,7 +173,12 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       }
       response = res;
       clearTimeout(connectTimer);
-      res.on('end', () => req.signal?.removeEventListener('abort', onAbort));
+      res.on('end', () => {
+        clearTimeout(deadlineTimer);
+        req.signal?.removeEventListener('abort', onAbort);
+      });
+      // A body left unread and destroyed (past the answer cap) ends no deadline of ours either.
+      res.once('close', () => clearTimeout(deadlineTimer));
       // A connection cut mid-body: iterating the body throws a TransportError, not a bare 'aborted'.
       res.on('aborted', () => fail(new TransportError(`connection to ${where} was cut before the answer ended`, 'lost', true, 'ECONNRESET')));
       settled = true;
@@ -168,6 +187,12 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
 
     writeBody(creq, req).catch((err: Error) => fail(err));
   });
+}
+
+/** The request's deadline as a timer failing the exchange; none when there is none, or it is past what a timer holds. */
+function deadlineTimerOf(deadline: TransportRequest['deadline'], fail: (err: Error) => void): NodeJS.Timeout | undefined {
+  if (!deadline || deadline.ms > MAX_TIMER_MS) return undefined;
+  return setTimeout(() => fail(deadline.error()), Math.max(0, deadline.ms));
 }
 
 async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promise<void> {

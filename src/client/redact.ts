@@ -176,12 +176,18 @@ function looksLikeToken(segment: string, parent: string | undefined): boolean {
   return s.length >= 32 && /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9]/.test(s);
 }
 
+const lookedAt = new Set<string>();
+
 /**
  * Remember the credentials a URL carries (token path segments, secret query
  * values), so they are masked in any later text too: a service that echoes the
  * path in an error ("No operation answers GET /_storage/uploads/<token>").
  */
 export function rememberUrlSecrets(url: string): void {
+  // Each URL looked at once (#37): a bulk run sends one path thousands of times, and a secret once remembered stays.
+  if (lookedAt.has(url)) return;
+  if (lookedAt.size >= 1024) lookedAt.clear();
+  lookedAt.add(url);
   const q = url.search(/[?#]/);
   const head = q === -1 ? url : url.slice(0, q);
   const path = head.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');

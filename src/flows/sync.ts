@@ -13,7 +13,7 @@
 import { operationPages } from '../client/call.js';
 import type { Requester } from '../client/request.js';
 import type { LocalFile } from './upload.js';
-import { hashFile } from './upload-body.js';
+import { hashFile, smallFileOnce } from './upload-body.js';
 import type { UploadJournal } from '../state/upload-journal.js';
 import { serviceSha256, type Row } from './upload-targets.js';
 
@@ -57,6 +57,8 @@ function readyById(byName: Map<string, Row[]>): Map<unknown, Row> {
 
 /** Small files hashed between two turns of the event loop (so the listing's answers are read meanwhile). */
 const HASH_SLICE = 16;
+/** The most bytes of small files hashAhead holds for their uploads (past it, an upload reads its file again). */
+const HELD_BYTES = 64 * 1024 * 1024;
 
 /**
  * Hash the files while something else is awaited (the listing of the ready
@@ -64,16 +66,26 @@ const HASH_SLICE = 16;
  * `done` never rejects: a file it cannot read is left unhashed, and findExisting
  * reads it again and fails there, in the order it always did (after the
  * listing). `stop()` (the listing failed) starts no more files. Start the
- * listing first: a small file is hashed from one synchronous read.
+ * listing first: a small file is hashed from one synchronous read, and its bytes are held (up
+ * to HELD_BYTES in all) for its upload, which then reads it no more (#37); findExisting lets go
+ * of the bytes of a file that is already there.
  */
 export function hashAhead(files: readonly LocalFile[], signal?: AbortSignal): { done: Promise<void>; stop: () => void } {
   let stopped = false;
+  let held = 0;
   const run = async () => {
     for (let i = 0; i < files.length; i++) {
       if (i % HASH_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       if (stopped || signal?.aborted) return;
       const file = files[i]!;
       if (file.sha256 !== undefined) continue;
+      const read = held + file.size <= HELD_BYTES ? smallFileOnce(file) : undefined;
+      if (read) {
+        file.held = read;
+        file.sha256 = read.sha256;
+        held += file.size;
+        continue;
+      }
       try {
         file.sha256 = await hashFile(file.path, signal, file.size);
       } catch {
@@ -99,16 +111,20 @@ export async function findExisting(
 ): Promise<Existing | { unproven: Row } | undefined> {
   // Kept on the file: the upload that may follow uses it as its journal key instead of reading the file again.
   const sha = (file.sha256 ??= await hashFile(file.path, o.signal, file.size));
+  const there = (row: Row, matchedBy: MatchedBy): Existing => {
+    file.held = undefined; // nothing to send: its bytes are not held while the others upload
+    return { row, matchedBy };
+  };
   for (const entry of journal.peek('asset', file.size, sha)) {
     if (entry.state !== 'ready' || entry.sentSha256 !== sha) continue;
     // Listed with this key: this organization's (a touched or copied file counts: same bytes).
     const row = readyById(byName).get(entry.id);
-    if (row) return { row, matchedBy: 'sha256 (journal)' };
+    if (row) return there(row, 'sha256 (journal)');
   }
   const candidates = (byName.get(file.filename) ?? []).filter((r) => r.sizeBytes === file.size);
   const proven = candidates.find((r) => serviceSha256(r) === sha);
-  if (proven) return { row: proven, matchedBy: 'sha256 (service)' };
+  if (proven) return there(proven, 'sha256 (service)');
   const unverifiable = candidates.find((r) => serviceSha256(r) === undefined);
   if (!unverifiable) return undefined;
-  return o.matchNameSize ? { row: unverifiable, matchedBy: 'name+size' } : { unproven: unverifiable };
+  return o.matchNameSize ? there(unverifiable, 'name+size') : { unproven: unverifiable };
 }

@@ -76,11 +76,17 @@ function unchangedBy(file: FileIdentity, now: Stats): void {
 /** At most this size (as listed) a file is read whole, in one synchronous read: its hash, its PUT's body. */
 export const SMALL_FILE_BYTES = SMALL_HASH_BYTES;
 
+/** A small file's bytes, read whole, and their SHA-256. */
+export interface SmallRead {
+  bytes: Buffer;
+  sha256: string;
+}
+
 /**
  * A small file's bytes (exactly `size` of them), proven to be what was listed (size and mtime of
  * the path: a file renamed over it counts), with their SHA-256; or a FileChanged.
  */
-export function readSmallFile(file: FileIdentity): { bytes: Buffer; sha256: string } {
+export function readSmallFile(file: FileIdentity): SmallRead {
   const bytes = Buffer.allocUnsafe(file.size);
   const fd = openSync(file.path, 'r');
   let bytesRead: number;
@@ -92,6 +98,21 @@ export function readSmallFile(file: FileIdentity): { bytes: Buffer; sha256: stri
   if (bytesRead < file.size) throw new FileChanged(`the file shrank while it was read (${bytesRead} of ${file.size} bytes were there)`);
   unchangedBy(file, statSync(file.path));
   return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/**
+ * A small file's one read (#37: its type, its journal key and its PUT's body were three reads and
+ * two hashes): what a step before the upload holds (`file.held`), else read now. Undefined for a
+ * large file, or when the read fails: the step that needs the bytes reads them then and says why,
+ * as it always did.
+ */
+export function smallFileOnce(file: FileIdentity & { held?: SmallRead | undefined }): SmallRead | undefined {
+  if (file.held || file.size > SMALL_HASH_BYTES) return file.held;
+  try {
+    return readSmallFile(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

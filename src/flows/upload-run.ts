@@ -5,6 +5,7 @@
 import type { SendBudget } from '../client/retry.js';
 import type { ApiClient } from '../client/http.js';
 import type { ContentSlot, FileIdentity, JournalEntry, JournalState, UploadJournal } from '../state/upload-journal.js';
+import type { SmallRead } from './upload-body.js';
 import type { Reservation, Row, UploadTarget } from './upload-targets.js';
 
 export interface LocalFile extends FileIdentity {
@@ -14,6 +15,11 @@ export interface LocalFile extends FileIdentity {
   filename: string;
   /** SHA-256 of the bytes, when a step before the upload has read them already. */
   sha256?: string;
+  /**
+   * A small file's bytes, read once (readSmallFile: the listed size and mtime, proven) with their
+   * SHA-256: the upload judges, keys and sends these and reads the file no more (#37).
+   */
+  held?: SmallRead | undefined;
 }
 
 /** A file whose bytes were judged: the type they are sent as; `sha256` once known (a large file's first run learns it from its PUT). */
@@ -83,7 +89,7 @@ export interface Run {
   /** Every PUT to the current upload URL draws from this (the client's retries, and a PUT again after finalize said incomplete). */
   putSends?: SendBudget | undefined;
   /** A small file's bytes, read when it was reserved and recorded by their hash with the reservation. */
-  preread?: { bytes: Buffer; sha256: string } | undefined;
+  preread?: SmallRead | undefined;
 }
 
 export const note = (file: LocalFile, run: { o: UploadOptions }, message: string): void => run.o.onEvent?.({ type: 'note', file: file.shown, message });

@@ -8,7 +8,7 @@ import { ApiError, NetworkError } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
 import type { PutBody, PutResult } from '../client/upload-put.js';
 import { stateAcceptors, waitFor } from '../client/waiter.js';
-import { BufferBody, FileBody, FileChanged, hashFile, readSmallFile, SMALL_FILE_BYTES } from './upload-body.js';
+import { BufferBody, FileBody, FileChanged, hashFile, readSmallFile, SMALL_FILE_BYTES, type SmallRead } from './upload-body.js';
 import { putAnswerKind, urlUsable, type AnswerOf, type StepAnswer } from './upload-machine.js';
 import { deleteReservation, forget, note, record, UploadError, withArticle, type JudgedFile, type Run } from './upload-run.js';
 import type { Reservation, Row } from './upload-targets.js';
@@ -50,9 +50,10 @@ export async function reserveStep(file: JudgedFile, run: Run): Promise<StepAnswe
   // the reservation and what will be sent to it are on disk in ONE write ('sent'), before the PUT
   // starts, where 'reserved' then 'sent' took two. A re-run judges that entry as any 'sent' one:
   // finalize, which says upload_incomplete if no byte landed, then PUT again (resumeVerdict).
-  let read: { bytes: Buffer; sha256: string };
+  let read: SmallRead;
   try {
-    read = readSmallFile(file);
+    // Read when the file was judged (#37); read now only when that read failed, to say why.
+    read = file.held ?? readSmallFile(file);
   } catch (err) {
     await record(file, run, 'reserved'); // deleted by discard; recorded in case that delete fails
     if (err instanceof FileChanged) return { kind: 'file-changed', error: err };

@@ -14,6 +14,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { codeOf } from '../client/errors.js';
 import { SNIFF_HEAD_BYTES } from '../contract/media.js';
 import { advance, RENEWALS, type Answer, type Position, type Step } from './upload-machine.js';
+import { smallFileOnce } from './upload-body.js';
 import { openSlot, resume } from './upload-resume.js';
 import { pendingOf, note, UploadError, withArticle, type FileOutcome, type JudgedFile, type LocalFile, type Run, type UploadOptions } from './upload-run.js';
 import { discardStep, finalizeStep, putStep, releaseStep, renewStep, reserveStep, waitStep } from './upload-steps.js';
@@ -62,7 +63,9 @@ const isAbort = (err: unknown) => err instanceof Error && (err.name === 'AbortEr
 export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<FileOutcome> {
   let run: Run | undefined;
   try {
-    const judged = judgeBytes(file, o);
+    // A small file is read once (here, or by sync's hashing before): its type, its journal key, its body.
+    const held = smallFileOnce(file);
+    const judged = judgeBytes(held ? { ...file, held, sha256: file.sha256 ?? held.sha256 } : file, o);
     const { slot, sha256 } = await openSlot(judged, o);
     run = { o, slot };
     const { row, already } = await uploadHeld(sha256 ? { ...judged, sha256 } : judged, run);
@@ -71,13 +74,16 @@ export async function uploadFile(file: LocalFile, o: UploadOptions): Promise<Fil
   } catch (err) {
     const pending = pendingOf(run);
     return { file, status: isAbort(err) || o.signal?.aborted ? 'interrupted' : 'failed', error: err, ...(pending ? { pending } : {}) };
+  } finally {
+    file.held = undefined; // its bytes are sent or not needed: not held while the other files go
   }
 }
 
 /** The type the file's bytes are sent as; a refusal when the target takes no such bytes (nothing reserved). */
 function judgeBytes(file: LocalFile, o: UploadOptions): JudgedFile {
   const t = o.target;
-  const judged = t.judge(readHead(file.path, file.size), file.size, file.filename);
+  const head = file.held ? file.held.bytes.subarray(0, SNIFF_HEAD_BYTES) : readHead(file.path, file.size);
+  const judged = t.judge(head, file.size, file.filename);
   if (!judged.ok) throw refuseBytes(`the bytes are ${judged.looksLike}, not a type ${withArticle(t.noun)} accepts (${t.accepted}); nothing was reserved`);
   const contentType = judged.contentType;
   const claimed = claimedType(file.shown);

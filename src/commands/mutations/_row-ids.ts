@@ -16,18 +16,16 @@ export class StreamedRowIds {
   private readonly maybeRepeated = new Set<string>();
   private readonly counts = new Map<string, number>();
 
-  /** Bit positions by double hashing the (hex) body hash's two halves. */
-  private positions(hash: string): number[] {
-    const a = parseInt(hash.slice(0, 8), 16);
-    const b = (parseInt(hash.slice(8, 16), 16) | 1) >>> 0;
-    return Array.from({ length: PROBES }, (_, i) => (a + i * b) % BITS);
-  }
-
   /** First pass: one call per row, in file order. */
   see(body: Obj): void {
     const hash = bodyHash(body);
+    // Bit positions by double hashing the (hex) body hash's two halves, computed in place (#37: an
+    // array and a callback per row were this pass's largest cost after the hash itself).
+    const a = parseInt(hash.slice(0, 8), 16);
+    const b = (parseInt(hash.slice(8, 16), 16) | 1) >>> 0;
     let all = true;
-    for (const p of this.positions(hash)) {
+    for (let i = 0; i < PROBES; i++) {
+      const p = (a + i * b) % BITS;
       const bit = 1 << (p & 7);
       if (!(this.filter[p >> 3]! & bit)) all = false;
       this.filter[p >> 3] = this.filter[p >> 3]! | bit;

@@ -155,3 +155,40 @@ describe('node:http transport', () => {
     await transport.close();
   });
 });
+
+describe('the request deadline, kept by the transport (#37: no AbortController per attempt)', () => {
+  it('ends an answer that trickles past the retry budget: a timeout, though bytes keep coming within the idle bound', async () => {
+    // /slow sends for ~480 ms, never idle 80 ms: only the whole request's deadline can end it.
+    const c = new ApiClient({
+      baseUrl: base,
+      apiKey: 'acr_t_1234',
+      userAgent: 't',
+      requestTimeoutMs: 5000,
+      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 150 },
+    });
+    const started = Date.now();
+    const err = await c.request({ method: 'GET', path: '/slow' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).kind).toBe('timeout');
+    expect((err as NetworkError).message).toMatch(/within the retry budget \(0\.2 s, --retry-budget\)/);
+    expect(Date.now() - started).toBeLessThan(450);
+  });
+
+  it('fails the exchange with the deadline’s own error at its time, and leaves no timer once an answer ended', async () => {
+    const transport = nodeTransport();
+    expect(transport.keepsDeadlines).toBe(true);
+    const late = new Error('deadline');
+    await expect(
+      transport.send({ method: 'GET', origin: base, path: '/stall', headers: {}, deadline: { ms: 60, error: () => late } }).then(async (res) => {
+        for await (const chunk of res.body) void chunk;
+      }),
+    ).rejects.toBe(late);
+    // An answer read to its end clears the deadline: nothing fires later, nothing holds the process.
+    let fired = false;
+    const res = await transport.send({ method: 'GET', origin: base, path: '/quick', headers: {}, deadline: { ms: 40, error: () => ((fired = true), late) } });
+    for await (const chunk of res.body) void chunk;
+    await new Promise((r) => setTimeout(r, 80));
+    expect(fired).toBe(false);
+    await transport.close();
+  });
+});

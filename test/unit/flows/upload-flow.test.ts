@@ -1,14 +1,16 @@
 // The upload flow against a fake target and a loopback storage: a finalize
 // that answers a non-final state is polled until ready, bounded by the wait.
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf } from '../../../src/commands/assets/upload.js';
 import { ApiClient } from '../../../src/client/http.js';
-import { uploadFile, UploadError, type UploadEvent } from '../../../src/flows/upload.js';
+import { uploadFile, UploadError, type LocalFile, type UploadEvent } from '../../../src/flows/upload.js';
 import { hashFile } from '../../../src/flows/upload-body.js';
+import { hashAhead } from '../../../src/flows/sync.js';
 import { UploadJournal } from '../../../src/state/upload-journal.js';
 import type { Row, UploadTarget } from '../../../src/flows/upload-targets.js';
 import { judgeAsset } from '../../../src/contract/media.js';
@@ -62,7 +64,7 @@ function setup() {
   const path = join(dir, 'a.png');
   writeFileSync(path, png());
   const st = statSync(path);
-  const file = { path, shown: 'a.png', filename: 'a.png', size: st.size, mtimeMs: st.mtimeMs };
+  const file: LocalFile = { path, shown: 'a.png', filename: 'a.png', size: st.size, mtimeMs: st.mtimeMs };
   return { file, journal: new UploadJournal(dir, { baseUrl: 'test', keyFp: 'k1' }) };
 }
 
@@ -147,5 +149,38 @@ describe('a small file is reserved and its bytes recorded in one write (#27)', (
       onPut = undefined;
     }
     expect(atPut).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: sha, uploadUrl: url })]);
+  });
+});
+
+describe('a small file is read once, and hashed once (#37)', () => {
+  const options = (journal: UploadJournal) => ({ target: fakeTarget(['ready']), journal, now: Date.now, sleep: async () => {}, waitTimeoutMs: 60_000, putter });
+
+  it("sync's hashing holds the bytes it hashed; the upload judges, keys and sends them without opening the file again", async () => {
+    const { file, journal } = setup();
+    const bytes = readFileSync(file.path);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    await hashAhead([file]).done;
+    expect(file.sha256).toBe(sha);
+    expect(file.held?.bytes.equals(bytes)).toBe(true);
+    // Gone from disk: any second read (the type's sniff, the journal key, the PUT's body) would fail the upload.
+    rmSync(file.path);
+    const out = await uploadFile(file, options(journal));
+    expect(out.status, String(out.error)).toBe('uploaded');
+    expect(received.at(-1)!.bytes).toBe(bytes.length);
+    expect(received.at(-1)!.headers['content-type']).toBe('image/png');
+    expect(journal.peek('asset', file.size, sha)).toEqual([expect.objectContaining({ state: 'ready', sentSha256: sha })]);
+    // Not held once its upload is over (a folder's bytes are not all kept to the end).
+    expect(file.held).toBeUndefined();
+  });
+
+  it('a file changed after its listing is not held: the upload reads it again and refuses it, as before', async () => {
+    const { file, journal } = setup();
+    writeFileSync(file.path, Buffer.concat([png(), Buffer.alloc(7)])); // grew since it was listed
+    await hashAhead([file]).done;
+    expect(file.held).toBeUndefined();
+    expect(file.sha256).toBeDefined(); // hashed as it is now, as before: findExisting compares that
+    const out = await uploadFile(file, options(journal));
+    expect(out.status).toBe('failed');
+    expect(String(out.error)).toMatch(/grew|changed|size/);
   });
 });

@@ -1,0 +1,18 @@
+// A child's own resource usage at exit, for the bulk benches (apply, sync):
+// run Node with USAGE_ARGS before the script and the child writes
+// `peak-rss-kib=N` and `cpu-us=N` lines to stderr as it exits (process.exit
+// included). The CPU figure is user + system time of that process alone, every
+// thread of it (libuv's pool included) and nothing of the sandbox it talks to,
+// which is another process: it is what the client takes from a machine the
+// two share. (Node has no API for a finished child's rusage; this asks the
+// child itself, from `process.resourceUsage()`.)
+export const USAGE_ARGS = [
+  '--import',
+  "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\npeak-rss-kib='+u.maxRSS+'\\ncpu-us='+(u.userCPUTime+u.systemCPUTime)+'\\n')})",
+];
+
+/** The child's peak RSS (KiB) and CPU time (ms) from its stderr; NaN when absent. */
+export function childUsage(stderr) {
+  const text = String(stderr);
+  return { rssKib: Number(/peak-rss-kib=(\d+)/.exec(text)?.[1]), cpuMs: Number(/cpu-us=(\d+)/.exec(text)?.[1]) / 1000 };
+}
