@@ -23,6 +23,7 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { storedReadShortcut } from './routes/observe.js';
 import { API_MIDDLEWARE, registerOperation } from './routes/handlers.js';
 import { registerStorageRoutes } from './routes/storage.js';
+import { SandboxRouter } from './http/router.js';
 
 export interface AppOptions {
   /** The one browser origin allowed (spec: Authentication 2). */
@@ -107,7 +108,8 @@ export interface BuiltApp {
 
 export function buildApp(services: SandboxServices, options: AppOptions = {}): BuiltApp {
   const logError = options.logError ?? ((err: unknown) => console.error('adops sandbox: unexpected error:', err));
-  const app = new Hono<AppEnv>();
+  // Routes are matched by http/router.ts: Hono's default falls back to its slower TrieRouter for good (#37).
+  const app = new Hono<AppEnv>({ router: new SandboxRouter() });
   const limits = httpLimits(options.limits);
 
   app.use('*', (c, next) => {

@@ -17,6 +17,8 @@ import type { HttpLimits } from './limits.js';
 /** application/json, or any application/…+json, with or without parameters. */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
+  // What nearly every client sends, answered without a split, a lower-casing and a regular expression (#37).
+  if (contentType === 'application/json') return true;
   const essence = contentType.split(';')[0]!.trim().toLowerCase();
   return /^application\/([a-z0-9.+-]+\+)?json$/.test(essence);
 }

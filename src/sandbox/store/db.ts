@@ -58,11 +58,24 @@ function migrate(db: DatabaseType, migrations: readonly Migration[]): void {
   const record = db.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)');
   for (const m of migrations) {
     if (applied.has(m.name)) continue;
-    db.transaction(() => {
-      if (m.sql.trim()) db.exec(m.sql);
-      record.run(m.name, Date.now());
-    })();
+    if (m.foreignKeysOff) db.exec('PRAGMA foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        if (m.sql.trim()) db.exec(m.sql);
+        m.step?.(db);
+        if (m.foreignKeysOff) assertForeignKeysHold(db, m.name);
+        record.run(m.name, Date.now());
+      })();
+    } finally {
+      if (m.foreignKeysOff) db.exec('PRAGMA foreign_keys = ON');
+    }
   }
+}
+
+/** Throws (so the migration rolls back) if any row refers to a row that is not there. */
+function assertForeignKeysHold(db: DatabaseType, migration: string): void {
+  const broken = db.prepare('PRAGMA foreign_key_check').all();
+  if (broken.length > 0) throw new Error(`migration ${migration} would leave ${broken.length} row(s) referring to nothing`);
 }
 
 /** Distinct SQL texts kept prepared; dynamic list queries have few shapes, so this is never reached in practice. */

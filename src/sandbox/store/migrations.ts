@@ -6,10 +6,20 @@ import { OBSERVE_ROW_JSON, OBSERVE_SCHEMA } from './schema/observe.js';
 import { MUTATIONS_SCHEMA } from './schema/mutations.js';
 import { CONTEXT_SCHEMA } from './schema/context.js';
 import { ASSET_SHA256, ASSETS_SCHEMA, UPLOAD_REFUSALS } from './schema/assets.js';
+import { seqWithoutAutoincrement } from './schema/seq-rebuild.js';
+import type { Database } from './sqlite.js';
 
 export interface Migration {
   name: string;
   sql: string;
+  /** Run after `sql`, in the same transaction: a change SQL text alone cannot say (it reads the store's own schema). */
+  step?: (db: Database) => void;
+  /**
+   * Foreign keys off while this migration runs (SQLite ignores that pragma inside a transaction,
+   * so db.ts sets it around it), and every key checked before it commits: for tables made again,
+   * whose DROP would otherwise delete the rows that refer to them.
+   */
+  foreignKeysOff?: boolean;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '006_observe_row_json', sql: OBSERVE_ROW_JSON },
   { name: '007_asset_sha256', sql: ASSET_SHA256 },
   { name: '008_upload_refusals', sql: UPLOAD_REFUSALS },
+  { name: '009_seq_without_autoincrement', sql: '', step: seqWithoutAutoincrement, foreignKeysOff: true },
 ];

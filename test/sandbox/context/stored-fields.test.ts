@@ -26,7 +26,11 @@ describe('stored fields', () => {
     expect(storedChanges(FIELDS, {})).toEqual({});
   });
 
-  it('an INSERT names one parameter per column', () => {
-    expect(insertInto('t', { a: 1, b_c: null })).toBe('INSERT INTO t (a, b_c) VALUES (@a, @b_c)');
+  it('an INSERT has one positional parameter per column, in the order of the values (bound as Object.values)', () => {
+    expect(insertInto('t', { a: 1, b_c: null })).toBe('INSERT INTO t (a, b_c) VALUES (?, ?)');
+    expect(insertInto('t', { b_c: null, a: 1 })).toBe('INSERT INTO t (b_c, a) VALUES (?, ?)');
+    // The same shape again is the same text (kept, not built again), and another table is its own.
+    expect(insertInto('t', { a: 2, b_c: 'x' })).toBe('INSERT INTO t (a, b_c) VALUES (?, ?)');
+    expect(insertInto('u', { a: 1, b_c: null })).toBe('INSERT INTO u (a, b_c) VALUES (?, ?)');
   });
 });

@@ -87,7 +87,7 @@ export function createBrand(s: Scope, body: CreateBrand): BrandRow {
   let inserted: BrandRow | undefined;
   try {
     // The row as stored, from the INSERT itself (no read after the write).
-    inserted = s.db.prepare<[Record<string, unknown>], BrandRow>(`${insertInto(BRANDS_TABLE, values)} RETURNING *`).get(values);
+    inserted = s.db.prepare<unknown[], BrandRow>(`${insertInto(BRANDS_TABLE, values)} RETURNING *`).get(...Object.values(values));
   } catch (error) {
     if (isUniqueViolation(error)) throw slugConflict(body.slug, 'Brand');
     throw error;

@@ -72,7 +72,7 @@ export function createPersona(s: Scope, brand: BrandRow, body: CreatePersona): P
   const now = s.clock.now();
   try {
     const values = { brand_seq: brand.seq, slug: body.slug, ...storedOnCreate(PERSONA_FIELDS, body), revision: 1, created_at: now, updated_at: now };
-    s.db.prepare(insertInto(PERSONAS_TABLE, values)).run(values);
+    s.db.prepare(insertInto(PERSONAS_TABLE, values)).run(...Object.values(values));
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict();
     throw error;

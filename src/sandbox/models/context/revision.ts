@@ -18,7 +18,7 @@ export interface RevisionedWrite {
   seq: number;
   /** The revision the writer read; undefined skips the check (allowed only where the decision says so). */
   expected: number | undefined;
-  /** `col = @col` assignments; revision and updated_at are added here. */
+  /** Column → value to write; revision and updated_at are added here. */
   set: Record<string, unknown>;
   now: number;
 }
@@ -30,7 +30,7 @@ export interface RevisionedWrite {
  * Run inside the caller's transaction when other checks precede it.
  */
 export function writeWithRevision<Row = Record<string, unknown>>(w: RevisionedWrite): Row {
-  return conditionalWrite<Row>(w, { where: 'seq = @__seq', params: { __seq: w.seq } }, () => domainError('not_found', 'It was deleted meanwhile.'));
+  return conditionalWrite<Row>(w, { where: 'seq = ?', params: [w.seq] }, () => domainError('not_found', 'It was deleted meanwhile.'));
 }
 
 /** A write to the row of `slug` in the writer's organization: no row is looked up first. */
@@ -49,21 +49,42 @@ export interface RevisionedSlugWrite extends Omit<RevisionedWrite, 'seq'> {
  * written in either case.
  */
 export function writeSlugWithRevision<Row = Record<string, unknown>>(w: RevisionedSlugWrite): Row {
-  return conditionalWrite<Row>(w, { where: 'org_id = @__org AND slug = @__slug', params: { __org: w.orgId, __slug: w.slug } }, w.notFound);
+  return conditionalWrite<Row>(w, { where: 'org_id = ? AND slug = ?', params: [w.orgId, w.slug] }, w.notFound);
 }
 
-/** The one conditional write of both: `UPDATE … WHERE <key> [AND revision = expected] RETURNING *`, then, if nothing was written, why. */
-function conditionalWrite<Row>(w: Omit<RevisionedWrite, 'seq'>, key: { where: string; params: Record<string, unknown> }, notFound: () => Error): Row {
-  const columns = Object.keys(w.set);
-  const assignments = [...columns.map((c) => `${c} = @${c}`), 'revision = revision + 1', 'updated_at = @__now'];
-  const guard = w.expected === undefined ? '' : ' AND revision = @__expected';
-  const params: Record<string, unknown> = { ...w.set, ...key.params, __now: w.now };
-  if (w.expected !== undefined) params.__expected = w.expected;
-  const written = w.db
-    .prepare<[Record<string, unknown>], Row>(`UPDATE ${w.table} SET ${assignments.join(', ')} WHERE ${key.where}${guard} RETURNING *`)
-    .get(params);
+/** The key of a conditional write: a WHERE clause of `?` parameters and their values, in order. */
+interface RowKey {
+  where: 'seq = ?' | 'org_id = ? AND slug = ?';
+  params: readonly unknown[];
+}
+
+/** The UPDATE text of each write shape (table, columns, key, guard): a few shapes, each built once (#37). */
+const updateTexts = new Map<string, string>();
+
+function updateText(table: string, columns: readonly string[], where: RowKey['where'], guarded: boolean): string {
+  const shape = `${table} ${where} ${guarded} ${columns.join(' ')}`;
+  let sql = updateTexts.get(shape);
+  if (sql === undefined) {
+    const assignments = [...columns.map((c) => `${c} = ?`), 'revision = revision + 1', 'updated_at = ?'];
+    sql = `UPDATE ${table} SET ${assignments.join(', ')} WHERE ${where}${guarded ? ' AND revision = ?' : ''} RETURNING *`;
+    updateTexts.set(shape, sql);
+  }
+  return sql;
+}
+
+/**
+ * The one conditional write of both: `UPDATE … WHERE <key> [AND revision = expected] RETURNING *`, then, if nothing was written, why.
+ * Positional parameters (the values of `set` in its key order, then the time, the key, the
+ * revision): binding named ones looked each name up in an object built for the purpose (#37).
+ */
+function conditionalWrite<Row>(w: Omit<RevisionedWrite, 'seq'>, key: RowKey, notFound: () => Error): Row {
+  const guarded = w.expected !== undefined;
+  const params = Object.values(w.set);
+  params.push(w.now, ...key.params);
+  if (guarded) params.push(w.expected);
+  const written = w.db.prepare<unknown[], Row>(updateText(w.table, Object.keys(w.set), key.where, guarded)).get(...params);
   if (written) return written;
-  const current = w.db.prepare<[Record<string, unknown>], { revision: number }>(`SELECT revision FROM ${w.table} WHERE ${key.where}`).get(key.params);
+  const current = w.db.prepare<unknown[], { revision: number }>(`SELECT revision FROM ${w.table} WHERE ${key.where}`).get(...key.params);
   if (!current) throw notFound();
   throw revisionMismatch(current.revision);
 }

@@ -5,7 +5,7 @@
 import type { CatalogSkill, CreateSkill, Skill, SkillSummary, UpdateSkill } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { findCatalogSkill, skillCatalog } from './catalog.js';
-import { checkRevision, writeWithRevision } from './revision.js';
+import { checkRevision, writeSlugWithRevision, writeWithRevision } from './revision.js';
 import type { Scope } from '../scope.js';
 import { assertSlug, isUniqueViolation, slugConflict } from './slug.js';
 import { insertInto, storedChanges } from './stored-fields.js';
@@ -53,7 +53,20 @@ export function toSkillSummary(r: SkillRow): SkillSummary {
   };
 }
 
-export const toSkill = (r: SkillRow): Skill => ({ ...toSkillSummary(r), body: r.body });
+/** The summary's fields and the body, written out: a spread of the summary copied it key by key on every answer (#37). */
+export const toSkill = (r: SkillRow): Skill => ({
+  slug: r.slug,
+  name: r.name,
+  description: r.description,
+  source: r.source,
+  catalogSlug: r.catalog_slug,
+  catalogVersion: r.catalog_version,
+  importedAt: r.imported_at,
+  revision: r.revision,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  body: r.body,
+});
 
 const notFound = () => domainError('not_found', 'No Skill with this slug in your organization.');
 
@@ -72,12 +85,13 @@ export function getSkill(s: Scope, slug: string): SkillRow {
 
 function insertSkill(s: Scope, row: Omit<SkillRow, 'seq' | 'org_id' | 'revision' | 'created_at' | 'updated_at'>): SkillRow {
   assertSlug(row.slug);
-  if (findSkill(s, row.slug)) throw slugConflict(row.slug, 'Skill');
   const now = s.clock.now();
   const values = { org_id: s.orgId, ...row, revision: 1, created_at: now, updated_at: now };
   let seq: number;
   try {
-    seq = Number(s.db.prepare(insertInto(SKILLS_TABLE, values)).run(values).lastInsertRowid);
+    // No look-up of the slug first: the table's one UNIQUE constraint is (org_id, slug), so the
+    // INSERT itself refuses a taken slug, and one statement does what two did (#37).
+    seq = Number(s.db.prepare(insertInto(SKILLS_TABLE, values)).run(...Object.values(values)).lastInsertRowid);
   } catch (error) {
     if (isUniqueViolation(error)) throw slugConflict(row.slug, 'Skill');
     throw error;
@@ -101,11 +115,12 @@ export function createSkill(s: Scope, body: CreateSkill): SkillRow {
 }
 
 export function updateSkill(s: Scope, slug: string, body: UpdateSkill): SkillRow {
-  const row = getSkill(s, slug);
-  return writeWithRevision<SkillRow>({
+  return writeSlugWithRevision<SkillRow>({
     db: s.db,
     table: SKILLS_TABLE,
-    seq: row.seq,
+    orgId: s.orgId,
+    slug,
+    notFound,
     expected: body.revision,
     set: storedChanges(SKILL_FIELDS, body),
     now: s.clock.now(),

@@ -30,8 +30,21 @@ export function storedChanges<Body, Row>(fields: StoredFields<Body, Row>, body: 
   return set;
 }
 
-/** `INSERT INTO <table> (a, b, …) VALUES (@a, @b, …)`: one named parameter per column of `values`, in its order. */
+/** The INSERT text of each (table, columns) shape: a few shapes, each built once (#37). */
+const insertTexts = new Map<string, string>();
+
+/**
+ * `INSERT INTO <table> (a, b, …) VALUES (?, ?, …)`: one positional parameter per column of
+ * `values`, in its key order, so the caller binds `...Object.values(values)` (binding named
+ * parameters looked each name up in the object, #37).
+ */
 export function insertInto(table: string, values: Record<string, unknown>): string {
   const columns = Object.keys(values);
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+  const shape = `${table} ${columns.join(' ')}`;
+  let sql = insertTexts.get(shape);
+  if (sql === undefined) {
+    sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    insertTexts.set(shape, sql);
+  }
+  return sql;
 }
