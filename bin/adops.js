@@ -22,7 +22,9 @@ function answer(decision) {
     case 'version':
       return print(version() + '\n');
     case 'help': {
-      const text = fromBundle(() => require('../dist/bundle/quick.cjs').helpPage(decision, version, (first) => require('../dist/bundle/help-pages.cjs').helpPages(first)));
+      const text = fromBundle(() =>
+        require('../dist/bundle/quick.cjs').helpPage(decision, version, (first) => require('../dist/bundle/help-pages.cjs').helpPages(first)),
+      );
       if (text === undefined) return whole(); // the tree, an unknown command's error: the registry's answers
       if (text !== NOT_BUILT) print(text);
       return;
@@ -30,7 +32,8 @@ function answer(decision) {
     case 'stored-read': {
       // A stored list (`observe campaigns --json`, the loop of many scripts) runs from its own CommonJS
       // bundle; what it declines (false: nothing written, nothing sent) goes to the whole CLI.
-      const fast = fromBundle(() => require('../dist/bundle/fast-read.cjs'));
+      // With the code cache the build made for this Node, when there is one (bin/code-cache.cjs, #37).
+      const fast = fromBundle(() => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/fast-read.cjs')));
       if (fast !== NOT_BUILT) fast.runFast(argv).then((ran) => ran || whole());
       return;
     }

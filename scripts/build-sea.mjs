@@ -31,7 +31,7 @@
 // Writes dist/sea/adops-<platform>-<arch> (this machine's: linux-x64 in CI).
 // Its last line is the path it wrote.
 import { build } from 'esbuild';
-import { fastReadOnly, launcherOnly, lazyCrypto, noDynamicImports } from './bundle-plugins.mjs';
+import { fastReadOnly, launcherOnly, lazyCrypto, lazyOs, noDynamicImports } from './bundle-plugins.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,7 +158,8 @@ const common = {
   logLevel: 'warning',
   // Never loaded here (node:sqlite is complete on Node 24), and a native module cannot be inside.
   external: ['better-sqlite3'],
-  define: { 'import.meta.url': '__adopsSeaUrl' },
+  // The version as the npm bundles have it (src/cli/version.ts): no asset read for it on a run (#37).
+  define: { 'import.meta.url': '__adopsSeaUrl', __ADOPS_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: `(function (exports, require, module) {\n${banner}` },
   footer: { js: '\n})' },
 };
@@ -172,7 +173,7 @@ writeFileSync(helpPagesFile, `(function (exports, require, module) {\n${readFile
 await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: bundleFile, plugins: [seaSwaps] }),
   // The stored reads' own bundle, built as the npm install's is (scripts/bundle-plugins.mjs), with the SEA's swaps.
-  build({ ...common, entryPoints: ['src/commands/observe/fast-read.ts'], outfile: fastReadFile, plugins: [seaSwaps, fastReadOnly, lazyCrypto] }),
+  build({ ...common, entryPoints: ['src/commands/observe/fast-read.ts'], outfile: fastReadFile, plugins: [seaSwaps, fastReadOnly, lazyCrypto, lazyOs] }),
   // The top help page and the lookup of the others, as the npm install's quick.cjs.
   build({ ...common, entryPoints: ['src/cli/quick.ts'], outfile: quickFile, plugins: [seaSwaps, noDynamicImports, launcherOnly] }),
   // The entry: the launcher and the entry decision (route.ts) only, as small as bin/adops.js's share of a start.

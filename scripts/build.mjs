@@ -24,8 +24,9 @@
 // - fast-read.cjs: the stored reads' own bundle (its plugins, shared with the
 //   single executable's build, are in scripts/bundle-plugins.mjs).
 import { build } from 'esbuild';
-import { cjsDynamicImportsExternal, fastReadOnly, launcherOnly, lazyCrypto, noDynamicImports } from './bundle-plugins.mjs';
-import { copyFileSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinImportsRequired, cjsDynamicImportsExternal, fastReadOnly, launcherOnly, lazyCrypto, lazyOs, noDynamicImports } from './bundle-plugins.mjs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -39,8 +40,12 @@ for (const f of readdirSync(`${root}src/contract/generated`).filter((n) => n.end
   copyFileSync(`${root}src/contract/generated/${f}`, `${root}dist/contract/generated/${f}`);
 }
 
+// The version every bundle answers (src/cli/version.ts): package.json's, read here once instead of on every run (#37).
+const version = { __ADOPS_VERSION__: JSON.stringify(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version) };
+
 const common = {
   absWorkingDir: root,
+  define: version,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -83,9 +88,9 @@ const [esm, route, cjs, fast] = await Promise.all([
     outfile: `${outdir}/fast-read.cjs`,
     format: 'cjs',
     external: ['better-sqlite3'],
-    plugins: [fastReadOnly, lazyCrypto, cjsDynamicImportsExternal],
+    plugins: [fastReadOnly, lazyCrypto, lazyOs, builtinImportsRequired, cjsDynamicImportsExternal],
     // version.ts finds package.json from its own URL: this file's, in CommonJS.
-    define: { 'import.meta.url': '__adopsImportMetaUrl' },
+    define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
     banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
 ]);
@@ -113,6 +118,12 @@ writeFileSync(
 );
 // Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.
 outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`).size, inputs: [], externals: [] };
+// V8's code cache of the stored reads' bundle for the Node that builds (bin/code-cache.cjs reads it), made in a
+// child so the bundle's top level runs apart from this script (#37).
+execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/fast-read.cjs'))`], {
+  cwd: root,
+  stdio: 'inherit',
+});
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
 // The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
 await import('./build-sandbox-snapshot.mjs');

@@ -120,3 +120,28 @@ export const lazyCrypto = {
     }));
   },
 };
+
+// node:os is the same case, smaller (1 internal module and its binding, which bare node's start does not load): the
+// config's directory asks homedir() only without HOME, the lock's holder hostname() only when it writes or judges a
+// lock, which a stored read never does (#37). Same rule: a name not listed fails the build.
+const LAZY_OS = ['homedir', 'hostname', 'tmpdir'];
+export const lazyOs = {
+  name: 'lazy-os',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?os$/ }, (args) => (args.kind === 'import-statement' ? { path: 'node:os', namespace: 'lazy-os' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-os' }, () => ({
+      contents: `let os;\nconst load = () => (os ??= require('node:os'));\n${LAZY_OS.map((n) => `export const ${n} = (...args) => load().${n}(...args);`).join('\n')}\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+// import('node:https') (and the other built-ins a bundle imports on demand) as a require() in a promise: a bundle
+// that bin/code-cache.cjs runs through vm.Script with V8's code cache has no import() of its own on Node 20 (#37).
+export const builtinImportsRequired = {
+  name: 'builtin-imports-required',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-require' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};

@@ -100,12 +100,17 @@ describe('modules loaded on the fast paths', () => {
     expect(seen.some((s) => s.endsWith('src/cli/output/values.ts'))).toBe(true);
   });
 
-  it('a --json stored read loads bin, route.cjs and fast-read.cjs only (no ESM bundle), and none of the heavy modules', () => {
+  it('a --json stored read loads bin (the launcher, its code-cache loader), route.cjs and fast-read.cjs only (no ESM bundle), and none of the heavy modules', () => {
     const r = loadedSources(['observe', 'campaigns', '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThan(0);
     expect(forbiddenIn(r.sources)).toEqual([]);
-    expect(r.files.filter((f) => !f.startsWith('node:')).sort()).toEqual(['bin/adops.js', 'dist/bundle/fast-read.cjs', 'dist/bundle/route.cjs']);
+    expect(r.files.filter((f) => !f.startsWith('node:')).sort()).toEqual([
+      'bin/adops.js',
+      'bin/code-cache.cjs',
+      'dist/bundle/fast-read.cjs',
+      'dist/bundle/route.cjs',
+    ]);
   });
 
   it('so does an NDJSON stream of every page', () => {

@@ -1,14 +1,15 @@
-// The stored reads' bundle loads node:crypto only when a function of it is called (#37,
+// The stored reads' bundle loads node:crypto (and node:os) only when a function of it is called (#37,
 // scripts/bundle-plugins.mjs lazyCrypto): 16 internal modules a read never used. Checked
 // by running the bundle's code with a require that records what it is asked for (the
 // built dist/bundle/fast-read.cjs, and a small bundle built here with the same plugin).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { compileFunction } from 'node:vm';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lazyCrypto } from '../../scripts/bundle-plugins.mjs';
+import { lazyCrypto, lazyOs } from '../../scripts/bundle-plugins.mjs';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
 
 interface Loaded {
@@ -45,7 +46,7 @@ async function bundled(source: string): Promise<string> {
     format: 'cjs',
     write: false,
     logLevel: 'silent',
-    plugins: [lazyCrypto],
+    plugins: [lazyCrypto, lazyOs],
   });
   return r.outputFiles[0]!.text;
 }
@@ -59,7 +60,7 @@ describe('node:crypto on first call (lazyCrypto)', () => {
     expect(typeof exports.runFast).toBe('function');
     // The check can fail: the bundle does ask for other built-in modules at load.
     expect(asked).toContain('node:fs');
-    expect(asked.filter((id) => /^(node:)?crypto$/.test(id))).toEqual([]);
+    expect(asked.filter((id) => /^(node:)?(crypto|os)$/.test(id))).toEqual([]);
   });
 
   it('a function of node:crypto loads it on its first call and answers as node:crypto does', async () => {
@@ -76,5 +77,20 @@ describe('node:crypto on first call (lazyCrypto)', () => {
 
   it('a name the plugin does not list fails the build instead of becoming undefined', async () => {
     await expect(bundled("import { createHmac } from 'node:crypto';\nexport const f = () => createHmac('sha256', 'k');\n")).rejects.toThrow(/createHmac/);
+  });
+});
+
+describe('node:os on first call (lazyOs, #37)', () => {
+  it('homedir and hostname load node:os on their first call and answer as node:os does', async () => {
+    const code = await bundled("import { homedir, hostname } from 'node:os';\nexport const home = () => homedir();\nexport const host = () => hostname();\n");
+    const { exports, asked } = runRecording(code, join(ROOT, 'lazy-os-probe.cjs'));
+    expect(asked).not.toContain('node:os');
+    expect(call(exports.home)).toBe(homedir());
+    expect(call(exports.host)).toBe(hostname());
+    expect(asked).toEqual(['node:os']); // once
+  });
+
+  it('a name the plugin does not list fails the build', async () => {
+    await expect(bundled("import { cpus } from 'node:os';\nexport const f = () => cpus();\n")).rejects.toThrow(/cpus/);
   });
 });

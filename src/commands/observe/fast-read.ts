@@ -52,9 +52,11 @@ export async function runFast(argv: readonly string[]): Promise<boolean> {
 
 function tableOrUnknown(opts: Record<string, unknown>, envIn: ReadEnvironment): boolean {
   try {
-    const configured = new ConfigStore(configDir(envIn.env)).read().settings.output;
     const output = typeof opts.output === 'string' ? opts.output : undefined;
-    return drawsForTerminal(chooseFormat({ output, json: opts.json === true, configured, stdoutIsTTY: envIn.stdout.isTTY === true }));
+    const json = opts.json === true;
+    // --json or --output decides alone (chooseFormat): the config file is read once, by the runner (#37).
+    const configured = json || output !== undefined ? undefined : new ConfigStore(configDir(envIn.env)).read().settings.output;
+    return drawsForTerminal(chooseFormat({ output, json, configured, stdoutIsTTY: envIn.stdout.isTTY === true }));
   } catch {
     return true; // an unknown format or an unreadable config: the runner says what is wrong
   }

@@ -1,0 +1,54 @@
+// The stored reads' bundle through the code cache the build made (bin/code-cache.cjs, #37): V8 takes the
+// cache (the build and the launcher wrap the source alike), a file loaded through it is the module require()
+// gives (in require.cache, same exports), and without a cache for the running Node it is plain require().
+import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+const require = createRequire(import.meta.url);
+const codeCache: unknown = require(join(ROOT, 'bin', 'code-cache.cjs'));
+
+/** Calls the loader's export `name` with file. */
+function call(name: string, file: string): unknown {
+  const f: unknown = Reflect.get(Object(codeCache), name);
+  if (typeof f !== 'function') throw new Error(`bin/code-cache.cjs exports no ${name}`);
+  return Reflect.apply(f, undefined, [file]);
+}
+/** What V8 said of the cache (vm.Script's cachedDataRejected), or 'none' when there was none to give it. */
+const verdict = (file: string): unknown => {
+  const script = call('compileCached', file);
+  return script === undefined ? 'none' : Reflect.get(Object(script), 'cachedDataRejected');
+};
+const FAST = join(ROOT, 'dist', 'bundle', 'fast-read.cjs');
+
+describe('the code cache of fast-read.cjs', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('the build wrote one for this Node, and V8 accepts it', () => {
+    expect(existsSync(`${FAST}.${process.version}-${process.arch}.cache`)).toBe(true);
+    expect(verdict(FAST)).toBe(false);
+  });
+
+  it('a file loaded through its cache is in require.cache with the exports its top level set', () => {
+    const dir = tempDir('adops-code-cache-');
+    const file = join(dir, 'probe.cjs');
+    writeFileSync(file, "exports.where = __filename;\nexports.fs = typeof require('node:fs').readFileSync;\nmodule.exports.n = 42;\n");
+    call('writeCodeCache', file);
+    const loaded = call('requireCached', file);
+    expect(loaded).toEqual({ where: file, fs: 'function', n: 42 });
+    expect(verdict(file)).toBe(false);
+    expect(require(file)).toBe(loaded); // require() finds the same module: it is in require.cache
+  });
+
+  it('without a cache for this Node it is require(), a missing file its usual error', () => {
+    const dir = tempDir('adops-code-cache-');
+    const file = join(dir, 'plain.cjs');
+    writeFileSync(file, 'exports.plain = true;\n');
+    expect(verdict(file)).toBe('none');
+    expect(call('requireCached', file)).toEqual({ plain: true });
+    expect(() => call('requireCached', join(dir, 'absent.cjs'))).toThrow(/Cannot find module/);
+  });
+});
