@@ -10,7 +10,7 @@
 // against what the flow reads of it (answer-check.ts): a row's problems throw,
 // or come with the page for a flow that judges rows one by one. Its memory
 // does not grow with the pages (pages-memory.ts: the loop guard;
-// young-generation.ts: V8's young generation).
+// young-generation.ts: V8's young generation; old-generation.ts: its old one).
 import type { AnswerViewName } from '../contract/answer-views.js';
 import { LIMIT_MAX } from '../contract/ids.js';
 import type { OperationId } from '../contract/operations.js';
@@ -19,6 +19,7 @@ import { problemWords, UnexpectedAnswerError } from './answer-check.js';
 import { NoProgressError } from './errors.js';
 import { isRecord } from './json.js';
 import { CursorLoopGuard } from './pages-memory.js';
+import { boundOldGeneration } from './old-generation.js';
 import { holdYoungGeneration } from './young-generation.js';
 import type { ApiRequest, Requester } from './request.js';
 
@@ -114,7 +115,7 @@ export async function* paginate<T = Record<string, unknown>>(
     yield { ...page, rowsSoFar };
     if (page.nextCursor === undefined) return;
     // A second page: a walk, maybe a long one.
-    if (rowsSoFar === page.rows.length) await holdYoungGeneration();
+    if (rowsSoFar === page.rows.length) await Promise.all([holdYoungGeneration(), boundOldGeneration()]);
     cursor = page.nextCursor;
   }
 }
