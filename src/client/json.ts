@@ -10,6 +10,8 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null
 // separators. They only occur inside strings, so writing them as \u escapes is exact: JSON.parse gives every
 // character back, and `cat` of the text drives no terminal.
 const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Either of them, or `##[`: whether there is anything to escape (no `g`, so `test` keeps no position). */
+const JSON_UNSAFE_OR_HASH = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|##\[/;
 
 /**
  * JSON text (JSON.stringify's) with those characters as \u escapes: the same value, safe to print. So is the `[`
@@ -17,6 +19,8 @@ const JSON_UNSAFE = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\
  * occurs inside strings).
  */
 export function escapeJsonText(text: string): string {
+  // One scan for the common case, a line with none of them (a journal line per row of a bulk run): no copies made.
+  if (!JSON_UNSAFE_OR_HASH.test(text)) return text;
   return text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/##\[/g, '##\\u005b');
 }
 

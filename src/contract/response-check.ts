@@ -17,14 +17,21 @@ const load = validatorsLoader(() => import('./generated/response-validators.js')
 
 /** The validator of a view, once loaded: answerIssues in one step, for a loop over many answers. */
 export async function viewChecker(view: AnswerViewName): Promise<(body: unknown) => AnswerIssue[]> {
+  const known = checkers.get(view);
+  if (known) return known;
   const validate = (await load())[view];
   if (typeof validate !== 'function') throw new Error(`no compiled validator for the answer view ${view} (regenerate: npm run gen)`);
-  return (body) => (validate(body) ? [] : issuesOf(validate.errors ?? [], body));
+  const check = (body: unknown): AnswerIssue[] => (validate(body) ? [] : issuesOf(validate.errors ?? [], body));
+  checkers.set(view, check);
+  return check;
 }
+
+/** Each view's checker once made (#37: a bulk run checks one view per row; the module's promise was awaited each time). */
+const checkers = new Map<AnswerViewName, (body: unknown) => AnswerIssue[]>();
 
 /** Every way `body` breaks what the view reads of its answer; [] when the step may act on it. */
 export async function answerIssues(view: AnswerViewName, body: unknown): Promise<AnswerIssue[]> {
-  return (await viewChecker(view))(body);
+  return (checkers.get(view) ?? (await viewChecker(view)))(body);
 }
 
 /** The issues inside each item of the array at `at` ('/data', '/lineItems'), by index; the others apart. */

@@ -137,9 +137,16 @@ export class Journal {
   note(entry: JournalEntry): void {
     // The error is the service's text (its code): masked like every other line of it (a key it echoes never reaches the disk).
     const earlier = this.entries.get(entry.row);
-    const merged = { ...earlier, ...entry, ...(entry.error !== undefined ? { error: redactText(entry.error) } : {}) };
-    if (earlier || this.keepsRecorded) this.entries.set(entry.row, merged);
-    const line = this.scope ? { ...merged, service: this.scope.baseUrl, keyFp: this.scope.keyFp } : merged;
+    const merged: JournalEntry & { service?: string; keyFp?: string } = earlier ? { ...earlier, ...entry } : { ...entry };
+    if (entry.error !== undefined) merged.error = redactText(entry.error);
+    const kept = earlier !== undefined || this.keepsRecorded;
+    if (kept) this.entries.set(entry.row, merged);
+    // The scope ends the line; an entry not kept takes it in place (#37: one object per row, not two).
+    const line = this.scope && kept ? { ...merged } : merged;
+    if (this.scope) {
+      line.service = this.scope.baseUrl;
+      line.keyFp = this.scope.keyFp;
+    }
     this.log?.append(printableJson(line) + '\n');
   }
 
