@@ -102,25 +102,48 @@ function adopsRun(args, env) {
   if (r.status !== 0) throw new Error(`adops ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
 }
 
-/** One scenario run: its checks (checks.json under the output dir), and the suite's exit code. */
-function runScenario(name, url, outDir) {
+/** The suite as a child that may run beside others (added to `children`, stopped with them): its exit code and all it printed; killed after 120 s. */
+function conformanceAsync(args, children) {
+  const child = spawn(process.execPath, [...suiteNodeArgs(), suite, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  return new Promise((resolve) => {
+    child.on('error', (err) => (output += `${err.message}\n`));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code, output });
+    });
+  });
+}
+
+/**
+ * One scenario run: its checks (checks.json under the output dir), and the suite's exit code. The scenarios
+ * run side by side (#37: a run spends most of its time waiting on the scenarios' own timers, not on a CPU).
+ */
+async function runScenario(name, url, outDir, children) {
   const dir = join(outDir, name);
-  const r = conformance(['server', '--url', url, '--scenario', name, '-o', dir], { timeout: 120_000 });
+  const started = Date.now();
+  const r = await conformanceAsync(['server', '--url', url, '--scenario', name, '-o', dir], children);
   const files = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('checks.json')) : [];
   const checks = files.flatMap((f) => JSON.parse(readFileSync(join(dir, String(f)), 'utf8')));
-  return { status: r.status, checks, output: `${r.stdout}${r.stderr}` };
+  return { status: r.status, checks, output: r.output, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
 /** What a list scenario saw (tools, prompts, resources): none seen would check nothing, so it fails. */
 const COUNTED = { 'tools-list': 'toolCount', 'prompts-list': 'promptCount', 'resources-list': 'resourceCount' };
 
-function summary(name, { status, checks, output }) {
+function summary(name, { status, checks, output, seconds }) {
   const count = (s) => checks.filter((c) => c.status === s).length;
   const seen = COUNTED[name] && checks.find((c) => c.id === name)?.details?.[COUNTED[name]];
   const empty = COUNTED[name] !== undefined && !(seen > 0);
   const failed = count('FAILURE') > 0 || status !== 0 || count('SUCCESS') + count('WARNING') === 0 || empty;
   const listed = COUNTED[name] ? ` (${seen ?? 0} ${COUNTED[name].replace('Count', 's')} listed)` : '';
-  console.log(`${failed ? 'FAIL' : 'ok  '} ${name}: ${count('SUCCESS')} passed, ${count('FAILURE')} failed, ${count('WARNING')} warnings${listed}`);
+  console.log(
+    `${failed ? 'FAIL' : 'ok  '} ${name}: ${count('SUCCESS')} passed, ${count('FAILURE')} failed, ${count('WARNING')} warnings${listed} in ${seconds} s`,
+  );
   for (const c of checks.filter((x) => x.status === 'FAILURE' || x.status === 'WARNING'))
     console.log(`       ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
   if (failed && checks.length === 0)
@@ -141,6 +164,7 @@ async function main() {
   const toRun = listed.filter((s) => SCENARIOS[s] === RUN && (only === undefined || s === only));
   if (only !== undefined && toRun.length === 0) throw new Error(`--scenario ${only}: not a scenario this script runs`);
 
+  const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'adops-mcp-conformance-'));
   const children = [];
   const stop = () => {
@@ -175,7 +199,11 @@ async function main() {
     const url = mcp.match[1];
     console.log(`mcp-conformance: @modelcontextprotocol/conformance against ${url} (adops mcp --http, read-only, a sandbox seeded with a Skill and a Brand)`);
     let failures = 0;
-    for (const name of toRun) if (summary(name, runScenario(name, url, join(work, 'results')))) failures++;
+    console.log(`mcp-conformance: the sandbox and adops mcp up in ${Math.round((Date.now() - started) / 1000)} s`);
+    const results = await Promise.all(toRun.map((name) => runScenario(name, url, join(work, 'results'), children)));
+    toRun.forEach((name, i) => {
+      if (summary(name, results[i])) failures++;
+    });
     for (const name of listed.filter((s) => SCENARIOS[s] !== RUN && only === undefined)) console.log(`skip ${name}: ${SCENARIOS[name]}`);
     console.log(`mcp-conformance: ${toRun.length} run, ${failures} failed, ${listed.length - toRun.length} skipped as not applicable`);
     return failures === 0 ? 0 : 1;
