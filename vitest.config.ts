@@ -33,8 +33,12 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
-          // Isolated: the CLI runs in these files' processes, with its module state (the shared transport, held locks).
-          setupFiles: ['./test/helpers/temp-setup.ts', './test/helpers/check-responses.ts'],
+          // One module graph per worker here too (#37): importing src/ again per file cost each of ~95 files its
+          // import time (~0.5 s quiet, seconds under load). What the CLI keeps in module state between runs is
+          // per process by design (the shared transport is closed after every in-process run, locks are released
+          // with their run, per-file config and temp dirs), so files share it as a command's successive runs do.
+          isolate: false,
+          setupFiles: ['./test/helpers/temp-setup.ts', './test/helpers/check-responses.ts', './test/helpers/fresh-module-state.ts'],
         },
       },
     ],
