@@ -3,6 +3,27 @@ import { defineConfig } from 'vitest/config';
 // Tests run the TypeScript sources directly; e2e tests run the CLI in process
 // (test/helpers/run-in-process.ts) or the built binary (npm test builds first).
 // Two cores here: keep the worker count modest.
+// e2e files that run in one module graph per worker (the e2e-shared project below): each has passed there.
+const SHARED_E2E = [
+  'as-of',
+  'auth-profiles',
+  'data-dir',
+  'drift',
+  'h25-faith-answers',
+  'h25-faith-list-cursor',
+  'h34-drift-hostile',
+  'h34-key-forms-sinks',
+  'h34-local-state-read',
+  'h34-plans-hostile',
+  'h34-request-parameters',
+  'mutations-preview',
+  'node-smoke',
+  'observe-tree',
+  'profiles',
+  'unexpected-answers',
+  'mcp-flows-checks',
+].map((name) => `test/e2e/${name}.test.ts`);
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -33,10 +54,20 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
-          // One module graph per worker here too (#37): importing src/ again per file cost each of ~95 files its
-          // import time (~0.5 s quiet, seconds under load). What the CLI keeps in module state between runs is
-          // per process by design (the shared transport is closed after every in-process run, locks are released
-          // with their run, per-file config and temp dirs), so files share it as a command's successive runs do.
+          exclude: SHARED_E2E,
+          // Isolated: the CLI runs in these files' processes, with its module state (the shared transport, held locks).
+          setupFiles: ['./test/helpers/temp-setup.ts', './test/helpers/check-responses.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e-shared',
+          include: SHARED_E2E,
+          // One module graph per worker (#37): each isolated file imports src/ again (~0.5 s quiet, seconds under
+          // load). The module state the CLI keeps per process is reset per file where it would leak (the redaction
+          // masks: fresh-module-state.ts); the transport is closed after every in-process run, locks are released
+          // with their run. Files move here once they have passed here.
           isolate: false,
           setupFiles: ['./test/helpers/temp-setup.ts', './test/helpers/check-responses.ts', './test/helpers/fresh-module-state.ts'],
         },
