@@ -260,3 +260,14 @@ export function redactText(text: string): string {
       .replace(BARE_USERINFO, (_m, before: string, info: string) => before + maskUserInfo(info));
   return out.replace(KEY_PATTERN, (k) => (MASKED_KEY.test(k) || shownWhole.has(k) ? k : maskKey(k)));
 }
+
+/**
+ * Forget every remembered secret and public value, as a new process starts: the tests that run the CLI in their
+ * vitest worker share one module graph between files (vitest.config.ts), and each file starts as its own process would.
+ */
+export function forgetSecrets(): void {
+  secrets.clear();
+  forms.clear();
+  shownWhole.clear();
+  formPattern = keyPattern = undefined;
+}
