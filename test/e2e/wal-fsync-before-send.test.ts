@@ -78,7 +78,7 @@ async function straced(args: string[], env: Record<string, string>): Promise<str
   );
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code]: unknown[] = await once(child, 'exit');
   expect(code, stderr).toBe(0);
   return readFileSync(out, 'utf8');
 }
