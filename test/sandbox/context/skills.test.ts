@@ -47,6 +47,15 @@ describe('skills', () => {
     expect((await ctx.call('GET', '/context/skills/pacing')).status).toBe(404);
   });
 
+  it('answers a Skill as exactly its list row plus the body: no field of the summary missing or extra', async () => {
+    const created = await ctx.call('POST', '/context/skills', { body: { slug: 'same-fields', name: 'Same', description: 'd', body: 'b' } });
+    expect(created.status).toBe(201);
+    const listed = await allPages(ctx, '/context/skills');
+    const row = listed.find((s: any) => s.slug === 'same-fields');
+    expect(created.body).toEqual({ ...row, body: 'b' });
+    expect((await ctx.call('GET', '/context/skills/same-fields')).body).toEqual({ ...row, body: 'b' });
+  });
+
   it('refuses a bad slug with 422 invalid_slug and a taken one with 409 slug_conflict naming it', async () => {
     for (const slug of ['', 'Upper', 'has space', '-lead', 'trail-', 'double--hyphen', 'x'.repeat(65), 'ünï']) {
       const res = await ctx.call('POST', '/context/skills', { body: { slug, name: 'n' } });

@@ -53,20 +53,8 @@ export function toSkillSummary(r: SkillRow): SkillSummary {
   };
 }
 
-/** The summary's fields and the body, written out: a spread of the summary copied it key by key on every answer (#37). */
-export const toSkill = (r: SkillRow): Skill => ({
-  slug: r.slug,
-  name: r.name,
-  description: r.description,
-  source: r.source,
-  catalogSlug: r.catalog_slug,
-  catalogVersion: r.catalog_version,
-  importedAt: r.imported_at,
-  revision: r.revision,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  body: r.body,
-});
+/** A Skill is its summary and its body: one list of fields, so the two answers cannot drift apart. */
+export const toSkill = (r: SkillRow): Skill => ({ ...toSkillSummary(r), body: r.body });
 
 const notFound = () => domainError('not_found', 'No Skill with this slug in your organization.');
 
