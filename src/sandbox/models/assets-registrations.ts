@@ -2,6 +2,7 @@
 // its provider. The registration records the id the provider gave it, in the
 // provider's own form, so an agent can reference the asset when it builds ads.
 // The checks before a registration are in assets.ts (registerAsset).
+import { nextSeq } from '../store/schema/seq-high-water.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../store/sqlite.js';
 import type { z } from 'zod';
@@ -78,13 +79,8 @@ export function registrationTo(db: Database, assetId: string, advertiserId: stri
 /** Record that the advertiser's provider now holds the asset in its library. */
 export function insertRegistration(db: Database, asset: RegisteredAsset, advertiser: { id: string; provider: string }, now: number): AssetRegistration {
   const id = `areg_${randomBytes(8).toString('hex')}`;
-  db.prepare('INSERT INTO asset_registrations (id, asset_id, advertiser_id, provider, provider_asset_id, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    id,
-    asset.id,
-    advertiser.id,
-    advertiser.provider,
-    providerAssetId(advertiser.provider, asset, advertiser.id),
-    now,
-  );
+  db.prepare(
+    `INSERT INTO asset_registrations (seq, id, asset_id, advertiser_id, provider, provider_asset_id, created_at) VALUES (${nextSeq('asset_registrations')}, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, asset.id, advertiser.id, advertiser.provider, providerAssetId(advertiser.provider, asset, advertiser.id), now);
   return registrationTo(db, asset.id, advertiser.id)!;
 }

@@ -6,6 +6,7 @@
 //                         └──finalize refuses──▶ deleted (row, upload and file)
 //
 // `uploaded` is not stored: it is `reserved` whose upload has received its bytes.
+import { nextSeq } from '../store/schema/seq-high-water.js';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../store/sqlite.js';
 import type { Scope } from './scope.js';
@@ -95,15 +96,9 @@ export function reserveAsset(
       secret: services.secret,
       publicUrl: services.publicUrl(),
     });
-    db.prepare(`INSERT INTO assets (id, org_id, upload_id, filename, state, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, 'reserved', ?, ?, ?)`).run(
-      id,
-      auth.orgId,
-      reserved.uploadId,
-      body.filename,
-      auth.memberId,
-      now,
-      now,
-    );
+    db.prepare(
+      `INSERT INTO assets (seq, id, org_id, upload_id, filename, state, created_by, created_at, updated_at) VALUES (${nextSeq('assets')}, ?, ?, ?, ?, 'reserved', ?, ?, ?)`,
+    ).run(id, auth.orgId, reserved.uploadId, body.filename, auth.memberId, now, now);
     return reserved;
   })();
   return { ...getAsset(s, id), uploadUrl: upload.uploadUrl, uploadExpiresAt: upload.expiresAt };

@@ -7,6 +7,7 @@ import { MUTATIONS_SCHEMA } from './schema/mutations.js';
 import { CONTEXT_SCHEMA } from './schema/context.js';
 import { ASSET_SHA256, ASSETS_SCHEMA, UPLOAD_REFUSALS } from './schema/assets.js';
 import { seqWithoutAutoincrement } from './schema/seq-rebuild.js';
+import { SEQ_HIGH_WATER } from './schema/seq-high-water.js';
 import type { Database } from './sqlite.js';
 
 export interface Migration {
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '007_asset_sha256', sql: ASSET_SHA256 },
   { name: '008_upload_refusals', sql: UPLOAD_REFUSALS },
   { name: '009_seq_without_autoincrement', sql: '', step: seqWithoutAutoincrement, foreignKeysOff: true },
+  { name: '010_seq_high_water', sql: SEQ_HIGH_WATER },
 ];

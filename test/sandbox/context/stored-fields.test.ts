@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertInto, storedChanges, storedOnCreate } from '../../../src/sandbox/models/context/stored-fields.js';
 import type { StoredFields } from '../../../src/sandbox/models/context/stored-fields.js';
+import { nextSeq } from '../../../src/sandbox/store/schema/seq-high-water.js';
 
 type Body = { name?: string | undefined; note?: string | null | undefined; tags?: string[] | undefined };
 type Row = { name: string; note_text: string | null; tags_json: string };
@@ -26,11 +27,12 @@ describe('stored fields', () => {
     expect(storedChanges(FIELDS, {})).toEqual({});
   });
 
-  it('an INSERT has one positional parameter per column, in the order of the values (bound as Object.values)', () => {
-    expect(insertInto('t', { a: 1, b_c: null })).toBe('INSERT INTO t (a, b_c) VALUES (?, ?)');
-    expect(insertInto('t', { b_c: null, a: 1 })).toBe('INSERT INTO t (b_c, a) VALUES (?, ?)');
+  it('an INSERT has one positional parameter per column, in the order of the values (bound as Object.values), after a seq never used before', () => {
+    const seq = (t: 'context_skills' | 'context_brands') => `INSERT INTO ${t} (seq, `;
+    expect(insertInto('context_skills', { a: 1, b_c: null })).toBe(`${seq('context_skills')}a, b_c) VALUES (${nextSeq('context_skills')}, ?, ?)`);
+    expect(insertInto('context_skills', { b_c: null, a: 1 })).toBe(`${seq('context_skills')}b_c, a) VALUES (${nextSeq('context_skills')}, ?, ?)`);
     // The same shape again is the same text (kept, not built again), and another table is its own.
-    expect(insertInto('t', { a: 2, b_c: 'x' })).toBe('INSERT INTO t (a, b_c) VALUES (?, ?)');
-    expect(insertInto('u', { a: 1, b_c: null })).toBe('INSERT INTO u (a, b_c) VALUES (?, ?)');
+    expect(insertInto('context_skills', { a: 2, b_c: 'x' })).toBe(`${seq('context_skills')}a, b_c) VALUES (${nextSeq('context_skills')}, ?, ?)`);
+    expect(insertInto('context_brands', { a: 1, b_c: null })).toBe(`${seq('context_brands')}a, b_c) VALUES (${nextSeq('context_brands')}, ?, ?)`);
   });
 });

@@ -1,6 +1,7 @@
 // Advertisers attached to a Brand. Only the organization's own advertisers can
 // be attached (422 advertiser_not_owned otherwise, the same answer for one that
 // does not exist). Attaching twice is idempotent: 200 with the attachment.
+import { nextSeq } from '../../store/schema/seq-high-water.js';
 import type { BrandAdvertiser } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { ownedAdvertiser } from '../advertisers.js';
@@ -40,7 +41,9 @@ export function attachAdvertiser(s: Scope, brand: BrandRow, advertiserId: string
     }
     const existing = attachment(s, brand, advertiserId);
     if (existing) return { row: existing, created: false };
-    s.db.prepare('INSERT INTO context_brand_advertisers (brand_seq, advertiser_id, attached_at) VALUES (?, ?, ?)').run(brand.seq, advertiserId, s.clock.now());
+    s.db
+      .prepare(`INSERT INTO context_brand_advertisers (seq, brand_seq, advertiser_id, attached_at) VALUES (${nextSeq('context_brand_advertisers')}, ?, ?, ?)`)
+      .run(brand.seq, advertiserId, s.clock.now());
     return { row: attachment(s, brand, advertiserId)!, created: true };
   })();
 }

@@ -7,6 +7,7 @@
 //                          → 413 too_large {sizeBytes, limitBytes}; file and document deleted
 //   not the reserved type  → 415 unsupported_type; file and document deleted
 //   otherwise              → ready (finalizing a ready document again answers it unchanged)
+import { nextSeq } from '../../store/schema/seq-high-water.js';
 import type { Document, ReserveDocument } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { discardUpload, essenceOf, getUpload, inspectUpload, reserveUpload, reservedLimits } from '../uploads/index.js';
@@ -93,8 +94,8 @@ export function reserveDocument(s: Scope, brand: BrandRow, body: ReserveDocument
     const id = mintId('doc');
     s.db
       .prepare(
-        `INSERT INTO ${DOCUMENTS_TABLE} (id, brand_seq, filename, content_type, declared_size, size_bytes, state, file_key, created_at, updated_at, finalized_at)
-         VALUES (?, ?, ?, ?, ?, NULL, 'pending_upload', ?, ?, ?, NULL)`,
+        `INSERT INTO ${DOCUMENTS_TABLE} (seq, id, brand_seq, filename, content_type, declared_size, size_bytes, state, file_key, created_at, updated_at, finalized_at)
+         VALUES (${nextSeq(DOCUMENTS_TABLE)}, ?, ?, ?, ?, ?, NULL, 'pending_upload', ?, ?, ?, NULL)`,
       )
       .run(id, brand.seq, body.filename, type, body.sizeBytes ?? null, upload.uploadId, now, now);
     return { row: getDocument(s, brand, id), uploadUrl: upload.uploadUrl, uploadExpiresAt: upload.expiresAt };

@@ -2,6 +2,7 @@
 // a service-minted lineItemId through the plan. Only name is needed to add one
 // (a plan is written step by step); validate says what else is missing. All
 // writes need a draft plan (approval freezes them: 409 plan_frozen).
+import { nextSeq } from '../../store/schema/seq-high-water.js';
 import type { AddLineItem, LineItemExecution, RecordExecution, UpdateLineItem } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { assertAmount } from './money.js';
@@ -20,8 +21,8 @@ export function addLineItem(s: Scope, plan: PlanRow, body: AddLineItem): LineIte
     const now = s.clock.now();
     s.db
       .prepare(
-        `INSERT INTO ${LINE_ITEMS_TABLE} (id, plan_seq, name, provider, advertiser_id, budget_minor, budget_type, start_date, end_date, objective, validation, revision, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?)`,
+        `INSERT INTO ${LINE_ITEMS_TABLE} (seq, id, plan_seq, name, provider, advertiser_id, budget_minor, budget_type, start_date, end_date, objective, validation, revision, created_at, updated_at)
+         VALUES (${nextSeq(LINE_ITEMS_TABLE)}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?)`,
       )
       .run(
         id,
@@ -95,7 +96,9 @@ export function recordExecution(s: Scope, plan: PlanRow, lineItemId: string, bod
     if (existing) return { execution: toExecution(existing, li.id), created: false };
     const id = mintId('exe');
     s.db
-      .prepare(`INSERT INTO ${EXECUTIONS_TABLE} (id, line_item_seq, provider, entity_type, entity_id, mutation_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO ${EXECUTIONS_TABLE} (seq, id, line_item_seq, provider, entity_type, entity_id, mutation_id, recorded_at) VALUES (${nextSeq(EXECUTIONS_TABLE)}, ?, ?, ?, ?, ?, ?, ?)`,
+      )
       .run(id, li.seq, body.provider, body.entityType, body.entityId, body.mutationId ?? null, s.clock.now());
     const row = s.db.prepare<[string], ExecutionRow>(`SELECT * FROM ${EXECUTIONS_TABLE} WHERE id = ?`).get(id);
     if (!row) throw new Error(`execution ${id} was not stored`);

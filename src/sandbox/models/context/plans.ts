@@ -5,6 +5,7 @@
 // draft: everything editable. approved: frozen — the plan and its Line Items
 // refuse edits (409 plan_frozen); only executions can be recorded, and the plan
 // can be archived. archived: read-only and terminal; may be deleted.
+import { nextSeq } from '../../store/schema/seq-high-water.js';
 import type { CreateCampaignPlan, UpdateCampaignPlan } from '../../../contract/schemas/context.js';
 import { domainError } from '../errors.js';
 import { problemsOf } from './line-item-checks.js';
@@ -27,8 +28,8 @@ export function createPlan(s: Scope, body: CreateCampaignPlan): PlanRow {
   try {
     s.db
       .prepare(
-        `INSERT INTO ${PLANS_TABLE} (org_id, slug, name, description, currency, budget_minor, start_date, end_date, status, revision, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'draft', 1, ?, ?)`,
+        `INSERT INTO ${PLANS_TABLE} (seq, org_id, slug, name, description, currency, budget_minor, start_date, end_date, status, revision, created_at, updated_at)
+         VALUES (${nextSeq(PLANS_TABLE)}, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', 1, ?, ?)`,
       )
       .run(s.orgId, body.slug, body.name, body.description ?? '', body.currency, budget, start, end, now, now);
   } catch (error) {

@@ -3,6 +3,8 @@
 // create's INSERT and an update's SET are both read from that one table, so a
 // new editable field is one entry, not one in each statement (docs/architecture.md,
 // "A new field on a Context noun").
+import { nextSeq } from '../../store/schema/seq-high-water.js';
+import type { SeqTable } from '../../store/schema/seq-high-water.js';
 
 /**
  * Each editable field of `Body`: the column of `Row` it is stored in, and what is stored for the
@@ -34,16 +36,16 @@ export function storedChanges<Body, Row>(fields: StoredFields<Body, Row>, body: 
 const insertTexts = new Map<string, string>();
 
 /**
- * `INSERT INTO <table> (a, b, …) VALUES (?, ?, …)`: one positional parameter per column of
- * `values`, in its key order, so the caller binds `...Object.values(values)` (binding named
- * parameters looked each name up in the object, #37).
+ * `INSERT INTO <table> (seq, a, b, …) VALUES (<next seq>, ?, ?, …)`: one positional parameter per
+ * column of `values`, in its key order, so the caller binds `...Object.values(values)` (binding named
+ * parameters looked each name up in the object, #37); the seq is one never used before (nextSeq).
  */
-export function insertInto(table: string, values: Record<string, unknown>): string {
+export function insertInto(table: SeqTable, values: Record<string, unknown>): string {
   const columns = Object.keys(values);
   const shape = `${table} ${columns.join(' ')}`;
   let sql = insertTexts.get(shape);
   if (sql === undefined) {
-    sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    sql = `INSERT INTO ${table} (seq, ${columns.join(', ')}) VALUES (${nextSeq(table)}, ${columns.map(() => '?').join(', ')})`;
     insertTexts.set(shape, sql);
   }
   return sql;
