@@ -6,7 +6,11 @@
 // timeouts and retries) are passed on, so the key comes from the same profile or
 // environment and never travels in argv. Runs overlap (an agent may call tools
 // concurrently): the shared HTTP pools stay open after each (keepPools) and the
-// server closes them when it stops.
+// server closes them when it stops. With `adops mcp --debug` (or ADOPS_DEBUG)
+// every run gets --debug too, and its `[debug] …` lines are taken out of what
+// it wrote on stderr (which a tool result may quote) and handed, line by line as
+// they come, to `trace`: the server's stderr, never stdout (on stdio that is the
+// protocol stream), through the CLI's boundary (key masked, controls stripped).
 import { PassThrough } from 'node:stream';
 import type { GlobalOptions } from '../cli/context.js';
 import type { Registry } from '../cli/registry.js';
@@ -20,6 +24,35 @@ export interface RunnerSetup {
   globals: GlobalOptions;
   /** Aborted when the server stops. */
   signal: AbortSignal;
+  /** Where the runs' --debug lines go (the server's own trace); without it, runs trace nothing. */
+  trace?: ((line: string) => void) | undefined;
+}
+
+const DEBUG_PREFIX = '[debug] ';
+
+/**
+ * A run's stderr, split: its `[debug] ` lines to `trace` as each line completes, the rest kept (the text
+ * a tool result may quote). A line cut across chunks is held until its end arrives.
+ */
+function stderrSplitter(trace: ((line: string) => void) | undefined): { write(chunk: string): void; kept(): string } {
+  let kept = '';
+  let partial = '';
+  const line = (text: string, end: string) => {
+    if (text.startsWith(DEBUG_PREFIX)) trace?.(text.slice(DEBUG_PREFIX.length));
+    else kept += text + end;
+  };
+  return {
+    write(chunk) {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const text of lines) line(text, '\n');
+    },
+    kept() {
+      if (partial) line(partial, '');
+      partial = '';
+      return kept;
+    },
+  };
 }
 
 /** The global flags a run inherits from the server (--output and the like are the tool's choice). */
@@ -44,13 +77,13 @@ function withFlags(argv: readonly string[], extra: readonly string[]): string[] 
 }
 
 export function commandRunner(setup: RunnerSetup): ToolEnv['run'] {
-  const inherited = [...inheritedFlags(setup.globals), '--no-input'];
+  const inherited = [...inheritedFlags(setup.globals), '--no-input', ...(setup.trace ? ['--debug'] : [])];
   return async (argv, opts = {}) => {
     const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough(), new PassThrough()];
     let out = '';
-    let err = '';
+    const err = stderrSplitter(setup.trace);
     stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    stderr.setEncoding('utf8').on('data', (c: string) => err.write(c));
     stdin.end(opts.stdin ?? '');
     const signal = opts.signal ? AbortSignal.any([opts.signal, setup.signal]) : setup.signal;
     const code = await runCli(withFlags(argv, inherited), {
@@ -65,7 +98,7 @@ export function commandRunner(setup: RunnerSetup): ToolEnv['run'] {
     });
     // What the command wrote is all collected once its streams have passed it on.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const run: CommandRun = { code, stdout: out, stderr: err };
+    const run: CommandRun = { code, stdout: out, stderr: err.kept() };
     return run;
   };
 }

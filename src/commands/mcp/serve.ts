@@ -45,7 +45,7 @@ export async function run(ctx: CommandContext, input: CommandInput<McpOptions>):
   const setup: ServerSetup = {
     tools,
     gate,
-    run: commandRunner({ registry, env: ctx.env, globals: ctx.globals, signal: ctx.signal }),
+    run: commandRunner({ registry, env: ctx.env, globals: ctx.globals, signal: ctx.signal, trace: ctx.debug ? ctx.trace : undefined }),
     version: ctx.version,
   };
   if (!address) {
