@@ -5,29 +5,24 @@
 // 2026-09-30), plus advertisers whose currency is unknown, whose connection is
 // lost (409) and whose provider cannot read creatives live (501).
 import { describe, expect, it } from 'vitest';
-import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
-import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { useTestSandbox } from '../helpers/sandbox.js';
+import { approvedPlan as approvedPlanOf, generatedWorld, matchingLine } from '../helpers/plan-world.js';
+import type { LineItemSpec, PlanCampaign as Campaign } from '../helpers/plan-world.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { cliAgainst } from '../helpers/sandbox-cli.js';
-import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
 
 const A = 'acc_h28_a';
 const NOCUR = 'acc_h28_nocur';
 const OFF = 'acc_h28_off';
 const B = 'acc_h28_b';
 
-function world(): WorldInput {
-  let w = minimalWorld();
-  const add = (id: string, provider: 'provider_a' | 'provider_b', currency: string | null, connection: 'connected' | 'not_connected' = 'connected') => {
-    const seed = { id, provider, name: id, currency };
-    w = withAdvertiser(w, { ...seed, connection, ...(connection === 'connected' ? generateDemoEntities(seed) : {}) });
-  };
-  add(A, 'provider_a', 'USD');
-  add(NOCUR, 'provider_a', null);
-  add(OFF, 'provider_a', 'USD', 'not_connected');
-  add(B, 'provider_b', null);
-  return w;
-}
+const world = () =>
+  generatedWorld([
+    { id: A, currency: 'USD' },
+    { id: NOCUR, currency: null },
+    { id: OFF, currency: 'USD', connection: 'not_connected' },
+    { id: B, currency: null, provider: 'provider_b' },
+  ]);
 
 const sb = useTestSandbox({ world: world() });
 const { cfg, cli, api } = cliAgainst(sb);
@@ -40,14 +35,6 @@ const today = new Date().toISOString().slice(0, 10);
 const START = '2026-09-01';
 const END = new Date(Math.max(Date.parse(`${today}T00:00:00Z`), Date.parse('2026-11-01T00:00:00Z')) + 60 * DAY).toISOString().slice(0, 10);
 
-type Campaign = {
-  id: string;
-  status: string;
-  budget: number | null;
-  budgetLevel: string | null;
-  budgetType: 'daily' | 'lifetime' | null;
-  objective: string | null;
-};
 /** ACTIVE campaigns of A that carry their own budget and delivered (have Insights in September). */
 async function deliveringCampaigns(): Promise<Campaign[]> {
   const rows = await listed<Campaign>(`/observe/${A}/campaigns?limit=100`);
@@ -56,51 +43,11 @@ async function deliveringCampaigns(): Promise<Campaign[]> {
   return rows.filter((c) => c.status === 'ACTIVE' && c.budgetLevel === 'campaign' && c.budget !== null && delivering.has(c.id));
 }
 
-interface LineItemSpec {
-  name: string;
-  advertiserId: string;
-  provider?: string;
-  budget: number;
-  budgetType: 'daily' | 'lifetime';
-  objective?: string | null;
-  executions: Array<{ entityType: string; entityId: string }>;
-}
-
 /** An approved plan in USD with these Line Items and their executions; its Line Item ids in order. */
-async function approvedPlan(slug: string, items: LineItemSpec[]): Promise<string[]> {
-  await api('POST', '/context/campaign-plans', { slug, name: slug, currency: 'USD', startDate: START, endDate: END });
-  const ids: string[] = [];
-  for (const li of items) {
-    const provider = li.provider ?? 'provider_a';
-    const added = await api('POST', `/context/campaign-plans/${slug}/line-items`, {
-      name: li.name,
-      provider,
-      advertiserId: li.advertiserId,
-      budget: li.budget,
-      budgetType: li.budgetType,
-      startDate: START,
-      endDate: END,
-      objective: li.objective === undefined ? 'OUTCOME_SALES' : li.objective,
-    });
-    ids.push(added.lineItemId);
-  }
-  await api('POST', `/context/campaign-plans/${slug}/approve`, {});
-  for (const [i, li] of items.entries()) {
-    for (const e of li.executions)
-      await api('POST', `/context/campaign-plans/${slug}/line-items/${ids[i]}/executions`, { provider: li.provider ?? 'provider_a', ...e });
-  }
-  return ids;
-}
+const approvedPlan = (slug: string, items: LineItemSpec[]) => approvedPlanOf(api, slug, items, { startDate: START, endDate: END });
 
 /** A Line Item that matches campaign `c` exactly. */
-const matching = (name: string, c: Campaign): LineItemSpec => ({
-  name,
-  advertiserId: A,
-  budget: c.budget!,
-  budgetType: c.budgetType!,
-  objective: c.objective,
-  executions: [{ entityType: 'campaign', entityId: c.id }],
-});
+const matching = (name: string, c: Campaign): LineItemSpec => matchingLine(A, c, name);
 
 const verify = async (slug: string, ...args: string[]) => {
   const r = await cli(['plans', 'verify', slug, ...args, '-o', 'json']);

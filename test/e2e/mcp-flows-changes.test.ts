@@ -6,9 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
-import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
-import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { useTestSandbox } from '../helpers/sandbox.js';
+import { generatedWorld } from '../helpers/plan-world.js';
 import { cliAgainst } from '../helpers/sandbox-cli.js';
 import { flowToolsAgainst } from '../helpers/mcp-flow-env.js';
 import { tempDir } from '../helpers/temp.js';
@@ -16,10 +15,7 @@ import { png } from '../unit/uploads/media-samples.js';
 
 const A = 'acc_mcp_changes_a';
 
-function world(): WorldInput {
-  const seed = { id: A, provider: 'provider_a' as const, name: A, currency: 'USD' };
-  return withAdvertiser(minimalWorld(), { ...seed, connection: 'connected', ...generateDemoEntities(seed) });
-}
+const world = () => generatedWorld([{ id: A, currency: 'USD' }]);
 
 const sb = useTestSandbox({ world: world() });
 const { api } = cliAgainst(sb);

@@ -3,59 +3,31 @@
 // "nothing judged" as an error (as the CLI's --exit-code exits 11 with no row), a service error carried
 // with its code, and an argument that would read as a flag refused before anything runs.
 import { describe, expect, it } from 'vitest';
-import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
-import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
-import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { useTestSandbox } from '../helpers/sandbox.js';
 import { cliAgainst } from '../helpers/sandbox-cli.js';
 import { flowToolsAgainst } from '../helpers/mcp-flow-env.js';
+import { approvedPlan as approvedPlanOf, generatedWorld, matchingLine, ownDailyBudget } from '../helpers/plan-world.js';
+import type { PlanCampaign } from '../helpers/plan-world.js';
 
 const A = 'acc_mcp_flows_a';
 
-function world(): WorldInput {
-  const seed = { id: A, provider: 'provider_a' as const, name: A, currency: 'USD' };
-  return withAdvertiser(minimalWorld(), { ...seed, connection: 'connected', ...generateDemoEntities(seed) });
-}
-
-const sb = useTestSandbox({ world: world() });
+const sb = useTestSandbox({ world: generatedWorld([{ id: A, currency: 'USD' }]) });
 const { cli, api } = cliAgainst(sb);
 const { ok, fails, runs } = flowToolsAgainst(sb);
 
-type Campaign = {
-  id: string;
-  status: string;
-  budget: number | null;
-  budgetLevel: string | null;
-  budgetType: 'daily' | 'lifetime' | null;
-  objective: string | null;
-};
-const campaigns = async (): Promise<Campaign[]> => (await api('GET', `/observe/${A}/campaigns?limit=100`)).data;
-const ownBudget = async () =>
-  (await campaigns()).filter((c) => c.status === 'ACTIVE' && c.budgetLevel === 'campaign' && c.budgetType === 'daily' && c.budget !== null);
+const ownBudget = () => ownDailyBudget(api, A);
 
 /** Inside the flight today, whatever today is (verify wants ACTIVE entities inside it). */
 const END = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
 
 /** An approved USD plan: one Line Item per campaign, matching it, executed by it (none: a plan with no Line Item). */
-async function approvedPlan(slug: string, items: Campaign[]): Promise<string[]> {
-  await api('POST', '/context/campaign-plans', { slug, name: slug, currency: 'USD', startDate: '2026-09-01', endDate: END });
-  const ids: string[] = [];
-  for (const [i, c] of items.entries()) {
-    const body = {
-      name: `li ${i}`,
-      provider: 'provider_a',
-      advertiserId: A,
-      budget: c.budget,
-      budgetType: c.budgetType,
-      startDate: '2026-09-01',
-      endDate: END,
-    };
-    ids.push((await api('POST', `/context/campaign-plans/${slug}/line-items`, { ...body, objective: c.objective })).lineItemId);
-  }
-  await api('POST', `/context/campaign-plans/${slug}/approve`, {});
-  for (const [i, c] of items.entries())
-    await api('POST', `/context/campaign-plans/${slug}/line-items/${ids[i]}/executions`, { provider: 'provider_a', entityType: 'campaign', entityId: c.id });
-  return ids;
-}
+const approvedPlan = (slug: string, items: PlanCampaign[]) =>
+  approvedPlanOf(
+    api,
+    slug,
+    items.map((c) => matchingLine(A, c)),
+    { startDate: '2026-09-01', endDate: END },
+  );
 
 const pause = async (id: string) => expect((await cli(['mutations', 'pause', A, '--campaign', id, '--wait', '--interval', '0.1'])).code).toBe(0);
 const ingest = async () => expect((await sb.req('POST', '/_sandbox/ingest')).status).toBe(200);

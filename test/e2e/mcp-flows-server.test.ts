@@ -3,19 +3,15 @@
 // refused by name without), a flow's judgement as the tool's JSON, and "nothing judged" or a service error
 // as an MCP tool error (isError) carrying the code and exit meaning.
 import { describe, expect, it } from 'vitest';
-import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
-import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { resultJson, useMcpServer } from '../helpers/mcp-client.js';
-import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { useTestSandbox } from '../helpers/sandbox.js';
+import { generatedWorld } from '../helpers/plan-world.js';
 import { tempDir } from '../helpers/temp.js';
 
 const A = 'acc_mcp_flows_srv';
 
-function world(): WorldInput {
-  const seed = { id: A, provider: 'provider_a' as const, name: A, currency: 'USD' };
-  return withAdvertiser(minimalWorld(), { ...seed, connection: 'connected', ...generateDemoEntities(seed) });
-}
+const world = () => generatedWorld([{ id: A, currency: 'USD' }]);
 
 const sb = useTestSandbox({ world: world() });
 const cfg = tempConfigDir();

@@ -6,40 +6,26 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
-import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
-import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { useTestSandbox } from '../helpers/sandbox.js';
+import { approvedPlan as approvedPlanOf, byCampaigns, campaignsOf as campaignsOfAdvertiser, generatedWorld, matchingLine } from '../helpers/plan-world.js';
+import type { PlanCampaign as Campaign } from '../helpers/plan-world.js';
 import { cliAgainst } from '../helpers/sandbox-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const A = 'acc_w36_fix_a';
 const NOCUR = 'acc_w36_fix_nocur';
 
-function world(): WorldInput {
-  let w = minimalWorld();
-  for (const [id, currency] of [
-    [A, 'USD'],
-    [NOCUR, null],
-  ] as const) {
-    const seed = { id, provider: 'provider_a' as const, name: id, currency };
-    w = withAdvertiser(w, { ...seed, connection: 'connected', ...generateDemoEntities(seed) });
-  }
-  return w;
-}
+const world = () =>
+  generatedWorld([
+    { id: A, currency: 'USD' },
+    { id: NOCUR, currency: null },
+  ]);
 
 const sb = useTestSandbox({ world: world() });
 const dir = tempDir('w36-fix-');
 const { cli, api } = cliAgainst(sb);
 
-type Campaign = {
-  id: string;
-  status: string;
-  budget: number | null;
-  budgetLevel: string | null;
-  budgetType: 'daily' | 'lifetime' | null;
-  objective: string | null;
-};
-const campaignsOf = async (advertiserId: string): Promise<Campaign[]> => (await api('GET', `/observe/${advertiserId}/campaigns?limit=100`)).data;
+const campaignsOf = (advertiserId: string) => campaignsOfAdvertiser(api, advertiserId);
 /** ACTIVE campaigns that carry their own budget. */
 const ownBudget = async (advertiserId: string) =>
   (await campaignsOf(advertiserId)).filter((c) => c.status === 'ACTIVE' && c.budgetLevel === 'campaign' && c.budgetType !== null);
@@ -47,29 +33,17 @@ const ownBudget = async (advertiserId: string) =>
 const END = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
 
 /** An approved USD plan whose Line Items each match one campaign (its budget, type, objective) and executed it. */
-async function approvedPlan(slug: string, items: Array<{ advertiserId: string; c: Campaign; budget?: number; extra?: string[] }>): Promise<string[]> {
-  await api('POST', '/context/campaign-plans', { slug, name: slug, currency: 'USD', startDate: '2026-09-01', endDate: END });
-  const ids: string[] = [];
-  for (const [i, it] of items.entries()) {
-    const added = await api('POST', `/context/campaign-plans/${slug}/line-items`, {
-      name: `li ${i}`,
-      provider: 'provider_a',
-      advertiserId: it.advertiserId,
+const approvedPlan = (slug: string, items: Array<{ advertiserId: string; c: Campaign; budget?: number; extra?: string[] }>) =>
+  approvedPlanOf(
+    api,
+    slug,
+    items.map((it) => ({
+      ...matchingLine(it.advertiserId, it.c),
       budget: it.budget ?? it.c.budget,
-      budgetType: it.c.budgetType,
-      startDate: '2026-09-01',
-      endDate: END,
-      objective: it.c.objective,
-    });
-    ids.push(added.lineItemId);
-  }
-  await api('POST', `/context/campaign-plans/${slug}/approve`, {});
-  for (const [i, it] of items.entries()) {
-    for (const id of [it.c.id, ...(it.extra ?? [])])
-      await api('POST', `/context/campaign-plans/${slug}/line-items/${ids[i]}/executions`, { provider: 'provider_a', entityType: 'campaign', entityId: id });
-  }
-  return ids;
-}
+      executions: byCampaigns([it.c.id, ...(it.extra ?? [])]),
+    })),
+    { startDate: '2026-09-01', endDate: END },
+  );
 
 const ok = async (args: string[]) => {
   const r = await cli(args);

@@ -6,18 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
-import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
-import { minimalWorld, useTestSandbox, withAdvertiser } from '../helpers/sandbox.js';
+import { useTestSandbox } from '../helpers/sandbox.js';
+import { approvedPlan as approvedPlanOf, byCampaigns, generatedWorld } from '../helpers/plan-world.js';
 import { cliAgainst } from '../helpers/sandbox-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const J = 'acc_w36_jpy';
 
-function world(): WorldInput {
-  const seed = { id: J, provider: 'provider_a' as const, name: J, currency: 'JPY' };
-  return withAdvertiser(minimalWorld(), { ...seed, connection: 'connected', ...generateDemoEntities(seed) });
-}
+const world = () => generatedWorld([{ id: J, currency: 'JPY' }]);
 
 const sb = useTestSandbox({ world: world() });
 const dir = tempDir('w36-suggest-');
@@ -27,32 +23,13 @@ type Campaign = { id: string; status: string; budget: number | null; budgetLevel
 const END = '2026-12-31';
 
 /** An approved JPY plan, each Line Item executed by the campaigns named. */
-async function approvedPlan(
-  slug: string,
-  items: Array<{ budget: number; budgetType: 'daily' | 'lifetime'; campaigns: string[] }>,
-  currency = 'JPY',
-): Promise<string[]> {
-  await api('POST', '/context/campaign-plans', { slug, name: slug, currency, startDate: '2026-09-01', endDate: END });
-  const ids: string[] = [];
-  for (const [i, it] of items.entries()) {
-    const body = {
-      name: `li ${i}`,
-      provider: 'provider_a',
-      advertiserId: J,
-      budget: it.budget,
-      budgetType: it.budgetType,
-      startDate: '2026-09-01',
-      endDate: END,
-      objective: 'OUTCOME_SALES',
-    };
-    ids.push((await api('POST', `/context/campaign-plans/${slug}/line-items`, body)).lineItemId);
-  }
-  await api('POST', `/context/campaign-plans/${slug}/approve`, {});
-  for (const [i, it] of items.entries())
-    for (const id of it.campaigns)
-      await api('POST', `/context/campaign-plans/${slug}/line-items/${ids[i]}/executions`, { provider: 'provider_a', entityType: 'campaign', entityId: id });
-  return ids;
-}
+const approvedPlan = (slug: string, items: Array<{ budget: number; budgetType: 'daily' | 'lifetime'; campaigns: string[] }>, currency = 'JPY') =>
+  approvedPlanOf(
+    api,
+    slug,
+    items.map((it) => ({ advertiserId: J, budget: it.budget, budgetType: it.budgetType, executions: byCampaigns(it.campaigns) })),
+    { startDate: '2026-09-01', endDate: END, currency },
+  );
 
 describe('plans pacing --suggest in JPY', () => {
   it('two campaigns: whole yen in proportion to their budgets, summing to the target; apply takes them; lifetime and paused are listed', async () => {
