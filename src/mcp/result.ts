@@ -65,7 +65,19 @@ export function outcomeOf(run: CommandRun, opts: { list: boolean }): ToolOutcome
 
 const text = (value: unknown): string => jsonText(cleaned(value), 2);
 
-/** A list page cut to its first rows that fit, or any other value cut at the cap, each marked. */
+/** The value with every string longer than `limit` characters cut there, marked with how much was left out. */
+function stringsCut(value: unknown, limit: number): unknown {
+  if (typeof value === 'string') return value.length <= limit ? value : `${value.slice(0, limit)}[… ${value.length - limit} characters cut]`;
+  if (Array.isArray(value)) return value.map((v) => stringsCut(v, limit));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stringsCut(v, limit)]));
+  return value;
+}
+
+/**
+ * A list page cut to its first rows that fit; else the value with its long strings cut (a service's 200 KB
+ * message), so the agent still reads JSON, an error's exitCode and exitMeaning included; only a value of
+ * many short strings is cut as text at the cap. Each cut is marked.
+ */
 function capped(value: unknown): string {
   const whole = text(value);
   if (whole.length <= RESULT_CAP) return whole;
@@ -82,6 +94,10 @@ function capped(value: unknown): string {
         truncated: `${rows.length - keep} of the page's ${rows.length} rows left out to stay under ${RESULT_CAP} characters: ask again with limit=${Math.max(1, keep)} to page through them all`,
       });
     }
+    if (shown.length <= RESULT_CAP) return shown;
+  }
+  for (let limit = Math.floor(RESULT_CAP / 4); limit >= 64; limit = Math.floor(limit / 4)) {
+    const shown = text(stringsCut(value, limit));
     if (shown.length <= RESULT_CAP) return shown;
   }
   return `${whole.slice(0, RESULT_CAP)}\n[truncated: ${whole.length - RESULT_CAP} of ${whole.length} characters left out (cap ${RESULT_CAP}); ask for less: a smaller limit, one row]`;

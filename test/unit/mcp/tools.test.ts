@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { getRegistry } from '../../../src/commands/index.js';
 import { OPERATIONS } from '../../../src/contract/operations.js';
 import { operationTools } from '../../../src/mcp/operation-tools.js';
-import { callResult, cleaned, nextCursorOf, outcomeOf, RESULT_CAP } from '../../../src/mcp/result.js';
+import { callResult, cleaned, exitMeaning, nextCursorOf, outcomeOf, RESULT_CAP } from '../../../src/mcp/result.js';
 import { argvOf } from '../../../src/mcp/tool-input.js';
 import { commandOf } from '../../../src/mcp/operation-tools.js';
 import { operation } from '../../../src/contract/operations.js';
@@ -98,8 +98,20 @@ describe('results', () => {
     expect(page.rows[0].id).toBe('0');
     expect(page.nextCursor).toBeNull();
     expect(page.truncated).toMatch(new RegExp(`ask again with limit=${page.rows.length}`));
+    // A long string is cut inside the JSON, which stays JSON; only many short strings are cut as text.
     const one = callResult({ ok: true, value: { text: 'y'.repeat(RESULT_CAP * 2) } }).content[0]!.text;
-    expect(one.length).toBeLessThan(RESULT_CAP + 200);
-    expect(one).toMatch(/\[truncated: \d+ of \d+ characters left out/);
+    expect(one.length).toBeLessThanOrEqual(RESULT_CAP);
+    expect(JSON.parse(one).text).toMatch(/^y+\[… \d+ characters cut\]$/);
+    const many = callResult({ ok: true, value: Array.from({ length: RESULT_CAP }, () => 'z') }).content[0]!.text;
+    expect(many).toMatch(/\[truncated: \d+ of \d+ characters left out/);
+  });
+
+  it("an error result over the cap (a service's 200 KB message) stays JSON with its exit code and what it means", () => {
+    const result = callResult({ ok: false, code: 5, error: { code: 'internal', status: 500, message: 'm'.repeat(200_000) } });
+    expect(result.isError).toBe(true);
+    const report = JSON.parse(result.content[0]!.text);
+    expect(report.exitCode).toBe(5);
+    expect(report.exitMeaning).toBe(exitMeaning(5));
+    expect(report.error).toMatchObject({ code: 'internal', status: 500, message: expect.stringMatching(/^m+\[… \d+ characters cut\]$/) });
   });
 });
