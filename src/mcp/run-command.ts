@@ -12,7 +12,7 @@
 // they come, to `trace`: the server's stderr, never stdout (on stdio that is the
 // protocol stream), through the CLI's boundary (key masked, controls stripped).
 import { PassThrough } from 'node:stream';
-import type { GlobalOptions } from '../cli/context.js';
+import type { Clock, GlobalOptions } from '../cli/context.js';
 import type { Registry } from '../cli/registry.js';
 import { runCli } from '../cli/run.js';
 import type { CommandRun, ToolEnv } from './tool-def.js';
@@ -24,6 +24,8 @@ export interface RunnerSetup {
   globals: GlobalOptions;
   /** Aborted when the server stops. */
   signal: AbortSignal;
+  /** The runs' clock (tests: a virtual one, so retry waits and polls cost nothing); the real one when absent. */
+  clock?: Clock | undefined;
   /** Where the runs' --debug lines go (the server's own trace); without it, runs trace nothing. */
   trace?: ((line: string) => void) | undefined;
 }
@@ -95,6 +97,7 @@ export function commandRunner(setup: RunnerSetup): ToolEnv['run'] {
       signal,
       registry: setup.registry,
       keepPools: true,
+      ...(setup.clock ? { clock: setup.clock } : {}),
     });
     // What the command wrote is all collected once its streams have passed it on.
     await new Promise<void>((resolve) => setImmediate(resolve));

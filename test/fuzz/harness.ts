@@ -24,7 +24,7 @@ export const FUZZ_TODAY = '2026-09-20';
 /** A run that has not ended by then (real time) did not end. */
 const RUN_BOUND_MS = 12_000;
 
-const HOSTILITIES: readonly Hostility[] = [
+export const HOSTILITIES: readonly Hostility[] = [
   { broken: 0, failure: 0, garbled: 0 },
   { broken: 12, failure: 6, garbled: 2 },
   { broken: 35, failure: 12, garbled: 4 },
@@ -46,7 +46,7 @@ export function virtualClock(start: number): Clock {
 }
 
 /** What a command's verdicts read, by operation: the reads of its views (cases.ts JUDGED), and a proposal's (PROPOSES) when asked for. */
-function aimsOf(command: string, argv: readonly string[]): Map<OperationId, string[]> {
+export function aimsOf(command: string, argv: readonly string[]): Map<OperationId, string[]> {
   const out = new Map<OperationId, string[]>();
   const proposes = PROPOSES[command];
   const views = new Set([...(JUDGED[command]?.views ?? []), ...(proposes && argv.includes(proposes.flag) ? proposes.views : [])]);
