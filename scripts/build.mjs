@@ -24,7 +24,16 @@
 // - fast-read.cjs: the stored reads' own bundle (its plugins, shared with the
 //   single executable's build, are in scripts/bundle-plugins.mjs).
 import { build } from 'esbuild';
-import { builtinImportsRequired, cjsDynamicImportsExternal, fastReadOnly, launcherOnly, lazyCrypto, lazyOs, noDynamicImports } from './bundle-plugins.mjs';
+import {
+  asciiOnly,
+  builtinImportsRequired,
+  cjsDynamicImportsExternal,
+  fastReadOnly,
+  launcherOnly,
+  lazyCrypto,
+  lazyOs,
+  noDynamicImports,
+} from './bundle-plugins.mjs';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { isBuiltin } from 'node:module';
@@ -118,6 +127,13 @@ writeFileSync(
 );
 // Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.
 outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`).size, inputs: [], externals: [] };
+// The CommonJS files a start requires, ASCII only (bundle-plugins.mjs asciiOnly): require() decodes a file as UTF-8,
+// and one non-ASCII character makes V8 hold all of its source as UTF-16 (fast-read.cjs had two, in a comment and a
+// regular expression; help-pages.cjs has dashes and arrows in its pages).
+for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs']) {
+  asciiOnly(`${root}${outdir}/${f}`);
+  outputs[f].bytes = statSync(`${root}${outdir}/${f}`).size;
+}
 // V8's code cache of the stored reads' bundle for the Node that builds (bin/code-cache.cjs reads it), made in a
 // child so the bundle's top level runs apart from this script (#37).
 execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/fast-read.cjs'))`], {
