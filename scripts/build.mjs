@@ -10,9 +10,10 @@
 //   better-sqlite3 is a native addon: external; so are CommonJS packages
 //   loaded with import() (see below). No plugin reaches into a dependency's
 //   files: the client is on node:http (docs/decisions.md).
-// - route.cjs: src/cli/route.ts, the one entry decision (#26), as one small
-//   CommonJS file bin/adops.js requires first, without starting the ESM loader
-//   (`--version` is answered on it alone).
+// - route.cjs: src/cli/launcher.ts, the one entry decision (route.ts, #26) and
+//   what a launcher does with it, as one small CommonJS file bin/adops.js
+//   requires first, without starting the ESM loader (`--version` is answered on
+//   it alone; the single executable's main bundles the same file).
 // - quick.cjs: src/cli/quick.ts (the top help page, and the lookup of the
 //   pages below) as one CommonJS file, which bin/adops.js requires for a help page.
 // - help-pages.cjs: every group's and command's help page, rendered now from
@@ -79,7 +80,7 @@ const [esm, route, cjs, fast] = await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/cli/route.ts'],
+    entryPoints: ['src/cli/launcher.ts'],
     outfile: `${outdir}/route.cjs`,
     format: 'cjs',
     plugins: [noDynamicImports, launcherOnly],

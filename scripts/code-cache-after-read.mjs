@@ -16,9 +16,12 @@ import { startSandbox } from '../dist/sandbox/index.js';
 const [bundle, cacheFile] = process.argv.slice(2);
 const READ = ['observe', 'campaigns', '--json'];
 
-const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true, ticker: false });
+// One temporary directory for all of it, removed as the process exits: the read's config dir (empty: nothing of the
+// builder's) and, as TMPDIR, the sandbox's files directory (runFast ends the process before the sandbox could close).
 const configDir = mkdtempSync(join(tmpdir(), 'adops-code-cache-'));
-// The key through the environment, as a script's would be; an empty config dir (nothing of the builder's).
+process.env.TMPDIR = configDir;
+const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true, ticker: false });
+// The key through the environment, as a script's would be.
 Object.assign(process.env, { ADOPS_CONFIG_DIR: configDir, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: sandbox.keys[0].key });
 
 const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
