@@ -7,17 +7,18 @@
 // that Node. The sandbox is the executable's own (`adops sandbox serve`).
 // N runs each, interleaved; medians of each child's wall and CPU time (user +
 // system, bench/lib/timed-run.js), ratios to `node -e 0` of the same run, and a
-// `figure:` JSON line per target for bench/run-all.js.
+// `figure:` JSON line per target for bench/run-all.js (the runs: bench/lib/start-up-runs.js).
 // It builds the executable first (~30 s; `--no-build` runs the one in dist/sea),
 // with Node 24 and postject kept in ADOPS_SEA_CACHE, else <tmpdir>/adops-sea-bench
 // (downloaded once from the npm registry, as `npm run build:sea` does).
 // Usage: node bench/sea-startup.js [--runs N] [--no-build]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv, median, timedRun } from './lib/timed-run.js';
+import { FLOOR_SCRIPT, figureLines, interleavedRuns, loadText, startSandbox, tableLines } from './lib/start-up-runs.js';
+import { cleanEnv } from './lib/timed-run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -38,81 +39,27 @@ if (!existsSync(exe) || !existsSync(node24)) {
 const config = mkdtempSync(join(tmpdir(), 'adops-bench-sea-'));
 const env = cleanEnv({ ADOPS_CONFIG_DIR: config, XDG_CACHE_HOME: join(config, 'cache') });
 
-function startSandbox() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(exe, ['sandbox', 'serve', '--port', '0', '--data', ':memory:', '--login', '--ingest-every', '0'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      if (/listening on /.test(out)) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`the executable's sandbox exited ${code}`)));
-  });
-}
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-const loadBefore = load();
-const sandbox = await startSandbox();
+const loadBefore = loadText();
+// The executable's own sandbox.
+const sandbox = await startSandbox([exe], env);
 try {
   const { baseUrl, apiKey } = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).profiles.sandbox;
-  // The very request adops sends for `observe campaigns` (GET /observe/campaigns); the key through the environment.
-  const floor = `require('node:http').get(process.env.U + '/observe/campaigns', { headers: { authorization: 'Bearer ' + process.env.K, accept: 'application/json' } }, (r) => { r.resume(); r.on('end', () => process.exit(0)); })`;
   const read = ['observe', 'campaigns', '--json'];
-  // name -> [argv, env, label, target (× `node -e 0`, CPU and wall) or undefined]
-  const cases = {
-    'node -e 0': [[node24, '-e', '0'], env, '`node -e 0` (the Node inside the executable)'],
-    floor: [[node24, '-e', floor], { ...env, U: baseUrl, K: apiKey }, 'floor: the same page with bare node:http (`node -e`)'],
-    '--version': [[exe, '--version'], env, 'executable `adops --version`', TARGET],
-    '--help': [[exe, '--help'], env, 'executable `adops --help`'],
-    'stored read': [[exe, ...read], env, `executable \`adops ${read.join(' ')}\` (one stored page)`, TARGET],
-  };
-  const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], cpu: [] }]));
-  for (const [argv, e] of Object.values(cases)) timedRun(argv, e); // warm the file cache
-  for (let i = 0; i < RUNS; i++) {
-    for (const [name, [argv, e]] of Object.entries(cases)) {
-      const r = timedRun(argv, e);
-      if (r.status !== 0) throw new Error(`${name} failed (${r.status}): ${r.stderr}`);
-      samples[name].wall.push(r.wallMs);
-      samples[name].cpu.push(r.cpuMs);
-    }
-  }
-  const base = { wall: median(samples['node -e 0'].wall), cpu: median(samples['node -e 0'].cpu) };
-  const rows = Object.entries(samples).map(([name, s]) => {
-    const [, , label, target] = cases[name];
-    const wall = median(s.wall);
-    const cpu = median(s.cpu);
-    const ok = target === undefined || (wall / base.wall <= target && cpu / base.cpu <= target);
-    return { label, wall, cpu, wallX: wall / base.wall, cpuX: cpu / base.cpu, target, ok };
-  });
-  const nodeVersion = execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim();
-  console.log(
-    [
-      `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, the executable on Node ${nodeVersion}, ${RUNS} interleaved runs each, medians; load average (1, 5, 15 min) ${loadBefore} before, ${load()} after:`,
-      '',
-      '| Command | wall ms | × `node -e 0` | CPU ms | × `node -e 0` | Target (both) | Met |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | :-: |',
-      ...rows.map(
-        (r) =>
-          `| ${r.label} | ${r.wall.toFixed(1)} | ${r.wallX.toFixed(2)} | ${r.cpu.toFixed(1)} | ${r.cpuX.toFixed(2)} | ${r.target ? `≤ ${r.target}` : ''} | ${r.target ? (r.ok ? 'yes' : 'NO') : ''} |`,
-      ),
-    ].join('\n'),
+  const { base, rows } = interleavedRuns(
+    {
+      'node -e 0': { argv: [node24, '-e', '0'], env, label: '`node -e 0` (the Node inside the executable)' },
+      floor: { argv: [node24, '-e', FLOOR_SCRIPT], env: { ...env, U: baseUrl, K: apiKey }, label: 'floor: the same page with bare node:http (`node -e`)' },
+      '--version': { argv: [exe, '--version'], env, label: 'executable `adops --version`', target: TARGET },
+      '--help': { argv: [exe, '--help'], env, label: 'executable `adops --help`' },
+      'stored read': { argv: [exe, ...read], env, label: `executable \`adops ${read.join(' ')}\` (one stored page)`, target: TARGET },
+    },
+    RUNS,
   );
-  for (const r of rows.filter((x) => x.target)) {
-    const f = {
-      measure: `${r.label} × node -e 0 of its Node (wall, CPU)`,
-      result: `${r.wallX.toFixed(2)}×, ${r.cpuX.toFixed(2)}×`,
-      baseline: `${nodeVersion} -e 0 ${base.wall.toFixed(1)} ms wall, ${base.cpu.toFixed(1)} ms CPU`,
-      target: `≤ ${r.target}×`,
-      met: r.ok,
-    };
-    console.log(`figure: ${JSON.stringify(f)}`);
-  }
+  const nodeVersion = execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim();
+  const header = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, the executable on Node ${nodeVersion}, ${RUNS} interleaved runs each, medians; load average (1, 5, 15 min) ${loadBefore} before, ${loadText()} after:`;
+  console.log(tableLines(header, rows).join('\n'));
+  const baseline = `${nodeVersion} -e 0 ${base.wall.toFixed(1)} ms wall, ${base.cpu.toFixed(1)} ms CPU`;
+  for (const line of figureLines(rows, (r) => `${r.label} × node -e 0 of its Node (wall, CPU)`, baseline)) console.log(line);
   if (rows.some((r) => !r.ok)) process.exitCode = 1;
 } finally {
   sandbox.kill('SIGTERM');

@@ -6,17 +6,18 @@
 // page fetched by a bare `node -e` script with node:http (what any client on
 // node pays). N runs each, interleaved so the machine's load hits all alike;
 // each run's wall and CPU time (user + system of that child alone,
-// bench/lib/timed-run.js); medians, and ratios to `node -e 0` of the same run.
+// bench/lib/timed-run.js); medians, and ratios to `node -e 0` of the same run
+// (the runs, the sandbox and the floor: bench/lib/start-up-runs.js, shared with bench/sea-startup.js).
 // The environment is clean: no NODE_OPTIONS, no NODE_EXTRA_CA_CERTS.
 // `--write` puts the table in docs/performance.md between the "cli-startup" markers.
 // Each target is also printed as a `figure:` JSON line for bench/run-all.js.
 // Usage: node bench/startup.js [--runs N] [--write]   (needs `npm run build`)
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv, median, timedRun } from './lib/timed-run.js';
+import { FLOOR_SCRIPT, figureLines, interleavedRuns, loadText, startSandbox, tableLines } from './lib/start-up-runs.js';
+import { cleanEnv } from './lib/timed-run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // What `adops` runs once installed (package.json "bin").
@@ -33,92 +34,33 @@ if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
 const config = mkdtempSync(join(tmpdir(), 'adops-bench-'));
 const env = cleanEnv({ ADOPS_CONFIG_DIR: config });
 
-function startSandbox() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--data', ':memory:', '--login', '--ingest-every', '0'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      if (/listening on /.test(out)) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
-}
-
-const loadBefore = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' ');
-const sandbox = await startSandbox();
+const loadBefore = loadText();
+const sandbox = await startSandbox([process.execPath, BIN], env);
 try {
   const { baseUrl, apiKey } = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')).profiles.sandbox;
-  // The floor fetches the very request adops sends (`observe campaigns`: GET /observe/campaigns, the service's default page).
-  // The key goes through the environment, never argv.
-  const floor = `require('node:http').get(process.env.U + '/observe/campaigns', { headers: { authorization: 'Bearer ' + process.env.K, accept: 'application/json' } }, (r) => { r.resume(); r.on('end', () => process.exit(0)); })`;
-  const floorEnv = { ...env, U: baseUrl, K: apiKey };
   const read = ['observe', 'campaigns', '--json'];
   const cmdHelp = ['observe', 'campaigns', 'list', '--help'];
-  // name -> [argv, env, target (× `node -e 0`, CPU and wall) or undefined]
-  const cases = {
-    'node -e 0': [[process.execPath, '-e', '0'], env],
-    floor: [[process.execPath, '-e', floor], floorEnv],
-    '--version': [[process.execPath, BIN, '--version'], env, 1.3],
-    '--help': [[process.execPath, BIN, '--help'], env, 1.3],
-    'command --help': [[process.execPath, BIN, ...cmdHelp], env, 1.3],
-    'stored read': [[process.execPath, BIN, ...read], env, 2],
-  };
-  const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], cpu: [] }]));
-  for (const [argv, e] of Object.values(cases)) timedRun(argv, e); // warm the file cache
-  for (let i = 0; i < RUNS; i++) {
-    for (const [name, [argv, e]] of Object.entries(cases)) {
-      const r = timedRun(argv, e);
-      if (r.status !== 0) throw new Error(`${name} failed (${r.status}): ${r.stderr}`);
-      samples[name].wall.push(r.wallMs);
-      samples[name].cpu.push(r.cpuMs);
-    }
-  }
-  const loadAfter = loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-  const base = { wall: median(samples['node -e 0'].wall), cpu: median(samples['node -e 0'].cpu) };
-  const label = {
-    'node -e 0': '`node -e 0`',
-    floor: 'floor: the same page with bare node:http (`node -e`)',
-    '--version': '`adops --version`',
-    '--help': '`adops --help`',
-    'command --help': `\`adops ${cmdHelp.join(' ')}\``,
-    'stored read': `\`adops ${read.join(' ')}\` (one stored page)`,
-  };
-  const rows = Object.entries(samples).map(([name, s]) => {
-    const wall = median(s.wall);
-    const cpu = median(s.cpu);
-    const target = cases[name][2];
-    const ok = target === undefined || (wall / base.wall <= target && cpu / base.cpu <= target);
-    return { name, wall, cpu, wallX: wall / base.wall, cpuX: cpu / base.cpu, target, ok };
-  });
-  const lines = [
-    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.versions.node}, ${RUNS} interleaved runs each, medians; load average (1, 5, 15 min) ${loadBefore} before, ${loadAfter} after:`,
-    '',
-    '| Command | wall ms | × `node -e 0` | CPU ms | × `node -e 0` | Target (both) | Met |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | :-: |',
-    ...rows.map(
-      (r) =>
-        `| ${label[r.name]} | ${r.wall.toFixed(1)} | ${r.wallX.toFixed(2)} | ${r.cpu.toFixed(1)} | ${r.cpuX.toFixed(2)} | ${r.target ? `≤ ${r.target}` : ''} | ${r.target ? (r.ok ? 'yes' : 'NO') : ''} |`,
-    ),
-  ];
+  const adops = (words, label, target) => ({ argv: [process.execPath, BIN, ...words], env, label, target });
+  const { base, rows } = interleavedRuns(
+    {
+      'node -e 0': { argv: [process.execPath, '-e', '0'], env, label: '`node -e 0`' },
+      floor: {
+        argv: [process.execPath, '-e', FLOOR_SCRIPT],
+        env: { ...env, U: baseUrl, K: apiKey },
+        label: 'floor: the same page with bare node:http (`node -e`)',
+      },
+      '--version': adops(['--version'], '`adops --version`', 1.3),
+      '--help': adops(['--help'], '`adops --help`', 1.3),
+      'command --help': adops(cmdHelp, `\`adops ${cmdHelp.join(' ')}\``, 1.3),
+      'stored read': adops(read, `\`adops ${read.join(' ')}\` (one stored page)`, 2),
+    },
+    RUNS,
+  );
+  const header = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.versions.node}, ${RUNS} interleaved runs each, medians; load average (1, 5, 15 min) ${loadBefore} before, ${loadText()} after:`;
+  const lines = tableLines(header, rows);
   console.log(lines.join('\n'));
-  for (const r of rows.filter((x) => x.target)) {
-    const f = {
-      measure: `${label[r.name]} × node -e 0 (wall, CPU)`,
-      result: `${r.wallX.toFixed(2)}×, ${r.cpuX.toFixed(2)}×`,
-      baseline: `node -e 0 ${base.wall.toFixed(1)} ms wall, ${base.cpu.toFixed(1)} ms CPU`,
-      target: `≤ ${r.target}×`,
-      met: r.ok,
-    };
-    console.log(`figure: ${JSON.stringify(f)}`);
-  }
+  const baseline = `node -e 0 ${base.wall.toFixed(1)} ms wall, ${base.cpu.toFixed(1)} ms CPU`;
+  for (const line of figureLines(rows, (r) => `${r.label} × node -e 0 (wall, CPU)`, baseline)) console.log(line);
   if (WRITE) {
     const file = join(ROOT, 'docs', 'performance.md');
     const begin = '<!-- cli-startup:begin (written by `node bench/startup.js --write`) -->';

@@ -31,11 +31,11 @@
 // Writes dist/sea/adops-<platform>-<arch> (this machine's: linux-x64 in CI).
 // Its last line is the path it wrote.
 import { build } from 'esbuild';
-import { fastReadOnly, launcherOnly, lazyCrypto, lazyOs, noDynamicImports } from './bundle-plugins.mjs';
+import { asciiOnly, fastReadOnly, launcherOnly, lazyCrypto, lazyOs, noDynamicImports } from './bundle-plugins.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -197,9 +197,21 @@ say(
   `bundles: the whole CLI ${(statSync(bundleFile).size / 1e6).toFixed(1)} MB, stored reads ${(statSync(fastReadFile).size / 1e3).toFixed(0)} KB, entry ${(statSync(entryFile).size / 1e3).toFixed(0)} KB`,
 );
 
-// V8's code cache of each bundle, made by the Node that runs them (a cache from another V8 is refused): the small
-// ones after their modules are set up (their top level run: it has no effect but definitions), so the functions that
-// set-up compiled are in it too; the whole CLI's after compiling only (running it would run the CLI).
+// Every bundle ASCII only (bundle-plugins.mjs asciiOnly): a non-ASCII character made V8 hold a whole source as UTF-16.
+const bundles = [bundleFile, fastReadFile, quickFile, helpPagesFile];
+for (const file of bundles) asciiOnly(file);
+
+// V8's code cache of each bundle, made by the Node that runs them (a cache from another V8 is refused): the stored
+// reads' after a real stored read (scripts/code-cache-after-read.mjs: the functions a read calls are in it too), the
+// small ones after their modules are set up (their top level run: it has no effect but definitions), so the functions
+// that set-up compiled are in it, the whole CLI's after compiling only (running it would run the CLI).
+// The read's stderr (its `next cursor:` note) is shown only when it failed.
+const read = spawnSync(nodeBin, [join(root, 'scripts', 'code-cache-after-read.mjs'), fastReadFile, `${fastReadFile}.cache`], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
+});
+if (read.status !== 0 || !existsSync(`${fastReadFile}.cache`))
+  throw new Error(`build:sea: the stored read at build time failed (exit ${read.status}): ${read.stderr}`);
 execFileSync(
   nodeBin,
   [
@@ -207,7 +219,6 @@ execFileSync(
     `const { Script, constants } = require('node:vm'), fs = require('node:fs');
 for (const [file, run] of ${JSON.stringify([
       [bundleFile, false],
-      [fastReadFile, true],
       [quickFile, true],
       [helpPagesFile, true],
     ])}) {
@@ -223,6 +234,16 @@ for (const [file, run] of ${JSON.stringify([
 const blob = join(outDir, 'sea-prep.blob');
 const packageJson = join(outDir, 'package.json');
 writeFileSync(packageJson, JSON.stringify({ name: pkg.name, version: pkg.version }) + '\n');
+// The executable's assets (sea-main.mjs reads each by name): each bundle with its code cache, the version's
+// package.json and the demo world's image.
+const assets = [
+  { name: 'package.json', file: packageJson },
+  { name: 'demo-world.db', file: image },
+  ...bundles.flatMap((file) => [
+    { name: basename(file), file },
+    { name: `${basename(file)}.cache`, file: `${file}.cache` },
+  ]),
+];
 const config = join(outDir, 'sea-config.json');
 writeFileSync(
   config,
@@ -233,18 +254,7 @@ writeFileSync(
       disableExperimentalSEAWarning: true,
       // V8's compiled code for the entry (the bundles' own caches are assets, above).
       useCodeCache: true,
-      assets: {
-        'package.json': packageJson,
-        'demo-world.db': image,
-        'adops.cjs': bundleFile,
-        'adops.cjs.cache': `${bundleFile}.cache`,
-        'fast-read.cjs': fastReadFile,
-        'fast-read.cjs.cache': `${fastReadFile}.cache`,
-        'quick.cjs': quickFile,
-        'quick.cjs.cache': `${quickFile}.cache`,
-        'help-pages.cjs': helpPagesFile,
-        'help-pages.cjs.cache': `${helpPagesFile}.cache`,
-      },
+      assets: Object.fromEntries(assets.map((a) => [a.name, a.file])),
     },
     null,
     2,
@@ -260,8 +270,9 @@ const injected = spawnSync(process.execPath, [postjectCli, exe, 'NODE_SEA_BLOB',
 const lief = /^warning: Can't find string offset for section name/;
 for (const line of injected.stderr.split('\n')) if (line && !lief.test(line)) process.stderr.write(`${line}\n`);
 if (injected.status !== 0) throw new Error(`build:sea: postject failed (exit ${injected.status})`);
-const assets = [fastReadFile, quickFile, helpPagesFile];
-for (const f of [blob, config, packageJson, entryFile, `${bundleFile}.cache`, ...assets, ...assets.map((a) => `${a}.cache`)]) rmSync(f);
+// The executable holds them all now (dist/sea keeps the whole CLI's bundle, adops.cjs, for a look at what it holds).
+for (const f of [blob, config, packageJson, entryFile, ...assets.filter((a) => a.file.startsWith(outDir) && a.file !== bundleFile).map((a) => a.file)])
+  rmSync(f, { force: true });
 
 if (ownCache) rmSync(cache, { recursive: true, force: true });
 say(`wrote ${(statSync(exe).size / 1e6).toFixed(1)} MB (adops ${pkg.version} on Node ${nodeVersion})`);

@@ -10,9 +10,10 @@
 //   better-sqlite3 is a native addon: external; so are CommonJS packages
 //   loaded with import() (see below). No plugin reaches into a dependency's
 //   files: the client is on node:http (docs/decisions.md).
-// - route.cjs: src/cli/route.ts, the one entry decision (#26), as one small
-//   CommonJS file bin/adops.js requires first, without starting the ESM loader
-//   (`--version` is answered on it alone).
+// - route.cjs: src/cli/launcher.ts, the one entry decision (route.ts, #26) and
+//   what a launcher does with it, as one small CommonJS file bin/adops.js
+//   requires first, without starting the ESM loader (`--version` is answered on
+//   it alone; the single executable's main bundles the same file).
 // - quick.cjs: src/cli/quick.ts (the top help page, and the lookup of the
 //   pages below) as one CommonJS file, which bin/adops.js requires for a help page.
 // - help-pages.cjs: every group's and command's help page, rendered now from
@@ -24,7 +25,16 @@
 // - fast-read.cjs: the stored reads' own bundle (its plugins, shared with the
 //   single executable's build, are in scripts/bundle-plugins.mjs).
 import { build } from 'esbuild';
-import { builtinImportsRequired, cjsDynamicImportsExternal, fastReadOnly, launcherOnly, lazyCrypto, lazyOs, noDynamicImports } from './bundle-plugins.mjs';
+import {
+  asciiOnly,
+  builtinImportsRequired,
+  cjsDynamicImportsExternal,
+  fastReadOnly,
+  launcherOnly,
+  lazyCrypto,
+  lazyOs,
+  noDynamicImports,
+} from './bundle-plugins.mjs';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { isBuiltin } from 'node:module';
@@ -70,7 +80,7 @@ const [esm, route, cjs, fast] = await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/cli/route.ts'],
+    entryPoints: ['src/cli/launcher.ts'],
     outfile: `${outdir}/route.cjs`,
     format: 'cjs',
     plugins: [noDynamicImports, launcherOnly],
@@ -118,6 +128,13 @@ writeFileSync(
 );
 // Data only (no code, no import): listed so a loaded file of dist/bundle is always in meta.json.
 outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`).size, inputs: [], externals: [] };
+// The CommonJS files a start requires, ASCII only (bundle-plugins.mjs asciiOnly): require() decodes a file as UTF-8,
+// and one non-ASCII character makes V8 hold all of its source as UTF-16 (fast-read.cjs had two, in a comment and a
+// regular expression; help-pages.cjs has dashes and arrows in its pages).
+for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs']) {
+  asciiOnly(`${root}${outdir}/${f}`);
+  outputs[f].bytes = statSync(`${root}${outdir}/${f}`).size;
+}
 // V8's code cache of the stored reads' bundle for the Node that builds (bin/code-cache.cjs reads it), made in a
 // child so the bundle's top level runs apart from this script (#37).
 execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/fast-read.cjs'))`], {

@@ -1,7 +1,7 @@
 // esbuild plugins shared by the npm install's bundles (scripts/build.mjs) and the
 // single executable's (scripts/build-sea.mjs): both build the stored reads' own
 // bundle and the launcher's small files the same way, so both take them from here.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // import('pkg') of a CommonJS package: Node gives the named exports
@@ -145,3 +145,17 @@ export const builtinImportsRequired = {
     b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
+
+// What esbuild leaves non-ASCII (comments, regular expression literals; the help pages' JSON strings) written as \u
+// escapes, so the file is ASCII only: V8 then holds its source as one byte a character. One `…` in a 350 KB bundle
+// made the whole source UTF-16 (decoded through a second buffer, then copied): ~280 more page faults for a stored
+// read of the executable (#37). An escape means the same character in each of those places; a non-ASCII character
+// right after a backslash (where `\u` would read differently) fails the build instead.
+export function asciiOnly(file) {
+  const source = readFileSync(file, 'utf8');
+  if (/\\[^\x00-\x7f]/.test(source)) throw new Error(`${file}: a non-ASCII character after a backslash; asciiOnly cannot escape it`);
+  writeFileSync(
+    file,
+    source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}

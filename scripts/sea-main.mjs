@@ -1,6 +1,6 @@
 // The single executable's entry (#37): what bin/adops.js is to the npm install,
 // bundled by scripts/build-sea.mjs as the SEA's `main`. It asks the one entry
-// decision (src/cli/route.ts, #26) and answers `--version` itself; a help page
+// decision (src/cli/route.ts, #26) and acts on it as bin/adops.js does (src/cli/launcher.ts); a help page
 // comes from quick.cjs and help-pages.cjs, a stored read from the stored reads'
 // bundle (fast-read.cjs), everything else, and what those decline, from the
 // whole CLI (adops.cjs). Each is an asset of the executable, compiled here with
@@ -10,33 +10,25 @@
 // ESM syntax so that esbuild keeps of route.ts only what route() reaches; bundled as CommonJS (the SEA's
 // main is a CommonJS script), where `require` is the entry's: Node's built-in modules, loaded when needed.
 import { getRawAsset } from 'node:sea';
-import { route } from '../src/cli/route.ts';
+import { answer, route } from '../src/cli/launcher.ts';
 
 // Under Node, what runs adops again (the demo's steps) starts `node <launcher> ARGS`; here the
 // launcher is this executable itself, so a first argument naming it is dropped.
 if (process.argv[2] === process.execPath) process.argv.splice(2, 1);
 const argv = process.argv.slice(2);
-const decision = route(argv, process.env, () => require('node:tty').isatty(2));
-if (decision.kind === 'version') {
-  // The package's version, written in by the build (scripts/build-sea.mjs defines it).
-  print(`${__ADOPS_VERSION__}\n`);
-} else if (decision.kind === 'help') {
-  // As bin/adops.js: the top page from quick.cjs, a group's or command's from the pages the build rendered
-  // (help-pages.cjs); what they do not answer (the tree, an unknown command) is the whole CLI's.
-  const page = load('quick.cjs').helpPage(
-    decision,
-    () => __ADOPS_VERSION__,
-    (first) => load('help-pages.cjs').helpPages(first),
-  );
-  if (page === undefined) load('adops.cjs');
-  else print(page);
-} else if (decision.kind === 'stored-read') {
-  load('fast-read.cjs')
-    .runFast(argv)
-    .then((ran) => ran || load('adops.cjs'));
-} else {
-  load('adops.cjs');
-}
+// What answers which decision is src/cli/launcher.ts, as for bin/adops.js; here each part is an asset.
+answer(
+  route(argv, process.env, () => require('node:tty').isatty(2)),
+  argv,
+  {
+    // The package's version, written in by the build (scripts/build-sea.mjs defines it).
+    version: () => __ADOPS_VERSION__,
+    quick: () => load('quick.cjs'),
+    helpPages: (first) => load('help-pages.cjs').helpPages(first),
+    fastRead: () => load('fast-read.cjs'),
+    whole: () => void load('adops.cjs'),
+  },
+);
 
 /**
  * Runs an asset (a function expression `(function (exports, require, module) {...})`, the build's
@@ -46,9 +38,9 @@ if (decision.kind === 'version') {
  */
 function load(name) {
   const { Script, constants } = require('node:vm');
-  // Read in place (getRawAsset: no copy of the asset) and decoded by Buffer's UTF-8 decoder, not getAsset's
-  // TextDecoder (~4% of a stored read's CPU in a profile).
-  const source = Buffer.from(getRawAsset(name)).toString('utf8');
+  // Read in place (getRawAsset: no copy of the asset) and decoded by Buffer, not getAsset's TextDecoder (~4% of a
+  // stored read's CPU in a profile); as Latin-1, a plain copy: the build makes every bundle ASCII only (asciiOnly).
+  const source = Buffer.from(getRawAsset(name)).toString('latin1');
   const script = new Script(source, {
     filename: name,
     cachedData: Buffer.from(getRawAsset(`${name}.cache`)),
@@ -61,16 +53,4 @@ function load(name) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, require, module);
   return module.exports;
-}
-
-// Straight to fd 1, as bin/adops.js does: process.stdout on a pipe loads net and the streams.
-function print(out) {
-  const buf = Buffer.from(out);
-  let done = 0;
-  try {
-    while (done < buf.length) done += require('node:fs').writeSync(1, buf, done);
-  } catch (err) {
-    if (err.code === 'EAGAIN') process.stdout.write(buf.subarray(done));
-    else if (err.code !== 'EPIPE') throw err;
-  }
 }

@@ -1,9 +1,10 @@
 // The stored reads' bundle through the code cache the build made (bin/code-cache.cjs, #37): V8 takes the
 // cache (the build and the launcher wrap the source alike), a file loaded through it is the module require()
 // gives (in require.cache, same exports), and without a cache for the running Node it is plain require().
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -50,5 +51,37 @@ describe('the code cache of fast-read.cjs', () => {
     expect(verdict(file)).toBe('none');
     expect(call('requireCached', file)).toEqual({ plain: true });
     expect(() => call('requireCached', join(dir, 'absent.cjs'))).toThrow(/Cannot find module/);
+  });
+});
+
+// V8 holds a source with one non-ASCII character as UTF-16 (twice the bytes, decoded through a second buffer): the
+// build writes what esbuild leaves non-ASCII (comments, regular expressions, the help pages' JSON) as escapes (#37).
+const nonAscii = (file: string): number => [...readFileSync(file)].filter((b) => b > 0x7f).length;
+
+describe('the CommonJS files a start requires', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('are ASCII only', () => {
+    for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs']) expect([f, nonAscii(join(ROOT, 'dist', 'bundle', f))]).toEqual([f, 0]);
+  });
+
+  it('mean what they meant: the escapes in a string, a regular expression and a comment', async () => {
+    const plugins: unknown = await import(pathToFileURL(join(ROOT, 'scripts', 'bundle-plugins.mjs')).href);
+    const asciiOnly: unknown = Reflect.get(Object(plugins), 'asciiOnly');
+    if (typeof asciiOnly !== 'function') throw new Error('scripts/bundle-plugins.mjs exports no asciiOnly');
+    const file = join(tempDir('adops-ascii-'), 'probe.cjs');
+    const source = [
+      '// a comment: ~25 µs',
+      "exports.masked = /^acr_…/i.test('ACR_…wxyz') && !/^acr_…/i.test('acr_x');",
+      "exports.text = 'a — b → c 😀';",
+      "exports.emoji = /^[😀]$/u.test('😀');",
+    ].join('\n');
+    writeFileSync(file, source);
+    const before: unknown = require(file);
+    delete require.cache[file];
+    Reflect.apply(asciiOnly, undefined, [file]);
+    expect(nonAscii(file)).toBe(0);
+    expect(require(file)).toEqual(before);
+    expect(before).toEqual({ masked: true, text: 'a — b → c 😀', emoji: true });
   });
 });
