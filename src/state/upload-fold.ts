@@ -12,7 +12,7 @@
 // an empty content (a tombstone with the higher gen) stays, so that record,
 // older, is never read as current. A torn last line is skipped (latestOf): its
 // step was never taken.
-import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDir } from './durable-write.js';
 import { errnoOf } from './errors.js';
@@ -20,7 +20,7 @@ import { acquireLock, tryLock } from './lock.js';
 import { contentOf, genOf, type ContentFile } from './upload-entry.js';
 import { latestOf, LOG_SUFFIX, type RunLogs } from './upload-log.js';
 import { readStoreFile } from './read-back.js';
-import { foldIntoStore, STORE_FILE } from './upload-store.js';
+import { foldIntoStore, listDir, STORE_FILE } from './upload-store.js';
 
 const WHAT = 'the upload journal';
 
@@ -41,21 +41,11 @@ function legacyGen(file: string): number {
   }
 }
 
-/** The content files of an older adops in a scope directory (none when it is gone). */
-function legacyNames(dir: string): Set<string> {
-  try {
-    return new Set(readdirSync(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return new Set();
-    throw err;
-  }
-}
-
 /** One scope's records into its store file. */
 async function foldScope(logs: RunLogs, logName: string, scope: string, records: Map<string, { gen: number; content: ContentFile }>) {
   const dir = join(logs.root, scope);
   ensureDir(dir, WHAT);
-  const legacy = legacyNames(dir);
+  const legacy = new Set(listDir(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
   await foldIntoStore(dir, records, {
     legacyGen: (name) => (legacy.has(name) ? legacyGen(join(dir, name)) : 0),
     keepEmpty: (name) => legacy.has(name) || logs.mentionedElsewhere(`${scope}/${name}`, logName),

@@ -43,7 +43,7 @@ import { readStoreFile } from './read-back.js';
 import { contentOf, genOf, type ContentFile, type JournalEntry } from './upload-entry.js';
 import { foldDead, foldOwn } from './upload-fold.js';
 import { RunLogs } from './upload-log.js';
-import { setAside as setAsideFile, UploadStoreFiles } from './upload-store.js';
+import { listDir, setAside as setAsideFile, STORE_FILE, UploadStoreFiles } from './upload-store.js';
 
 export type { JournalEntry, JournalState } from './upload-entry.js';
 
@@ -76,6 +76,8 @@ export class UploadJournal {
   private readonly logs: RunLogs;
   /** The scopes' store files, each parsed once while it does not change (upload-store.ts). */
   private readonly store: UploadStoreFiles;
+  /** Per scope directory, the content files of an older adops in it. */
+  private readonly legacy = new Map<string, Set<string>>();
 
   /**
    * `scope` (serviceScope) separates deployments (an id from one means nothing to another) and
@@ -125,6 +127,8 @@ export class UploadJournal {
   }
 
   private readLegacy(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
+    // Listed once per scope and run (nothing writes such a file any more): no failed open per content.
+    if (!this.legacyNames(dirname(file)).has(basename(file))) return { entries: [], gen: 0 };
     // One the disk will not let us read stops the run (LocalStateError): read as empty, its bytes would be sent again.
     const text = readStoreFile(file, WHAT);
     if (text === undefined) return { entries: [], gen: 0 };
@@ -136,6 +140,16 @@ export class UploadJournal {
     }
     if (setAside) this.noteSetAside(file, setAsideFile(file));
     return { entries: [], gen: 0 };
+  }
+
+  /** The content files an older adops left in scope directory `dir` (listed at its first read in this run). */
+  private legacyNames(dir: string): Set<string> {
+    let names = this.legacy.get(dir);
+    if (!names) {
+      names = new Set(listDir(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
+      this.legacy.set(dir, names);
+    }
+    return names;
   }
 
   private noteSetAside(file: string, aside: string): void {

@@ -15,11 +15,11 @@
 // (cut short, garbage) is read as empty and, when the reader asks (under a
 // content's lock), moved aside as `.corrupt-<time>`; one the disk will not let
 // adops read stops the run naming it (read-back.ts).
-import { renameSync, statSync } from 'node:fs';
+import { readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord, printableJson } from '../client/json.js';
 import { removeFile, writeDurablyAsync } from './durable-write.js';
-import { guardWrite } from './errors.js';
+import { errnoOf, guardWrite } from './errors.js';
 import { readStoreFile } from './read-back.js';
 import { contentOf, type ContentFile } from './upload-entry.js';
 
@@ -59,11 +59,21 @@ export function setAside(file: string): string {
   return aside;
 }
 
+/** The names in a directory; none when it is not there. */
+export function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return [];
+    throw err;
+  }
+}
+
 /** What identifies one version of a file (a fold writes a new file and renames it over the old). */
 function versionOf(file: string): string {
   try {
-    const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-    return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : 'absent';
+    const st = statSync(file, { throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'absent';
   } catch {
     return 'unknown'; // the read below names the failure
   }
