@@ -76,6 +76,10 @@ export class UploadJournal {
   private readonly logs: RunLogs;
   /** The scopes' store files, each parsed once while it does not change (upload-store.ts). */
   private readonly store: UploadStoreFiles;
+  /** The scope directory of each target (a SHA-256 each, computed once). */
+  private readonly scopes = new Map<string, string>();
+  /** Whether a peek read the logs and the store in this turn of the event loop. */
+  private looking = false;
   /** Per scope directory, the content files of an older adops in it. */
   private readonly legacy = new Map<string, Set<string>>();
 
@@ -96,7 +100,12 @@ export class UploadJournal {
   }
 
   private scope(target: string): string {
-    return join(this.root, createHash('sha256').update(`${this.service}\n${target}`).digest('hex').slice(0, 16));
+    let dir = this.scopes.get(target);
+    if (!dir) {
+      dir = join(this.root, createHash('sha256').update(`${this.service}\n${target}`).digest('hex').slice(0, 16));
+      this.scopes.set(target, dir);
+    }
+    return dir;
   }
 
   /** `sha256` '' names the size's pending file. */
@@ -109,18 +118,18 @@ export class UploadJournal {
     return relative(this.root, file).split(sep).join('/');
   }
 
-  /** The newest of the logs' records and the store (logs first: see upload-log.ts). */
-  private read(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
-    const logged = this.logs.latest(this.rel(file));
-    const stored = this.readStored(file, target, size, sha256, setAside && !logged);
+  /** The newest of the logs' records and the store (logs first: see upload-log.ts); `asRead`: see peek. */
+  private read(file: string, target: string, size: number, sha256: string, setAside: boolean, asRead = false): Read {
+    const logged = this.logs.latest(this.rel(file), asRead);
+    const stored = this.readStored(file, target, size, sha256, setAside && !logged, asRead);
     if (!logged || logged.gen <= stored.gen) return stored;
     const c = logged.content;
     return c.target === target && c.size === size && c.sha256 === sha256 ? { entries: c.entries, gen: logged.gen } : stored;
   }
 
   /** The newer of the scope's store file's record and an older adops's own content file (upload-store.ts). */
-  private readStored(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
-    const c = this.store.read(dirname(file), setAside).get(basename(file));
+  private readStored(file: string, target: string, size: number, sha256: string, setAside: boolean, asRead: boolean): Read {
+    const c = this.store.read(dirname(file), setAside, asRead).get(basename(file));
     const legacy = this.readLegacy(file, target, size, sha256, setAside);
     if (!c || genOf(c) <= legacy.gen || c.target !== target || c.size !== size || c.sha256 !== sha256) return legacy;
     return { entries: c.entries, gen: genOf(c) };
@@ -180,7 +189,15 @@ export class UploadJournal {
 
   /** This content's entries, read without the lock: for a look (sync's plan), never to act on. */
   peek(target: string, size: number, sha256: string): JournalEntry[] {
-    return this.read(this.file(target, size, sha256), target, size, sha256, false).entries;
+    // One look per turn of the event loop: the logs and the store are read again at its first
+    // peek only, so a plan of N files reads them once, not N times (a directory listing and a
+    // stat each). Locked reads (open, lockSize) always read them again.
+    const asRead = this.looking;
+    if (!asRead) {
+      this.looking = true;
+      setImmediate(() => (this.looking = false)).unref();
+    }
+    return this.read(this.file(target, size, sha256), target, size, sha256, false, asRead).entries;
   }
 
   /** Lock this content's entries (waiting for another run that holds them), then read them. */

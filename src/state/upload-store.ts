@@ -85,11 +85,15 @@ export class UploadStoreFiles {
 
   constructor(private readonly onSetAside?: (file: string, aside: string) => void) {}
 
-  /** The contents of scope directory `dir` as on disk now; a corrupt file moved aside when `setAsideCorrupt`. */
-  read(dir: string, setAsideCorrupt: boolean): Contents {
+  /**
+   * The contents of scope directory `dir` as on disk now; a corrupt file moved aside when
+   * `setAsideCorrupt`. With `asRead`, as last read when it was read before (a look).
+   */
+  read(dir: string, setAsideCorrupt: boolean, asRead = false): Contents {
+    const cached = this.cache.get(dir);
+    if (asRead && cached && !(cached.corrupt && setAsideCorrupt)) return cached.contents;
     const file = join(dir, STORE_FILE);
     const version = versionOf(file);
-    const cached = this.cache.get(dir);
     if (cached && version !== 'unknown' && cached.version === version && !(cached.corrupt && setAsideCorrupt)) return cached.contents;
     const text = readStoreFile(file, WHAT);
     const contents = text === undefined ? new Map<string, ContentFile>() : contentsOf(text);
