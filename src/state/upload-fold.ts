@@ -1,28 +1,31 @@
-// Folding a run's log into the upload journal's store (#37): each content file
-// named in the log gets the log's newest record of it, when that is newer
-// (higher `gen`) than what the store holds; then the log is deleted. Done under
-// the store's lock (`uploads/fold.lock`, so two folds never interleave) at a
-// run's clean end for its own log, and at the next run's start for the logs of
-// runs that died (their lock is free: tryLock takes over a dead pid's at once).
+// Folding a run's log into the upload journal's store (#37): the log's newest
+// record of each content goes into its scope's store file (upload-store.ts)
+// when it is newer (higher `gen`) than what the store holds; then the log is
+// deleted. One durable write per scope the log touches (a sync: one), where it
+// was one per content. Done under the store's lock (`uploads/fold.lock`, so two
+// folds never interleave) at a run's clean end for its own log, and at the next
+// run's start for the logs of runs that died (their lock is free: tryLock takes
+// over a dead pid's at once).
 //
-// A content with no entries left is removed from the store, unless another log
-// still holds a record of it: then an empty file (a tombstone with the higher
-// gen) stays, so that record, older, is never read as current. A torn last
-// line is skipped (latestOf): its step was never taken.
+// A content with no entries left is dropped from the store, unless another log
+// still holds a record of it (or an older adops's own content file does): then
+// an empty content (a tombstone with the higher gen) stays, so that record,
+// older, is never read as current. A torn last line is skipped (latestOf): its
+// step was never taken.
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { printableJson } from '../client/json.js';
-import { ensureDir, removeFile, writeDurablyAsync } from './durable-write.js';
+import { ensureDir } from './durable-write.js';
 import { errnoOf } from './errors.js';
 import { acquireLock, tryLock } from './lock.js';
-import { contentOf, genOf } from './upload-entry.js';
-import { latestOf, LOG_SUFFIX, type LogRecord, type RunLogs } from './upload-log.js';
+import { contentOf, genOf, type ContentFile } from './upload-entry.js';
+import { latestOf, LOG_SUFFIX, type RunLogs } from './upload-log.js';
 import { readStoreFile } from './read-back.js';
+import { foldIntoStore, listDir, STORE_FILE } from './upload-store.js';
 
 const WHAT = 'the upload journal';
 
-/** The gen of a store file; -1 when absent or unreadable as a journal (any record is newer). */
-function storedGen(file: string): number {
+/** The gen of an older adops's content file; -1 when unreadable as a journal (any record is newer). */
+function legacyGen(file: string): number {
   let text: string | undefined;
   try {
     text = readStoreFile(file, WHAT);
@@ -38,16 +41,15 @@ function storedGen(file: string): number {
   }
 }
 
-async function foldRecord(logs: RunLogs, name: string, r: LogRecord): Promise<void> {
-  const file = join(logs.root, r.file);
-  if (r.gen <= storedGen(file)) return;
-  const content = { ...r.content, gen: r.gen };
-  if (content.entries.length === 0 && !logs.mentionedElsewhere(r.file, name)) {
-    removeFile(file, WHAT);
-    return;
-  }
-  ensureDir(join(file, '..'), WHAT);
-  await writeDurablyAsync(file, printableJson(content) + '\n', WHAT);
+/** One scope's records into its store file. */
+async function foldScope(logs: RunLogs, logName: string, scope: string, records: Map<string, { gen: number; content: ContentFile }>) {
+  const dir = join(logs.root, scope);
+  ensureDir(dir, WHAT);
+  const legacy = new Set(listDir(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
+  await foldIntoStore(dir, records, {
+    legacyGen: (name) => (legacy.has(name) ? legacyGen(join(dir, name)) : 0),
+    keepEmpty: (name) => legacy.has(name) || logs.mentionedElsewhere(`${scope}/${name}`, logName),
+  });
 }
 
 /** Folds the log `name` of `logs.runs` (the caller holds the log's lock), then deletes it. */
@@ -60,10 +62,18 @@ async function foldHeld(logs: RunLogs, name: string): Promise<void> {
     if (errnoOf(err) === 'ENOENT') return;
     throw err;
   }
+  const byScope = new Map<string, Map<string, { gen: number; content: ContentFile }>>();
+  for (const r of latestOf(text).latest.values()) {
+    const cut = r.file.lastIndexOf('/');
+    const scope = r.file.slice(0, cut);
+    const records = byScope.get(scope) ?? new Map<string, { gen: number; content: ContentFile }>();
+    byScope.set(scope, records);
+    records.set(r.file.slice(cut + 1), r);
+  }
   const store = await acquireLock(join(logs.root, 'fold.lock'), { wait: true, what: 'adops upload (folding a journal log)' });
   try {
-    // Side by side: the store files' fsyncs overlap, and their renames share directory fsyncs.
-    await Promise.all([...latestOf(text).latest.values()].map((r) => foldRecord(logs, name, r)));
+    // Side by side: the scopes' store files fsync together.
+    await Promise.all([...byScope].map(([scope, records]) => foldScope(logs, name, scope, records)));
     unlinkSync(path);
   } finally {
     store.release();

@@ -1,10 +1,11 @@
 // What a re-run needs to finish an interrupted upload without sending twice
 // what already landed, and to show (not send) a file uploaded before.
 //
-// Entries are found by CONTENT, not by path: one small JSON file per
-// (service, target, size, SHA-256) under <config dir>/uploads/, listing every
-// Asset or Document this machine made of those bytes, each tagged with a
-// fingerprint of the API key that made it. So a touched, copied or freshly
+// Entries are found by CONTENT, not by path: one content per (service,
+// target, size, SHA-256) under <config dir>/uploads/ (named as its own file
+// once was, `<scope>/<size>-<sha256>.json`; kept in its scope's store file,
+// upload-store.ts), listing every Asset or Document this machine made of those
+// bytes, each tagged with a fingerprint of the API key that made it. So a touched, copied or freshly
 // checked-out file finds its upload, and the service tells which entry is the
 // current organization's (an id of another organization answers 404).
 //
@@ -24,25 +25,25 @@
 // service's own checksum. Lock order is always size, then content. A write is
 // a record appended to the run's own log (upload-log.ts, #37), awaited: on disk
 // before the step it announces, the files in flight sharing one fsync. Reads
-// take the newest of the store file and every log's records (by `gen`); the
-// log is folded into the store files at the run's clean end, or by the next
+// take the newest of the store and every log's records (by `gen`); the
+// log is folded into the scopes' store files at the run's clean end, or by the next
 // run when this one dies (upload-fold.ts). The upload URL in an entry is a
 // credential: 0700 directories, 0600 files. A file that is not a journal (cut
 // short, garbage) is moved aside (`.corrupt-<time>`), named on stderr, and
 // treated as empty; one the disk will not let adops read (no permission, a
 // directory) stops the run naming it (read-back.ts), never read as empty.
 import { createHash } from 'node:crypto';
-import { readdirSync, renameSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { ensureDir } from './durable-write.js';
-import { guardWrite } from './errors.js';
 import { keyFingerprint, type ServiceScope } from './fingerprint.js';
 import { acquireLock, describeHolder, type Lock, type LockHolder } from './lock.js';
 import { readStoreFile } from './read-back.js';
 import { contentOf, genOf, type ContentFile, type JournalEntry } from './upload-entry.js';
 import { foldDead, foldOwn } from './upload-fold.js';
 import { RunLogs } from './upload-log.js';
+import { listDir, setAside as setAsideFile, STORE_FILE, UploadStoreFiles } from './upload-store.js';
 
 export type { JournalEntry, JournalState } from './upload-entry.js';
 
@@ -73,6 +74,14 @@ export class UploadJournal {
   readonly keyFp: string;
   /** This run's log and what it read of the others' (#37). */
   private readonly logs: RunLogs;
+  /** The scopes' store files, each parsed once while it does not change (upload-store.ts). */
+  private readonly store: UploadStoreFiles;
+  /** The scope directory of each target (a SHA-256 each, computed once). */
+  private readonly scopes = new Map<string, string>();
+  /** Whether a peek read the logs and the store in this turn of the event loop. */
+  private looking = false;
+  /** Per scope directory, the content files of an older adops in it. */
+  private readonly legacy = new Map<string, Set<string>>();
 
   /**
    * `scope` (serviceScope) separates deployments (an id from one means nothing to another) and
@@ -87,10 +96,16 @@ export class UploadJournal {
     this.service = scope.baseUrl;
     this.keyFp = scope.keyFp;
     this.logs = new RunLogs(this.root);
+    this.store = new UploadStoreFiles((file, aside) => this.noteSetAside(file, aside));
   }
 
   private scope(target: string): string {
-    return join(this.root, createHash('sha256').update(`${this.service}\n${target}`).digest('hex').slice(0, 16));
+    let dir = this.scopes.get(target);
+    if (!dir) {
+      dir = join(this.root, createHash('sha256').update(`${this.service}\n${target}`).digest('hex').slice(0, 16));
+      this.scopes.set(target, dir);
+    }
+    return dir;
   }
 
   /** `sha256` '' names the size's pending file. */
@@ -103,16 +118,26 @@ export class UploadJournal {
     return relative(this.root, file).split(sep).join('/');
   }
 
-  /** The newest of the logs' records and the store file (logs first: see upload-log.ts). */
-  private read(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
-    const logged = this.logs.latest(this.rel(file));
-    const stored = this.readStored(file, target, size, sha256, setAside && !logged);
+  /** The newest of the logs' records and the store (logs first: see upload-log.ts); `asRead`: see peek. */
+  private read(file: string, target: string, size: number, sha256: string, setAside: boolean, asRead = false): Read {
+    const logged = this.logs.latest(this.rel(file), asRead);
+    const stored = this.readStored(file, target, size, sha256, setAside && !logged, asRead);
     if (!logged || logged.gen <= stored.gen) return stored;
     const c = logged.content;
     return c.target === target && c.size === size && c.sha256 === sha256 ? { entries: c.entries, gen: logged.gen } : stored;
   }
 
-  private readStored(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
+  /** The newer of the scope's store file's record and an older adops's own content file (upload-store.ts). */
+  private readStored(file: string, target: string, size: number, sha256: string, setAside: boolean, asRead: boolean): Read {
+    const c = this.store.read(dirname(file), setAside, asRead).get(basename(file));
+    const legacy = this.readLegacy(file, target, size, sha256, setAside);
+    if (!c || genOf(c) <= legacy.gen || c.target !== target || c.size !== size || c.sha256 !== sha256) return legacy;
+    return { entries: c.entries, gen: genOf(c) };
+  }
+
+  private readLegacy(file: string, target: string, size: number, sha256: string, setAside: boolean): Read {
+    // Listed once per scope and run (nothing writes such a file any more): no failed open per content.
+    if (!this.legacyNames(dirname(file)).has(basename(file))) return { entries: [], gen: 0 };
     // One the disk will not let us read stops the run (LocalStateError): read as empty, its bytes would be sent again.
     const text = readStoreFile(file, WHAT);
     if (text === undefined) return { entries: [], gen: 0 };
@@ -122,14 +147,24 @@ export class UploadJournal {
     } catch {
       /* judged below */
     }
-    if (setAside) {
-      const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      guardWrite(file, WHAT, () => renameSync(file, aside));
-      this.onNote?.(
-        `the upload journal ${file} could not be read (cut short or not a journal); kept its bytes as ${aside} and went on without it (an upload it recorded may stay reserved)`,
-      );
-    }
+    if (setAside) this.noteSetAside(file, setAsideFile(file));
     return { entries: [], gen: 0 };
+  }
+
+  /** The content files an older adops left in scope directory `dir` (listed at its first read in this run). */
+  private legacyNames(dir: string): Set<string> {
+    let names = this.legacy.get(dir);
+    if (!names) {
+      names = new Set(listDir(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
+      this.legacy.set(dir, names);
+    }
+    return names;
+  }
+
+  private noteSetAside(file: string, aside: string): void {
+    this.onNote?.(
+      `the upload journal ${file} could not be read (cut short or not a journal); kept its bytes as ${aside} and went on without it (an upload it recorded may stay reserved)`,
+    );
   }
 
   /** @internal for ContentSlot: a content's whole state, on disk (in this run's log) when it resolves. */
@@ -154,7 +189,15 @@ export class UploadJournal {
 
   /** This content's entries, read without the lock: for a look (sync's plan), never to act on. */
   peek(target: string, size: number, sha256: string): JournalEntry[] {
-    return this.read(this.file(target, size, sha256), target, size, sha256, false).entries;
+    // One look per turn of the event loop: the logs and the store are read again at its first
+    // peek only, so a plan of N files reads them once, not N times (a directory listing and a
+    // stat each). Locked reads (open, lockSize) always read them again.
+    const asRead = this.looking;
+    if (!asRead) {
+      this.looking = true;
+      setImmediate(() => (this.looking = false)).unref();
+    }
+    return this.read(this.file(target, size, sha256), target, size, sha256, false, asRead).entries;
   }
 
   /** Lock this content's entries (waiting for another run that holds them), then read them. */
@@ -194,12 +237,14 @@ export class UploadJournal {
   }
 
   /**
-   * The names of this size's files that hold entries: the store's, and those only a log has
-   * written yet, less those whose newest write emptied them (a log's record, or a fold's tombstone).
+   * The names of this size's contents that hold entries: the store's, an older adops's content
+   * files, and those only a log has written yet, less those whose newest write emptied them (a
+   * log's record, or a fold's tombstone).
    */
   private sizeNames(target: string, size: number): string[] {
     const dir = this.scope(target);
-    const names = new Set(readdirSync(dir).filter((n) => n.startsWith(`${size}-`) && n.endsWith('.json')));
+    const ofSize = (n: string) => n.startsWith(`${size}-`) && n.endsWith('.json');
+    const names = new Set([...readdirSync(dir).filter(ofSize), ...[...this.store.read(dir, false).keys()].filter(ofSize)]);
     const logged = this.logs.latestUnder(this.rel(dir), `${size}-`);
     for (const rel of logged.keys()) names.add(rel.slice(rel.lastIndexOf('/') + 1));
     return [...names].filter((name) => {
@@ -211,7 +256,7 @@ export class UploadJournal {
     });
   }
 
-  /** Whether a store file reads as a journal with no entries (a tombstone). */
+  /** Whether an older adops's content file reads as a journal with no entries (a tombstone). */
   private storedEmpty(file: string): boolean {
     try {
       const c = contentOf(JSON.parse(readStoreFile(file, WHAT) ?? 'null'));

@@ -137,9 +137,12 @@ export class RunLogs {
     return this.own;
   }
 
-  /** The newest record of `file` in any log, every other log read up to its end first. */
-  latest(file: string): LogRecord | undefined {
-    this.refresh();
+  /**
+   * The newest record of `file` in any log, every other log read up to its end first; with
+   * `asRead`, as far as the last read went (a look: see UploadJournal.peek).
+   */
+  latest(file: string, asRead = false): LogRecord | undefined {
+    if (!asRead) this.refresh();
     let best = this.mine.get(file);
     for (const o of this.others.values()) {
       const r = o.latest.get(file);

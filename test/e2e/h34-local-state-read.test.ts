@@ -181,8 +181,8 @@ describe('the journals read back', () => {
     const p = join(tempDir('adops-h34-upload-'), 'hero.png');
     writeFileSync(p, png(6, 6));
     expect((await runAdopsInProcess(['assets', 'upload', p], { env: env(cfg) })).code).toBe(0);
-    // The content's entries (uploads/<scope>/<size>-<sha256>.json), replaced by a directory.
-    const entries = readdirSync(join(cfg, 'uploads'), { recursive: true, encoding: 'utf8' }).filter((f) => /^[0-9a-f]+\/\d+-[0-9a-f]{64}\.json$/.test(f));
+    // The scope's store file (uploads/<scope>/contents.json, the content's entries in it), replaced by a directory.
+    const entries = readdirSync(join(cfg, 'uploads'), { recursive: true, encoding: 'utf8' }).filter((f) => /^[0-9a-f]+\/contents\.json$/.test(f));
     expect(entries).toHaveLength(1);
     const entry = join(cfg, 'uploads', entries[0]!);
     rmSync(entry);

@@ -2,9 +2,10 @@
 // (touch, cp, rewrite of the same bytes), two organizations on one config dir,
 // a journal that cannot be read, sync without proof, what a walk skips, and
 // per-file failures under --output json. Built binary, real sandbox.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
@@ -12,6 +13,8 @@ import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, startTestSandbox, TEST_FULL_KEY, withOrganization, type TestSandbox } from '../helpers/sandbox.js';
 import { jpeg, png } from '../unit/uploads/media-samples.js';
 import { tempDir } from '../helpers/temp.js';
+import { LOG_SUFFIX, RUNS_DIR } from '../../src/state/upload-log.js';
+import { contentsOf, STORE_FILE } from '../../src/state/upload-store.js';
 
 const GLOBEX_KEY = 'acr_test_org_globex_0001';
 let sb: TestSandbox;
@@ -150,6 +153,41 @@ describe('assets sync without proof of the bytes', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)[0]).toMatchObject({ result: 'uploaded' });
     expect(await withBytes(changed)).toHaveLength(1);
+  });
+});
+
+describe('assets sync with nothing to send (#37)', () => {
+  it("reads a dead run's log but writes nothing: no fold, no log, no lock; the next run that uploads folds it", async () => {
+    put('r/a.png', png(3, 4));
+    put('r/b.png', png(4, 3));
+    expect((await adops(['assets', 'sync', join(dir, 'r')])).code).toBe(0);
+    // What a run killed before its fold leaves: its records in its log, a lock naming a dead pid, no store file.
+    const root = join(cfg, 'uploads');
+    const store = readdirSync(root, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`/${STORE_FILE}`))!;
+    const scope = store.slice(0, -STORE_FILE.length - 1);
+    const records = [...contentsOf(readFileSync(join(root, store), 'utf8'))!].map(([name, c]) =>
+      JSON.stringify({ file: `${scope}/${name}`, gen: c.gen, content: c }),
+    );
+    rmSync(join(root, store));
+    mkdirSync(join(root, RUNS_DIR), { recursive: true });
+    const log = join(root, RUNS_DIR, `1-dead${LOG_SUFFIX}`);
+    writeFileSync(log, records.join('\n') + '\n');
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(`${log}.lock`, JSON.stringify({ pid: deadPid, host: hostname(), since: Date.now(), token: 'dead' }) + '\n');
+    const before = readdirSync(root, { recursive: true, encoding: 'utf8' }).sort();
+
+    const again = await adops(['assets', 'sync', join(dir, 'r'), '--output', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).map((r: { result: string; matchedBy: string }) => [r.result, r.matchedBy])).toEqual([
+      ['already there', 'sha256 (journal)'],
+      ['already there', 'sha256 (journal)'],
+    ]);
+    expect(readdirSync(root, { recursive: true, encoding: 'utf8' }).sort()).toEqual(before); // nothing written, nothing folded
+
+    put('r/c.png', png(5, 5));
+    expect((await adops(['assets', 'sync', join(dir, 'r')])).code).toBe(0);
+    expect(readdirSync(join(root, RUNS_DIR))).toEqual([]); // folded by the run that uploaded
+    expect(contentsOf(readFileSync(join(root, store), 'utf8'))!.size).toBe(3);
   });
 });
 

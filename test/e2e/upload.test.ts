@@ -12,6 +12,8 @@ import { minimalWorld, TEST_FULL_KEY, withAdvertiser, type TestSandbox } from '.
 import { jpeg, mp4, png } from '../unit/uploads/media-samples.js';
 import { keyFingerprint, UploadJournal } from '../../src/state/upload-journal.js';
 import { serviceScope } from '../../src/state/fingerprint.js';
+import type { ContentFile } from '../../src/state/upload-entry.js';
+import { contentsOf, storeText } from '../../src/state/upload-store.js';
 import { killMidPut, startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -37,12 +39,16 @@ async function assets(): Promise<Array<Record<string, any>>> {
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** The one content file of the upload journal under the config dir. */
-function journalFile(): string {
+/** The one content of the upload journal under the config dir (in its scope's store file), and how to rewrite it. */
+function journalContent(): { content: ContentFile; rewrite: (content: ContentFile) => void } {
   const root = join(cfg, 'uploads');
   const found = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
   expect(found).toHaveLength(1);
-  return join(root, found[0]!);
+  const file = join(root, found[0]!);
+  const contents = contentsOf(readFileSync(file, 'utf8'))!;
+  expect(contents.size).toBe(1);
+  const [name, content] = [...contents][0]!;
+  return { content, rewrite: (c) => writeFileSync(file, storeText(new Map([[name, c]]))) };
 }
 
 /** SHA-256 of every file the sandbox stored. */
@@ -194,9 +200,9 @@ describe('adops assets upload', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: reserved[0]!.id, state: 'ready', sizeBytes: size });
     expect(storedHashes()).toContain(sha(readFileSync(p)));
-    const journal = JSON.parse(readFileSync(journalFile(), 'utf8'));
+    const journal = journalContent().content;
     expect(journal).toMatchObject({ sha256: sha(readFileSync(p)), entries: [{ state: 'ready', id: reserved[0]!.id, sentSha256: sha(readFileSync(p)) }] });
-    expect(journal.entries[0].uploadUrl).toBeUndefined(); // the used URL (a credential) is not kept
+    expect(journal.entries[0]?.uploadUrl).toBeUndefined(); // the used URL (a credential) is not kept
 
     // A third run proves by hash that it is there and sends nothing.
     const puts = proxy.puts.length;
@@ -211,16 +217,12 @@ describe('adops assets upload', () => {
     const first = await adops(['assets', 'upload', p]);
     expect(first.code).toBe(0);
     // Make the journal say the bytes never left and the URL is long expired.
-    const jfile = journalFile();
-    const content = JSON.parse(readFileSync(jfile, 'utf8'));
+    const { content, rewrite } = journalContent();
     const { body: reservedRow } = await sb.req('POST', '/assets/uploads', { key: TEST_FULL_KEY, body: { filename: 'stale.png' } });
-    writeFileSync(
-      jfile,
-      JSON.stringify({
-        ...content,
-        entries: [{ ...content.entries[0], id: reservedRow.id, state: 'reserved', uploadUrl: reservedRow.uploadUrl, uploadExpiresAt: 1 }],
-      }),
-    );
+    rewrite({
+      ...content,
+      entries: [{ ...content.entries[0]!, id: reservedRow.id, state: 'reserved', uploadUrl: reservedRow.uploadUrl, uploadExpiresAt: 1 }],
+    });
     const r = await adops(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`the reservation ${reservedRow.id} expired before its bytes were sent; deleted it`);

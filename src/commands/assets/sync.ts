@@ -107,14 +107,18 @@ export async function run(
     await writeRows(ctx, [...planned.map((r) => (r.result === 'uploaded' ? { ...r, result: 'to upload' } : r)), ...skipped.map(skippedRow)], 'syncResult');
     return 0;
   }
-  const uploaded = await runUploads(ctx, {
-    target,
-    files: missing,
-    concurrency,
-    timeoutSeconds: o.timeout,
-    idleTimeoutSeconds: idleTimeoutOf(o.idleTimeout),
-    afterReady,
-  });
+  // Nothing to send (a re-run): no upload run, so no second journal, no fold, no progress (#37).
+  // A dead run's log is read by every run and folded by the next one that uploads.
+  const uploaded = missing.length
+    ? await runUploads(ctx, {
+        target,
+        files: missing,
+        concurrency,
+        timeoutSeconds: o.timeout,
+        idleTimeoutSeconds: idleTimeoutOf(o.idleTimeout),
+        afterReady,
+      })
+    : [];
   const byFile = new Map(uploaded.map((u) => [u.file, u]));
   const outcomes: FileOutcome[] = [];
   const rows: Row[] = [];

@@ -3,7 +3,9 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, UploadJournal, type JournalEntry } from '../../../src/state/upload-journal.js';
+import { STORE_FILE } from '../../../src/state/upload-store.js';
 import { tempDir } from '../../helpers/temp.js';
+import { journalView } from '../../helpers/upload-journal-view.js';
 
 const SHA = 'ab'.repeat(32);
 const entry = (over: Partial<JournalEntry> = {}): JournalEntry => ({
@@ -113,7 +115,8 @@ describe('UploadJournal by size (large files)', () => {
     expect(j.peek('asset', SIZE, SHA)).toEqual([expect.objectContaining({ id: 'ast_1', state: 'sent', sentSha256: SHA })]);
     await j.close();
     const left = files(join(dir, 'uploads')).map((f) => f.split('/').pop());
-    expect(left).toEqual([`${SIZE}-${SHA}.json`]); // no pending file, no lock
+    expect(left).toEqual([STORE_FILE]); // no lock, one store file for the scope
+    expect([...journalView(join(dir, 'uploads')).keys()].map((f) => f.split('/').pop())).toEqual([`${SIZE}-${SHA}.json`]); // no pending content
     const again = await j.lockSize('asset', SIZE);
     expect(again.seen).toBe(true);
     again.release();

@@ -2,12 +2,13 @@
 // run's own log, read by every other run before the store's files, and folded
 // into those files at the run's end or, for a run that died, by the next one.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UploadJournal, type JournalEntry } from '../../../src/state/upload-journal.js';
 import { LOG_SUFFIX, RUNS_DIR } from '../../../src/state/upload-log.js';
+import { contentsOf } from '../../../src/state/upload-store.js';
 import { tempDir } from '../../helpers/temp.js';
 import { journalView } from '../../helpers/upload-journal-view.js';
 
@@ -80,8 +81,9 @@ describe('a run writes its own log; the store files come at its end', () => {
     ]);
     await j.close();
     expect(logsOf(dir)).toEqual([]);
-    expect(storeFiles(dir)).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(dir, 'uploads', storeFiles(dir)[0]!), 'utf8'))).toMatchObject({ gen: 2, entries: [{ state: 'sent' }] });
+    expect(storeFiles(dir)).toHaveLength(1); // the scope's store file: one durable write for the run
+    const [stored] = contentsOf(readFileSync(join(dir, 'uploads', storeFiles(dir)[0]!), 'utf8'))!.values();
+    expect(stored).toMatchObject({ gen: 2, entries: [{ state: 'sent' }] });
     expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA).map((e) => e.state)).toEqual(['sent']);
   });
 
@@ -196,5 +198,66 @@ describe("a dead run's log", () => {
     expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA)).toEqual([]);
     await older.close(); // gen 1 < the tombstone's 2: not written back
     expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA)).toEqual([]);
+  });
+});
+
+describe('the store: one file per scope, written once per fold (#37 session 3)', () => {
+  it("a run's contents of one scope fold into ONE store file, each read back as it was", async () => {
+    const dir = tempDir('adops-log-');
+    const j = new UploadJournal(dir, SCOPE);
+    for (let size = 1; size <= 20; size++) {
+      const slot = await j.open('asset', size, SHA);
+      await slot.put(entry({ id: `ast_${size}`, state: 'ready', sentSha256: SHA }));
+      slot.release();
+    }
+    await j.close();
+    expect(storeFiles(dir)).toHaveLength(1); // not one file per content
+    const next = new UploadJournal(dir, SCOPE);
+    for (let size = 1; size <= 20; size++) expect(next.peek('asset', size, SHA).map((e) => e.id)).toEqual([`ast_${size}`]);
+  });
+
+  it("an older adops's own content file is still read; a newer record wins over it, and emptying it leaves a tombstone", async () => {
+    const dir = tempDir('adops-log-');
+    const j = new UploadJournal(dir, SCOPE);
+    const slot = await j.open('asset', 10, SHA);
+    await slot.put(entry({ id: 'ast_old', state: 'ready', sentSha256: SHA }));
+    slot.release();
+    const { file } = JSON.parse(readFileSync(join(dir, 'uploads', RUNS_DIR, logsOf(dir)[0]!), 'utf8').trim());
+    await j.close();
+    // As an adops before the store files left it: the content alone in its own file (gen 5), no store file.
+    const scope = join(dir, 'uploads', String(file).split('/')[0]!);
+    for (const f of readdirSync(scope)) rmSync(join(scope, f));
+    writeFileSync(
+      join(dir, 'uploads', file),
+      JSON.stringify({ v: 2, target: 'asset', size: 10, sha256: SHA, gen: 5, entries: [entry({ id: 'ast_old', state: 'ready' })] }),
+    );
+    const upgraded = new UploadJournal(dir, SCOPE);
+    expect(upgraded.peek('asset', 10, SHA).map((e) => e.id)).toEqual(['ast_old']); // not forgotten: never sent twice
+    const s2 = await upgraded.open('asset', 10, SHA);
+    await s2.remove('ast_old'); // gen 6, nothing left
+    s2.release();
+    await upgraded.close();
+    expect(new UploadJournal(dir, SCOPE).peek('asset', 10, SHA)).toEqual([]); // the old file's gen 5 is not read again
+  });
+
+  it('two services sharing one config dir: the same bytes recorded to each are neither merged nor lost, live or folded', async () => {
+    const dir = tempDir('adops-log-');
+    const staging = new UploadJournal(dir, { baseUrl: 'http://staging', keyFp: 'k1' });
+    const production = new UploadJournal(dir, { baseUrl: 'http://production', keyFp: 'k1' });
+    const a = await staging.open('asset', 10, SHA);
+    await a.put(entry({ id: 'ast_staging', state: 'ready', sentSha256: SHA }));
+    a.release();
+    const b = await production.open('asset', 10, SHA);
+    expect(b.entries).toEqual([]); // staging's upload is not production's: it is sent there too
+    await b.put(entry({ id: 'ast_production', state: 'ready', sentSha256: SHA }));
+    b.release();
+    const ids = (j: UploadJournal) => j.peek('asset', 10, SHA).map((e) => e.id);
+    expect([ids(staging), ids(production)]).toEqual([['ast_staging'], ['ast_production']]); // both logs live
+    await staging.close();
+    expect([ids(staging), ids(production)]).toEqual([['ast_staging'], ['ast_production']]); // one folded, one live
+    await production.close();
+    const reread = (baseUrl: string) => ids(new UploadJournal(dir, { baseUrl, keyFp: 'k1' }));
+    expect([reread('http://staging'), reread('http://production')]).toEqual([['ast_staging'], ['ast_production']]); // both folded
+    expect(logsOf(dir)).toEqual([]);
   });
 });
