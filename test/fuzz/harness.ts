@@ -175,6 +175,11 @@ export async function refreshOnce(world: RunWorld, kind: string, g: Gen): Promis
     let printed = '';
     const out = new PassThrough().on('data', (c) => (printed += String(c)));
     const registry = await import('../../src/commands/index.js');
+    // The TAB that starts a refresh notes it (complete.ts); this run's refresh is that one. Noted, a TAB after
+    // a refused answer does not spawn `adops __complete-refresh` (a detached process each, ~15 of the 60 runs:
+    // unjudged, uncounted CPU, writing into a dir this run removes); what it prints is the same either way.
+    const { openCache } = await import('../../src/cli/complete-scope.js');
+    (await openCache(env, {}))?.cache.noteRefresh(kind, process.pid);
     for (const words of TAB_WORDS[kind] ?? []) await complete(words, env, out, async () => registry.getRegistry());
     const failures = judge({
       command: `completion refresh ${kind}`,
