@@ -7,10 +7,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Clock } from '../../src/cli/context.js';
 import type { CommandTree } from '../../src/cli/registry.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 import { chance, pick, type Gen } from './answers.js';
 import { JUDGED, PROPOSES, type FuzzCase } from './cases.js';
 import { ANSWER_VIEWS } from '../../src/contract/answer-views.js';
@@ -30,20 +30,6 @@ const HOSTILITIES: readonly Hostility[] = [
   { broken: 35, failure: 12, garbled: 4 },
 ];
 const FORMATS = [undefined, 'json', 'ndjson', 'csv', 'markdown'] as const;
-
-/** Sleeps that only move the clock: a retry's 5 s and a poll's 2 s cost a turn of the event loop. */
-export function virtualClock(start: number): Clock {
-  let t = start;
-  return {
-    now: () => t,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      t += Math.max(0, ms);
-      await new Promise((r) => setImmediate(r));
-      signal?.throwIfAborted();
-    },
-  };
-}
 
 /** What a command's verdicts read, by operation: the reads of its views (cases.ts JUDGED), and a proposal's (PROPOSES) when asked for. */
 function aimsOf(command: string, argv: readonly string[]): Map<OperationId, string[]> {
