@@ -74,7 +74,8 @@ describe('exit codes from real cases', () => {
   });
 
   it('8 when a waited-for mutation is still running at the timeout, 9 when it failed', async () => {
-    const waiting = await run(['mutations', 'get', 'mut_running', '--wait', '--timeout', '0.3', '--interval', '0.1'], {
+    // --timeout 1, not less: at load ~15 a 0.3 s bound ended before the first answer came (nothing on stdout).
+    const waiting = await run(['mutations', 'get', 'mut_running', '--wait', '--timeout', '1', '--interval', '0.1'], {
       ADOPS_BASE_URL: stub.url,
       ADOPS_API_KEY: DEMO.full,
     });

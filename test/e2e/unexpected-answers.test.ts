@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { loopbackServer } from '../helpers/drop-proxy.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 
 const KEY = 'acr_test_full_0001';
 const PORTAL = '<!doctype html><html><head><title>Hotel WiFi</title></head><body>Please log in</body></html>';
@@ -18,13 +19,16 @@ const portal = loopbackServer((req, res) => {
   res.end(PORTAL);
 });
 
-// Each path answers its own refusal; the times of every hit are kept.
+// Each path answers its own refusal; the times of every hit are kept, on the clock of the run that sends them:
+// the retry tests run on a virtual clock (their 0.25-5 s waits are instant), and the gaps between hits are
+// the waits that clock was asked for.
 const hits = new Map<string, number[]>();
+let now = () => Date.now();
 const PAST = new Date(Date.now() - 3_600_000).toUTCString();
 const HOSTILE = 'boom \u001b]0;pwned\u0007\u001b[2J\u009b31m\u202etxt.exe\u202c end';
 const flaky = loopbackServer((req, res) => {
   const path = (req.url ?? '').split('?')[0]!;
-  hits.set(path, [...(hits.get(path) ?? []), Date.now()]);
+  hits.set(path, [...(hits.get(path) ?? []), now()]);
   if (path === '/observe/retry-zero')
     return res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"error":"unavailable","message":"later"}');
   if (path === '/observe/retry-negative')
@@ -70,7 +74,9 @@ describe('a 2xx answer that is not JSON is not success', () => {
 describe('Retry-After never shortens a wait below the schedule', () => {
   it('503 with Retry-After 0 or -5: every retry waits at least the base delay (250 ms)', async () => {
     for (const path of ['/observe/retry-zero', '/observe/retry-negative']) {
-      const r = await runAdopsInProcess(['api', 'GET', path], { env: env(flaky.url) });
+      const clock = virtualClock(Date.now());
+      now = clock.now;
+      const r = await runAdopsInProcess(['api', 'GET', path], { env: env(flaky.url), clock });
       expect(r.code, r.stderr).toBe(6);
       const times = hits.get(path)!;
       expect(times).toHaveLength(4);
@@ -80,12 +86,14 @@ describe('Retry-After never shortens a wait below the schedule', () => {
   });
 
   it('429 with Retry-After in the past: the retry waits the throttle schedule (5 s), not 0', async () => {
-    const r = await runAdopsInProcess(['api', 'GET', '/observe/retry-past', '--retries', '1'], { env: env(flaky.url), timeoutMs: 30_000 });
+    const clock = virtualClock(Date.now());
+    now = clock.now;
+    const r = await runAdopsInProcess(['api', 'GET', '/observe/retry-past', '--retries', '1'], { env: env(flaky.url), clock });
     expect(r.code, r.stderr).toBe(6);
     const times = hits.get('/observe/retry-past')!;
     expect(times).toHaveLength(2);
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(4_900);
-  }, 30_000);
+  });
 });
 
 describe('--debug traces are sanitized', () => {

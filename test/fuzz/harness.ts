@@ -7,10 +7,10 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Clock } from '../../src/cli/context.js';
 import type { CommandTree } from '../../src/cli/registry.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 import { chance, pick, type Gen } from './answers.js';
 import { JUDGED, PROPOSES, type FuzzCase } from './cases.js';
 import { ANSWER_VIEWS } from '../../src/contract/answer-views.js';
@@ -30,20 +30,6 @@ export const HOSTILITIES: readonly Hostility[] = [
   { broken: 35, failure: 12, garbled: 4 },
 ];
 const FORMATS = [undefined, 'json', 'ndjson', 'csv', 'markdown'] as const;
-
-/** Sleeps that only move the clock: a retry's 5 s and a poll's 2 s cost a turn of the event loop. */
-export function virtualClock(start: number): Clock {
-  let t = start;
-  return {
-    now: () => t,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      t += Math.max(0, ms);
-      await new Promise((r) => setImmediate(r));
-      signal?.throwIfAborted();
-    },
-  };
-}
 
 /** What a command's verdicts read, by operation: the reads of its views (cases.ts JUDGED), and a proposal's (PROPOSES) when asked for. */
 export function aimsOf(command: string, argv: readonly string[]): Map<OperationId, string[]> {
@@ -175,6 +161,11 @@ export async function refreshOnce(world: RunWorld, kind: string, g: Gen): Promis
     let printed = '';
     const out = new PassThrough().on('data', (c) => (printed += String(c)));
     const registry = await import('../../src/commands/index.js');
+    // The TAB that starts a refresh notes it (complete.ts); this run's refresh is that one. Noted, a TAB after
+    // a refused answer does not spawn `adops __complete-refresh` (a detached process each, ~15 of the 60 runs:
+    // unjudged, uncounted CPU, writing into a dir this run removes); what it prints is the same either way.
+    const { openCache } = await import('../../src/cli/complete-scope.js');
+    (await openCache(env, {}))?.cache.noteRefresh(kind, process.pid);
     for (const words of TAB_WORDS[kind] ?? []) await complete(words, env, out, async () => registry.getRegistry());
     const failures = judge({
       command: `completion refresh ${kind}`,

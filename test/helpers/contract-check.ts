@@ -6,7 +6,7 @@ import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { OPERATIONS } from '../../src/contract/operations.js';
 import type { OperationDef } from '../../src/contract/operations.js';
-import type { TestResponse } from './sandbox.js';
+import { startTestSandbox, type TestResponse } from './sandbox.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -64,4 +64,27 @@ export class ContractChecker {
     if (validate(res.body)) return null;
     return fail(this.#ajv.errorsText(validate.errors?.slice(0, 3)) + ` body=${res.text.slice(0, 200)}`);
   }
+}
+
+let published: Promise<ContractChecker> | undefined;
+
+/**
+ * A checker of the document a fresh sandbox publishes, built once per worker and kept: the document depends on
+ * the routes only, and the validators ajv compiles from it are the same for every file. Building it per test
+ * file (a sandbox, the document, ajv and each schema compiled anew) cost ~0.3-0.5 s of CPU per file that
+ * talks to a sandbox (#37 suite); the projects that share a module graph (isolate: false) keep this one.
+ */
+export function publishedChecker(): Promise<ContractChecker> {
+  published ??= (async () => {
+    const sb = await startTestSandbox();
+    try {
+      return new ContractChecker((await (await fetch(`${sb.url}/openapi.json`)).json()) as Doc);
+    } finally {
+      await sb.close();
+    }
+  })().catch((err: unknown) => {
+    published = undefined;
+    throw err;
+  });
+  return published;
 }
