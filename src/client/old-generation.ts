@@ -20,15 +20,6 @@
 /** How far the old space may grow past its last full collection before the next collection is a full one. */
 export const OLD_SLACK = 2 * 1024 * 1024;
 
-/**
- * The slack of `mutations apply` (#37 session 3): each row promotes ~2.5 KB that is garbage soon after
- * (its journal lines, its answer's entry, csv-parse's record), ~250 KB a scavenge; nothing collected it until
- * V8's own limit, ~3-4x the ~7 MiB alive, which a run of 20k rows reaches and one of 2k does not: old space
- * 12 -> 22-38 MiB, peak RSS 83 -> 96-112 MiB. 4 MiB: a full collection every ~1,600 rows, none in a run of
- * 2,000 beyond V8's own.
- */
-export const BULK_OLD_SLACK = 4 * 1024 * 1024;
-
 let bounded: Promise<void> | undefined;
 
 /** A long walk is under way: from here on, garbage promoted to the old space is collected every OLD_SLACK bytes. Once per process. */

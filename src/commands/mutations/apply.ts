@@ -27,7 +27,6 @@ import { checkRows, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
 import { formatMoney } from '../../cli/output/values.js';
 import { BULK_NEW_SPACE, holdYoungGeneration } from '../../client/young-generation.js';
-import { boundOldGeneration, BULK_OLD_SLACK } from '../../client/old-generation.js';
 import { commandName } from '../../contract/command-line.js';
 
 /** Where the organization's changes are listed (the hints send the user there). */
@@ -161,9 +160,8 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   const concurrency = o.concurrency ?? 4;
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
   const journalPath = o.journal ?? `${file}.adops-journal.ndjson`;
-  // A file of changes is a long run from its first read (the check pass allocates as much as the sends):
-  // its young generation held, and the garbage it promotes collected every BULK_OLD_SLACK bytes.
-  await Promise.all([holdYoungGeneration(BULK_NEW_SPACE), boundOldGeneration(BULK_OLD_SLACK)]);
+  // A file of changes is a long run from its first read (the check pass allocates as much as the sends).
+  await holdYoungGeneration(BULK_NEW_SPACE);
   const auth = ctx.auth();
   const scope = serviceScope(auth.baseUrl, auth.apiKey);
   // An undo file is applied only to the service and organization it was made for.
