@@ -1,7 +1,10 @@
 // typescript-eslint with its type-checked rules (the floating-promise checks
-// among them) over src/ and test/; `npm run lint` runs it after `tsc -p test`
-// (src and test type-checked as one program), with dependency-cruiser (the
-// walls) and prettier --check, and CI runs `npm run lint`.
+// among them) over src/ and test/; `npm run lint` runs it through
+// scripts/lint-typed.mjs, which type-checks src and test as one program
+// (test/tsconfig.json, as `tsc -p test`) and hands that program to these rules
+// (#37), then dependency-cruiser (the walls) and prettier --check; CI runs
+// `npm run lint`. `npx eslint <files>` alone builds its own program from the
+// parserOptions below.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

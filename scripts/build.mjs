@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the CLI for start-up speed (issue #4, docs/performance.md "CLI
-// start-up"). `tsc` still type-checks and emits dist/ (the tests' helpers and
-// anything importing our modules use it); this script, run after it by
+// start-up"). scripts/build-dist.mjs emits the per-file dist/ (the tests' helpers and
+// anything importing our modules use it; no type check, `npm run lint` has it); this script, run after it by
 // `npm run build`, writes dist/bundle/:
 // - main.js and its chunks: src/cli/main.ts as ESM with code splitting, so
 //   every dynamic import() (the runner, each command handler, ora, inquirer,
@@ -44,7 +44,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = 'dist/bundle';
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 
-// tsc emits only what it compiles: the generated validators are plain JavaScript (src/contract/generated/*.js,
+// build-dist.mjs emits only what it compiles: the generated validators are plain JavaScript (src/contract/generated/*.js,
 // `npm run gen`), so tsc's dist/ gets them beside the modules that import them.
 for (const f of readdirSync(`${root}src/contract/generated`).filter((n) => n.endsWith('.js'))) {
   copyFileSync(`${root}src/contract/generated/${f}`, `${root}dist/contract/generated/${f}`);

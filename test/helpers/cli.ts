@@ -43,8 +43,9 @@ export function ensureBuilt(): void {
     }
   }
   try {
-    // tsc emits even when files of others fail to type-check; we only need the JS.
-    spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'ignore' });
+    // The per-file dist/ as `npm run build` makes it (no type check: we only need the JS).
+    const dist = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-dist.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    if (dist.status !== 0) throw new Error(`scripts/build-dist.mjs failed:\n${dist.stderr}`);
     const bundle = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
     if (bundle.status !== 0) throw new Error(`scripts/build.mjs failed:\n${bundle.stderr}`);
   } finally {
