@@ -20,7 +20,7 @@ import { acquireLock, tryLock } from './lock.js';
 import { contentOf, genOf, type ContentFile } from './upload-entry.js';
 import { latestOf, LOG_SUFFIX, type RunLogs } from './upload-log.js';
 import { readStoreFile } from './read-back.js';
-import { foldIntoStore, listDir, STORE_FILE } from './upload-store.js';
+import { foldIntoStore, legacyContentNames } from './upload-store.js';
 
 const WHAT = 'the upload journal';
 
@@ -45,7 +45,7 @@ function legacyGen(file: string): number {
 async function foldScope(logs: RunLogs, logName: string, scope: string, records: Map<string, { gen: number; content: ContentFile }>) {
   const dir = join(logs.root, scope);
   ensureDir(dir, WHAT);
-  const legacy = new Set(listDir(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
+  const legacy = legacyContentNames(dir);
   await foldIntoStore(dir, records, {
     legacyGen: (name) => (legacy.has(name) ? legacyGen(join(dir, name)) : 0),
     keepEmpty: (name) => legacy.has(name) || logs.mentionedElsewhere(`${scope}/${name}`, logName),

@@ -43,7 +43,7 @@ import { readStoreFile } from './read-back.js';
 import { contentOf, genOf, type ContentFile, type JournalEntry } from './upload-entry.js';
 import { foldDead, foldOwn } from './upload-fold.js';
 import { RunLogs } from './upload-log.js';
-import { listDir, setAside as setAsideFile, STORE_FILE, UploadStoreFiles } from './upload-store.js';
+import { legacyContentNames, setAside as setAsideFile, UploadStoreFiles } from './upload-store.js';
 
 export type { JournalEntry, JournalState } from './upload-entry.js';
 
@@ -155,7 +155,7 @@ export class UploadJournal {
   private legacyNames(dir: string): Set<string> {
     let names = this.legacy.get(dir);
     if (!names) {
-      names = new Set(listDir(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
+      names = legacyContentNames(dir);
       this.legacy.set(dir, names);
     }
     return names;

@@ -60,13 +60,18 @@ export function setAside(file: string): string {
 }
 
 /** The names in a directory; none when it is not there. */
-export function listDir(dir: string): string[] {
+function listDir(dir: string): string[] {
   try {
     return readdirSync(dir);
   } catch (err) {
     if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return [];
     throw err;
   }
+}
+
+/** The content files an adops before the store file left in scope directory `dir` (one JSON file per content). */
+export function legacyContentNames(dir: string): Set<string> {
+  return new Set(listDir(dir).filter((n) => n.endsWith('.json') && n !== STORE_FILE));
 }
 
 /** What identifies one version of a file (a fold writes a new file and renames it over the old). */
