@@ -51,9 +51,21 @@ exports.requireCached = (file) => {
 };
 
 /** Writes `file`'s code cache for the running Node, made after its top level ran (what every run compiles first). */
-exports.writeCodeCache = (file) => {
+exports.writeCodeCache = (file) => exports.loadForCache(file).write();
+
+/**
+ * `file` compiled as requireCached compiles it (so the cache fits) and its top level run: its exports, and write(),
+ * which writes this Node's cache of it from what V8 compiled so far (scripts/code-cache-after-read.mjs runs a stored
+ * read first, so the functions a read calls are in it, not only set-up's).
+ */
+exports.loadForCache = (file) => {
   const script = compile(file, undefined);
-  run(script, file);
-  fs.writeFileSync(cacheFile(file), script.createCachedData());
-  return cacheFile(file);
+  const exported = run(script, file);
+  return {
+    exports: exported,
+    write: () => {
+      fs.writeFileSync(cacheFile(file), script.createCachedData());
+      return cacheFile(file);
+    },
+  };
 };

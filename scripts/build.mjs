@@ -36,7 +36,7 @@ import {
   noDynamicImports,
 } from './bundle-plugins.mjs';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -136,11 +136,23 @@ for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs']) {
   outputs[f].bytes = statSync(`${root}${outdir}/${f}`).size;
 }
 // V8's code cache of the stored reads' bundle for the Node that builds (bin/code-cache.cjs reads it), made in a
-// child so the bundle's top level runs apart from this script (#37).
-execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/fast-read.cjs'))`], {
+// child after a real stored read against an in-memory sandbox (scripts/code-cache-after-read.mjs, as build-sea.mjs
+// does for the executable: the ~300 functions a read calls are in it, not only set-up's; #37 session 4: a stored
+// read 223-226 M -> 195-198 M instructions). Should that read fail here, the cache after the top level only, as before.
+const afterRead = spawnSync(process.execPath, ['scripts/code-cache-after-read.mjs', `${outdir}/fast-read.cjs`, '--npm'], {
   cwd: root,
-  stdio: 'inherit',
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
 });
+if (afterRead.status !== 0) {
+  process.stderr.write(
+    `build: the stored read for fast-read.cjs's code cache failed (exit ${afterRead.status}); caching its set-up only:\n${afterRead.stderr}`,
+  );
+  execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/fast-read.cjs'))`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
 // The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
 await import('./build-sandbox-snapshot.mjs');
