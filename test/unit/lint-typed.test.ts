@@ -16,7 +16,17 @@ const TSESLINT = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve
 
 function tree(files: Record<string, string>): string {
   const dir = tempDir('adops-lint-');
-  const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: [], skipLibCheck: true };
+  // lib named: without it ES2022's default takes the DOM's declarations too (~0.7 s of CPU per run; nothing here uses them).
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: 'ES2022',
+    lib: ['ES2022'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: [],
+    skipLibCheck: true,
+  };
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
   writeFileSync(
