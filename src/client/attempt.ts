@@ -62,8 +62,9 @@ function traceRequest(ex: Exchange, trace: AttemptIO['trace']): void {
 
 function transportRequest(ex: Exchange, io: AttemptIO, signal: AbortSignal | undefined, deadline: TransportRequest['deadline']): TransportRequest {
   const { req } = ex;
-  const json = req.json !== undefined ? JSON.stringify(req.json) : undefined;
-  const total = json !== undefined ? Buffer.byteLength(json) : req.contentLength;
+  // Encoded once (#37): its length is the Content-Length, and the transport writes these very bytes.
+  const json = req.json !== undefined ? Buffer.from(JSON.stringify(req.json)) : undefined;
+  const total = json !== undefined ? json.length : req.contentLength;
   const onProgress = req.onProgress;
   return {
     method: ex.method,

@@ -247,7 +247,8 @@ export class ApiClient implements Requester {
       headers,
       route,
       proxy: route.kind === 'proxy' ? route.route : undefined,
-      policy: { ...this.retry, ...req.retry },
+      // The client's own policy object when the request changes nothing of it (#37: one spread per request of a bulk run).
+      policy: req.retry ? { ...this.retry, ...req.retry } : this.retry,
       table: this.config.answers ?? ANSWER_TABLE,
       idleTimeoutMs: req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000,
     };

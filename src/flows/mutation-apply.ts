@@ -15,7 +15,7 @@ import { MUTATION_STATE_WORDS, UnexpectedAnswerError } from '../client/answer-ch
 import { MUTATION_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
 import { Journal } from '../state/mutation-journal.js';
 import { bodyHash, rowIds } from './mutation-match.js';
-import { OutcomeUnknownError, startMutation } from './mutation-start.js';
+import { OutcomeUnknownError, startMutation, type StartOptions } from './mutation-start.js';
 import { runPool } from './pool.js';
 
 type Obj = Record<string, unknown>;
@@ -290,20 +290,16 @@ async function send(run: Run, slot: Slot, answers: AnswerCommits): Promise<void>
   const { idempotencyKey, firstSentAt } = sendInfo;
   try {
     const onNote = opts.onNote;
-    const { mutation } = await startMutation(run.client, body, {
-      idempotencyKey,
-      lookupPages: 0,
-      sleep: run.sleep,
-      gate: run.gate,
-      signal: opts.signal,
-      ...(onNote ? { onNote: (m: string) => onNote(`line ${line}: ${m}`) } : {}),
-    });
+    const start: StartOptions = { idempotencyKey, lookupPages: 0, sleep: run.sleep, gate: run.gate, signal: opts.signal };
+    if (onNote) start.onNote = (m: string) => onNote(`line ${line}: ${m}`);
+    const { mutation } = await startMutation(run.client, body, start);
     // The id is checked (an answer without one is "could not tell", below); a state word the
     // contract does not know is not recorded as final: the row is pending until a poll says more.
     const state = isStartState(mutation.state) ? mutation.state : 'pending';
     opts.journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: mutation.id, state });
     answers.answered();
-    Object.assign(out, { mutationId: mutation.id, state });
+    out.mutationId = mutation.id;
+    out.state = state;
   } catch (err) {
     if (opts.signal?.aborted) throw err;
     if (err instanceof OutcomeUnknownError) return void Object.assign(out, { state: 'unknown', error: `${err.message}; re-run to send it again with its key` });

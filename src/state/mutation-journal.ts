@@ -58,6 +58,9 @@ function entryOf(v: unknown, earlier: (row: string) => JournalEntry | undefined)
 const scopeOf = (v: unknown): ServiceScope | undefined =>
   isRecord(v) && typeof v.service === 'string' && typeof v.keyFp === 'string' ? { baseUrl: v.service, keyFp: v.keyFp } : undefined;
 
+/** The scope's members as they end a line of it (JSON text, printable). */
+const scopeEnd = (scope: ServiceScope): string => `,${printableJson({ service: scope.baseUrl, keyFp: scope.keyFp }).slice(1)}`;
+
 export class Journal {
   readonly entries = new Map<string, JournalEntry>();
   /** Lines (1-based) that are not journal lines, besides a last line cut short by a kill mid-write. */
@@ -137,18 +140,16 @@ export class Journal {
   note(entry: JournalEntry): void {
     // The error is the service's text (its code): masked like every other line of it (a key it echoes never reaches the disk).
     const earlier = this.entries.get(entry.row);
-    const merged: JournalEntry & { service?: string; keyFp?: string } = earlier ? { ...earlier, ...entry } : { ...entry };
+    const merged: JournalEntry = earlier ? { ...earlier, ...entry } : { ...entry };
     if (entry.error !== undefined) merged.error = redactText(entry.error);
-    const kept = earlier !== undefined || this.keepsRecorded;
-    if (kept) this.entries.set(entry.row, merged);
-    // The scope ends the line; an entry not kept takes it in place (#37: one object per row, not two).
-    const line = this.scope && kept ? { ...merged } : merged;
-    if (this.scope) {
-      line.service = this.scope.baseUrl;
-      line.keyFp = this.scope.keyFp;
-    }
-    this.log?.append(printableJson(line) + '\n');
+    if (earlier !== undefined || this.keepsRecorded) this.entries.set(entry.row, merged);
+    // The scope ends the line: the same text as the entry with `service` and `keyFp` added last (#37: no second object per line).
+    const text = printableJson(merged);
+    this.log?.append(this.scope ? `${text.slice(0, -1)}${this.scopeEnd ?? (this.scopeEnd = scopeEnd(this.scope))}\n` : `${text}\n`);
   }
+
+  /** `,"service":…,"keyFp":…}`: what ends every line of this scope. */
+  private scopeEnd: string | undefined;
 
   /** Writes and fsyncs every line not yet on disk (the end of a run; also after a failure). */
   flush(): void {

@@ -29,26 +29,39 @@ function numberCell(name: string, text: string, problems: string[]): number | un
   return n;
 }
 
+/** The header's names for which `test` holds, in header order (an array only when one does: #37, a row of a bulk file is checked twice). */
+function namesWhere(header: readonly string[], v: Readonly<Record<string, string>>, test: (name: string, value: string) => boolean): string[] | undefined {
+  let names: string[] | undefined;
+  for (const h of header) if (test(h, v[h]!)) (names ??= []).push(h);
+  return names;
+}
+
+const isLong = (_: string, value: string) => value.length > MAX_CELL_CHARS;
+const LINE_BREAK = /[\r\n]/;
+const isBroken = (name: string, value: string) => name !== 'body' && LINE_BREAK.test(value);
+const isBesideBody = (name: string, value: string) => name !== 'body' && value !== '';
+
 async function rowFromCells(line: number, header: readonly string[], cells: string[]): Promise<ParsedRow> {
   const problems: string[] = [];
   const v: Record<string, string> = {};
-  header.forEach((h, i) => (v[h] = (cells[i] ?? '').trim()));
+  for (let i = 0; i < header.length; i++) v[header[i]!] = (cells[i] ?? '').trim();
   if (cells.length > header.length) problems.push(`${cells.length} cells, the header has ${header.length}`);
-  const long = header.filter((h) => v[h]!.length > MAX_CELL_CHARS);
-  if (long.length) return { line, body: {}, problems: [`${long.join(', ')}: longer than ${MAX_CELL_CHARS} characters`] };
+  const long = namesWhere(header, v, isLong);
+  if (long) return { line, body: {}, problems: [`${long.join(', ')}: longer than ${MAX_CELL_CHARS} characters`] };
   // Only a JSON body may span lines; a name holding a line break is a quote closed too late.
-  const broken = header.filter((h) => h !== 'body' && /[\r\n]/.test(v[h]!));
-  if (broken.length) problems.push(`${broken.join(', ')} holds a line break (a quote closed too late?)`);
+  const broken = namesWhere(header, v, isBroken);
+  if (broken) problems.push(`${broken.join(', ')} holds a line break (a quote closed too late?)`);
   if (v.body) {
-    const others = header.filter((h) => h !== 'body' && v[h] !== '');
-    if (others.length) problems.push(`give either body or the columns, not both (${others.join(', ')})`);
+    const others = namesWhere(header, v, isBesideBody);
+    if (others) problems.push(`give either body or the columns, not both (${others.join(', ')})`);
     return withChecks(line, parseBody(v.body, problems), problems);
   }
   const action = v.action ?? '';
   // A value the action would drop is a mistake in the sheet, not something to ignore.
   const used = actionEntry(action)?.fields;
-  const unused = used ? CHANGE_FIELDS.filter((f) => v[f] && !used.includes(f)) : [];
-  if (unused.length) problems.push(`${unused.join(', ')}: not used by action ${action}`);
+  let unused: string[] | undefined;
+  if (used) for (const f of CHANGE_FIELDS) if (v[f] && !used.includes(f)) (unused ??= []).push(f);
+  if (unused) problems.push(`${unused.join(', ')}: not used by action ${action}`);
   const change: NamedChange = { advertiserId: v.advertiserId ?? '', action, targetType: v.targetType || undefined, targetId: v.targetId || undefined };
   for (const f of CHANGE_FIELDS) {
     if (isNumberField(f)) change[f] = numberCell(f, v[f] ?? '', problems);
@@ -132,8 +145,9 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
   let lastEnd = 0;
   let lastSkipped = 0;
   const startOf = (skipped: number) => lastEnd + 1 + (skipped - lastSkipped);
-  // The line each record starts on, noted as csv-parse reads it (by the record's own array).
-  const startLines = new WeakMap<string[], number>();
+  // The line each record starts on, noted as csv-parse reads it: the records come out in the order they are
+  // read, so a queue says whose (#37: a WeakMap entry per record cost more, and kept records alive longer).
+  const startLines: number[] = [];
   const options: Options = {
     bom: true,
     skip_empty_lines: true,
@@ -147,7 +161,7 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     comment_no_infix: true,
     on_record: (cells: string[], info) => {
       const skipped = info.empty_lines + info.comment_lines;
-      startLines.set(cells, startOf(skipped));
+      startLines.push(startOf(skipped));
       lastEnd = info.lines;
       lastSkipped = skipped;
       return cells;
@@ -157,7 +171,7 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
   const input = createReadStream(file);
   input.on('error', (err) => parser.destroy(err));
   try {
-    for await (const cells of input.pipe(parser) as AsyncIterable<string[]>) yield { line: startLines.get(cells) ?? lastEnd, cells };
+    for await (const cells of input.pipe(parser) as AsyncIterable<string[]>) yield { line: startLines.shift() ?? lastEnd, cells };
   } catch (err) {
     const failure = err as CsvFailure;
     if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, startOf(failure.empty_lines + (failure.comment_lines ?? 0))));
