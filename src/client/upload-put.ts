@@ -50,6 +50,11 @@ export interface PutBody {
   release(bytes: Buffer): void;
   /** Stop early (an answer came first, or a failure): frees what it holds. */
   close(): void;
+  /**
+   * All the bytes at once, when the body already holds them (a small file read whole): handed to
+   * the socket with the request's end, without the pull loop. Given, next() gives nothing more.
+   */
+  allAtOnce?(): Buffer;
 }
 
 /** One write to the socket: each flushed one is progress the idle timer sees, also on a slow link (#13). */
@@ -262,7 +267,34 @@ function sendBody(f: Flight): void {
   clearTimeout(f.goAhead);
   if (f.body || f.settled || f.stopped) return;
   f.body = f.open();
+  const whole = f.body.allAtOnce?.();
+  // One slice or less, already in memory (#37): what pump() would write in one write and then end.
+  if (whole && whole.length <= SLICE_BYTES) return endWith(f, whole);
+  if (whole) f.body = oneChunk(whole);
   pump(f, f.body).catch((err: Error) => fail(f, err));
+}
+
+/** The request ended with `bytes` (one slice at most): the idle timer hears when they are flushed, as pump's write does. */
+function endWith(f: Flight, bytes: Buffer): void {
+  f.sentAll = true;
+  if (bytes.length === 0) return void f.req.end();
+  f.req.end(bytes, () => progressed(f));
+  progressed(f);
+  f.opts.onProgress?.(bytes.length);
+}
+
+/** Bytes given whole but larger than a slice, as a body pump() writes in slices. */
+function oneChunk(bytes: Buffer): PutBody {
+  let given = bytes.length === 0;
+  return {
+    next: () => {
+      const chunk = given ? null : bytes;
+      given = true;
+      return Promise.resolve(chunk);
+    },
+    release: () => {},
+    close: () => void (given = true),
+  };
 }
 
 /** Resolves once some written bytes were flushed, or nothing more is to be sent. */

@@ -138,6 +138,12 @@ export class BufferBody implements PutBody {
   close(): void {
     this.given = true;
   }
+
+  allAtOnce(): Buffer {
+    this.given = true;
+    this.onHandOut();
+    return this.bytes;
+  }
 }
 
 /**

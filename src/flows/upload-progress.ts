@@ -113,11 +113,13 @@ export class UploadProgress {
 
   handle(e: UploadEvent): void {
     const now = this.o.now();
-    const name = this.o.clean(e.file);
-    if (e.type === 'note') return this.line(`${name}: ${e.message}`);
+    if (e.type === 'note') return this.line(`${this.o.clean(e.file)}: ${e.message}`);
     if (e.type === 'start') {
+      // Cleaned once per file (#37): its progress and its `sent` line use this name.
+      const name = this.o.clean(e.file);
       this.files.set(e.file, { name, size: e.size, startedAt: now, sent: 0, lastDecile: 0, lastLineAt: now });
-      if (!this.o.tty) this.write(`${name}: sending ${humanBytes(e.size)} as ${e.contentType}\n`);
+      // The line cleaned whole, as line() does: a name ending in `:` must not make `::` with what follows (a CI workflow command).
+      if (!this.o.tty) this.write(this.o.clean(`${name}: sending ${humanBytes(e.size)} as ${e.contentType}`) + '\n');
       return this.draw(true);
     }
     const f = this.files.get(e.file);
@@ -125,7 +127,7 @@ export class UploadProgress {
     if (e.type === 'progress') {
       if (!this.o.tty) {
         const text = plainProgressLine(f, e.sent, now);
-        if (text) this.write(text + '\n');
+        if (text) this.write(this.o.clean(text) + '\n');
         return;
       }
       f.sent = e.sent;
@@ -134,7 +136,7 @@ export class UploadProgress {
     // sent
     this.files.delete(e.file);
     const elapsed = Math.max(1, now - f.startedAt);
-    this.line(`${name}: sent ${humanBytes(e.size)} in ${(elapsed / 1000).toFixed(1)} s (${humanBytes(Math.round(rate(e.size, elapsed)))}/s)`);
+    this.line(`${f.name}: sent ${humanBytes(e.size)} in ${(elapsed / 1000).toFixed(1)} s (${humanBytes(Math.round(rate(e.size, elapsed)))}/s)`);
   }
 
   /** Remove the bars (before the results and the summary). */

@@ -115,7 +115,9 @@ export class UploadJournal {
 
   /** A store file's name in the logs: relative to the store's root, with `/` on every system. */
   private rel(file: string): string {
-    return relative(this.root, file).split(sep).join('/');
+    // Every store file is joined under the root (file()): its tail, without path.relative's two resolves per read and write.
+    const under = file.startsWith(this.root + sep) ? file.slice(this.root.length + 1) : relative(this.root, file);
+    return sep === '/' ? under : under.split(sep).join('/');
   }
 
   /** The newest of the logs' records and the store (logs first: see upload-log.ts); `asRead`: see peek. */

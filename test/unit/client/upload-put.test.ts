@@ -59,6 +59,25 @@ describe('putBytes', () => {
     expect(seen).toEqual([5000, 10000, 15000]);
   });
 
+  it('sends bytes held whole (allAtOnce) with the request: all of them, progress once, no pull', async () => {
+    for (const size of [45, 64 * 1024, 64 * 1024 + 1, 0]) {
+      const seen: number[] = [];
+      let pulled = 0;
+      const open = (): PutBody => ({
+        next: () => (pulled++, Promise.resolve(null)),
+        release: () => {},
+        close: () => {},
+        allAtOnce: () => Buffer.alloc(size, 7),
+      });
+      const r = await putBytes(`${base}/ok`, open, { contentType: 'image/png', sizeBytes: size, onProgress: (n) => seen.push(n) });
+      expect(r).toEqual({ status: 200, body: { received: true, sizeBytes: size } });
+      expect(last?.headers['content-length']).toBe(String(size));
+      // Up to one slice: ended with the bytes; over it, written in slices as any chunk; never pulled from next().
+      expect(seen).toEqual(size === 0 ? [] : [size]);
+      expect(pulled).toBe(0);
+    }
+  });
+
   it('returns a redirect as is (never follows it)', async () => {
     last = undefined;
     const r = await putBytes(`${base}/redirect`, bytes(10), { contentType: 'image/png', sizeBytes: 10 });

@@ -30,6 +30,21 @@ describe('plain progress lines', () => {
     expect(plainProgressLine(f, 2 * MiB, 20_000)).toMatch(/ 2% /);
   });
 
+  it('off a terminal no line of a name ending in a colon reads as a CI workflow command', () => {
+    let out = '';
+    let now = 0;
+    const p = new UploadProgress({ tty: false, write: (s) => (out += s), clean: lineText, now: () => now });
+    const file = '::error title=x:';
+    p.handle({ type: 'start', file, size: 10 * MiB, contentType: 'image/png', url: 'http://s/u' });
+    now += 1000;
+    p.handle({ type: 'progress', file, sent: 5 * MiB, size: 10 * MiB });
+    p.handle({ type: 'sent', file, size: 10 * MiB });
+    p.close();
+    const lines = out.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line).not.toMatch(/^\s*::[^\n]*::/);
+  });
+
   it('off a terminal the whole output has no \\r and no escape sequences', () => {
     let out = '';
     let now = 0;
