@@ -6,8 +6,7 @@ import SlowestFirst from './test/helpers/slowest-first.js';
 // Two cores here: keep the worker count modest.
 // e2e files that run in one module graph per worker (the e2e-shared project below): each has passed there.
 // Left isolated (the e2e project): completion, package, demo and fast-path-modules (binary spawns that hit their
-// timeouts at load ~20 when last tried shared, not attributed), code-cache (it loads a bundle into require.cache),
-// and the fuzzer (it changes the process's working directory for its run).
+// timeouts at load ~20 when last tried shared, not attributed) and code-cache (it loads a bundle into require.cache).
 const SHARED_E2E = [
   'apply-concurrent',
   'apply-input',
@@ -94,7 +93,13 @@ const SHARED_E2E = [
   'w36-plans-suggest',
   'w36-plans-suggest-demo',
   'wal-fsync-before-send',
-].map((name) => `test/e2e/${name}.test.ts`);
+  'build-dist',
+  'mcp-debug',
+]
+  .map((name) => `test/e2e/${name}.test.ts`)
+  // The fuzzers run every command in process, on the modules the other shared files import too (session 4). The contract fuzzer's change of the working directory is the worker process's only, made in
+  // its beforeAll and undone in its afterAll; a forks worker runs one file at a time.
+  .concat(['answers', 'contract-fuzz', 'mcp-fuzz', 'proposals'].map((name) => `test/fuzz/${name}.test.ts`));
 
 // Unit files that judge state V8 or Node keeps once per process: a shared worker has it set already by an earlier
 // file (boundOldGeneration is once per process, and a --all walk in any earlier file sets it with its own slack,

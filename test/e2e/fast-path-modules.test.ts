@@ -61,12 +61,21 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+type Loaded = { sources: string[]; files: string[]; stdout: string; stderr: string; status: number | null };
+/** Runs already made, by argv and environment: a test that asks what another already ran reads that run (one spawn each). */
+const runs = new Map<string, Loaded>();
+
 /** Every source the run loaded: a dist/bundle file as the sources it holds, any other file or builtin as itself. */
-function loadedSources(
-  args: string[],
-  extraEnv: Record<string, string> = {},
-  { tty = false } = {},
-): { sources: string[]; files: string[]; stdout: string; stderr: string; status: number | null } {
+function loadedSources(args: string[], extraEnv: Record<string, string> = {}, { tty = false } = {}): Loaded {
+  const key = JSON.stringify([args, extraEnv, tty]);
+  const known = runs.get(key);
+  if (known) return known;
+  const run = loadOnce(args, extraEnv, tty);
+  runs.set(key, run);
+  return run;
+}
+
+function loadOnce(args: string[], extraEnv: Record<string, string>, tty: boolean): Loaded {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
   const env = baseEnv({ ADOPS_TEST_LOADED: log, ...readEnv(), ...extraEnv });
