@@ -69,6 +69,22 @@ export class LockHeldError extends Error {
 }
 
 const DEFAULT_STALE_MS = 30_000;
+
+/**
+ * This machine's name, asked once per process (a `uname` system call each time otherwise: once per lock,
+ * 306 in a sync of 300 files). Lazily: node:os is loaded on first use (lazy-crypto.test.ts).
+ */
+let host: string | undefined;
+const thisHost = (): string => (host ??= hostname());
+
+/** A holder of this process for a lock of its own (not a shared holder file): a token unique to the lock. */
+const newHolder = (what: string | undefined): LockHolder => ({
+  pid: process.pid,
+  host: thisHost(),
+  since: Date.now(),
+  ...(what ? { what } : {}),
+  token: randomUUID(),
+});
 /** A lock file with no readable holder yet is given this long to be written. */
 const UNWRITTEN_GRACE_MS = 2_000;
 
@@ -105,7 +121,7 @@ function isStale(path: string, holder: LockHolder | undefined, staleMs: number):
     return false; // gone meanwhile: the next attempt creates it
   }
   if (!holder) return age > UNWRITTEN_GRACE_MS;
-  if (holder.host === hostname() && !pidAlive(holder.pid)) return true;
+  if (holder.host === thisHost() && !pidAlive(holder.pid)) return true;
   return age > staleMs;
 }
 
@@ -155,7 +171,7 @@ function sharedHolder(dir: string, what: string | undefined, staleMs: number, fr
     swept.add(dir);
     sweepHolders(dir, staleMs);
   }
-  const holder: LockHolder = { pid: process.pid, host: hostname(), since: Date.now(), ...(what ? { what } : {}), token: randomUUID() };
+  const holder = newHolder(what);
   const file = join(dir, `${HOLDER_MARK}${process.pid}-${holder.token.slice(0, 8)}`);
   writeHolder(file, holder, 'wx');
   // Locks still linked to a holder file removed under us keep its inode and count on its record.
@@ -197,7 +213,7 @@ function sweepHolders(dir: string, staleMs: number): void {
     } catch {
       continue;
     }
-    if (age > staleMs || (holder && holder.host === hostname() && !pidAlive(holder.pid))) removeQuietly(file);
+    if (age > staleMs || (holder && holder.host === thisHost() && !pidAlive(holder.pid))) removeQuietly(file);
   }
 }
 
@@ -234,17 +250,28 @@ function tryLink(path: string, what: string | undefined, staleMs: number): Share
   }
 }
 
-/** Take the lock at `path` once: the holder it was taken with (and its shared file), or undefined when held. */
+/**
+ * Take the lock at `path` once: the holder it was taken with (and its shared file), or undefined when held.
+ * `me()` is the holder of a lock file of its own, made on first need (a lock linked to a shared holder file
+ * has that file's holder: no holder of its own to make).
+ */
 function tryTake(
   path: string,
-  me: LockHolder,
-  o: { sharedHolder?: boolean | undefined; staleMs: number },
+  me: () => LockHolder,
+  o: { what: string | undefined; sharedHolder?: boolean | undefined; staleMs: number },
 ): { holder: LockHolder; shared?: SharedHolder } | undefined {
   if (o.sharedHolder) {
-    const linked = tryLink(path, me.what, o.staleMs);
+    const linked = tryLink(path, o.what, o.staleMs);
     if (linked !== 'no links') return linked ? { holder: linked.holder, shared: linked } : undefined;
   }
-  return tryCreate(path, me) ? { holder: me } : undefined;
+  const holder = me();
+  return tryCreate(path, holder) ? { holder } : undefined;
+}
+
+/** The same holder at every attempt of one lock (its token identifies the lock), made when first asked. */
+function holderOnce(what: string | undefined): () => LockHolder {
+  let me: LockHolder | undefined;
+  return () => (me ??= newHolder(what));
 }
 
 /**
@@ -314,9 +341,9 @@ function writeHolder(path: string, holder: LockHolder, flags: 'w' | 'wx'): void 
  */
 export function tryLock(path: string, opts: { what?: string; staleMs?: number; sharedHolder?: boolean } = {}): Lock | undefined {
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
-  const me: LockHolder = { pid: process.pid, host: hostname(), since: Date.now(), ...(opts.what ? { what: opts.what } : {}), token: randomUUID() };
+  const me = holderOnce(opts.what);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const took = tryTake(path, me, { sharedHolder: opts.sharedHolder, staleMs });
+    const took = tryTake(path, me, { what: opts.what, sharedHolder: opts.sharedHolder, staleMs });
     if (took) return held(path, took.holder, staleMs, took.shared);
     const holder = readHolder(path);
     if (!isStale(path, holder, staleMs)) return undefined;
@@ -327,10 +354,10 @@ export function tryLock(path: string, opts: { what?: string; staleMs?: number; s
 
 export async function acquireLock(path: string, opts: LockOptions): Promise<Lock> {
   const staleMs = opts.staleMs ?? DEFAULT_STALE_MS;
-  const me: LockHolder = { pid: process.pid, host: hostname(), since: Date.now(), ...(opts.what ? { what: opts.what } : {}), token: randomUUID() };
+  const me = holderOnce(opts.what);
   let told = false;
   for (;;) {
-    const took = tryTake(path, me, { sharedHolder: opts.sharedHolder, staleMs });
+    const took = tryTake(path, me, { what: opts.what, sharedHolder: opts.sharedHolder, staleMs });
     if (took) return held(path, took.holder, staleMs, took.shared);
     const holder = readHolder(path);
     if (isStale(path, holder, staleMs)) {
