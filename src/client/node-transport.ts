@@ -43,12 +43,16 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
     return url;
   };
 
+  // A scheme's module and agent once made (#37: no await, and no object, per request of a bulk run); emptied by close().
+  const ready = new Map<string, { request: RequestFn; agent: http.Agent }>();
   async function moduleFor(protocol: string): Promise<{ request: RequestFn; agent: http.Agent }> {
     const https = protocol === 'https:';
     const mod: { request: RequestFn; Agent: typeof http.Agent } = https ? await import('node:https') : http;
     let agent = agents.get(protocol);
     if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: idleSocketMs })));
-    return { request: mod.request, agent };
+    const made = { request: mod.request, agent };
+    ready.set(protocol, made);
+    return made;
   }
 
   // Behind a proxy, per proxy and credentials: https agents whose sockets are TLS inside CONNECT tunnels.
@@ -86,7 +90,8 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
         const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs, req.headers['user-agent']);
         return exchange(request, agent, url, req);
       }
-      const { request, agent } = await moduleFor(req.proxy ? req.proxy.protocol : url.protocol);
+      const protocol = req.proxy ? req.proxy.protocol : url.protocol;
+      const { request, agent } = ready.get(protocol) ?? (await moduleFor(protocol));
       return exchange(request, agent, url, req, req.proxy);
     },
     async pooledAgent(protocol) {
@@ -95,11 +100,41 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
     async close() {
       for (const agent of [...agents.values(), ...tunnels.values()]) agent.destroy();
       agents.clear();
+      ready.clear();
       if (tunnels.size === 0) return;
       tunnels.clear();
       await (await import('./proxy-tunnel.js')).closeTunnels();
     },
   };
+}
+
+/**
+ * Who to tell when a signal aborts: one listener per signal, not one per request (#37: an
+ * AbortSignal's addEventListener and removeEventListener, per request of a bulk run, where every
+ * request carries the run's one Ctrl-C signal). Told in the order they came, as listeners are.
+ */
+const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+function watchAbort(signal: AbortSignal, onAbort: () => void): void {
+  let watchers = abortWatchers.get(signal);
+  if (!watchers) {
+    const set = (watchers = new Set());
+    abortWatchers.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        const told = [...set];
+        set.clear();
+        for (const tell of told) tell();
+      },
+      { once: true },
+    );
+  }
+  watchers.add(onAbort);
+}
+
+function unwatchAbort(signal: AbortSignal, onAbort: () => void): void {
+  abortWatchers.get(signal)?.delete(onAbort);
 }
 
 /** One request; `forward`: sent to that proxy as an absolute URL (plain http forwarding). */
@@ -123,7 +158,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     const fail = (err: Error) => {
       clearTimeout(connectTimer);
       clearTimeout(deadlineTimer);
-      req.signal?.removeEventListener('abort', onAbort);
+      if (req.signal) unwatchAbort(req.signal, onAbort);
       if (response) response.destroy(err);
       else creq.destroy(err);
       if (!settled) {
@@ -132,7 +167,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       }
     };
     const onAbort = () => fail(req.signal ? abortReason(req.signal) : new Error('aborted'));
-    req.signal?.addEventListener('abort', onAbort, { once: true });
+    if (req.signal) watchAbort(req.signal, onAbort);
     const deadlineTimer = deadlineTimerOf(req.deadline, fail);
 
     // 0 (--connect-timeout 0) is no bound of ours, as --request-timeout 0 is: the system's own, never "at once".
@@ -175,7 +210,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       clearTimeout(connectTimer);
       res.on('end', () => {
         clearTimeout(deadlineTimer);
-        req.signal?.removeEventListener('abort', onAbort);
+        if (req.signal) unwatchAbort(req.signal, onAbort);
       });
       // A body left unread and destroyed (past the answer cap) ends no deadline of ours either.
       res.once('close', () => clearTimeout(deadlineTimer));
