@@ -158,7 +158,7 @@ export class ApiClient implements Requester {
    * `left()` is false. The client's own retries draw from it too.
    */
   sendBudget(retry?: Partial<RetryPolicy>): SendBudget {
-    return new SendBudget({ ...this.retry, ...retry }, this.deps.now);
+    return new SendBudget(retry ? { ...this.retry, ...retry } : this.retry, this.deps.now);
   }
 
   /**

@@ -4,6 +4,7 @@
 // node:https (TLS) loads only for an https origin.
 import { once } from 'node:events';
 import * as http from 'node:http';
+import type { Readable } from 'node:stream';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
 import { MAX_TIMER_MS } from './answer.js';
@@ -220,7 +221,15 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
     });
 
-    writeBody(creq, req).catch((err: Error) => fail(err));
+    // A body in hand is written at once (#37: no async function and its promises, per request of a bulk run).
+    const body = req.body;
+    try {
+      if (body === undefined) creq.end();
+      else if (typeof body === 'string' || Buffer.isBuffer(body)) endWith(creq, body, req.onProgress);
+      else writeStream(creq, body, req.onProgress).catch((err: Error) => fail(err));
+    } catch (err) {
+      fail(err instanceof Error ? err : new Error(String(err)));
+    }
   });
 }
 
@@ -230,18 +239,13 @@ function deadlineTimerOf(deadline: TransportRequest['deadline'], fail: (err: Err
   return setTimeout(() => fail(deadline.error()), Math.max(0, deadline.ms));
 }
 
-async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promise<void> {
-  const body = req.body;
-  if (body === undefined) {
-    creq.end();
-    return;
-  }
-  if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    const buf = typeof body === 'string' ? Buffer.from(body) : body;
-    if (!creq.hasHeader('content-length')) creq.setHeader('content-length', buf.length);
-    creq.end(buf, () => req.onProgress?.(buf.length));
-    return;
-  }
+function endWith(creq: http.ClientRequest, body: string | Buffer, onProgress: TransportRequest['onProgress']): void {
+  const buf = typeof body === 'string' ? Buffer.from(body) : body;
+  if (!creq.hasHeader('content-length')) creq.setHeader('content-length', buf.length);
+  creq.end(buf, onProgress ? () => onProgress(buf.length) : undefined);
+}
+
+async function writeStream(creq: http.ClientRequest, body: Readable, onProgress: TransportRequest['onProgress']): Promise<void> {
   let sent = 0;
   for await (const chunk of body) {
     if (creq.destroyed) return;
@@ -254,7 +258,7 @@ async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promi
           : Buffer.from(String(data));
     if (!creq.write(buf)) await drained(creq);
     sent += buf.length;
-    req.onProgress?.(sent);
+    onProgress?.(sent);
   }
   creq.end();
 }
