@@ -64,21 +64,26 @@ function transportRequest(ex: Exchange, io: AttemptIO, signal: AbortSignal | und
   const { req } = ex;
   // Encoded once (#37): its length is the Content-Length, and the transport writes these very bytes.
   const json = req.json !== undefined ? Buffer.from(JSON.stringify(req.json)) : undefined;
-  const total = json !== undefined ? json.length : req.contentLength;
-  const onProgress = req.onProgress;
-  return {
+  // Members set one by one, only when present (#37: a conditional spread is an object made and copied, per request).
+  const out: TransportRequest = {
     method: ex.method,
     origin: ex.origin,
     path: ex.path,
     headers: ex.headers,
-    ...(json !== undefined ? { body: json } : req.body ? { body: req.body() } : {}),
-    ...(signal ? { signal } : {}),
-    ...(deadline ? { deadline } : {}),
     idleTimeoutMs: ex.idleTimeoutMs,
     connectTimeoutMs: io.connectTimeoutMs,
-    ...(onProgress ? { onProgress: (n: number) => onProgress(n, total) } : {}),
-    ...(ex.proxy ? { proxy: ex.proxy } : {}),
   };
+  if (json !== undefined) out.body = json;
+  else if (req.body) out.body = req.body();
+  if (signal) out.signal = signal;
+  if (deadline) out.deadline = deadline;
+  const onProgress = req.onProgress;
+  if (onProgress) {
+    const total = json !== undefined ? json.length : req.contentLength;
+    out.onProgress = (n: number) => onProgress(n, total);
+  }
+  if (ex.proxy) out.proxy = ex.proxy;
+  return out;
 }
 
 /** The answer read (a 2xx into the request's sink when it has one), and the outcome the policy judges. */
@@ -99,16 +104,13 @@ async function readAttemptAnswer<T>(
   if (ok && ex.own && !parsed.json) ex.notJson = contentType;
   io.trace?.(`← ${res.status} ${ex.method} ${ex.shownUrl} ${io.now() - started} ms (attempt ${attempt})`);
   const response: ApiResponse<T> = { status: res.status, headers: res.headers, body: body as T, attempts: attempt };
-  const code = errorField(body, 'error');
-  ex.lastProvider = errorField(body, 'provider');
+  const record = body !== null && typeof body === 'object';
+  const code = record ? errorField(body, 'error') : undefined;
+  ex.lastProvider = record ? errorField(body, 'provider') : undefined;
   const retryAfter = res.headers['retry-after'];
-  const outcome: AttemptOutcome = {
-    kind: 'response',
-    status: res.status,
-    ...(code !== undefined ? { code } : {}),
-    retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-    ...(isThrottleAnswer(res.status, body, ex.table) ? { throttled: true } : {}),
-  };
+  const outcome: AttemptOutcome = { kind: 'response', status: res.status, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter };
+  if (code !== undefined) outcome.code = code;
+  if (isThrottleAnswer(res.status, body, ex.table)) outcome.throttled = true;
   return { outcome, result: { response } };
 }
 

@@ -40,7 +40,7 @@ const scalar = (v: unknown): string => (typeof v === 'string' ? v : typeof v ===
 
 function stringsOf(values: object | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values ?? {})) if (value !== undefined && value !== null) out[name] = scalar(value);
+  if (values) for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== null) out[name] = scalar(value);
   return out;
 }
 
@@ -56,18 +56,21 @@ function queryOf(values: object): Record<string, QueryValue> {
 /** The request an operation call sends. */
 export function operationRequest(id: OperationId, input: AnyOperationInput, opts: CallOptions = {}): ApiRequest {
   const op = OPERATION_TABLE[id];
-  const headers = { ...stringsOf(input.headers), ...opts.headers };
-  return {
-    method: op.method,
-    path: fillPath(op.path, stringsOf(input.params)),
-    ...(input.query ? { query: queryOf(input.query) } : {}),
-    ...(input.body !== undefined ? { json: input.body } : {}),
-    ...(Object.keys(headers).length ? { headers } : {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(opts.retry ? { retry: opts.retry } : {}),
-    ...(opts.gate ? { gate: opts.gate } : {}),
-    ...(opts.sends ? { sends: opts.sends } : {}),
-  };
+  const headers = stringsOf(input.headers);
+  if (opts.headers) Object.assign(headers, opts.headers);
+  // Members set one by one, only when present (#37: a conditional spread is an object made and copied, per request of a bulk run).
+  const req: ApiRequest = { method: op.method, path: fillPath(op.path, stringsOf(input.params)) };
+  if (input.query) req.query = queryOf(input.query);
+  if (input.body !== undefined) req.json = input.body;
+  for (const _ in headers) {
+    req.headers = headers;
+    break;
+  }
+  if (opts.signal) req.signal = opts.signal;
+  if (opts.retry) req.retry = opts.retry;
+  if (opts.gate) req.gate = opts.gate;
+  if (opts.sends) req.sends = opts.sends;
+  return req;
 }
 
 /** Send one operation; its 2xx body, or ApiError / NetworkError (after the client's retries). */

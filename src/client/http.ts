@@ -13,7 +13,7 @@ import { sendAttempt, type AttemptIO, type Attempted } from './attempt.js';
 import { requestHeaders, type Exchange } from './exchange.js';
 import { nodeTransport } from './node-transport.js';
 import { checkBaseUrl, joinPath, splitAbsolute } from './origin.js';
-import { decideProxy, type Env, type ProxyDecision } from './proxy.js';
+import { decideProxy, type Env, type ProxyDecision, type ProxyRoute } from './proxy.js';
 import { redactUrl, rememberSecret, rememberUrlSecrets } from './redact.js';
 import { callOperation, callUnchecked, operationPages, type AnyOperationInput, type CallOptions, type ListOperationId, type RowOf } from './call.js';
 import type { OperationInput, OperationOutput } from '../contract/operation-io.js';
@@ -111,6 +111,8 @@ export class ApiClient implements Requester {
    * every request still fails with it.
    */
   private readonly proxyDecisions = new Map<string, ProxyDecision>();
+  /** What every attempt is lent: the same for each request of the client (#37: not an object a request). */
+  private readonly io: AttemptIO;
 
   constructor(config: ClientConfig) {
     this.baseUrl = checkBaseUrl(config.baseUrl);
@@ -121,6 +123,13 @@ export class ApiClient implements Requester {
     this.retry = config.retry ?? DEFAULT_RETRY;
     this.deps = config.deps ?? realRetryDeps;
     this.transport = config.transport ?? sharedTransport();
+    this.io = {
+      transport: this.transport,
+      now: this.deps.now,
+      trace: config.trace,
+      connectTimeoutMs: config.connectTimeoutMs ?? 10_000,
+      maxAnswerBytes: config.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+    };
   }
 
   /** Where a request goes, and whether it is our origin (the only one that gets the key). */
@@ -149,7 +158,7 @@ export class ApiClient implements Requester {
    * `left()` is false. The client's own retries draw from it too.
    */
   sendBudget(retry?: Partial<RetryPolicy>): SendBudget {
-    return new SendBudget({ ...this.retry, ...retry }, this.deps.now);
+    return new SendBudget(retry ? { ...this.retry, ...retry } : this.retry, this.deps.now);
   }
 
   /**
@@ -204,21 +213,15 @@ export class ApiClient implements Requester {
     // Ctrl-C already pressed: send nothing.
     req.signal?.throwIfAborted();
     const ex = this.exchange(req);
-    const io: AttemptIO = {
-      transport: this.transport,
-      now: this.deps.now,
-      trace: this.config.trace,
-      connectTimeoutMs: this.config.connectTimeoutMs ?? 10_000,
-      maxAnswerBytes: this.config.maxAnswerBytes ?? MAX_ANSWER_BYTES,
-    };
+    const io = this.io;
     const run = await runWithRetry<Attempted<T>>({
       method: ex.method,
       policy: ex.policy,
       deps: this.deps,
       table: ex.table,
-      ...(req.signal ? { signal: req.signal } : {}),
-      ...(req.gate ? { gate: req.gate } : {}),
-      ...(req.sends ? { sends: req.sends } : {}),
+      signal: req.signal,
+      gate: req.gate,
+      sends: req.sends,
       onRetry: (info) => this.announceRetry(ex, info),
       attemptFn: (attempt, remainingMs) => sendAttempt<T>(ex, io, attempt, remainingMs),
     });
@@ -233,25 +236,18 @@ export class ApiClient implements Requester {
     const headers = requestHeaders(req, own, this.config.userAgent, this.apiKey);
     // Each origin its own decision (an upload URL may be another host).
     const route = this.proxyDecision(origin);
-    let shown: string | undefined;
-    return {
+    return new SentExchange(
       req,
-      method: req.method.toUpperCase(),
       origin,
       path,
       own,
-      // Masked when something shows it (a trace, a wait note, an error), not for every request of a bulk run.
-      get shownUrl() {
-        return (shown ??= redactUrl(origin + path));
-      },
       headers,
       route,
-      proxy: route.kind === 'proxy' ? route.route : undefined,
       // The client's own policy object when the request changes nothing of it (#37: one spread per request of a bulk run).
-      policy: req.retry ? { ...this.retry, ...req.retry } : this.retry,
-      table: this.config.answers ?? ANSWER_TABLE,
-      idleTimeoutMs: req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000,
-    };
+      req.retry ? { ...this.retry, ...req.retry } : this.retry,
+      this.config.answers ?? ANSWER_TABLE,
+      req.idleTimeoutMs ?? this.config.requestTimeoutMs ?? 30_000,
+    );
   }
 
   /** A wait before a retry: a --debug line, and the note the context shows the person. */
@@ -269,6 +265,38 @@ export class ApiClient implements Requester {
       throttled,
       ...(ex.lastProvider ? { provider: ex.lastProvider } : {}),
     });
+  }
+}
+
+/**
+ * The Exchange of one request: a class, so its masked URL is a getter of the prototype (#37: an object
+ * literal with a getter of its own was made by V8's slow path, once per request of a bulk run).
+ */
+class SentExchange implements Exchange {
+  readonly method: string;
+  readonly proxy: ProxyRoute | undefined;
+  lastProvider?: string | undefined;
+  notJson?: string;
+  private shown: string | undefined;
+
+  constructor(
+    readonly req: ApiRequest,
+    readonly origin: string,
+    readonly path: string,
+    readonly own: boolean,
+    readonly headers: Record<string, string>,
+    readonly route: ProxyDecision,
+    readonly policy: RetryPolicy,
+    readonly table: AnswerTable,
+    readonly idleTimeoutMs: number,
+  ) {
+    this.method = req.method.toUpperCase();
+    this.proxy = route.kind === 'proxy' ? route.route : undefined;
+  }
+
+  /** Masked when something shows it (a trace, a wait note, an error), not for every request of a bulk run. */
+  get shownUrl(): string {
+    return (this.shown ??= redactUrl(this.origin + this.path));
   }
 }
 

@@ -4,6 +4,7 @@
 // node:https (TLS) loads only for an https origin.
 import { once } from 'node:events';
 import * as http from 'node:http';
+import type { Readable } from 'node:stream';
 import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js';
 import { finalFailure } from './proxy-route.js';
 import { MAX_TIMER_MS } from './answer.js';
@@ -43,12 +44,16 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
     return url;
   };
 
+  // A scheme's module and agent once made (#37: no await, and no object, per request of a bulk run); emptied by close().
+  const ready = new Map<string, { request: RequestFn; agent: http.Agent }>();
   async function moduleFor(protocol: string): Promise<{ request: RequestFn; agent: http.Agent }> {
     const https = protocol === 'https:';
     const mod: { request: RequestFn; Agent: typeof http.Agent } = https ? await import('node:https') : http;
     let agent = agents.get(protocol);
     if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: idleSocketMs })));
-    return { request: mod.request, agent };
+    const made = { request: mod.request, agent };
+    ready.set(protocol, made);
+    return made;
   }
 
   // Behind a proxy, per proxy and credentials: https agents whose sockets are TLS inside CONNECT tunnels.
@@ -86,7 +91,8 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
         const { request, agent } = await tunnelFor(req.proxy, req.connectTimeoutMs, req.headers['user-agent']);
         return exchange(request, agent, url, req);
       }
-      const { request, agent } = await moduleFor(req.proxy ? req.proxy.protocol : url.protocol);
+      const protocol = req.proxy ? req.proxy.protocol : url.protocol;
+      const { request, agent } = ready.get(protocol) ?? (await moduleFor(protocol));
       return exchange(request, agent, url, req, req.proxy);
     },
     async pooledAgent(protocol) {
@@ -95,11 +101,41 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
     async close() {
       for (const agent of [...agents.values(), ...tunnels.values()]) agent.destroy();
       agents.clear();
+      ready.clear();
       if (tunnels.size === 0) return;
       tunnels.clear();
       await (await import('./proxy-tunnel.js')).closeTunnels();
     },
   };
+}
+
+/**
+ * Who to tell when a signal aborts: one listener per signal, not one per request (#37: an
+ * AbortSignal's addEventListener and removeEventListener, per request of a bulk run, where every
+ * request carries the run's one Ctrl-C signal). Told in the order they came, as listeners are.
+ */
+const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+function watchAbort(signal: AbortSignal, onAbort: () => void): void {
+  let watchers = abortWatchers.get(signal);
+  if (!watchers) {
+    const set = (watchers = new Set());
+    abortWatchers.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        const told = [...set];
+        set.clear();
+        for (const tell of told) tell();
+      },
+      { once: true },
+    );
+  }
+  watchers.add(onAbort);
+}
+
+function unwatchAbort(signal: AbortSignal, onAbort: () => void): void {
+  abortWatchers.get(signal)?.delete(onAbort);
 }
 
 /** One request; `forward`: sent to that proxy as an absolute URL (plain http forwarding). */
@@ -123,7 +159,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     const fail = (err: Error) => {
       clearTimeout(connectTimer);
       clearTimeout(deadlineTimer);
-      req.signal?.removeEventListener('abort', onAbort);
+      if (req.signal) unwatchAbort(req.signal, onAbort);
       if (response) response.destroy(err);
       else creq.destroy(err);
       if (!settled) {
@@ -132,7 +168,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       }
     };
     const onAbort = () => fail(req.signal ? abortReason(req.signal) : new Error('aborted'));
-    req.signal?.addEventListener('abort', onAbort, { once: true });
+    if (req.signal) watchAbort(req.signal, onAbort);
     const deadlineTimer = deadlineTimerOf(req.deadline, fail);
 
     // 0 (--connect-timeout 0) is no bound of ours, as --request-timeout 0 is: the system's own, never "at once".
@@ -175,7 +211,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       clearTimeout(connectTimer);
       res.on('end', () => {
         clearTimeout(deadlineTimer);
-        req.signal?.removeEventListener('abort', onAbort);
+        if (req.signal) unwatchAbort(req.signal, onAbort);
       });
       // A body left unread and destroyed (past the answer cap) ends no deadline of ours either.
       res.once('close', () => clearTimeout(deadlineTimer));
@@ -185,7 +221,15 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
     });
 
-    writeBody(creq, req).catch((err: Error) => fail(err));
+    // A body in hand is written at once (#37: no async function and its promises, per request of a bulk run).
+    const body = req.body;
+    try {
+      if (body === undefined) creq.end();
+      else if (typeof body === 'string' || Buffer.isBuffer(body)) endWith(creq, body, req.onProgress);
+      else writeStream(creq, body, req.onProgress).catch((err: Error) => fail(err));
+    } catch (err) {
+      fail(err instanceof Error ? err : new Error(String(err)));
+    }
   });
 }
 
@@ -195,18 +239,13 @@ function deadlineTimerOf(deadline: TransportRequest['deadline'], fail: (err: Err
   return setTimeout(() => fail(deadline.error()), Math.max(0, deadline.ms));
 }
 
-async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promise<void> {
-  const body = req.body;
-  if (body === undefined) {
-    creq.end();
-    return;
-  }
-  if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    const buf = typeof body === 'string' ? Buffer.from(body) : body;
-    if (!creq.hasHeader('content-length')) creq.setHeader('content-length', buf.length);
-    creq.end(buf, () => req.onProgress?.(buf.length));
-    return;
-  }
+function endWith(creq: http.ClientRequest, body: string | Buffer, onProgress: TransportRequest['onProgress']): void {
+  const buf = typeof body === 'string' ? Buffer.from(body) : body;
+  if (!creq.hasHeader('content-length')) creq.setHeader('content-length', buf.length);
+  creq.end(buf, onProgress ? () => onProgress(buf.length) : undefined);
+}
+
+async function writeStream(creq: http.ClientRequest, body: Readable, onProgress: TransportRequest['onProgress']): Promise<void> {
   let sent = 0;
   for await (const chunk of body) {
     if (creq.destroyed) return;
@@ -219,7 +258,7 @@ async function writeBody(creq: http.ClientRequest, req: TransportRequest): Promi
           : Buffer.from(String(data));
     if (!creq.write(buf)) await drained(creq);
     sent += buf.length;
-    req.onProgress?.(sent);
+    onProgress?.(sent);
   }
   creq.end();
 }

@@ -261,11 +261,11 @@ export async function runWithRetry<T>(opts: {
   method: string;
   policy: RetryPolicy;
   deps: RetryDeps;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Shared with other requests: wait out their throttling before each attempt, and hold them through ours. */
-  gate?: ThrottleGate;
+  gate?: ThrottleGate | undefined;
   /** The request's sends so far (a flow resending it shares one); a new one when absent. */
-  sends?: SendBudget;
+  sends?: SendBudget | undefined;
   /** A lost answer may be sent again (an upload PUT). */
   resendable?: boolean;
   /** The answer table to judge outcomes by (the contract's when absent). */
@@ -285,6 +285,11 @@ export async function runWithRetry<T>(opts: {
     if (!sends.left()) throw new SendsSpentError(`${opts.method}: no send left of ${maxSends(opts.policy)} (${sends.made} made)`);
     const attempt = ++sends.made;
     const { outcome, result } = await opts.attemptFn(attempt, sends.attemptBoundMs());
+    // An outcome no checker retries (a 2xx, a 4xx, a lost POST) ends here, judged once (#37: a bulk run's
+    // every answer went through the checkers three times, and a decision's input object). Not throttled
+    // either: the throttle checker is one of those that would retry it.
+    if (!isRetryable(outcome, opts.method, opts.resendable, table))
+      return finalRun(result, attempt, sends.elapsedMs(), 'not retryable', outcome.kind === 'network');
     const throttled = isThrottled(outcome, table);
     if (throttled) sends.throttled = true;
     const decision = decideRetry({
