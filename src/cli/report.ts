@@ -11,7 +11,7 @@ import { CliError } from './errors.js';
 import { EXIT, exitCodeOfAnswer, type ExitCode } from './exit-codes.js';
 import { installProblem } from './install-problem.js';
 import { extraLines, MAX_ISSUES } from './output/error-details.js';
-import { blockText, jsonText, lineText } from './output/sanitize.js';
+import { blockText, defuseWorkflowCommands, jsonText, lineText } from './output/sanitize.js';
 
 export interface ErrorReport {
   code: string;
@@ -129,7 +129,8 @@ export function formatReport(r: ErrorReport): string {
   for (const hint of r.hints ?? (r.hint ? [r.hint] : [])) lines.push(`hint: ${blockText(hint)}`);
   // The cursor once, on the line a script reads (as a list that stops early prints it).
   if (r.nextCursor) lines.push(`next cursor: ${lineText(r.nextCursor)}`);
-  return lines.join('\n') + '\n';
+  // Whole, once joined: parts cleaned one by one can still meet as `::` (sanitize.ts).
+  return defuseWorkflowCommands(lines.join('\n') + '\n');
 }
 
 export function formatReportJson(r: ErrorReport): string {

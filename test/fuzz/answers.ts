@@ -56,6 +56,12 @@ export const HOSTILE_TEXT: readonly string[] = [
   '| a | b |',
   '<img src=x onerror=alert(1)>',
   '=HYPERLINK("http://evil.example")',
+  // GitHub Actions workflow commands, whole and in halves that meet `: ` or `:` where adops joins text to them.
+  '::error title=fuzz::forged annotation',
+  '::warning',
+  ':',
+  '::add-mask::',
+  'a ##[group]fold',
   ...KEY_FORMS,
 ];
 

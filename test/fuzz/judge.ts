@@ -14,6 +14,7 @@ import { COMMON_EXITS } from '../../src/cli/exit-codes.js';
 import { OPERATION_SCHEMAS } from '../../src/contract/operation-schemas.js';
 import { ANSWER_VIEWS, parseRead } from '../../src/contract/answer-views.js';
 import { JUDGED, PROPOSES, type Judged } from './cases.js';
+import { workflowCommands } from '../helpers/workflow-commands.js';
 import { FUZZ_KEY, keyFormsIn } from './key.js';
 import { SEMANTIC, strikes, type Mutation, type MutationKind } from './mutations.js';
 import type { Served, SeenRequest } from './stand-in.js';
@@ -139,6 +140,9 @@ export function judge(r: RunFacts): string[] {
       out.push(
         `a control character (U+${control[0].charCodeAt(0).toString(16).padStart(4, '0')}) in ${where}: ${shown(text.slice(Math.max(0, control.index - 40), control.index + 40))}`,
       );
+    // A CI log reads stdout and stderr for workflow commands (`::error …::`, `##[…]`): outside text, or parts of it
+    // meeting where adops joins them, must not make one.
+    if (where === 'stdout' || where === 'stderr') for (const c of workflowCommands(text)) out.push(`a workflow command in ${where}: ${shown(c)}`);
   }
   if (r.summary !== undefined) {
     if (Buffer.byteLength(r.summary) > SUMMARY_LIMIT) out.push(`the step summary is ${Buffer.byteLength(r.summary)} bytes, over GitHub's 1 MiB`);

@@ -38,8 +38,12 @@ const LINE_BREAKS = /\r\n?|[\n\u000b\u000c\u2028\u2029]/g;
 const WORKFLOW_COMMAND_LINE = /^(\s*):(?=:[^\r\n\u2028\u2029]*::)/gm;
 const WORKFLOW_COMMAND_V1 = /##\[/g;
 
-/** Outside text that cannot be read as a workflow command, whichever line of a CI log it starts or sits in. */
-function defuseWorkflowCommands(text: string): string {
+/**
+ * Outside text that cannot be read as a workflow command, whichever line of a CI log it starts or sits in. Also for
+ * a line composed of parts cleaned one by one: `:` ending one part and `:` starting what follows make `::` only
+ * once they are joined (an error's issue `in` of `::error` and its message `::x`), so the composed text is passed here whole.
+ */
+export function defuseWorkflowCommands(text: string): string {
   return text.replace(WORKFLOW_COMMAND_LINE, '$1:\u2060').replace(WORKFLOW_COMMAND_V1, '##\u2060[');
 }
 

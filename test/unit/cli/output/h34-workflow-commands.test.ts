@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { printableJson } from '../../../../src/client/json.js';
 import { blockText, csvText, jsonText, jsonTexts, lineText, stripControl } from '../../../../src/cli/output/sanitize.js';
 import { inline } from '../../../../src/cli/output/writers/markdown.js';
+import { formatReport, type ErrorReport } from '../../../../src/cli/report.js';
 import { workflowCommands } from '../../../helpers/workflow-commands.js';
 
 const COMMANDS = [
@@ -46,5 +47,22 @@ describe('no sink lets outside text be read as a workflow command', () => {
     const ndjson = jsonTexts([value, value], () => '', '\n');
     for (const out of [jsonText(value), jsonText(value, 2), ndjson, printableJson(value)]) expect(workflowCommands(out)).toEqual([]);
     for (const out of [jsonText(value), jsonText(value, 2), printableJson(value), ...ndjson.trimEnd().split('\n')]) expect(JSON.parse(out)).toEqual(value);
+  });
+
+  // #37 session 4: each part of an error's text was cleaned alone, and a service's issue `in` of `::error` met the
+  // `: ` adops writes after its path and the message's own `::` only once the line was joined.
+  it('an error report composed of parts cleaned one by one: no command where the parts meet', () => {
+    const report: ErrorReport = {
+      code: ':',
+      status: 400,
+      message: ':warning::from the message',
+      issues: [{ in: '::error', path: 'file=a.ts', message: '::forged annotation' }],
+      retryable: false,
+      hint: null,
+      exitCode: 2,
+    };
+    const out = formatReport(report);
+    expect(workflowCommands(out), out).toEqual([]);
+    expect(out.replace(/\u2060/g, '')).toContain('  ::error file=a.ts: ::forged annotation');
   });
 });
