@@ -32,7 +32,6 @@ export const IDLE_SOCKET_MS = 4_000;
 
 export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
   const idleSocketMs = opts.idleSocketMs ?? IDLE_SOCKET_MS;
-  const agents = new Map<string, http.Agent>();
   // Each origin parsed once (#37: a URL per request of a bulk run); a run talks to a handful of them.
   const origins = new Map<string, URL>();
   const urlOf = (origin: string): URL => {
@@ -44,14 +43,15 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
     return url;
   };
 
-  // A scheme's module and agent once made (#37: no await, and no object, per request of a bulk run); emptied by close().
+  // Each scheme's module and its keep-alive agent, made once (#37: no await, and no object, per request of a bulk
+  // run); emptied by close().
   const ready = new Map<string, { request: RequestFn; agent: http.Agent }>();
   async function moduleFor(protocol: string): Promise<{ request: RequestFn; agent: http.Agent }> {
-    const https = protocol === 'https:';
-    const mod: { request: RequestFn; Agent: typeof http.Agent } = https ? await import('node:https') : http;
-    let agent = agents.get(protocol);
-    if (!agent) agents.set(protocol, (agent = new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: idleSocketMs })));
-    const made = { request: mod.request, agent };
+    const known = ready.get(protocol);
+    if (known) return known;
+    const mod: { request: RequestFn; Agent: typeof http.Agent } = protocol === 'https:' ? await import('node:https') : http;
+    // Made while awaiting import('node:https') by a request sent at the same time: that one, not a second agent.
+    const made = ready.get(protocol) ?? { request: mod.request, agent: new mod.Agent({ keepAlive: true, maxSockets: 8, timeout: idleSocketMs }) };
     ready.set(protocol, made);
     return made;
   }
@@ -99,8 +99,8 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
       return (await moduleFor(protocol)).agent;
     },
     async close() {
-      for (const agent of [...agents.values(), ...tunnels.values()]) agent.destroy();
-      agents.clear();
+      for (const { agent } of ready.values()) agent.destroy();
+      for (const agent of tunnels.values()) agent.destroy();
       ready.clear();
       if (tunnels.size === 0) return;
       tunnels.clear();

@@ -304,8 +304,8 @@ export async function runWithRetry<T>(opts: {
       ...(opts.resendable !== undefined ? { resendable: opts.resendable } : {}),
     });
     const elapsedMs = sends.elapsedMs();
-    if (!decision.retry)
-      return finalRun(result, attempt, elapsedMs, decision.reason, outcome.kind === 'network' || isRetryable(outcome, opts.method, opts.resendable, table));
+    // A failure the policy would retry (the early return above took every other): given up, not never retried.
+    if (!decision.retry) return finalRun(result, attempt, elapsedMs, decision.reason, true);
     opts.onRetry?.({ attempt, delayMs: decision.delayMs, outcome, elapsedMs });
     if (throttled) opts.gate?.hold(opts.deps.now() + decision.delayMs);
     await opts.deps.sleep(decision.delayMs, opts.signal);
