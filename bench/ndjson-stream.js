@@ -17,12 +17,13 @@
 //   node bench/ndjson-stream.js [--rows 20000] [--runs 11]   (needs `npm run build`)
 // Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PEAK_RSS_ARGS, peakRssKib } from './lib/peak-rss.js';
 import { cleanEnv, median, timedRun } from './lib/timed-run.js';
+import { scratchDir } from './lib/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
@@ -72,7 +73,7 @@ const loadBefore = loadavg()
 async function withServer(rows, fn) {
   const server = await startServer(rows);
   try {
-    const config = mkdtempSync(join(tmpdir(), 'adops-bench-ndjson-'));
+    const config = scratchDir('ndjson');
     return await fn(cleanEnv({ ADOPS_CONFIG_DIR: config, ADOPS_BASE_URL: server.url, ADOPS_API_KEY: server.key, U: server.url, K: server.key }));
   } finally {
     server.child.kill('SIGTERM');

@@ -16,12 +16,13 @@
 //   node bench/sandbox-mixed.js [--seconds 6] [--rounds 2]   (needs `npm run build`)
 // Prints `figure:` JSON lines for bench/run-all.js; exit 1 when under target.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillStored } from './lib/stored-rows.js';
+import { scratchDir } from './lib/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -201,7 +202,7 @@ async function main() {
   let trivial;
   try {
     const paths = await readPaths(sandbox.url);
-    const file = join(mkdtempSync(join(tmpdir(), 'adops-bench-mixed-')), 'pages.json');
+    const file = join(scratchDir('mixed'), 'pages.json');
     writeFileSync(file, JSON.stringify(Object.fromEntries(paths)));
     trivial = await startChild('trivial', [file]);
     const best = { sandbox: 0, trivial: 0 };

@@ -18,11 +18,12 @@
 // --write puts the figures in docs/performance.md between the "sandbox-scale" markers.
 // Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { scratchDir } from './lib/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -211,7 +212,7 @@ async function main() {
 
   // First start of `adops sandbox serve` on a new data file (demo world: generate, load, ingest) vs bare node.
   const bin = join(ROOT, 'bin', 'adops.js');
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'adops-bench-')) };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: scratchDir('scale') };
   const firstStart = (data) =>
     new Promise((resolve, reject) => {
       const t = performance.now();
@@ -227,7 +228,7 @@ async function main() {
   const starts = [];
   const nodes = [];
   for (let i = 0; i < 5; i++) {
-    const dir = mkdtempSync(join(tmpdir(), 'adops-bench-data-'));
+    const dir = scratchDir('data');
     starts.push(await firstStart(join(dir, 'sandbox.db')));
     rmSync(dir, { recursive: true, force: true });
     const t = performance.now();

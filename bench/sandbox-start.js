@@ -26,9 +26,10 @@
 // Each figure is also printed as a `figure:` JSON line for bench/run-all.js.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from './lib/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
@@ -48,7 +49,7 @@ if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
 }
 
 const loadStart = loadavg()[0].toFixed(2);
-const tmp = mkdtempSync(join(tmpdir(), 'adops-bench-start-'));
+const tmp = scratchDir('start');
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: join(tmp, 'config') };
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -223,12 +224,8 @@ async function throughputFigure() {
   }
 }
 
-try {
-  if (ONLY !== 'stored') await startFigures();
-  if (ONLY !== 'start') await throughputFigure();
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
-}
+if (ONLY !== 'stored') await startFigures();
+if (ONLY !== 'start') await throughputFigure();
 
 const lines = [
   `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/sandbox-start.js on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.versions.node}, load average ${loadStart} at the start and ${loadavg()[0].toFixed(2)} at the end (other work on this machine); baselines from the same run:`,

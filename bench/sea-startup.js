@@ -13,12 +13,13 @@
 // (downloaded once from the npm registry, as `npm run build:sea` does).
 // Usage: node bench/sea-startup.js [--runs N] [--no-build]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLOOR_SCRIPT, figureLines, interleavedRuns, loadText, startSandbox, tableLines } from './lib/start-up-runs.js';
 import { cleanEnv } from './lib/timed-run.js';
+import { scratchDir } from './lib/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -36,7 +37,7 @@ if (!existsSync(exe) || !existsSync(node24)) {
   process.exit(2);
 }
 
-const config = mkdtempSync(join(tmpdir(), 'adops-bench-sea-'));
+const config = scratchDir('sea');
 const env = cleanEnv({ ADOPS_CONFIG_DIR: config, XDG_CACHE_HOME: join(config, 'cache') });
 
 const loadBefore = loadText();
@@ -64,5 +65,4 @@ try {
 } finally {
   sandbox.kill('SIGTERM');
   await new Promise((resolve) => sandbox.once('exit', resolve));
-  rmSync(config, { recursive: true, force: true });
 }

@@ -12,12 +12,13 @@
 // `--write` puts the table in docs/performance.md between the "cli-startup" markers.
 // Each target is also printed as a `figure:` JSON line for bench/run-all.js.
 // Usage: node bench/startup.js [--runs N] [--write]   (needs `npm run build`)
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLOOR_SCRIPT, figureLines, interleavedRuns, loadText, startSandbox, tableLines } from './lib/start-up-runs.js';
 import { cleanEnv } from './lib/timed-run.js';
+import { scratchDir } from './lib/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // What `adops` runs once installed (package.json "bin").
@@ -31,7 +32,7 @@ if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
   process.exit(2);
 }
 
-const config = mkdtempSync(join(tmpdir(), 'adops-bench-'));
+const config = scratchDir('startup');
 const env = cleanEnv({ ADOPS_CONFIG_DIR: config });
 
 const loadBefore = loadText();

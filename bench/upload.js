@@ -11,11 +11,12 @@
 // `--write` puts it in docs/performance.md between the "cli-uploads" markers.
 // Usage: node bench/upload.js [--size-mib N] [--files N] [--rounds N] [--write]   (needs `npm run build`)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
+import { scratchDir } from './lib/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
@@ -36,7 +37,7 @@ if (spawnSync('curl', ['--version']).status !== 0 || !existsSync('/usr/bin/time'
   process.exit(2);
 }
 
-const work = mkdtempSync(join(tmpdir(), 'adops-bench-upload-'));
+const work = scratchDir('upload');
 const config = join(work, 'config');
 const env = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: config });
 
@@ -191,5 +192,4 @@ try {
   process.exitCode = 1;
 } finally {
   sandbox?.child.kill('SIGTERM');
-  rmSync(work, { recursive: true, force: true });
 }
