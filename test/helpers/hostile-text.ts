@@ -1,8 +1,8 @@
-// Text for fuzzers: any Unicode scalar value (every code point but the surrogates, as fast-check's `unit: 'binary'`
-// gives), with the characters that break text handling mixed in often. `fc.string({ unit: 'binary' })` builds a reverse table of
-// all 1,114,112 code points the first time a process asks for it (~2.1-4.3 s of CPU: fast-check's mapToConstant,
-// for shrinking without context), paid once per worker by each fuzzer that used it (#37 session 5); this unit is
-// a plain integer mapped to its code point, and hits the hostile ones far more often than 1 in 1.1 million.
+// Text for fuzzers: any Unicode scalar value (every code point but the surrogates, as fast-check's
+// `unit: 'binary'` gives), with the characters that break text handling mixed in often. `unit: 'binary'` builds a
+// reverse table of its 1,112,064 code points the first time a process asks for it (~2.1-2.4 s of CPU: fast-check's
+// mapToConstant, for shrinking without context), paid in each worker by each fuzzer that used it (#37 session 5);
+// this unit is a plain integer mapped to its code point, and hits the hostile ones far more often than 1 in 1.1M.
 import fc from 'fast-check';
 
 /**
