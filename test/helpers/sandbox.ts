@@ -6,6 +6,7 @@
 //   expect(res.status).toBe(200);
 //   await sb.close();
 import { perFile } from './per-file.js';
+import { SEEN_RESPONSES } from './seen-responses.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox, StartOptions } from '../../src/sandbox/index.js';
 import type { Clock, SandboxServices } from '../../src/sandbox/http/context.js';
@@ -126,15 +127,9 @@ export function useTestSandbox(opts: TestSandboxOptions = {}): TestSandbox {
   };
 }
 
-/**
- * Every answer a sandbox test sees through request(): the setup file
- * test/helpers/check-responses.ts judges them all, after each test file,
- * against the OpenAPI document the sandbox publishes.
- */
-export const SEEN_RESPONSES: Array<{ method: string; path: string; res: TestResponse }> = [];
-
 export async function request(base: string, method: string, path: string, o: ReqOptions = {}): Promise<TestResponse> {
   const answer = await send(base, method, path, o);
+  // Judged after the test file against the published documents (seen-responses.ts, check-responses.ts).
   SEEN_RESPONSES.push({ method, path, res: answer });
   return answer;
 }

@@ -13,6 +13,7 @@ import { ENTITY_STATUSES, PERMISSIONS, PROVIDER_FILTER_VALUES } from '../../src/
 import { ISSUE_LOCATIONS } from '../../src/contract/errors.js';
 import { errorBodySchema } from '../../src/contract/schemas/common.js';
 import { generateDemoEntities } from '../../src/sandbox/providers/demo-entities.js';
+import { hostileString } from '../helpers/hostile-text.js';
 import { minimalWorld, startTestSandbox, withAdvertiser, withOrganization } from '../helpers/sandbox.js';
 import type { TestResponse, TestSandbox } from '../helpers/sandbox.js';
 import { bodySchema, perturb, queryArb as docQueryArb, schemaArb } from './platform/openapi-arb.js';
@@ -66,12 +67,7 @@ const SPECIAL = [
 ];
 
 const text = (max: number) =>
-  fc.oneof(
-    fc.string({ maxLength: max }),
-    fc.string({ unit: 'grapheme', maxLength: max }),
-    fc.string({ unit: 'binary', maxLength: max }),
-    fc.constantFrom(...SPECIAL),
-  );
+  fc.oneof(fc.string({ maxLength: max }), fc.string({ unit: 'grapheme', maxLength: max }), hostileString({ maxLength: max }), fc.constantFrom(...SPECIAL));
 const pathValue = fc.oneof(text(60), fc.constantFrom(...ADVERTISERS.map((a) => a.id), 'acc_unknown', '1', 'a-slug')).filter((s) => s.length > 0);
 const QUERY_KEYS = [
   'limit',

@@ -11,6 +11,7 @@ import { checkRequest } from '../../../src/contract/request-check.js';
 import { parameterValidatorsDeclaration, parameterValidatorsSource } from '../../../src/contract/request-schemas.js';
 import { escape } from '../../../src/contract/validation-words.js';
 import { isNode, publishedSchema, type Node } from '../../../src/contract/validator-build.js';
+import { hostileString } from '../../helpers/hostile-text.js';
 
 const generated = (name: string) => readFileSync(new URL(`../../../src/contract/generated/${name}`, import.meta.url), 'utf8');
 
@@ -60,7 +61,7 @@ function texts(published: Node): fc.Arbitrary<string> {
   const base = fc.oneof(
     fc.constantFrom(...ODD, ...DATES, ...near, ...sized, ...emoji, ...(words.length ? words : ['x'])),
     fc.string(),
-    fc.string({ unit: 'binary', maxLength: 12 }),
+    hostileString({ maxLength: 12 }),
     fc.integer({ min: -1000, max: 1_000_000 }).map(String),
     fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
     ...matching,
