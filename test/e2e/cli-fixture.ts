@@ -5,8 +5,9 @@
 // runs in this process (helpers/demo-sandbox.ts) unless the file tests the
 // serve command itself (`{ child: true }`: its stderr, its exit on a signal).
 import { afterAll, beforeAll } from 'vitest';
-import { ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { ensureBuilt, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { startStub, type Stub } from './stub-server.js';
 
 export let sandbox: DemoSandbox;
@@ -16,8 +17,13 @@ export let stub: Stub;
 /** Logged in through `sandbox serve --login`. */
 export let cfg: string;
 export const envFor = (extra: Record<string, string | undefined> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ...extra });
+/**
+ * A command run in this process (helpers/run-in-process.ts: the binary's own entry decision, piped streams, exit code):
+ * a spawned `node bin/adops.js` costs ~0.15-0.3 s of CPU, this milliseconds. What only a process shows (signals, a
+ * pty, a pipe's reader leaving) the files spawn themselves.
+ */
 export const run = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string) =>
-  runAdops(args, { env: envFor(extra), ...(stdin !== undefined ? { stdin } : {}) });
+  runAdopsInProcess(args, { env: envFor(extra), ...(stdin !== undefined ? { stdin } : {}) });
 
 export function useLoggedInSandbox(opts: { child?: boolean } = {}): void {
   beforeAll(async () => {
