@@ -9,6 +9,7 @@ const cfg = tempConfigDir();
 const cli = (args: readonly string[], key = DEMO.full) =>
   runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: old.url, ADOPS_API_KEY: key } });
 
+// A child, not the in-process sandbox: the serve command's --as-of flag and its note on stderr are what is tested.
 const old = useSandboxChild(['--as-of', '2026-09-23']);
 
 describe('adops against the service as it was before 2026-09-24', () => {

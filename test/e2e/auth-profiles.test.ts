@@ -1,13 +1,14 @@
 // Which profile a login touches and which organization `auth status` shows,
-// through the BUILT binary against a real sandbox child.
+// against the demo sandbox in this process; `sandbox serve --login acme` (the
+// profile it names and the organization it records) as a child, as a user runs it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO, startSandboxChild, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
+import { useDemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
-const loginDir = tempConfigDir();
-const sandbox = useSandboxChild([], { ADOPS_CONFIG_DIR: loginDir });
+const sandbox = useDemoSandbox();
 
 const configOf = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {

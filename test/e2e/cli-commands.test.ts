@@ -1,4 +1,4 @@
-// doctor, config and `mutations start` end to end against the sandbox child.
+// doctor, config and `mutations start` end to end against the demo sandbox.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

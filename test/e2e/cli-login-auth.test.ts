@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO, runAdopsTty, startSandboxChild, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
-import { cfg, envFor, run, sandbox, useLoggedInSandbox } from './cli-fixture.js';
+import { cfg, child, envFor, run, sandbox, useLoggedInSandbox } from './cli-fixture.js';
 
-useLoggedInSandbox();
+// The serve command itself is tested here (its stderr, its exit on SIGTERM and SIGINT): a child process.
+useLoggedInSandbox({ child: true });
 
 describe('sandbox serve --login', () => {
   it('points the "sandbox" profile at itself with a demo key, 0600 in 0700', () => {
@@ -18,7 +19,9 @@ describe('sandbox serve --login', () => {
     expect(data.profiles.sandbox).toMatchObject({ baseUrl: sandbox.url, apiKey: DEMO.full });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(cfg).mode & 0o777).toBe(0o700);
-    expect(sandbox.stderr()).toMatch(/Demo API keys/);
+    expect(child.stderr()).toMatch(/Demo API keys/);
+    // It wrote a key, yet its running process's argv holds none.
+    expect(readFileSync(`/proc/${child.process.pid}/cmdline`, 'utf8')).not.toContain('acr_');
   });
 
   it('a newcomer runs a command with no key copied', async () => {
@@ -108,6 +111,6 @@ describe('auth', () => {
 
 describe('sandbox serve, last', () => {
   it('stops cleanly on SIGINT with exit 0', async () => {
-    expect(await sandbox.stop('SIGINT')).toBe(0);
+    expect(await child.stop('SIGINT')).toBe(0);
   });
 });

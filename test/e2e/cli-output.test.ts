@@ -4,17 +4,17 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ROOT, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/spawn-async.js';
 import { cfg, envFor, run, stub, useLoggedInSandbox } from './cli-fixture.js';
 
 useLoggedInSandbox();
 
 describe('a reader that leaves early', () => {
   it('`adops … | head -c 1` stops quietly with exit 0, no EPIPE stack', async () => {
-    const { spawnSync } = await import('node:child_process');
-    // Every page as ndjson (hundreds of rows) into a reader that takes one byte and leaves.
-    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" observe ad-groups --all --output ndjson | head -c 1 >/dev/null`], {
+    // Every page as ndjson (hundreds of rows) into a reader that takes one byte and leaves. Not spawnSync: the
+    // sandbox it reads from answers from this process.
+    const r = await spawnAsync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" observe ad-groups --all --output ndjson | head -c 1 >/dev/null`], {
       env: baseEnv({ ADOPS_CONFIG_DIR: cfg }),
-      encoding: 'utf8',
       timeout: 20_000,
     });
     expect(r.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js/);

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, closeAllPools } from '../../src/client/http.js';
 import { NetworkError } from '../../src/client/errors.js';
 import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/fault-proxy.js';
-import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let proxy: FaultProxy;
 let storage: FaultProxy;
 let allIds: string[];
@@ -38,7 +39,7 @@ async function setFaults(provider: string, faults: Record<string, unknown>) {
 
 beforeAll(async () => {
   ensureBuilt();
-  sandbox = await startSandboxChild();
+  sandbox = await startDemoSandbox();
   proxy = await startFaultProxy(sandbox.url);
   storage = await startFaultProxy(sandbox.url);
   const all = await runAdopsInProcess(['observe', 'campaigns', '--all', '--limit', '500', '-o', 'ndjson'], { env: env() });

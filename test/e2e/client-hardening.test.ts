@@ -8,10 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let proxy: FaultProxy;
 let redirector: Server;
 let redirectUrl: string;
@@ -19,7 +20,7 @@ const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: tempCon
 
 beforeAll(async () => {
   ensureBuilt();
-  sandbox = await startSandboxChild();
+  sandbox = await startDemoSandbox();
   proxy = await startFaultProxy(sandbox.url);
   redirector = createServer((_req, res) => {
     res.writeHead(302, { location: 'https://elsewhere.example/login' });

@@ -1,11 +1,12 @@
 // Destructive commands (issue #4): they ask for confirmation on a terminal and
 // need --yes elsewhere; without it nothing is deleted. `adops assets delete`
-// against a sandbox child, piped and under a pseudo-terminal (script(1)).
+// against the demo sandbox (in this process), piped and under a pseudo-terminal (script(1)).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { ensureBuilt, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let cfg: string; // logged in through `sandbox serve --login`
 const env = (extra: Record<string, string | undefined> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ...extra });
 
@@ -26,7 +27,7 @@ async function getCode(id: string): Promise<number | null> {
 beforeAll(async () => {
   ensureBuilt();
   cfg = tempConfigDir();
-  sandbox = await startSandboxChild(['--login'], { ADOPS_CONFIG_DIR: cfg });
+  sandbox = await startDemoSandbox({ login: { configDir: cfg } });
 }, 60_000);
 
 afterAll(async () => {

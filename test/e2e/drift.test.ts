@@ -1,9 +1,10 @@
-// `adops observe drift`: the built binary against a sandbox child (the demo
+// `adops observe drift`: the built binary against the demo sandbox in this process (the demo
 // world), and against a loopback stub for a provider that cannot read live (501).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { useDemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const A = 'acc_acme_a_001';
@@ -19,7 +20,7 @@ const ingest = async () => expect((await fetch(`${sandbox.url}/_sandbox/ingest`,
 const campaigns = async (query: string) =>
   JSON.parse((await cli(['observe', 'campaigns', '--advertiser', A, '--limit', '200', '-o', 'json', '--query', query])).stdout);
 
-const sandbox = useSandboxChild([]);
+const sandbox = useDemoSandbox();
 
 describe('observe drift', () => {
   it('is in sync on a freshly ingested world: fields the stored copy never carries are not drift', async () => {

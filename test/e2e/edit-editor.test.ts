@@ -5,11 +5,12 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, DEMO, ensureBuilt, runAdops, runAdopsTty, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { BIN, DEMO, ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let cfg: string;
 let dir: string;
 const key = DEMO.full;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   ensureBuilt();
   cfg = tempConfigDir();
   dir = tempDir('adops-editors-');
-  sandbox = await startSandboxChild();
+  sandbox = await startDemoSandbox();
   await api('POST', '/context/brands', { slug: 'ed-acme', name: 'Acme', description: 'Outdoor gear', voice: 'Plain.' });
 }, 60_000);
 

@@ -1,4 +1,4 @@
-// Revision-safe edits (issue 8), the built binary against a sandbox child.
+// Revision-safe edits (issue 8), the built binary against the demo sandbox (in this process).
 // Races are made deterministic with a loopback proxy between the CLI and the
 // sandbox: before it forwards the CLI's first PATCH of a row, another writer
 // changes that row through the API, so the CLI's write meets 409
@@ -6,11 +6,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { request } from '../helpers/sandbox.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let proxy: { url: string; server: Server; before: Map<string, () => Promise<void>>; patches: string[] };
 let cfg: string;
 const key = DEMO.full;
@@ -71,7 +72,7 @@ const newBrand = async (fields: Record<string, unknown> = {}) => {
 beforeAll(async () => {
   ensureBuilt();
   cfg = tempConfigDir();
-  sandbox = await startSandboxChild();
+  sandbox = await startDemoSandbox();
   proxy = await startProxy(sandbox.url);
 }, 60_000);
 

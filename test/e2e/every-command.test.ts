@@ -10,11 +10,12 @@ import { png } from '../unit/uploads/media-samples.js';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
-import { DEMO, ensureBuilt, runAdopsTty, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, runAdopsTty, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { startStub, type Stub } from './stub-server.js';
 import { tempDir } from '../helpers/temp.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let stub: Stub;
 const cfg = tempConfigDir();
 const env = (base: string) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full });
@@ -724,7 +725,7 @@ const CASES: Case[] = [
 
 beforeAll(async () => {
   ensureBuilt();
-  [sandbox, stub] = await Promise.all([startSandboxChild([]), startStub()]);
+  [sandbox, stub] = await Promise.all([startDemoSandbox(), startStub()]);
   ids.campaign = await firstStoredId('campaigns', A);
   const budgeted = await cli(['observe', 'campaigns', '--advertiser', A, '--limit', '100', '-o', 'json', '--query', "[?budgetLevel=='campaign'] | [0].id"]);
   ids.budgetCampaign = JSON.parse(budgeted.stdout) as string;

@@ -144,6 +144,7 @@ describe('fast start', () => {
   describe('undici', () => {
     let sandbox: SandboxChild;
     beforeAll(async () => {
+      // A child, not the in-process sandbox: loaded() waits in spawnSync, so nothing in this process could answer.
       sandbox = await startSandboxChild();
     }, 60_000);
     afterAll(async () => {

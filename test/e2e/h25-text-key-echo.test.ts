@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
-import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { virtualClock } from '../helpers/virtual-clock.js';
@@ -28,7 +29,7 @@ type Fault = '500' | 'provider' | '401' | '422';
 let faults: Array<{ method: string; path: RegExp; fault: Fault }> = [];
 const seen: string[] = [];
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let echo: Server;
 let url = '';
 const cfg = tempConfigDir();
@@ -94,7 +95,7 @@ function forward(req: IncomingMessage, body: Buffer, res: import('node:http').Se
 
 beforeAll(async () => {
   ensureBuilt();
-  sandbox = await startSandboxChild([]);
+  sandbox = await startDemoSandbox();
   echo = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -124,7 +125,7 @@ afterAll(async () => {
 const env = (over: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: url, ADOPS_API_KEY: KEY, ...over });
 // A run that retries and does not wait on the sandbox sleeps on a virtual clock: its back-off waits (what the
 // key must survive is the answers and the retry notes, not the time between) cost nothing. A --wait polls the
-// sandbox child, which moves on the real clock, so it keeps the real one.
+// sandbox, which moves on the real clock, so it keeps the real one.
 const adops = (args: string[], over: Record<string, string> = {}) =>
   runAdopsInProcess(args, {
     env: env(over),

@@ -2,10 +2,11 @@
 // larger than the contract's 500, so the list is read in pages of 500 and the
 // rest, never refused for asking limit=600 (400 invalid_request, exit 7).
 import { describe, expect, it } from 'vitest';
-import { DEMO, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, tempConfigDir } from '../helpers/cli.js';
+import { useDemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
-const sandbox = useSandboxChild();
+const sandbox = useDemoSandbox();
 
 describe('--all --max above the largest page', () => {
   it('--all --max 600: exit 0, every request asks at most 500 rows', async () => {

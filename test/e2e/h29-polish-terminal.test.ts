@@ -5,13 +5,14 @@
 // and a chart over several currencies under NO_COLOR.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
-import { DEMO, runAdops, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { useDemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const cfg = tempConfigDir();
-const sandbox = useSandboxChild();
+const sandbox = useDemoSandbox();
 const env = (extra: Record<string, string> = {}) => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ...extra });
 const tty = (args: string[], cols: number, extra: Record<string, string> = {}) => runAdopsTty(args, { env: env(extra), cols, timeoutMs: 60_000 });
 

@@ -9,6 +9,7 @@ const ACC = 'acc_acme_a_001';
 
 async function pauseAndWatch(ingestEvery: string, watchMs: number): Promise<{ status: string | undefined; stderr: string }> {
   ensureBuilt();
+  // A child: the serve command's --ingest-every flag and its stderr are what is tested.
   const sb = await startSandboxChild(['--ingest-every', ingestEvery]);
   try {
     const env = { ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: DEMO.full };

@@ -1,12 +1,13 @@
 // Issue 13 item 21: `--wait --timeout 1` against a slow provider exits 8 at
 // about one second. Two halves: the sandbox answers a read of a mutation at
-// once while its provider applies the change (a sandbox in its own process,
+// once while its provider applies the change (the demo sandbox on loopback,
 // provider latency 6 s), and the CLI's --timeout cuts off a poll the service
 // holds open (a stub that never answers the poll).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { request } from '../helpers/sandbox.js';
 
@@ -15,9 +16,9 @@ const ACC = 'acc_acme_a_001';
 beforeAll(() => ensureBuilt(), 60_000);
 
 describe('mutations pause --wait --timeout 1 against a slow provider', () => {
-  let child: SandboxChild;
+  let child: DemoSandbox;
   beforeAll(async () => {
-    child = await startSandboxChild();
+    child = await startDemoSandbox();
   }, 60_000);
   afterAll(async () => {
     await child?.stop();

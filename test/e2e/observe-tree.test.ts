@@ -3,7 +3,8 @@
 // named (or run) when a live read is refused, insights' empty-range note and
 // chart, --query, unknown-field warnings, and the machine-readable tree.
 import { describe, expect, it } from 'vitest';
-import { DEMO, runAdopsTty, tempConfigDir, useSandboxChild } from '../helpers/cli.js';
+import { DEMO, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { useDemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
 const cfg = tempConfigDir();
@@ -11,7 +12,7 @@ const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_A
 const run = (args: string[]) => runAdopsInProcess(args, { env: env() });
 const A = 'acc_acme_a_001';
 
-const sandbox = useSandboxChild([]);
+const sandbox = useDemoSandbox();
 
 describe('observe', () => {
   it('`observe campaigns --live ACC` still lists (the group runs its default verb)', async () => {

@@ -3,10 +3,11 @@
 // terminal, or with --no-input, the usage error stays exactly as it was.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, DEMO, ensureBuilt, ROOT, baseEnv, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { BIN, DEMO, ensureBuilt, ROOT, baseEnv, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 const cfg = tempConfigDir();
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full });
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -41,7 +42,7 @@ function onTerminal(args: string[], waitFor: string, steps: string[]): Promise<{
 
 beforeAll(async () => {
   ensureBuilt();
-  sandbox = await startSandboxChild([]);
+  sandbox = await startDemoSandbox();
   for (const slug of ['alpine-gear', 'pick-me']) {
     const r = await runAdopsInProcess(['brands', 'create', '--slug', slug, '--name', slug], { env: env() });
     expect(r.code, r.stderr).toBe(0);

@@ -2,20 +2,21 @@
 // leaves a partial draft; the next run recognises it by its local marker,
 // deletes that draft and applies the file anew (exit 0, every Line Item once).
 // A plan it cannot prove to be its own is left alone, with the command that
-// cleans it. The built binary against a sandbox child, through a proxy that
+// cleans it. The built binary against the demo sandbox (in this process), through a proxy that
 // holds the first Line Item (so the kill lands between plan and items).
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let proxy: FaultProxy;
 let dir: string;
 const key = DEMO.full;
@@ -64,7 +65,7 @@ const rerun = (cfg: string, args: string[]) =>
 beforeAll(async () => {
   ensureBuilt();
   dir = tempDir('adops-leftover-');
-  sandbox = await startSandboxChild();
+  sandbox = await startDemoSandbox();
   proxy = await startFaultProxy(sandbox.url, (req) => (req.url?.includes('/line-items') ? 'stall' : 'pass'));
 }, 60_000);
 

@@ -1,16 +1,17 @@
 // Plans and waiters (issue 8): from a plan file to what it spawns, with exit
-// codes a script can branch on. The built binary against a sandbox child
+// codes a script can branch on. The built binary against the demo sandbox (in this process)
 // (demo world: acc_acme_a_001 is provider_a, USD, connected with write access).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 let cfg: string;
 let dir: string;
 const key = DEMO.full;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   ensureBuilt();
   cfg = tempConfigDir();
   dir = tempDir('adops-plans-');
-  sandbox = await startSandboxChild();
+  sandbox = await startDemoSandbox();
 }, 60_000);
 
 afterAll(async () => {

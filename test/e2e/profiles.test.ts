@@ -1,12 +1,13 @@
 // Every profile at a glance: auth list, auth switch, auth status --all, with
-// the built binary against a sandbox child. The key is never printed in full.
+// the built binary against the demo sandbox (in this process). The key is never printed in full.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, startSandboxChild, tempConfigDir, type RunResult, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 
-let sandbox: SandboxChild;
+let sandbox: DemoSandbox;
 const cfg = tempConfigDir();
 const BAD = 'acr_not_a_real_key_9999';
 const cli = (args: readonly string[], stdin?: string) => runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg }, ...(stdin !== undefined ? { stdin } : {}) });
@@ -16,7 +17,7 @@ const noKeyShown = (r: RunResult) => {
 
 beforeAll(async () => {
   ensureBuilt();
-  sandbox = await startSandboxChild([]);
+  sandbox = await startDemoSandbox();
   for (const [profile, key, verify] of [
     ['acme', DEMO.full, true],
     ['globex', DEMO.globex, true],

@@ -2,11 +2,12 @@
 // read fails fast and leaves nothing reserved; a stalled transfer fails after
 // the idle timeout it was given (not twice that); an oversized Document is
 // reported as too large (exit 7) and leaves nothing behind, also with six
-// uploads at once against a sandbox in its own process.
+// uploads at once (six processes) against the sandbox on loopback.
 import { appendFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO, ensureBuilt, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { minimalWorld, request, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4 } from '../unit/uploads/media-samples.js';
 import { startProxiedSandbox, type UploadProxy } from './upload-proxy.js';
@@ -89,9 +90,9 @@ describe('a stalled transfer (#13 item 14)', () => {
 });
 
 describe('an oversized Document (#13 item 22)', () => {
-  let child: SandboxChild;
+  let child: DemoSandbox;
   beforeAll(async () => {
-    child = await startSandboxChild();
+    child = await startDemoSandbox();
     await request(child.url, 'POST', '/context/brands', { key: DEMO.full, body: { slug: 'big-docs', name: 'Big docs' } });
   }, 60_000);
   afterAll(async () => {
@@ -99,7 +100,7 @@ describe('an oversized Document (#13 item 22)', () => {
   });
 
   it('six uploads of an 11 MiB Markdown file at once: each exit 7 too large, no pending_upload Document left', async () => {
-    // Over the 10 MiB Markdown limit; a sandbox in its own process, as a user runs it.
+    // Over the 10 MiB Markdown limit.
     const big = join(dir, 'big.md');
     writeFileSync(big, Buffer.alloc(11 * 1024 * 1024, 'a'));
     const runs = await Promise.all(

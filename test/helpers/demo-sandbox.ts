@@ -1,0 +1,70 @@
+// The service `adops sandbox serve --port 0 --data :memory: --ingest-every 0` gives
+// (helpers/cli.ts startSandboxChild), started in this process: the same bootSandbox,
+// the same prebuilt demo world (dist/bundle/demo-world.db, which the child's bundle
+// takes), the system clock with its ticker, ingestion only on POST /_sandbox/ingest
+// unless asked. A child costs ~3-4 s of CPU to load and build the sandbox; here, in a
+// worker that has the modules loaded (e2e-shared), it costs milliseconds (#37).
+//
+// Files whose claim is about the serve command itself (its flags, its output, its
+// exit on a signal) or that kill the service's process keep startSandboxChild.
+import { join } from 'node:path';
+import { bootSandbox } from '../../src/sandbox/index.js';
+import { ConfigStore } from '../../src/state/config-store.js';
+import { ensureBuilt, ROOT } from './cli.js';
+import { perFile } from './per-file.js';
+
+export interface DemoSandboxOptions {
+  /** `--as-of <day>`. */
+  asOf?: string;
+  /** `--ingest-every <seconds>` (default 0: off). */
+  ingestEverySeconds?: number;
+  /** `--login [profile]` with ADOPS_CONFIG_DIR=configDir: the profile points at the sandbox with the first key, made current. */
+  login?: { configDir: string; profile?: string };
+}
+
+export interface DemoSandbox {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Start it; resolves once it serves every route (the child's "listening" line comes once it listens, requests then wait). */
+export async function startDemoSandbox(opts: DemoSandboxOptions = {}): Promise<DemoSandbox> {
+  // The image is built with the bundle; without it the world would be generated (the same store, slower).
+  ensureBuilt();
+  const booted = await bootSandbox({
+    host: '127.0.0.1',
+    port: 0,
+    data: ':memory:',
+    quiet: true,
+    snapshot: join(ROOT, 'dist', 'bundle', 'demo-world.db'),
+    ingestEveryMs: Math.round((opts.ingestEverySeconds ?? 0) * 1000),
+    ...(opts.asOf !== undefined ? { asOf: opts.asOf } : {}),
+  });
+  try {
+    await booted.ready;
+    if (opts.login) {
+      // What serve.ts writes for --login, through the same store.
+      const name = opts.login.profile ?? 'sandbox';
+      const first = booted.keys[0]!;
+      await new ConfigStore(opts.login.configDir).update((d) => {
+        d.profiles[name] = { baseUrl: booted.url, apiKey: first.key, organization: first.organization };
+        d.currentProfile = name;
+      });
+    }
+  } catch (err) {
+    await booted.close();
+    throw err;
+  }
+  return { url: booted.url, stop: () => booted.close() };
+}
+
+/** One for the whole file: started in beforeAll, stopped in afterAll (`const sandbox = useDemoSandbox(); ... sandbox.url`). */
+export function useDemoSandbox(opts: DemoSandboxOptions = {}): DemoSandbox {
+  const running = perFile('useDemoSandbox: the in-process demo sandbox', () => startDemoSandbox(opts), (sb) => sb.stop());
+  return {
+    get url() {
+      return running().url;
+    },
+    stop: () => running().stop(),
+  };
+}
