@@ -7,7 +7,8 @@
 // 1. Node 24 (the runtime carried inside) and postject (which writes the blob
 //    into a copy of it) come from the npm registry, as .ci/node-matrix gets its
 //    Nodes: `npm install node@24 postject` into a cache directory
-//    (ADOPS_SEA_CACHE, else a new temporary one), never into node_modules.
+//    (ADOPS_SEA_CACHE, else a new temporary one), never into node_modules;
+//    only postject when ADOPS_SEA_NODE names a Node 24 already here (CI).
 // 2. esbuild bundles src/cli/main.ts into ONE CommonJS file (adops.cjs): no
 //    chunks, every lazy import() inlined, nothing external (the bundle of
 //    `npm run build` keeps better-sqlite3 and a few CommonJS packages external;
@@ -52,11 +53,16 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const ownCache = !process.env.ADOPS_SEA_CACHE;
 const cache = process.env.ADOPS_SEA_CACHE || mkdtempSync(join(tmpdir(), 'adops-sea-'));
 mkdirSync(cache, { recursive: true });
-const nodeBin = join(cache, 'node_modules', 'node', 'bin', 'node');
+// ADOPS_SEA_NODE: a Node 24 binary this machine already has (CI's one install of it per run, .ci/node-bin): then only
+// postject is installed here (#37 session 5: node@24 was installed three times a run, ~9 s of CPU each).
+const givenNode = process.env.ADOPS_SEA_NODE;
+if (givenNode && !existsSync(givenNode)) throw new Error(`build:sea: ADOPS_SEA_NODE names no file: ${givenNode}`);
+const nodeBin = givenNode || join(cache, 'node_modules', 'node', 'bin', 'node');
 const postjectCli = join(cache, 'node_modules', 'postject', 'dist', 'cli.js');
 if (!existsSync(nodeBin) || !existsSync(postjectCli)) {
-  say(`installing node@${NODE_MAJOR} and ${POSTJECT} from the npm registry into ${cache}`);
-  execFileSync('npm', ['install', '--prefix', cache, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `node@${NODE_MAJOR}`, POSTJECT], {
+  const wanted = givenNode ? [POSTJECT] : [`node@${NODE_MAJOR}`, POSTJECT];
+  say(`installing ${wanted.join(' and ')} from the npm registry into ${cache}`);
+  execFileSync('npm', ['install', '--prefix', cache, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', ...wanted], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
