@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../unit/uploads/media-samples.js';
 import { BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -37,12 +38,14 @@ function run(name: string, dir: string, extra: Record<string, string> = {}) {
   });
 }
 const folder = () => tempDir('adops-recipe-');
-/** adops itself (not a recipe), in `cwd`, against the same sandbox and config. */
-const adops = (cwd: string | undefined, ...args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], {
-    ...(cwd ? { cwd } : {}),
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/tmp', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full },
+/**
+ * adops itself (not a recipe: a look at what a recipe did, or a step beside it), against the same sandbox and
+ * config, run in this process: only the recipes need processes (bash, with `adops` on PATH). Paths are absolute.
+ */
+const adops = (...args: string[]) =>
+  runAdopsInProcess(args, {
+    env: { HOME: process.env.HOME ?? '/tmp', ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full },
+    timeoutMs: 60_000,
   });
 
 beforeAll(async () => {
@@ -96,7 +99,7 @@ describe('README recipes', () => {
     expect(JSON.parse(p.stdout)).toEqual([{ lineItem: 'li_demo_prospecting', name: 'Prospecting', pace: 31.2 }]);
   });
 
-  it('pacing to a fix: suggest, preview (nothing sent), apply with an undo file, and the undo file puts live back', () => {
+  it('pacing to a fix: suggest, preview (nothing sent), apply with an undo file, and the undo file puts live back', async () => {
     const dir = folder();
     const r = run('pacing-fix', dir, { PLAN: 'acme-autumn-social', AS_OF: '2026-09-30' });
     expect(r.status, r.stderr).toBe(0);
@@ -115,15 +118,15 @@ describe('README recipes', () => {
         .slice(1)
         .every((l) => l.includes('succeeded')),
     ).toBe(true);
-    const effects = (): string[] => {
-      const rows: Array<{ effect: string }> = JSON.parse(adops(dir, 'mutations', 'apply', 'budgets.csv', '--preview', '--output', 'json').stdout);
+    const effects = async (): Promise<string[]> => {
+      const rows: Array<{ effect: string }> = JSON.parse((await adops('mutations', 'apply', join(dir, 'budgets.csv'), '--preview', '--output', 'json')).stdout);
       return rows.map((p) => p.effect);
     };
-    expect(effects().every((e) => e === 'no change')).toBe(true);
+    expect((await effects()).every((e) => e === 'no change')).toBe(true);
     // The commented-out last line of the recipe: the undo file is a change file that puts back what the preview saw.
-    const back = adops(dir, 'mutations', 'apply', 'undo.csv', '--wait');
-    expect(back.status, back.stderr).toBe(0);
-    expect(effects().every((e) => e === 'change')).toBe(true);
+    const back = await adops('mutations', 'apply', join(dir, 'undo.csv'), '--wait');
+    expect(back.code, back.stderr).toBe(0);
+    expect((await effects()).every((e) => e === 'change')).toBe(true);
   });
 
   it('pause every active campaign over a budget, exactly once even when re-run', () => {
@@ -157,11 +160,10 @@ describe('README recipes', () => {
     const quiet = run('stale-status', folder(), env);
     expect(quiet.status, quiet.stderr).toBe(0);
     const id = JSON.parse(
-      adops(undefined, 'observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id')
-        .stdout,
+      (await adops('observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id')).stdout,
     ) as string;
-    const pause = adops(undefined, 'mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait');
-    expect(pause.status, pause.stderr).toBe(0);
+    const pause = await adops('mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait');
+    expect(pause.code, pause.stderr).toBe(0);
     const alert = run('stale-status', folder(), env);
     expect(alert.status).toBe(1);
     expect(alert.stderr).toContain(id);

@@ -5,9 +5,8 @@
 // pages empty for ever; a 2xx comes with no body, or not JSON. The mutation
 // says where it struck, so the judge (judge.ts) can tell an answer broken where
 // a verdict reads it from one broken where nothing reads it.
-import fc from 'fast-check';
 import { isNode } from '../../src/contract/validator-build.js';
-import { chance, pick, type Gen } from './answers.js';
+import { chance, int, pick, type Gen } from './answers.js';
 
 export type MutationKind =
   | 'remove'
@@ -157,7 +156,7 @@ export function mutatePage(
   const kind = pick(g, kinds);
   const rows = page.data;
   if (kind === 'duplicateRow' && rows.length) {
-    rows.push(structuredClone(rows[g(fc.integer, { min: 0, max: rows.length - 1 })]));
+    rows.push(structuredClone(rows[int(g, 0, rows.length - 1)]));
     return { kind, at: 'data[]' };
   }
   const first = rows[0];

@@ -7,10 +7,9 @@
 // key must never reach it). Every request and answer is recorded for the judge.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import fc from 'fast-check';
 import { errorInfo, type KnownErrorCode } from '../../src/contract/errors.js';
 import { matchOperation, pathParams, type OperationId } from '../../src/contract/operations.js';
-import { chance, fitRequest, HOSTILE_TEXT, listAt, pick, rememberAll, responseSchema, sample, type AnswerContext, type Gen } from './answers.js';
+import { chance, fitRequest, HOSTILE_TEXT, int, listAt, pick, rememberAll, responseSchema, sample, type AnswerContext, type Gen } from './answers.js';
 import { isNode } from '../../src/contract/validator-build.js';
 import { FUZZ_KEY, KEY_FORMS } from './key.js';
 import { mutateObject, mutatePage, wholeBodyMutation, type Mutation, type PageState } from './mutations.js';
@@ -92,7 +91,7 @@ export class Scenario {
       walk.given.push(page.nextCursor);
       return this.record(op.id, method, url, Number(Object.keys(op.responses)[0] ?? 200), page, { kind: 'emptyForever', at: 'data' });
     }
-    const roll = g(fc.integer, { min: 0, max: 99 });
+    const roll = int(g, 0, 99);
     if (roll < hostility.failure) return this.failure(op.id, op.errors, method, url);
     const ok = Number(Object.keys(op.responses)[0] ?? 200);
     if (roll < hostility.failure + hostility.garbled) {
@@ -103,7 +102,7 @@ export class Scenario {
     const ctx: AnswerContext = { g, pool: this.pool, query, params, body, origin: this.storageOrigin, today: this.today };
     const schema = responseSchema(op.id);
     const value = this.world.fit(g, op.id, fitRequest(ctx, op.id, schema ? sample(ctx, schema) : {}), this.today);
-    const broken = g(fc.integer, { min: 0, max: 99 }) < hostility.broken;
+    const broken = int(g, 0, 99) < hostility.broken;
     let mutation: Mutation | undefined;
     if (op.kind === 'list' && value !== null && typeof value === 'object' && 'data' in value && Array.isArray(value.data)) {
       const page: { data: unknown[]; nextCursor?: string } = { data: value.data };
@@ -150,7 +149,7 @@ export class Scenario {
     const message = chance(g, 30) ? pick(g, [...HOSTILE_TEXT, 'm'.repeat(200_000), `bad key ${pick(g, KEY_FORMS)}`]) : 'It failed.';
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (status === 429 && chance(g, 50)) headers['retry-after'] = pick(g, ['0', '1', '-5', 'soon', '86400']);
-    const shape = g(fc.integer, { min: 0, max: 9 });
+    const shape = int(g, 0, 9);
     const body =
       shape < 6 ? { error: known ? code : pick(g, ['rate_limited', 'internal']), message, ...addedFields(code, g) } : shape < 8 ? { message } : undefined;
     this.push({ op, method, path: url.pathname, status, body }, url);
@@ -209,7 +208,7 @@ function addedFields(code: string, g: Gen): Record<string, unknown> {
   const wrong = chance(g, 20);
   switch (code) {
     case 'revision_mismatch':
-      return { currentRevision: wrong ? 'three' : g(fc.integer, { min: 1, max: 9 }) };
+      return { currentRevision: wrong ? 'three' : int(g, 1, 9) };
     case 'slug_conflict':
       return { slug: wrong ? 5 : 'taken' };
     case 'provider_error':
