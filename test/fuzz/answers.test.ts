@@ -36,6 +36,24 @@ describe('the stand-in’s samples', () => {
     });
   }
 
+  it('each string pattern draws its own values in one run (an id tail 1-8 characters, an upload token 12)', () => {
+    // fc.gen() memoized stringMatching's arbitrary by its arguments, and two RegExps compare equal there: the
+    // pattern drawn first served both (ids of 12 characters after an upload URL).
+    const both = { type: 'object', required: ['uploadUrl', 'id'], properties: { uploadUrl: { type: 'string' }, id: { type: 'string' } } };
+    const tails = new Set<number>();
+    fc.assert(
+      fc.property(fc.gen(), (g) => {
+        const ctx = context(g);
+        const value = sample(ctx, both) as { uploadUrl: string; id: string };
+        expect(value.uploadUrl).toMatch(/\/upload\/[a-z0-9]{12}$/);
+        expect(value.id).toMatch(/^id_[a-z0-9]{1,8}$/);
+        tails.add(value.id.length - 3);
+      }),
+      { numRuns: 40, seed: 7 },
+    );
+    expect(tails.size).toBeGreaterThan(1);
+  });
+
   it('a wrong type or a removed field of a live campaign row (every field typed and required) breaks the page', () => {
     fc.assert(
       fc.property(fc.gen(), (g) => {

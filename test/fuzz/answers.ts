@@ -140,6 +140,15 @@ function pooled(ctx: AnswerContext, name: string, fits: (v: unknown) => boolean)
   return list.length && chance(ctx.g, 55) ? pick(ctx.g, list) : undefined;
 }
 
+// Built once, each drawn through a builder of its own with no arguments: fc.gen() memoizes a builder's arbitrary by
+// deep-comparing its arguments, and two RegExps compare equal there (no own enumerable properties), so
+// `g(idTail)` after `g(uploadToken)` in one run drew 12
+// characters again: every id of a run took the pattern drawn first.
+const ID_TAIL = fc.stringMatching(/^[a-z0-9]{1,8}$/);
+const UPLOAD_TOKEN = fc.stringMatching(/^[a-z0-9]{12}$/);
+const idTail = () => ID_TAIL;
+const uploadToken = () => UPLOAD_TOKEN;
+
 /** Strings of a pattern (one arbitrary per pattern and bounds: building one is the costly part). */
 const patterns = new Map<string, fc.Arbitrary<string>>();
 function matching(pattern: string, min: number, max: number): fc.Arbitrary<string> {
@@ -159,7 +168,7 @@ function stringOf(ctx: AnswerContext, s: Node, name: string): string {
     const p = pooled(ctx, name, fits);
     return typeof p === 'string' ? p : dateAt(dayOf(ctx.today) + int(g, -40, 40) * DAY);
   }
-  if (name === 'uploadUrl') return `${ctx.origin}/upload/${g(fc.stringMatching, /^[a-z0-9]{12}$/)}`;
+  if (name === 'uploadUrl') return `${ctx.origin}/upload/${g(uploadToken)}`;
   if (name === 'sha256') {
     const p = pooled(ctx, name, fits);
     return typeof p === 'string'
@@ -177,7 +186,7 @@ function stringOf(ctx: AnswerContext, s: Node, name: string): string {
   if (name === 'currency') return pick(g, ['USD', 'EUR', 'JPY']);
   const p = POOLED.test(name) ? pooled(ctx, name, fits) : undefined;
   if (typeof p === 'string') return p;
-  if (ID_FIELDS.test(name)) return `${name.slice(0, 3)}_${g(fc.stringMatching, /^[a-z0-9]{1,8}$/)}`;
+  if (ID_FIELDS.test(name)) return `${name.slice(0, 3)}_${g(idTail)}`;
   const words = chance(g, 12) ? HOSTILE_TEXT : ['alpha', 'Spring sale', 'x', 'Ünïcödé ✓', 'a,b;c', '"quoted"'];
   const text = chance(g, 1) ? 'z'.repeat(200_000) : pick(g, words);
   return text.length >= min && text.length <= max ? text : 'y'.repeat(Math.max(min, 1));
