@@ -93,7 +93,7 @@ describe('assets sync from dist/bundle/sync-run.cjs', () => {
     expect(again.files, String(again.result[2])).toEqual(['sync-run.cjs']);
     expect(again.result).toEqual(viaMain(args(mine), envOf('cfg-bundle')));
     expect(String(again.result[1]).match(/"already there"/g)).toHaveLength(3);
-  });
+  }, 180_000); // four runs of the binary: ~10 s on a quiet machine, ~50 s at load 28
 
   for (const [why, extra, env] of [
     ['a table', ['--output', 'table']],
@@ -111,6 +111,6 @@ describe('assets sync from dist/bundle/sync-run.cjs', () => {
       // A proxy variable is seen by bin/adops.js before the bundle loads; the rest by the bundle, which declines.
       expect(r.files, String(r.result[2])).toEqual(env ? ['main.js'] : ['main.js', 'sync-run.cjs']);
       expect(r.result).toEqual(viaMain(args, envOf('cfg-declined', env)));
-    });
+    }, 120_000);
   }
 });
