@@ -24,6 +24,8 @@ try {
       helpPages: (first) => require('../dist/bundle/help-pages.cjs').helpPages(first),
       // With the code cache the build made for this Node, when there is one (bin/code-cache.cjs, #37).
       fastRead: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/fast-read.cjs')),
+      // `assets sync` from its own bundle, with its code cache likewise (#37).
+      syncRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/sync-run.cjs')),
       whole: () => void import('../dist/bundle/main.js').catch(notBuilt),
     },
   );
@@ -36,7 +38,7 @@ function notBuilt(err) {
   if (!(
     err &&
     /MODULE_NOT_FOUND/.test(err.code) &&
-    /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|route\.cjs|quick\.cjs|help-pages\.cjs|fast-read\.cjs)'/.test(err.message)
+    /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|route\.cjs|quick\.cjs|help-pages\.cjs|fast-read\.cjs|sync-run\.cjs)'/.test(err.message)
   ))
     throw err;
   process.stderr.write('adops: dist/bundle is missing: run `npm run build` in this checkout (or reinstall the package)\n');

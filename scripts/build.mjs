@@ -24,6 +24,7 @@
 //   and test/e2e/package.test.ts read it.
 // - fast-read.cjs: the stored reads' own bundle (its plugins, shared with the
 //   single executable's build, are in scripts/bundle-plugins.mjs).
+// - sync-run.cjs: `assets sync`'s own bundle (src/commands/assets/sync-run.ts, #37), the same way.
 import { build } from 'esbuild';
 import {
   asciiOnly,
@@ -34,6 +35,7 @@ import {
   lazyCrypto,
   lazyOs,
   noDynamicImports,
+  syncRunOnly,
 } from './bundle-plugins.mjs';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -64,7 +66,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const [esm, route, cjs, fast] = await Promise.all([
+const [esm, route, cjs, fast, syncRun] = await Promise.all([
   build({
     ...common,
     entryPoints: ['src/cli/main.ts'],
@@ -103,10 +105,27 @@ const [esm, route, cjs, fast] = await Promise.all([
     define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
     banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
+  // `assets sync`'s own bundle (#37), built as fast-read.cjs is: one CommonJS file bin/adops.js requires with its code cache.
+  build({
+    ...common,
+    entryPoints: ['src/commands/assets/sync-run.ts'],
+    outfile: `${outdir}/sync-run.cjs`,
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    plugins: [syncRunOnly, builtinImportsRequired, cjsDynamicImportsExternal],
+    define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
+    banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
 ]);
 
 const outputs = {};
-for (const [file, o] of Object.entries({ ...esm.metafile.outputs, ...route.metafile.outputs, ...cjs.metafile.outputs, ...fast.metafile.outputs })) {
+for (const [file, o] of Object.entries({
+  ...esm.metafile.outputs,
+  ...route.metafile.outputs,
+  ...cjs.metafile.outputs,
+  ...fast.metafile.outputs,
+  ...syncRun.metafile.outputs,
+})) {
   // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
   const externals = [
     ...new Set(o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('.') && !isBuiltin(i.path)).map((i) => i.path)),
@@ -131,7 +150,7 @@ outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`)
 // The CommonJS files a start requires, ASCII only (bundle-plugins.mjs asciiOnly): require() decodes a file as UTF-8,
 // and one non-ASCII character makes V8 hold all of its source as UTF-16 (fast-read.cjs had two, in a comment and a
 // regular expression; help-pages.cjs has dashes and arrows in its pages).
-for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs']) {
+for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs', 'sync-run.cjs']) {
   asciiOnly(`${root}${outdir}/${f}`);
   outputs[f].bytes = statSync(`${root}${outdir}/${f}`).size;
 }
@@ -149,6 +168,20 @@ if (afterRead.status !== 0) {
     `build: the stored read for fast-read.cjs's code cache failed (exit ${afterRead.status}); caching its set-up only:\n${afterRead.stderr}`,
   );
   execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/fast-read.cjs'))`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+// The sync bundle's code cache likewise, made after a real sync (a re-run and an upload) against an in-memory sandbox
+// (scripts/code-cache-after-sync.mjs; #37 session 5); should that sync fail here, the cache after the top level only.
+const afterSync = spawnSync(process.execPath, ['scripts/code-cache-after-sync.mjs', `${outdir}/sync-run.cjs`], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
+});
+if (afterSync.status !== 0) {
+  process.stderr.write(`build: the sync for sync-run.cjs's code cache failed (exit ${afterSync.status}); caching its set-up only:\n${afterSync.stderr}`);
+  execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/sync-run.cjs'))`], {
     cwd: root,
     stdio: 'inherit',
   });

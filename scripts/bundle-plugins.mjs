@@ -85,6 +85,24 @@ export const fastReadOnly = {
     });
   },
 };
+// `assets sync`'s own bundle (src/commands/assets/sync-run.ts, #37): one CommonJS file as fast-read.cjs is, for the
+// same reason (a re-run's start-up was the ESM loader's ~60 chunks). Its flow checks what it sends and every answer, so
+// the contract's validators, the operation table and the inputs stay whole; stubs are only what sync-run.ts declines
+// (a terminal's prompt, picker or spinner, commander's own parse, a table, a --query, a proxy's tunnel).
+const SYNC_RUN_STUBS = FAST_READ_STUBS.filter((s) => !/validators|drift|edit/.test(String(s.specifier)));
+export const syncRunOnly = {
+  name: 'sync-run-stubs',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      const stub = SYNC_RUN_STUBS.find((s) => s.specifier.test(args.path) && s.importer.test(args.importer));
+      return stub ? { path: args.path, namespace: 'sync-run-stub', pluginData: stub } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'sync-run-stub' }, (args) => ({
+      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the sync bundle (src/commands/assets/sync-run.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
+      loader: 'js',
+    }));
+  },
+};
 // quick.cjs answers `--version` and the help pages: it never runs an import(). What one would load (the
 // output formats' writers, which the --output choices' list names, src/cli/output/writers/formats.ts) is a
 // stub that throws, not a copy of the writers in the file every help page loads.

@@ -13,6 +13,8 @@ export interface LauncherParts {
   quick: () => { helpPage(help: HelpRoute, version: () => string, helpPages?: (first: string) => Readonly<Record<string, string>>): string | undefined };
   helpPages: (first: string) => Readonly<Record<string, string>>;
   fastRead: () => { runFast(argv: readonly string[]): Promise<boolean> };
+  /** `assets sync`'s own bundle (sync-run.cjs); a launcher without one (the single executable) runs the whole CLI. */
+  syncRun?: () => { runSync(argv: readonly string[]): Promise<boolean> };
   whole: () => void;
 }
 
@@ -35,6 +37,15 @@ export function answer(decision: Route, argv: readonly string[], parts: Launcher
         .runFast(argv)
         .then((ran) => ran || parts.whole());
       return;
+    case 'sync': {
+      // A sync (a re-run pipeline's step, #37) from one CommonJS file: no ESM loader, no ~60 chunks resolved and read.
+      const syncRun = parts.syncRun;
+      if (!syncRun) return parts.whole();
+      void syncRun()
+        .runSync(argv)
+        .then((ran) => ran || parts.whole());
+      return;
+    }
     default: // 'complete', 'cli'
       return parts.whole();
   }

@@ -23,6 +23,8 @@ export type Route =
   | HelpRoute
   /** `adops observe <resource> …`: the stored-read bundle may run it; argv it does not read plainly it hands to the full CLI. */
   | { kind: 'stored-read' }
+  /** `adops assets sync …`: the sync's own bundle may run it (a re-run's start-up, #37); what it declines goes to the full CLI. */
+  | { kind: 'sync' }
   /** Everything else: the full CLI (commander parses it). */
   | { kind: 'cli' };
 
@@ -50,6 +52,8 @@ export function route(argv: readonly string[], env: Readonly<Record<string, stri
   }
   // -V after a command's words (commander's error) stays out of the bundle, as help does (answered above).
   if (argv[0] === 'observe' && !pre.version && !storedReadDeclined(env, stderrIsTTY)) return { kind: 'stored-read' };
+  // The same environment rules the sync's bundle out: it holds no spinner, prompt, picker or proxy tunnel either.
+  if (argv[0] === 'assets' && argv[1] === 'sync' && !pre.version && !storedReadDeclined(env, stderrIsTTY)) return { kind: 'sync' };
   return { kind: 'cli' };
 }
 

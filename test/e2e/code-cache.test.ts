@@ -62,7 +62,8 @@ describe('the CommonJS files a start requires', () => {
   beforeAll(() => ensureBuilt());
 
   it('are ASCII only', () => {
-    for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs']) expect([f, nonAscii(join(ROOT, 'dist', 'bundle', f))]).toEqual([f, 0]);
+    for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs', 'sync-run.cjs'])
+      expect([f, nonAscii(join(ROOT, 'dist', 'bundle', f))]).toEqual([f, 0]);
   });
 
   it('mean what they meant: the escapes in a string, a regular expression and a comment', async () => {

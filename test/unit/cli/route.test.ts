@@ -16,6 +16,7 @@ type Env = Record<string, string | undefined>;
 const top = (extra: Partial<Extract<Route, { kind: 'help' }>> = {}): Route => ({ kind: 'help', words: [], tree: false, json: false, ...extra });
 const page = (...words: string[]): Route => ({ kind: 'help', words, tree: false, json: false });
 const READ = ['observe', 'campaigns', '--json'];
+const SYNC = ['assets', 'sync', './creatives', '--output', 'ndjson'];
 
 // [why, argv, env, stderr a terminal, decision]
 const CASES: Array<[string, string[], Env, boolean, Route]> = [
@@ -76,6 +77,14 @@ const CASES: Array<[string, string[], Env, boolean, Route]> = [
   ['another command', ['config', 'get', 'output'], {}, false, { kind: 'cli' }],
   ['another command with an unknown flag', ['mutations', 'start', '--frobnicate'], {}, false, { kind: 'cli' }],
   ['a bare group: the runner prints its page from the registry', ['sandbox'], {}, false, { kind: 'cli' }],
+  // assets sync: its own bundle (sync-run.cjs, #37) under the stored read's conditions
+  ['a sync on a pipe', SYNC, {}, false, { kind: 'sync' }],
+  ['a sync on a terminal in CI', SYNC, { CI: 'true' }, true, { kind: 'sync' }],
+  ["a sync on a terminal's stderr outside CI (a prompt, a progress bar)", SYNC, {}, true, { kind: 'cli' }],
+  ['a sync through a proxy', SYNC, { HTTPS_PROXY: 'http://proxy.corp:3128' }, false, { kind: 'cli' }],
+  ["-V after the sync's words: commander's", [...SYNC, '-V'], {}, false, { kind: 'cli' }],
+  ['assets upload: the whole CLI', ['assets', 'upload', 'a.png'], {}, false, { kind: 'cli' }],
+  ["an option before the sync's words", ['--json', 'assets', 'sync', 'dir'], {}, false, { kind: 'cli' }],
 ];
 
 describe('route(argv, env, stderrIsTTY)', () => {

@@ -1,0 +1,56 @@
+// `adops assets sync` from its own bundle (#37): a re-run with nothing to send is a
+// pipeline's every step, and from main.js its start-up was the ESM loader resolving,
+// reading and linking ~60 chunks (~40% of the re-run's instructions). Here it runs from
+// ONE CommonJS file (dist/bundle/sync-run.cjs, built by scripts/build.mjs, loaded with
+// its code cache by bin/adops.js when the entry decision, cli/route.ts, says 'sync'),
+// as commands/observe/fast-read.ts does for a stored read: the same runner (cli/run.ts)
+// with a registry of the one command. What it cannot read plainly, or a format drawn
+// for a terminal, it declines before it has written or sent anything (false), and the
+// whole CLI runs the argv.
+import { chooseFormat } from '../../cli/output/format.js';
+import { drawsForTerminal } from '../../cli/output/writers/formats.js';
+import { plainParse } from '../../cli/program.js';
+import { guardProcess, processEnvironment } from '../../cli/process-io.js';
+import { Registry } from '../../cli/registry.js';
+import { route } from '../../cli/route.js';
+import { runCli, type RunEnvironment } from '../../cli/run.js';
+import { TOP_LEVEL } from '../../cli/top-level.js';
+import { ConfigStore, configDir } from '../../state/config-store.js';
+import { assetCommands } from './index.js';
+
+type SyncEnvironment = Omit<RunEnvironment, 'registry'>;
+
+/** The registry to run this argv with, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
+export function syncRegistry(argv: readonly string[], envIn: SyncEnvironment): Registry | undefined {
+  // Asked again (the launcher did): this bundle never runs what it was not built for (its stubs would throw).
+  if (route(argv, envIn.env, () => envIn.stderr.isTTY === true).kind !== 'sync') return undefined;
+  const registry = new Registry(
+    TOP_LEVEL.filter((t) => t.name === 'assets').map((t) => ({ path: [t.name], description: t.description })),
+    assetCommands.filter((c) => c.path[1] === 'sync'),
+  );
+  const parsed = plainParse(registry, argv);
+  // --query (JMESPath) is not bundled here; a table (cli-table3) neither: the whole CLI runs those.
+  if (!parsed || parsed.spec.path[1] !== 'sync' || parsed.input.opts.query !== undefined) return undefined;
+  if (tableOrUnknown(parsed.input.opts, envIn)) return undefined;
+  return registry;
+}
+
+/** bin/adops.js's entry: run this process's argv to its exit, or answer false (nothing done) for the whole CLI. */
+export async function runSync(argv: readonly string[]): Promise<boolean> {
+  const io = processEnvironment({});
+  const chosen = syncRegistry(argv, io);
+  if (!chosen) return false;
+  const finish = guardProcess();
+  return finish(await runCli(argv, processEnvironment({ registry: chosen })));
+}
+
+function tableOrUnknown(opts: Record<string, unknown>, envIn: SyncEnvironment): boolean {
+  try {
+    const output = typeof opts.output === 'string' ? opts.output : undefined;
+    const json = opts.json === true;
+    const configured = json || output !== undefined ? undefined : new ConfigStore(configDir(envIn.env)).read().settings.output;
+    return drawsForTerminal(chooseFormat({ output, json, configured, stdoutIsTTY: envIn.stdout.isTTY === true }));
+  } catch {
+    return true; // an unknown format or an unreadable config: the whole CLI says what is wrong
+  }
+}
