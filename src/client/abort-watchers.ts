@@ -60,7 +60,7 @@ export function unwatchAbort(watch: AbortWatch): void {
 /** The abort: every watcher of the moment, in the order they came, each once (one that leaves meanwhile is still told, as before). */
 function tellAll(list: Watchers): void {
   const told: Array<() => void> = [];
-  for (let w = list.head; w; ) {
+  for (let w = list.head; w;) {
     const next = w.next;
     told.push(w.tell);
     w.prev = w.next = w.list = undefined;
