@@ -9,6 +9,7 @@ import { forwardedHeaders, proxyAuthRefused, type ProxyRoute } from './proxy.js'
 import { finalFailure } from './proxy-route.js';
 import { MAX_TIMER_MS } from './answer.js';
 import { abortReason } from './retry.js';
+import { unwatchAbort, watchAbort, type AbortWatch } from './abort-watchers.js';
 import { causeOf, codeOf, NOT_SENT_CODES, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 function errorCode(err: unknown): string | undefined {
@@ -109,35 +110,6 @@ export function nodeTransport(opts: { idleSocketMs?: number } = {}): Transport {
   };
 }
 
-/**
- * Who to tell when a signal aborts: one listener per signal, not one per request (#37: an
- * AbortSignal's addEventListener and removeEventListener, per request of a bulk run, where every
- * request carries the run's one Ctrl-C signal). Told in the order they came, as listeners are.
- */
-const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
-
-function watchAbort(signal: AbortSignal, onAbort: () => void): void {
-  let watchers = abortWatchers.get(signal);
-  if (!watchers) {
-    const set = (watchers = new Set());
-    abortWatchers.set(signal, set);
-    signal.addEventListener(
-      'abort',
-      () => {
-        const told = [...set];
-        set.clear();
-        for (const tell of told) tell();
-      },
-      { once: true },
-    );
-  }
-  watchers.add(onAbort);
-}
-
-function unwatchAbort(signal: AbortSignal, onAbort: () => void): void {
-  abortWatchers.get(signal)?.delete(onAbort);
-}
-
 /** One request; `forward`: sent to that proxy as an absolute URL (plain http forwarding). */
 function exchange(request: RequestFn, agent: http.Agent, url: URL, req: TransportRequest, forward?: ProxyRoute): Promise<TransportResponse> {
   return new Promise((resolve, reject) => {
@@ -159,7 +131,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     const fail = (err: Error) => {
       clearTimeout(connectTimer);
       clearTimeout(deadlineTimer);
-      if (req.signal) unwatchAbort(req.signal, onAbort);
+      if (watching) unwatchAbort(watching);
       if (response) response.destroy(err);
       else creq.destroy(err);
       if (!settled) {
@@ -167,8 +139,9 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
         reject(err);
       }
     };
-    const onAbort = () => fail(req.signal ? abortReason(req.signal) : new Error('aborted'));
-    if (req.signal) watchAbort(req.signal, onAbort);
+    const watching: AbortWatch | undefined = req.signal
+      ? watchAbort(req.signal, () => fail(req.signal ? abortReason(req.signal) : new Error('aborted')))
+      : undefined;
     const deadlineTimer = deadlineTimerOf(req.deadline, fail);
 
     // 0 (--connect-timeout 0) is no bound of ours, as --request-timeout 0 is: the system's own, never "at once".
@@ -211,7 +184,7 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
       clearTimeout(connectTimer);
       res.on('end', () => {
         clearTimeout(deadlineTimer);
-        if (req.signal) unwatchAbort(req.signal, onAbort);
+        if (watching) unwatchAbort(watching);
       });
       // A body left unread and destroyed (past the answer cap) ends no deadline of ours either.
       res.once('close', () => clearTimeout(deadlineTimer));

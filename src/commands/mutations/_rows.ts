@@ -5,6 +5,7 @@
 // past its bound, an unclosed quote or a stray one refuses the whole file
 // (a broken quote would otherwise swallow the rows after it into one cell).
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { Transform } from 'node:stream';
 import { parse, type CsvError, type Options } from 'csv-parse';
 import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
@@ -122,6 +123,25 @@ async function* lines(file: string): AsyncGenerator<{ line: number; text: string
   if (held !== '') yield { line: n + 1, text: held };
 }
 
+/**
+ * Bytes given to csv-parse at a time. It parses all it is given at once and holds the records until
+ * they are taken: a 64 KiB read was ~1,200 rows parsed ahead of a pool sending 8 at a time, each row's
+ * cells alive for ~1,200 rows, long enough to outlive two scavenges: promoted to V8's old space, and
+ * the old space grew with the file (#37 session 5: docs/performance.md). 1 KiB is ~20 rows of a
+ * typical file: the parser runs as far ahead as the pool takes rows (its 16 records, then one slice).
+ */
+export const PARSE_SLICE = 1024;
+
+/** The file's bytes as they are read, in PARSE_SLICE views (no copy). */
+function inSlices(): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      for (let at = 0; at < chunk.length; at += PARSE_SLICE) this.push(chunk.subarray(at, at + PARSE_SLICE));
+      done();
+    },
+  });
+}
+
 type CsvFailure = CsvError & { lines: number; empty_lines: number; comment_lines?: number };
 type CsvRecord = { line: number; cells: string[] };
 
@@ -171,7 +191,7 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
   const input = createReadStream(file);
   input.on('error', (err) => parser.destroy(err));
   try {
-    for await (const cells of input.pipe(parser) as AsyncIterable<string[]>) yield { line: startLines.shift() ?? lastEnd, cells };
+    for await (const cells of input.pipe(inSlices()).pipe(parser) as AsyncIterable<string[]>) yield { line: startLines.shift() ?? lastEnd, cells };
   } catch (err) {
     const failure = err as CsvFailure;
     if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, startOf(failure.empty_lines + (failure.comment_lines ?? 0))));
