@@ -22,13 +22,20 @@ const loadParameters = () => (parameters ??= import('./generated/parameter-valid
 
 /** Every problem with `value` as `operationId`'s `part`; [] when it can be sent as it is. */
 export async function checkRequest(operationId: OperationId, part: RequestPart, value: unknown): Promise<RequestIssue[]> {
+  if (part === 'params' || part === 'query') return parameterIssues(`${operationId}_${part}`, value);
+  return (await requestChecker(operationId, part))(value);
+}
+
+/**
+ * checkRequest of a body or the headers as a synchronous function, the validators loaded once: for a file of
+ * changes, checked row by row twice (#37: four awaited calls a row before).
+ */
+export async function requestChecker(operationId: OperationId, part: 'body' | 'headers'): Promise<(value: unknown) => RequestIssue[]> {
   const key = `${operationId}_${part}`;
-  if (part === 'params' || part === 'query') return parameterIssues(key, value);
   const mod = await load();
   const validate = mod[key];
-  if (typeof validate !== 'function') return [];
-  if (validate(value)) return [];
-  return issuesOf(validate.errors ?? [], value, mod.SHAPES?.[key]);
+  if (typeof validate !== 'function') return () => [];
+  return (value) => (validate(value) ? [] : issuesOf(validate.errors ?? [], value, mod.SHAPES?.[key]));
 }
 
 /**

@@ -6,11 +6,11 @@
 // (a broken quote would otherwise swallow the rows after it into one cell).
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { Transform } from 'node:stream';
-import { parse, type CsvError, type Options } from 'csv-parse';
+import { Parser, type CsvError, type Info, type Options } from 'csv-parse';
 import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
 import { ACTION_NAMES, actionEntry, bodyOf, CHANGE_FIELDS, isNumberField, NAMED_CHANGE_KEYS, type NamedChange } from '../../contract/mutation-actions.js';
-import { changeProblems } from './_change.js';
+import { changeChecker } from './_change.js';
 
 type Obj = Record<string, unknown>;
 
@@ -42,7 +42,10 @@ const LINE_BREAK = /[\r\n]/;
 const isBroken = (name: string, value: string) => name !== 'body' && LINE_BREAK.test(value);
 const isBesideBody = (name: string, value: string) => name !== 'body' && value !== '';
 
-async function rowFromCells(line: number, header: readonly string[], cells: string[]): Promise<ParsedRow> {
+/** The problems of a change: changeChecker's, synchronous (one row at a time, twice per file). */
+type Check = (body: Obj) => string[];
+
+function rowFromCells(line: number, header: readonly string[], cells: string[], check: Check): ParsedRow {
   const problems: string[] = [];
   const v: Record<string, string> = {};
   for (let i = 0; i < header.length; i++) v[header[i]!] = (cells[i] ?? '').trim();
@@ -55,7 +58,7 @@ async function rowFromCells(line: number, header: readonly string[], cells: stri
   if (v.body) {
     const others = namesWhere(header, v, isBesideBody);
     if (others) problems.push(`give either body or the columns, not both (${others.join(', ')})`);
-    return withChecks(line, parseBody(v.body, problems), problems);
+    return withChecks(line, parseBody(v.body, problems), problems, check);
   }
   const action = v.action ?? '';
   // A value the action would drop is a mistake in the sheet, not something to ignore.
@@ -70,7 +73,7 @@ async function rowFromCells(line: number, header: readonly string[], cells: stri
   }
   const body = bodyOf(change);
   if (!body.advertiserId) delete body.advertiserId;
-  return withChecks(line, body, problems);
+  return withChecks(line, body, problems, check);
 }
 
 function parseBody(text: string, problems: string[]): Obj {
@@ -84,8 +87,8 @@ function parseBody(text: string, problems: string[]): Obj {
   return {};
 }
 
-async function withChecks(line: number, body: Obj, problems: string[]): Promise<ParsedRow> {
-  return { line, body, problems: problems.length ? problems : await changeProblems(body) };
+function withChecks(line: number, body: Obj, problems: string[], check: Check): ParsedRow {
+  return { line, body, problems: problems.length ? problems : check(body) };
 }
 
 const ndjsonName = /\.(nd)?jsonl?$/i;
@@ -159,6 +162,24 @@ function csvProblem(err: CsvFailure, startLine: number): string {
   }
 }
 
+/**
+ * csv-parse's stream, telling its live counts as it pushes each record: the counts `on_record`'s info held
+ * (#37: that info was two copies of every count a record, made twice per file, the check pass and the send).
+ */
+class CountedParser extends Parser {
+  constructor(
+    options: Options,
+    private readonly onRecord: (counts: Info) => void,
+  ) {
+    super(options);
+  }
+  // csv-parse pushes each record as it completes, the counts then up to date, and null at the end.
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk !== null) this.onRecord(this.info);
+    return super.push(chunk, encoding);
+  }
+}
+
 /** CSV records with the line each starts on (quoted cells may span lines), streamed. */
 async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
   // Where the last record ended: the next starts after it and any empty or comment lines skipped since.
@@ -179,15 +200,13 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
     // for: _undo.ts); a # inside a cell is text (a name such as "Sale #2").
     comment: '#',
     comment_no_infix: true,
-    on_record: (cells: string[], info) => {
-      const skipped = info.empty_lines + info.comment_lines;
-      startLines.push(startOf(skipped));
-      lastEnd = info.lines;
-      lastSkipped = skipped;
-      return cells;
-    },
   };
-  const parser = parse(options);
+  const parser = new CountedParser(options, (info) => {
+    const skipped = info.empty_lines + info.comment_lines;
+    startLines.push(startOf(skipped));
+    lastEnd = info.lines;
+    lastSkipped = skipped;
+  });
   const input = createReadStream(file);
   input.on('error', (err) => parser.destroy(err));
   try {
@@ -207,19 +226,21 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
  * long) is a UsageError naming the line; a row's own problems ride on the row.
  */
 export async function* readRows(file: string): AsyncGenerator<ParsedRow> {
+  // The contract's validators, loaded at the first row (a file that is only a header never loads them).
+  let check: Check | undefined;
   if (looksLikeNdjson(file)) {
     for await (const { line, text } of lines(file)) {
       const raw = line === 1 ? text.replace(/^\uFEFF/, '') : text;
       if (raw.trim() === '') continue;
       const problems: string[] = [];
-      yield await withChecks(line, parseBody(raw, problems), problems);
+      yield withChecks(line, parseBody(raw, problems), problems, (check ??= await changeChecker()));
     }
     return;
   }
   let header: string[] | undefined;
   for await (const r of csvRecords(file)) {
     if (header) {
-      yield await rowFromCells(r.line, header, r.cells);
+      yield rowFromCells(r.line, header, r.cells, (check ??= await changeChecker()));
       continue;
     }
     header = r.cells.map((h) => h.trim());

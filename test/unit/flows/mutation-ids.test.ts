@@ -2,6 +2,7 @@
 // body's canonical JSON: a journal written by an earlier adops must name the
 // same rows, so the text and the hash are pinned here (values computed with the
 // implementation they replaced: createHash + keys filtered, sorted, mapped).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bodyHash, rowIds } from '../../../src/flows/mutation-match.js';
 import { canonicalJson } from '../../../src/contract/canonical-json.js';
@@ -25,5 +26,32 @@ describe('row identities', () => {
     const a = { action: 'pause', target: { id: '1', type: 'campaign' } };
     const b = { target: { type: 'campaign', id: '1' }, action: 'pause' };
     expect(rowIds([a, b])).toEqual([`${bodyHash(a)}#1`, `${bodyHash(a)}#2`]);
+  });
+
+  it("order keys as sort() does, however many and whatever they hold (an object's few keys are sorted in place)", () => {
+    // The text before #37's in-place sort: keys by Array.prototype.sort, undefined members left out.
+    const reference = (v: unknown): string => {
+      if (Array.isArray(v)) return `[${v.map(reference).join(',')}]`;
+      if (v === null || typeof v !== 'object') return JSON.stringify(v);
+      const o = v as Record<string, unknown>;
+      const members = Object.keys(o)
+        .filter((k) => o[k] !== undefined)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${reference(o[k])}`);
+      return `{${members.join(',')}}`;
+    };
+    // Integer-like keys (listed first by Object.keys, in number order), code units past the BMP, over 16 keys.
+    const key = fc.oneof(fc.string({ maxLength: 4 }), fc.nat({ max: 200 }).map(String), fc.constantFrom('é', '\u{1F600}', 'Z', 'a', '_', '10', '9'));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string(), fc.constant(undefined), fc.array(tie('node'), { maxLength: 3 }), tie('object')),
+      object: fc.dictionary(key, tie('node'), { maxKeys: 24 }),
+    })).object;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(reference(v));
+      }),
+      { numRuns: 100 },
+    );
+    expect(canonicalJson({ b: 1, 10: 2, 9: 3, a: 4 })).toBe('{"10":2,"9":3,"a":4,"b":1}');
   });
 });
