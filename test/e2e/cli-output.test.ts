@@ -13,10 +13,14 @@ describe('a reader that leaves early', () => {
   it('`adops … | head -c 1` stops quietly with exit 0, no EPIPE stack', async () => {
     // Every page as ndjson (hundreds of rows) into a reader that takes one byte and leaves. Not spawnSync: the
     // sandbox it reads from answers from this process.
-    const r = await spawnAsync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" observe ad-groups --all --output ndjson | head -c 1 >/dev/null`], {
-      env: baseEnv({ ADOPS_CONFIG_DIR: cfg }),
-      timeout: 20_000,
-    });
+    const r = await spawnAsync(
+      'bash',
+      ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" observe ad-groups --all --output ndjson | head -c 1 >/dev/null`],
+      {
+        env: baseEnv({ ADOPS_CONFIG_DIR: cfg }),
+        timeout: 20_000,
+      },
+    );
     expect(r.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js/);
     expect(r.status, r.stderr).toBe(0);
   });

@@ -60,7 +60,11 @@ export async function startDemoSandbox(opts: DemoSandboxOptions = {}): Promise<D
 
 /** One for the whole file: started in beforeAll, stopped in afterAll (`const sandbox = useDemoSandbox(); ... sandbox.url`). */
 export function useDemoSandbox(opts: DemoSandboxOptions = {}): DemoSandbox {
-  const running = perFile('useDemoSandbox: the in-process demo sandbox', () => startDemoSandbox(opts), (sb) => sb.stop());
+  const running = perFile(
+    'useDemoSandbox: the in-process demo sandbox',
+    () => startDemoSandbox(opts),
+    (sb) => sb.stop(),
+  );
   return {
     get url() {
       return running().url;

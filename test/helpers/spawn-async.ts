@@ -17,8 +17,8 @@ export function spawnAsync(command: string, args: readonly string[], opts: Omit<
     const child = spawn(command, args, { ...rest, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const timer = timeout === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeout);
     child.on('error', reject);
     child.on('close', (status, signal) => {
