@@ -7,21 +7,15 @@
 // with a registry of the one command. What it cannot read plainly, or a format drawn
 // for a terminal, it declines before it has written or sent anything (false), and the
 // whole CLI runs the argv.
-import { chooseFormat } from '../../cli/output/format.js';
-import { drawsForTerminal } from '../../cli/output/writers/formats.js';
+import { runChosen, tableOrUnknown, type BundleEnvironment } from '../../cli/one-command-bundle.js';
 import { plainParse } from '../../cli/program.js';
-import { guardProcess, processEnvironment } from '../../cli/process-io.js';
 import { Registry } from '../../cli/registry.js';
 import { route } from '../../cli/route.js';
-import { runCli, type RunEnvironment } from '../../cli/run.js';
 import { TOP_LEVEL } from '../../cli/top-level.js';
-import { ConfigStore, configDir } from '../../state/config-store.js';
 import { assetCommands } from './index.js';
 
-type SyncEnvironment = Omit<RunEnvironment, 'registry'>;
-
 /** The registry to run this argv with, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
-export function syncRegistry(argv: readonly string[], envIn: SyncEnvironment): Registry | undefined {
+export function syncRegistry(argv: readonly string[], envIn: BundleEnvironment): Registry | undefined {
   // Asked again (the launcher did): this bundle never runs what it was not built for (its stubs would throw).
   if (route(argv, envIn.env, () => envIn.stderr.isTTY === true).kind !== 'sync') return undefined;
   const registry = new Registry(
@@ -36,21 +30,4 @@ export function syncRegistry(argv: readonly string[], envIn: SyncEnvironment): R
 }
 
 /** bin/adops.js's entry: run this process's argv to its exit, or answer false (nothing done) for the whole CLI. */
-export async function runSync(argv: readonly string[]): Promise<boolean> {
-  const io = processEnvironment({});
-  const chosen = syncRegistry(argv, io);
-  if (!chosen) return false;
-  const finish = guardProcess();
-  return finish(await runCli(argv, processEnvironment({ registry: chosen })));
-}
-
-function tableOrUnknown(opts: Record<string, unknown>, envIn: SyncEnvironment): boolean {
-  try {
-    const output = typeof opts.output === 'string' ? opts.output : undefined;
-    const json = opts.json === true;
-    const configured = json || output !== undefined ? undefined : new ConfigStore(configDir(envIn.env)).read().settings.output;
-    return drawsForTerminal(chooseFormat({ output, json, configured, stdoutIsTTY: envIn.stdout.isTTY === true }));
-  } catch {
-    return true; // an unknown format or an unreadable config: the whole CLI says what is wrong
-  }
-}
+export const runSync = (argv: readonly string[]): Promise<boolean> => runChosen(argv, syncRegistry);

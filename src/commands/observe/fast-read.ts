@@ -8,21 +8,15 @@
 // registry is for the whole CLI; argv it cannot read plainly is left to the
 // whole CLI: runFast answers false before it has written or sent anything, and
 // bin/adops.js imports main.js.
-import { chooseFormat } from '../../cli/output/format.js';
-import { drawsForTerminal } from '../../cli/output/writers/formats.js';
+import { runChosen, tableOrUnknown, type BundleEnvironment } from '../../cli/one-command-bundle.js';
 import { plainParse } from '../../cli/program.js';
-import { guardProcess, processEnvironment } from '../../cli/process-io.js';
 import { Registry } from '../../cli/registry.js';
 import { route } from '../../cli/route.js';
-import { runCli, type RunEnvironment } from '../../cli/run.js';
 import { TOP_LEVEL } from '../../cli/top-level.js';
-import { ConfigStore, configDir } from '../../state/config-store.js';
 import { observeResource } from './index.js';
 
-type ReadEnvironment = Omit<RunEnvironment, 'registry'>;
-
 /** The registry to run this argv with, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
-export function readRegistry(argv: readonly string[], envIn: ReadEnvironment): Registry | undefined {
+export function readRegistry(argv: readonly string[], envIn: BundleEnvironment): Registry | undefined {
   // The launcher asked already; asked again (the same function) so this bundle never runs what it was not built for
   // (a terminal's spinner or prompt, a proxy's tunnel, help): its stubs would throw.
   if (route(argv, envIn.env, () => envIn.stderr.isTTY === true).kind !== 'stored-read') return undefined;
@@ -42,22 +36,4 @@ export function readRegistry(argv: readonly string[], envIn: ReadEnvironment): R
 }
 
 /** bin/adops.js's entry: run this process's argv to its exit, or answer false (nothing done) for the whole CLI. */
-export async function runFast(argv: readonly string[]): Promise<boolean> {
-  const io = processEnvironment({});
-  const chosen = readRegistry(argv, io);
-  if (!chosen) return false;
-  const finish = guardProcess();
-  return finish(await runCli(argv, processEnvironment({ registry: chosen })));
-}
-
-function tableOrUnknown(opts: Record<string, unknown>, envIn: ReadEnvironment): boolean {
-  try {
-    const output = typeof opts.output === 'string' ? opts.output : undefined;
-    const json = opts.json === true;
-    // --json or --output decides alone (chooseFormat): the config file is read once, by the runner (#37).
-    const configured = json || output !== undefined ? undefined : new ConfigStore(configDir(envIn.env)).read().settings.output;
-    return drawsForTerminal(chooseFormat({ output, json, configured, stdoutIsTTY: envIn.stdout.isTTY === true }));
-  } catch {
-    return true; // an unknown format or an unreadable config: the runner says what is wrong
-  }
-}
+export const runFast = (argv: readonly string[]): Promise<boolean> => runChosen(argv, readRegistry);
