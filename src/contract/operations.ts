@@ -58,7 +58,13 @@ export function fillPath(template: string, params: Record<string, string>): stri
     const value = params[name];
     if (value === undefined || value === '') throw new Error(`missing path parameter: ${name}`);
     if (value === '.' || value === '..') return value.replace(/\./g, '%2E');
-    return encodeURIComponent(value);
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      // A lone surrogate (JSON's "\ud800" in a file, an answer or an agent's arguments) has no UTF-8 form: say which
+      // parameter, not encodeURIComponent's bare "URI malformed"; nothing is sent (no stand-in character: another id).
+      throw new Error(`path parameter ${name} is not well-formed text (it holds a lone surrogate): ${JSON.stringify(value)}`);
+    }
   });
 }
 

@@ -33,4 +33,8 @@ describe('path encoding', () => {
     expect(fillPath('/assets/{id}', { id: '...' })).toBe('/assets/...');
     expect(fillPath('/assets/{id}', { id: '.hidden' })).toBe('/assets/.hidden');
   });
+  it("refuses an id holding a lone surrogate by the parameter it is in (not encodeURIComponent's bare URIError)", () => {
+    expect(() => fillPath('/assets/{id}', { id: 'ast_\ud800' })).toThrow(/^path parameter id is not well-formed text .*"ast_\\ud800"$/);
+    expect(fillPath('/assets/{id}', { id: 'ast_\u{1f600}' })).toBe('/assets/ast_%F0%9F%98%80');
+  });
 });
