@@ -95,13 +95,14 @@ describe('assets sync from dist/bundle/sync-run.cjs', () => {
     expect(String(again.result[1]).match(/"already there"/g)).toHaveLength(3);
   }, 180_000); // four runs of the binary: ~10 s on a quiet machine, ~50 s at load 28
 
-  for (const [why, extra, env] of [
+  const declined: [string, string[], Record<string, string>?][] = [
     ['a table', ['--output', 'table']],
     ['--query (JMESPath)', ['--json', '--query', 'length(@)']],
     ['argv it does not read plainly', ['--json', '--no-such-flag']],
     ['a value commander checks', ['--json', '--concurrency', 'abc']],
     ['a proxy variable (loopback http goes direct)', ['--json'], { HTTPS_PROXY: 'http://127.0.0.1:9' }],
-  ] as [string, string[], Record<string, string>?][]) {
+  ];
+  for (const [why, extra, env] of declined) {
     it(`declines ${why}: the whole CLI runs it, as it would alone`, () => {
       const d = join(dir, 'declined');
       mkdirSync(d, { recursive: true });

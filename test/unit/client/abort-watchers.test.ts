@@ -28,7 +28,7 @@ describe('abort watchers', () => {
   it('a watcher that leaves mid-abort is still told, as a listener list is', () => {
     const ac = new AbortController();
     const told: string[] = [];
-    const later = { watch: undefined as ReturnType<typeof watchAbort> | undefined };
+    const later: { watch?: ReturnType<typeof watchAbort> } = {};
     watchAbort(ac.signal, () => {
       told.push('first');
       if (later.watch) unwatchAbort(later.watch);

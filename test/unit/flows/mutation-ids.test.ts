@@ -33,11 +33,10 @@ describe('row identities', () => {
     const reference = (v: unknown): string => {
       if (Array.isArray(v)) return `[${v.map(reference).join(',')}]`;
       if (v === null || typeof v !== 'object') return JSON.stringify(v);
-      const o = v as Record<string, unknown>;
-      const members = Object.keys(o)
-        .filter((k) => o[k] !== undefined)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${reference(o[k])}`);
+      const members = Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) // sort()'s order: UTF-16 code units
+        .map(([k, x]) => `${JSON.stringify(k)}:${reference(x)}`);
       return `{${members.join(',')}}`;
     };
     // Integer-like keys (listed first by Object.keys, in number order), code units past the BMP, over 16 keys.
