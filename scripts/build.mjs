@@ -158,34 +158,24 @@ for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs', 's
 // child after a real stored read against an in-memory sandbox (scripts/code-cache-after-read.mjs, as build-sea.mjs
 // does for the executable: the ~300 functions a read calls are in it, not only set-up's; #37 session 4: a stored
 // read 223-226 M -> 195-198 M instructions). Should that read fail here, the cache after the top level only, as before.
-const afterRead = spawnSync(process.execPath, ['scripts/code-cache-after-read.mjs', `${outdir}/fast-read.cjs`, '--npm'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
-});
-if (afterRead.status !== 0) {
-  process.stderr.write(
-    `build: the stored read for fast-read.cjs's code cache failed (exit ${afterRead.status}); caching its set-up only:\n${afterRead.stderr}`,
-  );
-  execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/fast-read.cjs'))`], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-}
+cacheAfterRun('stored read', 'scripts/code-cache-after-read.mjs', 'fast-read.cjs', ['--npm']);
 // The sync bundle's code cache likewise, made after a real sync (a re-run and an upload) against an in-memory sandbox
-// (scripts/code-cache-after-sync.mjs; #37 session 5); should that sync fail here, the cache after the top level only.
-const afterSync = spawnSync(process.execPath, ['scripts/code-cache-after-sync.mjs', `${outdir}/sync-run.cjs`], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
-});
-if (afterSync.status !== 0) {
-  process.stderr.write(`build: the sync for sync-run.cjs's code cache failed (exit ${afterSync.status}); caching its set-up only:\n${afterSync.stderr}`);
-  execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/sync-run.cjs'))`], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-}
+// (scripts/code-cache-after-sync.mjs; #37 session 5).
+cacheAfterRun('sync', 'scripts/code-cache-after-sync.mjs', 'sync-run.cjs');
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
 // The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
 await import('./build-sandbox-snapshot.mjs');
+
+/**
+ * A one-command bundle's code cache for the Node that builds, made by `script` in a child after a real `what` against
+ * an in-memory sandbox; should that run fail here, the cache after the bundle's top level only, and the build says why.
+ */
+function cacheAfterRun(what, script, file, args = []) {
+  const ran = spawnSync(process.execPath, [script, `${outdir}/${file}`, ...args], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (ran.status === 0) return;
+  process.stderr.write(`build: the ${what} for ${file}'s code cache failed (exit ${ran.status}); caching its set-up only:\n${ran.stderr}`);
+  execFileSync(process.execPath, ['-e', `require('./bin/code-cache.cjs').writeCodeCache(require('node:path').resolve('${outdir}/${file}'))`], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}

@@ -58,17 +58,24 @@ const FAST_READ_STUBS = [
   // https through a proxy's CONNECT tunnel (node:tls at load): runRead declines when a proxy variable is set.
   { specifier: /^\.\/proxy-tunnel\.js$/, importer: /src\/client\//, exports: ['tunnelAgent', 'closeTunnels', 'openTunnel'] },
 ];
+/**
+ * A one-command bundle's stubs put in place (esbuild build `b`): each import `stubs` names resolves to a module whose
+ * every export throws, naming the bundle and the file that should have declined the run.
+ */
+function stubImports(b, namespace, stubs, bundle, decliner) {
+  b.onResolve({ filter: /.*/ }, (args) => {
+    const stub = stubs.find((s) => s.specifier.test(args.path) && s.importer.test(args.importer));
+    return stub ? { path: args.path, namespace, pluginData: stub } : undefined;
+  });
+  b.onLoad({ filter: /.*/, namespace }, (args) => ({
+    contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the ${bundle} bundle (${decliner} should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
+    loader: 'js',
+  }));
+}
 export const fastReadOnly = {
   name: 'fast-read-stubs',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      const stub = FAST_READ_STUBS.find((s) => s.specifier.test(args.path) && s.importer.test(args.importer));
-      return stub ? { path: args.path, namespace: 'fast-read-stub', pluginData: stub } : undefined;
-    });
-    b.onLoad({ filter: /.*/, namespace: 'fast-read-stub' }, (args) => ({
-      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the stored-read bundle (src/commands/observe/fast-read.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
-      loader: 'js',
-    }));
+    stubImports(b, 'fast-read-stub', FAST_READ_STUBS, 'stored-read', 'src/commands/observe/fast-read.ts');
     // What each operation accepts (73 KB of JSON, evaluated at load): the observe operations' entries only,
     // the only ones its definitions (commands/observe/index.ts) name; inputsOf throws for any other.
     b.onLoad({ filter: /src[\\/]contract[\\/]generated[\\/]operation-inputs\.json$/ }, async (args) => {
@@ -93,14 +100,7 @@ const SYNC_RUN_STUBS = FAST_READ_STUBS.filter((s) => !/validators|drift|edit/.te
 export const syncRunOnly = {
   name: 'sync-run-stubs',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      const stub = SYNC_RUN_STUBS.find((s) => s.specifier.test(args.path) && s.importer.test(args.importer));
-      return stub ? { path: args.path, namespace: 'sync-run-stub', pluginData: stub } : undefined;
-    });
-    b.onLoad({ filter: /.*/, namespace: 'sync-run-stub' }, (args) => ({
-      contents: `const no = () => { throw new Error(${JSON.stringify(`adops: ${args.path} is not in the sync bundle (src/commands/assets/sync-run.ts should have declined this run)`)}); };\n${args.pluginData.exports.map((e) => (e === 'default' ? 'export default no;' : `export const ${e} = no;`)).join('\n')}\n`,
-      loader: 'js',
-    }));
+    stubImports(b, 'sync-run-stub', SYNC_RUN_STUBS, 'sync', 'src/commands/assets/sync-run.ts');
   },
 };
 // quick.cjs answers `--version` and the help pages: it never runs an import(). What one would load (the

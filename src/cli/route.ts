@@ -51,16 +51,16 @@ export function route(argv: readonly string[], env: Readonly<Record<string, stri
     return { kind: 'help', words: helpWord ? pre.words.slice(1) : pre.words, tree: helpWord && pre.json, json: pre.json };
   }
   // -V after a command's words (commander's error) stays out of the bundle, as help does (answered above).
-  if (argv[0] === 'observe' && !pre.version && !storedReadDeclined(env, stderrIsTTY)) return { kind: 'stored-read' };
-  // The same environment rules the sync's bundle out: it holds no spinner, prompt, picker or proxy tunnel either.
-  if (argv[0] === 'assets' && argv[1] === 'sync' && !pre.version && !storedReadDeclined(env, stderrIsTTY)) return { kind: 'sync' };
+  if (argv[0] === 'observe' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'stored-read' };
+  if (argv[0] === 'assets' && argv[1] === 'sync' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'sync' };
   return { kind: 'cli' };
 }
 
 /**
- * The environment alone rules a stored read out of its bundle, which holds neither: on a terminal's stderr
- * (outside CI) a spinner may turn, or a prompt or a picker ask; through a proxy an https request tunnels (node:tls).
+ * The environment alone rules a run out of a one-command bundle (the stored read's, the sync's), which holds neither:
+ * on a terminal's stderr (outside CI) a spinner may turn, or a prompt or a picker ask; through a proxy an https
+ * request tunnels (node:tls).
  */
-function storedReadDeclined(env: Readonly<Record<string, string | undefined>>, stderrIsTTY: () => boolean): boolean {
+function bundleDeclined(env: Readonly<Record<string, string | undefined>>, stderrIsTTY: () => boolean): boolean {
   return proxyVariableSet(env) || drawsOnStderr(env, stderrIsTTY);
 }

@@ -139,9 +139,8 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
         reject(err);
       }
     };
-    const watching: AbortWatch | undefined = req.signal
-      ? watchAbort(req.signal, () => fail(req.signal ? abortReason(req.signal) : new Error('aborted')))
-      : undefined;
+    const signal = req.signal;
+    const watching: AbortWatch | undefined = signal ? watchAbort(signal, () => fail(abortReason(signal))) : undefined;
     const deadlineTimer = deadlineTimerOf(req.deadline, fail);
 
     // 0 (--connect-timeout 0) is no bound of ours, as --request-timeout 0 is: the system's own, never "at once".

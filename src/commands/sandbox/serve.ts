@@ -9,6 +9,7 @@ import type { CommandInput } from '../../cli/registry.js';
 import { cellText } from '../../cli/output/sanitize.js';
 import { showWhole } from '../../client/redact.js';
 import { checkProfileName } from '../../config/profile-name.js';
+import type { ConfigData } from '../../state/config-store.js';
 
 type ServeOptions = {
   host: string;
@@ -66,10 +67,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
     if (profile !== undefined) {
       const first = sandbox.keys[0];
       if (first) {
-        await ctx.config.update((d) => {
-          d.profiles[profile] = { baseUrl: sandbox.url, apiKey: first.key, organization: first.organization };
-          d.currentProfile = profile;
-        });
+        await ctx.config.update(loginTo(profile, sandbox.url, first));
         ctx.note(`Profile "${profile}" now points at ${sandbox.url} as ${first.organization} (${first.label}) and is the current profile.`);
         ctx.note('Try: adops observe campaigns');
       } else ctx.warn('no demo key to log in with');
@@ -88,6 +86,14 @@ export async function run(ctx: CommandContext, input: CommandInput<ServeOptions>
     await sandbox.close();
   }
   return EXIT.ok;
+}
+
+/** `--login`'s change of the config: `profile` points at the sandbox with `key` and becomes the current profile. */
+export function loginTo(profile: string, url: string, key: { key: string; organization: string }): (d: ConfigData) => void {
+  return (d) => {
+    d.profiles[profile] = { baseUrl: url, apiKey: key.key, organization: key.organization };
+    d.currentProfile = profile;
+  };
 }
 
 /**
