@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegistry } from '../../src/commands/index.js';
 import { helpFor } from '../../src/cli/help.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
+import { writeLoadHooks } from '../helpers/load-hooks.js';
 import { tempDir } from '../helpers/temp.js';
 
 const FORBIDDEN = [
@@ -29,6 +30,8 @@ const FORBIDDEN = [
 ];
 
 let dir: string;
+/** `node --import` of it: test/helpers/load-hooks.ts. */
+let registerUrl: string;
 let bundle: Record<string, { inputs: string[] }>;
 let sandbox: SandboxChild;
 
@@ -36,24 +39,7 @@ beforeAll(async () => {
   ensureBuilt();
   bundle = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof bundle }).outputs;
   dir = tempDir('adops-modules-');
-  writeFileSync(
-    join(dir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  appendFileSync(process.env.ADOPS_TEST_LOADED, r.url + '\\n');
-  return r;
-}`,
-  );
-  writeFileSync(
-    join(dir, 'register.mjs'),
-    `import { createRequire, register } from 'node:module';
-import { appendFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});
-const require = createRequire(import.meta.url);
-process.on('exit', () => appendFileSync(process.env.ADOPS_TEST_LOADED, Object.keys(require.cache).map((f) => pathToFileURL(f).href + '\\n').join('')));`,
-  );
+  registerUrl = writeLoadHooks(dir, 'require-cache');
   sandbox = await startSandboxChild();
 }, 60_000);
 
@@ -79,7 +65,7 @@ function loadOnce(args: string[], extraEnv: Record<string, string>, tty: boolean
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
   const env = baseEnv({ ADOPS_TEST_LOADED: log, ...readEnv(), ...extraEnv });
-  const argv = ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args];
+  const argv = ['--import', registerUrl, BIN, ...args];
   // On a terminal: script(1) runs it on a pty (stdin, stdout and stderr).
   const r = tty
     ? spawnSync('script', ['-qec', [process.execPath, ...argv].map((a) => `'${a}'`).join(' '), '/dev/null'], { cwd: ROOT, env, encoding: 'utf8' })

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
+import { writeLoadHooks } from '../helpers/load-hooks.js';
 import { tempDir } from '../helpers/temp.js';
 
 const HEAVY = [
@@ -37,34 +38,15 @@ const PROXY_NAMES = /src\/client\/proxy-variables\.ts$/;
 const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DEFINITIONS.test(source) && !PROXY_NAMES.test(source);
 
 let dir: string;
+/** `node --import` of it: test/helpers/load-hooks.ts. */
+let registerUrl: string;
 let bundle: Record<string, { inputs: string[] }>;
 
 beforeAll(() => {
   ensureBuilt();
   bundle = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof bundle }).outputs;
   dir = tempDir('adops-hook-');
-  writeFileSync(
-    join(dir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  appendFileSync(process.env.ADOPS_TEST_LOADED, r.url + '\\n');
-  return r;
-}`,
-  );
-  writeFileSync(
-    join(dir, 'register.mjs'),
-    `import Module, { register } from 'node:module';
-import { appendFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});
-const resolveFilename = Module._resolveFilename;
-Module._resolveFilename = function (...args) {
-  const file = resolveFilename.apply(this, args);
-  appendFileSync(process.env.ADOPS_TEST_LOADED, (file.startsWith('/') ? pathToFileURL(file).href : file) + '\\n');
-  return file;
-};`,
-  );
+  registerUrl = writeLoadHooks(dir, 'resolve-filename');
 });
 
 /** Each loaded file, with the sources it holds (a bundle output's inputs, or the file itself). */
@@ -74,7 +56,7 @@ function loaded(
 ): { files: Array<{ url: string; sources: string[] }>; stdout: string; stderr: string; status: number | null } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], {
+  const r = spawnSync(process.execPath, ['--import', registerUrl, BIN, ...args], {
     cwd: ROOT,
     env: baseEnv({ ADOPS_TEST_LOADED: log, ...env }),
     encoding: 'utf8',

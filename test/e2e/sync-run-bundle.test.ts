@@ -7,36 +7,21 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ROOT, useSandboxChild } from '../helpers/cli.js';
+import { writeLoadHooks } from '../helpers/load-hooks.js';
 import { tempDir } from '../helpers/temp.js';
 import { png } from '../unit/uploads/media-samples.js';
 
 const sandbox = useSandboxChild();
 const MAIN = join(ROOT, 'dist', 'bundle', 'main.js');
 let dir: string;
+/** `node --import` of it: test/helpers/load-hooks.ts. */
+let registerUrl: string;
 
 beforeAll(() => {
   dir = tempDir('adops-sync-run-');
-  writeFileSync(
-    join(dir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  appendFileSync(process.env.ADOPS_TEST_LOADED, r.url + '\\n');
-  return r;
-}`,
-  );
-  writeFileSync(
-    join(dir, 'register.mjs'),
-    `import { createRequire, register } from 'node:module';
-import { appendFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});
-const require = createRequire(import.meta.url);
-process.on('exit', () => appendFileSync(process.env.ADOPS_TEST_LOADED, Object.keys(require.cache).map((f) => pathToFileURL(f).href + '\\n').join('')));`,
-  );
+  registerUrl = writeLoadHooks(dir, 'require-cache');
 });
 
 /** A directory of `n` distinct small PNGs named `<prefix>N.png`. */
@@ -54,7 +39,7 @@ const envOf = (config: string, extra: Record<string, string> = {}) =>
 function viaBin(args: string[], env: Record<string, string>) {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, BIN, ...args], {
+  const r = spawnSync(process.execPath, ['--import', registerUrl, BIN, ...args], {
     cwd: ROOT,
     env: { ...env, ADOPS_TEST_LOADED: log },
     encoding: 'utf8',

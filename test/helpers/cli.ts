@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { perFile } from './per-file.js';
+import { spawnAsync } from './spawn-async.js';
 import { tempDir } from './temp.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -84,24 +85,16 @@ export interface RunOptions {
 }
 
 /** Piped run: stdout and stderr apart, stdin closed unless given. */
-export function runAdops(args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: baseEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => {
-      stderr += c;
-      opts.onStderr?.(stderr);
-    });
-    child.stdin.end(opts.stdin ?? '');
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
-    });
+export async function runAdops(args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  const started = Date.now();
+  const r = await spawnAsync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: baseEnv(opts.env),
+    timeout: opts.timeoutMs ?? 15_000,
+    ...(opts.stdin !== undefined ? { input: opts.stdin } : {}),
+    ...(opts.onStderr ? { onStderr: opts.onStderr } : {}),
   });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

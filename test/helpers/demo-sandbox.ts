@@ -9,6 +9,7 @@
 // exit on a signal) or that kill the service's process keep startSandboxChild.
 import { join } from 'node:path';
 import { bootSandbox } from '../../src/sandbox/index.js';
+import { loginTo } from '../../src/commands/sandbox/serve.js';
 import { ConfigStore } from '../../src/state/config-store.js';
 import { ensureBuilt, ROOT } from './cli.js';
 import { perFile } from './per-file.js';
@@ -44,12 +45,7 @@ export async function startDemoSandbox(opts: DemoSandboxOptions = {}): Promise<D
     await booted.ready;
     if (opts.login) {
       // What serve.ts writes for --login, through the same store.
-      const name = opts.login.profile ?? 'sandbox';
-      const first = booted.keys[0]!;
-      await new ConfigStore(opts.login.configDir).update((d) => {
-        d.profiles[name] = { baseUrl: booted.url, apiKey: first.key, organization: first.organization };
-        d.currentProfile = name;
-      });
+      await new ConfigStore(opts.login.configDir).update(loginTo(opts.login.profile ?? 'sandbox', booted.url, booted.keys[0]!));
     }
   } catch (err) {
     await booted.close();
