@@ -204,8 +204,9 @@ export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbo
   };
   let runtime: Runtime | undefined;
   let closed = false;
-  const cleanup = () => {
-    runtime?.stop();
+  // The store closes once no pass of the mutation advancer uses it (the server closed: no request starts one).
+  const cleanup = async (): Promise<void> => {
+    if (runtime) await runtime.stop();
     if (db.open) db.close();
     if (memory) rmSync(filesDir, { recursive: true, force: true });
   };
@@ -247,7 +248,7 @@ export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbo
     ready.catch(() => undefined); // a sandbox closed while loading: only who awaits `ready` hears of it
     return { ...sandbox, before20260924: store.old, ready, close };
   } catch (err) {
-    cleanup();
+    await cleanup();
     throw err;
   }
 }

@@ -39,8 +39,11 @@ export interface RuntimeInput {
 export interface Runtime {
   services: SandboxServices;
   app: FetchApp;
-  /** Stops the ticker and the scheduled ingestion. */
-  stop(): void;
+  /**
+   * Stops the ticker and the scheduled ingestion; resolves once a mutation pass under way ended (a slow
+   * provider's change is recorded before the store closes, not lost to "database connection is not open").
+   */
+  stop(): Promise<void>;
 }
 
 export function startRuntime(input: RuntimeInput): Runtime {
@@ -70,6 +73,7 @@ export function startRuntime(input: RuntimeInput): Runtime {
     stop() {
       clearInterval(ticker);
       clearInterval(ingester);
+      return services.mutations.settled();
     },
   };
 }

@@ -135,6 +135,11 @@ export class MutationAdvancer {
     return this.#passes === 0 && (this.#due === null || this.#due > this.#deps.clock.now());
   }
 
+  /** Resolves once the passes chained so far have ended (a store is closed only after: `Runtime.stop`). */
+  settled(): Promise<void> {
+    return this.#pass;
+  }
+
   /** Take every step that is due now (resolves once they are taken). */
   advance(): Promise<void> {
     if (this.#due === null || this.#due > this.#deps.clock.now()) return this.#pass;
