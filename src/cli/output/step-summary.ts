@@ -18,7 +18,8 @@ import { statSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
 import { appendDurably } from '../../state/append-file.js';
 import { asText } from './sanitize.js';
-import { inline, tableHead, tableRow } from './writers/markdown.js';
+import { getPath } from './fields.js';
+import { alignedHead, inline, tableRow } from './writers/markdown.js';
 import type { Row } from './writers/writer.js';
 
 /** A cell's text past this many characters is cut (a 200 KB service error says nothing more in a summary). */
@@ -52,34 +53,103 @@ const bytes = (s: string) => Buffer.byteLength(s);
 
 /** The summary's markdown in at most `maxBytes`: heading, counts, table (failures first), and how many rows did not fit. */
 export function renderStepSummary(s: StepSummary, maxBytes = SUMMARY_MAX_BYTES): string {
-  const failures = s.rows.filter(s.failed);
-  const rows = [...failures, ...s.rows.filter((r) => !s.failed(r))];
-  const counts = new Map<string, number>();
-  for (const r of rows) {
-    const state = asText(r[s.state] ?? 'unknown');
-    counts.set(state, (counts.get(state) ?? 0) + 1);
+  const rows = new SummaryRows(s, maxBytes);
+  for (const r of s.rows) rows.add(r);
+  return rows.render(s.command, maxBytes);
+}
+
+/**
+ * A summary's rows as a command hands them over, one at a time, kept only as far as a summary can show them: every
+ * row is counted (its state, whether numbers fill a column), but only SUMMARY_MAX_BYTES of rendered failures and as
+ * much of the others are held. A command that streams its rows (`mutations apply` over a file of any length) keeps
+ * its memory bounded by that, not by the file.
+ */
+export class SummaryRows {
+  private total = 0;
+  private readonly failures = new Kept();
+  private readonly others = new Kept();
+  /** Per column: some row had a value there, and every value was a number (the column is right-aligned). */
+  private readonly valued: boolean[];
+  private readonly numeric: boolean[];
+
+  constructor(
+    private readonly table: Pick<StepSummary, 'columns' | 'state' | 'failed'>,
+    private readonly keepBytes = SUMMARY_MAX_BYTES,
+  ) {
+    this.valued = table.columns.map(() => false);
+    this.numeric = table.columns.map(() => true);
   }
-  const tally = [...counts].map(([state, n]) => `${n} ${text(state)}`).join(', ');
-  let out =
-    `### ${text(s.command)}\n` +
-    `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}: ${tally || 'none'}${failures.length ? ` (${failures.length} not done, listed first)` : ''}\n\n`;
-  if (rows.length === 0) return `${out}(no rows)\n\n`;
-  out += tableHead(s.columns, rows);
-  // Room for the line that counts the rows left out, whatever their number.
-  const room = maxBytes - 200;
-  let shown = 0;
-  let size = bytes(out);
-  for (const r of rows) {
-    const row = tableRow(s.columns, r, CELL_MAX);
-    if (size + bytes(row) > room) break;
-    out += row;
-    size += bytes(row);
-    shown++;
+
+  /** Rows held to be shown (what stays in memory however many were added). */
+  get held(): number {
+    return this.failures.lines.length + this.others.lines.length;
   }
-  const left = rows.length - shown;
-  if (left > 0)
-    out += `\n${left} more ${left === 1 ? 'row' : 'rows'} left out: a summary is cut at ${Math.floor(maxBytes / 1024)} KiB (GitHub shows no step summary over 1 MiB); the command's output has every row.\n`;
-  return `${out}\n`;
+
+  add(r: Row): void {
+    this.total++;
+    const { columns } = this.table;
+    for (let i = 0; i < columns.length; i++) {
+      const v = getPath(r, columns[i]!);
+      if (v === null || v === undefined) continue;
+      this.valued[i] = true;
+      if (typeof v !== 'number') this.numeric[i] = false;
+    }
+    const state = asText(r[this.table.state] ?? 'unknown');
+    (this.table.failed(r) ? this.failures : this.others).add(state, tableRow(columns, r, CELL_MAX), this.keepBytes);
+  }
+
+  /** The summary's markdown in at most `maxBytes` (at most the bytes kept). */
+  render(command: string, maxBytes: number): string {
+    const { total, failures } = this;
+    const counts = new Map(failures.counts);
+    for (const [state, n] of this.others.counts) counts.set(state, (counts.get(state) ?? 0) + n);
+    const tally = [...counts].map(([state, n]) => `${n} ${text(state)}`).join(', ');
+    let out =
+      `### ${text(command)}\n` +
+      `${total} ${total === 1 ? 'row' : 'rows'}: ${tally || 'none'}${failures.seen ? ` (${failures.seen} not done, listed first)` : ''}\n\n`;
+    if (total === 0) return `${out}(no rows)\n\n`;
+    out += alignedHead(
+      this.table.columns,
+      this.numeric.map((n, i) => n && this.valued[i]!),
+    );
+    // Room for the line that counts the rows left out, whatever their number.
+    const room = maxBytes - 200;
+    let shown = 0;
+    let size = bytes(out);
+    // Failures not all kept: the first left out would not have fitted, so no other row is shown after them.
+    for (const row of failures.full ? failures.lines : [...failures.lines, ...this.others.lines]) {
+      if (size + bytes(row) > room) break;
+      out += row;
+      size += bytes(row);
+      shown++;
+    }
+    const left = total - shown;
+    if (left > 0)
+      out += `\n${left} more ${left === 1 ? 'row' : 'rows'} left out: a summary is cut at ${Math.floor(maxBytes / 1024)} KiB (GitHub shows no step summary over 1 MiB); the command's output has every row.\n`;
+    return `${out}\n`;
+  }
+}
+
+/** One side of the table (failures, or the rest): its states counted, its rendered rows held up to a byte bound. */
+class Kept {
+  seen = 0;
+  readonly counts = new Map<string, number>();
+  readonly lines: string[] = [];
+  private bytes = 0;
+  /** Once one row did not fit, none after it is shown either (rows keep their order). */
+  full = false;
+
+  add(state: string, line: string, keepBytes: number): void {
+    this.seen++;
+    this.counts.set(state, (this.counts.get(state) ?? 0) + 1);
+    if (this.full) return;
+    const b = bytes(line);
+    if (this.bytes + b > keepBytes) this.full = true;
+    else {
+      this.lines.push(line);
+      this.bytes += b;
+    }
+  }
 }
 
 /** Bytes already in the file (another command of the step, or ours earlier), 0 when there is none yet. */
@@ -92,7 +162,7 @@ function sizeOf(file: string): number {
 }
 
 /** Append the summary when in GitHub Actions, within what the file has left; a refusal of the file is a warning on stderr. */
-export function appendStepSummary(ctx: CommandContext, s: StepSummary): void {
+export function appendStepSummary(ctx: CommandContext, s: StepSummary | { command: string; collected: SummaryRows }): void {
   const file = stepSummaryFile(ctx.env);
   if (!file) return;
   const before = sizeOf(file);
@@ -103,7 +173,7 @@ export function appendStepSummary(ctx: CommandContext, s: StepSummary): void {
     return;
   }
   try {
-    appendDurably(file, renderStepSummary(s, budget), 'the GitHub step summary');
+    appendDurably(file, 'collected' in s ? s.collected.render(s.command, budget) : renderStepSummary(s, budget), 'the GitHub step summary');
   } catch (err) {
     ctx.warn(`could not append to GITHUB_STEP_SUMMARY (${file}): ${err instanceof Error ? err.message : String(err)}`);
   }

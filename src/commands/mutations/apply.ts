@@ -10,7 +10,7 @@ import type { CommandContext } from '../../cli/context.js';
 import { errnoCode, messageOf, UsageError } from '../../cli/errors.js';
 import { EXIT, exitCodeOfAnswer } from '../../cli/exit-codes.js';
 import { ListWriter, prepareOutput } from '../../cli/output/writers.js';
-import { appendStepSummary, stepSummaryFile } from '../../cli/output/step-summary.js';
+import { appendStepSummary, stepSummaryFile, SummaryRows } from '../../cli/output/step-summary.js';
 import { mutationsTable, previewTable } from '../../flows/step-summary.js';
 import type { RowPreview } from '../../flows/mutation-preview.js';
 import { rowIds } from '../../flows/mutation-match.js';
@@ -278,19 +278,19 @@ async function* secondPass(file: string): AsyncGenerator<ApplyRow> {
 class Output {
   readonly tally = new Tally();
   private readonly page: Array<Record<string, unknown>> = [];
-  /** Every row's line, for the step summary; undefined when none is written (memory stays bounded). */
-  readonly shown: Array<Record<string, unknown>> | undefined;
+  /** The rows as the step summary shows them (as many as it can show, every one counted); undefined when none is written. */
+  readonly shown: SummaryRows | undefined;
   constructor(
     private readonly writer: ListWriter,
     private readonly line: (body: Record<string, unknown>, x: RowOutcome) => Record<string, unknown>,
     keepShown: boolean,
   ) {
-    this.shown = keepShown ? [] : undefined;
+    this.shown = keepShown ? new SummaryRows(mutationsTable()) : undefined;
   }
   async add(x: RowOutcome, body: Record<string, unknown>): Promise<void> {
     this.tally.add(x);
     const shown = this.line(body, x);
-    this.shown?.push(shown);
+    this.shown?.add(shown);
     this.page.push(shown);
     if (this.page.length >= PAGE) await this.writer.page(this.page.splice(0));
   }
@@ -349,7 +349,7 @@ async function applyLocked(
     throw err;
   }
   await output.end();
-  if (output.shown) appendStepSummary(ctx, { command: `adops mutations apply ${input.args.file}`, ...mutationsTable(output.shown) });
+  if (output.shown) appendStepSummary(ctx, { command: `adops mutations apply ${input.args.file}`, collected: output.shown });
   const t = output.tally;
   const code = exitCode(t, o.wait === true);
   if (t.failed) ctx.note(`${t.failed} change(s) failed and changed nothing; \`--retry-failed\` sends them again as new changes`);

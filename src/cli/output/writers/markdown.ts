@@ -71,12 +71,18 @@ const isNumber = (v: unknown) => typeof v === 'number';
 
 /** Header and separator; a column whose values (in these rows) are all numbers is right-aligned. */
 export function tableHead(columns: readonly string[], rows: readonly Row[]): string {
-  const rule = columns.map((c) => {
-    const values = rows.map((r) => getPath(r, c)).filter((v) => v !== null && v !== undefined);
-    return values.length > 0 && values.every(isNumber) ? '---:' : '---';
-  });
-  return line(columns.map(cell)) + line(rule);
+  return alignedHead(
+    columns,
+    columns.map((c) => {
+      const values = rows.map((r) => getPath(r, c)).filter((v) => v !== null && v !== undefined);
+      return values.length > 0 && values.every(isNumber);
+    }),
+  );
 }
+
+/** Header and separator, the columns marked true right-aligned (a caller that counted them as rows went by). */
+export const alignedHead = (columns: readonly string[], numeric: readonly boolean[]): string =>
+  line(columns.map(cell)) + line(columns.map((_, i) => (numeric[i] ? '---:' : '---')));
 
 /** One row of a table: one line whatever its values hold; `max` cuts each cell. */
 export const tableRow = (columns: readonly string[], row: Row, max?: number): string =>
