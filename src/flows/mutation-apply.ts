@@ -16,7 +16,7 @@ import { MUTATION_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
 import { Journal } from '../state/mutation-journal.js';
 import { bodyHash, rowIds } from './mutation-match.js';
 import { OutcomeUnknownError, startMutation, type StartOptions } from './mutation-start.js';
-import { runPool } from './pool.js';
+import { runPool, runWorkers } from './pool.js';
 
 type Obj = Record<string, unknown>;
 
@@ -331,8 +331,10 @@ export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | A
   const concurrency = Math.max(1, opts.concurrency);
   const rowsAhead = new ReadAhead(run, source, concurrency, (slot) => inOrder.add(slot));
   const answers = new AnswerCommits(opts.journal);
-  const worker = async () => {
-    while (!opts.signal?.aborted) {
+  // A worker that fails (stdout closed under the rows, say) stops the others taking rows; the sends under way end
+  // and their answers are noted before the journal's last flush below.
+  const worker = async (stop: AbortSignal) => {
+    while (!opts.signal?.aborted && !stop.aborted) {
       const slot = await rowsAhead.take();
       if (!slot) return;
       await send(run, slot, answers);
@@ -341,7 +343,7 @@ export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | A
     }
   };
   try {
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await runWorkers(concurrency, worker);
     await inOrder.handAll();
   } finally {
     answers.stop();
@@ -364,18 +366,20 @@ export interface WaitRowsOptions {
 export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: WaitRowsOptions): Promise<void> {
   const deadline = opts.now() + opts.timeoutMs;
   const todo = outcomes.filter((o) => o.mutationId && !['succeeded', 'failed'].includes(o.state));
-  const waitOne = async (o: RowOutcome): Promise<void> => {
+  const waitOne = async (o: RowOutcome, stop: AbortSignal): Promise<void> => {
     const id = o.mutationId ?? '';
     let waited;
     try {
-      waited = await waitFor((signal) => client.call('getMutation', { params: { id } }, { signal }), {
+      // A poll that failed stops the others (runPool): none goes on after the command ended.
+      const signal = opts.signal ? AbortSignal.any([opts.signal, stop]) : stop;
+      waited = await waitFor((s) => client.call('getMutation', { params: { id } }, { signal: s }), {
         acceptors: MUTATION_ACCEPTORS,
         view: 'mutationPolled',
         timeoutMs: Math.max(0, deadline - opts.now()),
         intervalMs: opts.intervalMs,
         now: opts.now,
         sleep: opts.sleep,
-        signal: opts.signal,
+        signal,
       });
     } catch (err) {
       // An answer without a state of the contract: this row's end is not known (the others go on).
