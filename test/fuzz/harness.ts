@@ -12,6 +12,7 @@ import type { CommandTree } from '../../src/cli/registry.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { virtualClock } from '../helpers/virtual-clock.js';
+import type { Clock } from '../../src/cli/context.js';
 import { chance, pick, type Gen } from './answers.js';
 import { JUDGED, PROPOSES, type FuzzCase } from './cases.js';
 import { ANSWER_VIEWS } from '../../src/contract/answer-views.js';
@@ -113,14 +114,18 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
   // The heap in use, as process.memoryUsage().heapUsed reads it (the same V8 figure) without its resident-set read:
   // that read took ~9% of the fuzzer's time at load (a CPU profile of this file), twice per run.
   const heapBefore = getHeapStatistics().used_heap_size;
+  const clock = watchedClock(virtualClock(Date.parse(`${FUZZ_TODAY}T12:00:00Z`)));
   try {
     const r = await runAdopsInProcess(argv, {
       env,
       ...(c.stdin ? { stdin: readFileSync(join(world.work, c.stdin), 'utf8') } : {}),
       timeoutMs: RUN_BOUND_MS,
-      clock: virtualClock(Date.parse(`${FUZZ_TODAY}T12:00:00Z`)),
+      clock,
       abort: controller.signal,
     });
+    // A worker the command left going sleeps on its clock within a turn or two of the loop (a virtual sleep is one).
+    clock.ended = true;
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
     const files = filesUnder(dir);
     const summary = files.get(summaryFile);
     const failures = judge({
@@ -137,12 +142,30 @@ export async function runOnce(world: RunWorld, c: FuzzCase, g: Gen): Promise<Run
       files,
       ...(summary !== undefined ? { summary } : {}),
       heapGrowth: getHeapStatistics().used_heap_size - heapBefore,
+      clockAfterEnd: clock.afterEnd,
     });
     return { argv, code: r.code, failures, stdout: r.stdout, stderr: r.stderr };
   } finally {
     world.standIn.scenario = undefined;
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A clock that counts its uses once `ended` is set (the run returned): nothing of a run may use it then. */
+function watchedClock(inner: Clock): Clock & { ended: boolean; afterEnd: number } {
+  const w = {
+    ended: false,
+    afterEnd: 0,
+    now: () => {
+      if (w.ended) w.afterEnd++;
+      return inner.now();
+    },
+    sleep: (ms: number, signal?: AbortSignal) => {
+      if (w.ended) w.afterEnd++;
+      return inner.sleep(ms, signal);
+    },
+  };
+  return w;
 }
 
 /**

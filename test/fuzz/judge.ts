@@ -38,6 +38,8 @@ export interface RunFacts {
   summary?: string;
   /** How much the heap grew over the run (bytes; garbage included). */
   heapGrowth?: number;
+  /** Calls to the run's clock after the command returned (a worker or a poll of it still going). */
+  clockAfterEnd?: number;
 }
 
 /** What one run may print and hold: a few pages of a few rows each, even with 200 KB messages, stay far under. */
@@ -108,6 +110,8 @@ export function judge(r: RunFacts): string[] {
   const printed = r.stdout.length + r.stderr.length;
   if (printed > OUTPUT_LIMIT) out.push(`printed ${printed} characters: output out of proportion to what the service sent`);
   if ((r.heapGrowth ?? 0) > HEAP_LIMIT) out.push(`the heap grew by ${Math.round((r.heapGrowth ?? 0) / 1048576)} MiB over one run: memory not bounded`);
+  if (r.clockAfterEnd)
+    out.push(`went on after it returned: its clock was read or slept on ${r.clockAfterEnd} time(s) after the command ended (a worker or poll not stopped)`);
   if (/bug in adops/i.test(r.stderr)) out.push(`called the service's answer a bug in adops: ${shown(r.stderr)}`);
 
   const judged = JUDGED[r.command];
