@@ -125,7 +125,7 @@ describe('mutations apply from dist/bundle/apply-run.cjs', () => {
     }, 60_000);
   }
 
-  it('a file refused before anything is sent (exit 2 naming the bad lines): run by apply-run.cjs, as the whole CLI runs it', async () => {
+  it('a file refused before anything is sent (exit 2 naming the bad lines; no FILE; no such file): run by apply-run.cjs, as the whole CLI runs it', async () => {
     const d = join(dir, 'refused');
     mkdirSync(d);
     const file = join(d, 'bad.csv');
@@ -134,6 +134,16 @@ describe('mutations apply from dist/bundle/apply-run.cjs', () => {
     expect(r.files, r.result[2]).toEqual(['apply-run.cjs']);
     expect(r.result).toEqual(await viaMain(['mutations', 'apply', file, '--json'], envOf('cfg-refused')));
     expect(r.result[0]).toBe(2);
+    // No FILE, and a FILE that is not there: the runner's and the row reader's usage errors, the same either way.
+    for (const args of [
+      ['mutations', 'apply', '--json'],
+      ['mutations', 'apply', join(d, 'absent.csv'), '--json'],
+    ]) {
+      const missing = await viaBin(args, envOf('cfg-refused'));
+      expect(missing.files, missing.result[2]).toEqual(['apply-run.cjs']);
+      expect(missing.result).toEqual(await viaMain(args, envOf('cfg-refused')));
+      expect(missing.result[0]).toBe(2);
+    }
   }, 60_000);
 
   const declined: [string, string[], Record<string, string>?][] = [
