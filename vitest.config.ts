@@ -9,6 +9,7 @@ import SlowestFirst from './test/helpers/slowest-first.js';
 // timeouts at load ~20 when last tried shared, not attributed) and code-cache (it loads a bundle into require.cache).
 const SHARED_E2E = [
   'apply-concurrent',
+  'apply-run-bundle',
   'apply-input',
   'as-of',
   'auth-profiles',

@@ -8,7 +8,8 @@
 // budget, issue #4). This file only says where each part is for the npm install:
 // the version from package.json; a help page from dist/bundle/quick.cjs (with
 // the group and command pages the build rendered, help-pages.cjs, #16); a stored
-// list from dist/bundle/fast-read.cjs (#16); everything else, and what those
+// list from dist/bundle/fast-read.cjs (#16); a sync and a file of changes from
+// sync-run.cjs and apply-run.cjs (#37); everything else, and what those
 // decline, from the ESM bundle (`npm run build` writes dist/bundle/).
 'use strict';
 
@@ -26,6 +27,8 @@ try {
       fastRead: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/fast-read.cjs')),
       // `assets sync` from its own bundle, with its code cache likewise (#37).
       syncRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/sync-run.cjs')),
+      // `mutations apply` from its own bundle, with its code cache likewise (#37).
+      applyRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/apply-run.cjs')),
       whole: () => void import('../dist/bundle/main.js').catch(notBuilt),
     },
   );
@@ -38,7 +41,7 @@ function notBuilt(err) {
   if (!(
     err &&
     /MODULE_NOT_FOUND/.test(err.code) &&
-    /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|route\.cjs|quick\.cjs|help-pages\.cjs|fast-read\.cjs|sync-run\.cjs)'/.test(err.message)
+    /Cannot find module '[^']*dist[\\/]bundle[\\/](main\.js|route\.cjs|quick\.cjs|help-pages\.cjs|fast-read\.cjs|sync-run\.cjs|apply-run\.cjs)'/.test(err.message)
   ))
     throw err;
   process.stderr.write('adops: dist/bundle is missing: run `npm run build` in this checkout (or reinstall the package)\n');

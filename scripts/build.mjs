@@ -25,8 +25,10 @@
 // - fast-read.cjs: the stored reads' own bundle (its plugins, shared with the
 //   single executable's build, are in scripts/bundle-plugins.mjs).
 // - sync-run.cjs: `assets sync`'s own bundle (src/commands/assets/sync-run.ts, #37), the same way.
+// - apply-run.cjs: `mutations apply`'s own bundle (src/commands/mutations/apply-run.ts, #37 session 6), the same way.
 import { build } from 'esbuild';
 import {
+  applyRunOnly,
   asciiOnly,
   builtinImportsRequired,
   cjsDynamicImportsExternal,
@@ -66,7 +68,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const [esm, route, cjs, fast, syncRun] = await Promise.all([
+const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
   build({
     ...common,
     entryPoints: ['src/cli/main.ts'],
@@ -116,6 +118,17 @@ const [esm, route, cjs, fast, syncRun] = await Promise.all([
     define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
     banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
+  // `mutations apply`'s own bundle (#37 session 6), the same way.
+  build({
+    ...common,
+    entryPoints: ['src/commands/mutations/apply-run.ts'],
+    outfile: `${outdir}/apply-run.cjs`,
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    plugins: [applyRunOnly, builtinImportsRequired, cjsDynamicImportsExternal],
+    define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
+    banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
 ]);
 
 const outputs = {};
@@ -125,6 +138,7 @@ for (const [file, o] of Object.entries({
   ...cjs.metafile.outputs,
   ...fast.metafile.outputs,
   ...syncRun.metafile.outputs,
+  ...applyRun.metafile.outputs,
 })) {
   // externals: the bare packages this output loads at run time (they must be dependencies, test/e2e/package.test.ts).
   const externals = [
@@ -150,7 +164,7 @@ outputs['help-pages.cjs'] = { bytes: statSync(`${root}${outdir}/help-pages.cjs`)
 // The CommonJS files a start requires, ASCII only (bundle-plugins.mjs asciiOnly): require() decodes a file as UTF-8,
 // and one non-ASCII character makes V8 hold all of its source as UTF-16 (fast-read.cjs had two, in a comment and a
 // regular expression; help-pages.cjs has dashes and arrows in its pages).
-for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs', 'sync-run.cjs']) {
+for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs', 'sync-run.cjs', 'apply-run.cjs']) {
   asciiOnly(`${root}${outdir}/${f}`);
   outputs[f].bytes = statSync(`${root}${outdir}/${f}`).size;
 }
@@ -162,6 +176,8 @@ cacheAfterRun('stored read', 'scripts/code-cache-after-read.mjs', 'fast-read.cjs
 // The sync bundle's code cache likewise, made after a real sync (a re-run and an upload) against an in-memory sandbox
 // (scripts/code-cache-after-sync.mjs; #37 session 5).
 cacheAfterRun('sync', 'scripts/code-cache-after-sync.mjs', 'sync-run.cjs');
+// apply's likewise, made after a real apply of a small file of changes (scripts/code-cache-after-apply.mjs; #37 session 6).
+cacheAfterRun('apply', 'scripts/code-cache-after-apply.mjs', 'apply-run.cjs');
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
 // The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
 await import('./build-sandbox-snapshot.mjs');

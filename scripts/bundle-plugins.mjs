@@ -103,6 +103,20 @@ export const syncRunOnly = {
     stubImports(b, 'sync-run-stub', SYNC_RUN_STUBS, 'sync', 'src/commands/assets/sync-run.ts');
   },
 };
+// `mutations apply`'s own bundle (src/commands/mutations/apply-run.ts, #37 session 6), built as sync-run.cjs is: apply
+// checks every row and every answer, so the validators, the operation table and the inputs stay whole. Stubs: sync's,
+// and the live read of --preview, --undo-file and --skip-unchanged (flows/mutation-preview.ts and the contract's zod
+// schemas under it), which apply-run.ts declines.
+const APPLY_RUN_STUBS = [
+  ...SYNC_RUN_STUBS,
+  { specifier: /^\.\.\/\.\.\/flows\/mutation-preview\.js$/, importer: /src\/commands\/mutations\/apply\.ts$/, exports: ['previewRows'] },
+];
+export const applyRunOnly = {
+  name: 'apply-run-stubs',
+  setup(b) {
+    stubImports(b, 'apply-run-stub', APPLY_RUN_STUBS, 'apply', 'src/commands/mutations/apply-run.ts');
+  },
+};
 // quick.cjs answers `--version` and the help pages: it never runs an import(). What one would load (the
 // output formats' writers, which the --output choices' list names, src/cli/output/writers/formats.ts) is a
 // stub that throws, not a copy of the writers in the file every help page loads.

@@ -15,6 +15,8 @@ export interface LauncherParts {
   fastRead: () => { runFast(argv: readonly string[]): Promise<boolean> };
   /** `assets sync`'s own bundle (sync-run.cjs); a launcher without one (the single executable) runs the whole CLI. */
   syncRun?: () => { runSync(argv: readonly string[]): Promise<boolean> };
+  /** `mutations apply`'s own bundle (apply-run.cjs); a launcher without one (the single executable) runs the whole CLI. */
+  applyRun?: () => { runApply(argv: readonly string[]): Promise<boolean> };
   whole: () => void;
 }
 
@@ -43,6 +45,15 @@ export function answer(decision: Route, argv: readonly string[], parts: Launcher
       if (!syncRun) return parts.whole();
       void syncRun()
         .runSync(argv)
+        .then((ran) => ran || parts.whole());
+      return;
+    }
+    case 'apply': {
+      // A file of changes (a cron job's step, #37) from one CommonJS file likewise; what it declines: the whole CLI.
+      const applyRun = parts.applyRun;
+      if (!applyRun) return parts.whole();
+      void applyRun()
+        .runApply(argv)
         .then((ran) => ran || parts.whole());
       return;
     }

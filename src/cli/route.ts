@@ -25,6 +25,8 @@ export type Route =
   | { kind: 'stored-read' }
   /** `adops assets sync …`: the sync's own bundle may run it (a re-run's start-up, #37); what it declines goes to the full CLI. */
   | { kind: 'sync' }
+  /** `adops mutations apply …`: apply's own bundle may run it (a file of changes' start-up, #37); what it declines goes to the full CLI. */
+  | { kind: 'apply' }
   /** Everything else: the full CLI (commander parses it). */
   | { kind: 'cli' };
 
@@ -53,11 +55,12 @@ export function route(argv: readonly string[], env: Readonly<Record<string, stri
   // -V after a command's words (commander's error) stays out of the bundle, as help does (answered above).
   if (argv[0] === 'observe' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'stored-read' };
   if (argv[0] === 'assets' && argv[1] === 'sync' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'sync' };
+  if (argv[0] === 'mutations' && argv[1] === 'apply' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'apply' };
   return { kind: 'cli' };
 }
 
 /**
- * The environment alone rules a run out of a one-command bundle (the stored read's, the sync's), which holds neither:
+ * The environment alone rules a run out of a one-command bundle (the stored read's, the sync's, apply's), which holds neither:
  * on a terminal's stderr (outside CI) a spinner may turn, or a prompt or a picker ask; through a proxy an https
  * request tunnels (node:tls).
  */

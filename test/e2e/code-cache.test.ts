@@ -33,6 +33,10 @@ describe('the code cache of fast-read.cjs', () => {
     expect(verdict(FAST)).toBe(false);
   });
 
+  it("the one-command bundles' caches too (sync-run.cjs, apply-run.cjs, each made after a real run): V8 accepts them", () => {
+    for (const f of ['sync-run.cjs', 'apply-run.cjs']) expect([f, verdict(join(ROOT, 'dist', 'bundle', f))]).toEqual([f, false]);
+  });
+
   it('a file loaded through its cache is in require.cache with the exports its top level set', () => {
     const dir = tempDir('adops-code-cache-');
     const file = join(dir, 'probe.cjs');
@@ -62,7 +66,7 @@ describe('the CommonJS files a start requires', () => {
   beforeAll(() => ensureBuilt());
 
   it('are ASCII only', () => {
-    for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs', 'sync-run.cjs'])
+    for (const f of ['route.cjs', 'quick.cjs', 'help-pages.cjs', 'fast-read.cjs', 'sync-run.cjs', 'apply-run.cjs'])
       expect([f, nonAscii(join(ROOT, 'dist', 'bundle', f))]).toEqual([f, 0]);
   });
 

@@ -17,6 +17,7 @@ const top = (extra: Partial<Extract<Route, { kind: 'help' }>> = {}): Route => ({
 const page = (...words: string[]): Route => ({ kind: 'help', words, tree: false, json: false });
 const READ = ['observe', 'campaigns', '--json'];
 const SYNC = ['assets', 'sync', './creatives', '--output', 'ndjson'];
+const APPLY = ['mutations', 'apply', 'changes.csv', '--output', 'ndjson'];
 
 // [why, argv, env, stderr a terminal, decision]
 const CASES: Array<[string, string[], Env, boolean, Route]> = [
@@ -85,6 +86,15 @@ const CASES: Array<[string, string[], Env, boolean, Route]> = [
   ["-V after the sync's words: commander's", [...SYNC, '-V'], {}, false, { kind: 'cli' }],
   ['assets upload: the whole CLI', ['assets', 'upload', 'a.png'], {}, false, { kind: 'cli' }],
   ["an option before the sync's words", ['--json', 'assets', 'sync', 'dir'], {}, false, { kind: 'cli' }],
+  // mutations apply: its own bundle (apply-run.cjs, #37 session 6) under the same conditions
+  ['an apply on a pipe', APPLY, {}, false, { kind: 'apply' }],
+  ['an apply on a terminal in CI', APPLY, { CI: 'true' }, true, { kind: 'apply' }],
+  ["an apply on a terminal's stderr outside CI (a prompt, a spinner)", APPLY, {}, true, { kind: 'cli' }],
+  ['an apply through a proxy', APPLY, { HTTPS_PROXY: 'http://proxy.corp:3128' }, false, { kind: 'cli' }],
+  ["-V after the apply's words: commander's", [...APPLY, '-V'], {}, false, { kind: 'cli' }],
+  ["--help after the apply's words: its page", [...APPLY, '--help'], {}, false, page('mutations', 'apply', 'changes.csv')],
+  ['mutations start: the whole CLI', ['mutations', 'start', '--input', 'c.json'], {}, false, { kind: 'cli' }],
+  ["an option before the apply's words", ['--json', 'mutations', 'apply', 'changes.csv'], {}, false, { kind: 'cli' }],
 ];
 
 describe('route(argv, env, stderrIsTTY)', () => {
