@@ -37,7 +37,8 @@ describe('observe drift', () => {
 
   it('pause, then ingest: status drift until ingestion catches up; --exit-code says so', async () => {
     const id = (await campaigns("[?status=='ACTIVE'] | [0].id")) as string;
-    const paused = await cli(['mutations', 'pause', A, '--campaign', id, '--wait', '-o', 'json']);
+    // Set-up changes poll every 0.1 s (--interval), not the default 2 s: how the wait polls is not what is tested here.
+    const paused = await cli(['mutations', 'pause', A, '--campaign', id, '--wait', '--interval', '0.1', '-o', 'json']);
     expect(paused.code, paused.stderr).toBe(0);
     const before = await drift(A);
     expect(before).toContainEqual(expect.objectContaining({ id, field: 'status', stored: 'ACTIVE', live: 'PAUSED' }));
@@ -53,7 +54,7 @@ describe('observe drift', () => {
 
   it('budget only, then ingest: the stored budget still lags (budget rule 5), in every output format', async () => {
     const [id, budget] = (await campaigns("[?budgetLevel=='campaign' && budget!=null && status=='ACTIVE'] | [0].[id, budget]")) as [string, number];
-    const changed = await cli(['mutations', 'budget', A, '--campaign', id, '--amount', String(budget + 7), '--wait', '-o', 'json']);
+    const changed = await cli(['mutations', 'budget', A, '--campaign', id, '--amount', String(budget + 7), '--wait', '--interval', '0.1', '-o', 'json']);
     expect(changed.code, changed.stderr).toBe(0);
     await ingest();
     const rows = (await drift(A)).filter((r) => r.id === id);

@@ -15,6 +15,7 @@ import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf } from '../helpers/drop-proxy.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 import { DEMO_LINE_ITEMS, DEMO_PLAN } from '../../src/sandbox/fixtures/demo-plan-ids.js';
 
@@ -74,6 +75,17 @@ beforeEach(() => {
 const cfg = tempConfigDir();
 const run = (args: string[], base = proxyUrl) =>
   runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full }, timeoutMs: 60_000 });
+/**
+ * A run whose POST is resent until it gives up, on a virtual clock: the resends' back-off (0.5 + 1 + 2 s) costs a
+ * turn of the event loop instead of ~3.5 s of real waiting; what reached the server and the exit are the same. Only
+ * for runs that never poll the sandbox (it moves on the real clock).
+ */
+const runResending = (args: string[]) =>
+  runAdopsInProcess(args, {
+    env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxyUrl, ADOPS_API_KEY: DEMO.full },
+    timeoutMs: 60_000,
+    clock: virtualClock(Date.now()),
+  });
 
 /** POST /mutations answered 201 `{}` after the sandbox made the change. */
 const blankStart: Rewrite = (req) => (req.method === 'POST' && req.path === '/mutations' ? { status: 201, body: '{}' } : undefined);
@@ -85,7 +97,7 @@ describe('a 2xx to POST /mutations without a mutation id is "could not tell", no
     const file = join(dir, 'blank.csv');
     writeFileSync(file, `advertiserId,action,targetType,targetId,name\n${ACC},rename,campaign,${campaigns[0]},h25 faith blank\n`);
     rewrite = blankStart;
-    const first = await run(['mutations', 'apply', file, '--output', 'json']);
+    const first = await runResending(['mutations', 'apply', file, '--output', 'json']);
     expect(first.code, first.stderr).toBe(10);
     const rows = JSON.parse(first.stdout) as Array<{ mutationId: unknown; state: string; error: string }>;
     expect(rows[0]).toMatchObject({ mutationId: null, state: 'unknown' });
@@ -125,7 +137,8 @@ describe('a 2xx to POST /mutations without a mutation id is "could not tell", no
 
   it('mutations rename --wait: exit 10 with the key to retry with, not 0', async () => {
     rewrite = blankStart;
-    const r = await run(['mutations', 'rename', ACC, '--campaign', campaigns[1]!, '--name', 'h25 faith wait', '--wait', '--timeout', '5']);
+    // It gives up before its first poll (no GET /mutations/… below), so the virtual clock is safe with --wait here.
+    const r = await runResending(['mutations', 'rename', ACC, '--campaign', campaigns[1]!, '--name', 'h25 faith wait', '--wait', '--timeout', '5']);
     expect(r.code, r.stderr).toBe(10);
     expect(r.stderr).toMatch(/could not tell whether the change started/);
     expect(r.stderr).toMatch(/--idempotency-key [0-9a-f-]{36}/);

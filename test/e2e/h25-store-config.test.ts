@@ -2,17 +2,26 @@
 // config dir each keep their change, profiles are looked up among the file's
 // own keys, a disk that refuses a write is a plain error naming the directory,
 // and an environment variable set but empty is never a silent "default".
-// Driven through the BUILT binary, spawned many times at once.
+// The concurrent writers are the BUILT binary, spawned many times at once (one
+// process each, as two shells would run them); the look-ups, which read the file
+// and never write it, run in this process against one logged-in config dir.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const KEY = (n: number) => `acr_store_test_key_${String(n).padStart(4, '0')}`;
 // --no-verify: what is under test is the store, not the service (nothing listens on port 9).
 const login = (dir: string, profile: string, n: number) =>
   runAdops(['auth', 'login', '--profile', profile, '--with-key', '--no-verify', '--url', 'http://127.0.0.1:9'], {
+    env: { ADOPS_CONFIG_DIR: dir },
+    stdin: KEY(n),
+  });
+/** The same login in this process: a test's set-up, not one of the writers that race. */
+const loginHere = (dir: string, profile: string, n: number) =>
+  runAdopsInProcess(['auth', 'login', '--profile', profile, '--with-key', '--no-verify', '--url', 'http://127.0.0.1:9'], {
     env: { ADOPS_CONFIG_DIR: dir },
     stdin: KEY(n),
   });
@@ -35,7 +44,7 @@ describe('concurrent writes to one config dir', () => {
   it('a login beside `config set` keeps both writes, round after round', async () => {
     for (let round = 0; round < 5; round++) {
       const dir = tempConfigDir();
-      ok(await login(dir, 'base', 0));
+      ok(await loginHere(dir, 'base', 0));
       const [a, b] = await Promise.all([
         login(dir, `other${round}`, round + 1),
         runAdops(['config', 'set', 'request-timeout', String(40 + round)], { env: { ADOPS_CONFIG_DIR: dir } }),
@@ -49,24 +58,38 @@ describe('concurrent writes to one config dir', () => {
   }, 60_000);
 });
 
-describe('profiles are the file’s own keys', () => {
-  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'nosuch'])('--profile %s is exit 2 unknown_profile', async (name) => {
-    const dir = tempConfigDir();
-    ok(await login(dir, 'acme', 1));
-    const r = await runAdops(['auth', 'status', '--profile', name, '--json'], { env: { ADOPS_CONFIG_DIR: dir } });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/unknown_profile|no profile named/);
-  });
-});
+// One config dir with one profile for the nine look-ups below (a login each was 9 spawns of ~0.5 s of CPU): each
+// reads it and ends in exit 2 before anything could write it, and the last test checks that it is as logged in.
+const loggedIn = tempConfigDir();
+const loggedInFile = () => readFileSync(join(loggedIn, 'config.json'), 'utf8');
+let asLoggedIn = '';
+describe('look-ups in a config dir with one profile', () => {
+  beforeAll(async () => {
+    ok(await loginHere(loggedIn, 'acme', 1));
+    asLoggedIn = loggedInFile();
+  }, 60_000);
 
-describe('an environment variable set but empty', () => {
-  it.each(['ADOPS_BASE_URL', 'ADOPS_API_KEY', 'ADOPS_PROFILE', 'ADOPS_CONFIG_DIR'])('%s="" is exit 2 naming it', async (name) => {
-    const dir = tempConfigDir();
-    ok(await login(dir, 'acme', 1));
-    const r = await runAdops(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: dir, [name]: '' } });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(name);
-    expect(r.stderr).not.toMatch(/127\.0\.0\.1:4010/);
+  describe('profiles are the file’s own keys', () => {
+    it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'nosuch'])('--profile %s is exit 2 unknown_profile', async (name) => {
+      const r = await runAdopsInProcess(['auth', 'status', '--profile', name, '--json'], { env: { ADOPS_CONFIG_DIR: loggedIn } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/unknown_profile|no profile named/);
+    });
+  });
+
+  describe('an environment variable set but empty', () => {
+    it.each(['ADOPS_BASE_URL', 'ADOPS_API_KEY', 'ADOPS_PROFILE', 'ADOPS_CONFIG_DIR'])('%s="" is exit 2 naming it', async (name) => {
+      const r = await runAdopsInProcess(['auth', 'status', '--json'], { env: { ADOPS_CONFIG_DIR: loggedIn, [name]: '' } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(name);
+      expect(r.stderr).not.toMatch(/127\.0\.0\.1:4010/);
+    });
+  });
+
+  it('the profile is still there and usable (the look-ups wrote nothing)', async () => {
+    expect(loggedInFile()).toBe(asLoggedIn);
+    const r = await runAdopsInProcess(['auth', 'status', '--profile', 'acme', '--json'], { env: { ADOPS_CONFIG_DIR: loggedIn } });
+    expect(r.stderr).not.toMatch(/unknown_profile|no profile named|set but empty/);
   });
 });
 

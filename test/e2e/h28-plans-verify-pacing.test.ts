@@ -65,7 +65,8 @@ describe('plans verify', () => {
     expect([clean.code, clean.stdout]).toEqual([0, '']);
     expect(clean.stderr).toContain('plan h28-sync is in sync');
 
-    const paused = await cli(['mutations', 'pause', A, '--campaign', c!.id, '--wait', '-o', 'json']);
+    // Set-up changes poll every 0.1 s (--interval), not the default 2 s: how the wait polls is not what is tested here.
+    const paused = await cli(['mutations', 'pause', A, '--campaign', c!.id, '--wait', '--interval', '0.1', '-o', 'json']);
     expect(paused.code, paused.stderr).toBe(0);
     expect(await verify('h28-sync')).toEqual([
       {
@@ -87,7 +88,7 @@ describe('plans verify', () => {
   it('a budget change makes a budget row; --line-item checks one Line Item', async () => {
     const [, c, other] = await deliveringCampaigns();
     const [li, li2] = await approvedPlan('h28-budget', [matching('Budget', c!), matching('Untouched', other!)]);
-    const changed = await cli(['mutations', 'budget', A, '--campaign', c!.id, '--amount', String(c!.budget! + 7), '--wait', '-o', 'json']);
+    const changed = await cli(['mutations', 'budget', A, '--campaign', c!.id, '--amount', String(c!.budget! + 7), '--wait', '--interval', '0.1', '-o', 'json']);
     expect(changed.code, changed.stderr).toBe(0);
     expect(await verify('h28-budget')).toEqual([
       { lineItemId: li, entityType: 'campaign', entityId: c!.id, field: 'budget', planned: c!.budget, live: c!.budget! + 7, note: null },

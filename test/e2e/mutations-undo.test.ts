@@ -13,6 +13,7 @@ import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { TEST_FULL_KEY } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 import { changeFile, snapshot, TARGETS, type Change } from './undo-world.js';
 
 const t = sandboxBehindProxy(mutationsWorld());
@@ -71,9 +72,15 @@ describe('mutations apply --undo-file', () => {
     const file = join(dir, 'first.csv');
     const undo = join(dir, 'first-undo.csv');
     writeFileSync(file, changeFile([{ target: TARGETS[0]!, action: 'rename', name: 'Before POST' }]));
-    // The first POST is dropped before it is sent: the undo file is there all the same.
+    // The first POST is dropped before it is sent: the undo file is there all the same. Every send is dropped, so the
+    // run resends until it gives up: on a virtual clock that back-off (~3.5 s of real waiting) costs nothing, and it
+    // never polls the sandbox.
     t.proxy.rule({ method: 'POST', path: '/mutations', action: 'reset-before' });
-    await run(['mutations', 'apply', file, '--undo-file', undo, '--concurrency', '1']);
+    await runAdopsInProcess(['mutations', 'apply', file, '--undo-file', undo, '--concurrency', '1'], {
+      env: env(),
+      timeoutMs: 60_000,
+      clock: virtualClock(Date.now()),
+    });
     expect(existsSync(undo)).toBe(true);
     const text = readFileSync(undo, 'utf8');
     expect(text).toContain(`service=${t.proxy.url}`);

@@ -9,6 +9,7 @@ import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
 import { withKey, type TestSandbox } from '../helpers/sandbox.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 
 const ACC = 'acc_acme_a_001';
 const WRITE_ONLY = 'acr_test_acme_mutation_write_0001';
@@ -17,10 +18,15 @@ let proxy: DropProxy;
 let campaigns: string[] = [];
 const cfg = tempConfigDir();
 
+// A run that does not --wait sleeps on a virtual clock: its resends' back-off (0.5 + 1 + 2 s when no send gets
+// through, ~3.5 s of real waiting in each such test) costs nothing, and what is judged (what reached the server,
+// the exit code, the message) does not depend on it; the lost-answer look-up's window starts at the clock's
+// start, the real time. A --wait polls the sandbox, which moves on the real clock, so it keeps the real one.
 const run = (args: string[], opts: { key?: string; url?: string; timeoutMs?: number } = {}) =>
   runAdopsInProcess(args, {
     env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: opts.url ?? proxy.url, ADOPS_API_KEY: opts.key ?? DEMO.full },
     timeoutMs: opts.timeoutMs ?? 30_000,
+    ...(args.includes('--wait') ? {} : { clock: virtualClock(Date.now()) }),
   });
 
 const budgetsOf = async (campaign: string, amount: number) =>

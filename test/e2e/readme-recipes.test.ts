@@ -124,7 +124,9 @@ describe('README recipes', () => {
     };
     expect((await effects()).every((e) => e === 'no change')).toBe(true);
     // The commented-out last line of the recipe: the undo file is a change file that puts back what the preview saw.
-    const back = await adops('mutations', 'apply', join(dir, 'undo.csv'), '--wait');
+    // Polled every 0.1 s, not the default 2 s: not a recipe (only those run as written), and what is judged is the
+    // preview after it; the default interval cost ~2 s of waiting here.
+    const back = await adops('mutations', 'apply', join(dir, 'undo.csv'), '--wait', '--interval', '0.1');
     expect(back.code, back.stderr).toBe(0);
     expect((await effects()).every((e) => e === 'change')).toBe(true);
   });
@@ -162,7 +164,8 @@ describe('README recipes', () => {
     const id = JSON.parse(
       (await adops('observe', 'campaigns', '--advertiser', 'acc_acme_c_001', '--status', 'ACTIVE', '--limit', '1', '-o', 'json', '--query', '[0].id')).stdout,
     ) as string;
-    const pause = await adops('mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait');
+    // A step beside the recipe, not the recipe: polled every 0.1 s rather than the default 2 s.
+    const pause = await adops('mutations', 'pause', 'acc_acme_c_001', '--campaign', id, '--wait', '--interval', '0.1');
     expect(pause.code, pause.stderr).toBe(0);
     const alert = run('stale-status', folder(), env);
     expect(alert.status).toBe(1);

@@ -58,9 +58,10 @@ describe('plans verify --fix', () => {
       { advertiserId: A, c: c! },
       { advertiserId: A, c: d! },
     ]);
-    await ok(['mutations', 'pause', A, '--campaign', c!.id, '--wait', '-o', 'json']);
-    await ok(['mutations', 'budget', A, '--campaign', c!.id, '--amount', String(c!.budget! + 7), '--wait', '-o', 'json']);
-    await ok(['mutations', 'budget', A, '--campaign', d!.id, '--amount', String(d!.budget! + 3.5), '--wait', '-o', 'json']);
+    // Set-up changes poll every 0.1 s (--interval), not the default 2 s: how the wait polls is not what is tested here.
+    await ok(['mutations', 'pause', A, '--campaign', c!.id, '--wait', '--interval', '0.1', '-o', 'json']);
+    await ok(['mutations', 'budget', A, '--campaign', c!.id, '--amount', String(c!.budget! + 7), '--wait', '--interval', '0.1', '-o', 'json']);
+    await ok(['mutations', 'budget', A, '--campaign', d!.id, '--amount', String(d!.budget! + 3.5), '--wait', '--interval', '0.1', '-o', 'json']);
     expect((await cli(['plans', 'verify', 'w36-fix', '--exit-code'])).code).toBe(11);
 
     const file = join(dir, 'fix.csv');
@@ -95,7 +96,7 @@ describe('plans verify --fix', () => {
       { advertiserId: A, c: c!, extra: ['99999999999999'] },
       { advertiserId: NOCUR, c: { ...n!, budget: 50, budgetType: 'daily' } },
     ]);
-    await ok(['mutations', 'pause', A, '--campaign', c!.id, '--wait', '-o', 'json']);
+    await ok(['mutations', 'pause', A, '--campaign', c!.id, '--wait', '--interval', '0.1', '-o', 'json']);
     const file = join(dir, 'partial.ndjson');
     const r = await ok(['plans', 'verify', 'w36-fix-partial', '--fix', file]);
     const lines = readFileSync(file, 'utf8')

@@ -37,7 +37,8 @@ describe('plans pacing --suggest in JPY', () => {
     const own = all.filter((c) => c.status === 'ACTIVE' && c.budgetLevel === 'campaign' && c.budgetType === 'daily' && c.budget !== null);
     expect(own.length).toBeGreaterThanOrEqual(3);
     const [a, b, paused] = own;
-    expect((await cli(['mutations', 'pause', J, '--campaign', paused!.id, '--wait'])).code).toBe(0);
+    // Set-up changes poll every 0.1 s (--interval), not the default 2 s: how the wait polls is not what is tested here.
+    expect((await cli(['mutations', 'pause', J, '--campaign', paused!.id, '--wait', '--interval', '0.1'])).code).toBe(0);
     const [split, lifetime, idle] = await approvedPlan('w36-jpy', [
       { budget: 1_000_003, budgetType: 'daily', campaigns: [a!.id, b!.id] },
       { budget: 5_000_000, budgetType: 'lifetime', campaigns: [a!.id] },

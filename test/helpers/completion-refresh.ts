@@ -31,6 +31,33 @@ export function refreshPids(configDir: string): number[] {
   return pids;
 }
 
+/**
+ * Every refresh note under `configDir`, as text (each file's name and content): unchanged across a TAB means that
+ * TAB started no refresh, i.e. it read a cache that was fresh (src/cli/complete.ts idsForTab notes every refresh
+ * it starts, before starting it).
+ */
+export function refreshNotes(configDir: string): string {
+  const root = join(configDir, 'completion-cache');
+  if (!existsSync(root)) return '';
+  const notes: string[] = [];
+  for (const scope of readdirSync(root).sort()) {
+    let files: string[];
+    try {
+      files = readdirSync(join(root, scope));
+    } catch {
+      continue;
+    }
+    for (const f of files.filter((n) => n.endsWith('.refresh')).sort()) {
+      try {
+        notes.push(`${scope}/${f}:${readFileSync(join(root, scope, f), 'utf8')}`);
+      } catch {
+        notes.push(`${scope}/${f}:?`); // being rewritten: a refresh is under way
+      }
+    }
+  }
+  return notes.join('\n');
+}
+
 /** Whether `pid` is still an `adops __complete-refresh` (ended, a zombie nobody reaped, or a pid reused since: no). */
 export function running(pid: number): boolean {
   if (pid <= 1) return false;
