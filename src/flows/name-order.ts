@@ -11,7 +11,7 @@
 // Node) keeps `localeCompare` itself.
 
 /** Printable ASCII in the root collation's order (Intl.Collator('en-US'), pinned by test/unit/flows/name-order.test.ts). */
-export const ROOT_ASCII_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ";
+export const ROOT_ASCII_ORDER = ' _-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ';
 
 /** Each character's primary rank (a letter's two cases share one); -1 outside the table. */
 const RANK = new Int16Array(128).fill(-1);

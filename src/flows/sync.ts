@@ -34,7 +34,12 @@ export interface Existing {
  */
 export async function readyAssetsByName(client: Requester, signal?: AbortSignal): Promise<Map<string, Row[]>> {
   const byName = new Map<string, Row[]>();
-  for await (const page of operationPages(client, 'listAssets', { query: { state: 'ready' } }, { pageSize: 100, signal, view: 'assetsListed', keepsEveryRow: true })) {
+  for await (const page of operationPages(
+    client,
+    'listAssets',
+    { query: { state: 'ready' } },
+    { pageSize: 100, signal, view: 'assetsListed', keepsEveryRow: true },
+  )) {
     for (const row of page.rows) {
       if (row.state !== 'ready' || typeof row.filename !== 'string') continue;
       const rows = byName.get(row.filename);

@@ -30,8 +30,16 @@ function sync(files: string) {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
   const env = baseEnv({ ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, ADOPS_CONFIG_DIR: join(dir, 'cfg'), ADOPS_TEST_LOADED: log });
-  const r = spawnSync(process.execPath, ['--import', atExit, BIN, 'assets', 'sync', files, '--output', 'ndjson', '--concurrency', '8'], { cwd: ROOT, env, encoding: 'utf8' });
-  const rows = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { result: string });
+  const r = spawnSync(process.execPath, ['--import', atExit, BIN, 'assets', 'sync', files, '--output', 'ndjson', '--concurrency', '8'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
+  const rows = r.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { result: string });
   return { status: r.status, stderr: r.stderr, rows, builtins: readFileSync(log, 'utf8').split('\n') };
 }
 

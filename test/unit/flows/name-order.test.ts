@@ -21,8 +21,10 @@ describe('name order', () => {
       { numRuns: 5000 },
     );
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...printable), maxLength: 8 }), fc.string({ unit: fc.constantFrom(...printable), maxLength: 8 }), (a, b) =>
-        Math.sign(rootAsciiCompare(a, b)) === Math.sign(english.compare(a, b)),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...printable), maxLength: 8 }),
+        fc.string({ unit: fc.constantFrom(...printable), maxLength: 8 }),
+        (a, b) => Math.sign(rootAsciiCompare(a, b)) === Math.sign(english.compare(a, b)),
       ),
       { numRuns: 5000 },
     );
@@ -40,14 +42,24 @@ describe('name order', () => {
   it('takes the table only under an English, C or POSIX locale, not on Windows', () => {
     for (const LANG of [undefined, '', 'C', 'C.UTF-8', 'POSIX', 'en_US.UTF-8', 'en_GB', 'en'])
       expect(defaultLocaleIsRoot({ LANG }, 'linux'), String(LANG)).toBe(true);
-    for (const env of [{ LANG: 'da_DK.UTF-8' }, { LANG: 'lt_LT' }, { LC_ALL: 'et_EE.UTF-8', LANG: 'en_US.UTF-8' }, { LC_MESSAGES: 'cs_CZ' }, { LC_COLLATE: 'da_DK' }, { LANG: 'en_US@euro' }])
+    for (const env of [
+      { LANG: 'da_DK.UTF-8' },
+      { LANG: 'lt_LT' },
+      { LC_ALL: 'et_EE.UTF-8', LANG: 'en_US.UTF-8' },
+      { LC_MESSAGES: 'cs_CZ' },
+      { LC_COLLATE: 'da_DK' },
+      { LANG: 'en_US@euro' },
+    ])
       expect(defaultLocaleIsRoot(env, 'linux'), JSON.stringify(env)).toBe(false);
     expect(defaultLocaleIsRoot({}, 'win32')).toBe(false);
   });
 
   it('LANG reaches localeCompare (ICU reads it), and the table declines such a LANG', () => {
     const order = (LANG: string) =>
-      spawnSync(process.execPath, ['-e', "console.log(['aa','z','b'].sort((a,b)=>a.localeCompare(b)).join())"], { env: { PATH: process.env.PATH, LANG }, encoding: 'utf8' }).stdout.trim();
+      spawnSync(process.execPath, ['-e', "console.log(['aa','z','b'].sort((a,b)=>a.localeCompare(b)).join())"], {
+        env: { PATH: process.env.PATH, LANG },
+        encoding: 'utf8',
+      }).stdout.trim();
     expect(order('en_US.UTF-8')).toBe('aa,b,z');
     expect(order('da_DK.UTF-8')).toBe('b,z,aa'); // Danish: aa is å, after z
     expect(defaultLocaleIsRoot({ LANG: 'da_DK.UTF-8' }, 'linux')).toBe(false);
