@@ -42,6 +42,12 @@ export interface PaginateOptions {
    * names another is a row with a problem (the contract answers that advertiser's rows only).
    */
   advertiserId?: string | undefined;
+  /**
+   * The caller keeps every row (sync's plan: a map of the ready Assets), so the page in hand is not all that
+   * survives a scavenge, which is what holding the generations from the second page rests on: they are left
+   * as V8 sizes them (and node:v8, node:perf_hooks and the GC observer unloaded; #37 session 6).
+   */
+  keepsEveryRow?: boolean | undefined;
 }
 
 /** Empty pages in a row, each with a new cursor, before a walk is stopped as making no progress. */
@@ -115,7 +121,7 @@ export async function* paginate<T = Record<string, unknown>>(
     yield { ...page, rowsSoFar };
     if (page.nextCursor === undefined) return;
     // A second page: a walk, maybe a long one.
-    if (rowsSoFar === page.rows.length) await Promise.all([holdYoungGeneration(), boundOldGeneration()]);
+    if (rowsSoFar === page.rows.length && !opts.keepsEveryRow) await Promise.all([holdYoungGeneration(), boundOldGeneration()]);
     cursor = page.nextCursor;
   }
 }

@@ -29,10 +29,17 @@ export interface Existing {
  * forever). What "already there" rests on (id, name, state, size, checksum) is
  * checked on every row (the assetsListed view): a row that breaks it fails the
  * listing (exit 1) rather than make a file read as sent, or send it twice.
+ * Every row is kept (keepsEveryRow): the walk does not hold V8's generations as a
+ * page-at-a-time walk does (paginate.ts).
  */
 export async function readyAssetsByName(client: Requester, signal?: AbortSignal): Promise<Map<string, Row[]>> {
   const byName = new Map<string, Row[]>();
-  for await (const page of operationPages(client, 'listAssets', { query: { state: 'ready' } }, { pageSize: 100, signal, view: 'assetsListed' })) {
+  for await (const page of operationPages(
+    client,
+    'listAssets',
+    { query: { state: 'ready' } },
+    { pageSize: 100, signal, view: 'assetsListed', keepsEveryRow: true },
+  )) {
     for (const row of page.rows) {
       if (row.state !== 'ready' || typeof row.filename !== 'string') continue;
       const rows = byName.get(row.filename);

@@ -5,6 +5,7 @@
 import { statSync, type Dirent, type Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { sortByName } from './name-order.js';
 import type { LocalFile } from './upload.js';
 
 // A quoted pattern the shell did not expand: `*`, `?`, `**`, `[ab]`, `{png,jpg}`
@@ -49,7 +50,7 @@ function kindOf(e: Dirent | Stats): string {
  */
 async function walk(dir: string, rootReal: string, out: string[], skipped: Skipped[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
+  sortByName(entries, (e) => e.name); // localeCompare's order, without ICU's collator for ASCII names (name-order.ts)
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.name.startsWith('.')) skipped.push({ path: p, reason: e.isDirectory() ? 'dot-named directory (hidden; not walked)' : 'dot-named file (hidden)' });
