@@ -13,6 +13,11 @@ const SECRET_QUERY_PARAMS =
 // Any run after `acr_` (any case: a service may upper-case what it got) up to a delimiter: a key holding '.', '+' or
 // '/' is masked whole.
 const KEY_PATTERN = /acr_[^\s"'`<>()[\]{},;]+/gi;
+// The same net where a match refuses an answer (holdsKey): a key there starts a token, so `acr_` inside a run of
+// letters and digits does not count. An upload URL's random base64url token spells `acr_` in some case about once in
+// 50,000 URLs (a 300-file sync refused ~1 % of the time, "uploadUrl: holds an API key"); after a letter, digit or
+// `-` that is ~30x rarer still (`mut_acr_…`, `?t=ACR_…` and a key at the start are refused as before).
+const KEY_TOKEN_PATTERN = /(?<![A-Za-z0-9-])acr_[^\s"'`<>()[\]{},;]+/gi;
 const MASKED_KEY = /^acr_…/i;
 // Path segments that carry a credential: after an upload/storage word, a
 // signed-token shape (a.b.c, as JWTs and our upload tokens), or a long mixed-case run.
@@ -154,7 +159,7 @@ function secretPattern(): RegExp | undefined {
 export function holdsKey(text: string): boolean {
   keyPattern ??= patternOf([...forms.values()].filter((f) => f.key).map((f) => f.text));
   if (keyPattern && text.search(keyPattern) !== -1) return true;
-  return [...text.matchAll(KEY_PATTERN)].some(([k]) => !MASKED_KEY.test(k) && !shownWhole.has(k));
+  return [...text.matchAll(KEY_TOKEN_PATTERN)].some(([k]) => !MASKED_KEY.test(k) && !shownWhole.has(k));
 }
 
 /** `acr_…wxyz`: enough to tell keys apart, never enough to use one. */

@@ -4,6 +4,7 @@
 // "WORD5/x". (2) A remembered secret is masked in every form a service could
 // echo it in (case, URL and form encoding, JSON escapes, base64 and base64url
 // at any alignment), and the `acr_` net catches an unknown key in any case.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProxy, ProxySettingError, showProxy } from '../../../src/client/proxy.js';
 import { holdsKey, maskKey, redactHeaders, redactText, redactUrl, rememberSecret, secretForms, showWhole } from '../../../src/client/redact.js';
@@ -176,5 +177,21 @@ describe('a remembered key is masked in every form a service could echo it in', 
     expect(holdsKey('ast_proxy-password-h34')).toBe(false);
     showWhole('acr_demo_public_0001');
     expect(holdsKey('acr_demo_public_0001')).toBe(false);
+  });
+
+  it('holdsKey: acr_ inside a random token is not a key (an upload URL spells it about once in 50,000); a key starting a token is', () => {
+    // A sandbox upload URL whose signature spelled it (seen in a 300-file sync, refused as "holds an API key").
+    expect(holdsKey('http://127.0.0.1:4010/_storage/uploads/v1.eyJ1IjoidXBsXzEiLCJlIjoxfQ.Qx9ZAcr_Q4kLm2vB8nW0pR6sYd1fH3jK5gU7iO9eC')).toBe(false);
+    expect(holdsKey('https://storage.test/up/v1.x.k7acr_Zz')).toBe(false);
+    for (const held of ['acr_live_1234', 'https://s.test/u?t=acr_x1', 'mut_acr_other_9', 'https://s.test/up/ACR_OTHER', 'v1.acr_Q.sig', 'a/acr_b'])
+      expect(holdsKey(held), held).toBe(true);
+    // Base64url text the net refuses only where acr_ starts a token: at the start, after '_' or a delimiter.
+    fc.assert(
+      fc.property(fc.base64String({ minLength: 4, maxLength: 80 }), (b64) => {
+        const token = b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+        const starts = /(?:^|[^A-Za-z0-9-])acr_/i.test(token);
+        expect(holdsKey(`https://s.test/_storage/uploads/v1.${token}`)).toBe(starts);
+      }),
+    );
   });
 });
