@@ -164,6 +164,9 @@ const CSV_OPTIONS: Options = {
   comment_no_infix: true,
 };
 
+/** A record as csv-parse pushes it: its cells' text (without `cast`, every cell is a string). */
+const isCells = (chunk: unknown): chunk is string[] => Array.isArray(chunk);
+
 /**
  * csv-parse's parser driven by hand, not as a stream: each slice is parsed synchronously (its
  * `_transform`) and every record it completes is taken as it is pushed, with the line it starts on
@@ -189,7 +192,7 @@ class SlicedCsvParser extends Parser {
 
   // csv-parse pushes each record as it completes (the counts then up to date), and null at the end.
   override push(chunk: unknown): boolean {
-    if (Array.isArray(chunk)) {
+    if (isCells(chunk)) {
       const info = this.info;
       const skipped = info.empty_lines + info.comment_lines;
       this.records.push({ line: this.startOf(skipped), cells: chunk });
