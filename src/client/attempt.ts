@@ -36,12 +36,10 @@ export async function sendAttempt<T>(
 ): Promise<{ outcome: AttemptOutcome; result: Attempted<T> }> {
   const started = io.now();
   if (attempt === 1) traceRequest(ex, io.trace);
-  // The whole request, retries included, ends at its budget: the attempt in flight too (a trickling answer).
-  const why = () => `no complete answer from ${ex.origin} within the retry budget (${Math.round(budgetFor(ex.policy, false) / 100) / 10} s, --retry-budget)`;
   // Kept by the transport's own timer when it can (no AbortController per attempt), else by a signal.
   const kept = io.transport.keepsDeadlines === true;
-  const deadline = kept ? undefined : attemptDeadline(ex.req.signal, remainingMs, why());
-  const own = kept ? { ms: remainingMs, error: () => deadlineError(why()) } : undefined;
+  const deadline = kept ? undefined : attemptDeadline(ex.req.signal, remainingMs, pastBudget(ex));
+  const own = kept ? new KeptDeadline(remainingMs, ex) : undefined;
   try {
     const res = await io.transport.send(transportRequest(ex, io, deadline ? deadline.signal : ex.req.signal, own));
     return await readAttemptAnswer<T>(res, ex, io, attempt, started);
@@ -49,6 +47,21 @@ export async function sendAttempt<T>(
     return lostAttempt(caught, ex, io, attempt, deadline?.signal);
   } finally {
     deadline?.clear();
+  }
+}
+
+/** The whole request, retries included, ends at its budget: the attempt in flight too (a trickling answer). */
+const pastBudget = (ex: Exchange): string =>
+  `no complete answer from ${ex.origin} within the retry budget (${Math.round(budgetFor(ex.policy, false) / 100) / 10} s, --retry-budget)`;
+
+/** The deadline a transport keeps itself: its error made only when it is reached (#37 session 6: not two closures per attempt). */
+class KeptDeadline {
+  constructor(
+    readonly ms: number,
+    private readonly ex: Exchange,
+  ) {}
+  error(): Error {
+    return deadlineError(pastBudget(this.ex));
   }
 }
 

@@ -101,10 +101,13 @@ type Send = { idempotencyKey: string; firstSentAt: number };
 interface Slot {
   row: ApplyRow;
   out: RowOutcome;
-  /** Resolves once the row's key line is on disk (undefined: nothing to send). */
-  ready: Promise<Send | undefined>;
-  /** Its key line was noted when it was read: the batch it was read in commits. */
-  noted: boolean;
+  /** The key it is sent with (undefined: nothing to send). */
+  send: Send | undefined;
+  /**
+   * Resolves once the row's key line is on disk: its batch's commit, one promise for the batch's rows
+   * (#37 session 6: not a promise and its handler per row).
+   */
+  committed: Promise<void>;
   done: boolean;
 }
 
@@ -119,13 +122,13 @@ interface Run {
   gate: ThrottleGate;
 }
 
-/** The `ready` of every row with nothing to send (one promise for all of them). */
-const NOTHING_TO_SEND: Promise<Send | undefined> = Promise.resolve(undefined);
+/** The `committed` of every row with nothing to send (one promise for all of them). */
+const NOTHING_TO_COMMIT: Promise<void> = Promise.resolve();
 
 /**
  * What a row needs, judged from the journal: nothing (started by an earlier run, or in doubt for
  * longer than its key is kept), or a send. For a send its key line is appended to the journal now
- * and `ready` resolves once `committed` (its batch's commit) put it on disk.
+ * the worker sends it once `committed` (its batch's commit) put it on disk.
  */
 function prepare(run: Run, r: ApplyRow, committed: Promise<void>): Slot {
   const { journal, onNote } = run.opts;
@@ -137,24 +140,35 @@ function prepare(run: Run, r: ApplyRow, committed: Promise<void>): Slot {
   const prior = recorded?.mutationId && recorded.state === 'failed' && run.opts.retryFailed ? undefined : recorded;
   if (prior?.mutationId) {
     Object.assign(out, { mutationId: prior.mutationId, state: prior.state ?? 'pending', earlier: true });
-    return { row: r, out, ready: NOTHING_TO_SEND, noted: false, done: false };
+    return { row: r, out, send: undefined, committed: NOTHING_TO_COMMIT, done: false };
   }
   if (prior && run.now() - prior.firstSentAt > KEY_SAFE_MS) {
     Object.assign(out, {
       state: 'unknown',
       error: `in doubt since ${new Date(prior.firstSentAt).toISOString()}; its Idempotency-Key ${prior.idempotencyKey} may have expired: check \`${commandName('listMutations')}\` before sending it again`,
     });
-    return { row: r, out, ready: NOTHING_TO_SEND, noted: false, done: false };
+    return { row: r, out, send: undefined, committed: NOTHING_TO_COMMIT, done: false };
   }
   const idempotencyKey = prior?.idempotencyKey ?? randomUUID();
   const firstSentAt = prior?.firstSentAt ?? run.now();
   if (prior) onNote?.(`line ${line}: in doubt from an earlier run; sending again with its Idempotency-Key`);
   else if (recorded) onNote?.(`line ${line}: its change ${String(recorded.mutationId)} failed; sending it again as a new change (new Idempotency-Key)`);
-  // On disk before the POST (the worker awaits `ready`): a kill right after it still leaves the key to resend with.
+  // On disk before the POST (the worker awaits `committed`): a kill right after it still leaves the key to resend with.
   journal.note({ row, line, idempotencyKey, firstSentAt, mutationId: null, state: 'sending' });
-  const ready = committed.then(() => ({ idempotencyKey, firstSentAt }));
-  ready.catch(() => undefined); // awaited by its worker; a run stopped before that must not leave it unhandled
-  return { row: r, out, ready, noted: true, done: false };
+  return { row: r, out, send: { idempotencyKey, firstSentAt }, committed, done: false };
+}
+
+/** Rows a batch at a time (a CSV slice's rows): read with one await per batch, not per row. */
+export type RowBatches = AsyncIterator<readonly ApplyRow[]> | Iterator<readonly ApplyRow[]>;
+
+/** A list is one batch; a stream of rows one batch per row. */
+function batchesOf(rows: Iterable<ApplyRow> | AsyncIterable<ApplyRow>): RowBatches {
+  if (Symbol.asyncIterator in rows) return oneByOne(rows);
+  return [Array.from(rows)][Symbol.iterator]();
+}
+
+async function* oneByOne(rows: AsyncIterable<ApplyRow>): AsyncGenerator<readonly ApplyRow[]> {
+  for await (const r of rows) yield [r];
 }
 
 /**
@@ -172,10 +186,13 @@ class ReadAhead {
   private ended = false;
   private reading: Promise<void> = Promise.resolve();
   private readonly high: number;
+  /** The batch being read, and the next of its rows to prepare. */
+  private batch: readonly ApplyRow[] = [];
+  private at = 0;
 
   constructor(
     private readonly run: Run,
-    private readonly source: AsyncIterator<ApplyRow> | Iterator<ApplyRow>,
+    private readonly source: RowBatches,
     private readonly low: number,
     /** Each row as it is prepared, in file order. */
     private readonly onRead: (slot: Slot) => void,
@@ -183,14 +200,17 @@ class ReadAhead {
     this.high = low * BATCHES_AHEAD;
   }
 
-  /** The next row to send, in file order; undefined once the rows end. */
-  async take(): Promise<Slot | undefined> {
+  /**
+   * The next row to send, in file order; undefined once the rows end. A promise only when no row
+   * waits (#37 session 6: not an async function's promise and microtask per row).
+   */
+  take(): Slot | undefined | Promise<Slot | undefined> {
     if (!this.ended && this.waiting.length <= this.low) {
       const next = this.fill();
       // Rows still wait: take one now, the batch is read meanwhile (a failed read is met by the
       // worker that next finds no row waiting: `reading` keeps the failure).
-      if (this.waiting.length > 0) next.catch(() => undefined);
-      else await next;
+      if (this.waiting.length === 0) return next.then(() => this.waiting.shift());
+      next.catch(() => undefined);
     }
     return this.waiting.shift();
   }
@@ -205,17 +225,24 @@ class ReadAhead {
   private async readBatch(): Promise<void> {
     let settle!: (commit: Promise<void>) => void;
     const committed = new Promise<void>((resolve) => (settle = resolve));
+    // Awaited by the workers of its rows; a run stopped before that must not leave it unhandled.
+    committed.catch(() => undefined);
     /** Whether the batch holds a row to send (a batch of rows recorded earlier commits nothing). */
     let toCommit = false;
     try {
       while (!this.ended && this.waiting.length < this.high) {
-        const r = await this.source.next();
-        if (r.done) {
-          this.ended = true;
-          break;
+        if (this.at === this.batch.length) {
+          const r = await this.source.next();
+          if (r.done) {
+            this.ended = true;
+            break;
+          }
+          this.batch = r.value;
+          this.at = 0;
+          continue;
         }
-        const slot = prepare(this.run, r.value, committed);
-        if (slot.noted) toCommit = true;
+        const slot = prepare(this.run, this.batch[this.at++]!, committed);
+        if (slot.send) toCommit = true;
         this.waiting.push(slot);
         this.onRead(slot);
       }
@@ -230,7 +257,8 @@ class ReadAhead {
 class InOrder {
   /** Read, not yet handed on (held until every row before it is done). */
   private readonly slots: Slot[] = [];
-  private handing: Promise<void> = Promise.resolve();
+  /** The hand-on under way while an onOutcome's promise is awaited (it goes on to every row done meanwhile). */
+  private handing: Promise<void> | undefined;
 
   constructor(private readonly onOutcome: StreamOptions['onOutcome']) {}
 
@@ -238,21 +266,32 @@ class InOrder {
     this.slots.push(slot);
   }
 
-  /** Hands every finished row at the head on, one at a time. */
-  handOn(): Promise<void> {
-    this.handing = this.handing.then(async () => {
-      while (this.slots[0]?.done) {
-        const s = this.slots.shift()!;
-        await this.onOutcome(s.out, s.row);
+  /**
+   * Hands every finished row at the head on, one at a time. Synchronous while onOutcome is (#37
+   * session 6: a promise chain link and an async function per row before); else the promise of
+   * the hand-on under way, which reaches every row done before it ends.
+   */
+  handOn(): Promise<void> | undefined {
+    if (this.handing) return this.handing;
+    while (this.slots[0]?.done) {
+      const s = this.slots.shift()!;
+      const pending = this.onOutcome(s.out, s.row);
+      if (pending) {
+        // A failed onOutcome stays the answer of every later hand-on, as the run stops.
+        this.handing = pending.then(() => {
+          this.handing = undefined;
+          return this.handOn();
+        });
+        return this.handing;
       }
-    });
-    return this.handing;
+    }
+    return undefined;
   }
 
   /** After a stop: rows read but not sent still go out, in order, as they are (`not sent`). */
-  handAll(): Promise<void> {
+  async handAll(): Promise<void> {
     for (const s of this.slots) s.done = true;
-    return this.handOn();
+    await this.handOn();
   }
 }
 
@@ -281,8 +320,9 @@ class AnswerCommits {
 
 /** One row through the start flow with its recorded key; its outcome (and journal line) from the answer. */
 async function send(run: Run, slot: Slot, answers: AnswerCommits): Promise<void> {
-  const sendInfo = await slot.ready;
+  const sendInfo = slot.send;
   if (!sendInfo) return;
+  await slot.committed;
   const { opts } = run;
   const { line, body } = slot.row;
   const { row } = slot.out;
@@ -317,7 +357,12 @@ async function send(run: Run, slot: Slot, answers: AnswerCommits): Promise<void>
  * The rows, read one at a time from `rows` (a list, or a stream of a file), sent by a bounded
  * pool and handed to `onOutcome` in order: parse, send, record, drop.
  */
-export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | AsyncIterable<ApplyRow>, opts: ApplyOptions & StreamOptions): Promise<void> {
+export function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | AsyncIterable<ApplyRow>, opts: ApplyOptions & StreamOptions): Promise<void> {
+  return streamRowBatches(client, batchesOf(rows), opts);
+}
+
+/** streamRows with the rows a batch at a time (a file's rows as readRowBatches parses them). */
+export async function streamRowBatches(client: ApiClient, batches: RowBatches, opts: ApplyOptions & StreamOptions): Promise<void> {
   const run: Run = {
     client,
     opts,
@@ -326,20 +371,21 @@ export async function streamRows(client: ApiClient, rows: Iterable<ApplyRow> | A
     idOf: opts.idOf ?? rowIdsInOrder(),
     gate: new ThrottleGate(),
   };
-  const source = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
   const inOrder = new InOrder(opts.onOutcome);
   const concurrency = Math.max(1, opts.concurrency);
-  const rowsAhead = new ReadAhead(run, source, concurrency, (slot) => inOrder.add(slot));
+  const rowsAhead = new ReadAhead(run, batches, concurrency, (slot) => inOrder.add(slot));
   const answers = new AnswerCommits(opts.journal);
   // A worker that fails (stdout closed under the rows, say) stops the others taking rows; the sends under way end
   // and their answers are noted before the journal's last flush below.
   const worker = async (stop: AbortSignal) => {
     while (!opts.signal?.aborted && !stop.aborted) {
-      const slot = await rowsAhead.take();
+      const taken = rowsAhead.take();
+      const slot = taken instanceof Promise ? await taken : taken;
       if (!slot) return;
       await send(run, slot, answers);
       slot.done = true;
-      await inOrder.handOn();
+      const handing = inOrder.handOn();
+      if (handing) await handing;
     }
   };
   try {

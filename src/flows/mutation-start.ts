@@ -15,7 +15,7 @@
 // No terminal code here.
 import { randomUUID } from 'node:crypto';
 import { checkAnswer, UnexpectedAnswerError } from '../client/answer-check.js';
-import { operationRequest } from '../client/call.js';
+import { operationRequest, type CallOptions } from '../client/call.js';
 import { ApiError, NetworkError } from '../client/errors.js';
 import type { ApiClient } from '../client/http.js';
 import { realRetryDeps, type ThrottleGate } from '../client/retry.js';
@@ -126,14 +126,13 @@ export async function startMutation(client: ApiClient, body: Record<string, unkn
   // Every send of this change, the client's retries and our resends, draws from one budget:
   // at most maxSends(policy) in all (6 by default; --retries N: N+1), within --retry-budget.
   const sends = client.sendBudget();
-  // The body as the user wrote it (the service checks it); the same key on every send.
+  // The body as the user wrote it (the service checks it); the same key on every send. Input and options
+  // made once per change, members set one by one (#37 session 6: not a spread per send of a bulk run).
+  const input = { headers: { 'idempotency-key': key }, body };
+  const callOpts: CallOptions = { signal: opts.signal, sends };
+  if (opts.gate) callOpts.gate = opts.gate;
   const send = async (): Promise<StartedMutation> => {
-    const req = operationRequest(
-      'createMutation',
-      { headers: { 'idempotency-key': key }, body },
-      { signal: opts.signal, sends, ...(opts.gate ? { gate: opts.gate } : {}) },
-    );
-    const res = await client.request(req);
+    const res = await client.request(operationRequest('createMutation', input, callOpts));
     return checkAnswer('mutationStarted', res.body, { status: res.status });
   };
   const sentAt = now();

@@ -140,9 +140,11 @@ export class Journal {
   note(entry: JournalEntry): void {
     // The error is the service's text (its code): masked like every other line of it (a key it echoes never reaches the disk).
     const earlier = this.entries.get(entry.row);
-    const merged: JournalEntry = earlier ? { ...earlier, ...entry } : { ...entry };
+    const kept = earlier !== undefined || this.keepsRecorded;
+    // The caller's own entry when nothing is kept or masked (#37 session 6: a streamed run's two lines a row made a copy each).
+    const merged: JournalEntry = earlier ? { ...earlier, ...entry } : kept || entry.error !== undefined ? { ...entry } : entry;
     if (entry.error !== undefined) merged.error = redactText(entry.error);
-    if (earlier !== undefined || this.keepsRecorded) this.entries.set(entry.row, merged);
+    if (kept) this.entries.set(entry.row, merged);
     // The scope ends the line: the same text as the entry with `service` and `keyFp` added last (#37: no second object per line).
     const text = printableJson(merged);
     this.log?.append(this.scope ? `${text.slice(0, -1)}${this.scopeEnd ?? (this.scopeEnd = scopeEnd(this.scope))}\n` : `${text}\n`);

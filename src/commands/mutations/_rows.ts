@@ -5,8 +5,7 @@
 // past its bound, an unclosed quote or a stray one refuses the whole file
 // (a broken quote would otherwise swallow the rows after it into one cell).
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { Transform } from 'node:stream';
-import { Parser, type CsvError, type Info, type Options } from 'csv-parse';
+import { Parser, type CsvError, type Options } from 'csv-parse';
 import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
 import { ACTION_NAMES, actionEntry, bodyOf, CHANGE_FIELDS, isNumberField, NAMED_CHANGE_KEYS, type NamedChange } from '../../contract/mutation-actions.js';
@@ -131,19 +130,9 @@ async function* lines(file: string): AsyncGenerator<{ line: number; text: string
  * they are taken: a 64 KiB read was ~1,200 rows parsed ahead of a pool sending 8 at a time, each row's
  * cells alive for ~1,200 rows, long enough to outlive two scavenges: promoted to V8's old space, and
  * the old space grew with the file (#37 session 5: docs/performance.md). 1 KiB is ~20 rows of a
- * typical file: the parser runs as far ahead as the pool takes rows (its 16 records, then one slice).
+ * typical file: the parser runs as far ahead as the pool takes rows (one slice's records).
  */
 export const PARSE_SLICE = 1024;
-
-/** The file's bytes as they are read, in PARSE_SLICE views (no copy). */
-function inSlices(): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      for (let at = 0; at < chunk.length; at += PARSE_SLICE) this.push(chunk.subarray(at, at + PARSE_SLICE));
-      done();
-    },
-  });
-}
 
 type CsvFailure = CsvError & { lines: number; empty_lines: number; comment_lines?: number };
 type CsvRecord = { line: number; cells: string[] };
@@ -162,58 +151,87 @@ function csvProblem(err: CsvFailure, startLine: number): string {
   }
 }
 
+const CSV_OPTIONS: Options = {
+  bom: true,
+  skip_empty_lines: true,
+  relax_column_count: true,
+  max_record_size: MAX_ROW_CHARS,
+  // Every line ending, mixed too (a CRLF header pasted above LF rows); csv-parse would otherwise keep the first one it meets.
+  record_delimiter: ['\r\n', '\n', '\r'],
+  // A line starting with # is a comment (an undo file's first line names the service it was made
+  // for: _undo.ts); a # inside a cell is text (a name such as "Sale #2").
+  comment: '#',
+  comment_no_infix: true,
+};
+
+/** A record as csv-parse pushes it: its cells' text (without `cast`, every cell is a string). */
+const isCells = (chunk: unknown): chunk is string[] => Array.isArray(chunk);
+
 /**
- * csv-parse's stream, telling its live counts as it pushes each record: the counts `on_record`'s info held
- * (#37: that info was two copies of every count a record, made twice per file, the check pass and the send).
+ * csv-parse's parser driven by hand, not as a stream: each slice is parsed synchronously (its
+ * `_transform`) and every record it completes is taken as it is pushed, with the line it starts on
+ * from the parser's live counts. No record goes through the stream's buffer, and no promise is made
+ * per record (#37 session 6: Readable's async iterator, and an async generator per layer above it,
+ * were a promise and a microtask per record, twice per file).
  */
-class CountedParser extends Parser {
-  constructor(
-    options: Options,
-    private readonly onRecord: (counts: Info) => void,
-  ) {
-    super(options);
+class SlicedCsvParser extends Parser {
+  /** Records of the slice being parsed. */
+  private records: CsvRecord[] = [];
+  /** Where the last record ended: the next starts after it and any empty or comment lines skipped since. */
+  private lastEnd = 0;
+  private lastSkipped = 0;
+
+  constructor() {
+    super(CSV_OPTIONS);
   }
-  // csv-parse pushes each record as it completes, the counts then up to date, and null at the end.
-  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (chunk !== null) this.onRecord(this.info);
-    return super.push(chunk, encoding);
+
+  /** The line a record whose skipped-line count is `skipped` starts on. */
+  startOf(skipped: number): number {
+    return this.lastEnd + 1 + (skipped - this.lastSkipped);
+  }
+
+  // csv-parse pushes each record as it completes (the counts then up to date), and null at the end.
+  override push(chunk: unknown): boolean {
+    if (isCells(chunk)) {
+      const info = this.info;
+      const skipped = info.empty_lines + info.comment_lines;
+      this.records.push({ line: this.startOf(skipped), cells: chunk });
+      this.lastEnd = info.lines;
+      this.lastSkipped = skipped;
+    }
+    return true;
+  }
+
+  /** The records `slice` completes (undefined: the end of the file, the last record if unterminated). */
+  parse(slice: Buffer | undefined): CsvRecord[] {
+    let failure: Error | null | undefined;
+    const told = (err?: Error | null) => (failure = err);
+    // csv-parse decodes the bytes itself (its `encoding` option, UTF-8): the stream's encoding argument is not read.
+    if (slice) this._transform(slice, 'utf8', told);
+    else this._flush(told);
+    if (failure) throw failure;
+    const records = this.records;
+    this.records = [];
+    return records;
   }
 }
 
-/** CSV records with the line each starts on (quoted cells may span lines), streamed. */
-async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
-  // Where the last record ended: the next starts after it and any empty or comment lines skipped since.
-  let lastEnd = 0;
-  let lastSkipped = 0;
-  const startOf = (skipped: number) => lastEnd + 1 + (skipped - lastSkipped);
-  // The line each record starts on, noted as csv-parse reads it: the records come out in the order they are
-  // read, so a queue says whose (#37: a WeakMap entry per record cost more, and kept records alive longer).
-  const startLines: number[] = [];
-  const options: Options = {
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    max_record_size: MAX_ROW_CHARS,
-    // Every line ending, mixed too (a CRLF header pasted above LF rows); csv-parse would otherwise keep the first one it meets.
-    record_delimiter: ['\r\n', '\n', '\r'],
-    // A line starting with # is a comment (an undo file's first line names the service it was made
-    // for: _undo.ts); a # inside a cell is text (a name such as "Sale #2").
-    comment: '#',
-    comment_no_infix: true,
-  };
-  const parser = new CountedParser(options, (info) => {
-    const skipped = info.empty_lines + info.comment_lines;
-    startLines.push(startOf(skipped));
-    lastEnd = info.lines;
-    lastSkipped = skipped;
-  });
+/** CSV records with the line each starts on (quoted cells may span lines), streamed a slice at a time. */
+async function* csvRecordBatches(file: string): AsyncGenerator<CsvRecord[]> {
+  const parser = new SlicedCsvParser();
   const input = createReadStream(file);
-  input.on('error', (err) => parser.destroy(err));
   try {
-    for await (const cells of input.pipe(inSlices()).pipe(parser) as AsyncIterable<string[]>) yield { line: startLines.shift() ?? lastEnd, cells };
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      for (let at = 0; at < chunk.length; at += PARSE_SLICE) {
+        const records = parser.parse(chunk.subarray(at, at + PARSE_SLICE));
+        if (records.length) yield records;
+      }
+    }
+    const last = parser.parse(undefined);
+    if (last.length) yield last;
   } catch (err) {
     const failure = err as CsvFailure;
-    if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, startOf(failure.empty_lines + (failure.comment_lines ?? 0))));
+    if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, parser.startOf(failure.empty_lines + (failure.comment_lines ?? 0))));
     throw err;
   } finally {
     input.destroy();
@@ -221,11 +239,11 @@ async function* csvRecords(file: string): AsyncGenerator<CsvRecord> {
 }
 
 /**
- * Every row of FILE, one at a time (nothing else of the file is held). A file
- * that cannot be read as a whole (unknown column, unclosed quote, a row too
+ * Every row of FILE, a batch at a time (a CSV slice's rows, an NDJSON read's lines: nothing else of
+ * the file is held). A file that cannot be read as a whole (unknown column, unclosed quote, a row too
  * long) is a UsageError naming the line; a row's own problems ride on the row.
  */
-export async function* readRows(file: string): AsyncGenerator<ParsedRow> {
+export async function* readRowBatches(file: string): AsyncGenerator<ParsedRow[]> {
   // The contract's validators, loaded at the first row (a file that is only a header never loads them).
   let check: Check | undefined;
   if (looksLikeNdjson(file)) {
@@ -233,21 +251,30 @@ export async function* readRows(file: string): AsyncGenerator<ParsedRow> {
       const raw = line === 1 ? text.replace(/^\uFEFF/, '') : text;
       if (raw.trim() === '') continue;
       const problems: string[] = [];
-      yield withChecks(line, parseBody(raw, problems), problems, (check ??= await changeChecker()));
+      yield [withChecks(line, parseBody(raw, problems), problems, (check ??= await changeChecker()))];
     }
     return;
   }
   let header: string[] | undefined;
-  for await (const r of csvRecords(file)) {
-    if (header) {
-      yield rowFromCells(r.line, header, r.cells, (check ??= await changeChecker()));
-      continue;
+  for await (const records of csvRecordBatches(file)) {
+    const rows: ParsedRow[] = [];
+    for (const r of records) {
+      if (header) {
+        rows.push(rowFromCells(r.line, header, r.cells, (check ??= await changeChecker())));
+        continue;
+      }
+      header = r.cells.map((h) => h.trim());
+      const unknown = header.filter((h) => !COLUMNS.includes(h));
+      if (unknown.length) throw refuse(file, `line ${r.line}: unknown column(s) ${unknown.join(', ')}; columns are ${COLUMNS.join(', ')}`);
+      if (!header.includes('body') && !header.includes('action')) throw refuse(file, `line ${r.line}: no action column (actions: ${ACTION_NAMES.join(', ')})`);
     }
-    header = r.cells.map((h) => h.trim());
-    const unknown = header.filter((h) => !COLUMNS.includes(h));
-    if (unknown.length) throw refuse(file, `line ${r.line}: unknown column(s) ${unknown.join(', ')}; columns are ${COLUMNS.join(', ')}`);
-    if (!header.includes('body') && !header.includes('action')) throw refuse(file, `line ${r.line}: no action column (actions: ${ACTION_NAMES.join(', ')})`);
+    if (rows.length) yield rows;
   }
+}
+
+/** Every row of FILE, one at a time (readRowBatches' rows, in order). */
+export async function* readRows(file: string): AsyncGenerator<ParsedRow> {
+  for await (const rows of readRowBatches(file)) yield* rows;
 }
 
 const SHOWN = 20;
@@ -264,14 +291,16 @@ export async function checkRows(file: string, opts: { keep: boolean; onRow?: (r:
   let count = 0;
   let badCount = 0;
   try {
-    for await (const r of readRows(file)) {
-      count++;
-      if (r.problems.length) {
-        if (++badCount <= SHOWN) bad.push(`line ${r.line}: ${r.problems.join('; ')}`);
-        continue;
+    for await (const batch of readRowBatches(file)) {
+      for (const r of batch) {
+        count++;
+        if (r.problems.length) {
+          if (++badCount <= SHOWN) bad.push(`line ${r.line}: ${r.problems.join('; ')}`);
+          continue;
+        }
+        if (opts.keep) rows.push(r);
+        opts.onRow?.(r);
       }
-      if (opts.keep) rows.push(r);
-      opts.onRow?.(r);
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;

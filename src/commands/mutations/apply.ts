@@ -16,14 +16,14 @@ import type { RowPreview } from '../../flows/mutation-preview.js';
 import { rowIds } from '../../flows/mutation-match.js';
 import { fileHash, refuseIrreversible, refuseOtherService, undoPlan, undoText, writeUndo } from './_undo.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { applyRows, streamRows, UNEXPECTED, waitRows, type ApplyRow, type RowOutcome } from '../../flows/mutation-apply.js';
+import { applyRows, streamRowBatches, UNEXPECTED, waitRows, type ApplyRow, type RowOutcome } from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../state/lock.js';
 import { Journal } from '../../state/mutation-journal.js';
 import { asStateError, LocalStateError } from '../../state/errors.js';
 import { serviceScope, type ServiceScope } from '../../state/fingerprint.js';
 import { withHint } from '../../cli/report.js';
 import { StreamedRowIds } from './_row-ids.js';
-import { checkRows, readRows, type ParsedRow } from './_rows.js';
+import { checkRows, readRowBatches, readRows, type ParsedRow } from './_rows.js';
 import { asText } from '../../cli/output/sanitize.js';
 import { formatMoney } from '../../cli/output/values.js';
 import { BULK_NEW_SPACE, holdYoungGeneration } from '../../client/young-generation.js';
@@ -263,14 +263,22 @@ function createJournal(journalPath: string): void {
   }
 }
 
-type Source = { held: ParsedRow[] } | { streamed: AsyncIterable<ApplyRow>; idOf: (body: Record<string, unknown>) => string };
+type Source = { held: ParsedRow[] } | { streamed: AsyncIterator<readonly ApplyRow[]>; idOf: (body: Record<string, unknown>) => string };
 
-/** The second read of a checked file: a row that no longer passes means the file changed meanwhile. */
-async function* secondPass(file: string): AsyncGenerator<ApplyRow> {
-  for await (const r of readRows(file)) {
-    if (r.problems.length)
-      throw new UsageError(`${file} changed while it was read (line ${r.line}: ${r.problems.join('; ')})`, 'rows before it may have been sent');
-    yield r;
+/**
+ * The second read of a checked file, a batch of rows at a time: a row that no longer passes means the
+ * file changed meanwhile (the rows before it still go, as they would one at a time).
+ */
+async function* secondPass(file: string): AsyncGenerator<readonly ApplyRow[]> {
+  for await (const rows of readRowBatches(file)) {
+    const bad = rows.findIndex((r) => r.problems.length > 0);
+    if (bad === -1) {
+      yield rows;
+      continue;
+    }
+    if (bad > 0) yield rows.slice(0, bad);
+    const r = rows[bad]!;
+    throw new UsageError(`${file} changed while it was read (line ${r.line}: ${r.problems.join('; ')})`, 'rows before it may have been sent');
   }
 }
 
@@ -287,12 +295,13 @@ class Output {
   ) {
     this.shown = keepShown ? new SummaryRows(mutationsTable()) : undefined;
   }
-  async add(x: RowOutcome, body: Record<string, unknown>): Promise<void> {
+  /** A promise only when a page is written (#37 session 6: not an async function's promise per row). */
+  add(x: RowOutcome, body: Record<string, unknown>): Promise<void> | undefined {
     this.tally.add(x);
     const shown = this.line(body, x);
     this.shown?.add(shown);
     this.page.push(shown);
-    if (this.page.length >= PAGE) await this.writer.page(this.page.splice(0));
+    return this.page.length >= PAGE ? this.writer.page(this.page.splice(0)) : undefined;
   }
   async end(): Promise<void> {
     await this.writer.page(this.page.splice(0));
@@ -321,7 +330,7 @@ async function applyLocked(
   try {
     if ('streamed' in source) {
       journal.keepsRecorded = false;
-      await streamRows(client, source.streamed, { ...common, idOf: source.idOf, onOutcome: (x, r) => output.add(x, r.body) });
+      await streamRowBatches(client, source.streamed, { ...common, idOf: source.idOf, onOutcome: (x, r) => output.add(x, r.body) });
     } else {
       const outcomes = await applyRows(
         client,
