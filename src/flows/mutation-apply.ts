@@ -275,7 +275,13 @@ class InOrder {
     if (this.handing) return this.handing;
     while (this.slots[0]?.done) {
       const s = this.slots.shift()!;
-      const pending = this.onOutcome(s.out, s.row);
+      let pending: void | Promise<void>;
+      try {
+        pending = this.onOutcome(s.out, s.row);
+      } catch (err) {
+        // Thrown at once (stdout closed): the answer of every later hand-on too, as for a failed promise.
+        pending = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
       if (pending) {
         // A failed onOutcome stays the answer of every later hand-on, as the run stops.
         this.handing = pending.then(() => {
