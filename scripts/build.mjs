@@ -68,6 +68,20 @@ const common = {
   logLevel: 'warning',
 };
 
+/** A one-command bundle: `entry` as one CommonJS file `out`, only what its `only` plugin lets in. */
+function oneCommandBundle(entry, out, only) {
+  return build({
+    ...common,
+    entryPoints: [entry],
+    outfile: `${outdir}/${out}`,
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    plugins: [only, builtinImportsRequired, cjsDynamicImportsExternal],
+    define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
+    banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+}
+
 const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
   build({
     ...common,
@@ -107,28 +121,10 @@ const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
     define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
     banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
-  // `assets sync`'s own bundle (#37), built as fast-read.cjs is: one CommonJS file bin/adops.js requires with its code cache.
-  build({
-    ...common,
-    entryPoints: ['src/commands/assets/sync-run.ts'],
-    outfile: `${outdir}/sync-run.cjs`,
-    format: 'cjs',
-    external: ['better-sqlite3'],
-    plugins: [syncRunOnly, builtinImportsRequired, cjsDynamicImportsExternal],
-    define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
-    banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  }),
-  // `mutations apply`'s own bundle (#37 session 6), the same way.
-  build({
-    ...common,
-    entryPoints: ['src/commands/mutations/apply-run.ts'],
-    outfile: `${outdir}/apply-run.cjs`,
-    format: 'cjs',
-    external: ['better-sqlite3'],
-    plugins: [applyRunOnly, builtinImportsRequired, cjsDynamicImportsExternal],
-    define: { ...version, 'import.meta.url': '__adopsImportMetaUrl' },
-    banner: { js: "const __adopsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  }),
+  // `assets sync`'s and `mutations apply`'s own bundles (#37), built as fast-read.cjs is: one CommonJS file each that
+  // bin/adops.js requires with its code cache.
+  oneCommandBundle('src/commands/assets/sync-run.ts', 'sync-run.cjs', syncRunOnly),
+  oneCommandBundle('src/commands/mutations/apply-run.ts', 'apply-run.cjs', applyRunOnly),
 ]);
 
 const outputs = {};

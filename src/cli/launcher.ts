@@ -20,6 +20,12 @@ export interface LauncherParts {
   whole: () => void;
 }
 
+/** A one-command bundle's run where the launcher has one; the whole CLI without one, or for what it declines (false). */
+function runOrWhole(run: (() => Promise<boolean>) | undefined, parts: LauncherParts): void {
+  if (!run) return parts.whole();
+  void run().then((ran) => ran || parts.whole());
+}
+
 /** Answers the decision: the version, a help page, a stored read (what it declines: the whole CLI), else the whole CLI. */
 export function answer(decision: Route, argv: readonly string[], parts: LauncherParts): void {
   switch (decision.kind) {
@@ -34,29 +40,13 @@ export function answer(decision: Route, argv: readonly string[], parts: Launcher
     case 'stored-read':
       // A stored list (`observe campaigns --json`, the loop of many scripts) runs from its own bundle; what it
       // declines (false: nothing written, nothing sent) goes to the whole CLI.
-      void parts
-        .fastRead()
-        .runFast(argv)
-        .then((ran) => ran || parts.whole());
-      return;
-    case 'sync': {
+      return runOrWhole(() => parts.fastRead().runFast(argv), parts);
+    case 'sync':
       // A sync (a re-run pipeline's step, #37) from one CommonJS file: no ESM loader, no ~60 chunks resolved and read.
-      const syncRun = parts.syncRun;
-      if (!syncRun) return parts.whole();
-      void syncRun()
-        .runSync(argv)
-        .then((ran) => ran || parts.whole());
-      return;
-    }
-    case 'apply': {
+      return runOrWhole(parts.syncRun && (() => parts.syncRun!().runSync(argv)), parts);
+    case 'apply':
       // A file of changes (a cron job's step, #37) from one CommonJS file likewise; what it declines: the whole CLI.
-      const applyRun = parts.applyRun;
-      if (!applyRun) return parts.whole();
-      void applyRun()
-        .runApply(argv)
-        .then((ran) => ran || parts.whole());
-      return;
-    }
+      return runOrWhole(parts.applyRun && (() => parts.applyRun!().runApply(argv)), parts);
     default: // 'complete', 'cli'
       return parts.whole();
   }

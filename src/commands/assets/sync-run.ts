@@ -7,27 +7,14 @@
 // with a registry of the one command. What it cannot read plainly, or a format drawn
 // for a terminal, it declines before it has written or sent anything (false), and the
 // whole CLI runs the argv.
-import { runChosen, tableOrUnknown, type BundleEnvironment } from '../../cli/one-command-bundle.js';
-import { plainParse } from '../../cli/program.js';
-import { Registry } from '../../cli/registry.js';
-import { route } from '../../cli/route.js';
-import { TOP_LEVEL } from '../../cli/top-level.js';
+import { runChosen, type BundleEnvironment } from '../../cli/one-command-bundle.js';
+import { oneCommandRegistry } from '../../cli/one-command-registry.js';
+import type { Registry } from '../../cli/registry.js';
 import { assetCommands } from './index.js';
 
 /** The registry to run this argv with, or undefined (nothing written, nothing sent) when the whole CLI must run it. */
-export function syncRegistry(argv: readonly string[], envIn: BundleEnvironment): Registry | undefined {
-  // Asked again (the launcher did): this bundle never runs what it was not built for (its stubs would throw).
-  if (route(argv, envIn.env, () => envIn.stderr.isTTY === true).kind !== 'sync') return undefined;
-  const registry = new Registry(
-    TOP_LEVEL.filter((t) => t.name === 'assets').map((t) => ({ path: [t.name], description: t.description })),
-    assetCommands.filter((c) => c.path[1] === 'sync'),
-  );
-  const parsed = plainParse(registry, argv);
-  // --query (JMESPath) is not bundled here; a table (cli-table3) neither: the whole CLI runs those.
-  if (!parsed || parsed.spec.path[1] !== 'sync' || parsed.input.opts.query !== undefined) return undefined;
-  if (tableOrUnknown(parsed.input.opts, envIn)) return undefined;
-  return registry;
-}
+export const syncRegistry = (argv: readonly string[], envIn: BundleEnvironment): Registry | undefined =>
+  oneCommandRegistry({ kind: 'sync', group: 'assets', command: 'sync', commands: assetCommands }, argv, envIn);
 
 /** bin/adops.js's entry: run this process's argv to its exit, or answer false (nothing done) for the whole CLI. */
 export const runSync = (argv: readonly string[]): Promise<boolean> => runChosen(argv, syncRegistry);

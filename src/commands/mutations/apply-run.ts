@@ -7,31 +7,21 @@
 // read plainly, a format drawn for a terminal, or a run that reads every target live first
 // (--preview, --undo-file, --skip-unchanged: the contract's zod schemas, not bundled here), it
 // declines before it has read, written or sent anything (false), and the whole CLI runs the argv.
-import { runChosen, tableOrUnknown, type BundleEnvironment } from '../../cli/one-command-bundle.js';
-import { plainParse } from '../../cli/program.js';
-import { Registry } from '../../cli/registry.js';
-import { route } from '../../cli/route.js';
-import { TOP_LEVEL } from '../../cli/top-level.js';
+import { runChosen, type BundleEnvironment } from '../../cli/one-command-bundle.js';
+import { oneCommandRegistry } from '../../cli/one-command-registry.js';
+import type { Registry } from '../../cli/registry.js';
 import { mutationCommands } from './index.js';
 
 /** The options that make apply read every row's target live (mutation-preview.ts): the whole CLI runs them. */
 const LIVE_READS = ['preview', 'undoFile', 'skipUnchanged'] as const;
 
 /** The registry to run this argv with, or undefined (nothing read, written or sent) when the whole CLI must run it. */
-export function applyRegistry(argv: readonly string[], envIn: BundleEnvironment): Registry | undefined {
-  // Asked again (the launcher did): this bundle never runs what it was not built for (its stubs would throw).
-  if (route(argv, envIn.env, () => envIn.stderr.isTTY === true).kind !== 'apply') return undefined;
-  const registry = new Registry(
-    TOP_LEVEL.filter((t) => t.name === 'mutations').map((t) => ({ path: [t.name], description: t.description })),
-    mutationCommands.filter((c) => c.path[1] === 'apply'),
+export const applyRegistry = (argv: readonly string[], envIn: BundleEnvironment): Registry | undefined =>
+  oneCommandRegistry(
+    { kind: 'apply', group: 'mutations', command: 'apply', commands: mutationCommands, declines: (opts) => LIVE_READS.some((o) => opts[o] !== undefined) },
+    argv,
+    envIn,
   );
-  const parsed = plainParse(registry, argv);
-  // --query (JMESPath) is not bundled here; a table (cli-table3) neither; nor the live reads: the whole CLI runs those.
-  if (!parsed || parsed.spec.path[1] !== 'apply' || parsed.input.opts.query !== undefined) return undefined;
-  if (LIVE_READS.some((o) => parsed.input.opts[o] !== undefined)) return undefined;
-  if (tableOrUnknown(parsed.input.opts, envIn)) return undefined;
-  return registry;
-}
 
 /** bin/adops.js's entry: run this process's argv to its exit, or answer false (nothing done) for the whole CLI. */
 export const runApply = (argv: readonly string[]): Promise<boolean> => runChosen(argv, applyRegistry);
