@@ -7,14 +7,11 @@
 // applies one row through tsc's dist/ runner (so its journal records it), then runs the bundle's runApply on the
 // file with that row and eight new ones: the resumed row's path (sent by an earlier run) and the sends' both run
 // and are cached. The cache is written as the process exits (runApply ends the process).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import v8 from 'node:v8';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startSandbox } from '../dist/sandbox/index.js';
-import { runCli } from '../dist/cli/run.js';
-import { getRegistry } from '../dist/commands/index.js';
+import { syncBuiltinESMExports } from 'node:module';
+import { join } from 'node:path';
+import { cacheAfterCommand } from './code-cache-after-command.mjs';
 
 const [bundle] = process.argv.slice(2);
 
@@ -26,34 +23,22 @@ const [bundle] = process.argv.slice(2);
 v8.setFlagsFromString = () => {};
 syncBuiltinESMExports();
 
-// One temporary directory for all of it, removed as the process exits: the config dir (nothing of the builder's),
-// the file of changes and its journal, and, as TMPDIR, the sandbox's files directory.
-const work = mkdtempSync(join(tmpdir(), 'adops-code-cache-apply-'));
-process.env.TMPDIR = work;
-const configDir = join(work, 'config');
-const file = join(work, 'changes.csv');
 /** A CSV of renames of the demo world's campaigns (as bench/apply.js writes them), rows [0, n). */
 const changes = (n) =>
   [
     'advertiserId,action,targetType,targetId,name',
     ...Array.from({ length: n }, (_, i) => `acc_acme_a_001,rename,campaign,${1000 + i},"Spring, week ${i}"`),
   ].join('\n') + '\n';
-writeFileSync(file, changes(1));
-const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true, ticker: false });
-// The key through the environment, as a pipeline's would be.
-Object.assign(process.env, { ADOPS_CONFIG_DIR: configDir, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: sandbox.keys[0].key });
-const APPLY = ['mutations', 'apply', file, '--output', 'ndjson'];
-
-const quiet = { write: () => true, isTTY: false };
-const first = await runCli(APPLY, { stdin: process.stdin, stdinIsTTY: false, stdout: quiet, stderr: quiet, env: process.env, registry: getRegistry() });
-if (first !== 0) throw new Error(`the first apply (tsc's dist/) exited ${first}`);
-writeFileSync(file, changes(9));
-
-const loaded = createRequire(import.meta.url)('../bin/code-cache.cjs').loadForCache(resolve(bundle));
-process.on('exit', (code) => {
-  rmSync(work, { recursive: true, force: true });
-  if (code === 0) loaded.write();
+let file;
+await cacheAfterCommand({
+  bundle,
+  name: 'apply',
+  entry: 'runApply',
+  prepare: (work) => {
+    file = join(work, 'changes.csv');
+    writeFileSync(file, changes(1));
+    return ['mutations', 'apply', file, '--output', 'ndjson'];
+  },
+  // The row applied first is resumed (sent by an earlier run), eight are sent: both paths are cached.
+  between: () => writeFileSync(file, changes(9)),
 });
-const ran = await loaded.exports.runApply(APPLY);
-// runApply exits the process when it ran; false means the bundle declined the apply, which the build must not hide.
-if (!ran) throw new Error(`the apply bundle declined \`adops ${APPLY.join(' ')}\``);

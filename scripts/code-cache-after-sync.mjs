@@ -7,43 +7,25 @@
 // one file through tsc's dist/ runner (so it is there), then runs the bundle's runSync on a directory holding
 // that file and one new one: the re-run's path (already there) and the upload's (reserve, PUT, finalize) both run
 // and are cached. The cache is written as the process exits (runSync ends the process).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { startSandbox } from '../dist/sandbox/index.js';
-import { runCli } from '../dist/cli/run.js';
-import { getRegistry } from '../dist/commands/index.js';
+import { cacheAfterCommand } from './code-cache-after-command.mjs';
 
 const [bundle] = process.argv.slice(2);
-
-// One temporary directory for all of it, removed as the process exits: the config dir (nothing of the builder's),
-// the files, and, as TMPDIR, the sandbox's files directory (runSync ends the process before the sandbox could close).
-const work = mkdtempSync(join(tmpdir(), 'adops-code-cache-sync-'));
-process.env.TMPDIR = work;
-const configDir = join(work, 'config');
-const dir = join(work, 'creatives');
-mkdirSync(dir);
-writeFileSync(join(dir, 'a.png'), png(1));
-const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true, ticker: false });
-// The key through the environment, as a pipeline's would be.
-Object.assign(process.env, { ADOPS_CONFIG_DIR: configDir, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: sandbox.keys[0].key });
-const SYNC = ['assets', 'sync', dir, '--output', 'ndjson'];
-
-const quiet = { write: () => true, isTTY: false };
-const first = await runCli(SYNC, { stdin: process.stdin, stdinIsTTY: false, stdout: quiet, stderr: quiet, env: process.env, registry: getRegistry() });
-if (first !== 0) throw new Error(`the first sync (tsc's dist/) exited ${first}`);
-writeFileSync(join(dir, 'b.png'), png(2));
-
-const loaded = createRequire(import.meta.url)('../bin/code-cache.cjs').loadForCache(resolve(bundle));
-process.on('exit', (code) => {
-  rmSync(work, { recursive: true, force: true });
-  if (code === 0) loaded.write();
+let dir;
+await cacheAfterCommand({
+  bundle,
+  name: 'sync',
+  entry: 'runSync',
+  prepare: (work) => {
+    dir = join(work, 'creatives');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.png'), png(1));
+    return ['assets', 'sync', dir, '--output', 'ndjson'];
+  },
+  between: () => writeFileSync(join(dir, 'b.png'), png(2)),
 });
-const ran = await loaded.exports.runSync(SYNC);
-// runSync exits the process when it ran; false means the bundle declined the sync, which the build must not hide.
-if (!ran) throw new Error(`the sync bundle declined \`adops ${SYNC.join(' ')}\``);
 
 /** A minimal PNG of width × 1 (as bench/sync.js makes them). */
 function png(width) {
