@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import { ApiClient } from '../../../src/client/http.js';
 import { realRetryDeps } from '../../../src/client/retry.js';
 import { streamRows, waitRows, type RowOutcome } from '../../../src/flows/mutation-apply.js';
 import { Journal } from '../../../src/state/mutation-journal.js';
 import { loopbackServer } from '../../helpers/drop-proxy.js';
+import { oneAttemptClient } from '../../helpers/one-attempt-client.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const posted: string[] = [];
@@ -36,13 +36,7 @@ const server = loopbackServer((req, res) => {
   );
 });
 
-const client = () =>
-  new ApiClient({
-    baseUrl: server.url,
-    apiKey: 'acr_t',
-    userAgent: 'adops/test',
-    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000, throttle: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000 } },
-  });
+const client = () => oneAttemptClient(server.url);
 
 it('a failing worker: no row taken after it, every answer under way on disk when streamRows throws', async () => {
   const path = join(tempDir('adops-journal-'), 'j.ndjson');

@@ -10,6 +10,7 @@ import { ApiClient } from '../../../src/client/http.js';
 import { DEFAULT_THROTTLE } from '../../../src/client/retry.js';
 import type { Transport } from '../../../src/client/transport.js';
 import { loopbackServer } from '../../helpers/drop-proxy.js';
+import { oneAttemptClient } from '../../helpers/one-attempt-client.js';
 import { applyRows, KEY_SAFE_MS, streamRows, type RowOutcome } from '../../../src/flows/mutation-apply.js';
 import { rowIds } from '../../../src/flows/mutation-match.js';
 import { Journal } from '../../../src/state/mutation-journal.js';
@@ -51,14 +52,7 @@ beforeEach(() => {
   keysOnDisk = [];
 });
 
-// One attempt per request unless a test says otherwise.
-const client = () =>
-  new ApiClient({
-    baseUrl: server.url,
-    apiKey: 'acr_t',
-    userAgent: 'adops/test',
-    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000, throttle: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, budgetMs: 5_000 } },
-  });
+const client = () => oneAttemptClient(server.url);
 const rows = (n: number) =>
   Array.from({ length: n }, (_, i) => ({
     line: i + 2,
