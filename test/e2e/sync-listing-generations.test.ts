@@ -39,7 +39,7 @@ function sync(files: string) {
     .trim()
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { result: string });
+    .map((l): { result?: unknown } => JSON.parse(l));
   return { status: r.status, stderr: r.stderr, rows, builtins: readFileSync(log, 'utf8').split('\n') };
 }
 
