@@ -35,7 +35,7 @@ export function uploadRows(outcomes: readonly FileOutcome[]): Row[] {
 
 /** `mutations apply`'s own rows (row, action, target, mutationId, state, sent, error). */
 const MUTATION_DONE = new Set(['succeeded', 'pending', 'running', 'unchanged']);
-export function mutationsTable(rows: readonly Row[] = []): SummaryTable {
+export function mutationsTable(rows: readonly Row[]): SummaryTable {
   return {
     rows: [...rows],
     columns: ['row', 'action', 'target', 'mutationId', 'state', 'error'],

@@ -18,8 +18,7 @@ import { statSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
 import { appendDurably } from '../../state/append-file.js';
 import { asText } from './sanitize.js';
-import { getPath } from './fields.js';
-import { alignedHead, inline, tableRow } from './writers/markdown.js';
+import { ColumnAlignment, inline, tableRow } from './writers/markdown.js';
 import type { Row } from './writers/writer.js';
 
 /** A cell's text past this many characters is cut (a 200 KB service error says nothing more in a summary). */
@@ -68,16 +67,13 @@ export class SummaryRows {
   private total = 0;
   private readonly failures = new Kept();
   private readonly others = new Kept();
-  /** Per column: some row had a value there, and every value was a number (the column is right-aligned). */
-  private readonly valued: boolean[];
-  private readonly numeric: boolean[];
+  private readonly aligned: ColumnAlignment;
 
   constructor(
     private readonly table: Pick<StepSummary, 'columns' | 'state' | 'failed'>,
     private readonly keepBytes = SUMMARY_MAX_BYTES,
   ) {
-    this.valued = table.columns.map(() => false);
-    this.numeric = table.columns.map(() => true);
+    this.aligned = new ColumnAlignment(table.columns);
   }
 
   /** Rows held to be shown (what stays in memory however many were added). */
@@ -87,15 +83,10 @@ export class SummaryRows {
 
   add(r: Row): void {
     this.total++;
-    const { columns } = this.table;
-    for (let i = 0; i < columns.length; i++) {
-      const v = getPath(r, columns[i]!);
-      if (v === null || v === undefined) continue;
-      this.valued[i] = true;
-      if (typeof v !== 'number') this.numeric[i] = false;
-    }
+    this.aligned.add(r);
     const state = asText(r[this.table.state] ?? 'unknown');
-    (this.table.failed(r) ? this.failures : this.others).add(state, tableRow(columns, r, CELL_MAX), this.keepBytes);
+    // Rendered only while its side still keeps rows: past the bound a row is counted, not drawn.
+    (this.table.failed(r) ? this.failures : this.others).add(state, () => tableRow(this.table.columns, r, CELL_MAX), this.keepBytes);
   }
 
   /** The summary's markdown in at most `maxBytes` (at most the bytes kept). */
@@ -108,10 +99,7 @@ export class SummaryRows {
       `### ${text(command)}\n` +
       `${total} ${total === 1 ? 'row' : 'rows'}: ${tally || 'none'}${failures.seen ? ` (${failures.seen} not done, listed first)` : ''}\n\n`;
     if (total === 0) return `${out}(no rows)\n\n`;
-    out += alignedHead(
-      this.table.columns,
-      this.numeric.map((n, i) => n && this.valued[i]!),
-    );
+    out += this.aligned.head();
     // Room for the line that counts the rows left out, whatever their number.
     const room = maxBytes - 200;
     let shown = 0;
@@ -139,10 +127,11 @@ class Kept {
   /** Once one row did not fit, none after it is shown either (rows keep their order). */
   full = false;
 
-  add(state: string, line: string, keepBytes: number): void {
+  add(state: string, render: () => string, keepBytes: number): void {
     this.seen++;
     this.counts.set(state, (this.counts.get(state) ?? 0) + 1);
     if (this.full) return;
+    const line = render();
     const b = bytes(line);
     if (this.bytes + b > keepBytes) this.full = true;
     else {

@@ -293,7 +293,7 @@ class Output {
     private readonly line: (body: Record<string, unknown>, x: RowOutcome) => Record<string, unknown>,
     keepShown: boolean,
   ) {
-    this.shown = keepShown ? new SummaryRows(mutationsTable()) : undefined;
+    this.shown = keepShown ? new SummaryRows(mutationsTable([])) : undefined;
   }
   /** A promise only when a page is written (#37 session 6: not an async function's promise per row). */
   add(x: RowOutcome, body: Record<string, unknown>): Promise<void> | undefined {

@@ -71,18 +71,39 @@ const isNumber = (v: unknown) => typeof v === 'number';
 
 /** Header and separator; a column whose values (in these rows) are all numbers is right-aligned. */
 export function tableHead(columns: readonly string[], rows: readonly Row[]): string {
-  return alignedHead(
-    columns,
-    columns.map((c) => {
-      const values = rows.map((r) => getPath(r, c)).filter((v) => v !== null && v !== undefined);
-      return values.length > 0 && values.every(isNumber);
-    }),
-  );
+  const aligned = new ColumnAlignment(columns);
+  for (const r of rows) aligned.add(r);
+  return aligned.head();
 }
 
-/** Header and separator, the columns marked true right-aligned (a caller that counted them as rows went by). */
-export const alignedHead = (columns: readonly string[], numeric: readonly boolean[]): string =>
-  line(columns.map(cell)) + line(columns.map((_, i) => (numeric[i] ? '---:' : '---')));
+/**
+ * Which columns a table right-aligns, told a row at a time (the step summary counts rows it does not keep): a column
+ * with a value in some row and a number in every row that has one.
+ */
+export class ColumnAlignment {
+  /** Per column: some row had a value there, and every value so far was a number. */
+  private readonly valued: boolean[];
+  private readonly numeric: boolean[];
+
+  constructor(private readonly columns: readonly string[]) {
+    this.valued = columns.map(() => false);
+    this.numeric = columns.map(() => true);
+  }
+
+  add(row: Row): void {
+    for (let i = 0; i < this.columns.length; i++) {
+      const v = getPath(row, this.columns[i]!);
+      if (v === null || v === undefined) continue;
+      this.valued[i] = true;
+      if (!isNumber(v)) this.numeric[i] = false;
+    }
+  }
+
+  /** Header and separator of the rows told so far. */
+  head(): string {
+    return line(this.columns.map(cell)) + line(this.columns.map((_, i) => (this.valued[i] && this.numeric[i] ? '---:' : '---')));
+  }
+}
 
 /** One row of a table: one line whatever its values hold; `max` cuts each cell. */
 export const tableRow = (columns: readonly string[], row: Row, max?: number): string =>

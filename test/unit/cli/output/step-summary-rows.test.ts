@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CELL_MAX, renderStepSummary, SummaryRows, type StepSummary } from '../../../../src/cli/output/step-summary.js';
-import { inline, tableHead, tableRow } from '../../../../src/cli/output/writers/markdown.js';
+import { inline, tableRow } from '../../../../src/cli/output/writers/markdown.js';
+import { getPath } from '../../../../src/cli/output/fields.js';
 import { asText } from '../../../../src/cli/output/sanitize.js';
 import { mutationsTable } from '../../../../src/flows/step-summary.js';
 
@@ -25,7 +26,13 @@ function renderAllRows(s: StepSummary, maxBytes: number): string {
     `### ${text(s.command)}\n` +
     `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}: ${tally || 'none'}${failures.length ? ` (${failures.length} not done, listed first)` : ''}\n\n`;
   if (rows.length === 0) return `${out}(no rows)\n\n`;
-  out += tableHead(s.columns, rows);
+  // tableHead as it was: a column right-aligned when its values in these rows are all numbers (and there is one).
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |\n`;
+  const numeric = s.columns.map((c) => {
+    const values = rows.map((r) => getPath(r, c)).filter((v) => v !== null && v !== undefined);
+    return values.length > 0 && values.every((v) => typeof v === 'number');
+  });
+  out += line(s.columns.map((c) => inline(c, { table: true }))) + line(numeric.map((n) => (n ? '---:' : '---')));
   const room = maxBytes - 200;
   let shown = 0;
   let size = bytes(out);
@@ -75,7 +82,7 @@ describe('SummaryRows', () => {
   });
 
   it('holds only what a summary can show: 100,000 rows keep a few hundred, and every one is counted', () => {
-    const table = mutationsTable();
+    const table = mutationsTable([]);
     const collected = new SummaryRows(table);
     const error = 'x'.repeat(400);
     for (let i = 0; i < 100_000; i++)
