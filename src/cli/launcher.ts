@@ -41,12 +41,16 @@ export function answer(decision: Route, argv: readonly string[], parts: Launcher
       // A stored list (`observe campaigns --json`, the loop of many scripts) runs from its own bundle; what it
       // declines (false: nothing written, nothing sent) goes to the whole CLI.
       return runOrWhole(() => parts.fastRead().runFast(argv), parts);
-    case 'sync':
+    case 'sync': {
       // A sync (a re-run pipeline's step, #37) from one CommonJS file: no ESM loader, no ~60 chunks resolved and read.
-      return runOrWhole(parts.syncRun && (() => parts.syncRun!().runSync(argv)), parts);
-    case 'apply':
+      const syncRun = parts.syncRun;
+      return runOrWhole(syncRun && (() => syncRun().runSync(argv)), parts);
+    }
+    case 'apply': {
       // A file of changes (a cron job's step, #37) from one CommonJS file likewise; what it declines: the whole CLI.
-      return runOrWhole(parts.applyRun && (() => parts.applyRun!().runApply(argv)), parts);
+      const applyRun = parts.applyRun;
+      return runOrWhole(applyRun && (() => applyRun().runApply(argv)), parts);
+    }
     default: // 'complete', 'cli'
       return parts.whole();
   }

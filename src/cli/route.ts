@@ -52,11 +52,18 @@ export function route(argv: readonly string[], env: Readonly<Record<string, stri
   if (pre.help || helpWord || pre.words.length === 0) {
     return { kind: 'help', words: helpWord ? pre.words.slice(1) : pre.words, tree: helpWord && pre.json, json: pre.json };
   }
+  const bundled = bundleFor(argv);
   // -V after a command's words (commander's error) stays out of the bundle, as help does (answered above).
-  if (argv[0] === 'observe' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'stored-read' };
-  if (argv[0] === 'assets' && argv[1] === 'sync' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'sync' };
-  if (argv[0] === 'mutations' && argv[1] === 'apply' && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: 'apply' };
+  if (bundled && !pre.version && !bundleDeclined(env, stderrIsTTY)) return { kind: bundled };
   return { kind: 'cli' };
+}
+
+/** The one-command bundle whose words argv starts with: a stored read (`observe …`), a sync, apply. */
+function bundleFor(argv: readonly string[]): 'stored-read' | 'sync' | 'apply' | undefined {
+  if (argv[0] === 'observe') return 'stored-read';
+  if (argv[0] === 'assets' && argv[1] === 'sync') return 'sync';
+  if (argv[0] === 'mutations' && argv[1] === 'apply') return 'apply';
+  return undefined;
 }
 
 /**
