@@ -6,26 +6,39 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The pids the TABs under `configDir` noted (each a refresh started, maybe long over). */
-export function refreshPids(configDir: string): number[] {
+/** Each refresh note under `configDir` (`<scope>/<kind>.refresh`), in order, with its text (undefined: being rewritten). */
+function* refreshNoteFiles(configDir: string): Generator<{ name: string; text: string | undefined }> {
   const root = join(configDir, 'completion-cache');
-  if (!existsSync(root)) return [];
-  const pids: number[] = [];
-  for (const scope of readdirSync(root)) {
+  if (!existsSync(root)) return;
+  for (const scope of readdirSync(root).sort()) {
     let files: string[];
     try {
       files = readdirSync(join(root, scope));
     } catch {
       continue;
     }
-    for (const f of files.filter((n) => n.endsWith('.refresh'))) {
+    for (const f of files.filter((n) => n.endsWith('.refresh')).sort()) {
+      let text: string | undefined;
       try {
-        const note: unknown = JSON.parse(readFileSync(join(root, scope, f), 'utf8'));
-        const pid = typeof note === 'object' && note !== null && 'pid' in note ? note.pid : undefined;
-        if (typeof pid === 'number' && pid !== process.pid) pids.push(pid);
+        text = readFileSync(join(root, scope, f), 'utf8');
       } catch {
-        /* being rewritten: the next look reads it */
+        text = undefined;
       }
+      yield { name: `${scope}/${f}`, text };
+    }
+  }
+}
+
+/** The pids the TABs under `configDir` noted (each a refresh started, maybe long over). */
+export function refreshPids(configDir: string): number[] {
+  const pids: number[] = [];
+  for (const { text } of refreshNoteFiles(configDir)) {
+    try {
+      const note: unknown = JSON.parse(text ?? '');
+      const pid = typeof note === 'object' && note !== null && 'pid' in note ? note.pid : undefined;
+      if (typeof pid === 'number' && pid !== process.pid) pids.push(pid);
+    } catch {
+      /* being rewritten: the next look reads it */
     }
   }
   return pids;
@@ -37,25 +50,8 @@ export function refreshPids(configDir: string): number[] {
  * it starts, before starting it).
  */
 export function refreshNotes(configDir: string): string {
-  const root = join(configDir, 'completion-cache');
-  if (!existsSync(root)) return '';
-  const notes: string[] = [];
-  for (const scope of readdirSync(root).sort()) {
-    let files: string[];
-    try {
-      files = readdirSync(join(root, scope));
-    } catch {
-      continue;
-    }
-    for (const f of files.filter((n) => n.endsWith('.refresh')).sort()) {
-      try {
-        notes.push(`${scope}/${f}:${readFileSync(join(root, scope, f), 'utf8')}`);
-      } catch {
-        notes.push(`${scope}/${f}:?`); // being rewritten: a refresh is under way
-      }
-    }
-  }
-  return notes.join('\n');
+  // A note being rewritten: a refresh is under way.
+  return [...refreshNoteFiles(configDir)].map(({ name, text }) => `${name}:${text ?? '?'}`).join('\n');
 }
 
 /** Whether `pid` is still an `adops __complete-refresh` (ended, a zombie nobody reaped, or a pid reused since: no). */
