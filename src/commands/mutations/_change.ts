@@ -31,8 +31,9 @@ export async function changeProblems(b: Obj): Promise<string[]> {
  * checks every row twice (#37: four awaited calls and a copy of the lists a row before).
  */
 export async function changeChecker(): Promise<(b: Obj) => string[]> {
+  if (madeChecker) return madeChecker;
   const check = await requestChecker('createMutation', 'body');
-  return (b) => {
+  return (madeChecker ??= (b) => {
     const problems = check(b).map((i) => {
       const name = i.pointer === '' ? (i.shape ?? 'the change') : dotted(i.pointer);
       if (i.unknown) return `${name} is not a field of ${i.shape ? `action ${i.shape}` : 'a change'} (it takes ${i.unknown.known.join(', ')})`;
@@ -40,5 +41,12 @@ export async function changeChecker(): Promise<(b: Obj) => string[]> {
     });
     addAmountProblems(b, problems);
     return problems;
-  };
+  });
 }
+
+/**
+ * The one checker of the process, the same function for every file and pass: a file of changes is read twice
+ * (the check pass, the send pass), and a checker made for each pass was a new callee at rowFromCells' call,
+ * which V8 had compiled for the first one, so it threw that code away and compiled it again (#37 session 7).
+ */
+let madeChecker: ((b: Obj) => string[]) | undefined;

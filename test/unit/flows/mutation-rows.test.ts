@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { changeChecker } from '../../../src/commands/mutations/_change.js';
 import { StreamedRowIds } from '../../../src/commands/mutations/_row-ids.js';
 import { MAX_CELL_CHARS, MAX_ROW_CHARS, readRows, type ParsedRow } from '../../../src/commands/mutations/_rows.js';
 import { rowIds } from '../../../src/flows/mutation-match.js';
@@ -94,6 +95,17 @@ describe('mutation rows', () => {
     expect(rows[2]!.problems).toEqual(['target.type must be one of campaign, ad_group', 'budget.type must be one of daily, lifetime']);
     expect(rows[3]!.problems[0]).toBe('name: not used by action pause');
     expect(await refusal('advertiserId,verb\n')).toMatch(/line 1: unknown column\(s\) verb/);
+  });
+
+  it('every pass over every file checks its rows with the one checker of the process, and it still names what is wrong', async () => {
+    // A checker made per pass was a new callee where the rows are made: V8 threw away the code compiled for the
+    // first pass's and compiled it again (#37 session 7).
+    const [first, second] = [await changeChecker(), await changeChecker()];
+    expect(second).toBe(first);
+    expect(first({ advertiserId: 'acc_1', action: 'set_budget', target: { type: 'campaign', id: '1' }, budget: { amount: 0, type: 'daily' } })).toContain(
+      'budget.amount must be greater than 0',
+    );
+    expect(first({ advertiserId: 'acc_1', action: 'pause', target: { type: 'campaign', id: '1' } })).toEqual([]);
   });
 
   it('an unclosed quote refuses the file naming the line it opens on, instead of swallowing the rows after it', async () => {
