@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { RUN_MODULE_CACHE } from './test/helpers/module-cache.js';
 import SlowestFirst from './test/helpers/slowest-first.js';
 
 // Tests run the TypeScript sources directly; e2e tests run the CLI in process
@@ -115,6 +116,8 @@ export default defineConfig({
     // The compiled validators (src/contract/generated/*-validators.js, plain JavaScript importing nothing) are
     // loaded by Node as they are: vite's transform of their ~150 and ~320 KB took 2-4 s per file that loads one.
     server: { deps: { external: [/src\/contract\/generated\/[a-z-]+-validators\.js$/] } },
+    // One transform of each module for the three projects, kept for this run only (test/helpers/module-cache.ts).
+    experimental: { fsModuleCache: true, fsModuleCachePath: RUN_MODULE_CACHE },
     maxWorkers: 2,
     // Each file gets its own TMPDIR under one root for the run; what a file leaves there fails it.
     globalSetup: ['./test/helpers/temp-global.ts'],

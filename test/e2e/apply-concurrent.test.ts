@@ -6,9 +6,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
+import { DEMO_WORLD } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
@@ -16,7 +16,7 @@ const ROUNDS = 5;
 const ROWS = 24;
 const dir = tempDir('adops-apply-race-');
 const cfg = tempConfigDir();
-const t = sandboxBehindProxy(demoWorldInput());
+const t = sandboxBehindProxy(DEMO_WORLD);
 const run = (args: string[]) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full }, timeoutMs: 90_000 });
 let campaigns: string[] = [];
 

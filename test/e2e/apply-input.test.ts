@@ -6,16 +6,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
+import { DEMO_WORLD } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
 const dir = tempDir('adops-apply-input-');
 const cfg = tempConfigDir();
-const t = sandboxBehindProxy(demoWorldInput());
+const t = sandboxBehindProxy(DEMO_WORLD);
 const run = (args: string[], extra: Record<string, string> = {}) =>
   runAdopsInProcess(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full, ...extra }, timeoutMs: 120_000 });
 let campaigns: string[] = [];

@@ -9,11 +9,10 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf } from '../helpers/drop-proxy.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { virtualClock } from '../helpers/virtual-clock.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
@@ -55,7 +54,7 @@ const proxy = createServer((req: IncomingMessage, res: ServerResponse) => {
 
 beforeAll(async () => {
   ensureBuilt();
-  sb = await startTestSandbox({ world: demoWorldInput() });
+  sb = await startTestSandbox({ world: DEMO_WORLD });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   campaigns = (await campaignsOf(sb, DEMO.full, ACC)).map((c) => c.id);

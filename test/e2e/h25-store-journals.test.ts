@@ -7,18 +7,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
+import { DEMO_WORLD } from '../helpers/sandbox.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { tempDir } from '../helpers/temp.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 
 const ACC = 'acc_acme_a_001';
 const dir = tempDir('adops-h25-store-');
-const staging = sandboxBehindProxy(demoWorldInput());
-const production = sandboxBehindProxy(demoWorldInput());
+const staging = sandboxBehindProxy(DEMO_WORLD);
+const production = sandboxBehindProxy(DEMO_WORLD);
 let campaigns: string[] = [];
 
 // In this process (one run after another: ~15 spawns of the binary before, ~0.5 s of CPU each); the two runs at once

@@ -9,13 +9,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { gif, png } from '../unit/uploads/media-samples.js';
 
-const sb = useTestSandbox({ world: demoWorldInput() });
+const sb = useTestSandbox({ world: DEMO_WORLD });
 const dir = tempDir('adops-h29-action-');
 const ENTRY = join(ROOT, 'action', 'entry.sh');
 

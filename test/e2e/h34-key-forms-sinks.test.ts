@@ -13,11 +13,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/http.js';
 import { fetchEntries } from '../../src/cli/complete-sources.js';
 import { CompletionCache } from '../../src/state/completion-cache.js';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { startHostileService, type HostileService } from '../helpers/hostile-service.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { workflowCommands } from '../helpers/workflow-commands.js';
 import { png } from '../unit/uploads/media-samples.js';
@@ -67,7 +66,7 @@ function expectClean(what: string, text: string, key = KEY): void {
 }
 const covered: string[] = [];
 
-const sb = useTestSandbox({ world: demoWorldInput() });
+const sb = useTestSandbox({ world: DEMO_WORLD });
 let service: HostileService;
 let url = '';
 const cfg = tempConfigDir();

@@ -13,17 +13,16 @@ import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { serviceScope } from '../../src/state/fingerprint.js';
 import { PlanApplyMarkers } from '../../src/state/plan-markers.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { png } from '../unit/uploads/media-samples.js';
 
-const sb = useTestSandbox({ world: demoWorldInput() });
+const sb = useTestSandbox({ world: DEMO_WORLD });
 
 /** A config dir holding `text` as config.json. */
 function configWith(text: string): { dir: string; file: string } {

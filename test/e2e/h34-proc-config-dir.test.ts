@@ -11,10 +11,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, type RunResult } from '../helpers/cli.js';
 import { SOCIAL_LINE_ITEM } from '../helpers/plans.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { png } from '../unit/uploads/media-samples.js';
 
@@ -24,7 +23,7 @@ const hasProc = existsSync('/proc/self');
 /** What a run may take on a loaded machine; the old code never ended (the helpers' SIGKILL ended it). */
 const BOUND_MS = 8_000;
 
-const sb = useTestSandbox({ world: demoWorldInput() });
+const sb = useTestSandbox({ world: DEMO_WORLD });
 /** A service that takes requests and never answers (a TAB that asks it waits). */
 let silent: Server;
 let silentUrl = '';

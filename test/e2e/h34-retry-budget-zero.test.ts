@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { png } from '../unit/uploads/media-samples.js';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let server: Server;
@@ -94,7 +93,7 @@ describe('--retry-budget 0: the request is sent once', () => {
 });
 
 describe('--retry-budget 0 on the upload PUT (no deadline there already: the bytes go once)', () => {
-  const sb = useTestSandbox({ world: demoWorldInput() });
+  const sb = useTestSandbox({ world: DEMO_WORLD });
   it('assets upload --retry-budget 0: reserved, sent and finalized (exit 0)', async () => {
     const p = join(tempDir('adops-h34-budget-'), 'zero.png');
     writeFileSync(p, png(8, 8));

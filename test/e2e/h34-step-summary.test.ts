@@ -11,12 +11,11 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { DEMO, tempConfigDir } from '../helpers/cli.js';
 import { startHostileService, type HostileService } from '../helpers/hostile-service.js';
 import { plainIsInert, spans, tableCells, tableRows } from '../helpers/markdown-cells.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { png } from '../unit/uploads/media-samples.js';
 
@@ -24,7 +23,7 @@ const ACC = 'acc_acme_c_001';
 /** Service text GitHub would act on if left plain: a link, math twice, mentions. */
 const RENDERED = 'see https://evil.example/fix and www.evil.example, $$x^2$$ costs $5$, cc @octocat @acme/admins';
 
-const sb = useTestSandbox({ world: demoWorldInput() });
+const sb = useTestSandbox({ world: DEMO_WORLD });
 let service: HostileService;
 const cfg = tempConfigDir();
 const dir = tempDir('adops-h34-summary-');

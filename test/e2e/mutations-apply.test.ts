@@ -6,11 +6,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
-import type { TestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
@@ -22,7 +21,7 @@ const cfg = tempConfigDir();
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
 const run = (args: string[]) => runAdopsInProcess(args, { env: env(), timeoutMs: 60_000 });
 
-const t = sandboxBehindProxy(demoWorldInput());
+const t = sandboxBehindProxy(DEMO_WORLD);
 
 beforeAll(async () => {
   ensureBuilt();

@@ -11,15 +11,14 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { BIN, DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
 import { campaignsOf } from '../helpers/drop-proxy.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { png } from '../unit/uploads/media-samples.js';
 
 const ACC = 'acc_acme_a_001';
-const sb = useTestSandbox({ world: demoWorldInput() });
+const sb = useTestSandbox({ world: DEMO_WORLD });
 const hasStrace = spawnSync('strace', ['-V']).status === 0;
 
 interface Checked {

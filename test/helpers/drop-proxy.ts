@@ -11,8 +11,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { closeAllPools } from '../../src/client/http.js';
-import type { WorldInput } from '../../src/sandbox/fixtures/schema.js';
-import type { TestSandbox } from './sandbox.js';
+import type { TestSandbox, TestSandboxOptions } from './sandbox.js';
 
 export interface ProxyRule {
   method?: string;
@@ -106,7 +105,7 @@ export async function allMutations(sb: TestSandbox, key: string): Promise<Server
 }
 
 /** For a test file: a sandbox of this world behind a proxy, started once; rules and records cleared before each test. */
-export function sandboxBehindProxy(world: WorldInput): { sb: TestSandbox; proxy: DropProxy } {
+export function sandboxBehindProxy(world: NonNullable<TestSandboxOptions['world']>): { sb: TestSandbox; proxy: DropProxy } {
   const handle = {} as { sb: TestSandbox; proxy: DropProxy };
   beforeAll(async () => {
     // Imported here: unit tests that only need loopbackServer should not load the sandbox.

@@ -8,6 +8,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUN_MODULE_CACHE } from './module-cache.js';
 
 // Each vitest project runs this setup, so another project's run root may still be there at this one's end.
 const adopsEntries = (dir: string) => new Set(readdirSync(dir).filter((name) => name.startsWith('adops-') && !name.startsWith('adops-test-run-')));
@@ -19,6 +20,8 @@ export default function setup(): () => void {
   process.env.ADOPS_TEST_TMP_ROOT = root;
   return () => {
     rmSync(root, { recursive: true, force: true });
+    // Every project's teardown runs once all files have run: the first one removes the run's transforms.
+    rmSync(RUN_MODULE_CACHE, { recursive: true, force: true });
     const appeared = [...adopsEntries(system)].filter((name) => !before.has(name));
     if (appeared.length > 0)
       process.stderr.write(
