@@ -398,7 +398,17 @@ function splitAnswers(stdout: string, count: number): string[] {
 }
 
 /**
- * zsh: compinit loaded (once: it is slow), the script registered by compdef; _describe, compadd and _files record
+ * zsh's own compinit, run from a folder that holds only it and its helpers (compaudit, compdump, compinstall, linked
+ * from where $fpath has them): compinit registers every completion function $fpath holds, reading each file's first
+ * line — the system's ~1,700 cost ~1.3 s of CPU and 5-10 s of wall per session here, and this test uses none of
+ * them (it calls _adops itself; _describe, compadd and _files are its own recorders).
+ */
+const zshFpath = tempDir('adops-zsh-fpath-');
+const ZSH_COMPINIT = `for d in $fpath; do [[ -f $d/compinit ]] && { ln -sf $d/comp*(.) ${JSON.stringify(zshFpath)}/; break }; done
+fpath=(${JSON.stringify(zshFpath)}); autoload -Uz compinit && compinit -u -D`;
+
+/**
+ * zsh: compinit loaded (ZSH_COMPINIT), the script registered by compdef; _describe, compadd and _files record
  * what they are given (_describe its "id:name" array). `raw` keeps the names; otherwise ids only.
  */
 function zshCompleteAll(all: readonly string[], raw = false): string[][] {
@@ -406,7 +416,7 @@ function zshCompleteAll(all: readonly string[], raw = false): string[][] {
     const words = line.split(/ +/);
     return `words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _adops; print -- '@@'`;
   });
-  const program = `autoload -Uz compinit && compinit -u -D
+  const program = `${ZSH_COMPINIT}
 source ${JSON.stringify(script('zsh'))}
 [[ $_comps[adops] == _adops ]] || { print -u2 "not registered"; exit 3 }
 compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; print -l -- "$@" }

@@ -41,6 +41,17 @@ const BRANDS = [
 
 const bin = tempDir('adops-h25-bin-');
 
+/**
+ * zsh's completion system as it ships (compinit and its helpers, and the Base functions: _main_complete, _describe,
+ * _wanted …), without the system's ~1,700 completion functions for other commands: compinit reads the first line of
+ * each file $fpath holds (~1.3 s of CPU and 5-14 s of wall per shell here), and every line typed here completes
+ * `adops`, whose function the script registers. Where one folder holds them all (no Base of its own), it is that folder.
+ */
+const zshCompinitDir = tempDir('adops-h25-zsh-fpath-');
+const ZSH_COMPLETION_SYSTEM =
+  `for d in $fpath; do [[ -f $d/compinit ]] && ln -sf $d/comp*(.) ${zshCompinitDir}/; [[ -f $d/_main_complete ]] && zb=$d; done; ` +
+  `fpath=($zb ${zshCompinitDir})`;
+
 /** A stub service listing the ids; each shell gets its own, so the requests it records are that shell's alone. */
 async function startStub(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
@@ -204,7 +215,7 @@ describe.concurrent.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s 
         const setup =
           shell === 'bash'
             ? `source ${join(ROOT, 'completions', 'adops.bash')}`
-            : `autoload -Uz compinit && compinit -u -D; source ${join(ROOT, 'completions', 'adops.zsh')}`;
+            : `${ZSH_COMPLETION_SYSTEM}; autoload -Uz compinit && compinit -u -D; source ${join(ROOT, 'completions', 'adops.zsh')}`;
         // The markers are computed by the shell ($((…))), so the terminal's echo of the typed line never matches them:
         // waitFor sees the command's output, not the keys (which it did, and checked before the command had run).
         sh.type(`${setup}; echo READY-$((0))\r`);
