@@ -91,7 +91,7 @@ beforeAll(async () => {
     const res = await fetch(`${sandbox.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${DEMO.full}`, 'content-type': 'application/json', 'idempotency-key': `tab-${path}-${Date.now()}` },
-      body: body && JSON.stringify(body),
+      ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
     expect(res.ok, `${method} ${path}: ${res.status} ${text}`).toBe(true);

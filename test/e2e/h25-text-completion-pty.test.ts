@@ -107,7 +107,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('adops __complete offers only the id alphabet', () => {
   // One cache for the three (the same stub, key and answers): each warmed its own, 2 TABs and a refresh apiece.
-  let e: Record<string, string>;
+  let e: ReturnType<typeof env>;
   beforeAll(async () => {
     e = env(stub.url, tempConfigDir());
     await warm(e);
