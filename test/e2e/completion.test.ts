@@ -188,6 +188,8 @@ describe('adops __complete', () => {
     expect(brands).toEqual(['tab-brand']);
     const described = await runAdops(['__complete-describe', 'brands', 'get', 'tab'], { env: env() });
     expect(lines(described.stdout)).toEqual(['tab-brand\tTab Brand']);
+    // The advertisers' cache warmed here too: alone (-t), this test found it empty (an earlier test had filled it).
+    await completeWarm(['observe', 'campaigns', '--live', 'acc_acme_a']);
     const adv = lines((await runAdops(['__complete-describe', 'observe', 'campaigns', '--live', 'acc_acme_a'], { env: env() })).stdout);
     expect(adv).toEqual(['acc_acme_a_001\tprovider_a · USD', 'acc_acme_a_nocur\tprovider_a']);
     const sub = lines((await runAdops(['__complete-describe', 'obs'], { env: env() })).stdout);
