@@ -41,6 +41,17 @@ const BRANDS = [
 
 const bin = tempDir('adops-h25-bin-');
 
+/**
+ * zsh's completion system as it ships (compinit and its helpers, and the Base functions: _main_complete, _describe,
+ * _wanted …), without the system's ~1,700 completion functions for other commands: compinit reads the first line of
+ * each file $fpath holds (~1.3 s of CPU and 5-14 s of wall per shell here), and every line typed here completes
+ * `adops`, whose function the script registers. Where one folder holds them all (no Base of its own), it is that folder.
+ */
+const zshCompinitDir = tempDir('adops-h25-zsh-fpath-');
+const ZSH_COMPLETION_SYSTEM =
+  `for d in $fpath; do [[ -f $d/compinit ]] && ln -sf $d/comp*(.) ${zshCompinitDir}/; [[ -f $d/_main_complete ]] && zb=$d; done; ` +
+  `fpath=($zb ${zshCompinitDir})`;
+
 /** A stub service listing the ids; each shell gets its own, so the requests it records are that shell's alone. */
 async function startStub(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
@@ -95,9 +106,15 @@ const have = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).s
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('adops __complete offers only the id alphabet', () => {
-  it('drops every hostile id, *, ~root, :files, --help, blanks and $(…); keeps plain ids', async () => {
-    const e = env(stub.url, tempConfigDir());
+  // One cache for the three (the same stub, key and answers): each warmed its own, 2 TABs and a refresh apiece.
+  let e: ReturnType<typeof env>;
+  beforeAll(async () => {
+    e = env(stub.url, tempConfigDir());
     await warm(e);
+  });
+  afterAll(() => endRefreshes(e.ADOPS_CONFIG_DIR));
+
+  it('drops every hostile id, *, ~root, :files, --help, blanks and $(…); keeps plain ids', async () => {
     const r = await runAdops(['__complete', 'observe', 'campaigns', '--live', 'acc_'], { env: e });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['acc_good_1', 'acc_ok~1']);
@@ -106,8 +123,6 @@ describe('adops __complete offers only the id alphabet', () => {
   });
 
   it('a description is one line of plain text: no control character, no escape sequence, one tab before it', async () => {
-    const e = env(stub.url, tempConfigDir());
-    await warm(e);
     const adv = await runAdops(['__complete-describe', 'observe', 'campaigns', '--live', 'acc_'], { env: e });
     expect(adv.stdout.split('\n').filter(Boolean).sort()).toEqual([
       'acc_good_1\t$(touch${IFS}pwned_p) · `touch${IFS}pwned_q`',
@@ -116,12 +131,9 @@ describe('adops __complete offers only the id alphabet', () => {
     const brands = (await runAdops(['__complete-describe', 'brands', 'get', 'hb'], { env: e })).stdout.split('\n').filter(Boolean);
     expect(brands).toEqual(['hb-1\tPlain Name One', 'hb-2\t%F{red}$(touch${IFS}pwned_n);x next:line col']);
     for (const line of [...brands, ...adv.stdout.split('\n')]) expect(line).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
-    await endRefreshes(e.ADOPS_CONFIG_DIR);
   });
 
   it.skipIf(!have('fish'))('fish shows the hostile names as text beside the ids and runs none of them', async () => {
-    const e = env(stub.url, tempConfigDir());
-    await warm(e);
     const work = tempDir('adops-h25-fish-');
     const fish = (line: string) =>
       spawnSync('fish', ['--no-config', '-c', `source ${JSON.stringify(join(ROOT, 'completions', 'adops.fish'))}; complete -C ${JSON.stringify(line)}`], {
@@ -140,7 +152,6 @@ describe('adops __complete offers only the id alphabet', () => {
     ]);
     // fish keeps its own state under HOME; nothing else appeared.
     expect(readdirSync(work).filter((f) => !f.startsWith('.'))).toEqual([]);
-    await endRefreshes(e.ADOPS_CONFIG_DIR);
   });
 });
 
@@ -204,7 +215,7 @@ describe.concurrent.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s 
         const setup =
           shell === 'bash'
             ? `source ${join(ROOT, 'completions', 'adops.bash')}`
-            : `autoload -Uz compinit && compinit -u -D; source ${join(ROOT, 'completions', 'adops.zsh')}`;
+            : `${ZSH_COMPLETION_SYSTEM}; autoload -Uz compinit && compinit -u -D; source ${join(ROOT, 'completions', 'adops.zsh')}`;
         // The markers are computed by the shell ($((…))), so the terminal's echo of the typed line never matches them:
         // waitFor sees the command's output, not the keys (which it did, and checked before the command had run).
         sh.type(`${setup}; echo READY-$((0))\r`);

@@ -21,17 +21,24 @@ import { minimalWorld } from '../../helpers/sandbox.js';
 import { ManualClock } from '../clock.js';
 import { tempDir } from '../../helpers/temp.js';
 
-/** Every row of every table (secret and applied_at aside), in a stable order. */
+/**
+ * Every row of every table (secret and applied_at aside), in a stable order. SQLite writes each row as one text,
+ * every column through quote() (its SQL literal: text quoted, a blob in hex, a real in as many digits as give it back
+ * exactly, so an integer 5 and a real 5.0 differ too): the same rows as building an object per row and JSON of it in
+ * this process, which took ~0.6 s of CPU a dump against ~0.13 s (70,691 rows; 12 dumps a run of this file).
+ */
 function dump(db: Database): Record<string, string[]> {
   const tables = db.prepare<[], string>(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all().map(String);
   const out: Record<string, string[]> = {};
   for (const table of tables) {
-    const rows = db
-      .prepare<[], Record<string, unknown>>(`SELECT * FROM "${table}"${table === 'sandbox_meta' ? ` WHERE key <> 'secret'` : ''}`)
+    const columns = db.prepare<[], string>(`SELECT name FROM pragma_table_info('${table}')`).pluck().all().map(String);
+    const row = columns.map((c) => (table === 'migrations' && c === 'applied_at' ? `'applied_at'` : `quote("${c}")`)).join(` || ',' || `);
+    out[table] = db
+      .prepare<[], string>(`SELECT ${row} FROM "${table}"${table === 'sandbox_meta' ? ` WHERE key <> 'secret'` : ''}`)
+      .pluck()
       .all()
-      .map((row) => JSON.stringify(table === 'migrations' ? { ...row, applied_at: 0 } : row))
+      .map(String)
       .sort();
-    out[table] = rows;
   }
   return out;
 }
