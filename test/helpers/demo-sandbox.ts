@@ -7,11 +7,10 @@
 //
 // Files whose claim is about the serve command itself (its flags, its output, its
 // exit on a signal) or that kill the service's process keep startSandboxChild.
-import { join } from 'node:path';
 import { bootSandbox } from '../../src/sandbox/index.js';
 import { loginTo } from '../../src/commands/sandbox/serve.js';
 import { ConfigStore } from '../../src/state/config-store.js';
-import { ensureBuilt, ROOT } from './cli.js';
+import { demoWorldImage } from './cli.js';
 import { perFile } from './per-file.js';
 
 export interface DemoSandboxOptions {
@@ -30,14 +29,12 @@ export interface DemoSandbox {
 
 /** Start it; resolves once it serves every route (the child's "listening" line comes once it listens, requests then wait). */
 export async function startDemoSandbox(opts: DemoSandboxOptions = {}): Promise<DemoSandbox> {
-  // The image is built with the bundle; without it the world would be generated (the same store, slower).
-  ensureBuilt();
   const booted = await bootSandbox({
     host: '127.0.0.1',
     port: 0,
     data: ':memory:',
     quiet: true,
-    snapshot: join(ROOT, 'dist', 'bundle', 'demo-world.db'),
+    snapshot: demoWorldImage(),
     ingestEveryMs: Math.round((opts.ingestEverySeconds ?? 0) * 1000),
     ...(opts.asOf !== undefined ? { asOf: opts.asOf } : {}),
   });

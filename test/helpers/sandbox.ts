@@ -5,8 +5,7 @@
 //   const res = await sb.req('GET', '/observe/campaigns', { key: sb.keys.full, query: { limit: 5 } });
 //   expect(res.status).toBe(200);
 //   await sb.close();
-import { join } from 'node:path';
-import { ensureBuilt, ROOT } from './cli.js';
+import { demoWorldImage } from './cli.js';
 import { perFile } from './per-file.js';
 import { SEEN_RESPONSES } from './seen-responses.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -77,7 +76,7 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
     host: '127.0.0.1',
     port: 0,
     data: ':memory:',
-    ...(opts.world === DEMO_WORLD ? demoImage() : { world: opts.world ?? minimalWorld() }),
+    ...(opts.world === DEMO_WORLD ? { snapshot: demoWorldImage() } : { world: opts.world ?? minimalWorld() }),
     quiet: true,
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.consoleOrigin ? { consoleOrigin: opts.consoleOrigin } : {}),
@@ -104,12 +103,6 @@ export async function startTestSandbox(opts: TestSandboxOptions = {}): Promise<T
     req: (method, path, o) => request(sandbox.url, method, path, o),
     close: () => sandbox.close(),
   };
-}
-
-/** The prebuilt demo world, built with the bundle (a stale or missing image is generated instead: the same store). */
-function demoImage(): { snapshot: string } {
-  ensureBuilt();
-  return { snapshot: join(ROOT, 'dist', 'bundle', 'demo-world.db') };
 }
 
 /**
