@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, DEMO, ensureBuilt, ROOT, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { endRefreshes, refreshNotes, refreshPids, settleRefreshes } from '../helpers/completion-refresh.js';
 import { tempDir } from '../helpers/temp.js';
+import { zshCompinit } from '../helpers/zsh-compinit.js';
 
 let sandbox: SandboxChild;
 const cfg = tempConfigDir();
@@ -407,15 +408,7 @@ function splitAnswers(stdout: string, count: number): string[] {
   return blocks.slice(0, count).map((b) => b.join('\n'));
 }
 
-/**
- * zsh's own compinit, run from a folder that holds only it and its helpers (compaudit, compdump, compinstall, linked
- * from where $fpath has them): compinit registers every completion function $fpath holds, reading each file's first
- * line — the system's ~1,700 cost ~1.3 s of CPU and 5-10 s of wall per session here, and this test uses none of
- * them (it calls _adops itself; _describe, compadd and _files are its own recorders).
- */
-const zshFpath = tempDir('adops-zsh-fpath-');
-const ZSH_COMPINIT = `for d in $fpath; do [[ -f $d/compinit ]] && { ln -sf $d/comp*(.) ${JSON.stringify(zshFpath)}/; break }; done
-fpath=(${JSON.stringify(zshFpath)}); autoload -Uz compinit && compinit -u -D`;
+const ZSH_COMPINIT = zshCompinit({ base: false });
 
 /**
  * zsh: compinit loaded (ZSH_COMPINIT), the script registered by compdef; _describe, compadd and _files record

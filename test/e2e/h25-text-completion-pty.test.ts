@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { endRefreshes, settleRefreshes } from '../helpers/completion-refresh.js';
 import { tempDir } from '../helpers/temp.js';
+import { zshCompinit } from '../helpers/zsh-compinit.js';
 
 const KEY = 'acr_pty_test_key_0000000000000000';
 /** Each hostile id has its own prefix, so on TAB it is the only match and a shell inserts it whole. */
@@ -40,17 +41,6 @@ const BRANDS = [
 ];
 
 const bin = tempDir('adops-h25-bin-');
-
-/**
- * zsh's completion system as it ships (compinit and its helpers, and the Base functions: _main_complete, _describe,
- * _wanted …), without the system's ~1,700 completion functions for other commands: compinit reads the first line of
- * each file $fpath holds (~1.3 s of CPU and 5-14 s of wall per shell here), and every line typed here completes
- * `adops`, whose function the script registers. Where one folder holds them all (no Base of its own), it is that folder.
- */
-const zshCompinitDir = tempDir('adops-h25-zsh-fpath-');
-const ZSH_COMPLETION_SYSTEM =
-  `for d in $fpath; do [[ -f $d/compinit ]] && ln -sf $d/comp*(.) ${zshCompinitDir}/; [[ -f $d/_main_complete ]] && zb=$d; done; ` +
-  `fpath=($zb ${zshCompinitDir})`;
 
 /** A stub service listing the ids; each shell gets its own, so the requests it records are that shell's alone. */
 async function startStub(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
@@ -215,7 +205,7 @@ describe.concurrent.each(['bash', 'zsh'] as const)('TAB then Enter in a real %s 
         const setup =
           shell === 'bash'
             ? `source ${join(ROOT, 'completions', 'adops.bash')}`
-            : `${ZSH_COMPLETION_SYSTEM}; autoload -Uz compinit && compinit -u -D; source ${join(ROOT, 'completions', 'adops.zsh')}`;
+            : `${zshCompinit({ base: true })}; source ${join(ROOT, 'completions', 'adops.zsh')}`;
         // The markers are computed by the shell ($((…))), so the terminal's echo of the typed line never matches them:
         // waitFor sees the command's output, not the keys (which it did, and checked before the command had run).
         sh.type(`${setup}; echo READY-$((0))\r`);
