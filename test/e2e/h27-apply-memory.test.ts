@@ -13,16 +13,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
-import { demoWorldInput } from '../../src/sandbox/fixtures/demo.js';
 import { BULK_NEW_SPACE } from '../../src/client/young-generation.js';
 import { baseEnv, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
-import { useTestSandbox } from '../helpers/sandbox.js';
+import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { spawnAsync } from '../helpers/spawn-async.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ACC = 'acc_acme_a_001';
 const dir = tempDir('adops-h27-apply-memory-');
-const sb = useTestSandbox({ world: demoWorldInput() });
+const sb = useTestSandbox({ world: DEMO_WORLD });
 
 // Every 100 ms a full GC, then the heap still in use; the most of it (bytes) on stderr at exit.
 const LIVE_HEAP = [
