@@ -7,7 +7,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
-import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
 import { DEMO_WORLD } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
@@ -18,11 +17,7 @@ const ROWS = 24;
 const dir = tempDir('adops-apply-race-');
 const cfg = tempConfigDir();
 const t = sandboxBehindProxy(DEMO_WORLD);
-const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full });
-/** The built binary: the two runs that race are processes started together (the same start-up, so they overlap). */
-const run = (args: string[]) => runAdops(args, { env: env(), timeoutMs: 90_000 });
-/** A lone run, in this process (helpers/run-in-process.ts): what it is judged on is the journal and its lock on disk. */
-const runHere = (args: string[]) => runAdopsInProcess(args, { env: env(), timeoutMs: 90_000 });
+const run = (args: string[]) => runAdops(args, { env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: t.proxy.url, ADOPS_API_KEY: DEMO.full }, timeoutMs: 90_000 });
 let campaigns: string[] = [];
 
 const HEADER = 'advertiserId,action,targetType,targetId,name,amount,budgetType,bidStrategy,bidAmount,body';
@@ -74,14 +69,14 @@ describe('two mutations apply of one file at once', () => {
   it('a journal with an unreadable line stops the run (exit 2) naming it and the line, a copy kept, nothing sent', async () => {
     const file = join(dir, 'damaged.csv');
     writeFileSync(file, renames('damaged', 2));
-    const first = await runHere(['mutations', 'apply', file]);
+    const first = await run(['mutations', 'apply', file]);
     expect(first.code, first.stderr).toBe(0);
     const journal = `${file}.adops-journal.ndjson`;
     const lines = readFileSync(journal, 'utf8').split('\n');
     lines.splice(1, 0, '\u0000garbage{');
     writeFileSync(journal, lines.join('\n'));
     t.proxy.seen.splice(0);
-    const r = await runHere(['mutations', 'apply', file]);
+    const r = await run(['mutations', 'apply', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the journal ${journal} could not be read at line 2; a copy of its bytes is at ${journal}.corrupt-`);
     expect(t.proxy.seen.filter((x) => x.method === 'POST')).toHaveLength(0);
@@ -95,7 +90,7 @@ describe('two mutations apply of one file at once', () => {
     writeFileSync(file, renames('stale', 2));
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     writeFileSync(`${file}.adops-journal.ndjson.lock`, JSON.stringify({ pid: Number(dead.stdout), host: hostname(), since: 1, token: 'old' }));
-    const r = await runHere(['mutations', 'apply', file]);
+    const r = await run(['mutations', 'apply', file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('waiting');
     expect(await perName('stale')).toEqual([1, 1]);
