@@ -5,8 +5,7 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, DEMO, ensureBuilt, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
-import { runAdopsInProcess } from '../helpers/run-in-process.js';
+import { BIN, DEMO, ensureBuilt, runAdops, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
 import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { request } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
@@ -111,8 +110,7 @@ describe('brands edit', () => {
   });
 
   it('off a terminal: a usage error naming update, and no request at all', async () => {
-    // In this process (its streams are pipes): the refusal comes before any editor or request, nothing a process adds.
-    const r = await runAdopsInProcess(['brands', 'edit', 'ed-acme'], { env: env({ EDITOR: editor('never.sh', 'true'), ADOPS_DEBUG: '1' }) });
+    const r = await runAdops(['brands', 'edit', 'ed-acme'], { env: env({ EDITOR: editor('never.sh', 'true'), ADOPS_DEBUG: '1' }) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('adops brands edit opens an editor: it needs a terminal');
