@@ -105,9 +105,9 @@ describe('through a CONNECT proxy with credentials', () => {
     const env = proxied(authed);
     // The set-up (a campaign to change, the brand to edit) straight from the sandbox: reads through the proxy are the
     // test above's, and each run here names the CA (a process: ~0.45 s of CPU).
-    const campaign = (await service<{ data: Array<{ id: string; budgetLevel: string }> }>('GET', `/observe/campaigns?advertiserId=${ADVERTISER}&limit=500`)).data.find(
-      (c) => c.budgetLevel === 'campaign',
-    )!.id;
+    const campaign = (
+      await service<{ data: Array<{ id: string; budgetLevel: string }> }>('GET', `/observe/campaigns?advertiserId=${ADVERTISER}&limit=500`)
+    ).data.find((c) => c.budgetLevel === 'campaign')!.id;
     const mutation = await adops(
       ['mutations', 'budget', ADVERTISER, '--campaign', campaign, '--amount', '81', '--type', 'daily', '--wait', '--interval', '0.2', '-o', 'json', '--debug'],
       env,
@@ -202,11 +202,14 @@ describe('through a CONNECT proxy without credentials', () => {
   });
 
   it('lowercase https_proxy wins over HTTPS_PROXY', async () => {
+    // In this process without the CA: the run tunnels through the lowercase one's proxy (its CONNECT recorded) and then
+    // refuses the origin's certificate; through HTTPS_PROXY (nothing listens on port 9) it could not have connected.
     const r = await adops(
       ['observe', 'campaigns', 'list', '--limit', '1', '-o', 'json'],
-      proxied(open, { https_proxy: open.url, HTTPS_PROXY: 'http://127.0.0.1:9' }),
+      beforeTls(open, { https_proxy: open.url, HTTPS_PROXY: 'http://127.0.0.1:9' }),
     );
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toContain('the TLS certificate of ads.corp.test was refused');
     expect(open.connects).toEqual(['ads.corp.test:443']);
   });
 
@@ -264,9 +267,11 @@ describe('through a CONNECT proxy without credentials', () => {
       expect(r.stderr).toContain('direct, not via the proxy: NO_PROXY entry');
     }
     expect(open.connects).toEqual([]);
-    // A NO_PROXY entry for another port does not match: through the proxy.
-    const other = await adops(['observe', 'campaigns', 'list', '--limit', '1'], proxied(open, { ADOPS_BASE_URL: base, no_proxy: 'localhost:1' }));
-    expect(other.code, other.stderr).toBe(0);
+    // A NO_PROXY entry for another port does not match: through the proxy (in this process, without the CA: the CONNECT
+    // is recorded, then the certificate refused).
+    const other = await adops(['observe', 'campaigns', 'list', '--limit', '1'], beforeTls(open, { ADOPS_BASE_URL: base, no_proxy: 'localhost:1' }));
+    expect(other.code, other.stderr).toBe(6);
+    expect(other.stderr).toContain(`the TLS certificate of localhost:${tls.port} was refused`);
     expect(open.connects).toEqual([`localhost:${tls.port}`]);
   });
 
@@ -279,7 +284,8 @@ describe('through a CONNECT proxy without credentials', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toContainEqual({ key: 'proxy', value: `http://ops:***@127.0.0.1:${authed.port}`, source: 'HTTPS_PROXY' });
     for (const r of [doctor, list]) expect(r.stdout + r.stderr).not.toContain(PASSWORD);
-    const bypass = await adops(['doctor', '-o', 'table'], proxied(authed, { NO_PROXY: 'ads.corp.test' }));
+    // What doctor says of the proxy needs no TLS with the origin (its own TLS check fails without the CA: not judged here).
+    const bypass = await adops(['doctor', '-o', 'table'], beforeTls(authed, { NO_PROXY: 'ads.corp.test' }));
     expect(bypass.stdout).toContain('proxy: not used for ads.corp.test: NO_PROXY entry "ads.corp.test" matches ads.corp.test');
     const refused = await adops(['doctor', '-o', 'table'], beforeTls(authed, { HTTPS_PROXY: authed.url }));
     expect(refused.code).toBe(3);
