@@ -12,11 +12,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ROOT } from '../helpers/cli.js';
 import { useDemoSandbox } from '../helpers/demo-sandbox.js';
 import { writeLoadHooks } from '../helpers/load-hooks.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { spawnAsync } from '../helpers/spawn-async.js';
 import { tempDir } from '../helpers/temp.js';
 
 const sandbox = useDemoSandbox();
-const MAIN = join(ROOT, 'dist', 'bundle', 'main.js');
 const ACC = 'acc_acme_a_001';
 let dir: string;
 /** `node --import` of it: test/helpers/load-hooks.ts. */
@@ -55,10 +55,13 @@ async function viaBin(args: string[], env: Record<string, string>): Promise<{ re
   return { result: [r.status, r.stdout, r.stderr], files: files.filter((f) => f === 'main.js' || f === 'apply-run.cjs').sort() };
 }
 
-/** The whole CLI on the same argv: main.js run directly (it never takes the apply bundle). */
+/**
+ * The whole CLI on the same argv, in this process (helpers/run-in-process.ts: the whole registry, as main.js runs
+ * it; it never takes the apply bundle). What is specific to bin/adops.js and apply-run.cjs is the other side, spawned.
+ */
 async function viaMain(args: string[], env: Record<string, string>): Promise<Result> {
-  const r = await spawnAsync(process.execPath, [MAIN, ...args], { cwd: ROOT, env, timeout: 60_000 });
-  return [r.status, r.stdout, r.stderr];
+  const r = await runAdopsInProcess(args, { env, timeoutMs: 60_000 });
+  return [r.code, r.stdout, r.stderr];
 }
 
 /**

@@ -4,10 +4,18 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ROOT, runAdopsTty, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { spawnAsync } from '../helpers/spawn-async.js';
 import { cfg, envFor, run, stub, useLoggedInSandbox } from './cli-fixture.js';
 
 useLoggedInSandbox();
+
+/**
+ * A run whose streams say they are a 200-column terminal, in this process (helpers/run-in-process.ts; the format and
+ * colour are decided from that and the env, format.ts): what a real pty's detection adds is terminal.test.ts's and
+ * the other runAdopsTty files'. A command that turns a spinner (a read) still runs on a pty: ora moves the cursor.
+ */
+const onTerminal = (args: string[], extra: Record<string, string> = {}) => runAdopsInProcess(args, { env: envFor(extra), tty: { columns: 200 } });
 
 describe('a reader that leaves early', () => {
   it('`adops … | head -c 1` stops quietly with exit 0, no EPIPE stack', async () => {
@@ -28,7 +36,7 @@ describe('a reader that leaves early', () => {
 
 describe('output', () => {
   it('is a table on a terminal (no colour under NO_COLOR) and JSON when piped', async () => {
-    const tty = await runAdopsTty(['sandbox', 'keys'], { env: envFor({ NO_COLOR: '1' }) });
+    const tty = await onTerminal(['sandbox', 'keys'], { NO_COLOR: '1' });
     expect(tty.stdout).toMatch(/┌.*┐/);
     expect(tty.stdout).not.toMatch(/\u001b\[3\dm/);
     const piped = await run(['sandbox', 'keys']);
@@ -156,6 +164,7 @@ describe('observe', () => {
     expect(rows).toHaveLength(3);
     expect(Object.keys(rows[0])).toEqual(expect.arrayContaining(['advertiserId', 'id', 'budgetLevel', 'objective']));
     expect(r.stderr).toMatch(/next cursor: /);
+    // On a pty (script(1)): a read on a terminal turns a spinner on stderr, which the in-process streams cannot draw.
     const tty = await runAdopsTty(['observe', 'campaigns', '--limit', '2'], { env: envFor({ NO_COLOR: '1' }) });
     expect(tty.code).toBe(0);
     const coloured = await runAdopsTty(['observe', 'campaigns', '--limit', '2'], { env: envFor() });

@@ -2,11 +2,14 @@
 // read fails fast and leaves nothing reserved; a stalled transfer fails after
 // the idle timeout it was given (not twice that); an oversized Document is
 // reported as too large (exit 7) and leaves nothing behind, also with six
-// uploads at once (six processes) against the sandbox on loopback.
+// uploads at once (six processes) against the sandbox on loopback. A lone upload
+// runs in this process (helpers/run-in-process.ts): the proxy, the file and the
+// clock it is judged by are the same; the six at once are processes.
 import { appendFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { startDemoSandbox, type DemoSandbox } from '../helpers/demo-sandbox.js';
 import { minimalWorld, request, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4 } from '../unit/uploads/media-samples.js';
@@ -58,7 +61,7 @@ describe('a file that changes while it is read (#13 item 8)', () => {
           else truncateSync(file, 2 * 1024 * 1024);
         },
       };
-      const r = await runAdops(['assets', 'upload', file, '--output', 'json'], { env: env(), timeoutMs: 30_000 });
+      const r = await runAdopsInProcess(['assets', 'upload', file, '--output', 'json'], { env: env(), timeoutMs: 30_000 });
       expect(r.code, r.stderr).toBe(7);
       expect(r.stderr).toMatch(change === 'grows' ? /grew while it was read/ : /shrank while it was read/);
       expect(r.stderr).toMatch(/deleted the Asset ast_\w+ it was reserved as, nothing is kept/);
@@ -74,7 +77,7 @@ describe('a stalled transfer (#13 item 14)', () => {
   it("--idle-timeout 0.5: each attempt fails after about 0.5 s without progress, four attempts (the client's --retries 3), exit 6", async () => {
     const file = bigVideo('stalled.mp4');
     proxy.mode = { stallAfter: 1024 * 1024 };
-    const r = await runAdops(['assets', 'upload', file, '--idle-timeout', '0.5'], { env: env(), timeoutMs: 30_000 });
+    const r = await runAdopsInProcess(['assets', 'upload', file, '--idle-timeout', '0.5'], { env: env(), timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr.match(/no progress for 0\.5 s/g)?.length).toBeGreaterThanOrEqual(3);
     // 4 × 0.5 s idle + the client's waits between attempts (under 2 s), plus start-up (the default 60 s would take minutes);
@@ -83,7 +86,7 @@ describe('a stalled transfer (#13 item 14)', () => {
   });
 
   it('refuses an --idle-timeout that is not a positive number (exit 2, nothing sent)', async () => {
-    const r = await runAdops(['assets', 'upload', bigVideo('x.mp4'), '--idle-timeout', '0'], { env: env() });
+    const r = await runAdopsInProcess(['assets', 'upload', bigVideo('x.mp4'), '--idle-timeout', '0'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--idle-timeout must be a number of seconds above 0/);
   });

@@ -11,6 +11,7 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
+import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { minimalWorld, TEST_FULL_KEY, type TestSandbox } from '../helpers/sandbox.js';
 import { mp4 } from '../unit/uploads/media-samples.js';
 import { SIZE_FIRST_BYTES } from '../../src/state/upload-journal.js';
@@ -24,7 +25,10 @@ let proxy: UploadProxy;
 let dir: string;
 let cfg: string;
 const env = () => ({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: TEST_FULL_KEY });
+/** The built binary: the two runs at once are processes started together (and killMidPut kills one with SIGKILL). */
 const adops = (args: string[]) => runAdops(args, { env: env(), timeoutMs: 60_000 });
+/** A lone run, in this process (helpers/run-in-process.ts): judged on the journal on disk and the sandbox's Assets. */
+const adopsHere = (args: string[]) => runAdopsInProcess(args, { env: env(), timeoutMs: 60_000 });
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** A real MP4 header, then random bytes up to SIZE: other content every call. */
@@ -70,7 +74,7 @@ describe(`a file of ${SIZE} bytes, a size the journal has not seen`, () => {
         pending = readJournal(during.find((f) => f.endsWith(`${SIZE}-pending.json`)) ?? during[0]!);
       },
     };
-    const r = await adops(['assets', 'upload', p, '--output', 'json']);
+    const r = await adopsHere(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const row = JSON.parse(r.stdout)[0];
     // Mid-PUT: only the size's pending entry, the reservation in it, no hash yet.
@@ -86,7 +90,7 @@ describe(`a file of ${SIZE} bytes, a size the journal has not seen`, () => {
     const copy = join(tempDir('adops-upload-large-copy-'), 'first.mp4');
     copyFileSync(p, copy);
     const puts = proxy.puts.length;
-    const again = await adops(['assets', 'upload', copy, '--output', 'json']);
+    const again = await adopsHere(['assets', 'upload', copy, '--output', 'json']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`already uploaded as ${row.id}`);
     expect(proxy.puts.length).toBe(puts);
@@ -99,7 +103,7 @@ describe(`a file of ${SIZE} bytes, a size the journal has not seen`, () => {
     expect(reserved.map((a) => a.state)).toEqual(['reserved']);
     expect(journal().map((f) => f.split('/').pop())).toEqual([`${SIZE}-pending.json`]);
 
-    const r = await adops(['assets', 'upload', p, '--output', 'json']);
+    const r = await adopsHere(['assets', 'upload', p, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`resuming ${reserved[0]!.id}`);
     const after = await named('cut-large.mp4');
@@ -115,14 +119,14 @@ describe(`a file of ${SIZE} bytes, a size the journal has not seen`, () => {
     expect(stale).toMatchObject({ state: 'reserved' });
 
     const other = video('other.mp4');
-    const r = await adops(['assets', 'upload', other, '--output', 'json']);
+    const r = await adopsHere(['assets', 'upload', other, '--output', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`the reservation ${stale!.id} of an earlier run was made for left.mp4, its bytes never all sent; deleted it`);
     expect((await sb.req('GET', `/assets/${stale!.id}`, { key: TEST_FULL_KEY })).status).toBe(404);
     expect((await named('other.mp4')).map((a) => [a.state, a.sizeBytes])).toEqual([['ready', SIZE]]);
 
     // The first file's own re-run uploads it anew: one Asset of each name, nothing left reserved.
-    const again = await adops(['assets', 'upload', first, '--output', 'json']);
+    const again = await adopsHere(['assets', 'upload', first, '--output', 'json']);
     expect(again.code, again.stderr).toBe(0);
     expect((await named('left.mp4')).map((a) => a.state)).toEqual(['ready']);
     expect(journal().filter((f) => f.endsWith('-pending.json'))).toEqual([]);
