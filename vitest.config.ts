@@ -97,6 +97,7 @@ const SHARED_E2E = [
   'wal-fsync-before-send',
   'build-dist',
   'mcp-debug',
+  'code-cache-build-temp',
 ]
   .map((name) => `test/e2e/${name}.test.ts`)
   // The fuzzers run every command in process, on the modules the other shared files import too (session 4). The contract fuzzer's change of the working directory is the worker process's only, made in

@@ -19,6 +19,12 @@ import { getRegistry } from '../dist/commands/index.js';
  */
 export async function cacheAfterCommand({ bundle, name, entry, prepare, between }) {
   const work = mkdtempSync(join(tmpdir(), `adops-code-cache-${name}-`));
+  // Removed however the process ends (a bundle that cannot be loaded, a failed first run): registered before any of it.
+  let loaded;
+  process.on('exit', (code) => {
+    rmSync(work, { recursive: true, force: true });
+    if (code === 0 && loaded) loaded.write();
+  });
   process.env.TMPDIR = work;
   const argv = prepare(work);
   const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true, ticker: false });
@@ -29,11 +35,7 @@ export async function cacheAfterCommand({ bundle, name, entry, prepare, between 
   if (first !== 0) throw new Error(`the first ${name} (tsc's dist/) exited ${first}`);
   between();
 
-  const loaded = createRequire(import.meta.url)('../bin/code-cache.cjs').loadForCache(resolve(bundle));
-  process.on('exit', (code) => {
-    rmSync(work, { recursive: true, force: true });
-    if (code === 0) loaded.write();
-  });
+  loaded = createRequire(import.meta.url)('../bin/code-cache.cjs').loadForCache(resolve(bundle));
   const ran = await loaded.exports[entry](argv);
   // The entry exits the process when it ran; false means the bundle declined the command, which the build must not hide.
   if (!ran) throw new Error(`the ${name} bundle declined \`adops ${argv.join(' ')}\``);
