@@ -52,6 +52,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // A cache of our own (no ADOPS_SEA_CACHE) is removed at the end: ~130 MB of Node per build.
 const ownCache = !process.env.ADOPS_SEA_CACHE;
 const cache = process.env.ADOPS_SEA_CACHE || mkdtempSync(join(tmpdir(), 'adops-sea-'));
+// Removed however the build ends (a failed step too), not only after a build that wrote the executable.
+if (ownCache) process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
 mkdirSync(cache, { recursive: true });
 // ADOPS_SEA_NODE: a Node 24 binary this machine already has (CI's one install of it per run, .ci/node-bin): then only
 // postject is installed here (#37 session 5: node@24 was installed three times a run, ~9 s of CPU each).
@@ -286,6 +288,5 @@ if (injected.status !== 0) throw new Error(`build:sea: postject failed (exit ${i
 for (const f of [blob, config, packageJson, entryFile, ...assets.filter((a) => a.file.startsWith(outDir) && a.file !== bundleFile).map((a) => a.file)])
   rmSync(f, { force: true });
 
-if (ownCache) rmSync(cache, { recursive: true, force: true });
 say(`wrote ${(statSync(exe).size / 1e6).toFixed(1)} MB (adops ${pkg.version} on Node ${nodeVersion})`);
 process.stdout.write(`${exe}\n`);

@@ -22,16 +22,20 @@ const READ = ['observe', 'campaigns', '--json'];
 // One temporary directory for all of it, removed as the process exits: the read's config dir (empty: nothing of the
 // builder's) and, as TMPDIR, the sandbox's files directory (runFast ends the process before the sandbox could close).
 const configDir = mkdtempSync(join(tmpdir(), 'adops-code-cache-'));
+// Removed however the process ends (a bundle that cannot be loaded too): registered before any of the work.
+let writeCache;
+process.on('exit', (code) => {
+  rmSync(configDir, { recursive: true, force: true });
+  if (code === 0 && writeCache) writeCache();
+});
 process.env.TMPDIR = configDir;
 const sandbox = await startSandbox({ port: 0, data: ':memory:', quiet: true, ticker: false });
 // The key through the environment, as a script's would be.
 Object.assign(process.env, { ADOPS_CONFIG_DIR: configDir, ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: sandbox.keys[0].key });
 
-const { runFast, writeCache } = cacheFile === '--npm' ? npmLoad() : seaLoad();
-process.on('exit', (code) => {
-  rmSync(configDir, { recursive: true, force: true });
-  if (code === 0) writeCache();
-});
+const loaded = cacheFile === '--npm' ? npmLoad() : seaLoad();
+const { runFast } = loaded;
+writeCache = loaded.writeCache;
 const ran = await runFast(READ);
 // runFast exits the process when it ran; false means the bundle declined the read, which the build must not hide.
 if (!ran) throw new Error(`the stored reads' bundle declined \`adops ${READ.join(' ')}\``);
