@@ -29,7 +29,8 @@ try {
       syncRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/sync-run.cjs')),
       // `mutations apply` from its own bundle, with its code cache likewise (#37).
       applyRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/apply-run.cjs')),
-      whole: () => void import('../dist/bundle/main.js').catch(notBuilt),
+      // The whole CLI: main.js and the chunks it requires, CommonJS (scripts/bundle-commonjs.mjs, #37 session 8).
+      whole: () => require('../dist/bundle/main.js'),
     },
   );
 } catch (err) {

@@ -39,6 +39,7 @@ import {
   noDynamicImports,
   syncRunOnly,
 } from './bundle-plugins.mjs';
+import { chunksToCommonJs } from './bundle-commonjs.mjs';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { isBuiltin } from 'node:module';
@@ -93,8 +94,8 @@ const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
     format: 'esm',
     external: ['better-sqlite3'],
     plugins: [cjsDynamicImportsExternal],
-    // Bundled CommonJS (commander, ...) calls require() for node builtins.
-    banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
+    // No banner: each output becomes CommonJS below (bundle-commonjs.mjs), where bundled CommonJS (commander, ...)
+    // has require() of its own.
   }),
   build({
     ...common,
@@ -126,6 +127,10 @@ const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
   oneCommandBundle('src/commands/assets/sync-run.ts', 'sync-run.cjs', syncRunOnly),
   oneCommandBundle('src/commands/mutations/apply-run.ts', 'apply-run.cjs', applyRunOnly),
 ]);
+
+// main.js and its chunks as CommonJS, loaded with require() (bundle-commonjs.mjs; #37 session 8).
+const commonJsBytes = chunksToCommonJs(`${root}${outdir}`, Object.keys(esm.metafile.outputs).map((f) => `${root}${f}`));
+for (const [f, o] of Object.entries(esm.metafile.outputs)) o.bytes = commonJsBytes[`${root}${f}`];
 
 const outputs = {};
 for (const [file, o] of Object.entries({
