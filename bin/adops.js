@@ -30,7 +30,11 @@ try {
       // `mutations apply` from its own bundle, with its code cache likewise (#37).
       applyRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/apply-run.cjs')),
       // The whole CLI: main.js and the chunks it requires, CommonJS (scripts/bundle-commonjs.mjs, #37 session 8).
-      whole: () => require('../dist/bundle/main.js'),
+      // With the code cache the build made of each chunk for this Node (bin/code-cache.cjs requireChunksCached).
+      whole: () => {
+        require('./code-cache.cjs').requireChunksCached(require('node:path').join(__dirname, '../dist/bundle'));
+        require('../dist/bundle/main.js');
+      },
     },
   );
 } catch (err) {

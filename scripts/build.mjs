@@ -129,7 +129,10 @@ const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
 ]);
 
 // main.js and its chunks as CommonJS, loaded with require() (bundle-commonjs.mjs; #37 session 8).
-const commonJsBytes = chunksToCommonJs(`${root}${outdir}`, Object.keys(esm.metafile.outputs).map((f) => `${root}${f}`));
+const commonJsBytes = chunksToCommonJs(
+  `${root}${outdir}`,
+  Object.keys(esm.metafile.outputs).map((f) => `${root}${f}`),
+);
 for (const [f, o] of Object.entries(esm.metafile.outputs)) o.bytes = commonJsBytes[`${root}${f}`];
 
 const outputs = {};
@@ -179,6 +182,10 @@ cacheAfterRun('stored read', 'scripts/code-cache-after-read.mjs', 'fast-read.cjs
 cacheAfterRun('sync', 'scripts/code-cache-after-sync.mjs', 'sync-run.cjs');
 // apply's likewise, made after a real apply of a small file of changes (scripts/code-cache-after-apply.mjs; #37 session 6).
 cacheAfterRun('apply', 'scripts/code-cache-after-apply.mjs', 'apply-run.cjs');
+// main.js's chunks likewise, after a run of `config list` (scripts/code-cache-chunks.mjs; #37 session 8).
+const chunks = spawnSync(process.execPath, ['scripts/code-cache-chunks.mjs', outdir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+if (chunks.status !== 0)
+  process.stderr.write(`build: the run for main.js's chunks' code cache failed (exit ${chunks.status}); they load without one:\n${chunks.stderr}`);
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
 // The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
 await import('./build-sandbox-snapshot.mjs');
