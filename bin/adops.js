@@ -10,7 +10,9 @@
 // the group and command pages the build rendered, help-pages.cjs, #16); a stored
 // list from dist/bundle/fast-read.cjs (#16); a sync and a file of changes from
 // sync-run.cjs and apply-run.cjs (#37); everything else, and what those
-// decline, from the ESM bundle (`npm run build` writes dist/bundle/).
+// decline, from main.js and its chunks, CommonJS too since #37 session 8
+// (scripts/bundle-commonjs.mjs), with their code caches (`npm run build`
+// writes dist/bundle/): no command starts the ESM loader.
 'use strict';
 
 const argv = process.argv.slice(2);

@@ -3,10 +3,14 @@
 // start-up"). scripts/build-dist.mjs emits the per-file dist/ (the tests' helpers and
 // anything importing our modules use it; no type check, `npm run lint` has it); this script, run after it by
 // `npm run build`, writes dist/bundle/:
-// - main.js and its chunks: src/cli/main.ts as ESM with code splitting, so
-//   every dynamic import() (the runner, each command handler, ora, inquirer,
-//   cli-table3, conf, the sandbox) stays a lazily loaded chunk, and a command
-//   reads a few files instead of ~50 modules of ours plus commander's.
+// - main.js and its chunks: src/cli/main.ts split by esbuild (as ESM: it splits
+//   nothing else), so every dynamic import() (the runner, each command handler,
+//   ora, inquirer, cli-table3, conf, the sandbox) stays a lazily loaded chunk,
+//   and a command reads a few files instead of ~50 modules of ours plus
+//   commander's; then each output rewritten as CommonJS (bundle-commonjs.mjs,
+//   #37 session 8: Node 20's ESM loader was over half of `config list`), which
+//   bin/adops.js require()s with a code cache per chunk made after a run of
+//   `config list` (code-cache-chunks.mjs).
 //   better-sqlite3 is a native addon: external; so are CommonJS packages
 //   loaded with import() (see below). No plugin reaches into a dependency's
 //   files: the client is on node:http (docs/decisions.md).

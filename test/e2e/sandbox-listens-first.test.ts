@@ -64,6 +64,13 @@ it('sandbox serve says "listening on" before it requires the chunk of its routes
     const routes = lines.findIndex((l) => l.endsWith(`/dist/bundle/${runtimeChunk}`));
     expect(routes, lines.slice(Math.min(listening, routes)).join('\n')).toBeGreaterThan(listening);
   } finally {
-    child.kill('SIGKILL');
+    // Ctrl-C: it stops as a user's does, and removes its in-memory world's files folder.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      const hung = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(hung);
+    }
   }
 }, 40_000);
