@@ -97,7 +97,7 @@ const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
     splitting: true,
     format: 'esm',
     external: ['better-sqlite3'],
-    plugins: [cjsDynamicImportsExternal],
+    plugins: [cjsDynamicImportsExternal, lazyCrypto, lazyOs],
     // No banner: each output becomes CommonJS below (bundle-commonjs.mjs), where bundled CommonJS (commander, ...)
     // has require() of its own.
   }),
