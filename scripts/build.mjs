@@ -186,10 +186,27 @@ cacheAfterRun('stored read', 'scripts/code-cache-after-read.mjs', 'fast-read.cjs
 cacheAfterRun('sync', 'scripts/code-cache-after-sync.mjs', 'sync-run.cjs');
 // apply's likewise, made after a real apply of a small file of changes (scripts/code-cache-after-apply.mjs; #37 session 6).
 cacheAfterRun('apply', 'scripts/code-cache-after-apply.mjs', 'apply-run.cjs');
-// main.js's chunks likewise, after a run of `config list` (scripts/code-cache-chunks.mjs; #37 session 8).
-const chunks = spawnSync(process.execPath, ['scripts/code-cache-chunks.mjs', outdir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-if (chunks.status !== 0)
-  process.stderr.write(`build: the run for main.js's chunks' code cache failed (exit ${chunks.status}); they load without one:\n${chunks.stderr}`);
+// main.js's chunks likewise, after a run of `config list`, then of `mcp` answering an initialize (the chunks the first
+// did not load; scripts/code-cache-chunks.mjs; #37 session 8).
+const MCP_INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'build', version: '0' } },
+});
+for (const [argv, input] of [
+  [['config', 'list', '--json'], ''],
+  [['mcp'], `${MCP_INITIALIZE}\n`],
+]) {
+  const ran = spawnSync(process.execPath, ['scripts/code-cache-chunks.mjs', outdir, ...argv], {
+    cwd: root,
+    input,
+    stdio: ['pipe', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (ran.status !== 0)
+    process.stderr.write(`build: \`${argv.join(' ')}\` for main.js's chunks' code cache failed (exit ${ran.status}); they load without one:\n${ran.stderr}`);
+}
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
 // The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
 await import('./build-sandbox-snapshot.mjs');
