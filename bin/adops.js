@@ -10,7 +10,9 @@
 // the group and command pages the build rendered, help-pages.cjs, #16); a stored
 // list from dist/bundle/fast-read.cjs (#16); a sync and a file of changes from
 // sync-run.cjs and apply-run.cjs (#37); everything else, and what those
-// decline, from the ESM bundle (`npm run build` writes dist/bundle/).
+// decline, from main.js and its chunks, CommonJS too since #37 session 8
+// (scripts/bundle-commonjs.mjs), with their code caches (`npm run build`
+// writes dist/bundle/): no command starts the ESM loader.
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -29,7 +31,12 @@ try {
       syncRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/sync-run.cjs')),
       // `mutations apply` from its own bundle, with its code cache likewise (#37).
       applyRun: () => require('./code-cache.cjs').requireCached(require('node:path').join(__dirname, '../dist/bundle/apply-run.cjs')),
-      whole: () => void import('../dist/bundle/main.js').catch(notBuilt),
+      // The whole CLI: main.js and the chunks it requires, CommonJS (scripts/bundle-commonjs.mjs, #37 session 8).
+      // With the code cache the build made of each chunk for this Node (bin/code-cache.cjs requireChunksCached).
+      whole: () => {
+        require('./code-cache.cjs').requireChunksCached(require('node:path').join(__dirname, '../dist/bundle'));
+        require('../dist/bundle/main.js');
+      },
     },
   );
 } catch (err) {

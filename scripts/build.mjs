@@ -3,10 +3,14 @@
 // start-up"). scripts/build-dist.mjs emits the per-file dist/ (the tests' helpers and
 // anything importing our modules use it; no type check, `npm run lint` has it); this script, run after it by
 // `npm run build`, writes dist/bundle/:
-// - main.js and its chunks: src/cli/main.ts as ESM with code splitting, so
-//   every dynamic import() (the runner, each command handler, ora, inquirer,
-//   cli-table3, conf, the sandbox) stays a lazily loaded chunk, and a command
-//   reads a few files instead of ~50 modules of ours plus commander's.
+// - main.js and its chunks: src/cli/main.ts split by esbuild (as ESM: it splits
+//   nothing else), so every dynamic import() (the runner, each command handler,
+//   ora, inquirer, cli-table3, conf, the sandbox) stays a lazily loaded chunk,
+//   and a command reads a few files instead of ~50 modules of ours plus
+//   commander's; then each output rewritten as CommonJS (bundle-commonjs.mjs,
+//   #37 session 8: Node 20's ESM loader was over half of `config list`), which
+//   bin/adops.js require()s with a code cache per chunk made after a run of
+//   `config list` (code-cache-chunks.mjs).
 //   better-sqlite3 is a native addon: external; so are CommonJS packages
 //   loaded with import() (see below). No plugin reaches into a dependency's
 //   files: the client is on node:http (docs/decisions.md).
@@ -39,6 +43,7 @@ import {
   noDynamicImports,
   syncRunOnly,
 } from './bundle-plugins.mjs';
+import { chunksToCommonJs } from './bundle-commonjs.mjs';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { isBuiltin } from 'node:module';
@@ -92,9 +97,9 @@ const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
     splitting: true,
     format: 'esm',
     external: ['better-sqlite3'],
-    plugins: [cjsDynamicImportsExternal],
-    // Bundled CommonJS (commander, ...) calls require() for node builtins.
-    banner: { js: "import { createRequire as __adopsCreateRequire } from 'node:module'; const require = __adopsCreateRequire(import.meta.url);" },
+    plugins: [cjsDynamicImportsExternal, lazyCrypto, lazyOs],
+    // No banner: each output becomes CommonJS below (bundle-commonjs.mjs), where bundled CommonJS (commander, ...)
+    // has require() of its own.
   }),
   build({
     ...common,
@@ -126,6 +131,13 @@ const [esm, route, cjs, fast, syncRun, applyRun] = await Promise.all([
   oneCommandBundle('src/commands/assets/sync-run.ts', 'sync-run.cjs', syncRunOnly),
   oneCommandBundle('src/commands/mutations/apply-run.ts', 'apply-run.cjs', applyRunOnly),
 ]);
+
+// main.js and its chunks as CommonJS, loaded with require() (bundle-commonjs.mjs; #37 session 8).
+const commonJsBytes = chunksToCommonJs(
+  `${root}${outdir}`,
+  Object.keys(esm.metafile.outputs).map((f) => `${root}${f}`),
+);
+for (const [f, o] of Object.entries(esm.metafile.outputs)) o.bytes = commonJsBytes[`${root}${f}`];
 
 const outputs = {};
 for (const [file, o] of Object.entries({
@@ -174,6 +186,27 @@ cacheAfterRun('stored read', 'scripts/code-cache-after-read.mjs', 'fast-read.cjs
 cacheAfterRun('sync', 'scripts/code-cache-after-sync.mjs', 'sync-run.cjs');
 // apply's likewise, made after a real apply of a small file of changes (scripts/code-cache-after-apply.mjs; #37 session 6).
 cacheAfterRun('apply', 'scripts/code-cache-after-apply.mjs', 'apply-run.cjs');
+// main.js's chunks likewise, after a run of `config list`, then of `mcp` answering an initialize (the chunks the first
+// did not load; scripts/code-cache-chunks.mjs; #37 session 8).
+const MCP_INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'build', version: '0' } },
+});
+for (const [argv, input] of [
+  [['config', 'list', '--json'], ''],
+  [['mcp'], `${MCP_INITIALIZE}\n`],
+]) {
+  const ran = spawnSync(process.execPath, ['scripts/code-cache-chunks.mjs', outdir, ...argv], {
+    cwd: root,
+    input,
+    stdio: ['pipe', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (ran.status !== 0)
+    process.stderr.write(`build: \`${argv.join(' ')}\` for main.js's chunks' code cache failed (exit ${ran.status}); they load without one:\n${ran.stderr}`);
+}
 writeFileSync(`${root}${outdir}/meta.json`, JSON.stringify({ outputs }, null, 1) + '\n');
 // The sandbox's prebuilt demo world, beside the bundle (dist/bundle/demo-world.db).
 await import('./build-sandbox-snapshot.mjs');

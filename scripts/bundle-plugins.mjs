@@ -148,11 +148,14 @@ export const launcherOnly = {
 // functions it never calls there: the config writer's temporary names (state/durable-write.ts) and the lock's tokens
 // (state/lock.ts). In the stored reads' bundles each of its named function imports is a function that loads
 // node:crypto on its first call. A name not listed fails the build (esbuild: no matching export), so a new use is seen.
-const LAZY_CRYPTO = ['randomUUID', 'randomBytes', 'createHash', 'hash'];
+// A static import of our own sources (a dependency's, e.g. @hono/node-server's default import in main.js's chunks, is
+// left as it is: loaded where that dependency is, which a stored read never reaches).
+const ours = (args) => args.kind === 'import-statement' && !/[\\/]node_modules[\\/]/.test(args.importer);
+const LAZY_CRYPTO = ['randomUUID', 'randomBytes', 'createHash', 'hash', 'createHmac', 'timingSafeEqual'];
 export const lazyCrypto = {
   name: 'lazy-crypto',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (args.kind === 'import-statement' ? { path: 'node:crypto', namespace: 'lazy-crypto' } : undefined));
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (ours(args) ? { path: 'node:crypto', namespace: 'lazy-crypto' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
       contents: `let crypto;\nconst load = () => (crypto ??= require('node:crypto'));\n${LAZY_CRYPTO.map((n) => `export const ${n} = (...args) => load().${n}(...args);`).join('\n')}\n`,
       loader: 'js',
@@ -167,7 +170,7 @@ const LAZY_OS = ['homedir', 'hostname', 'tmpdir'];
 export const lazyOs = {
   name: 'lazy-os',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?os$/ }, (args) => (args.kind === 'import-statement' ? { path: 'node:os', namespace: 'lazy-os' } : undefined));
+    b.onResolve({ filter: /^(node:)?os$/ }, (args) => (ours(args) ? { path: 'node:os', namespace: 'lazy-os' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'lazy-os' }, () => ({
       contents: `let os;\nconst load = () => (os ??= require('node:os'));\n${LAZY_OS.map((n) => `export const ${n} = (...args) => load().${n}(...args);`).join('\n')}\n`,
       loader: 'js',

@@ -1,12 +1,13 @@
 // The stored reads' bundle through the code cache the build made (bin/code-cache.cjs, #37): V8 takes the
 // cache (the build and the launcher wrap the source alike), a file loaded through it is the module require()
 // gives (in require.cache, same exports), and without a cache for the running Node it is plain require().
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from '../helpers/cli.js';
+import { baseEnv, BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const require = createRequire(import.meta.url);
@@ -88,5 +89,34 @@ describe('the CommonJS files a start requires', () => {
     expect(nonAscii(file)).toBe(0);
     expect(require(file)).toEqual(before);
     expect(before).toEqual({ masked: true, text: 'a — b → c 😀', emoji: true });
+  });
+});
+
+// main.js and its chunks (CommonJS, #37 session 8): the build makes their caches after a run of `config list`
+// (scripts/code-cache-chunks.mjs), and bin/adops.js loads every chunk of dist/bundle through them (requireChunksCached).
+describe("the code cache of main.js's chunks", () => {
+  beforeAll(() => ensureBuilt());
+
+  it('the whole CLI loads main.js and the chunks of `config list` with caches V8 accepts', () => {
+    const dir = tempDir('adops-chunk-cache-');
+    const log = join(dir, 'scripts.json');
+    // Every vm.Script given a cache, with V8's verdict, written as the process exits.
+    const recorder = join(dir, 'recorder.cjs');
+    writeFileSync(
+      recorder,
+      `const vm = require('node:vm'); const fs = require('node:fs'); const seen = [];
+const Script = vm.Script;
+vm.Script = class extends Script { constructor(source, o) { super(source, o); if (o && o.cachedData) seen.push([o.filename, this.cachedDataRejected]); } };
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify(seen)));`,
+    );
+    const r = spawnSync(process.execPath, ['-r', recorder, BIN, 'config', 'list', '--json'], {
+      encoding: 'utf8',
+      env: baseEnv({ ADOPS_CONFIG_DIR: join(dir, 'cfg') }),
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const seen = (JSON.parse(readFileSync(log, 'utf8')) as Array<[string, boolean]>).map(([f, rejected]) => [f.replace(/.*\//, ''), rejected]);
+    expect(seen).toContainEqual(['main.js', false]);
+    expect(seen.filter(([, rejected]) => rejected === false).length).toBeGreaterThan(10);
+    expect(seen.filter(([, rejected]) => rejected !== false)).toEqual([]);
   });
 });

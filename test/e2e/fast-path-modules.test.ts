@@ -95,7 +95,7 @@ describe('modules loaded on the fast paths', () => {
     expect(seen.some((s) => s.endsWith('src/cli/output/values.ts'))).toBe(true);
   });
 
-  it('a --json stored read loads bin (the launcher, its code-cache loader), route.cjs and fast-read.cjs only (no ESM bundle), and none of the heavy modules', () => {
+  it('a --json stored read loads bin (the launcher, its code-cache loader), route.cjs and fast-read.cjs only (no main.js), and none of the heavy modules', () => {
     const r = loadedSources(['observe', 'campaigns', '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as unknown[]).length).toBeGreaterThan(0);
@@ -116,7 +116,7 @@ describe('modules loaded on the fast paths', () => {
   });
 
   for (const args of [['--help'], ['--version'], ['version'], ['observe', 'campaigns', 'list', '--help'], ['help', 'sandbox', 'serve']]) {
-    it(`adops ${args.join(' ')} starts no ESM bundle and loads none of them`, () => {
+    it(`adops ${args.join(' ')} starts no main.js and loads none of them`, () => {
       const r = loadedSources(args);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.length).toBeGreaterThan(0);

@@ -113,7 +113,7 @@ describe('fast start', () => {
     });
   }
 
-  it('adops --version, adops version and --help never start the ESM bundle (bin/adops.js answers them on the entry decision, route.cjs)', () => {
+  it('adops --version, adops version and --help never start main.js (bin/adops.js answers them on the entry decision, route.cjs)', () => {
     for (const args of [['--version'], ['version'], ['--help']]) {
       const { files } = loaded(args);
       expect(files.filter((f) => f.url.includes('/dist/')).map((f) => f.url.replace(/.*\/dist\//, 'dist/'))).toEqual(

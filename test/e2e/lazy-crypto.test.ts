@@ -2,7 +2,8 @@
 // scripts/bundle-plugins.mjs lazyCrypto): 16 internal modules a read never used. Checked
 // by running the bundle's code with a require that records what it is asked for (the
 // built dist/bundle/fast-read.cjs, and a small bundle built here with the same plugin).
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,8 @@ import { compileFunction } from 'node:vm';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lazyCrypto, lazyOs } from '../../scripts/bundle-plugins.mjs';
-import { ensureBuilt, ROOT } from '../helpers/cli.js';
+import { baseEnv, BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Loaded {
   exports: Record<string, unknown>;
@@ -76,7 +78,9 @@ describe('node:crypto on first call (lazyCrypto)', () => {
   });
 
   it('a name the plugin does not list fails the build instead of becoming undefined', async () => {
-    await expect(bundled("import { createHmac } from 'node:crypto';\nexport const f = () => createHmac('sha256', 'k');\n")).rejects.toThrow(/createHmac/);
+    await expect(bundled("import { createCipheriv } from 'node:crypto';\nexport const f = () => createCipheriv('aes-128-gcm', 'k', 'iv');\n")).rejects.toThrow(
+      /createCipheriv/,
+    );
   });
 });
 
@@ -92,5 +96,33 @@ describe('node:os on first call (lazyOs, #37)', () => {
 
   it('a name the plugin does not list fails the build', async () => {
     await expect(bundled("import { cpus } from 'node:os';\nexport const f = () => cpus();\n")).rejects.toThrow(/cpus/);
+  });
+});
+
+// main.js's chunks too (#37 session 8): `config list` (the whole CLI's path, every command's set-up) loaded node:crypto
+// for the config writer's temporary names and node:os for the lock's holder, neither of which it calls (~9 M
+// instructions of ~215 M). Checked on the built CLI: the internal modules a run loaded (process.moduleLoadList).
+describe("node:crypto and node:os on first call in main.js's chunks", () => {
+  beforeAll(() => ensureBuilt());
+
+  /** The built-in modules `adops ...args` loaded, as Node lists them at exit. */
+  function builtinsOf(args: string[]): string[] {
+    const dir = tempDir('adops-lazy-main-');
+    const log = join(dir, 'modules.txt');
+    const recorder = join(dir, 'recorder.cjs');
+    writeFileSync(recorder, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n')));`);
+    const r = spawnSync(process.execPath, ['-r', recorder, BIN, ...args], { encoding: 'utf8', env: baseEnv({ ADOPS_CONFIG_DIR: join(dir, 'cfg') }) });
+    expect(r.status, r.stderr).toBe(0);
+    return readFileSync(log, 'utf8').split('\n');
+  }
+
+  it('config list loads neither', () => {
+    const loaded = builtinsOf(['config', 'list', '--json']);
+    expect(loaded).toContain('NativeModule tty'); // the list is read (the check can see a built-in)
+    expect(loaded.filter((m) => m === 'NativeModule crypto' || m === 'NativeModule os')).toEqual([]);
+  });
+
+  it('config set, which writes the config under a temporary name, loads node:crypto (the check can fail)', () => {
+    expect(builtinsOf(['config', 'set', 'output', 'json'])).toContain('NativeModule crypto');
   });
 });

@@ -65,13 +65,16 @@ it('the tarball holds the bundle, docs and completions, not tsc output', () => {
   expect(files).toContain('bin/adops.js');
   expect(files).toContain('dist/bundle/main.js');
   expect(files).toContain('dist/bundle/quick.cjs');
+  // main.js and its chunks are CommonJS in a "type": "module" package: dist/bundle/package.json says so (without
+  // it an install loads them as ES modules and fails on their first require()).
+  expect(files).toContain('dist/bundle/package.json');
   expect(files).toContain('package.json');
   // The man page (package.json `man`: `man adops` after a global install, #29).
   expect(files).toContain('man/adops.1');
   // The prebuilt demo world (src/sandbox/fixtures/snapshot.ts), beside the chunk that looks for it.
   expect(files).toContain('dist/bundle/demo-world.db');
   const stray = files.filter(
-    (f) => !/^(bin\/|dist\/bundle\/([^/]+\.c?js|demo-world\.db)$|completions\/|man\/adops\.1$|docs\/|README\.md$|package\.json$|LICENSE)/.test(f),
+    (f) => !/^(bin\/|dist\/bundle\/([^/]+\.c?js|demo-world\.db|package\.json)$|completions\/|man\/adops\.1$|docs\/|README\.md$|package\.json$|LICENSE)/.test(f),
   );
   expect(stray).toEqual([]);
 });
