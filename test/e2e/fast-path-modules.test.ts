@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegistry } from '../../src/commands/index.js';
 import { helpFor } from '../../src/cli/help.js';
-import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
+import { baseEnv, BIN, bundleOutputs, DEMO, ROOT, startSandboxChild, type BundleOutput, type SandboxChild } from '../helpers/cli.js';
 import { writeLoadHooks } from '../helpers/load-hooks.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -32,12 +32,11 @@ const FORBIDDEN = [
 let dir: string;
 /** `node --import` of it: test/helpers/load-hooks.ts. */
 let registerUrl: string;
-let bundle: Record<string, { inputs: string[] }>;
+let bundle: Record<string, BundleOutput>;
 let sandbox: SandboxChild;
 
 beforeAll(async () => {
-  ensureBuilt();
-  bundle = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof bundle }).outputs;
+  bundle = bundleOutputs();
   dir = tempDir('adops-modules-');
   registerUrl = writeLoadHooks(dir, 'require-cache');
   sandbox = await startSandboxChild();

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, startSandboxChild, type SandboxChild } from '../helpers/cli.js';
+import { baseEnv, BIN, bundleOutputs, DEMO, ROOT, startSandboxChild, type BundleOutput, type SandboxChild } from '../helpers/cli.js';
 import { writeLoadHooks } from '../helpers/load-hooks.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -40,11 +40,10 @@ const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DE
 let dir: string;
 /** `node --import` of it: test/helpers/load-hooks.ts. */
 let registerUrl: string;
-let bundle: Record<string, { inputs: string[] }>;
+let bundle: Record<string, BundleOutput>;
 
 beforeAll(() => {
-  ensureBuilt();
-  bundle = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof bundle }).outputs;
+  bundle = bundleOutputs();
   dir = tempDir('adops-hook-');
   registerUrl = writeLoadHooks(dir, 'resolve-filename');
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { imagesInMemory } from '../../src/sandbox/store/sqlite.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
+import { baseEnv, bundleOutputs, DEMO, fileHolding, ROOT, tempConfigDir, type BundleOutput } from '../helpers/cli.js';
 import { spawnAsync } from '../helpers/spawn-async.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -23,10 +23,9 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Pkg;
 /** Loaded with createRequire, out of esbuild's sight (src/sandbox/store/sqlite.ts). */
 const LOADED_BY_REQUIRE = ['better-sqlite3'];
 
-let outputs: Record<string, { inputs: string[]; externals: string[] }>;
+let outputs: Record<string, BundleOutput>;
 beforeAll(() => {
-  ensureBuilt();
-  outputs = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: typeof outputs }).outputs;
+  outputs = bundleOutputs();
 });
 
 const packageOf = (input: string): string | undefined => {
@@ -81,9 +80,8 @@ it('the tarball holds the bundle, docs and completions, not tsc output', () => {
 
 /** startSandbox of the bundle that ships (the chunk holding src/sandbox/index.ts), as `adops sandbox serve` runs it. */
 async function bundledSandbox(): Promise<typeof import('../../src/sandbox/index.js')> {
-  const chunk = Object.entries(outputs).find(([, o]) => o.inputs.includes('src/sandbox/index.ts'))?.[0];
-  expect(chunk).toBeDefined();
-  return (await import(pathToFileURL(join(ROOT, 'dist', 'bundle', chunk!)).href)) as typeof import('../../src/sandbox/index.js');
+  const chunk = fileHolding(outputs, 'src/sandbox/index.ts');
+  return (await import(pathToFileURL(join(ROOT, 'dist', 'bundle', chunk)).href)) as typeof import('../../src/sandbox/index.js');
 }
 
 it('the bundle starts the demo world from the image it ships, in memory and on a new file', async () => {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { baseEnv, BIN, ensureBuilt, ROOT } from '../helpers/cli.js';
+import { baseEnv, BIN, bundleOutputs, ensureBuilt, fileHolding } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const RECORDER = `'use strict';
@@ -31,8 +31,7 @@ process.stdout.write = function (chunk, ...rest) {
 let runtimeChunk: string;
 beforeAll(() => {
   ensureBuilt();
-  const outputs = (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: string[] }> }).outputs;
-  runtimeChunk = Object.entries(outputs).find(([, o]) => o.inputs.includes('src/sandbox/runtime.ts'))![0];
+  runtimeChunk = fileHolding(bundleOutputs(), 'src/sandbox/runtime.ts');
 });
 
 it('sandbox serve says "listening on" before it requires the chunk of its routes, then requires it', async () => {
