@@ -13,6 +13,7 @@ import { completeEntry } from '../../src/cli/complete.js';
 import { getRegistry } from '../../src/commands/index.js';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, runAdops, startSandboxChild, tempConfigDir, type SandboxChild } from '../helpers/cli.js';
 import { endRefreshes, refreshNotes, refreshPids, settleRefreshes } from '../helpers/completion-refresh.js';
+import { serviceCall } from '../helpers/service-call.js';
 import { tempDir } from '../helpers/temp.js';
 import { zshCompinit } from '../helpers/zsh-compinit.js';
 
@@ -109,16 +110,7 @@ beforeAll(async () => {
   sandbox = await startSandboxChild([]);
   // What the TABs below list, made through the service's own API (the set-up, not the claim: six spawns of the
   // binary each run of this file, ~0.4 s of CPU apiece, did the same requests).
-  const api = async (method: string, path: string, body?: object): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${sandbox.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${DEMO.full}`, 'content-type': 'application/json', 'idempotency-key': `tab-${path}-${Date.now()}` },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    expect(res.ok, `${method} ${path}: ${res.status} ${text}`).toBe(true);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const api = (method: string, path: string, body?: object) => serviceCall(sandbox.url, DEMO.full, method, path, body);
   await api('POST', '/context/brands', { slug: 'tab-brand', name: 'Tab Brand' });
   await api('POST', '/context/campaign-plans', { slug: 'tab-plan', name: 'Tab Plan', currency: 'USD' });
   await api('POST', '/context/skills', { slug: 'tab-skill', name: 'Tab Skill', body: '# x' });

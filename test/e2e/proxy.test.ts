@@ -12,6 +12,7 @@ import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { makeCa, startConnectProxy, startTlsTerminator, type Closable, type TestCa, type TestProxy } from '../helpers/corp-network.js';
 import { png } from '../unit/uploads/media-samples.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { serviceCall } from '../helpers/service-call.js';
 import { tempDir } from '../helpers/temp.js';
 
 const PASSWORD = 's3cret-Proxy-pw';
@@ -42,15 +43,7 @@ const beforeTls = (proxy: TestProxy, extra: Record<string, string | undefined> =
   Object.fromEntries(Object.entries(proxied(proxy, extra)).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
 const adops = (args: string[], env: Record<string, string | undefined>, timeoutMs = 40_000) => runAdopsInProcess(args, { env, timeoutMs });
 /** The sandbox's API directly (a test's set-up): the answer's body, after checking it is a 2xx. */
-async function service<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${DEMO.full}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const service = <T>(method: string, path: string, body?: unknown) => serviceCall<T>(sb.url, DEMO.full, method, path, body);
 
 beforeAll(async () => {
   ensureBuilt();
