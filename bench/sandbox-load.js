@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ownPeakRssKib } from './lib/peak-rss.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -46,7 +47,7 @@ async function load(rows) {
   const page = await res.json();
   await sandbox.close();
   if (res.status !== 200 || page.data.length !== Math.min(500, rows)) throw new Error(`first page: ${res.status}, ${page.data?.length} rows`);
-  console.log(JSON.stringify({ ms, rssMiB: process.resourceUsage().maxRSS / 1024 }));
+  console.log(JSON.stringify({ ms, rssMiB: ownPeakRssKib() / 1024 }));
 }
 
 function child(rows) {

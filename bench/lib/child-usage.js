@@ -5,10 +5,13 @@
 // thread of it (libuv's pool included) and nothing of the sandbox it talks to,
 // which is another process: it is what the client takes from a machine the
 // two share. (Node has no API for a finished child's rusage; this asks the
-// child itself, from `process.resourceUsage()`.)
+// child itself, from `process.resourceUsage()`.) The peak RSS is the child's
+// own since exec, not its maxRSS: peak-rss.js says why.
+import { OWN_PEAK_RSS_IMPORT, OWN_PEAK_RSS_KIB } from './peak-rss.js';
+
 export const USAGE_ARGS = [
   '--import',
-  "data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\npeak-rss-kib='+u.maxRSS+'\\ncpu-us='+(u.userCPUTime+u.systemCPUTime)+'\\n')})",
+  `data:text/javascript,${OWN_PEAK_RSS_IMPORT}process.on('exit',()=>((u)=>process.stderr.write('\\npeak-rss-kib='+${OWN_PEAK_RSS_KIB}+'\\ncpu-us='+(u.userCPUTime+u.systemCPUTime)+'\\n'))(process.resourceUsage()))`,
 ];
 
 /** The child's peak RSS (KiB) and CPU time (ms) from its stderr; NaN when absent. */

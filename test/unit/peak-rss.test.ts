@@ -1,0 +1,37 @@
+// The memory benches and tests read a child's peak RSS from the child itself
+// (bench/lib/peak-rss.js, bench/lib/child-usage.js). Linux carries ru_maxrss
+// across execve, so `process.resourceUsage().maxRSS` in a spawned child is at
+// least its parent's RSS at the spawn: apply-input's 150,000-row check failed
+// in CI at 187 MiB for a child whose own peak is 82 MiB, and a ratio of two
+// children of one big parent reads ~1.0 whatever the children do. These spawn
+// children from a parent holding 256 MiB and check the figure is the child's.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { childUsage, USAGE_ARGS } from '../../bench/lib/child-usage.js';
+import { PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
+
+const MIB = 1024;
+const child = (args: string[], env: Record<string, string>, script: string) =>
+  spawnSync(process.execPath, [...args, '-e', script], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+
+describe("a child's peak RSS is its own, not its parent's", () => {
+  it('a bare child of a 256 MiB parent reports well under 256 MiB, and a child holding 160 MiB reports at least that', () => {
+    const held = Buffer.alloc(256 * 2 ** 20, 1);
+    expect(process.memoryUsage().rss / 2 ** 20).toBeGreaterThan(256);
+    const ways = [
+      { name: 'PEAK_RSS_ARGS in argv', run: (s: string) => peakRssKib(child(PEAK_RSS_ARGS, {}, s).stderr) },
+      { name: 'PEAK_RSS_ARGS in NODE_OPTIONS', run: (s: string) => peakRssKib(child([], { NODE_OPTIONS: PEAK_RSS_ARGS.join(' ') }, s).stderr) },
+      { name: 'USAGE_ARGS in argv', run: (s: string) => childUsage(child(USAGE_ARGS, {}, s).stderr).rssKib },
+      { name: 'USAGE_ARGS in NODE_OPTIONS', run: (s: string) => childUsage(child([], { NODE_OPTIONS: USAGE_ARGS.join(' ') }, s).stderr).rssKib },
+    ];
+    for (const way of ways) {
+      const bare = way.run('0');
+      const holding = way.run('globalThis.b = Buffer.alloc(160 * 2 ** 20, 1)');
+      expect(bare / MIB, way.name).toBeGreaterThan(10);
+      expect(bare / MIB, way.name).toBeLessThan(128);
+      expect(holding / MIB, way.name).toBeGreaterThan(160);
+      expect(holding - bare, way.name).toBeGreaterThan(150 * MIB);
+    }
+    expect(held.length).toBe(256 * 2 ** 20);
+  }, 30_000);
+});
