@@ -2,7 +2,7 @@
 // binary against a real sandbox (behind a proxy that counts every request):
 // a broken quote refuses the whole file naming its line, a monster cell is
 // refused before it is held, and a dry run's memory does not grow with rows.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
@@ -80,10 +80,13 @@ describe('mutations apply reads its file safely', () => {
 
   it('a 120 MB cell: exit 2 naming its line, without holding it (heap capped at 64 MiB)', async () => {
     const file = join(dir, 'huge-cell.csv');
-    writeFileSync(
-      file,
-      `advertiserId,action,targetType,targetId,name\n${ACC},pause,campaign,${campaigns[0]},\n${ACC},rename,campaign,${campaigns[1]},"${'x'.repeat(120 * 2 ** 20)}"\n`,
-    );
+    // Written a MiB at a time: the worker never holds the 120 MB cell (it spawns the next test's child).
+    const fd = openSync(file, 'w');
+    writeSync(fd, `advertiserId,action,targetType,targetId,name\n${ACC},pause,campaign,${campaigns[0]},\n${ACC},rename,campaign,${campaigns[1]},"`);
+    const mib = Buffer.alloc(2 ** 20, 'x');
+    for (let i = 0; i < 120; i++) writeSync(fd, mib);
+    writeSync(fd, '"\n');
+    closeSync(fd);
     const r = await run(['mutations', 'apply', file], { NODE_OPTIONS: '--max-old-space-size=64' });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/huge-cell\.csv: line 3: a row longer than \d+ characters/);
