@@ -95,6 +95,9 @@ function guard(server: Server, limits: HttpLimits): void {
       // Pipelined requests: a later one may already be the socket's current.
       if (current.get(req.socket) === res) current.delete(req.socket);
       if (!req.complete) lingerClose(req);
+      // Closing: the connection this answer leaves idle is closed now, not at the grace's end
+      // (close() closes only the connections idle when it is called).
+      if (closing.has(server)) setImmediate(() => server.closeIdleConnections());
     });
   });
   server.timeout = limits.idleMs;
@@ -151,7 +154,11 @@ function answerRaw(socket: Duplex, refusal: ServiceError | null): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
+/** Servers whose close() has begun: guard() closes each connection as its last answer ends. */
+const closing = new WeakSet<Server>();
+
 function closeServer(server: Server, graceMs: number): Promise<void> {
+  closing.add(server);
   return new Promise((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     timer.unref();

@@ -72,7 +72,7 @@ describe('persistence', () => {
     expect(existsSync(files)).toBe(false);
   });
 
-  it('close() lets a request in flight finish, then closes the store', async () => {
+  it('close() lets a request in flight finish, then closes its connection and the store at once (not at the end of the grace)', async () => {
     const sb = await start(':memory:');
     const key = sb.keys[0]!.key;
     const inflight = request(sb.url, 'GET', '/_probe/observe/acc_1/campaigns/300', { key });
@@ -83,7 +83,10 @@ describe('persistence', () => {
     const res = await inflight;
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ waited: 300 });
+    const answered = Date.now();
     await closing;
+    // The keep-alive connection the answer left idle was closed with it: close() did not wait for the client to drop it (3 s) or for its 5 s grace.
+    expect(Date.now() - answered).toBeLessThan(1500);
     expect(sb.services.db.open).toBe(false);
     await expect(request(sb.url, 'GET', '/_sandbox/health')).rejects.toThrow();
   });
