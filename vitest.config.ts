@@ -76,6 +76,7 @@ const SHARED_E2E = [
   'node-smoke',
   'observe-tree',
   'pickers',
+  'poll-pace',
   'plans',
   'plans-apply-leftover',
   'profiles',

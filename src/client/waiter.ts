@@ -12,6 +12,7 @@
 import type { AnswerViewName } from '../contract/answer-views.js';
 import { checkAnswer, MUTATION_STATE_WORDS } from './answer-check.js';
 import { ApiError } from './errors.js';
+import { pollGapMs } from './poll-pace.js';
 
 export type AcceptorState = 'success' | 'failure' | 'retry';
 
@@ -31,7 +32,10 @@ type Poll<T> = { value: T; error?: undefined } | { value?: undefined; error: Api
 export interface WaitOptions<T> {
   acceptors: readonly Acceptor[];
   timeoutMs: number;
+  /** How far apart the polls are (poll-pace.ts). */
   intervalMs: number;
+  /** The first gap, doubling up to intervalMs (poll-pace.ts); absent: every gap is intervalMs. */
+  firstMs?: number | undefined;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal | undefined;
@@ -172,7 +176,7 @@ async function pollWithin<T>(fetch: (signal: AbortSignal) => Promise<T>, ms: num
 export async function waitFor<T>(fetch: (signal: AbortSignal) => Promise<T>, opts: WaitOptions<T>): Promise<WaitResult<T>> {
   const deadline = opts.now() + opts.timeoutMs;
   let last: T | undefined;
-  for (;;) {
+  for (let polls = 0; ; polls++) {
     opts.signal?.throwIfAborted();
     const poll = await pollWithin(fetch, Math.max(0, deadline - opts.now()), opts.signal);
     opts.signal?.throwIfAborted();
@@ -189,6 +193,6 @@ export async function waitFor<T>(fetch: (signal: AbortSignal) => Promise<T>, opt
     }
     const left = deadline - opts.now();
     if (left <= 0) return { outcome: 'timeout', value: last };
-    await opts.sleep(Math.min(opts.intervalMs, left), opts.signal);
+    await opts.sleep(Math.min(pollGapMs(opts, polls), left), opts.signal);
   }
 }

@@ -408,7 +408,9 @@ export interface WaitRowsOptions {
   journal: Journal;
   concurrency: number;
   timeoutMs: number;
+  /** How far apart each row's polls are (client/poll-pace.ts). */
   intervalMs: number;
+  firstMs?: number | undefined;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
@@ -429,6 +431,7 @@ export async function waitRows(client: ApiClient, outcomes: RowOutcome[], opts: 
         view: 'mutationPolled',
         timeoutMs: Math.max(0, deadline - opts.now()),
         intervalMs: opts.intervalMs,
+        firstMs: opts.firstMs,
         now: opts.now,
         sleep: opts.sleep,
         signal,

@@ -33,9 +33,10 @@ const HEAVY = [
 // Definitions are plain data: the composition root (commands/index), the group files (commands/<group>/index) and the
 // operation-command factory with what it reads (commands/_shared/operation-command, -data). Handlers are not.
 const DEFINITIONS = /src\/commands\/(?:[a-z]+\/)?index\.ts$|src\/commands\/_shared\/operation-(?:command|data)\.ts$/;
-// The proxy variables' names (plain data, no client code): the entry decision (src/cli/route.ts) reads them.
-const PROXY_NAMES = /src\/client\/proxy-variables\.ts$/;
-const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DEFINITIONS.test(source) && !PROXY_NAMES.test(source);
+// Client files of plain data that import nothing: the proxy variables' names (the entry decision, src/cli/route.ts,
+// reads them) and --wait's poll pace (the --interval flag's help is made from it).
+const PLAIN_CLIENT_DATA = /src\/client\/(?:proxy-variables|poll-pace)\.ts$/;
+const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DEFINITIONS.test(source) && !PLAIN_CLIENT_DATA.test(source);
 
 let dir: string;
 /** `node --import` of it: test/helpers/load-hooks.ts. */
@@ -81,6 +82,13 @@ describe('fast start', () => {
     expect(files.some((f) => f.url.includes('/dist/bundle/main.js'))).toBe(true);
     expect(heavyIn(files).some((s) => s.includes('node_modules/commander/'))).toBe(true);
     expect(heavyIn(files).some((s) => s.includes('src/commands/config/get.ts'))).toBe(true);
+  });
+
+  it('the client files let onto the help path are plain data: they import nothing', () => {
+    for (const file of ['src/client/proxy-variables.ts', 'src/client/poll-pace.ts']) {
+      expect(PLAIN_CLIENT_DATA.test(file)).toBe(true);
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/^\s*(?:import|export .* from)\b/m);
+    }
   });
 
   it('the bundle keeps heavy dependencies out of the chunks every command loads', () => {

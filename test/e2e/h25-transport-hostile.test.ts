@@ -52,7 +52,7 @@ beforeEach(() => {
 const env = () => ({ ADOPS_CONFIG_DIR: tempConfigDir(), ADOPS_BASE_URL: base, ADOPS_API_KEY: DEMO.full });
 
 describe('a deadline on the whole answer', () => {
-  it('an answer trickling one byte a second ends at --retry-budget (exit 6), not when the server stops', async () => {
+  it('an answer trickling a byte every 400 ms ends at --retry-budget (exit 6), not when the server stops', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"data":[');
@@ -64,14 +64,15 @@ describe('a deadline on the whole answer', () => {
           return;
         }
         res.write(' ');
-      }, 1000);
+      }, 400);
       res.on('close', () => clearInterval(t));
     };
-    const r = await runAdopsInProcess(['observe', 'campaigns', '--request-timeout', '3', '--retry-budget', '5', '-o', 'json'], {
+    // Each byte comes well within --request-timeout (no idle cut), the whole answer would take 10 s: the budget ends it.
+    const r = await runAdopsInProcess(['observe', 'campaigns', '--request-timeout', '1.2', '--retry-budget', '2', '-o', 'json'], {
       env: env(),
       timeoutMs: 40_000,
     });
-    expect({ code: r.code, fast: r.ms < 9_000 }, `${r.ms} ms; ${r.stderr}`).toEqual({ code: 6, fast: true });
+    expect({ code: r.code, fast: r.ms < 6_000 }, `${r.ms} ms; ${r.stderr}`).toEqual({ code: 6, fast: true });
     expect(r.stderr).toMatch(/retry budget/);
   }, 45_000);
 });

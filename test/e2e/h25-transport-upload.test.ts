@@ -106,7 +106,8 @@ describe('which bound applies to the PUT', () => {
       sb.services.publicUrl = () => `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
       const p = join(dir, 'slow.mp4');
       writeFileSync(p, mp4());
-      truncateSync(p, 2 * 1024 * 1024);
+      // 1 MiB: ~16 chunks at 150 ms each, ~2.4 s of moving bytes against a 1 s budget.
+      truncateSync(p, 1024 * 1024);
       const r = await runAdopsInProcess(['assets', 'upload', p, '--retry-budget', '1', '-o', 'json'], { env: env(), timeoutMs: 60_000 });
       expect(r.code, r.stderr).toBe(0);
       expect(r.ms).toBeGreaterThan(1500);

@@ -21,6 +21,7 @@ import {
   type OperationInput,
   type ParamArg,
 } from './operation-data.js';
+import { INTERVAL_HELP } from '../../client/poll-pace.js';
 
 export interface OperationCommandOptions<Extra extends readonly OptionSpec[] = readonly OptionSpec[]> {
   path: readonly string[];
@@ -183,7 +184,7 @@ export function operationCommand<const Extra extends readonly OptionSpec[] = []>
     options.push(
       { flags: '--wait', description: 'poll until it is no longer running (exit 8 on timeout, 9 if it failed)' },
       { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
-      { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
+      { flags: '--interval <seconds>', description: INTERVAL_HELP, type: 'number' },
     );
   }
   if (opts.revisionSafe) options.push(...REVISION_OPTIONS);

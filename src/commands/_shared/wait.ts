@@ -5,6 +5,7 @@
 // or, simpler, the request to send (through ctx.client()).
 import type { ApiRequest } from '../../client/http.js';
 import type { AnswerViewName } from '../../contract/answer-views.js';
+import { pollPace } from '../../client/poll-pace.js';
 import { MUTATION_ACCEPTORS, STATE_ACCEPTORS, stateOf, waitFor, type Acceptor } from '../../client/waiter.js';
 import type { CommandContext } from '../../cli/context.js';
 import { EXIT, type ExitCode } from '../../cli/exit-codes.js';
@@ -43,7 +44,7 @@ export async function waitAndReport(
       acceptors: opts.acceptors ?? acceptorsFor(opts.view),
       view: opts.view,
       timeoutMs,
-      intervalMs: Math.max(0.05, opts.intervalSeconds ?? 2) * 1000,
+      ...pollPace(opts.intervalSeconds),
       now: ctx.clock.now,
       sleep: ctx.clock.sleep,
       signal: ctx.signal,

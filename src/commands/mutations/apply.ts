@@ -28,6 +28,7 @@ import { asText } from '../../cli/output/sanitize.js';
 import { formatMoney } from '../../cli/output/values.js';
 import { BULK_NEW_SPACE, holdYoungGeneration } from '../../client/young-generation.js';
 import { commandName } from '../../contract/command-line.js';
+import { pollPace } from '../../client/poll-pace.js';
 
 /** Where the organization's changes are listed (the hints send the user there). */
 const HISTORY = commandName('listMutations');
@@ -343,7 +344,7 @@ async function applyLocked(
           journal,
           concurrency,
           timeoutMs: (o.timeout ?? 300) * 1000,
-          intervalMs: Math.max(0.05, o.interval ?? 2) * 1000,
+          ...pollPace(o.interval),
           now: ctx.clock.now,
           sleep: ctx.clock.sleep,
           signal: ctx.signal,

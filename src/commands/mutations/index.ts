@@ -5,6 +5,7 @@ import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec, OptionSpec } from '../../cli/registry.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { isMutationAction, MUTATION_ACTIONS, NAMED_CHANGE_KEYS, type MutationAction } from '../../contract/mutation-actions.js';
+import { INTERVAL_HELP } from '../../client/poll-pace.js';
 
 /** A change sent and waited for: 8 still running at the timeout, 9 it failed, 10 not known whether it started. */
 const START_EXITS = [EXIT.waitTimeout, EXIT.operationFailed, EXIT.outcomeUnknown];
@@ -22,7 +23,7 @@ const DRY_RUN = {
 const WAIT_OPTIONS = [
   { flags: '--wait', description: 'poll until it is no longer running (exit 8 on timeout, 9 if it failed)' },
   { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
-  { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
+  { flags: '--interval <seconds>', description: INTERVAL_HELP, type: 'number' },
 ] as const satisfies readonly OptionSpec[];
 const TARGET_OPTIONS = [
   { flags: '--campaign <id>', description: 'the campaign to change (bare provider id, as Observe shows it)' },

@@ -4,6 +4,7 @@ import { command } from '../../cli/command-input.js';
 import type { CommandSpec, GroupSpec } from '../../cli/registry.js';
 import { PACING_OPERATIONS, VERIFY_OPERATIONS } from '../../flows/plan-check-operations.js';
 import { EXIT } from '../../cli/exit-codes.js';
+import { INTERVAL_HELP } from '../../client/poll-pace.js';
 
 const plan = { slug: 'plan' };
 
@@ -115,7 +116,7 @@ export const planCommands: CommandSpec[] = [
     extraOptions: [
       { flags: '--wait', description: 'poll until ready (exit 8 on timeout; exit 7 at once when it can never be: plan archived)' },
       { flags: '--timeout <seconds>', description: 'how long --wait waits (default 300)', type: 'number' },
-      { flags: '--interval <seconds>', description: 'time between polls with --wait (default 2)', type: 'number' },
+      { flags: '--interval <seconds>', description: INTERVAL_HELP, type: 'number' },
     ],
     load: () => import('./readiness.js'),
   }),

@@ -12,6 +12,7 @@ import { waitFor } from '../../client/waiter.js';
 import { READINESS_ACCEPTORS, type Readiness } from '../../flows/plan-readiness.js';
 import { buildRequest } from '../_shared/request-input.js';
 import { problemLines } from './problems.js';
+import { pollPace } from '../../client/poll-pace.js';
 
 const missingCodes = (r: Readiness) => (r.missing ?? []).map((m) => m.code).join(', ');
 
@@ -40,7 +41,7 @@ export async function run(ctx: CommandContext, input: OperationInput, data: Oper
       ({ value, outcome } = await waitFor(fetch, {
         acceptors: READINESS_ACCEPTORS,
         timeoutMs,
-        intervalMs: Math.max(0.05, opts.interval ?? 2) * 1000,
+        ...pollPace(opts.interval),
         now: ctx.clock.now,
         sleep: ctx.clock.sleep,
         signal: ctx.signal,
