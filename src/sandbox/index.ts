@@ -24,6 +24,7 @@ import type { World, WorldInput } from './fixtures/schema.js';
 import { listKeys } from './models/api-keys.js';
 import { STORAGE_PATH_PREFIX } from './models/uploads/uploads.js';
 import type { Runtime, RuntimeInput } from './runtime.js';
+import type { MutationDelays } from './models/lifecycle.js';
 
 export { FixtureError } from './fixtures/fixture-error.js';
 export { DEMO_LINE_ITEMS, DEMO_PLAN } from './fixtures/demo-plan-ids.js';
@@ -78,6 +79,11 @@ export interface StartOptions {
   limits?: Partial<HttpLimits>;
   /** Bytes each organization may keep stored plus in flight (`settings.storageQuotaBytes`; default 5 GiB). */
   storageQuotaBytes?: number;
+  /**
+   * How long a mutation stays pending, then running (default 200 and 300 ms: models/lifecycle.ts). For tests
+   * that wait for many changes and check none of these times; `sandbox serve` keeps the default.
+   */
+  mutationDelaysMs?: MutationDelays;
   /** Serve the service as it was on this day (YYYY-MM-DD): before 2026-09-24, the old errors and order of checks. */
   asOf?: string;
   /**
@@ -201,6 +207,7 @@ export async function bootSandbox(opts: StartOptions = {}): Promise<BootedSandbo
     // Default: on with the system clock (`sandbox serve`, `demo`), off with a test's clock.
     ticker: opts.ticker ?? opts.clock === undefined,
     ingestEveryMs: opts.ingestEveryMs,
+    mutationDelays: opts.mutationDelaysMs,
   };
   let runtime: Runtime | undefined;
   let closed = false;

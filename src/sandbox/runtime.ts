@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import type { AppOptions } from './app.js';
 import type { Clock } from './clock.js';
 import { createServices } from './services.js';
+import type { MutationDelays } from './models/lifecycle.js';
 import type { SandboxServices } from './services.js';
 import type { Database } from './store/sqlite.js';
 import { isWorldLoaded, storeSecret } from './store/db.js';
@@ -34,6 +35,7 @@ export interface RuntimeInput {
   before20260924: boolean;
   ticker: boolean;
   ingestEveryMs: number | undefined;
+  mutationDelays: MutationDelays | undefined;
 }
 
 export interface Runtime {
@@ -55,6 +57,7 @@ export function startRuntime(input: RuntimeInput): Runtime {
     dataDir: input.dataDir,
     filesDir: input.filesDir,
     publicUrl: input.publicUrl,
+    mutationDelays: input.mutationDelays,
   });
   if (input.storageQuotaBytes !== undefined) services.settings.storageQuotaBytes = input.storageQuotaBytes;
   if (input.before20260924) services.settings.before20260924 = true;

@@ -6,6 +6,7 @@ import type { Database } from './store/sqlite.js';
 import type { CatalogSkill } from '../contract/schemas/context.js';
 import type { Clock } from './clock.js';
 import { MutationAdvancer } from './models/mutations-worker.js';
+import type { MutationDelays } from './models/lifecycle.js';
 import { createFileStore } from './models/uploads/file-store.js';
 import type { FileStore } from './models/uploads/file-store.js';
 import type { MediaLimits } from './models/uploads/limits.js';
@@ -62,6 +63,8 @@ export interface ServiceInputs {
   dataDir: string | null;
   filesDir: string;
   publicUrl?: () => string;
+  /** How long a mutation stays pending, then running (default: the transition table's). */
+  mutationDelays?: MutationDelays | undefined;
 }
 
 export function createServices(inputs: ServiceInputs): SandboxServices {
@@ -81,6 +84,7 @@ export function createServices(inputs: ServiceInputs): SandboxServices {
       db: inputs.db,
       clock: inputs.clock,
       apply: (advertiser, change) => applyProviderChange(providers, advertiser, change),
+      delays: inputs.mutationDelays,
     }),
     // A store in memory has no other connection to commit to it: no data_version to ask.
     storedPages: new PageCache(inputs.db, { shared: inputs.dataDir !== null }),

@@ -12,6 +12,8 @@ import { loginTo } from '../../src/commands/sandbox/serve.js';
 import { ConfigStore } from '../../src/state/config-store.js';
 import { demoWorldImage } from './cli.js';
 import { perFile } from './per-file.js';
+import { QUICK_MUTATIONS } from './sandbox.js';
+import type { MutationDelays } from '../../src/sandbox/models/lifecycle.js';
 
 export interface DemoSandboxOptions {
   /** `--as-of <day>`. */
@@ -20,6 +22,8 @@ export interface DemoSandboxOptions {
   ingestEverySeconds?: number;
   /** `--login [profile]` with ADOPS_CONFIG_DIR=configDir: the profile points at the sandbox with the first key, made current. */
   login?: { configDir: string; profile?: string };
+  /** How long a mutation stays pending, then running (default QUICK_MUTATIONS, helpers/sandbox.ts). */
+  mutationDelaysMs?: MutationDelays;
 }
 
 export interface DemoSandbox {
@@ -36,6 +40,7 @@ export async function startDemoSandbox(opts: DemoSandboxOptions = {}): Promise<D
     quiet: true,
     snapshot: demoWorldImage(),
     ingestEveryMs: Math.round((opts.ingestEverySeconds ?? 0) * 1000),
+    mutationDelaysMs: opts.mutationDelaysMs ?? QUICK_MUTATIONS,
     ...(opts.asOf !== undefined ? { asOf: opts.asOf } : {}),
   });
   try {

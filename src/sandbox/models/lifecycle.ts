@@ -15,6 +15,16 @@
 export const START_DELAY_MS = 200;
 export const APPLY_DELAY_MS = 300;
 
+/**
+ * How long a mutation stays pending, then running, in one sandbox: the table's delays unless the sandbox
+ * was started with its own (StartOptions.mutationDelaysMs: a test that waits for many changes and checks
+ * none of the times). Only the two due steps' delays; the states and their order are the table's.
+ */
+export interface MutationDelays {
+  startMs: number;
+  applyMs: number;
+}
+
 export type Step = { to: readonly string[]; due: { afterMs: number; since: string } } | { to: readonly string[]; event: string };
 
 /** A machine: each state's outgoing step, or null for a final state. */

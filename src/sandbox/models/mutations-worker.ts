@@ -12,12 +12,12 @@ import type { Database } from '../store/sqlite.js';
 import type { Clock } from '../clock.js';
 import type { AdvertiserRecord, ProviderChange } from '../providers/types.js';
 import { ownedAdvertiser } from './advertisers.js';
-import { LIFECYCLES } from './lifecycle.js';
+import { LIFECYCLES, type MutationDelays } from './lifecycle.js';
 import { changeOf, requestOf } from './mutation-rows.js';
 import type { MutationDbRow } from './mutation-rows.js';
 
-const START = LIFECYCLES.mutation.pending.due.afterMs;
-const APPLY = LIFECYCLES.mutation.running.due.afterMs;
+// The transition table's delays: every sandbox's pace unless it was started with its own.
+const TABLE: MutationDelays = { startMs: LIFECYCLES.mutation.pending.due.afterMs, applyMs: LIFECYCLES.mutation.running.due.afterMs };
 
 export type ApplyOutcome = { ok: true; entity: unknown } | { ok: false; status: number; error: string; message: string; extra?: Record<string, unknown> };
 
@@ -28,6 +28,8 @@ export interface WorkerDeps {
   db: Database;
   clock: Clock;
   apply: ApplyChange;
+  /** This sandbox's delays (default: the transition table's). */
+  delays?: MutationDelays | undefined;
 }
 
 /**
@@ -47,14 +49,14 @@ export const FINISH_DUE_SQL = `SELECT * FROM mutations WHERE ${OPEN} AND state =
  * Returns how many changed state. Not re-entrant (MutationAdvancer serializes
  * passes); each final step is one conditional update, so a row is applied once.
  */
-export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promise<number> {
+export async function advanceMutations({ db, clock, apply, delays = TABLE }: WorkerDeps): Promise<number> {
   const now = clock.now();
-  let moved = db.prepare(START_DUE_SQL).run({ now, start: START }).changes;
+  let moved = db.prepare(START_DUE_SQL).run({ now, start: delays.startMs }).changes;
 
-  const due = db.prepare<[number, number], MutationDbRow>(FINISH_DUE_SQL).all(APPLY, now);
+  const due = db.prepare<[number, number], MutationDbRow>(FINISH_DUE_SQL).all(delays.applyMs, now);
   for (const row of due) {
     const outcome = await applyOne(db, apply, row);
-    const at = row.started_at! + APPLY;
+    const at = row.started_at! + delays.applyMs;
     const done = outcome.ok
       ? db
           .prepare(`UPDATE mutations SET state = 'succeeded', result = ?, updated_at = ?, completed_at = ? WHERE id = ? AND state = 'running'`)
@@ -68,13 +70,13 @@ export async function advanceMutations({ db, clock, apply }: WorkerDeps): Promis
 }
 
 /** When the next step of any open mutation falls due (ms), or null when none is open. */
-export function nextDueAt(db: Database): number | null {
+export function nextDueAt(db: Database, delays: MutationDelays = TABLE): number | null {
   const r = db
     .prepare<[{ start: number; apply: number }], { due: number | null }>(
       `SELECT MIN(CASE state WHEN 'pending' THEN created_at + @start ELSE started_at + @apply END) AS due
        FROM mutations WHERE state IN ('pending', 'running')`,
     )
-    .get({ start: START, apply: APPLY });
+    .get({ start: delays.startMs, apply: delays.applyMs });
   return r?.due ?? null;
 }
 
@@ -122,7 +124,12 @@ export class MutationAdvancer {
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
-    this.#due = nextDueAt(deps.db);
+    this.#due = nextDueAt(deps.db, deps.delays);
+  }
+
+  /** How long after its creation a new mutation's first step falls due, in this sandbox. */
+  get startDelayMs(): number {
+    return (this.#deps.delays ?? TABLE).startMs;
   }
 
   /** A mutation was started: its first step falls due at `at`. */
@@ -150,7 +157,7 @@ export class MutationAdvancer {
         try {
           await advanceMutations(this.#deps);
         } finally {
-          this.#due = nextDueAt(this.#deps.db);
+          this.#due = nextDueAt(this.#deps.db, this.#deps.delays);
         }
       })
       // A failed pass (a closed store at shutdown) must not block every later one; the request that asked still answers.

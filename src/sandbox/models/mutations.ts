@@ -5,7 +5,6 @@
 // reads back. No HTTP here: failures are ApiErrors the route lets through.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../store/sqlite.js';
-import { START_DELAY_MS } from './lifecycle.js';
 import type { Scope } from './scope.js';
 import { domainError } from './errors.js';
 import type { CreateMutation, Mutation, MutationState } from '../../contract/schemas/mutations.js';
@@ -99,8 +98,8 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
     }
     return { mutation: getMutationRow(db, auth.orgId, id)!.mutation, created: true };
   })();
-  // Its first step falls due START_DELAY_MS from now: the advancer takes it then.
-  if (started.created) s.services.mutations.noteDue(now + START_DELAY_MS);
+  // Its first step falls due the start delay from now: the advancer takes it then.
+  if (started.created) s.services.mutations.noteDue(now + s.services.mutations.startDelayMs);
   return started;
 }
 

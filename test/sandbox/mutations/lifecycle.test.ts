@@ -10,6 +10,9 @@ import { read, settle, start } from './helpers.js';
 
 const clock = new ManualClock();
 const sb = useTestSandbox({ world: mutationsWorld(), clock });
+/** A sandbox started with its own delays (StartOptions.mutationDelaysMs). */
+const paced = new ManualClock();
+const sbPaced = useTestSandbox({ world: mutationsWorld(), clock: paced, mutationDelaysMs: { startMs: 1000, applyMs: 2000 } });
 
 const campaign = (advertiserId: string, id: string) => ({ advertiserId, target: { type: 'campaign', id } });
 const adGroup = (advertiserId: string, id: string) => ({ advertiserId, target: { type: 'ad_group', id } });
@@ -54,6 +57,22 @@ describe('states', () => {
     const back = await start(sb, { ...campaign('acc_a', '100'), action: 'activate' });
     const [after] = await settle(sb, clock, [back.body.id]);
     expect(after.entity).toMatchObject({ status: 'ACTIVE' });
+  });
+});
+
+describe("a sandbox's own delays (mutationDelaysMs)", () => {
+  it('pending for startMs, running for applyMs, then final: the same states, at its times', async () => {
+    const res = await start(sbPaced, { ...campaign('acc_a', '101'), action: 'pause' });
+    expect(res.body.state).toBe('pending');
+    const id = res.body.id as string;
+    paced.advance(999);
+    expect((await read(sbPaced, id)).state).toBe('pending');
+    paced.advance(1);
+    expect(await read(sbPaced, id)).toMatchObject({ state: 'running', startedAt: paced.now() });
+    paced.advance(1999);
+    expect((await read(sbPaced, id)).state).toBe('running');
+    paced.advance(1);
+    expect(await read(sbPaced, id)).toMatchObject({ state: 'succeeded', completedAt: paced.now() });
   });
 });
 
