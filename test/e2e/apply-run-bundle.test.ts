@@ -19,12 +19,12 @@ import { tempDir } from '../helpers/temp.js';
 const sandbox = useDemoSandbox();
 const ACC = 'acc_acme_a_001';
 let dir: string;
-/** `node --import` of it: test/helpers/load-hooks.ts. */
-let registerUrl: string;
+/** `node ...hookArgs bin/adops.js`: test/helpers/load-hooks.ts. */
+let hookArgs: string[];
 
 beforeAll(() => {
   dir = tempDir('adops-apply-run-');
-  registerUrl = writeLoadHooks(dir, 'require-cache');
+  hookArgs = writeLoadHooks(dir, 'require-cache');
 });
 
 const envOf = (config: string, extra: Record<string, string> = {}) =>
@@ -46,7 +46,7 @@ type Result = [number | null, string, string];
 async function viaBin(args: string[], env: Record<string, string>): Promise<{ result: Result; files: string[] }> {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const r = await spawnAsync(process.execPath, ['--import', registerUrl, BIN, ...args], {
+  const r = await spawnAsync(process.execPath, [...hookArgs, BIN, ...args], {
     cwd: ROOT,
     env: { ...env, ADOPS_TEST_LOADED: log },
     timeout: 60_000,

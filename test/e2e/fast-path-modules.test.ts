@@ -2,10 +2,10 @@
 // the built binary loads, not by time: no zod, ora, @inquirer, cli-table3,
 // undici or commander, nor the Intl formatting module (src/cli/output/values.ts),
 // on a `--json` stored read, `--help`, a command's `--help` or `--version`.
-// The list comes from documented hooks only: `node --import` of a file that
-// registers a resolve hook with module.register (every ES module and builtin
-// resolved) and, at exit, writes require.cache (every CommonJS file required:
-// bin/adops.js, route.cjs, quick.cjs, help-pages.cjs, fast-read.cjs). A file of dist/bundle counts as
+// The list comes from documented hooks only: `node --require` of a preload that,
+// at exit, writes require.cache (every CommonJS file required: bin/adops.js,
+// route.cjs, quick.cjs, help-pages.cjs, fast-read.cjs; no entry starts the ESM
+// loader, which the first test checks with a resolve hook). A file of dist/bundle counts as
 // the sources it holds (dist/bundle/meta.json, scripts/build.mjs).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegistry } from '../../src/commands/index.js';
 import { helpFor } from '../../src/cli/help.js';
 import { baseEnv, BIN, bundleOutputs, DEMO, ROOT, startSandboxChild, type BundleOutput, type SandboxChild } from '../helpers/cli.js';
-import { writeLoadHooks } from '../helpers/load-hooks.js';
+import { esmHookArgs, writeLoadHooks } from '../helpers/load-hooks.js';
 import { tempDir } from '../helpers/temp.js';
 
 const FORBIDDEN = [
@@ -30,15 +30,15 @@ const FORBIDDEN = [
 ];
 
 let dir: string;
-/** `node --import` of it: test/helpers/load-hooks.ts. */
-let registerUrl: string;
+/** `node ...hookArgs bin/adops.js`: test/helpers/load-hooks.ts. */
+let hookArgs: string[];
 let bundle: Record<string, BundleOutput>;
 let sandbox: SandboxChild;
 
 beforeAll(async () => {
   bundle = bundleOutputs();
   dir = tempDir('adops-modules-');
-  registerUrl = writeLoadHooks(dir, 'require-cache');
+  hookArgs = writeLoadHooks(dir, 'require-cache');
   sandbox = await startSandboxChild();
 }, 60_000);
 
@@ -64,7 +64,7 @@ function loadOnce(args: string[], extraEnv: Record<string, string>, tty: boolean
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
   const env = baseEnv({ ADOPS_TEST_LOADED: log, ...readEnv(), ...extraEnv });
-  const argv = ['--import', registerUrl, BIN, ...args];
+  const argv = [...hookArgs, BIN, ...args];
   // On a terminal: script(1) runs it on a pty (stdin, stdout and stderr).
   const r = tty
     ? spawnSync('script', ['-qec', [process.execPath, ...argv].map((a) => `'${a}'`).join(' '), '/dev/null'], { cwd: ROOT, env, encoding: 'utf8' })
@@ -86,6 +86,25 @@ const readEnv = () => ({ ADOPS_BASE_URL: sandbox.url, ADOPS_API_KEY: DEMO.full, 
 const forbiddenIn = (sources: string[]) => sources.filter((s) => FORBIDDEN.some((f) => s.includes(f)));
 
 describe('modules loaded on the fast paths', () => {
+  it('no entry starts the ESM loader: an ES module resolve hook sees bin/adops.js alone (so require.cache is every file)', () => {
+    const esm = esmHookArgs(dir);
+    const file = join(dir, 'esm-check.csv');
+    writeFileSync(file, 'advertiserId,action,targetType,targetId\nacc_acme_a_001,pause,campaign,1\n');
+    // main.js, fast-read.cjs, help-pages.cjs, apply-run.cjs: each bundle an entry decision can start.
+    for (const args of [
+      ['config', 'list'],
+      ['observe', 'campaigns', '--json'],
+      ['observe', 'campaigns', '--help'],
+      ['mutations', 'apply', file, '--dry-run'],
+    ]) {
+      const log = join(dir, `esm-${Math.random().toString(36).slice(2)}.txt`);
+      writeFileSync(log, '');
+      const r = spawnSync(process.execPath, [...esm, BIN, ...args], { cwd: ROOT, env: baseEnv({ ADOPS_TEST_LOADED: log, ...readEnv() }), encoding: 'utf8' });
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(readFileSync(log, 'utf8').split('\n').filter(Boolean), args.join(' ')).toEqual([pathToFileURL(BIN).href]);
+    }
+  });
+
   it('the check sees what a table loads (it can fail)', () => {
     const r = loadedSources(['observe', 'campaigns', '--limit', '1', '--output', 'table']);
     expect(r.status, r.stderr).toBe(0);

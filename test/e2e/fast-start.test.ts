@@ -39,14 +39,14 @@ const PLAIN_CLIENT_DATA = /src\/client\/(?:proxy-variables|poll-pace)\.ts$/;
 const isHeavy = (source: string) => HEAVY.some((h) => source.includes(h)) && !DEFINITIONS.test(source) && !PLAIN_CLIENT_DATA.test(source);
 
 let dir: string;
-/** `node --import` of it: test/helpers/load-hooks.ts. */
-let registerUrl: string;
+/** `node ...hookArgs bin/adops.js`: test/helpers/load-hooks.ts. */
+let hookArgs: string[];
 let bundle: Record<string, BundleOutput>;
 
 beforeAll(() => {
   bundle = bundleOutputs();
   dir = tempDir('adops-hook-');
-  registerUrl = writeLoadHooks(dir, 'resolve-filename');
+  hookArgs = writeLoadHooks(dir, 'resolve-filename');
 });
 
 /** Each loaded file, with the sources it holds (a bundle output's inputs, or the file itself). */
@@ -56,7 +56,7 @@ function loaded(
 ): { files: Array<{ url: string; sources: string[] }>; stdout: string; stderr: string; status: number | null } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', registerUrl, BIN, ...args], {
+  const r = spawnSync(process.execPath, [...hookArgs, BIN, ...args], {
     cwd: ROOT,
     env: baseEnv({ ADOPS_TEST_LOADED: log, ...env }),
     encoding: 'utf8',

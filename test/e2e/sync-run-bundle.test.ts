@@ -16,12 +16,12 @@ import { png } from '../unit/uploads/media-samples.js';
 const sandbox = useSandboxChild();
 const MAIN = join(ROOT, 'dist', 'bundle', 'main.js');
 let dir: string;
-/** `node --import` of it: test/helpers/load-hooks.ts. */
-let registerUrl: string;
+/** `node ...hookArgs bin/adops.js`: test/helpers/load-hooks.ts. */
+let hookArgs: string[];
 
 beforeAll(() => {
   dir = tempDir('adops-sync-run-');
-  registerUrl = writeLoadHooks(dir, 'require-cache');
+  hookArgs = writeLoadHooks(dir, 'require-cache');
 });
 
 /** A directory of `n` distinct small PNGs named `<prefix>N.png`. */
@@ -39,7 +39,7 @@ const envOf = (config: string, extra: Record<string, string> = {}) =>
 function viaBin(args: string[], env: Record<string, string>) {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', registerUrl, BIN, ...args], {
+  const r = spawnSync(process.execPath, [...hookArgs, BIN, ...args], {
     cwd: ROOT,
     env: { ...env, ADOPS_TEST_LOADED: log },
     encoding: 'utf8',
