@@ -177,6 +177,10 @@ describe('lost answers', () => {
   }, 90_000);
 
   it('Ctrl-C during --wait exits 130 and says how to resume; watch picks it up', async () => {
+    // The provider takes 1.5 s to apply it: the change is still under way when Ctrl-C comes (this sandbox moves a
+    // change on in 50 ms of its own, QUICK_MUTATIONS, which a spawned binary's first poll could see finished).
+    const slow = (latencyMs: number) => sb.req('PUT', '/_sandbox/faults/provider_a', { body: { errorRate: 0, latencyMs, rateLimitPerMinute: null } });
+    expect((await slow(1500)).status).toBe(200);
     const env = baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
     const child = spawn(process.execPath, [BIN, 'mutations', 'pause', ACC, '--campaign', campaigns[5]!, '--wait', '--interval', '5'], {
       cwd: ROOT,
@@ -194,5 +198,6 @@ describe('lost answers', () => {
     const watched = await run(['mutations', 'watch', id!, '--interval', '0.1', '--output', 'json']);
     expect(watched.code, watched.stderr).toBe(0);
     expect(JSON.parse(watched.stdout)).toMatchObject({ id, state: 'succeeded' });
+    expect((await slow(0)).status).toBe(200);
   });
 });
