@@ -45,7 +45,7 @@ try {
   const runs = files.map((f) => ({ ...f, ...measure(['mutations', 'apply', f.file, '--dry-run', '--output', 'csv']) }));
   const big = runs[1];
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 10)} by bench/apply-memory.js, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)}); peak RSS from the process itself (\`process.resourceUsage().maxRSS\`), plan written as CSV to /dev/null:`,
+    `Measured ${new Date().toISOString().slice(0, 10)} by bench/apply-memory.js, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)}); peak RSS from the process itself (VmHWM, its own since exec: bench/lib/peak-rss.js), plan written as CSV to /dev/null:`,
     '',
     '| Case | Peak RSS | Time |',
     '| --- | --- | --- |',
