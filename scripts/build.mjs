@@ -45,7 +45,7 @@ import {
 } from './bundle-plugins.mjs';
 import { chunksToCommonJs } from './bundle-commonjs.mjs';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 

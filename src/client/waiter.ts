@@ -12,7 +12,7 @@
 import type { AnswerViewName } from '../contract/answer-views.js';
 import { checkAnswer, MUTATION_STATE_WORDS } from './answer-check.js';
 import { ApiError } from './errors.js';
-import { pollGapMs } from './poll-pace.js';
+import { pollGapMs, type PollPace } from './poll-pace.js';
 
 export type AcceptorState = 'success' | 'failure' | 'retry';
 
@@ -29,13 +29,10 @@ export type Acceptor =
 /** One poll's result: an answer, or the service's refusal. */
 type Poll<T> = { value: T; error?: undefined } | { value?: undefined; error: ApiError };
 
-export interface WaitOptions<T> {
+/** How far apart the polls are: the PollPace (poll-pace.ts) of its fields. */
+export interface WaitOptions<T> extends PollPace {
   acceptors: readonly Acceptor[];
   timeoutMs: number;
-  /** How far apart the polls are (poll-pace.ts). */
-  intervalMs: number;
-  /** The first gap, doubling up to intervalMs (poll-pace.ts); absent: every gap is intervalMs. */
-  firstMs?: number | undefined;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal | undefined;

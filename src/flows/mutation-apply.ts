@@ -13,6 +13,7 @@ import type { ApiClient } from '../client/http.js';
 import { realRetryDeps, ThrottleGate } from '../client/retry.js';
 import { MUTATION_STATE_WORDS, UnexpectedAnswerError } from '../client/answer-check.js';
 import { MUTATION_ACCEPTORS, stateOf, waitFor } from '../client/waiter.js';
+import type { PollPace } from '../client/poll-pace.js';
 import { Journal } from '../state/mutation-journal.js';
 import { bodyHash, rowIds } from './mutation-match.js';
 import { OutcomeUnknownError, startMutation, type StartOptions } from './mutation-start.js';
@@ -404,13 +405,11 @@ export async function streamRowBatches(client: ApiClient, batches: RowBatches, o
   }
 }
 
-export interface WaitRowsOptions {
+/** How far apart each row's polls are: the PollPace (client/poll-pace.ts) of its fields. */
+export interface WaitRowsOptions extends PollPace {
   journal: Journal;
   concurrency: number;
   timeoutMs: number;
-  /** How far apart each row's polls are (client/poll-pace.ts). */
-  intervalMs: number;
-  firstMs?: number | undefined;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;

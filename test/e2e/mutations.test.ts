@@ -29,6 +29,10 @@ const run = (args: string[], opts: { key?: string; url?: string; timeoutMs?: num
     ...(args.includes('--wait') ? {} : { clock: virtualClock(Date.now()) }),
   });
 
+/** A provider's faults in the sandbox (PUT /_sandbox/faults): refusals and latency; 0 and 0 put it right again. */
+const faults = (provider: string, errorRate: number, latencyMs: number) =>
+  sb.req('PUT', `/_sandbox/faults/${provider}`, { body: { errorRate, latencyMs, rateLimitPerMinute: null } });
+
 const budgetsOf = async (campaign: string, amount: number) =>
   (await allMutations(sb, DEMO.full)).filter((m) => m.action === 'set_budget' && m.target.id === campaign && m.changes.budget?.amount === amount);
 
@@ -50,7 +54,7 @@ describe('named actions', () => {
   });
 
   it('a provider that refuses the change (sandbox fault errorRate 1): exit 9 naming provider_error; 403 missing_write_access is exit 3', async () => {
-    const set = (errorRate: number) => sb.req('PUT', '/_sandbox/faults/provider_b', { body: { errorRate, latencyMs: 0, rateLimitPerMinute: null } });
+    const set = (errorRate: number) => faults('provider_b', errorRate, 0);
     expect((await set(1)).status).toBe(200);
     try {
       const campaign = (await campaignsOf(sb, DEMO.full, 'acc_acme_b_001'))[0]!.id;
@@ -179,7 +183,7 @@ describe('lost answers', () => {
   it('Ctrl-C during --wait exits 130 and says how to resume; watch picks it up', async () => {
     // The provider takes 1.5 s to apply it: the change is still under way when Ctrl-C comes (this sandbox moves a
     // change on in 50 ms of its own, QUICK_MUTATIONS, which a spawned binary's first poll could see finished).
-    const slow = (latencyMs: number) => sb.req('PUT', '/_sandbox/faults/provider_a', { body: { errorRate: 0, latencyMs, rateLimitPerMinute: null } });
+    const slow = (latencyMs: number) => faults('provider_a', 0, latencyMs);
     expect((await slow(1500)).status).toBe(200);
     const env = baseEnv({ ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: proxy.url, ADOPS_API_KEY: DEMO.full });
     const child = spawn(process.execPath, [BIN, 'mutations', 'pause', ACC, '--campaign', campaigns[5]!, '--wait', '--interval', '5'], {

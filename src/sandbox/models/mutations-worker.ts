@@ -117,24 +117,23 @@ async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): P
  */
 export class MutationAdvancer {
   readonly #deps: WorkerDeps;
+  /** This sandbox's delays, the table's unless it was started with its own. */
+  readonly #delays: MutationDelays;
   #due: number | null;
   #pass: Promise<void> = Promise.resolve();
   /** Passes chained and not yet finished. */
   #passes = 0;
 
   constructor(deps: WorkerDeps) {
-    this.#deps = deps;
-    this.#due = nextDueAt(deps.db, deps.delays);
+    this.#delays = deps.delays ?? TABLE;
+    this.#deps = { ...deps, delays: this.#delays };
+    this.#due = nextDueAt(deps.db, this.#delays);
   }
 
-  /** How long after its creation a new mutation's first step falls due, in this sandbox. */
-  get startDelayMs(): number {
-    return (this.#deps.delays ?? TABLE).startMs;
-  }
-
-  /** A mutation was started: its first step falls due at `at`. */
-  noteDue(at: number): void {
-    if (this.#due === null || at < this.#due) this.#due = at;
+  /** A mutation was created at `at`: its first step falls due the start delay later. */
+  noteCreated(at: number): void {
+    const due = at + this.#delays.startMs;
+    if (this.#due === null || due < this.#due) this.#due = due;
   }
 
   /** Nothing is due by now and no pass is under way: advance() would have nothing to wait for. */
@@ -157,7 +156,7 @@ export class MutationAdvancer {
         try {
           await advanceMutations(this.#deps);
         } finally {
-          this.#due = nextDueAt(this.#deps.db, this.#deps.delays);
+          this.#due = nextDueAt(this.#deps.db, this.#delays);
         }
       })
       // A failed pass (a closed store at shutdown) must not block every later one; the request that asked still answers.

@@ -98,8 +98,8 @@ export function startMutation(s: Scope, body: CreateMutation, opts: { idempotenc
     }
     return { mutation: getMutationRow(db, auth.orgId, id)!.mutation, created: true };
   })();
-  // Its first step falls due the start delay from now: the advancer takes it then.
-  if (started.created) s.services.mutations.noteDue(now + s.services.mutations.startDelayMs);
+  // Its first step falls due the start delay after now: the advancer takes it then.
+  if (started.created) s.services.mutations.noteCreated(now);
   return started;
 }
 
