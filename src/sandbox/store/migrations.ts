@@ -3,7 +3,7 @@
 // transaction, recorded in the `migrations` table (see db.ts).
 import { PLATFORM_SCHEMA } from './schema/platform.js';
 import { OBSERVE_ROW_JSON, OBSERVE_SCHEMA } from './schema/observe.js';
-import { MUTATIONS_SCHEMA } from './schema/mutations.js';
+import { MUTATIONS_DUE, MUTATIONS_SCHEMA } from './schema/mutations.js';
 import { CONTEXT_SCHEMA } from './schema/context.js';
 import { ASSET_SHA256, ASSETS_SCHEMA, UPLOAD_REFUSALS } from './schema/assets.js';
 import { seqWithoutAutoincrement } from './schema/seq-rebuild.js';
@@ -34,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '008_upload_refusals', sql: UPLOAD_REFUSALS },
   { name: '009_seq_without_autoincrement', sql: '', step: seqWithoutAutoincrement, foreignKeysOff: true },
   { name: '010_seq_high_water', sql: SEQ_HIGH_WATER },
+  { name: '011_mutation_due', sql: MUTATIONS_DUE },
 ];
