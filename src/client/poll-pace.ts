@@ -1,4 +1,5 @@
-// How far apart --wait's polls are: the one place that says it (the flag's help reads it from here).
+// How far apart --wait's polls are, and an upload's wait for ready (flows/upload-steps.ts): the one place that
+// says it (the flag's help reads it from here).
 //
 // With --interval given, every poll is that far from the last (at least 0.05 s). Without it, the
 // first poll after the start comes at 0.25 s and the gaps double to 2 s: most changes end in well

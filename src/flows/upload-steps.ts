@@ -8,6 +8,7 @@ import { ApiError, NetworkError } from '../client/errors.js';
 import { isRecord } from '../client/json.js';
 import type { PutBody, PutResult } from '../client/upload-put.js';
 import { stateAcceptors, waitFor } from '../client/waiter.js';
+import { pollPace } from '../client/poll-pace.js';
 import { BufferBody, FileBody, FileChanged, hashFile, readSmallFile, SMALL_FILE_BYTES, type SmallRead } from './upload-body.js';
 import { putAnswerKind, urlUsable, type AnswerOf, type StepAnswer } from './upload-machine.js';
 import { deleteReservation, forget, note, record, UploadError, withArticle, type JudgedFile, type Run } from './upload-run.js';
@@ -221,7 +222,8 @@ export async function waitStep(file: JudgedFile, run: Run, first: Row): Promise<
   const { value, outcome } = await waitFor(async (signal) => (await o.target.get(id, signal)) ?? { state: GONE }, {
     acceptors: stateAcceptors(['ready'], [GONE]),
     timeoutMs: o.waitTimeoutMs,
-    intervalMs: 1000,
+    // `--wait`'s pace, from the one place that says it (an upload has no --interval): soon at first, then every 2 s.
+    ...pollPace(undefined),
     now: o.now,
     sleep: o.sleep,
     signal: o.signal,

@@ -91,6 +91,26 @@ describe('uploadFile and a finalize that is not final yet', () => {
     expect(put.headers.authorization).toBeUndefined();
   });
 
+  it("polls at `--wait`'s pace (client/poll-pace.ts): 0.25 s after finalize, the gaps doubling to 2 s", async () => {
+    const { file, journal } = setup();
+    let t = 0;
+    const gaps: number[] = [];
+    const out = await uploadFile(file, {
+      target: fakeTarget(['uploaded', 'uploaded', 'uploaded', 'uploaded', 'uploaded', 'uploaded', 'ready']),
+      journal,
+      now: () => t,
+      sleep: async (ms) => {
+        gaps.push(ms);
+        t += ms;
+      },
+      waitTimeoutMs: 60_000,
+      putter,
+    });
+    expect(out.status, String(out.error)).toBe('uploaded');
+    // Before: every gap 1 s (its own figure, where `--wait` had moved to this pace).
+    expect(gaps).toEqual([250, 500, 1000, 2000, 2000, 2000]);
+  });
+
   it('gives up at the wait bound: exit 8, the journal keeps what was sent', async () => {
     const { file, journal } = setup();
     let t = 0;
