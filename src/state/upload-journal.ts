@@ -246,8 +246,11 @@ export class UploadJournal {
   private sizeNames(target: string, size: number): string[] {
     const dir = this.scope(target);
     const ofSize = (n: string) => n.startsWith(`${size}-`) && n.endsWith('.json');
-    const names = new Set([...readdirSync(dir).filter(ofSize), ...[...this.store.read(dir, false).keys()].filter(ofSize)]);
+    // The logs before the store, as read() does: another run folds its log (store written, then the log deleted) under
+    // the fold's lock, not this one, so a fold landing between the two reads is in the later one. Store first, it was in
+    // neither, and the size read as never seen: the same large file reserved and sent twice (#37 session 10).
     const logged = this.logs.latestUnder(this.rel(dir), `${size}-`);
+    const names = new Set([...readdirSync(dir).filter(ofSize), ...[...this.store.read(dir, false).keys()].filter(ofSize)]);
     for (const rel of logged.keys()) names.add(rel.slice(rel.lastIndexOf('/') + 1));
     return [...names].filter((name) => {
       const sha = name.slice(`${size}-`.length, -'.json'.length);
