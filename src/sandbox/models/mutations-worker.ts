@@ -119,23 +119,21 @@ async function applyOne(db: Database, apply: ApplyChange, row: MutationDbRow): P
  * and it runs one pass at a time, so a change is never applied twice.
  */
 export class MutationAdvancer {
-  readonly #deps: WorkerDeps;
-  /** This sandbox's delays, the table's unless it was started with its own. */
-  readonly #delays: MutationDelays;
+  /** With this sandbox's delays settled: the table's unless it was started with its own. */
+  readonly #deps: WorkerDeps & { delays: MutationDelays };
   #due: number | null;
   #pass: Promise<void> = Promise.resolve();
   /** Passes chained and not yet finished. */
   #passes = 0;
 
   constructor(deps: WorkerDeps) {
-    this.#delays = deps.delays ?? TABLE;
-    this.#deps = { ...deps, delays: this.#delays };
-    this.#due = nextDueAt(deps.db, this.#delays);
+    this.#deps = { ...deps, delays: deps.delays ?? TABLE };
+    this.#due = nextDueAt(deps.db, this.#deps.delays);
   }
 
   /** A mutation was created at `at`: its first step falls due the start delay later. */
   noteCreated(at: number): void {
-    const due = at + this.#delays.startMs;
+    const due = at + this.#deps.delays.startMs;
     if (this.#due === null || due < this.#due) this.#due = due;
   }
 
@@ -159,7 +157,7 @@ export class MutationAdvancer {
         try {
           await advanceMutations(this.#deps);
         } finally {
-          this.#due = nextDueAt(this.#deps.db, this.#delays);
+          this.#due = nextDueAt(this.#deps.db, this.#deps.delays);
         }
       })
       // A failed pass (a closed store at shutdown) must not block every later one; the request that asked still answers.

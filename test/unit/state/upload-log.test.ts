@@ -4,11 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UploadJournal, type JournalEntry } from '../../../src/state/upload-journal.js';
 import { LOG_SUFFIX, RUNS_DIR } from '../../../src/state/upload-log.js';
-import { contentsOf } from '../../../src/state/upload-store.js';
+import { contentsOf, STORE_FILE } from '../../../src/state/upload-store.js';
 import { tempDir } from '../../helpers/temp.js';
 import { journalView } from '../../helpers/upload-journal-view.js';
 
@@ -268,45 +268,52 @@ describe('a size lock taken while another run folds its log (#37 session 10)', (
   // the logs. The first run folds its log at its end, under the fold's lock, not the size lock: store written, then
   // the log deleted. Read store-then-logs, a fold landing between the two reads is in neither (the store read before
   // it, the log gone after it), the size reads as never seen, and the file is reserved and sent again.
-  it('what another run recorded is seen whether its fold lands before, between or after the two reads', async () => {
-    const dir = tempDir('adops-log-');
-    const first = new UploadJournal(dir, SCOPE);
-    const slot = await first.open('asset', 10, SHA);
-    await slot.put(entry({ state: 'ready', sentSha256: SHA }));
-    slot.release();
-    // The fold's effect, taken from a real fold, to be replayed at the moment chosen below: the store file as the fold
-    // writes it, and the log (with its lock) gone.
-    const uploads = join(dir, 'uploads');
-    const before = new Map(
-      readdirSync(uploads, { recursive: true, encoding: 'utf8' })
-        .filter((f) => statSync(join(uploads, f)).isFile())
-        .map((f) => [f, readFileSync(join(uploads, f))]),
-    );
-    await first.close();
-    const store = readdirSync(uploads, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('contents.json'))!;
-    const folded = readFileSync(join(uploads, store));
-    for (const [f, bytes] of before) writeFileSync(join(uploads, f), bytes); // the log back, as before the fold
-    rmSync(join(uploads, store));
-    expect(logsOf(dir)).toHaveLength(1);
-    const fold = () => {
-      writeFileSync(join(uploads, store), folded);
-      for (const f of before.keys()) if (f.includes(RUNS_DIR)) rmSync(join(uploads, f), { force: true });
-    };
-    // The second run: its store read is the moment the first run's fold lands (just after it read).
-    const second = new UploadJournal(dir, SCOPE);
-    const files: { read: (...a: unknown[]) => unknown } = Reflect.get(second, 'store');
-    const read = files.read.bind(files);
-    let landed = false;
-    files.read = (...a: unknown[]) => {
-      const out = read(...a);
-      if (!landed) fold();
-      landed = true;
-      return out;
-    };
-    const lock = await second.lockSize('asset', 10);
-    expect(landed).toBe(true);
-    expect(logsOf(dir)).toEqual([]);
-    expect(lock.seen).toBe(true); // before: false, and the second run reserved and sent the file again
-    lock.release();
-  });
+  it.each(['before the reads', 'right after the store read', 'after the reads'] as const)(
+    'what another run recorded is seen when its fold lands %s',
+    async (moment) => {
+      const dir = tempDir('adops-log-');
+      const first = new UploadJournal(dir, SCOPE);
+      const slot = await first.open('asset', 10, SHA);
+      await slot.put(entry({ state: 'ready', sentSha256: SHA }));
+      slot.release();
+      // The fold's effect, taken from a real fold, to be replayed at the moment chosen: the store file as the fold
+      // writes it, and the log (with its lock) gone.
+      const uploads = join(dir, 'uploads');
+      const before = new Map(
+        readdirSync(uploads, { recursive: true, encoding: 'utf8' })
+          .filter((f) => statSync(join(uploads, f)).isFile())
+          .map((f) => [f, readFileSync(join(uploads, f))]),
+      );
+      await first.close();
+      const store = readdirSync(uploads, { recursive: true, encoding: 'utf8' }).find((f) => basename(f) === STORE_FILE)!;
+      const folded = readFileSync(join(uploads, store));
+      for (const [f, bytes] of before) writeFileSync(join(uploads, f), bytes); // the log back, as before the fold
+      rmSync(join(uploads, store));
+      expect(logsOf(dir)).toHaveLength(1);
+      let landed = false;
+      const fold = () => {
+        writeFileSync(join(uploads, store), folded);
+        for (const f of before.keys()) if (f.includes(RUNS_DIR)) rmSync(join(uploads, f), { force: true });
+        landed = true;
+      };
+      const second = new UploadJournal(dir, SCOPE);
+      if (moment === 'before the reads') fold();
+      if (moment === 'right after the store read') {
+        const files: { read: (...a: unknown[]) => unknown } = Reflect.get(second, 'store');
+        const read = files.read.bind(files);
+        files.read = (...a: unknown[]) => {
+          const out = read(...a);
+          if (!landed) fold();
+          return out;
+        };
+      }
+      const lock = await second.lockSize('asset', 10);
+      if (moment === 'after the reads') fold();
+      expect(landed).toBe(true);
+      expect(logsOf(dir)).toEqual([]);
+      // Right after the store read, before the fix: false, and the second run reserved and sent the file again.
+      expect(lock.seen).toBe(true);
+      lock.release();
+    },
+  );
 });
