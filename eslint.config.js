@@ -57,6 +57,15 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       // A test rejects with the abort signal's own reason, whatever it is.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      // bash -c with a socket on stdin (node's pipes) reads ~/.bashrc as sshd's would: the tester's rc file (here a
+      // pyenv init, ~0.4 s a spawn) ran inside the test. A test's shell starts clean.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[arguments.0.value='bash'][arguments.1.elements.0.value='-c']",
+          message: "Spawn bash as ['--norc', '--noprofile', '-c', …]: bash -c on a pipe reads the tester's ~/.bashrc.",
+        },
+      ],
     },
   },
 );

@@ -23,7 +23,7 @@ describe('a reader that leaves early', () => {
     // sandbox it reads from answers from this process.
     const r = await spawnAsync(
       'bash',
-      ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" observe ad-groups --all --output ndjson | head -c 1 >/dev/null`],
+      ['--norc', '--noprofile', '-c', `set -o pipefail; "${process.execPath}" "${BIN}" observe ad-groups --all --output ndjson | head -c 1 >/dev/null`],
       {
         env: baseEnv({ ADOPS_CONFIG_DIR: cfg }),
         timeout: 20_000,

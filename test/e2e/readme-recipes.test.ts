@@ -20,9 +20,12 @@ let sandbox: SandboxChild;
 const cfg = tempConfigDir();
 const bin = tempDir('adops-bin-');
 
-/** Run a recipe with bash in its own folder; `adops` is the built binary. */
+/**
+ * Run a recipe with bash in its own folder; `adops` is the built binary. `--norc`: bash -c with a socket on stdin
+ * (spawnSync's pipes) reads ~/.bashrc as if run by sshd, so the tester's own rc file ran inside every recipe.
+ */
 function run(name: string, dir: string, extra: Record<string, string> = {}) {
-  return spawnSync('bash', ['-c', recipe(name)], {
+  return spawnSync('bash', ['--norc', '--noprofile', '-c', recipe(name)], {
     cwd: dir,
     encoding: 'utf8',
     timeout: 60_000,

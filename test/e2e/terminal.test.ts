@@ -153,7 +153,7 @@ describe('CSV for spreadsheets and loaders (item 9)', () => {
     writeFileSync(join(bin, 'adops'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(join(bin, 'adops'), 0o755);
     // Not spawnSync: the sandbox the recipe reads from answers from this process.
-    const r = await spawnAsync('bash', ['-c', script], {
+    const r = await spawnAsync('bash', ['--norc', '--noprofile', '-c', script], {
       cwd: dir,
       timeout: 60_000,
       env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME ?? '/tmp', LANG: 'C.UTF-8', ...env({ DAY: '2020-01-01' }) },
