@@ -7,12 +7,13 @@
 // two share. (Node has no API for a finished child's rusage; this asks the
 // child itself, from `process.resourceUsage()`.) The peak RSS is the child's
 // own since exec, not its maxRSS: peak-rss.js says why.
-import { OWN_PEAK_RSS_IMPORT, OWN_PEAK_RSS_KIB } from './peak-rss.js';
+import { fileURLToPath } from 'node:url';
 
-export const USAGE_ARGS = [
-  '--import',
-  `data:text/javascript,${OWN_PEAK_RSS_IMPORT}process.on('exit',()=>((u)=>process.stderr.write('\\npeak-rss-kib='+${OWN_PEAK_RSS_KIB}+'\\ncpu-us='+(u.userCPUTime+u.systemCPUTime)+'\\n'))(process.resourceUsage()))`,
-];
+/**
+ * Before the script: `--require` of a CommonJS file (usage-at-exit.cjs says why not `--import`). In NODE_OPTIONS
+ * (which splits on spaces) a path with a space is given in double quotes, as Node reads them there.
+ */
+export const USAGE_ARGS = ['--require', fileURLToPath(new URL('./usage-at-exit.cjs', import.meta.url))];
 
 /** The child's peak RSS (KiB) and CPU time (ms) from its stderr; NaN when absent. */
 export function childUsage(stderr) {

@@ -10,7 +10,7 @@
 // a 300 MiB parent gave a 39 MiB child 303). VmHWM in /proc/self/status is
 // the high-water mark of the process's own address space since exec; maxRSS
 // is the fallback where /proc is absent.
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export const OWN_PEAK_RSS_KIB =
   "(()=>{try{return(parseInt(readFileSync('/proc/self/status','latin1').split('VmHWM:')[1])||process.resourceUsage().maxRSS)}catch{return(process.resourceUsage().maxRSS)}})()";
@@ -23,13 +23,7 @@ export const PEAK_RSS_ARGS = [
 ];
 
 /** This process's own peak RSS in KiB (for a script that reports itself), as OWN_PEAK_RSS_KIB measures it. */
-export function ownPeakRssKib() {
-  try {
-    return parseInt(readFileSync('/proc/self/status', 'latin1').split('VmHWM:')[1]) || process.resourceUsage().maxRSS;
-  } catch {
-    return process.resourceUsage().maxRSS;
-  }
-}
+export const { ownPeakRssKib } = createRequire(import.meta.url)('./own-peak-rss.cjs');
 
 /** The figure from a child's stderr, in KiB (NaN when absent). */
 export const peakRssKib = (stderr) => Number(/peak-rss-kib=(\d+)/.exec(String(stderr))?.[1]);

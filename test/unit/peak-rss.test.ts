@@ -6,11 +6,16 @@
 // children of one big parent reads ~1.0 whatever the children do. These spawn
 // children from a parent holding 256 MiB and check the figure is the child's.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childUsage, USAGE_ARGS } from '../../bench/lib/child-usage.js';
 import { PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
+import { tempDir } from '../helpers/temp.js';
 
 const MIB = 1024;
+/** NODE_OPTIONS of these arguments: Node splits it on spaces, so a path holding one (a clone's folder) is quoted. */
+const nodeOptions = (args: readonly string[]) => args.map((a) => (a.includes(' ') ? JSON.stringify(a) : a)).join(' ');
 const child = (args: string[], env: Record<string, string>, script: string) =>
   spawnSync(process.execPath, [...args, '-e', script], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
 
@@ -22,7 +27,7 @@ describe("a child's peak RSS is its own, not its parent's", () => {
       { name: 'PEAK_RSS_ARGS in argv', run: (s: string) => peakRssKib(child(PEAK_RSS_ARGS, {}, s).stderr) },
       { name: 'PEAK_RSS_ARGS in NODE_OPTIONS', run: (s: string) => peakRssKib(child([], { NODE_OPTIONS: PEAK_RSS_ARGS.join(' ') }, s).stderr) },
       { name: 'USAGE_ARGS in argv', run: (s: string) => childUsage(child(USAGE_ARGS, {}, s).stderr).rssKib },
-      { name: 'USAGE_ARGS in NODE_OPTIONS', run: (s: string) => childUsage(child([], { NODE_OPTIONS: USAGE_ARGS.join(' ') }, s).stderr).rssKib },
+      { name: 'USAGE_ARGS in NODE_OPTIONS', run: (s: string) => childUsage(child([], { NODE_OPTIONS: nodeOptions(USAGE_ARGS) }, s).stderr).rssKib },
     ];
     for (const way of ways) {
       const bare = way.run('0');
@@ -34,4 +39,15 @@ describe("a child's peak RSS is its own, not its parent's", () => {
     }
     expect(held.length).toBe(256 * 2 ** 20);
   }, 30_000);
+});
+
+// The CPU benches measure a CommonJS entry (bin/adops.js) as users run it: the instrument must not start Node's ES
+// module loader there (an `--import` preload did: ~16 ms of CPU a run that users' runs do not pay).
+it('USAGE_ARGS leaves a CommonJS entry without the ES module loader, and still reports its CPU time', () => {
+  const entry = join(tempDir('adops-usage-'), 'entry.cjs');
+  writeFileSync(entry, `process.on('exit', () => console.log(process.moduleLoadList.filter((m) => m.includes('esm/module_job')).length));\n`);
+  const r = spawnSync(process.execPath, [...USAGE_ARGS, entry], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout.trim()).toBe('0');
+  expect(childUsage(r.stderr).cpuMs).toBeGreaterThan(0);
 });
