@@ -1,7 +1,9 @@
-// A child's own peak RSS without /usr/bin/time: run Node with these arguments
-// before the script (or in NODE_OPTIONS: hence no spaces, no double quotes, no
-// `%` or `#` in the data: URL) and the child writes `peak-rss-kib=N` to stderr
-// at exit (process.exit included). Used by the memory benches and their tests.
+// A child's own peak RSS without /usr/bin/time: run Node with PEAK_RSS_ARGS
+// before the script (or in NODE_OPTIONS, through nodeOptions) and the child
+// writes `peak-rss-kib=N` to stderr at exit (process.exit included). Used by the
+// memory benches and their tests. The same preload as the CPU benches'
+// (child-usage.js, usage-at-exit.cjs: a `--require`, so a CommonJS entry runs
+// without Node's ES module loader, as users run it).
 //
 // Why not `process.resourceUsage().maxRSS`: Linux carries ru_maxrss across
 // execve, and a spawned child starts as a fork of its parent, so maxRSS is at
@@ -9,20 +11,16 @@
 // and a 120 MB string: 187 MiB reported for an 82 MiB child, CI 2026-12-03;
 // a 300 MiB parent gave a 39 MiB child 303). VmHWM in /proc/self/status is
 // the high-water mark of the process's own address space since exec; maxRSS
-// is the fallback where /proc is absent.
+// is the fallback where /proc is absent (own-peak-rss.cjs).
 import { createRequire } from 'node:module';
+import { USAGE_ARGS } from './child-usage.js';
 
-export const OWN_PEAK_RSS_KIB =
-  "(()=>{try{return(parseInt(readFileSync('/proc/self/status','latin1').split('VmHWM:')[1])||process.resourceUsage().maxRSS)}catch{return(process.resourceUsage().maxRSS)}})()";
-/** The import OWN_PEAK_RSS_KIB needs, first in a data: URL that uses it. */
-export const OWN_PEAK_RSS_IMPORT = "import{readFileSync}from'node:fs';";
+export const PEAK_RSS_ARGS = USAGE_ARGS;
 
-export const PEAK_RSS_ARGS = [
-  '--import',
-  `data:text/javascript,${OWN_PEAK_RSS_IMPORT}process.on('exit',()=>process.stderr.write(String.fromCharCode(10)+'peak-rss-kib='+${OWN_PEAK_RSS_KIB}+String.fromCharCode(10)))`,
-];
+/** NODE_OPTIONS of these arguments: Node splits it on spaces, so an argument holding one (a clone's path) is quoted. */
+export const nodeOptions = (args) => args.map((a) => (a.includes(' ') ? JSON.stringify(a) : a)).join(' ');
 
-/** This process's own peak RSS in KiB (for a script that reports itself), as OWN_PEAK_RSS_KIB measures it. */
+/** This process's own peak RSS in KiB (for a script that reports itself). */
 export const { ownPeakRssKib } = createRequire(import.meta.url)('./own-peak-rss.cjs');
 
 /** The figure from a child's stderr, in KiB (NaN when absent). */

@@ -5,7 +5,7 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
+import { nodeOptions, PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
 import { DEMO, ensureBuilt, tempConfigDir } from '../helpers/cli.js';
 import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy } from '../helpers/drop-proxy.js';
@@ -97,7 +97,7 @@ describe('mutations apply reads its file safely', () => {
     const file = join(dir, 'many.csv');
     writeFileSync(file, renameRows(150_000, ACC));
     const r = await run(['mutations', 'apply', file, '--dry-run', '--output', 'csv', '--fields', 'state'], {
-      NODE_OPTIONS: `--max-old-space-size=40 ${PEAK_RSS_ARGS.join(' ')}`,
+      NODE_OPTIONS: nodeOptions(['--max-old-space-size=40', ...PEAK_RSS_ARGS]),
     });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(r.stderr).toMatch(/dry run: 150000 row\(s\) valid/);

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
+import { nodeOptions, PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
 import { BULK_NEW_SPACE } from '../../src/client/young-generation.js';
 import { baseEnv, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
@@ -78,7 +78,7 @@ async function applyRows(
       ADOPS_CONFIG_DIR: tempConfigDir(),
       ADOPS_BASE_URL: sb.url,
       ADOPS_API_KEY: DEMO.full,
-      NODE_OPTIONS: [...probe, ...FLAGS_SET, ...PEAK_RSS_ARGS].join(' '),
+      NODE_OPTIONS: nodeOptions([...probe, ...FLAGS_SET, ...PEAK_RSS_ARGS]),
     },
     timeoutMs: 120_000,
   });

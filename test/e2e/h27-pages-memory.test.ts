@@ -5,7 +5,7 @@
 // fix V8 doubled its young generation as the pages went by (heap 10.8 -> 15.5
 // MiB, RSS 1.2x); now the 10x run's heap stays within 25% of the small one's (measured 1.12x).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
+import { nodeOptions, PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
 import { fillStored } from '../../bench/lib/stored-rows.js';
 import { storedRowJson } from '../../src/sandbox/ingest/stored-reads.js';
 import { ensureBuilt, runAdops, tempConfigDir } from '../helpers/cli.js';
@@ -33,7 +33,7 @@ afterAll(() => sb?.close());
 
 async function walk(adv: string, rows: number): Promise<{ heap: number; rss: number }> {
   const r = await runAdops(['observe', 'campaigns', '--advertiser', adv, '--all', '--output', 'ndjson'], {
-    env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full, NODE_OPTIONS: [...HEAP_AT_EXIT, ...PEAK_RSS_ARGS].join(' ') },
+    env: { ADOPS_CONFIG_DIR: cfg, ADOPS_BASE_URL: sb.url, ADOPS_API_KEY: sb.keys.full, NODE_OPTIONS: nodeOptions([...HEAP_AT_EXIT, ...PEAK_RSS_ARGS]) },
     timeoutMs: 90_000,
   });
   expect(r.code, r.stderr.slice(-2000)).toBe(0);

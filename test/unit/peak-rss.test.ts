@@ -10,12 +10,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childUsage, USAGE_ARGS } from '../../bench/lib/child-usage.js';
-import { PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
+import { nodeOptions, PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
 import { tempDir } from '../helpers/temp.js';
 
 const MIB = 1024;
-/** NODE_OPTIONS of these arguments: Node splits it on spaces, so a path holding one (a clone's folder) is quoted. */
-const nodeOptions = (args: readonly string[]) => args.map((a) => (a.includes(' ') ? JSON.stringify(a) : a)).join(' ');
 const child = (args: string[], env: Record<string, string>, script: string) =>
   spawnSync(process.execPath, [...args, '-e', script], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
 
@@ -25,7 +23,7 @@ describe("a child's peak RSS is its own, not its parent's", () => {
     expect(process.memoryUsage().rss / 2 ** 20).toBeGreaterThan(256);
     const ways = [
       { name: 'PEAK_RSS_ARGS in argv', run: (s: string) => peakRssKib(child(PEAK_RSS_ARGS, {}, s).stderr) },
-      { name: 'PEAK_RSS_ARGS in NODE_OPTIONS', run: (s: string) => peakRssKib(child([], { NODE_OPTIONS: PEAK_RSS_ARGS.join(' ') }, s).stderr) },
+      { name: 'PEAK_RSS_ARGS in NODE_OPTIONS', run: (s: string) => peakRssKib(child([], { NODE_OPTIONS: nodeOptions(PEAK_RSS_ARGS) }, s).stderr) },
       { name: 'USAGE_ARGS in argv', run: (s: string) => childUsage(child(USAGE_ARGS, {}, s).stderr).rssKib },
       { name: 'USAGE_ARGS in NODE_OPTIONS', run: (s: string) => childUsage(child([], { NODE_OPTIONS: nodeOptions(USAGE_ARGS) }, s).stderr).rssKib },
     ];
