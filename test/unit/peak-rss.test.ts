@@ -6,8 +6,8 @@
 // children of one big parent reads ~1.0 whatever the children do. These spawn
 // children from a parent holding 256 MiB and check the figure is the child's.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childUsage, USAGE_ARGS } from '../../bench/lib/child-usage.js';
 import { nodeOptions, PEAK_RSS_ARGS, peakRssKib } from '../../bench/lib/peak-rss.js';
@@ -47,5 +47,14 @@ it('USAGE_ARGS leaves a CommonJS entry without the ES module loader, and still r
   const r = spawnSync(process.execPath, [...USAGE_ARGS, entry], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   expect(r.stdout.trim()).toBe('0');
+  expect(childUsage(r.stderr).cpuMs).toBeGreaterThan(0);
+});
+
+it('nodeOptions carries a preload whose path holds a space (a clone in "my projects")', () => {
+  const dir = join(tempDir('adops-usage-'), 'my projects');
+  mkdirSync(dir);
+  for (const f of ['usage-at-exit.cjs', 'own-peak-rss.cjs']) copyFileSync(join(dirname(USAGE_ARGS[1]!), f), join(dir, f));
+  const r = child([], { NODE_OPTIONS: nodeOptions(['--require', join(dir, 'usage-at-exit.cjs')]) }, '0');
+  expect(r.status, r.stderr).toBe(0);
   expect(childUsage(r.stderr).cpuMs).toBeGreaterThan(0);
 });
