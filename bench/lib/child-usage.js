@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Before the script: `--require` of a CommonJS file (usage-at-exit.cjs says why not `--import`). In NODE_OPTIONS
- * (which splits on spaces) a path with a space is given in double quotes, as Node reads them there.
+ * (which splits on spaces) a path with a space goes in double quotes, as Node reads them there: peak-rss.js nodeOptions.
  */
 export const USAGE_ARGS = ['--require', fileURLToPath(new URL('./usage-at-exit.cjs', import.meta.url))];
 
