@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillStored } from './lib/stored-rows.js';
 import { scratchDir } from './lib/scratch-dir.js';
+import { median } from './lib/timed-run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -193,11 +194,6 @@ async function round(base, paths, seconds, n, pid) {
     clientCpuPerRequest: (clientCpu.user + clientCpu.system) / counts.requests,
   };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main() {
   if (!existsSync(join(ROOT, 'dist', 'sandbox', 'index.js'))) {

@@ -30,6 +30,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from './lib/scratch-dir.js';
+import { median } from './lib/timed-run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.adops);
@@ -51,10 +52,6 @@ if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js'))) {
 const loadStart = loadavg()[0].toFixed(2);
 const tmp = scratchDir('start');
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ADOPS_CONFIG_DIR: join(tmp, 'config') };
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const figures = [];
 function figure(measure, result, baseline, target, met) {
   const f = { measure, result, baseline, target, met };

@@ -7,16 +7,16 @@
 // two share. (Node has no API for a finished child's rusage; this asks the
 // child itself, from `process.resourceUsage()`.) The peak RSS is the child's
 // own since exec, not its maxRSS: peak-rss.js says why.
-import { fileURLToPath } from 'node:url';
+import { PEAK_RSS_ARGS, peakRssKib } from './peak-rss.js';
 
 /**
- * Before the script: `--require` of a CommonJS file (usage-at-exit.cjs says why not `--import`). In NODE_OPTIONS
+ * Before the script: the memory benches' preload (peak-rss.js), which writes the CPU time too. In NODE_OPTIONS
  * (which splits on spaces) a path with a space goes in double quotes, as Node reads them there: peak-rss.js nodeOptions.
  */
-export const USAGE_ARGS = ['--require', fileURLToPath(new URL('./usage-at-exit.cjs', import.meta.url))];
+export const USAGE_ARGS = PEAK_RSS_ARGS;
 
 /** The child's peak RSS (KiB) and CPU time (ms) from its stderr; NaN when absent. */
 export function childUsage(stderr) {
   const text = String(stderr);
-  return { rssKib: Number(/peak-rss-kib=(\d+)/.exec(text)?.[1]), cpuMs: Number(/cpu-us=(\d+)/.exec(text)?.[1]) / 1000 };
+  return { rssKib: peakRssKib(text), cpuMs: Number(/cpu-us=(\d+)/.exec(text)?.[1]) / 1000 };
 }

@@ -13,9 +13,10 @@
 // the high-water mark of the process's own address space since exec; maxRSS
 // is the fallback where /proc is absent (own-peak-rss.cjs).
 import { createRequire } from 'node:module';
-import { USAGE_ARGS } from './child-usage.js';
+import { fileURLToPath } from 'node:url';
 
-export const PEAK_RSS_ARGS = USAGE_ARGS;
+/** `--require` of a CommonJS file (usage-at-exit.cjs says why not `--import`); it also writes the CPU time. */
+export const PEAK_RSS_ARGS = ['--require', fileURLToPath(new URL('./usage-at-exit.cjs', import.meta.url))];
 
 /** NODE_OPTIONS of these arguments: Node splits it on spaces, so an argument holding one (a clone's path) is quoted. */
 export const nodeOptions = (args) => args.map((a) => (a.includes(' ') ? JSON.stringify(a) : a)).join(' ');
