@@ -7,11 +7,14 @@
 // rounds with the order alternating; each child also reports its own CPU time
 // (user + system, bench/lib/child-usage.js): the client's CPU per row beside
 // the bare loop's, since every millisecond of it is taken from the sandbox on
-// a machine the two share. The peak RSS of the BIG_ROWS runs (real runs, not
-// --dry-run) is set against the ROWS-row runs. Prints a Markdown table and
-// `figure:` lines; `--write` puts the table in docs/performance.md between the
-// "bulk-apply" markers.
-// Usage: node bench/apply.js [--rows 2000] [--big-rows 20000] [--rounds 2] [--write]   (needs `npm run build`)
+// a machine the two share. Each round runs both sides back to back, and each
+// figure is the median of the rounds' own ratios (as bench/sandbox-mixed.js
+// does): each side's best round taken apart lets noise that hit one side's
+// rounds only read as a difference between the two. The peak RSS of the
+// BIG_ROWS runs (real runs, not --dry-run) is set against the ROWS-row runs.
+// Prints a Markdown table and `figure:` lines; `--write` puts the table in
+// docs/performance.md between the "bulk-apply" markers.
+// Usage: node bench/apply.js [--rows 2000] [--big-rows 20000] [--rounds 3] [--write]   (needs `npm run build`)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { childUsage, USAGE_ARGS } from './lib/child-usage.js';
 import { renameRows } from './lib/peak-rss.js';
 import { DEMO_ADVERTISER, startSandboxChild } from './lib/sandbox-child.js';
+import { median } from './lib/timed-run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'adops.js');
@@ -28,7 +32,7 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
 const ROWS = opt('--rows', 2000);
 const BIG_ROWS = opt('--big-rows', opt('--mem-rows', ROWS * 10));
-const ROUNDS = opt('--rounds', 2);
+const ROUNDS = opt('--rounds', 3);
 const CONCURRENCY = 8;
 const RATE_TARGET = 0.8;
 const MEM_TARGET = 1.25;
@@ -93,17 +97,21 @@ async function compare(rows) {
       runs[s].push(r);
     }
   }
-  const least = (xs, k) => Math.min(...xs.map((x) => x[k]));
-  const ms = { adops: least(runs.adops, 'ms'), bare: least(runs.bare, 'ms') };
-  // CPU per row in µs, the least of the rounds each (CPU time moves far less with the load than wall time).
-  const cpu = { adops: (least(runs.adops, 'cpuMs') * 1000) / rows, bare: (least(runs.bare, 'cpuMs') * 1000) / rows };
+  const ms = { adops: median(runs.adops.map((x) => x.ms)), bare: median(runs.bare.map((x) => x.ms)) };
+  // CPU per row in µs, each side's median over the rounds.
+  const cpuOf = (s) => (median(runs[s].map((x) => x.cpuMs)) * 1000) / rows;
+  const cpu = { adops: cpuOf('adops'), bare: cpuOf('bare') };
+  // Each round's own ratios (the two sides back to back); the figures are their medians.
+  const rounds = runs.adops.map((a, i) => runs.bare[i].ms / a.ms);
+  const cpuRounds = runs.adops.map((a, i) => a.cpuMs / runs.bare[i].cpuMs);
   return {
     rows,
     ms,
     cpu,
-    ratio: ms.bare / ms.adops,
-    cpuRatio: cpu.adops / cpu.bare,
-    rounds: runs.adops.map((a, i) => runs.bare[i].ms / a.ms),
+    ratio: median(rounds),
+    cpuRatio: median(cpuRounds),
+    rounds,
+    cpuRounds,
     rssKib: Math.max(...runs.adops.map((r) => r.rssKib)),
   };
 }
@@ -119,7 +127,7 @@ try {
     `| bare keep-alive loop, same bodies and keys, ${CONCURRENCY} in flight | ${(c.ms.bare / 1000).toFixed(2)} s | ${rate(c, 'bare').toFixed(0)} rows/s | ${c.cpu.bare.toFixed(0)} µs | |`,
   ];
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/apply.js, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)} at the end); each side against its own fresh sandbox child, timed as a whole process (start to exit), best of ${ROUNDS}; CPU is the client process's own user + system time (start-up included) over the rows, the least of ${ROUNDS}:`,
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/apply.js, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)} at the end); each side against its own fresh sandbox child, timed as a whole process (start to exit), ${ROUNDS} rounds, the two sides back to back in each; time and CPU are each side's median; CPU is the client process's own user + system time (start-up included) over the rows; the ratios are the medians of the rounds' own:`,
     '',
     '| Case | Time | Rate | CPU per row | Peak RSS |',
     '| --- | --- | --- | --- | --- |',
@@ -128,7 +136,7 @@ try {
     '',
     ...[small, big].map(
       (c) =>
-        `${n(c.rows)} rows: rate ratio ${c.ratio.toFixed(2)}× (rounds: ${c.rounds.map((r) => r.toFixed(2)).join(', ')}), client CPU per row ${c.cpuRatio.toFixed(2)}× the bare loop's.`,
+        `${n(c.rows)} rows: rate ratio ${c.ratio.toFixed(2)}× (rounds: ${c.rounds.map((r) => r.toFixed(2)).join(', ')}), client CPU per row ${c.cpuRatio.toFixed(2)}× the bare loop's (rounds: ${c.cpuRounds.map((r) => r.toFixed(2)).join(', ')}).`,
     ),
     `Peak memory ${n(BIG_ROWS)} against ${n(ROWS)} rows ${memRatio.toFixed(2)}×.`,
   ].join('\n');

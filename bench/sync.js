@@ -4,13 +4,16 @@
 // flight (bench/lib/bare-sync.js); then a re-run with nothing to send against
 // a bare script that lists the ready Assets and hashes the files. Each first
 // run gets its own fresh sandbox child; both sides timed as whole processes
-// (start to exit), ROUNDS rounds with the order alternating, best of each.
+// (start to exit), ROUNDS rounds with the order alternating. Each round runs
+// both sides back to back; each figure is the median of the rounds' own
+// ratios (as bench/sandbox-mixed.js does: each side's best round taken apart
+// lets noise that hit one side only read as a difference between the two).
 // Each child also reports its own CPU time (user + system,
 // bench/lib/child-usage.js): the client's CPU per file beside the bare loop's,
 // as the client and the sandbox share this machine's cores.
 // Prints a Markdown table and `figure:` lines; `--write` puts the table in
 // docs/performance.md between the "bulk-sync" markers.
-// Usage: node bench/sync.js [--files 300] [--rounds 2] [--write]   (needs `npm run build`)
+// Usage: node bench/sync.js [--files 300] [--rounds 3] [--write]   (needs `npm run build`)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { childUsage, USAGE_ARGS } from './lib/child-usage.js';
 import { startSandboxChild } from './lib/sandbox-child.js';
+import { median } from './lib/timed-run.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'adops.js');
@@ -26,7 +30,7 @@ const BARE = join(ROOT, 'bench', 'lib', 'bare-sync.js');
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
 const FILES = opt('--files', 300);
-const ROUNDS = opt('--rounds', 2);
+const ROUNDS = opt('--rounds', 3);
 const CONCURRENCY = 8;
 const RATE_TARGET = 0.8;
 const RERUN_TARGET = 1.5;
@@ -97,22 +101,26 @@ async function side(which) {
 try {
   const runs = { adops: [], bare: [] };
   for (let i = 0; i < ROUNDS; i++) for (const s of i % 2 ? ['bare', 'adops'] : ['adops', 'bare']) runs[s].push(await side(s));
-  const best = (xs) => Math.min(...xs);
-  const up = best(runs.adops.map((r) => r.first));
-  const bare = best(runs.bare.map((r) => r.first));
-  const again = best(runs.adops.map((r) => r.again));
-  const plan = best(runs.adops.map((r) => r.plan));
+  const mid = (side, k) => median(runs[side].map((r) => r[k]));
+  const up = mid('adops', 'first');
+  const bare = mid('bare', 'first');
+  const again = mid('adops', 'again');
+  const plan = mid('adops', 'plan');
   const rate = (ms) => FILES / (ms / 1000);
-  const ratio = bare / up;
-  const rerun = again / plan;
-  // CPU per file in ms, the least of the rounds each (CPU time moves far less with the load than wall time).
-  const cpu = { adops: best(runs.adops.map((r) => r.cpu)) / FILES, bare: best(runs.bare.map((r) => r.cpu)) / FILES };
-  const cpuRatio = cpu.adops / cpu.bare;
+  // Each round's own ratios (its two sides back to back; the re-run and the plan on one sandbox); the figures are their medians.
+  const byRound = (f) => runs.adops.map((a, i) => f(a, runs.bare[i]));
+  const rounds = { rate: byRound((a, b) => b.first / a.first), cpu: byRound((a, b) => a.cpu / b.cpu), rerun: byRound((a) => a.again / a.plan) };
+  const ratio = median(rounds.rate);
+  const rerun = median(rounds.rerun);
+  // CPU per file in ms, each side's median over the rounds.
+  const cpu = { adops: mid('adops', 'cpu') / FILES, bare: mid('bare', 'cpu') / FILES };
+  const cpuRatio = median(rounds.cpu);
   if (!(cpu.adops > 0 && cpu.bare > 0)) throw new Error('a side reported no CPU time');
-  const againCpu = best(runs.adops.map((r) => r.againCpu));
-  const planCpu = best(runs.adops.map((r) => r.planCpu));
+  const againCpu = mid('adops', 'againCpu');
+  const planCpu = mid('adops', 'planCpu');
+  const listed = (xs) => xs.map((x) => x.toFixed(2)).join(', ');
   const table = [
-    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/sync.js, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)} at the end); ${FILES} PNGs of 60–1,300 bytes, each side on its own fresh sandbox child, timed as a whole process (start to exit), best of ${ROUNDS}:`,
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/sync.js, Node ${process.version}, ${cpus().length} cores (shared; load average ${loadavg()[0].toFixed(1)} at the end); ${FILES} PNGs of 60–1,300 bytes, each side on its own fresh sandbox child, timed as a whole process (start to exit), ${ROUNDS} rounds, the two sides back to back in each; each figure is its side's median:`,
     '',
     '| Case | Time | Rate | Client CPU |',
     '| --- | --- | --- | --- |',
@@ -121,7 +129,7 @@ try {
     `| \`adops assets sync\` again, nothing to send | ${again.toFixed(0)} ms | | ${againCpu.toFixed(0)} ms |`,
     `| bare script: list the ready Assets, hash the files | ${plan.toFixed(0)} ms | | ${planCpu.toFixed(0)} ms |`,
     '',
-    `Rate ratio ${ratio.toFixed(2)}×; client CPU per file ${cpuRatio.toFixed(2)}× the bare loop's; re-run ${rerun.toFixed(2)}× the bare plan (CPU ${(againCpu / planCpu).toFixed(2)}×). CPU is each process's own user + system time, start-up included, the least of ${ROUNDS}.`,
+    `Rate ratio ${ratio.toFixed(2)}× (rounds: ${listed(rounds.rate)}); client CPU per file ${cpuRatio.toFixed(2)}× the bare loop's (rounds: ${listed(rounds.cpu)}); re-run ${rerun.toFixed(2)}× the bare plan (rounds: ${listed(rounds.rerun)}; CPU ${(againCpu / planCpu).toFixed(2)}×). Each ratio is the median of the rounds' own; CPU is each process's own user + system time, start-up included.`,
   ].join('\n');
   console.log(table);
   const figure = (f) => console.log(`figure: ${JSON.stringify(f)}`);
