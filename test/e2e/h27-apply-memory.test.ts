@@ -1,6 +1,7 @@
-// Issue 27: a real `mutations apply` (not --dry-run) holds nothing per row: the
-// file is checked in a first read, then streamed (parse, send, record, drop),
-// so what stays in memory is bounded by the rows in flight, not the row count.
+// Issue 27: a real `mutations apply` (not --dry-run) of a file past READ_ONCE_BYTES
+// holds nothing per row: the file is checked in a first read, then streamed (parse,
+// send, record, drop), so what stays in memory is bounded by the rows in flight, not
+// the row count (a smaller file's rows are held: #37 session 12, at most ~1 MiB).
 // The BUILT binary against a sandbox, at 500 and 5,000 rows; the child runs a
 // full GC every 100 ms and reports the most heap still in use after one (what
 // it held at its fullest, garbage aside). Before the change it held every parsed body, every outcome and every
@@ -8,12 +9,13 @@
 // it is dominated by V8's young generation, which grows to its maximum on any
 // allocation-heavy run longer than about a second (a dry run, which sends
 // nothing, shows the same growth), whatever is kept.
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeOptions, PEAK_RSS_ARGS, peakRssKib, renameRows } from '../../bench/lib/peak-rss.js';
 import { BULK_NEW_SPACE } from '../../src/client/young-generation.js';
+import { READ_ONCE_BYTES } from '../../src/commands/mutations/apply.js';
 import { baseEnv, DEMO, ensureBuilt, ROOT, runAdops, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_WORLD, useTestSandbox } from '../helpers/sandbox.js';
 import { spawnAsync } from '../helpers/spawn-async.js';
@@ -73,6 +75,8 @@ async function applyRows(
   // Each run its own file (so its own journal): every row is sent.
   const file = join(dir, `rows-${rows}-${probe === LIVE_HEAP ? 'live' : 'old'}.csv`);
   writeFileSync(file, renameRows(rows, ACC));
+  // 5,000 rows are streamed (what is judged below); 500 are held.
+  expect(statSync(file).size > READ_ONCE_BYTES).toBe(rows >= 5_000);
   const r = await runAdops(['mutations', 'apply', file, '--concurrency', '8', '--output', 'ndjson'], {
     env: {
       ADOPS_CONFIG_DIR: tempConfigDir(),

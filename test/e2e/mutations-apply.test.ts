@@ -3,7 +3,8 @@
 // interrupted mid-way then re-run makes every row exactly once (counted on the
 // server with GET /mutations and the full key).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, DEMO, ensureBuilt, ROOT, tempConfigDir } from '../helpers/cli.js';
@@ -11,6 +12,7 @@ import { runAdopsInProcess } from '../helpers/run-in-process.js';
 import { allMutations, campaignsOf, sandboxBehindProxy, type DropProxy } from '../helpers/drop-proxy.js';
 import { DEMO_WORLD, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { READ_ONCE_BYTES } from '../../src/commands/mutations/apply.js';
 
 const ACC = 'acc_acme_a_001';
 let sb: TestSandbox;
@@ -137,4 +139,57 @@ describe('mutations apply', () => {
       expect([...after.values()].every((n) => n === 1)).toBe(true);
     }, 60_000);
   }
+});
+
+// A file up to READ_ONCE_BYTES is read once and its checked rows held (#37 session 12); a larger one is read a
+// second time as it is sent, so memory stays flat. Each run below is held at the journal's lock (a live holder's
+// lock file) once its check is done, the file is rewritten, then the lock is freed: what is sent shows which it did.
+describe('mutations apply: a small file is sent as it was checked, a large one is read again', () => {
+  const ROW_BYTES = 1_000;
+  /** NDJSON of `n` renames, each line ROW_BYTES long (blanks inside the JSON), named `${word}-000`, … */
+  const padded = (word: string, action: string, n: number) =>
+    Array.from({ length: n }, (_, i) => {
+      const json = JSON.stringify({
+        advertiserId: ACC,
+        target: { type: 'campaign', id: campaigns[i % campaigns.length] },
+        action,
+        name: `${word}-${String(i).padStart(3, '0')}`,
+      });
+      return `${json.slice(0, -1)}${' '.repeat(ROW_BYTES - json.length - 1)}}\n`;
+    }).join('');
+  /** Runs apply on `file`; between its check (the journal made) and its first send, writes `rewrite` over the file. */
+  async function rewrittenAfterCheck(file: string, rewrite: string) {
+    const journal = `${file}.adops-journal.ndjson`;
+    // A live run's lock (this process, another token): the run waits for it after its check.
+    writeFileSync(`${journal}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: Date.now(), token: 'test-holds-it' }));
+    const running = run(['mutations', 'apply', file, '--output', 'ndjson']);
+    for (let i = 0; i < 500 && !existsSync(journal); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(existsSync(journal)).toBe(true);
+    writeFileSync(file, rewrite);
+    rmSync(`${journal}.lock`);
+    const r = await running;
+    const names = proxy.seen.filter((s) => s.method === 'POST' && s.path === '/mutations').map((s) => (JSON.parse(s.body) as { name: string }).name);
+    return { ...r, names };
+  }
+
+  it('a file up to READ_ONCE_BYTES: the rows sent are the rows checked, though the file changed before the first send', async () => {
+    const file = join(dir, 'read-once.ndjson');
+    writeFileSync(file, padded('before', 'rename', 10));
+    expect(statSync(file).size).toBeLessThanOrEqual(READ_ONCE_BYTES);
+    const r = await rewrittenAfterCheck(file, padded('afterr', 'renamx', 10));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/waiting: another run is applying this file/);
+    expect(r.names.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `before-${String(i).padStart(3, '0')}`));
+  });
+
+  it('a file past READ_ONCE_BYTES is read again as it is sent: a row changed to a bad one stops the run (exit 2)', async () => {
+    const file = join(dir, 'read-twice.ndjson');
+    const rows = 150;
+    writeFileSync(file, padded('large', 'rename', rows));
+    expect(statSync(file).size).toBeGreaterThan(READ_ONCE_BYTES);
+    const r = await rewrittenAfterCheck(file, padded('large', 'renamx', rows));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/changed while it was read \(line 1: action must be one of/);
+    expect(r.names).toEqual([]);
+  });
 });
