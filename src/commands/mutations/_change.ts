@@ -27,7 +27,7 @@ export async function changeProblems(b: Obj): Promise<string[]> {
 }
 
 /**
- * changeProblems as a synchronous function, the contract's validators loaded once: a file of changes
+ * changeProblems as a synchronous function, the contract's validators loaded once: a large file of changes
  * checks every row twice (#37: four awaited calls and a copy of the lists a row before).
  */
 export async function changeChecker(): Promise<(b: Obj) => string[]> {
@@ -45,8 +45,8 @@ export async function changeChecker(): Promise<(b: Obj) => string[]> {
 }
 
 /**
- * The one checker of the process, the same function for every file and pass: a file of changes is read twice
- * (the check pass, the send pass), and a checker made for each pass was a new callee at rowFromCells' call,
+ * The one checker of the process, the same function for every file and pass: a file of changes past
+ * READ_ONCE_BYTES is read twice (the check pass, the send pass), and a checker made for each pass was a new callee at rowFromCells' call,
  * which V8 had compiled for the first one, so it threw that code away and compiled it again (#37 session 7).
  */
 let madeChecker: ((b: Obj) => string[]) | undefined;

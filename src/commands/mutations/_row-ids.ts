@@ -1,5 +1,6 @@
 // Row identities (the journal's `hash#occurrence`, see rowIds in
-// flows/mutation-journal.ts) for a file read twice instead of held: the first
+// flows/mutation-journal.ts) for a file read twice instead of held (one past
+// READ_ONCE_BYTES, commands/mutations/apply.ts): the first
 // pass marks every body hash in a fixed-size filter and remembers only the
 // hashes the filter may have seen before; the second counts occurrences of
 // those alone. Every other row is its hash's first occurrence. Memory: the

@@ -29,7 +29,7 @@ function numberCell(name: string, text: string, problems: string[]): number | un
   return n;
 }
 
-/** The header's names for which `test` holds, in header order (an array only when one does: #37, a row of a bulk file is checked twice). */
+/** The header's names for which `test` holds, in header order (an array only when one does: #37, a row of a large file is checked twice). */
 function namesWhere(header: readonly string[], v: Readonly<Record<string, string>>, test: (name: string, value: string) => boolean): string[] | undefined {
   let names: string[] | undefined;
   for (const h of header) if (test(h, v[h]!)) (names ??= []).push(h);
@@ -41,7 +41,7 @@ const LINE_BREAK = /[\r\n]/;
 const isBroken = (name: string, value: string) => name !== 'body' && LINE_BREAK.test(value);
 const isBesideBody = (name: string, value: string) => name !== 'body' && value !== '';
 
-/** The problems of a change: changeChecker's, synchronous (one row at a time, twice per file). */
+/** The problems of a change: changeChecker's, synchronous (one row at a time, twice per large file). */
 type Check = (body: Obj) => string[];
 
 function rowFromCells(line: number, header: readonly string[], cells: string[], check: Check): ParsedRow {
