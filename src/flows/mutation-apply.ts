@@ -62,7 +62,7 @@ const isStartState = (v: unknown): v is string => typeof v === 'string' && MUTAT
 export const KEY_SAFE_MS = 23 * 60 * 60 * 1000;
 
 /** Row identities in file order, as rowIds gives them for the whole list (a repeat numbered by occurrence). */
-function rowIdsInOrder(): (body: Obj) => string {
+export function rowIdsInOrder(): (body: Obj) => string {
   const seen = new Map<string, number>();
   return (body) => {
     const h = bodyHash(body);

@@ -192,4 +192,34 @@ describe('mutations apply: a small file is sent as it was checked, a large one i
     expect(r.stderr).toMatch(/changed while it was read \(line 1: action must be one of/);
     expect(r.names).toEqual([]);
   });
+
+  // A dry run numbers repeated rows as the real run did, whether it holds the file or reads it twice: each of two
+  // identical rows is its own change, found in the journal under its own identity.
+  for (const [size, rows] of [
+    ['up to READ_ONCE_BYTES', 10],
+    ['past READ_ONCE_BYTES', 150],
+  ] as const) {
+    it(`a dry run after a run of a file ${size} with a repeated row: every row is the earlier run's own change`, async () => {
+      const file = join(dir, `repeats-${rows}.ndjson`);
+      const lines = padded(`repeat${rows}`, 'rename', rows).split('\n');
+      // The last row is the first again: the same body twice.
+      writeFileSync(file, [...lines.slice(0, rows - 1), lines[0], ''].join('\n'));
+      expect(statSync(file).size > READ_ONCE_BYTES).toBe(rows > 10);
+      const sent = await run(['mutations', 'apply', file, '--output', 'ndjson']);
+      expect(sent.code, sent.stderr).toBe(0);
+      const made = sent.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { row: number; mutationId: string });
+      const planned = await run(['mutations', 'apply', file, '--dry-run', '--output', 'ndjson']);
+      expect(planned.code, planned.stderr).toBe(0);
+      const plan = planned.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { row: number; mutationId: string; sent: string });
+      expect(plan.map((p) => p.sent)).toEqual(made.map(() => 'earlier run'));
+      expect(plan.map((p) => p.mutationId)).toEqual(made.map((m) => m.mutationId));
+      expect(new Set(plan.map((p) => p.mutationId)).size).toBe(rows);
+    });
+  }
 });

@@ -46,7 +46,8 @@ export async function changeChecker(): Promise<(b: Obj) => string[]> {
 
 /**
  * The one checker of the process, the same function for every file and pass: a file of changes past
- * READ_ONCE_BYTES is read twice (the check pass, the send pass), and a checker made for each pass was a new callee at rowFromCells' call,
- * which V8 had compiled for the first one, so it threw that code away and compiled it again (#37 session 7).
+ * READ_ONCE_BYTES is read twice (the check pass, the send pass), and a checker made for each pass was a new
+ * callee at rowFromCells' call, which V8 had compiled for the first one, so it threw that code away and compiled
+ * it again (#37 session 7).
  */
 let madeChecker: ((b: Obj) => string[]) | undefined;

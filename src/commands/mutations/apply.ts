@@ -16,7 +16,16 @@ import type { RowPreview } from '../../flows/mutation-preview.js';
 import { rowIds } from '../../flows/mutation-match.js';
 import { fileHash, refuseIrreversible, refuseOtherService, undoPlan, undoText, writeUndo } from './_undo.js';
 import type { CommandInput } from '../../cli/registry.js';
-import { applyRows, streamRowBatches, UNEXPECTED, waitRows, type ApplyRow, type RowBatches, type RowOutcome } from '../../flows/mutation-apply.js';
+import {
+  applyRows,
+  rowIdsInOrder,
+  streamRowBatches,
+  UNEXPECTED,
+  waitRows,
+  type ApplyRow,
+  type RowBatches,
+  type RowOutcome,
+} from '../../flows/mutation-apply.js';
 import { acquireLock, describeHolder } from '../../state/lock.js';
 import { Journal } from '../../state/mutation-journal.js';
 import { asStateError, LocalStateError } from '../../state/errors.js';
@@ -62,6 +71,13 @@ function readsTwice(file: string): boolean {
     return false; // checkRows says why it cannot be read
   }
 }
+
+/**
+ * FILE's rows checked: held, or, given `ids` (a file read twice), counted only, each row's identity marked in
+ * `ids` for the second read to number.
+ */
+const checkFile = (file: string, ids: StreamedRowIds | undefined) =>
+  checkRows(file, { keep: !ids, ...(ids ? { onRow: (r: ParsedRow) => ids.see(r.body) } : {}) });
 
 function targetText(body: Record<string, unknown>): string {
   const t = (body.target ?? {}) as { type?: unknown; id?: unknown };
@@ -191,16 +207,16 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   });
 
   if (o.dryRun === true) {
-    // A small file or a FIFO: its rows are held, as a real run holds them.
-    const twice = readsTwice(file);
-    const ids = new StreamedRowIds();
-    const { count, rows: held } = await checkRows(file, { keep: !twice, onRow: (r) => ids.see(r.body) });
+    // A small file or a FIFO: its rows are held, as a real run holds them, and numbered as it numbers them.
+    const ids = readsTwice(file) ? new StreamedRowIds() : undefined;
+    const { count, rows: held } = await checkFile(file, ids);
+    const idOf = ids ? (body: Record<string, unknown>) => ids.id(body) : rowIdsInOrder();
     // Read the journal too: the plan says which rows a real run would skip.
     const seen = new Journal(journalPath, scope);
     judgeOtherScopes(ctx, seen, journalPath, scope);
     ctx.note(`dry run: ${count} row(s) valid; nothing sent`);
     const plan = (r: ParsedRow): RowOutcome => {
-      const row = ids.id(r.body);
+      const row = idOf(r.body);
       const prior = seen.get(row);
       if (prior?.mutationId && prior.state === 'failed' && o.retryFailed === true)
         return { line: r.line, row, state: 'failed earlier: would send again as a new change' };
@@ -208,7 +224,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
       return { line: r.line, row, state: prior ? 'in doubt: would resend with its key' : 'would send' };
     };
     const page: Array<Record<string, unknown>> = [];
-    for await (const r of twice ? readRows(file) : held) {
+    for await (const r of ids ? readRows(file) : held) {
       if (r.problems.length) throw new UsageError(`${file} changed while it was read (line ${r.line}: ${r.problems.join('; ')})`, 'nothing was sent');
       page.push(line(r.body, plan(r)));
       if (page.length >= PAGE) await writer.page(page.splice(0));
@@ -225,7 +241,7 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   const readsLive = o.undoFile !== undefined || o.skipUnchanged === true;
   const streamed = o.wait !== true && !readsLive;
   const ids = streamed && readsTwice(file) ? new StreamedRowIds() : undefined;
-  const { count, rows } = await checkRows(file, { keep: !ids, ...(ids ? { onRow: (r: ParsedRow) => ids.see(r.body) } : {}) });
+  const { count, rows } = await checkFile(file, ids);
   if (count === 0) {
     // A header alone is a quiet day's file in a cron job, not a mistake: nothing to send, exit 0.
     ctx.note(`${file} holds no rows; nothing sent`);
