@@ -1,15 +1,15 @@
 // The rows of `mutations apply FILE`: CSV with named columns, or NDJSON with
 // one full createMutation body per line. Each row keeps the line it starts on,
 // so every refusal names it. Nothing here sends anything.
-// The file is streamed (csv-parse for CSV), never held whole: a cell or a row
+// The file is streamed (CSV through _csv.ts), never held whole: a cell or a row
 // past its bound, an unclosed quote or a stray one refuses the whole file
 // (a broken quote would otherwise swallow the rows after it into one cell).
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { Parser, type CsvError, type Options } from 'csv-parse';
 import { readProblem } from '../../cli/read-file.js';
 import { UsageError } from '../../cli/errors.js';
 import { ACTION_NAMES, actionEntry, bodyOf, CHANGE_FIELDS, isNumberField, NAMED_CHANGE_KEYS, type NamedChange } from '../../contract/mutation-actions.js';
 import { changeChecker } from './_change.js';
+import { CsvRecords, CsvStructureError, type CsvRecord } from './_csv.js';
 
 type Obj = Record<string, unknown>;
 
@@ -126,7 +126,7 @@ async function* lines(file: string): AsyncGenerator<{ line: number; text: string
 }
 
 /**
- * Bytes given to csv-parse at a time. It parses all it is given at once and holds the records until
+ * Bytes read into the CSV parser at a time. It parses all it is given at once and holds the records until
  * they are taken: a 64 KiB read was ~1,200 rows parsed ahead of a pool sending 8 at a time, each row's
  * cells alive for ~1,200 rows, long enough to outlive two scavenges: promoted to V8's old space, and
  * the old space grew with the file (#37 session 5: docs/performance.md). 1 KiB is ~20 rows of a
@@ -134,104 +134,35 @@ async function* lines(file: string): AsyncGenerator<{ line: number; text: string
  */
 export const PARSE_SLICE = 1024;
 
-type CsvFailure = CsvError & { lines: number; empty_lines: number; comment_lines?: number };
-type CsvRecord = { line: number; cells: string[] };
-
-/** What csv-parse found wrong with the file's structure, for a person. */
-function csvProblem(err: CsvFailure, startLine: number): string {
-  switch (err.code) {
-    case 'CSV_QUOTE_NOT_CLOSED':
-      return `line ${startLine}: a quoted cell is never closed (every line after it would be read into that cell)`;
-    case 'CSV_INVALID_CLOSING_QUOTE':
-      return `line ${err.lines}: a quote ends a cell but more text follows it (inside a quoted cell write "" for a quote)`;
-    case 'CSV_MAX_RECORD_SIZE':
-      return `line ${startLine}: a row longer than ${MAX_ROW_CHARS} characters`;
-    default:
-      return `line ${err.lines}: ${err.message}`;
-  }
-}
-
-const CSV_OPTIONS: Options = {
-  bom: true,
-  skip_empty_lines: true,
-  relax_column_count: true,
-  max_record_size: MAX_ROW_CHARS,
-  // Every line ending, mixed too (a CRLF header pasted above LF rows); csv-parse would otherwise keep the first one it meets.
-  record_delimiter: ['\r\n', '\n', '\r'],
-  // A line starting with # is a comment (an undo file's first line names the service it was made
-  // for: _undo.ts); a # inside a cell is text (a name such as "Sale #2").
-  comment: '#',
-  comment_no_infix: true,
-};
-
-/** A record as csv-parse pushes it: its cells' text (without `cast`, every cell is a string). */
-const isCells = (chunk: unknown): chunk is string[] => Array.isArray(chunk);
-
-/**
- * csv-parse's parser driven by hand, not as a stream: each slice is parsed synchronously (its
- * `_transform`) and every record it completes is taken as it is pushed, with the line it starts on
- * from the parser's live counts. No record goes through the stream's buffer, and no promise is made
- * per record (#37 session 6: Readable's async iterator, and an async generator per layer above it,
- * were a promise and a microtask per record, twice per file).
- */
-class SlicedCsvParser extends Parser {
-  /** Records of the slice being parsed. */
-  private records: CsvRecord[] = [];
-  /** Where the last record ended: the next starts after it and any empty or comment lines skipped since. */
-  private lastEnd = 0;
-  private lastSkipped = 0;
-
-  constructor() {
-    super(CSV_OPTIONS);
-  }
-
-  /** The line a record whose skipped-line count is `skipped` starts on. */
-  startOf(skipped: number): number {
-    return this.lastEnd + 1 + (skipped - this.lastSkipped);
-  }
-
-  // csv-parse pushes each record as it completes (the counts then up to date), and null at the end.
-  override push(chunk: unknown): boolean {
-    if (isCells(chunk)) {
-      const info = this.info;
-      const skipped = info.empty_lines + info.comment_lines;
-      this.records.push({ line: this.startOf(skipped), cells: chunk });
-      this.lastEnd = info.lines;
-      this.lastSkipped = skipped;
-    }
-    return true;
-  }
-
-  /** The records `slice` completes (undefined: the end of the file, the last record if unterminated). */
-  parse(slice: Buffer | undefined): CsvRecord[] {
-    let failure: Error | null | undefined;
-    const told = (err?: Error | null) => (failure = err);
-    // csv-parse decodes the bytes itself (its `encoding` option, UTF-8): the stream's encoding argument is not read.
-    if (slice) this._transform(slice, 'utf8', told);
-    else this._flush(told);
-    if (failure) throw failure;
-    const records = this.records;
-    this.records = [];
-    return records;
+/** What is wrong with the file's structure, for a person. */
+function csvProblem({ problem, line }: CsvStructureError): string {
+  switch (problem) {
+    case 'quote-not-closed':
+      return `line ${line}: a quoted cell is never closed (every line after it would be read into that cell)`;
+    case 'invalid-closing-quote':
+      return `line ${line}: a quote ends a cell but more text follows it (inside a quoted cell write "" for a quote)`;
+    case 'invalid-opening-quote':
+      return `line ${line}: a quote inside a cell that does not start with one (quote the whole cell, and write "" for a quote inside it)`;
+    case 'record-too-long':
+      return `line ${line}: a row longer than ${MAX_ROW_CHARS} characters`;
   }
 }
 
 /** CSV records with the line each starts on (quoted cells may span lines), streamed a slice at a time. */
 async function* csvRecordBatches(file: string): AsyncGenerator<CsvRecord[]> {
-  const parser = new SlicedCsvParser();
+  const parser = new CsvRecords(MAX_ROW_CHARS);
   const input = createReadStream(file);
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
       for (let at = 0; at < chunk.length; at += PARSE_SLICE) {
-        const records = parser.parse(chunk.subarray(at, at + PARSE_SLICE));
+        const records = parser.feed(chunk.subarray(at, at + PARSE_SLICE));
         if (records.length) yield records;
       }
     }
-    const last = parser.parse(undefined);
+    const last = parser.feed(undefined);
     if (last.length) yield last;
   } catch (err) {
-    const failure = err as CsvFailure;
-    if (failure.code?.startsWith('CSV_')) throw refuse(file, csvProblem(failure, parser.startOf(failure.empty_lines + (failure.comment_lines ?? 0))));
+    if (err instanceof CsvStructureError) throw refuse(file, csvProblem(err));
     throw err;
   } finally {
     input.destroy();

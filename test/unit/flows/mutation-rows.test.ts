@@ -122,6 +122,19 @@ describe('mutation rows', () => {
     expect(await refusal([HEADER, 'acc_1,rename,campaign,2,"New name,,,,,', 'acc_1,rename,campaign,3,"x",,,,,'].join('\n'))).toMatch(
       /line 3: a quote ends a cell but more text follows/,
     );
+    // A quote inside a cell that does not start with one (csv-parse's INVALID_OPENING_QUOTE was shown as its code
+    // alone, "cannot be read (INVALID_OPENING_QUOTE)", with no line).
+    expect(await refusal([HEADER, 'acc_1,pause,campaign,1,,,,,,', 'acc_1,rename,campaign,2,Sale "big",,,,,'].join('\n'))).toMatch(
+      /f\d+\.csv: line 3: a quote inside a cell that does not start with one/,
+    );
+    // A CRLF inside a quoted body is one line: the row after it is named by the line it is on.
+    const crlf = await rowsOf(
+      `${HEADER}\r\n,,,,,,,,,"{""advertiserId"":""acc_1"",\r\n""action"":""pause"",""target"":{""type"":""campaign"",""id"":""9""}}"\r\nacc_1,pause,campaign,2,,,,,,\r\n`,
+    );
+    expect(crlf.map((r) => [r.line, r.problems])).toEqual([
+      [2, []],
+      [4, []],
+    ]);
     const swallowed = await rowsOf([HEADER, 'acc_1,rename,campaign,2,"New name,,,,,', 'acc_1,pause,campaign,3,,,,,,"'].join('\n'));
     expect(swallowed.map((r) => [r.line, r.problems])).toEqual([[2, ['name holds a line break (a quote closed too late?)']]]);
   });
