@@ -36,6 +36,7 @@ import { checkRows, readRowBatches, readRows, type ParsedRow } from './_rows.js'
 import { asText } from '../../cli/output/sanitize.js';
 import { formatMoney } from '../../cli/output/values.js';
 import { BULK_NEW_SPACE, holdYoungGeneration } from '../../client/young-generation.js';
+import { inlineLessForBulk } from '../../client/bulk-inlining.js';
 import { commandName } from '../../contract/command-line.js';
 import { pollPace } from '../../client/poll-pace.js';
 
@@ -189,7 +190,8 @@ export async function run(ctx: CommandContext, input: CommandInput<ApplyOptions,
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be 1 to ${MAX_CONCURRENCY}, got ${concurrency}`);
   const journalPath = o.journal ?? `${file}.adops-journal.ndjson`;
   // A file of changes is a long run from its first read (the check pass allocates as much as the sends).
-  await holdYoungGeneration(BULK_NEW_SPACE);
+  // And its few hot functions, each a request's layers, are compiled with less inlined into them (bulk-inlining.ts).
+  await Promise.all([holdYoungGeneration(BULK_NEW_SPACE), inlineLessForBulk()]);
   const auth = ctx.auth();
   const scope = serviceScope(auth.baseUrl, auth.apiKey);
   // An undo file is applied only to the service and organization it was made for.
