@@ -17,7 +17,11 @@ export function readProblem(what: string, err: unknown): UsageError {
     case 'EPERM':
       return new UsageError(`${what} cannot be read: permission denied`, "check the file's permissions");
     default:
-      return new UsageError(`${what} cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`);
+      // A system error is named by its code (EMFILE); anything else by its words: a library's code alone (csv-parse's
+      // INVALID_OPENING_QUOTE was shown so, #37 session 13) says nothing to a person.
+      return new UsageError(
+        `${what} cannot be read (${err instanceof Error && 'syscall' in err && code ? code : err instanceof Error ? err.message : String(err)})`,
+      );
   }
 }
 
