@@ -1,7 +1,8 @@
 // The CSV records of `mutations apply FILE`, a slice of bytes at a time, each with the line it starts on
 // (#37 session 13; docs/decisions.md "How `mutations apply` reads its file"). It reads what csv-parse read with
 // the options it had here (RFC 4180 quotes, strict; CRLF, LF or CR record ends, mixed too; a UTF-8 BOM dropped;
-// empty lines skipped; a line starting with # a comment, a # inside a cell text; any number of cells a record),
+// empty lines skipped; a line starting with # a comment (an undo file's first line names the service it was made
+// for: _undo.ts), a # inside a cell text (a name such as "Sale #2"); any number of cells a record),
 // and test/unit/flows/csv-records.test.ts holds it to csv-parse's records and refusals on generated text, fed in
 // slices of every size. Why not csv-parse itself: its parser is one large state machine that calls a helper per
 // character, with its helpers made as closures per parser, so V8's optimizing compiler compiled its `parse` 3
