@@ -16,12 +16,12 @@ export function readProblem(what: string, err: unknown): UsageError {
     case 'EACCES':
     case 'EPERM':
       return new UsageError(`${what} cannot be read: permission denied`, "check the file's permissions");
-    default:
+    default: {
       // A system error is named by its code (EMFILE); anything else by its words: a library's code alone (csv-parse's
       // INVALID_OPENING_QUOTE was shown so, #37 session 13) says nothing to a person.
-      return new UsageError(
-        `${what} cannot be read (${err instanceof Error && 'syscall' in err && code ? code : err instanceof Error ? err.message : String(err)})`,
-      );
+      const systemCode = err instanceof Error && 'syscall' in err ? code : undefined;
+      return new UsageError(`${what} cannot be read (${systemCode ?? (err instanceof Error ? err.message : String(err))})`);
+    }
   }
 }
 

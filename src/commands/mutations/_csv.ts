@@ -61,6 +61,14 @@ function pastLineEnd(s: string, at: number, final: boolean): number {
   return s.charCodeAt(at + 1) === LF ? at + 2 : at + 1;
 }
 
+/** Past the empty or comment line at `p`: MORE when the text ends before the line does. */
+function skipLine(s: string, p: number, final: boolean): number {
+  if (s.charCodeAt(p) !== HASH) return pastLineEnd(s, p, final);
+  const end = lineEnd(s, p);
+  if (end === -1) return final ? s.length : MORE;
+  return pastLineEnd(s, end, final);
+}
+
 export class CsvRecords {
   private readonly decoder = new StringDecoder('utf8');
   /** Text after the last whole record (or skipped line), and the line it starts on. */
@@ -93,14 +101,11 @@ export class CsvRecords {
     let p = 0;
     while (p < s.length) {
       const c = s.charCodeAt(p);
-      let next: number;
-      if (c === LF || c === CR) next = pastLineEnd(s, p, final);
-      else if (c === HASH) {
-        const end = lineEnd(s, p);
-        next = end === -1 ? (final ? s.length : MORE) : pastLineEnd(s, end, final);
-      } else next = this.record(s, p, final);
+      // An empty line or a comment is skipped, and counted; anything else starts a record (which counts its own).
+      const skipped = c === LF || c === CR || c === HASH;
+      const next = skipped ? skipLine(s, p, final) : this.record(s, p, final);
       if (next === MORE) break;
-      if (c === LF || c === CR || c === HASH) this.line++;
+      if (skipped) this.line++;
       p = next;
     }
     return p;
