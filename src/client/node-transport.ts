@@ -144,9 +144,11 @@ function exchange(request: RequestFn, agent: http.Agent, url: URL, req: Transpor
     const deadlineTimer = deadlineTimerOf(req.deadline, fail);
 
     // 0 (--connect-timeout 0) is no bound of ours, as --request-timeout 0 is: the system's own, never "at once".
+    // None for a request the agent gave a connected keep-alive socket as it was made (`reusedSocket`, set then: #37
+    // session 14, a timer made and cleared per request of a bulk run); a new socket, or a wait for one, is bounded.
     const connectMs = req.connectTimeoutMs ?? 10_000;
     const connectTimer =
-      connectMs > 0
+      connectMs > 0 && !creq.reusedSocket
         ? setTimeout(() => fail(new TransportError(`could not connect to ${where} within ${connectMs} ms`, 'timeout', false, 'ECONNECT_TIMEOUT')), connectMs)
         : undefined;
     creq.on('socket', (socket) => {

@@ -19,6 +19,8 @@ const KEY_PATTERN = /acr_[^\s"'`<>()[\]{},;]+/gi;
 // `-` that is ~30x rarer still (`mut_acr_…`, `?t=ACR_…` and a key at the start are refused as before).
 const KEY_TOKEN_PATTERN = /(?<![A-Za-z0-9-])acr_[^\s"'`<>()[\]{},;]+/gi;
 const MASKED_KEY = /^acr_…/i;
+/** Where KEY_TOKEN_PATTERN could match at all (not global: `test` keeps no state). */
+const ANY_KEY_PREFIX = /acr_/i;
 // Path segments that carry a credential: after an upload/storage word, a
 // signed-token shape (a.b.c, as JWTs and our upload tokens), or a long mixed-case run.
 const TOKEN_PARENT = /^(uploads?|storage|signed|tokens?|sig|presigned)$/i;
@@ -159,7 +161,10 @@ function secretPattern(): RegExp | undefined {
 export function holdsKey(text: string): boolean {
   keyPattern ??= patternOf([...forms.values()].filter((f) => f.key).map((f) => f.text));
   if (keyPattern && text.search(keyPattern) !== -1) return true;
-  return [...text.matchAll(KEY_TOKEN_PATTERN)].some(([k]) => !MASKED_KEY.test(k) && !shownWhole.has(k));
+  // Most strings hold no `acr_` at all (#37: every string of every answer comes here): no match list made for them.
+  if (!ANY_KEY_PREFIX.test(text)) return false;
+  for (const [k] of text.matchAll(KEY_TOKEN_PATTERN)) if (!MASKED_KEY.test(k) && !shownWhole.has(k)) return true;
+  return false;
 }
 
 /** `acr_…wxyz`: enough to tell keys apart, never enough to use one. */

@@ -215,6 +215,9 @@ export async function writeDurablyAsync(file: string, text: string, what: string
   await syncDir(dirname(file));
 }
 
+/** An fsync on the loop slower than this sends the rest of its log's fsyncs to the thread pool (AppendLog). */
+export const SLOW_LOOP_FSYNC_MS = 10;
+
 /**
  * An append-only file of the store kept open for a run (a journal of NDJSON
  * lines). `commit()` is a GROUP COMMIT: every line appended before it is
@@ -223,16 +226,42 @@ export async function writeDurablyAsync(file: string, text: string, what: string
  * line is still on disk before the step it announces (the caller awaits the
  * commit before that step). `flushSync()` writes and fsyncs what is left
  * (the end of a run, or a line that must land at once).
+ *
+ * Where the commit's fsync runs is the caller's choice (`fsyncOnLoop`):
+ * - in libuv's thread pool (the default), so the loop goes on while the disk
+ *   works and callers arriving meanwhile share the next fsync: the upload
+ *   journal, whose records come one step of one file at a time from 8 files
+ *   in flight;
+ * - on the loop, when the caller already groups its lines (the journal of
+ *   `mutations apply`: one commit per batch of keys, one per 25 ms of answers),
+ *   so nobody would share it: a round trip through the pool cost ~145 µs of
+ *   CPU per fsync here against ~73 on the loop (waking a pool thread and being
+ *   woken back, on a VM), and 5 % of a 20,000-row apply's CPU (docs/performance.md,
+ *   "#37 (session 14)"). The loop waits for the disk meanwhile: 0.5 ms at the
+ *   median here, 3 ms at the 99th percentile. A slower disk (one fsync past
+ *   `slowFsyncMs`, a network file system say) would stall the run on every
+ *   commit, so from then on the log's fsyncs go to the pool.
  */
 export class AppendLog {
   private fd: number | undefined;
   private buffered: string[] = [];
   private readonly group = new GroupCommit(() => this.write());
+  private onLoop: boolean;
+  private readonly slowFsyncMs: number;
 
   constructor(
     readonly file: string,
     private readonly what: string,
-  ) {}
+    opts: { fsyncOnLoop?: boolean; slowFsyncMs?: number } = {},
+  ) {
+    this.onLoop = opts.fsyncOnLoop ?? false;
+    this.slowFsyncMs = opts.slowFsyncMs ?? SLOW_LOOP_FSYNC_MS;
+  }
+
+  /** Whether the next commit's fsync runs on the loop (false from the first slow one on). */
+  get fsyncsOnLoop(): boolean {
+    return this.onLoop;
+  }
 
   /** Buffered: on disk with the next commit() or flushSync(). */
   append(line: string): void {
@@ -251,7 +280,11 @@ export class AppendLog {
       // Written here, synchronously (a small write to the page cache, ~10 µs: a thread-pool round trip cost
       // more); only the fsync, the wait for the disk, goes to the pool. The caller still awaits that fsync.
       appendFileSync(fd, text);
-      await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+      if (this.onLoop) {
+        const started = performance.now();
+        fsyncSync(fd);
+        if (performance.now() - started > this.slowFsyncMs) this.onLoop = false;
+      } else await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
     } catch (err) {
       throw asStateError(err, this.file, this.what);
     }

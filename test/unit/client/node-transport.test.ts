@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/client/errors.js';
 import { ApiClient, closeAllPools } from '../../../src/client/http.js';
 import { IDLE_SOCKET_MS, nodeTransport } from '../../../src/client/node-transport.js';
+import { TransportError } from '../../../src/client/transport.js';
 import { fillPath } from '../../../src/contract/operations.js';
 
 let server: Server;
@@ -34,6 +35,13 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   '/stall': (_q, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"data":[');
+  },
+  // The answer after 150 ms: longer than a connect bound, shorter than an idle one.
+  '/late': (_q, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    }, 150);
   },
   '/cut': (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
@@ -188,6 +196,31 @@ describe('the request deadline, kept by the transport (#37: no AbortController p
     for await (const chunk of res.body) void chunk;
     await new Promise((r) => setTimeout(r, 80));
     expect(fired).toBe(false);
+    await transport.close();
+  });
+});
+
+describe('the connect bound (--connect-timeout)', () => {
+  it('bounds a wait for a pooled socket: all 8 held, the 9th request fails at the bound, as not sent', async () => {
+    const transport = nodeTransport();
+    // Eight answers whose bodies never end: their sockets stay taken.
+    const held = await Promise.all(Array.from({ length: 8 }, () => transport.send({ method: 'GET', origin: base, path: '/stall', headers: {} })));
+    const err = await transport.send({ method: 'GET', origin: base, path: '/quick', headers: {}, connectTimeoutMs: 100 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err).toMatchObject({ code: 'ECONNECT_TIMEOUT', sent: false, message: expect.stringContaining('could not connect to') });
+    for (const res of held) res.body.destroy?.();
+    await transport.close();
+  });
+
+  it('does not bound an answer on a reused keep-alive socket: an answer later than the connect bound still arrives (#37: no connect timer for it)', async () => {
+    const transport = nodeTransport();
+    const first = await transport.send({ method: 'GET', origin: base, path: '/quick', headers: {}, connectTimeoutMs: 50 });
+    for await (const chunk of first.body) void chunk;
+    const before = connections;
+    const res = await transport.send({ method: 'GET', origin: base, path: '/late', headers: {}, connectTimeoutMs: 50 });
+    for await (const chunk of res.body) void chunk;
+    expect(res.status).toBe(200);
+    expect(connections).toBe(before);
     await transport.close();
   });
 });
