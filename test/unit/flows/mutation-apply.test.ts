@@ -24,6 +24,10 @@ let rateLimited = 0;
 /** When set, each POST checks that its Idempotency-Key is in this journal file already. */
 let journalOnPost: string | undefined;
 let keysOnDisk: boolean[] = [];
+let answerDelayMs = 20;
+/** When set, each answer checks that the answer before it has its line in this journal file already. */
+let journalOnAnswer: string | undefined;
+let previousAnswerOnDisk: boolean[] = [];
 
 const server = loopbackServer((req, res, text) => {
   const key = String(req.headers['idempotency-key']);
@@ -38,10 +42,12 @@ const server = loopbackServer((req, res, text) => {
   maxInFlight = Math.max(maxInFlight, inFlight);
   setTimeout(() => {
     inFlight--;
+    // The answer before this one: its journal line on disk by now?
+    if (journalOnAnswer) previousAnswerOnDisk.push(byKey.size === 0 || readFileSync(journalOnAnswer, 'utf8').includes(`"mutationId":"mut_${byKey.size}"`));
     if (!byKey.has(key)) byKey.set(key, `mut_${byKey.size + 1}`);
     res.writeHead(202, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ id: byKey.get(key), state: 'pending', body: JSON.parse(text) }));
-  }, 20);
+  }, answerDelayMs);
 });
 beforeEach(() => {
   byKey = new Map();
@@ -50,6 +56,9 @@ beforeEach(() => {
   rateLimited = 0;
   journalOnPost = undefined;
   keysOnDisk = [];
+  answerDelayMs = 20;
+  journalOnAnswer = undefined;
+  previousAnswerOnDisk = [];
 });
 
 const client = () => oneAttemptClient(server.url);
@@ -88,6 +97,18 @@ describe('applyRows', () => {
     expect(out.every((o) => o.mutationId)).toBe(true);
     expect(keysOnDisk).toHaveLength(60);
     expect(keysOnDisk.every(Boolean)).toBe(true);
+  });
+
+  it("an answer's line reaches the disk within its commit window while later rows are still in flight (no batch commit left to ride with)", async () => {
+    const path = journalFile();
+    answerDelayMs = 150;
+    previousAnswerOnDisk = [];
+    journalOnAnswer = path;
+    // Two rows, one at a time: both read and their keys committed in one batch before the first POST; the first
+    // answer's line then has only its own window (25 ms) to reach the disk before the second answer, 150 ms later.
+    const out = await applyRows(client(), rows(2), { journal: new Journal(path), concurrency: 1 });
+    expect(out.map((o) => o.mutationId)).toEqual(['mut_1', 'mut_2']);
+    expect(previousAnswerOnDisk).toEqual([true, true]);
   });
 
   it('a 429 is waited out by the client, which sends the row again with the same key', async () => {
